@@ -1,0 +1,246 @@
+# Makefile - build, run and test memlab.
+#
+#   make            build/memlab.elf            make run     boot it in QEMU
+#   make iso        build/memlab.iso            make debug   same, halted for gdb
+#   make test       every test tier             make clean
+#   make test-host  host tests (ASan+UBSan)     make test-qemu   pytest scenarios
+#   make test-fuzz  short libFuzzer runs        make deps        install packages
+#
+# Variables: CROSS_COMPILE=x86_64-elf- (a cross toolchain), CMDLINE="..."
+# (kernel command line), QEMU_EXTRA="..." (more QEMU arguments), MEM, CPU,
+# ACCEL (tcg by default; kvm if you have it), PYTEST_ARGS="-k boot".
+#
+# One flat Makefile with explicit object lists (see DESIGN.md).  Objects go
+# to build/ mirroring the source tree; -MD keeps header dependencies.
+
+CROSS_COMPILE ?=
+CC      := $(CROSS_COMPILE)gcc
+LD      := $(CROSS_COMPILE)ld
+NM      := $(CROSS_COMPILE)nm
+OBJDUMP := $(CROSS_COMPILE)objdump
+NASM    ?= nasm
+HOSTCC  ?= gcc
+FUZZCC  ?= clang
+PYTHON  ?= /usr/bin/python3
+QEMU    ?= qemu-system-x86_64
+
+B := build
+
+CMDLINE    ?=
+QEMU_EXTRA ?=
+MEM        ?= 2G,slots=8,maxmem=64G
+CPU        ?= max
+ACCEL      ?= tcg
+PYTEST_ARGS ?=
+FUZZ_SECONDS ?= 15
+
+# --- the kernel ------------------------------------------------------------
+
+BOOT_OBJS := \
+	boot/header.o \
+	boot/entry.o
+
+ARCH_OBJS := \
+	arch/x86_64/cpu.o \
+	arch/x86_64/gdt.o \
+	arch/x86_64/idt.o \
+	arch/x86_64/isr.o \
+	arch/x86_64/traps.o \
+	arch/x86_64/pic.o \
+	arch/x86_64/tsc.o \
+	arch/x86_64/paging.o \
+	arch/x86_64/power.o \
+	arch/x86_64/multiboot2.o
+
+DRIVER_OBJS := \
+	drivers/serial/uart16550.o \
+	drivers/acpi/tables.o
+
+KERNEL_OBJS := \
+	kernel/main.o \
+	kernel/printk.o \
+	kernel/string.o \
+	kernel/strlcpy.o \
+	kernel/vsnprintf.o \
+	kernel/printer.o \
+	kernel/errno.o \
+	kernel/kallsyms.o \
+	kernel/ktest.o \
+	kernel/cmdline.o \
+	kernel/fw_memmap.o \
+	kernel/cmd_memmap.o \
+	kernel/iomem.o \
+	kernel/line_edit.o \
+	kernel/shell.o \
+	kernel/shell_run.o \
+	kernel/vfs.o \
+	kernel/cmd_fs.o \
+	kernel/cmd_sys.o
+
+MM_OBJS :=
+
+# In-kernel self-test suites (KTAP), run by the `selftest` command.
+KTEST_OBJS := \
+	tests/kernel/ktest_lib.o \
+	tests/kernel/ktest_shell.o \
+	tests/kernel/ktest_memmap.o
+
+KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) $(KERNEL_OBJS) \
+	$(MM_OBJS) $(KTEST_OBJS))
+
+KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	-ffreestanding -fno-builtin-printf -fno-pie -fno-pic -mno-red-zone \
+	-mgeneral-regs-only -mno-sse -mno-mmx -mno-sse2 -fno-stack-protector \
+	-fcf-protection=none -mcmodel=kernel -fno-omit-frame-pointer \
+	-mno-omit-leaf-frame-pointer -fno-asynchronous-unwind-tables \
+	-fno-strict-aliasing -Iinclude -Iarch/x86_64/include -MD -MP
+KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
+	-z noexecstack -T linker.ld
+LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
+
+.PHONY: all iso run debug test test-host test-qemu test-fuzz clean deps \
+	deps-build deps-run deps-test FORCE
+.DELETE_ON_ERROR:
+
+all: $(B)/memlab.elf
+
+$(KOBJS): | deps-build
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(B)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf64 -g -F dwarf -MD $(@:.o=.d) -MP $< -o $@
+
+$(B)/%.o: $(B)/%.S
+	$(CC) -c $< -o $@
+
+# Two links: the first gives the function addresses, the second carries
+# their names in .kallsyms (last in .rodata, so no function moves).  The
+# check after the second link proves that.
+$(B)/kallsyms-empty.S: tools/kallsyms.sh
+	@mkdir -p $(B)
+	sh tools/kallsyms.sh $(NM) --empty > $@
+
+$(B)/memlab.stage1.elf: $(KOBJS) $(B)/kallsyms-empty.o linker.ld
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms-empty.o $(LIBGCC)
+
+$(B)/kallsyms.S: $(B)/memlab.stage1.elf tools/kallsyms.sh
+	sh tools/kallsyms.sh $(NM) $< > $@
+
+$(B)/memlab.elf: $(KOBJS) $(B)/kallsyms.o linker.ld
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o $(LIBGCC)
+	@$(NM) -n --defined-only $(B)/memlab.stage1.elf | awk '$$2 ~ /^[tTwW]$$/' > $(B)/syms.stage1
+	@$(NM) -n --defined-only $@ | awk '$$2 ~ /^[tTwW]$$/' > $(B)/syms.final
+	@cmp -s $(B)/syms.stage1 $(B)/syms.final || \
+		{ echo "*** kallsyms: function addresses moved between the two links"; rm -f $@; exit 1; }
+	@$(NM) -n $@ > $(B)/memlab.sym
+	@if command -v grub-file >/dev/null 2>&1; then grub-file --is-x86-multiboot2 $@ || \
+		{ echo "*** $@ is not a multiboot2 kernel (grub-file)"; rm -f $@; exit 1; }; fi
+
+# --- the ISO ---------------------------------------------------------------
+
+# The command line is part of the ISO (grub.cfg); rebuild when it changes.
+$(B)/cmdline.txt: FORCE
+	@mkdir -p $(B)
+	@printf '%s' '$(CMDLINE)' | cmp -s - $@ 2>/dev/null || printf '%s' '$(CMDLINE)' > $@
+
+$(B)/memlab.iso: $(B)/memlab.elf $(B)/cmdline.txt iso/grub.cfg tools/mkiso.sh
+	sh tools/mkiso.sh $(B)/memlab.elf $@ "$$(cat $(B)/cmdline.txt)"
+
+iso: deps-build
+	@$(MAKE) --no-print-directory $(B)/memlab.iso
+
+QEMU_ARGS = -machine q35 -accel $(ACCEL) -cpu $(CPU) -m $(MEM) -smp 1 \
+	-nodefaults -display none -serial mon:stdio \
+	-qmp unix:$(B)/qmp.sock,server=on,wait=off \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-cdrom $(B)/memlab.iso -boot d $(QEMU_EXTRA)
+
+run: deps-run iso
+	@echo "memlab: serial console on this terminal; Ctrl-A X quits QEMU, Ctrl-A C toggles the monitor."
+	@echo "memlab: QMP socket $(B)/qmp.sock; from a second terminal, e.g.:"
+	@echo "          tools/qmp.py $(B)/qmp.sock query-status"
+	@echo "          tools/qmp.py $(B)/qmp.sock object-add qom-type=memory-backend-ram id=m1 size=1G"
+	@echo "          tools/qmp.py $(B)/qmp.sock device_add driver=pc-dimm id=d1 memdev=m1"
+	$(QEMU) $(QEMU_ARGS)
+
+debug: deps-run iso
+	@echo "memlab: QEMU waits for gdb on localhost:1234. In a second terminal:"
+	@echo "          gdb -x tools/gdbinit"
+	$(QEMU) $(QEMU_ARGS) -s -S
+
+# --- tests -----------------------------------------------------------------
+
+# Portable sources that the host tests compile with ASan and UBSan.
+HOST_SRCS := \
+	kernel/vsnprintf.c \
+	kernel/printer.c \
+	kernel/errno.c \
+	kernel/strlcpy.c \
+	kernel/cmdline.c \
+	kernel/fw_memmap.c \
+	kernel/cmd_memmap.c \
+	kernel/line_edit.c \
+	kernel/shell.c \
+	kernel/vfs.c \
+	kernel/cmd_fs.c \
+	arch/x86_64/multiboot2.c
+
+HOST_TEST_SRCS := $(sort $(wildcard tests/host/*.c))
+HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -Iinclude -Itests/host -DHOST_TEST
+
+$(B)/host-tests: $(HOST_TEST_SRCS) $(HOST_SRCS) $(wildcard tests/host/*.h) | deps-test
+	@mkdir -p $(B)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_TEST_SRCS) $(HOST_SRCS) -MD -MF $(B)/host-tests.d -o $@
+
+test-host: $(B)/host-tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/host-tests
+
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Iinclude -Itests/host -DHOST_TEST
+
+$(B)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) tests/host/platform_stub.c | deps-test
+	@mkdir -p $(B)/fuzz
+	$(FUZZCC) $(FUZZ_CFLAGS) $< $(HOST_SRCS) tests/host/platform_stub.c -o $@
+
+test-fuzz: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus-$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		./$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -seed=1 -print_final_stats=0 \
+			$(B)/fuzz/corpus-$$t > $(B)/fuzz/$$t.log 2>&1 \
+			|| { tail -40 $(B)/fuzz/$$t.log; echo "*** fuzz target $$t found a bug (log: $(B)/fuzz/$$t.log)"; exit 1; }; \
+	done
+
+test-qemu: deps-test $(B)/memlab.elf
+	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_ARGS)
+
+# Every tier; the last line printed is pytest's summary.
+test: deps-test
+	@$(MAKE) --no-print-directory test-host
+	@$(MAKE) --no-print-directory test-fuzz
+	@$(MAKE) --no-print-directory $(B)/memlab.elf
+	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_ARGS)
+
+# --- packages and housekeeping ---------------------------------------------
+
+deps: deps-test
+deps-build:
+	@bash tools/deps.sh build
+deps-run:
+	@bash tools/deps.sh run
+deps-test:
+	@bash tools/deps.sh test
+
+clean:
+	rm -rf $(B)
+
+FORCE:
+
+-include $(KOBJS:.o=.d) $(B)/host-tests.d

@@ -1,0 +1,77 @@
+/*
+ * arch/paging.h - x86_64 page tables: the direct map, the kernel image,
+ * and mappings of device or firmware memory.
+ *
+ * Virtual layout (Linux x86_64, 4-level paging, no KASLR):
+ *   0xffff888000000000 + phys   direct map of RAM (and ACPI data/NVS)
+ *   0xffffc90000000000 ...      ioremap area: firmware tables, MMIO
+ *   0xffffea0000000000 ...      vmemmap (struct pages; the memmap issue)
+ *   0xffffffff80000000 + phys   the kernel image
+ * Nothing is mapped below the canonical hole: a NULL dereference faults.
+ *
+ * Page-table pages come from a static pool in .bss (PT_POOL_PAGES pages);
+ * when it runs out, paging fails with -ENOMEM and says so.  The memory core
+ * will later hand paging a page allocator (paging_set_pt_allocator()).
+ *
+ * Context: boot, then main loop (no locking).
+ */
+#ifndef ARCH_PAGING_H
+#define ARCH_PAGING_H
+
+#include <kernel/types.h>
+#include <kernel/printer.h>
+#include <kernel/fw_memmap.h>
+
+#define PAGE_SHIFT		12
+#define PAGE_SIZE		(1ULL << PAGE_SHIFT)
+#define DIRECT_MAP_BASE		0xffff888000000000ULL
+#define IOREMAP_BASE		0xffffc90000000000ULL
+#define IOREMAP_SIZE		(1ULL << 40)
+#define VMEMMAP_BASE		0xffffea0000000000ULL
+
+static inline void *phys_to_virt(phys_addr_t pa)
+{
+	return (void *)(uintptr_t)(pa + DIRECT_MAP_BASE);
+}
+
+static inline phys_addr_t virt_to_phys(const void *va)
+{
+	return (phys_addr_t)(uintptr_t)va - DIRECT_MAP_BASE;
+}
+
+/*
+ * paging_init() - build the final page tables and switch to them: the kernel
+ * image with per-section permissions (text RX, rodata R+NX, data/bss RW+NX),
+ * and the direct map of every RAM, ACPI and NVS range of map, with 1 GiB
+ * pages where the CPU has them and the range allows, 2 MiB where it allows,
+ * 4 KiB at unaligned edges.  The boot identity map is dropped.
+ * Panics with the range and the reason if the tables cannot be built.
+ */
+void paging_init(const struct fw_memmap *map);
+
+/*
+ * paging_map_direct() - add [phys, phys+size) to the direct map (writeback).
+ * Both must be 4 KiB aligned.  Returns 0, -EINVAL, or -ENOMEM (no table pages).
+ */
+int paging_map_direct(phys_addr_t phys, u64 size);
+
+/* paging_is_direct_mapped() - true if all of [phys, phys+size) is in the direct map. */
+bool paging_is_direct_mapped(phys_addr_t phys, u64 size);
+
+enum ioremap_cache { IOREMAP_UC, IOREMAP_WB };
+
+/*
+ * ioremap() - map [phys, phys+size) (any alignment) in the ioremap area,
+ * uncached for MMIO or writeback for firmware tables, and return the virtual
+ * address of phys.  Mappings are never torn down (the area is 1 TiB).
+ * Returns NULL if the area or the table pool is exhausted.
+ */
+void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache);
+
+/* paging_stats() - direct-map page counts per size and pool use, for `pagetables`. */
+void paging_dump(struct printer *p);
+
+/* virt_to_pte_info() - translate va by walking the live tables; 0 or -EFAULT. */
+int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * arch/traps.h - interrupt and exception entry.
+ *
+ * isr.asm saves the general registers and calls trap_dispatch() with a
+ * pointer to this frame; the layout below mirrors the pushes in isr.asm
+ * (lowest address first).  Vectors 0-31 are CPU exceptions: memlab treats
+ * every one as fatal and prints a report (see traps.c).  Vectors 32-47 are
+ * the legacy PIC's IRQ 0-15, dispatched to the handler registered with
+ * irq_register().
+ */
+#ifndef ARCH_TRAPS_H
+#define ARCH_TRAPS_H
+
+#include <kernel/types.h>
+
+struct trap_frame {
+	u64 r15, r14, r13, r12, r11, r10, r9, r8;	/* pushed by isr.asm */
+	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;		/* pushed by isr.asm */
+	u64 vector;		/* pushed by the vector's stub */
+	u64 error_code;		/* pushed by the CPU, or 0 by the stub */
+	u64 rip, cs, rflags, rsp, ss;			/* pushed by the CPU */
+};
+
+#define IRQ_BASE	32	/* vector of PIC IRQ 0 */
+#define NR_IRQS		16
+
+void gdt_init(void);
+void idt_init(void);
+void trap_dispatch(struct trap_frame *tf);
+
+/* irq_register() - run handler for PIC IRQ irq (0-15) and unmask it. */
+void irq_register(unsigned irq, void (*handler)(unsigned irq));
+
+/* Legacy 8259 PIC (pic.c). */
+void pic_init(void);
+void pic_unmask(unsigned irq);
+void pic_mask(unsigned irq);
+void pic_eoi(unsigned irq);
+bool pic_spurious(unsigned irq);
+
+/* isa-debug-exit codes: QEMU exits with (code << 1) | 1. */
+#define EXIT_CODE_EXCEPTION_BASE 0x20	/* + vector */
+#define EXIT_CODE_PANIC		0x70
+
+/* qemu_debug_exit() - ask QEMU's isa-debug-exit device (port 0xf4) to exit. */
+void qemu_debug_exit(u8 code);
+
+/* backtrace_print() - walk the frame-pointer chain from rbp, printing symbols. */
+struct printer;
+void backtrace_print(struct printer *p, u64 rip, u64 rbp);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * multiboot2.c - read the multiboot2 information block into struct boot_info.
+ *
+ * GRUB leaves a block in memory and its physical address in %ebx.  The block
+ * is a header of two u32 (total_size, reserved) followed by tags, each
+ * starting on an 8-byte boundary with a u32 type and a u32 size (the size
+ * counts the 8-byte tag header but not the padding after the tag).  A tag of
+ * type 0 ends the list.  The tags memlab reads:
+ *
+ *    1  command line, NUL-terminated string
+ *    2  boot loader name, NUL-terminated string
+ *    4  basic meminfo: u32 mem_lower (KiB from 0), u32 mem_upper (KiB from 1 MiB)
+ *    6  memory map: u32 entry_size, u32 entry_version, then entries of
+ *       u64 base, u64 length, u32 type, u32 reserved, entry_size bytes apart
+ *   14  ACPI 1.0 RSDP (20 bytes, RSDT only), as SeaBIOS gives it
+ *   15  ACPI 2.0+ RSDP (36 bytes, with the XSDT); preferred when both are there
+ *
+ * Everything else the specification defines (types 3 to 21) is skipped;
+ * types above 21 are counted in nr_unknown_tags.
+ *
+ * The parser trusts nothing: a block can be cut short, or be garbage (the
+ * fuzzer in tests/fuzz feeds it arbitrary bytes).  It reads nothing outside
+ * [mbi, mbi + min(max_len, total_size)), stops the walk at a tag whose size is
+ * below 8 or runs past the end, and reads fields with memcpy, so neither the
+ * block nor a tag needs to be aligned.  Whatever it had to step over is noted
+ * in words in bi->notes.  No asm and no kernel-only calls, so the host tests
+ * compile this file unchanged.
+ */
+#include <kernel/bootinfo.h>
+#include <kernel/errno.h>
+#include <kernel/fw_memmap.h>
+#include <kernel/printer.h>
+#include <kernel/string.h>
+
+#define MB2_TAG_END		0
+#define MB2_TAG_CMDLINE		1
+#define MB2_TAG_LOADER_NAME	2
+#define MB2_TAG_BASIC_MEMINFO	4
+#define MB2_TAG_MMAP		6
+#define MB2_TAG_ACPI_OLD	14
+#define MB2_TAG_ACPI_NEW	15
+#define MB2_TAG_LAST_KNOWN	21	/* load base address, the last defined type */
+
+#define MB2_HEADER_SIZE		8	/* total_size, reserved */
+#define MB2_TAG_HEADER_SIZE	8	/* type, size */
+#define MB2_MMAP_HEADER_SIZE	16	/* tag header, entry_size, entry_version */
+#define MB2_MMAP_ENTRY_MIN	24	/* base, length, type, reserved */
+#define MB2_MEMINFO_SIZE	16	/* tag header, mem_lower, mem_upper */
+
+struct boot_info boot_info;
+
+/* What the walk has seen so far, for the decisions taken after it. */
+struct mb2_walk {
+	bool have_mmap;		/* a usable memory map tag was read */
+	bool have_meminfo;	/* a basic meminfo tag was read */
+	u32 mem_lower_kib;	/* from the basic meminfo tag */
+	u32 mem_upper_kib;	/* from the basic meminfo tag */
+};
+
+static u32 get_u32(const u8 *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static u64 get_u64(const u8 *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Record a note about the block; past BOOT_NOTES notes are only counted. */
+static void __printf(2, 3) boot_note(struct boot_info *bi, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (bi->nr_notes < BOOT_NOTES) {
+		va_start(ap, fmt);
+		kvsnprintf(bi->notes[bi->nr_notes], FW_NOTE_LEN, fmt, ap);
+		va_end(ap);
+	}
+	bi->nr_notes++;
+}
+
+/*
+ * Copy the string in src[0, len) into dst[0, size): up to the first NUL, or
+ * all len bytes when the tag forgot its NUL.  Returns true when it was cut.
+ */
+static bool copy_tag_string(char *dst, size_t size, const u8 *src, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && src[n] != '\0')
+		n++;
+	if (n >= size) {
+		memcpy(dst, src, size - 1);
+		dst[size - 1] = '\0';
+		return true;
+	}
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return false;
+}
+
+/*
+ * Tag 6: add every whole entry to bi->memmap.raw.  Only the first tag with
+ * at least one entry counts.  tag[0, size) is in bounds.
+ */
+static void parse_mmap(struct boot_info *bi, struct mb2_walk *w,
+		       const u8 *tag, u32 size)
+{
+	u32 entry_size, entry_version, nr, rest;
+
+	if (w->have_mmap) {
+		boot_note(bi, "memory map tag: a second one was ignored");
+		return;
+	}
+	if (size < MB2_MMAP_HEADER_SIZE) {
+		boot_note(bi, "memory map tag: size %u is too small for its header; ignored",
+			  size);
+		return;
+	}
+	entry_size = get_u32(tag + 8);
+	entry_version = get_u32(tag + 12);
+	if (entry_size < MB2_MMAP_ENTRY_MIN) {
+		boot_note(bi, "memory map tag: entry_size %u is below %d; ignored",
+			  entry_size, MB2_MMAP_ENTRY_MIN);
+		return;
+	}
+	if (entry_version != 0)
+		boot_note(bi, "memory map tag: entry_version %u, read as version 0",
+			  entry_version);
+
+	nr = (size - MB2_MMAP_HEADER_SIZE) / entry_size;
+	rest = (size - MB2_MMAP_HEADER_SIZE) % entry_size;
+	if (rest)
+		boot_note(bi, "memory map tag: %u bytes after the last whole entry ignored",
+			  rest);
+	if (nr == 0) {
+		boot_note(bi, "memory map tag: no entries");
+		return;
+	}
+	for (u32 i = 0; i < nr; i++) {
+		const u8 *e = tag + MB2_MMAP_HEADER_SIZE + (size_t)i * entry_size;
+
+		fw_memmap_add_raw(&bi->memmap, get_u64(e), get_u64(e + 8),
+				  get_u32(e + 16));
+	}
+	w->have_mmap = true;
+}
+
+/* Tags 14 and 15: keep a copy of the RSDP; 15 replaces 14, never the reverse. */
+static void parse_rsdp(struct boot_info *bi, u32 type, const u8 *tag, u32 size)
+{
+	u32 len = size - MB2_TAG_HEADER_SIZE;
+
+	if (type == MB2_TAG_ACPI_OLD && bi->rsdp_tag == MB2_TAG_ACPI_NEW)
+		return;
+	if (len < 20)
+		boot_note(bi, "ACPI RSDP tag %u: %u bytes, shorter than an RSDP (20)",
+			  type, len);
+	if (len > BOOT_RSDP_MAX) {
+		boot_note(bi, "ACPI RSDP tag %u: %u bytes, kept the first %d",
+			  type, len, BOOT_RSDP_MAX);
+		len = BOOT_RSDP_MAX;
+	}
+	memset(bi->rsdp, 0, sizeof(bi->rsdp));
+	memcpy(bi->rsdp, tag + MB2_TAG_HEADER_SIZE, len);
+	bi->rsdp_len = len;
+	bi->rsdp_tag = type;
+}
+
+/* One tag; tag[0, size) is in bounds and size >= 8. */
+static void parse_tag(struct boot_info *bi, struct mb2_walk *w,
+		      const u8 *tag, u32 type, u32 size)
+{
+	const u8 *payload = tag + MB2_TAG_HEADER_SIZE;
+	u32 len = size - MB2_TAG_HEADER_SIZE;
+
+	switch (type) {
+	case MB2_TAG_CMDLINE:
+		bi->cmdline_truncated = copy_tag_string(bi->cmdline,
+							sizeof(bi->cmdline),
+							payload, len);
+		if (bi->cmdline_truncated)
+			boot_note(bi, "command line cut to %d bytes",
+				  BOOT_CMDLINE_MAX - 1);
+		break;
+	case MB2_TAG_LOADER_NAME:
+		copy_tag_string(bi->loader_name, sizeof(bi->loader_name),
+				payload, len);
+		break;
+	case MB2_TAG_BASIC_MEMINFO:
+		if (size < MB2_MEMINFO_SIZE) {
+			boot_note(bi, "basic meminfo tag: size %u is too small; ignored",
+				  size);
+			break;
+		}
+		w->mem_lower_kib = get_u32(tag + 8);
+		w->mem_upper_kib = get_u32(tag + 12);
+		w->have_meminfo = true;
+		break;
+	case MB2_TAG_MMAP:
+		parse_mmap(bi, w, tag, size);
+		break;
+	case MB2_TAG_ACPI_OLD:
+	case MB2_TAG_ACPI_NEW:
+		parse_rsdp(bi, type, tag, size);
+		break;
+	default:
+		if (type > MB2_TAG_LAST_KNOWN)
+			bi->nr_unknown_tags++;
+		break;
+	}
+}
+
+/*
+ * multiboot2_parse() - see bootinfo.h.  bi->nr_tags counts every tag walked,
+ * the end tag included.  The basic meminfo fallback gives two RAM ranges,
+ * [0, mem_lower KiB) and [1 MiB, 1 MiB + mem_upper KiB), when the block has no
+ * usable memory map tag.
+ */
+int multiboot2_parse(struct boot_info *bi, const void *mbi, size_t max_len,
+		     phys_addr_t mbi_phys)
+{
+	const u8 *base = mbi;
+	struct mb2_walk w = { 0 };
+	bool ended = false;
+	size_t len, off;
+	u32 total;
+
+	memset(bi, 0, sizeof(*bi));
+	fw_memmap_init(&bi->memmap);
+	if (!mbi || max_len < MB2_HEADER_SIZE)
+		return -EINVAL;
+	total = get_u32(base);
+	if (total < MB2_HEADER_SIZE)
+		return -EINVAL;
+	len = total;
+	if (len > max_len) {
+		boot_note(bi, "total_size %u is more than the %zu bytes available; read %zu",
+			  total, max_len, max_len);
+		len = max_len;
+	}
+	bi->mbi_start = mbi_phys;
+	bi->mbi_end = mbi_phys + len;
+
+	/* Invariant: off <= len and off is 8-byte aligned. */
+	for (off = MB2_HEADER_SIZE; len - off >= MB2_TAG_HEADER_SIZE;) {
+		u32 type = get_u32(base + off);
+		u32 size = get_u32(base + off + 4);
+
+		if (type == MB2_TAG_END) {	/* its size (8) does not matter */
+			bi->nr_tags++;
+			ended = true;
+			break;
+		}
+		if (size < MB2_TAG_HEADER_SIZE) {
+			boot_note(bi, "tag type %u at offset %zu has size %u, below 8: walk stopped",
+				  type, off, size);
+			ended = true;
+			break;
+		}
+		if (size > len - off) {
+			boot_note(bi, "tag type %u at offset %zu has size %u, past the end at %zu: walk stopped",
+				  type, off, size, len);
+			ended = true;
+			break;
+		}
+		bi->nr_tags++;
+		parse_tag(bi, &w, base + off, type, size);
+		off += ALIGN_UP((size_t)size, 8);
+		if (off > len)
+			off = len;
+	}
+	if (!ended)
+		boot_note(bi, "no end tag before the end of the block at %zu", len);
+
+	if (!w.have_mmap && w.have_meminfo) {
+		boot_note(bi, "no memory map tag: using basic meminfo (lower %u KiB, upper %u KiB)",
+			  w.mem_lower_kib, w.mem_upper_kib);
+		fw_memmap_add_raw(&bi->memmap, 0, (u64)w.mem_lower_kib << 10,
+				  FW_MEM_RAM);
+		fw_memmap_add_raw(&bi->memmap, SZ_1M,
+				  (u64)w.mem_upper_kib << 10, FW_MEM_RAM);
+	} else if (!w.have_mmap) {
+		boot_note(bi, "no memory map tag and no basic meminfo tag: no RAM known");
+	}
+	fw_memmap_sanitize(&bi->memmap);
+	return 0;
+}

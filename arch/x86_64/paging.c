@@ -1,0 +1,311 @@
+/*
+ * paging.c - the kernel's page tables.
+ *
+ * One set of tables serves the whole kernel (there are no processes).  It
+ * holds three kinds of mappings, built by map_range() below:
+ *  - the kernel image at KERNEL_VMA, 4 KiB pages with the permissions of
+ *    each section, so a stray write to code or rodata faults;
+ *  - the direct map: every RAM/ACPI/NVS byte at DIRECT_MAP_BASE + phys,
+ *    with the largest pages that fit (1 GiB, 2 MiB, else 4 KiB);
+ *  - ioremap mappings of firmware tables and MMIO in their own area.
+ *
+ * Page-table pages come from pt_pool (in .bss, so it is covered by the
+ * kernel mapping and needs no allocator).  A table page in the pool is
+ * reached through the kernel image mapping, any other one through the
+ * direct map (pt_virt()).
+ */
+#include <arch/paging.h>
+#include <arch/cpu.h>
+#include <kernel/sections.h>
+#include <kernel/printk.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <kernel/shell.h>
+
+#define PTE_P		(1ULL << 0)	/* present */
+#define PTE_W		(1ULL << 1)	/* writable */
+#define PTE_PWT		(1ULL << 3)	/* write-through */
+#define PTE_PCD		(1ULL << 4)	/* cache disable */
+#define PTE_PS		(1ULL << 7)	/* large page (in PDPT/PD entries) */
+#define PTE_G		(1ULL << 8)	/* global */
+#define PTE_NX		(1ULL << 63)	/* no execute */
+#define PTE_ADDR	0x000ffffffffff000ULL
+
+extern char boot_stack_guard[], boot_stack[];
+
+#define PT_POOL_PAGES	512		/* 2 MiB of page-table pages */
+
+static u64 pt_pool[PT_POOL_PAGES][512] __aligned(4096);
+static unsigned pt_pool_used;
+static u64 *kernel_pml4;
+static u64 nx_bit;			/* PTE_NX if the CPU has NX, else 0 */
+static u64 ioremap_next = IOREMAP_BASE;
+
+/* Direct-map pages by size, for `pagetables`. */
+static u64 direct_pages_1g, direct_pages_2m, direct_pages_4k;
+
+static bool in_image(u64 pa)
+{
+	return pa >= kernel_pa(_kernel_start) && pa < kernel_pa(_end);
+}
+
+static u64 *pt_virt(u64 pa)
+{
+	if (in_image(pa))
+		return (u64 *)(uintptr_t)(pa + KERNEL_VMA);
+	return phys_to_virt(pa);
+}
+
+static u64 *pt_alloc(void)
+{
+	u64 *page;
+
+	if (pt_pool_used == PT_POOL_PAGES)
+		return NULL;
+	page = pt_pool[pt_pool_used++];
+	memset(page, 0, PAGE_SIZE);
+	return page;
+}
+
+/* Index of va in the table of `level` (4 = PML4, 3 = PDPT, 2 = PD, 1 = PT). */
+static unsigned pt_index(u64 va, int level)
+{
+	return (va >> (PAGE_SHIFT + 9 * (level - 1))) & 511;
+}
+
+/*
+ * Return the entry that maps va at `level`, creating the tables above it.
+ * Returns NULL if a table page cannot be had, or if a larger page already
+ * maps va (*busy is then set).
+ */
+static u64 *pt_entry(u64 va, int level, bool *busy)
+{
+	u64 *table = kernel_pml4;
+
+	*busy = false;
+	for (int lvl = 4; lvl > level; lvl--) {
+		u64 *e = &table[pt_index(va, lvl)];
+
+		if (!(*e & PTE_P)) {
+			u64 *next = pt_alloc();
+
+			if (!next)
+				return NULL;
+			*e = kernel_pa(next) | PTE_P | PTE_W;
+		} else if (*e & PTE_PS) {
+			*busy = true;
+			return NULL;
+		}
+		table = pt_virt(*e & PTE_ADDR);
+	}
+	return &table[pt_index(va, level)];
+}
+
+/*
+ * Map [va, va+size) to [pa, pa+size) with flags, using 1 GiB pages when
+ * allow_1g and the CPU has them, 2 MiB pages where alignment and size allow,
+ * else 4 KiB.  Page-aligned arguments only.  A page that already maps the
+ * same physical address is left alone; any other existing mapping is an
+ * error.  Returns 0, -ENOMEM (pool empty) or -EEXIST.
+ */
+static int map_range(u64 va, u64 pa, u64 size, u64 flags, bool allow_1g,
+		     u64 *count_1g, u64 *count_2m, u64 *count_4k)
+{
+	while (size) {
+		u64 step;
+		int level;
+		bool busy;
+		u64 *e;
+
+		if (allow_1g && boot_cpu.has_pdpe1gb && IS_ALIGNED(va, SZ_1G) &&
+		    IS_ALIGNED(pa, SZ_1G) && size >= SZ_1G) {
+			step = SZ_1G;
+			level = 3;
+		} else if (IS_ALIGNED(va, SZ_2M) && IS_ALIGNED(pa, SZ_2M) && size >= SZ_2M) {
+			step = SZ_2M;
+			level = 2;
+		} else {
+			step = PAGE_SIZE;
+			level = 1;
+		}
+		e = pt_entry(va, level, &busy);
+		if (!e)
+			return busy ? -EEXIST : -ENOMEM;
+		if (*e & PTE_P) {
+			if ((*e & PTE_ADDR) != pa)
+				return -EEXIST;
+		} else {
+			*e = pa | flags | PTE_P | (level > 1 ? PTE_PS : 0);
+			invlpg((void *)(uintptr_t)va);
+			if (level == 3 && count_1g)
+				(*count_1g)++;
+			else if (level == 2 && count_2m)
+				(*count_2m)++;
+			else if (level == 1 && count_4k)
+				(*count_4k)++;
+		}
+		va += step;
+		pa += step;
+		size -= step;
+	}
+	return 0;
+}
+
+int paging_map_direct(phys_addr_t phys, u64 size)
+{
+	if (!IS_ALIGNED(phys, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE) || !size)
+		return -EINVAL;
+	if (phys + size < phys || phys + size > (1ULL << boot_cpu.phys_bits))
+		return -EINVAL;
+	return map_range(DIRECT_MAP_BASE + phys, phys, size, PTE_W | nx_bit, true,
+			 &direct_pages_1g, &direct_pages_2m, &direct_pages_4k);
+}
+
+static void map_kernel_part(const char *name, void *start, void *end, u64 flags)
+{
+	u64 va = ALIGN_DOWN((u64)(uintptr_t)start, PAGE_SIZE);
+	u64 va_end = ALIGN_UP((u64)(uintptr_t)end, PAGE_SIZE);
+	int err = map_range(va, va - KERNEL_VMA, va_end - va, flags, false, NULL, NULL, NULL);
+
+	if (err)
+		panic("paging: cannot map kernel %s [%p-%p): error %d", name, start, end, err);
+}
+
+void paging_init(const struct fw_memmap *map)
+{
+	nx_bit = boot_cpu.has_nx ? PTE_NX : 0;
+	kernel_pml4 = pt_alloc();
+
+	map_kernel_part("boot stub", _kernel_start, _text, nx_bit);
+	map_kernel_part("text", _text, _etext, 0);
+	map_kernel_part("rodata", _rodata, _erodata, nx_bit);
+	/* data and bss, except the guard page below the stack */
+	map_kernel_part("data+bss", _data, boot_stack_guard, PTE_W | nx_bit);
+	map_kernel_part("stack+bss", boot_stack, _end, PTE_W | nx_bit);
+
+	for (u32 i = 0; i < map->nr; i++) {
+		const struct fw_range *r = &map->map[i];
+		u64 start, end;
+		int err;
+
+		if (r->type != FW_MEM_RAM && r->type != FW_MEM_ACPI && r->type != FW_MEM_NVS)
+			continue;
+		start = ALIGN_DOWN(r->start, PAGE_SIZE);
+		end = ALIGN_UP(r->end, PAGE_SIZE);
+		err = paging_map_direct(start, end - start);
+		if (err)
+			panic("paging: cannot direct-map %s [%#llx-%#llx): error %d (%s)",
+			      fw_mem_type_name(r->type), (unsigned long long)start,
+			      (unsigned long long)end, err, err_text(err));
+	}
+
+	/* Make write protection apply in ring 0 (the boot stub set it too). */
+	write_cr0(read_cr0() | CR0_WP);
+	write_cr3(kernel_pa(kernel_pml4));
+	pr_info("paging: direct map %llu x 1G, %llu x 2M, %llu x 4K pages; %u of %u table pages used%s",
+		(unsigned long long)direct_pages_1g, (unsigned long long)direct_pages_2m,
+		(unsigned long long)direct_pages_4k, pt_pool_used, PT_POOL_PAGES,
+		nx_bit ? "" : "; no NX: data is executable");
+}
+
+bool paging_is_direct_mapped(phys_addr_t phys, u64 size)
+{
+	for (u64 a = ALIGN_DOWN(phys, PAGE_SIZE); a < phys + size; ) {
+		phys_addr_t pa;
+		u64 psize, flags;
+
+		if (paging_translate(DIRECT_MAP_BASE + a, &pa, &psize, &flags))
+			return false;
+		a = ALIGN_DOWN(a, psize) + psize;
+	}
+	return true;
+}
+
+void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
+{
+	u64 start = ALIGN_DOWN(phys, PAGE_SIZE);
+	u64 len = ALIGN_UP(phys + size, PAGE_SIZE) - start;
+	u64 va = ioremap_next;
+	u64 flags = PTE_W | nx_bit | (cache == IOREMAP_UC ? PTE_PCD | PTE_PWT : 0);
+
+	if (!size || phys + size < phys || va + len > IOREMAP_BASE + IOREMAP_SIZE)
+		return NULL;
+	if (map_range(va, start, len, flags, false, NULL, NULL, NULL))
+		return NULL;
+	ioremap_next = va + len + PAGE_SIZE;	/* one unmapped guard page */
+	return (void *)(uintptr_t)(va + (phys - start));
+}
+
+int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags)
+{
+	u64 *table = kernel_pml4;
+
+	for (int lvl = 4; lvl >= 1; lvl--) {
+		u64 e = table[pt_index(va, lvl)];
+		u64 size = 1ULL << (PAGE_SHIFT + 9 * (lvl - 1));
+
+		if (!(e & PTE_P))
+			return -EFAULT;
+		if (lvl == 1 || (lvl <= 3 && (e & PTE_PS))) {
+			*pa = (e & PTE_ADDR & ~(size - 1)) | (va & (size - 1));
+			*page_size = size;
+			*flags = e & ~PTE_ADDR;
+			return 0;
+		}
+		table = pt_virt(e & PTE_ADDR);
+	}
+	return -EFAULT;
+}
+
+void paging_dump(struct printer *p)
+{
+	pr_printf(p, "direct map:   %llu x 1G, %llu x 2M, %llu x 4K pages at %#llx\n",
+		  (unsigned long long)direct_pages_1g, (unsigned long long)direct_pages_2m,
+		  (unsigned long long)direct_pages_4k, DIRECT_MAP_BASE);
+	pr_printf(p, "kernel image: %#llx-%#llx (text RX, rodata R, data RW)\n",
+		  (unsigned long long)(uintptr_t)_kernel_start,
+		  (unsigned long long)(uintptr_t)_end);
+	pr_printf(p, "ioremap area: %llu KiB used at %#llx\n",
+		  (unsigned long long)((ioremap_next - IOREMAP_BASE) >> 10), IOREMAP_BASE);
+	pr_printf(p, "table pages:  %u of %u used (pool in .bss)\n", pt_pool_used, PT_POOL_PAGES);
+	pr_printf(p, "1 GiB pages:  %s; NX: %s\n", boot_cpu.has_pdpe1gb ? "yes" : "no",
+		  boot_cpu.has_nx ? "yes" : "no");
+}
+
+static int cmd_pagetables(struct printer *out, int argc, char **argv)
+{
+	u64 va, pa, size, flags;
+	int err;
+
+	if (argc == 1) {
+		paging_dump(out);
+		return 0;
+	}
+	if (argc != 2)
+		return shell_usage(out, shell_find("pagetables"));
+	err = parse_u64(argv[1], &va);
+	if (err) {
+		pr_printf(out, "pagetables: %s: not an address (%s)\n", argv[1], err_text(err));
+		return err;
+	}
+	err = paging_translate(va, &pa, &size, &flags);
+	if (err) {
+		pr_printf(out, "pagetables: %#llx is not mapped\n", (unsigned long long)va);
+		return err;
+	}
+	pr_printf(out, "%#llx -> phys %#llx, %s page, %s%s%s\n", (unsigned long long)va,
+		  (unsigned long long)pa,
+		  size == SZ_1G ? "1G" : size == SZ_2M ? "2M" : "4K",
+		  flags & PTE_W ? "RW" : "RO", flags & PTE_NX ? " NX" : " X",
+		  flags & PTE_PCD ? " uncached" : "");
+	return 0;
+}
+
+SHELL_COMMAND(pagetables, .name = "pagetables", .usage = "pagetables [VIRT-ADDR]",
+	      .summary = "show the page tables, or translate one virtual address",
+	      .help = "Without an argument: how the direct map is built (page counts\n"
+		      "per size), the kernel image range and the table-page pool.\n"
+		      "With an address: walk the live tables and print the physical\n"
+		      "address, page size and permissions, e.g.\n"
+		      "  pagetables 0xffff888000100000",
+	      .fn = cmd_pagetables);

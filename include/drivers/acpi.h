@@ -1,0 +1,105 @@
+/*
+ * acpi.h - the ACPI tables memlab reads, found from the RSDP GRUB hands over.
+ *
+ * acpi_tables_init() validates the RSDP (checksum, and the extended checksum
+ * for revision 2+), then the RSDT or XSDT (XSDT preferred when valid), then
+ * each table's header: a table with a bad checksum, a length shorter than
+ * its header or one that cannot be mapped is listed with the reason and
+ * never returned by acpi_find_table().  Tables are reached through ioremap
+ * (writeback), wherever the firmware put them.
+ *
+ * Context: boot, then main loop.
+ */
+#ifndef DRIVERS_ACPI_H
+#define DRIVERS_ACPI_H
+
+#include <kernel/types.h>
+#include <kernel/printer.h>
+
+struct acpi_sdt_header {
+	char signature[4];	/* "FACP", "APIC", "SRAT", ... */
+	u32 length;		/* of the whole table, header included */
+	u8 revision;
+	u8 checksum;		/* all bytes of the table sum to 0 */
+	char oem_id[6];
+	char oem_table_id[8];
+	u32 oem_revision;
+	u32 creator_id;
+	u32 creator_revision;
+} __packed;
+
+struct acpi_generic_address {
+	u8 space_id;		/* 0 = memory, 1 = I/O port */
+	u8 bit_width;
+	u8 bit_offset;
+	u8 access_size;
+	u64 address;
+} __packed;
+
+/* The FADT fields up to the ACPI 2.0 extended blocks. */
+struct acpi_fadt {
+	struct acpi_sdt_header h;
+	u32 firmware_ctrl;
+	u32 dsdt;
+	u8 reserved0;
+	u8 preferred_pm_profile;
+	u16 sci_int;
+	u32 smi_cmd;
+	u8 acpi_enable;
+	u8 acpi_disable;
+	u8 s4bios_req;
+	u8 pstate_cnt;
+	u32 pm1a_evt_blk;
+	u32 pm1b_evt_blk;
+	u32 pm1a_cnt_blk;
+	u32 pm1b_cnt_blk;
+	u32 pm2_cnt_blk;
+	u32 pm_tmr_blk;
+	u32 gpe0_blk;
+	u32 gpe1_blk;
+	u8 pm1_evt_len;
+	u8 pm1_cnt_len;
+	u8 pm2_cnt_len;
+	u8 pm_tmr_len;
+	u8 gpe0_blk_len;
+	u8 gpe1_blk_len;
+	u8 gpe1_base;
+	u8 cst_cnt;
+	u16 p_lvl2_lat;
+	u16 p_lvl3_lat;
+	u16 flush_size;
+	u16 flush_stride;
+	u8 duty_offset;
+	u8 duty_width;
+	u8 day_alrm;
+	u8 mon_alrm;
+	u8 century;
+	u16 iapc_boot_arch;
+	u8 reserved1;
+	u32 flags;
+	struct acpi_generic_address reset_reg;
+	u8 reset_value;
+	u16 arm_boot_arch;
+	u8 minor_version;
+	u64 x_firmware_ctrl;
+	u64 x_dsdt;
+} __packed;
+
+struct boot_info;
+
+/* acpi_tables_init() - find and check the tables; logs what it finds. */
+void acpi_tables_init(const struct boot_info *bi);
+
+/*
+ * acpi_find_table() - the n-th (from 0) valid table with signature sig
+ * (4 characters; "DSDT" is found through the FADT), or NULL.
+ */
+const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n);
+
+/* acpi_dump() - every table seen, with address, length, OEM and status. */
+void acpi_dump(struct printer *p);
+
+/* acpi_checksum_ok() - true if len bytes at p sum to 0 (mod 256). */
+bool acpi_checksum_ok(const void *p, size_t len);
+
+#endif

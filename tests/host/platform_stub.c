@@ -1,0 +1,110 @@
+/*
+ * platform_stub.c - the host's stand-ins for kernel services.
+ *
+ * Portable kernel code calls printk(), kprintf(), panic() and the console.
+ * Here they go to the host's stdio: log output is written to stdout with a
+ * "[host] " prefix, console input comes from a byte queue a test can fill
+ * (host_console_feed), and panic() aborts so ASan prints a stack.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <kernel/printk.h>
+#include <kernel/console.h>
+#include "platform_stub.h"
+
+static int log_level = LOG_INFO;
+
+void printk_set_level(int level) { log_level = level; }
+int printk_get_level(void) { return log_level; }
+
+void vprintk(int level, const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	kvsnprintf(buf, sizeof(buf), fmt, ap);
+	if (level <= log_level || host_log_verbose)
+		printf("[host] %s%s", buf,
+		       buf[0] && buf[strlen(buf) - 1] == '\n' ? "" : "\n");
+	host_log_count++;
+	strncpy(host_last_log, buf, sizeof(host_last_log) - 1);
+}
+
+void printk(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintk(level, fmt, ap);
+	va_end(ap);
+}
+
+void kprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pr_vprintf(&console_printer, fmt, ap);
+	va_end(ap);
+}
+
+void console_write(const char *s, size_t len)
+{
+	if (host_console_out)
+		host_console_out->write(host_console_out, s, len);
+	else
+		fwrite(s, 1, len, stdout);
+}
+
+void console_putc(char c) { console_write(&c, 1); }
+
+static void console_printer_write(struct printer *p, const char *s, size_t len)
+{
+	(void)p;
+	console_write(s, len);
+}
+
+struct printer console_printer = { console_printer_write };
+
+static const unsigned char *feed;
+static size_t feed_len, feed_pos;
+
+void host_console_feed(const void *bytes, size_t len)
+{
+	feed = bytes;
+	feed_len = len;
+	feed_pos = 0;
+}
+
+int console_trygetc(void)
+{
+	return feed_pos < feed_len ? feed[feed_pos++] : -1;
+}
+
+int console_getc(void)
+{
+	int c = console_trygetc();
+
+	if (c < 0) {
+		fprintf(stderr, "console_getc: host input exhausted\n");
+		abort();
+	}
+	return c;
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	va_start(ap, fmt);
+	kvsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Kernel panic - not syncing: %s\n", buf);
+	abort();
+}
+
+int host_log_verbose;
+int host_log_count;
+char host_last_log[1024];
+struct printer *host_console_out;

@@ -1,0 +1,18 @@
+/*
+ * platform_stub.h - knobs of the host stand-ins in platform_stub.c.
+ */
+#ifndef HOST_PLATFORM_STUB_H
+#define HOST_PLATFORM_STUB_H
+
+#include <stddef.h>
+#include <kernel/printer.h>
+
+extern int host_log_verbose;		/* print every printk, whatever its level */
+extern int host_log_count;		/* printk calls so far */
+extern char host_last_log[1024];	/* text of the last printk */
+extern struct printer *host_console_out;/* capture console output (NULL: stdout) */
+
+/* host_console_feed() - console_getc() returns these bytes, then aborts. */
+void host_console_feed(const void *bytes, size_t len);
+
+#endif

@@ -1,0 +1,367 @@
+/*
+ * test_vfs.c - the virtual file tree: paths, order, removal, the pool bound.
+ *
+ * Each test starts from vfs_init(), which leaves only the VFS_FILE()
+ * entries (here, /htest/static/hello).
+ */
+#include "htest.h"
+#include <kernel/vfs.h>
+#include <kernel/errno.h>
+
+static int show_name(struct printer *p, void *data)
+{
+	pr_printf(p, "%s\n", (const char *)data);
+	return 0;
+}
+
+static int store_check(const char *buf, size_t len, void *data)
+{
+	(void)data;
+	if (len == 2 && memcmp(buf, "1\n", 2) == 0)
+		return 0;
+	return len == 2 && buf[0] == 'b' ? -EBUSY : -EINVAL;
+}
+
+static int show_fails(struct printer *p, void *data)
+{
+	(void)p;
+	(void)data;
+	return -ENODATA;
+}
+
+static const struct vfs_file_ops ro_ops = { .show = show_name };
+static const struct vfs_file_ops rw_ops = { .show = show_name, .store = store_check };
+static const struct vfs_file_ops fail_ops = { .show = show_fails };
+static const struct vfs_file_ops wo_ops = { .store = store_check };
+
+VFS_FILE(htest_hello, "/htest/static/hello", &ro_ops, "hello from the section");
+
+/* Collect a directory listing as "name name/ ..." */
+struct listing {
+	char text[4096];
+	int n;
+};
+
+static void collect(const char *name, bool is_dir, void *ctx)
+{
+	struct listing *l = ctx;
+	size_t len = strlen(l->text);
+
+	snprintf(l->text + len, sizeof(l->text) - len, "%s%s%s",
+		 l->n ? " " : "", name, is_dir ? "/" : "");
+	l->n++;
+}
+
+static const char *list(const char *path, int *ret)
+{
+	static struct listing l;
+
+	memset(&l, 0, sizeof(l));
+	*ret = vfs_list(path, collect, &l);
+	return l.text;
+}
+
+static const char *read_file(const char *path, int *ret)
+{
+	static char buf[256];
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, buf, sizeof(buf));
+	*ret = vfs_read(path, &bp.p);
+	return buf;
+}
+
+HTEST(vfs_static_files_and_reinit)
+{
+	int ret;
+
+	vfs_init();
+	CHECK_STREQ(read_file("/htest/static/hello", &ret), "hello from the section\n");
+	CHECK_EQ(ret, 0);
+	CHECK_EQ(vfs_create("/tmp/x", &ro_ops, "x"), 0);
+	vfs_init();				/* starts afresh */
+	CHECK_EQ(vfs_stat("/tmp/x", NULL, NULL), -ENOENT);
+	CHECK_EQ(vfs_stat("/htest/static/hello", NULL, NULL), 0);
+	/* The root lists the implied directory. */
+	CHECK_STREQ(list("/", &ret), "htest/");
+}
+
+HTEST(vfs_create_lookup_stat)
+{
+	bool is_dir = true, writable = true;
+	int ret;
+
+	vfs_init();
+	CHECK_EQ(vfs_create("/a/b/c", &rw_ops, "c"), 0);
+	CHECK_EQ(vfs_create("/a/d", &ro_ops, "d"), 0);
+	CHECK_EQ(vfs_stat("/a/b/c", &is_dir, &writable), 0);
+	CHECK(!is_dir && writable);
+	CHECK_EQ(vfs_stat("/a/d", &is_dir, &writable), 0);
+	CHECK(!is_dir && !writable);
+	CHECK_EQ(vfs_stat("/a/b", &is_dir, &writable), 0);
+	CHECK(is_dir && !writable);
+	CHECK_EQ(vfs_stat("/", &is_dir, NULL), 0);
+	CHECK(is_dir);
+	CHECK_STREQ(read_file("/a/b/c", &ret), "c\n");
+	CHECK_EQ(ret, 0);
+
+	CHECK_EQ(vfs_stat("/a/x", NULL, NULL), -ENOENT);
+	CHECK_EQ(vfs_stat("/a/d/x", NULL, NULL), -ENOTDIR);
+	CHECK_EQ(vfs_stat(NULL, NULL, NULL), -EINVAL);
+}
+
+HTEST(vfs_create_errors)
+{
+	char name[64], path[256];
+
+	vfs_init();
+	CHECK_EQ(vfs_create("/a/f", &ro_ops, NULL), 0);
+	CHECK_EQ(vfs_create("/a/f", &ro_ops, NULL), -EEXIST);
+	CHECK_EQ(vfs_create("//a//f/", &ro_ops, NULL), -EEXIST);
+	CHECK_EQ(vfs_create("/a", &ro_ops, NULL), -EEXIST);	/* a directory */
+	CHECK_EQ(vfs_create("/", &ro_ops, NULL), -EINVAL);
+	CHECK_EQ(vfs_create("", &ro_ops, NULL), -EINVAL);
+	CHECK_EQ(vfs_create("a/g", &ro_ops, NULL), -EINVAL);	/* relative */
+	CHECK_EQ(vfs_create("/a/./g", &ro_ops, NULL), -EINVAL);
+	CHECK_EQ(vfs_create("/a/../g", &ro_ops, NULL), -EINVAL);
+	CHECK_EQ(vfs_create("/a/g", NULL, NULL), -EINVAL);
+	CHECK_EQ(vfs_create(NULL, &ro_ops, NULL), -EINVAL);
+	CHECK_EQ(vfs_create("/a/f/g", &ro_ops, NULL), -ENOTDIR);
+
+	/* A component holds VFS_NAME_MAX - 1 bytes. */
+	memset(name, 'n', VFS_NAME_MAX - 1);
+	name[VFS_NAME_MAX - 1] = '\0';
+	snprintf(path, sizeof(path), "/a/%s", name);
+	CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+	CHECK_EQ(vfs_stat(path, NULL, NULL), 0);
+	strcat(path, "n");
+	CHECK_EQ(vfs_create(path, &ro_ops, NULL), -ENAMETOOLONG);
+	CHECK_EQ(vfs_stat(path, NULL, NULL), -ENAMETOOLONG);
+
+	/* A path holds VFS_PATH_MAX - 1 bytes. */
+	memset(path, 'p', sizeof(path));
+	for (int i = 0; i < VFS_PATH_MAX; i += 16)
+		path[i] = '/';
+	path[VFS_PATH_MAX - 1] = '\0';
+	CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+	path[VFS_PATH_MAX - 1] = 'p';
+	path[VFS_PATH_MAX] = '\0';
+	CHECK_EQ(vfs_create(path, &ro_ops, NULL), -ENAMETOOLONG);
+	CHECK_EQ(vfs_stat(path, NULL, NULL), -ENAMETOOLONG);
+	/* Nothing half-made was left by the failures. */
+	CHECK_EQ(vfs_stat("/a/g", NULL, NULL), -ENOENT);
+}
+
+HTEST(vfs_path_normalisation)
+{
+	int ret;
+
+	vfs_init();
+	CHECK_EQ(vfs_create("//sys///devices/system//", &ro_ops, "sys"), 0);
+	CHECK_STREQ(read_file("/sys/devices/system", &ret), "sys\n");
+	CHECK_STREQ(read_file("sys/devices/system/", &ret), "sys\n");
+	CHECK_EQ(ret, 0);
+	CHECK_STREQ(read_file("/sys/./devices/../devices/system", &ret), "sys\n");
+	CHECK_EQ(ret, 0);
+	CHECK_STREQ(read_file("/../../sys/devices/system", &ret), "sys\n");
+	CHECK_EQ(ret, 0);
+	CHECK_STREQ(list("//sys//", &ret), "devices/");
+	CHECK_EQ(ret, 0);
+	CHECK_STREQ(list("/sys/..", &ret), "htest/ sys/");
+	CHECK_STREQ(list("", &ret), "htest/ sys/");
+	CHECK_EQ(ret, 0);
+	CHECK_EQ(vfs_stat("/sys/devices/system/.", NULL, NULL), -ENOTDIR);
+}
+
+HTEST(vfs_list_order)
+{
+	static const char *const names[] = {
+		"memory10", "zeta", "memory2", "Alpha", "memory1", "memory0", "memory", "b",
+	};
+	char path[64];
+	int ret;
+
+	vfs_init();
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "/d/%s", names[i]);
+		CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+	}
+	CHECK_EQ(vfs_create("/d/dir/x", &ro_ops, NULL), 0);
+	CHECK_STREQ(list("/d", &ret),
+		    "Alpha b dir/ memory memory0 memory1 memory10 memory2 zeta");
+	CHECK_EQ(ret, 0);
+	CHECK_EQ(vfs_list("/d/zeta", collect, &(struct listing){ 0 }), -ENOTDIR);
+	CHECK_EQ(vfs_list("/nope", collect, &(struct listing){ 0 }), -ENOENT);
+}
+
+/* Checks that a listing comes in strictly increasing strcmp() order. */
+struct order_ctx {
+	char prev[VFS_NAME_MAX];	/* the entry before */
+	int n;				/* entries seen */
+	int bad;			/* entries out of order */
+};
+
+static void order_cb(const char *name, bool is_dir, void *ctx)
+{
+	struct order_ctx *o = ctx;
+
+	(void)is_dir;
+	if (o->n && strcmp(o->prev, name) >= 0)
+		o->bad++;
+	snprintf(o->prev, sizeof(o->prev), "%s", name);
+	o->n++;
+}
+
+/* Order holds for many entries created in numeric, reverse and mixed order. */
+HTEST(vfs_list_order_many)
+{
+	static const char *const dirs[] = { "/sys/devices/system/memory", "/rev", "/mix" };
+	char path[64];
+
+	vfs_init();
+	for (int i = 0; i < 2000; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/memory/memory%d", i);
+		CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+		snprintf(path, sizeof(path), "/rev/n%d", 1999 - i);
+		CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+		snprintf(path, sizeof(path), "/mix/n%d", (i * 7919) % 2000);
+		CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+	}
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		struct order_ctx oc = { "", 0, 0 };
+
+		CHECK_EQ(vfs_list(dirs[d], order_cb, &oc), 0);
+		CHECK_EQ(oc.n, 2000);
+		CHECK_EQ(oc.bad, 0);
+	}
+	/* Removing every other entry keeps the rest in order. */
+	for (int i = 0; i < 2000; i += 2) {
+		snprintf(path, sizeof(path), "/mix/n%d", i);
+		CHECK_EQ(vfs_remove(path), 0);
+	}
+	for (int i = 0; i < 2000; i += 4) {
+		snprintf(path, sizeof(path), "/mix/n%d", i);
+		CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+	}
+	{
+		struct order_ctx oc = { "", 0, 0 };
+
+		CHECK_EQ(vfs_list("/mix", order_cb, &oc), 0);
+		CHECK_EQ(oc.n, 1500);
+		CHECK_EQ(oc.bad, 0);
+	}
+	vfs_init();
+}
+
+HTEST(vfs_read_write_errors)
+{
+	int ret;
+
+	vfs_init();
+	CHECK_EQ(vfs_create("/f/rw", &rw_ops, "rw"), 0);
+	CHECK_EQ(vfs_create("/f/ro", &ro_ops, "ro"), 0);
+	CHECK_EQ(vfs_create("/f/fail", &fail_ops, NULL), 0);
+	CHECK_EQ(vfs_create("/f/wo", &wo_ops, NULL), 0);
+
+	CHECK_EQ(vfs_write("/f/rw", "1\n", 2), 0);
+	CHECK_EQ(vfs_write("/f/rw", "2\n", 2), -EINVAL);	/* store()'s verdict */
+	CHECK_EQ(vfs_write("/f/rw", "b\n", 2), -EBUSY);
+	CHECK_EQ(vfs_write("/f/ro", "1\n", 2), -EACCES);
+	CHECK_EQ(vfs_write("/f", "1\n", 2), -EISDIR);
+	CHECK_EQ(vfs_write("/f/none", "1\n", 2), -ENOENT);
+	CHECK_EQ(vfs_write("/f/wo", "1\n", 2), 0);
+
+	read_file("/f", &ret);
+	CHECK_EQ(ret, -EISDIR);
+	read_file("/f/none", &ret);
+	CHECK_EQ(ret, -ENOENT);
+	read_file("/f/fail", &ret);
+	CHECK_EQ(ret, -ENODATA);
+	read_file("/f/wo", &ret);
+	CHECK_EQ(ret, -EACCES);
+	read_file("/f/ro/x", &ret);
+	CHECK_EQ(ret, -ENOTDIR);
+}
+
+HTEST(vfs_remove_file_and_tree)
+{
+	char path[VFS_PATH_MAX];
+	int ret;
+
+	vfs_init();
+	CHECK_EQ(vfs_create("/r/keep", &ro_ops, NULL), 0);
+	for (int d = 0; d < 10; d++)
+		for (int f = 0; f < 50; f++) {
+			snprintf(path, sizeof(path), "/r/tree/d%d/f%d", d, f);
+			CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+		}
+	/* A deep chain: /r/tree/deep/a/a/a/... */
+	strcpy(path, "/r/tree/deep");
+	while (strlen(path) + 3 < VFS_PATH_MAX)
+		strcat(path, "/a");
+	CHECK_EQ(vfs_create(path, &ro_ops, NULL), 0);
+
+	CHECK_EQ(vfs_remove("/r/tree/d3/f7"), 0);
+	CHECK_EQ(vfs_stat("/r/tree/d3/f7", NULL, NULL), -ENOENT);
+	CHECK_EQ(vfs_remove("/r/tree/d3/f7"), -ENOENT);
+	CHECK_EQ(vfs_stat("/r/tree/d3/f8", NULL, NULL), 0);
+
+	CHECK_EQ(vfs_remove("/r/tree"), 0);
+	CHECK_EQ(vfs_stat("/r/tree", NULL, NULL), -ENOENT);
+	CHECK_EQ(vfs_stat("/r/tree/deep/a", NULL, NULL), -ENOENT);
+	CHECK_STREQ(list("/r", &ret), "keep");
+	CHECK_EQ(vfs_remove("/"), -EINVAL);
+	CHECK_EQ(vfs_remove("/nope"), -ENOENT);
+
+	/* The names can be used again. */
+	CHECK_EQ(vfs_create("/r/tree/d3/f7", &ro_ops, NULL), 0);
+	CHECK_STREQ(list("/r/tree", &ret), "d3/");
+}
+
+/* Fill the pool with files below /p; returns how many fit. */
+static int fill_pool(int *last_err)
+{
+	char path[64];
+	int n = 0, ret;
+
+	for (;;) {
+		snprintf(path, sizeof(path), "/p/f%d", n);
+		ret = vfs_create(path, &ro_ops, NULL);
+		if (ret) {
+			*last_err = ret;
+			return n;
+		}
+		n++;
+		if (n > VFS_MAX_NODES) {
+			*last_err = 0;
+			return n;	/* the bound does not hold */
+		}
+	}
+}
+
+HTEST(vfs_pool_exhaustion)
+{
+	int err = 0, n, again;
+
+	vfs_init();
+	CHECK_EQ(vfs_remove("/htest"), 0);	/* only the root is in use now */
+	n = fill_pool(&err);
+	CHECK_EQ(err, -ENOSPC);
+	CHECK_EQ(n, VFS_MAX_NODES - 2);		/* root and /p take one node each */
+
+	/* A file needing two new nodes fails without leaving its directory. */
+	CHECK_EQ(vfs_create("/q/x", &ro_ops, NULL), -ENOSPC);
+	CHECK_EQ(vfs_stat("/q", NULL, NULL), -ENOENT);
+
+	/* One removal makes room for exactly one file. */
+	CHECK_EQ(vfs_remove("/p/f100"), 0);
+	CHECK_EQ(vfs_create("/p/new", &ro_ops, NULL), 0);
+	CHECK_EQ(vfs_create("/p/new2", &ro_ops, NULL), -ENOSPC);
+
+	/* Removing the whole directory gives every node back. */
+	CHECK_EQ(vfs_remove("/p"), 0);
+	again = fill_pool(&err);
+	CHECK_EQ(err, -ENOSPC);
+	CHECK_EQ(again, n);
+	vfs_init();
+}

@@ -1,0 +1,128 @@
+/*
+ * ktest_lib.c - self-tests of the kernel library and the arch basics:
+ * the formatter, string functions, errno texts, symbol lookup, the page
+ * tables and the clock.  Each case uses its own buffers only.
+ */
+#include <kernel/ktest.h>
+#include <kernel/string.h>
+#include <kernel/errno.h>
+#include <kernel/kallsyms.h>
+#include <kernel/time.h>
+#include <kernel/sections.h>
+#include <arch/paging.h>
+
+static void fmt_integers(struct ktest *t)
+{
+	char b[64];
+
+	ksnprintf(b, sizeof(b), "%d %i %u", -42, 7, 4000000000u);
+	KTEST_EXPECT_STREQ(t, b, "-42 7 4000000000");
+	ksnprintf(b, sizeof(b), "%5d|%-5d|%05d", 42, 42, -42);
+	KTEST_EXPECT_STREQ(t, b, "   42|42   |-0042");
+	ksnprintf(b, sizeof(b), "%llx %#llx %016llX", 0xdeadbeefULL, 0x1ULL, 0xabcULL);
+	KTEST_EXPECT_STREQ(t, b, "deadbeef 0x1 0000000000000ABC");
+	ksnprintf(b, sizeof(b), "%lld", (long long)(-9223372036854775807LL - 1));
+	KTEST_EXPECT_STREQ(t, b, "-9223372036854775808");
+	ksnprintf(b, sizeof(b), "%zu %o %#o %+d % d", (size_t)12, 8u, 8u, 3, 3);
+	KTEST_EXPECT_STREQ(t, b, "12 10 010 +3  3");
+}
+
+static void fmt_strings_and_truncation(struct ktest *t)
+{
+	char b[8];
+	int n;
+
+	n = ksnprintf(b, sizeof(b), "%s-%c", "abcdef", 'x');
+	KTEST_EXPECT_EQ(t, n, 8);
+	KTEST_EXPECT_STREQ(t, b, "abcdef-");
+	ksnprintf(b, sizeof(b), "%.2s|%3s", "xyz", "a");
+	KTEST_EXPECT_STREQ(t, b, "xy|  a");
+	{
+		const char *volatile null_str = NULL;	/* hide NULL from -Wformat */
+
+		ksnprintf(b, sizeof(b), "%s", null_str);
+	}
+	KTEST_EXPECT_STREQ(t, b, "(null)");
+	n = ksnprintf(b, 0, "%d", 12345);
+	KTEST_EXPECT_EQ(t, n, 5);
+}
+
+static void string_functions(struct ktest *t)
+{
+	char a[32] = "hello, world";
+	char d[8];
+
+	memmove(a + 2, a, 5);
+	KTEST_EXPECT_STREQ(t, a, "hehelloworld");	/* overlapping, forwards */
+	memmove(a, a + 2, 5);
+	KTEST_EXPECT_STREQ(t, a, "helloloworld");	/* overlapping, backwards */
+	KTEST_EXPECT_EQ(t, strlcpy(d, "truncated", sizeof(d)), 9);
+	KTEST_EXPECT_STREQ(t, d, "truncat");
+	KTEST_EXPECT(t, strstr("memory block", "block") != NULL);
+	KTEST_EXPECT(t, strstr("memory", "blocks") == NULL);
+	KTEST_EXPECT(t, strcmp("abc", "abd") < 0);
+	KTEST_EXPECT_EQ(t, strncmp("abcX", "abcY", 3), 0);
+	memset(a, 0x5a, 17);
+	KTEST_EXPECT_EQ(t, a[16], 0x5a);
+	KTEST_EXPECT_EQ(t, a[17], 0);
+}
+
+static void errno_texts(struct ktest *t)
+{
+	KTEST_EXPECT_STREQ(t, err_text(-EINVAL), "Invalid argument");
+	KTEST_EXPECT_STREQ(t, err_text(EACCES), "Permission denied");
+	KTEST_EXPECT_STREQ(t, err_text(-9999), "Unknown error");
+}
+
+static void kallsyms_names_functions(struct ktest *t)
+{
+	u64 off, size;
+	const char *name = kallsyms_lookup((u64)(uintptr_t)kallsyms_lookup + 1, &off, &size);
+
+	KTEST_ASSERT(t, name != NULL);
+	KTEST_EXPECT_STREQ(t, name, "kallsyms_lookup");
+	KTEST_EXPECT_EQ(t, off, 1);
+	KTEST_EXPECT(t, size > 1);
+	KTEST_EXPECT(t, kallsyms_lookup(0x1000, &off, &size) == NULL);
+}
+
+static void paging_direct_map_and_wx(struct ktest *t)
+{
+	static u64 probe = 0x6d656d6c6162ULL;	/* in .data */
+	phys_addr_t pa;
+	u64 size, flags;
+
+	/* the kernel's data is reachable at the same physical address
+	 * through the direct map */
+	KTEST_ASSERT(t, paging_translate((u64)(uintptr_t)&probe, &pa, &size, &flags) == 0);
+	KTEST_EXPECT_EQ(t, pa, kernel_pa(&probe));
+	KTEST_EXPECT_EQ(t, *(u64 *)phys_to_virt(pa), probe);
+	KTEST_EXPECT(t, flags & 2);			/* data is writable */
+	/* code is read-only */
+	KTEST_ASSERT(t, paging_translate((u64)(uintptr_t)fmt_integers, &pa, &size, &flags) == 0);
+	KTEST_EXPECT(t, !(flags & 2));
+	/* the first page is not mapped: NULL dereferences fault */
+	KTEST_EXPECT(t, paging_translate(0, &pa, &size, &flags) != 0);
+}
+
+static void clock_advances(struct ktest *t)
+{
+	u64 a = ktime_ns(), b;
+
+	udelay(2000);
+	b = ktime_ns();
+	KTEST_EXPECT(t, tsc_khz() > 0);
+	KTEST_EXPECT(t, b - a >= 2000 * NSEC_PER_USEC);
+	KTEST_EXPECT(t, b - a < 2 * NSEC_PER_SEC);
+}
+
+static const struct ktest_case lib_cases[] = {
+	KTEST_CASE(fmt_integers),
+	KTEST_CASE(fmt_strings_and_truncation),
+	KTEST_CASE(string_functions),
+	KTEST_CASE(errno_texts),
+	KTEST_CASE(kallsyms_names_functions),
+	KTEST_CASE(paging_direct_map_and_wx),
+	KTEST_CASE(clock_advances),
+};
+KTEST_SUITE(lib, "lib", lib_cases);

@@ -50,11 +50,13 @@ ARCH_OBJS := \
 	arch/x86_64/tsc.o \
 	arch/x86_64/paging.o \
 	arch/x86_64/power.o \
-	arch/x86_64/multiboot2.o
+	arch/x86_64/multiboot2.o \
+	arch/x86_64/mm_platform.o
 
 DRIVER_OBJS := \
 	drivers/serial/uart16550.o \
-	drivers/acpi/tables.o
+	drivers/acpi/tables.o \
+	drivers/acpi/srat.o
 
 KERNEL_OBJS := \
 	kernel/main.o \
@@ -75,15 +77,26 @@ KERNEL_OBJS := \
 	kernel/shell_run.o \
 	kernel/vfs.o \
 	kernel/cmd_fs.o \
-	kernel/cmd_sys.o
+	kernel/cmd_sys.o \
+	kernel/proc_mm.o \
+	kernel/cmd_mm.o
 
-MM_OBJS :=
+MM_OBJS := \
+	mm/memblock.o \
+	mm/sparse.o \
+	mm/memmap_init.o \
+	mm/zone_contig.o \
+	mm/buddy.o \
+	mm/pcp.o \
+	mm/page_alloc.o \
+	mm/mm_init.o
 
 # In-kernel self-test suites (KTAP), run by the `selftest` command.
 KTEST_OBJS := \
 	tests/kernel/ktest_lib.o \
 	tests/kernel/ktest_shell.o \
-	tests/kernel/ktest_memmap.o
+	tests/kernel/ktest_memmap.o \
+	tests/kernel/ktest_mm.o
 
 KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) $(KERNEL_OBJS) \
 	$(MM_OBJS) $(KTEST_OBJS))
@@ -98,7 +111,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 	-z noexecstack -T linker.ld
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-.PHONY: all iso run debug test test-host test-qemu test-fuzz clean deps \
+.PHONY: all iso run debug test test-host test-qemu test-fuzz bench clean deps \
 	deps-build deps-run deps-test FORCE
 .DELETE_ON_ERROR:
 
@@ -124,7 +137,7 @@ $(B)/kallsyms-empty.S: tools/kallsyms.sh
 	@mkdir -p $(B)
 	sh tools/kallsyms.sh $(NM) --empty > $@
 
-$(B)/memlab.stage1.elf: $(KOBJS) $(B)/kallsyms-empty.o linker.ld
+$(B)/memlab.stage1.elf: $(KOBJS) $(B)/kallsyms-empty.o linker.ld Makefile
 	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms-empty.o $(LIBGCC)
 
 $(B)/kallsyms.S: $(B)/memlab.stage1.elf tools/kallsyms.sh
@@ -187,7 +200,8 @@ HOST_SRCS := \
 	kernel/shell.c \
 	kernel/vfs.c \
 	kernel/cmd_fs.c \
-	arch/x86_64/multiboot2.c
+	arch/x86_64/multiboot2.c \
+	$(addsuffix .c,$(basename $(MM_OBJS)))
 
 HOST_TEST_SRCS := $(sort $(wildcard tests/host/*.c))
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
@@ -205,21 +219,36 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Itests/host -DHOST_TEST
 
-$(B)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) tests/host/platform_stub.c | deps-test
+FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
+
+$(B)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(FUZZ_SUPPORT) | deps-test
 	@mkdir -p $(B)/fuzz
-	$(FUZZCC) $(FUZZ_CFLAGS) $< $(HOST_SRCS) tests/host/platform_stub.c -o $@
+	$(FUZZCC) $(FUZZ_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
 
 test-fuzz: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$$t; \
 		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 		./$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -seed=1 -print_final_stats=0 \
+			-artifact_prefix=$(B)/fuzz/$$t- \
 			$(B)/fuzz/corpus-$$t > $(B)/fuzz/$$t.log 2>&1 \
 			|| { tail -40 $(B)/fuzz/$$t.log; echo "*** fuzz target $$t found a bug (log: $(B)/fuzz/$$t.log)"; exit 1; }; \
 	done
 
 test-qemu: deps-test $(B)/memlab.elf
 	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_ARGS)
+
+# Benchmarks: never part of `make test`.  Old vs new measured in one run,
+# beside the physical limit (see each benchmark's header comment).
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	-Iinclude -Itests/host -DHOST_TEST
+
+$(B)/bench-mm: tests/bench/bench_mm.c $(HOST_SRCS) $(FUZZ_SUPPORT) | deps-test
+	@mkdir -p $(B)
+	$(HOSTCC) $(BENCH_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
+
+bench: $(B)/bench-mm
+	./$(B)/bench-mm
 
 # Every tier; the last line printed is pytest's summary.
 test: deps-test

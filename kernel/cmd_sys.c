@@ -70,8 +70,9 @@ SHELL_COMMAND(uptime, .name = "uptime", .usage = "uptime",
 
 static int cmd_version(struct printer *out, int argc, char **argv)
 {
-	(void)argc;
 	(void)argv;
+	if (argc != 1)
+		return shell_usage(out, shell_find("version"));
 	pr_printf(out, "%s\n", memlab_version_string);
 	return 0;
 }

@@ -19,6 +19,8 @@
 #include <arch/cpu.h>
 #include <arch/traps.h>
 #include <arch/paging.h>
+#include <mm/mm_init.h>
+#include <mm/mm_views.h>
 
 #define MB2_MAGIC	0x36d76289
 
@@ -38,6 +40,50 @@ static void print_memmap(const struct fw_memmap *m)
 		pr_notice("memmap: ... and %u more changes (see `memmap`)",
 			  m->nr_notes - FW_MEMMAP_NOTES);
 	pr_info("memmap: %llu MiB of System RAM", (unsigned long long)(fw_memmap_ram_bytes(m) >> 20));
+}
+
+/*
+ * "kernelcore=" and "movablecore=": a size (512M, 2G) or a percentage of
+ * memory (25%), as Linux accepts.  A malformed value is reported and ignored.
+ */
+static void parse_core_param(const char *cmdline, const char *key, u64 *value, bool *percent)
+{
+	char val[32];
+	size_t len;
+
+	if (cmdline_get(cmdline, key, val, sizeof(val)))
+		return;
+	len = strlen(val);
+	*percent = len && val[len - 1] == '%';
+	if (*percent)
+		val[len - 1] = '\0';
+	if (parse_u64(val, value) || (*percent && *value > 100)) {
+		pr_warn("%s=%s%s: not a size or a percentage; ignored", key, val, *percent ? "%" : "");
+		*value = 0;
+		*percent = false;
+	}
+}
+
+/* What mm/ needs to know about this machine, in its own neutral terms. */
+static struct mm_boot_params mm_params;
+
+static void mm_setup(void)
+{
+	struct mm_boot_params *bp = &mm_params;
+	char val[8];
+
+	bp->memmap = &boot_info.memmap;
+	bp->reserved[bp->nr_reserved++] = (typeof(bp->reserved[0])){
+		kernel_pa(_kernel_start), kernel_pa(_end), "kernel image" };
+	bp->reserved[bp->nr_reserved++] = (typeof(bp->reserved[0])){
+		ALIGN_DOWN(boot_info.mbi_start, 4096), ALIGN_UP(boot_info.mbi_end, 4096),
+		"multiboot2 information" };
+	srat_parse(bp);
+	parse_core_param(boot_info.cmdline, "kernelcore", &bp->kernelcore, &bp->kernelcore_percent);
+	parse_core_param(boot_info.cmdline, "movablecore", &bp->movablecore, &bp->movablecore_percent);
+	bp->page_poison = !cmdline_get(boot_info.cmdline, "page_poison", val, sizeof(val)) &&
+			  (!strcmp(val, "1") || !strcmp(val, "on"));
+	mm_core_init(bp);
 }
 
 static void apply_cmdline(const char *cmdline)
@@ -85,7 +131,9 @@ void kmain(u32 magic, u64 mbi_phys)
 	serial_enable_irq();		/* console input by interrupt */
 	irq_enable();
 	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, DSDT, ... */
+	mm_setup();			/* memblock, sections, zones, buddy */
 	vfs_init();			/* /proc files registered at link time */
+	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
 
 	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());
 	pr_info("boot: ready in %llu ms; type 'help'",

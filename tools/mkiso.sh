@@ -19,7 +19,8 @@ case "$CMDLINE" in
 esac
 
 STAGE=$(mktemp -d "${TMPDIR:-/tmp}/memlab-iso.XXXXXX")
-trap 'rm -rf "$STAGE"' EXIT
+LOG="$STAGE.log"	# outside the tree being packed
+trap 'rm -rf "$STAGE" "$LOG"' EXIT
 mkdir -p "$STAGE/boot/grub"
 cp "$ELF" "$STAGE/boot/memlab.elf"
 # Escape the characters sed treats specially in a replacement.
@@ -31,5 +32,5 @@ grub-mkrescue -o "$OUT.tmp" "$STAGE" \
 	--install-modules="multiboot2 normal configfile iso9660 biosdisk part_msdos" \
 	--modules="multiboot2 normal iso9660 biosdisk" \
 	--locales= --fonts= --themes= --compress=xz \
-	> "$STAGE/log" 2>&1 || { cat "$STAGE/log" >&2; rm -f "$OUT.tmp"; exit 1; }
+	> "$LOG" 2>&1 || { cat "$LOG" >&2; rm -f "$OUT.tmp"; exit 1; }
 mv "$OUT.tmp" "$OUT"

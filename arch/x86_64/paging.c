@@ -56,15 +56,37 @@ static u64 *pt_virt(u64 pa)
 	return phys_to_virt(pa);
 }
 
+static phys_addr_t (*pt_page_source)(void);	/* after the pool: mm's allocator */
+static u64 pt_pages_from_mm;
+
 static u64 *pt_alloc(void)
 {
 	u64 *page;
 
-	if (pt_pool_used == PT_POOL_PAGES)
-		return NULL;
+	if (pt_pool_used == PT_POOL_PAGES) {
+		phys_addr_t pa = pt_page_source ? pt_page_source() : 0;
+
+		if (!pa)
+			return NULL;
+		pt_pages_from_mm++;
+		return phys_to_virt(pa);	/* zeroed by the source */
+	}
 	page = pt_pool[pt_pool_used++];
 	memset(page, 0, PAGE_SIZE);
 	return page;
+}
+
+void paging_set_pt_source(phys_addr_t (*alloc)(void))
+{
+	pt_page_source = alloc;
+}
+
+/* The table page's physical address, wherever it came from. */
+static u64 pt_phys(const u64 *table)
+{
+	u64 va = (u64)(uintptr_t)table;
+
+	return va >= KERNEL_VMA ? kernel_pa(table) : virt_to_phys(table);
 }
 
 /* Index of va in the table of `level` (4 = PML4, 3 = PDPT, 2 = PD, 1 = PT). */
@@ -91,7 +113,7 @@ static u64 *pt_entry(u64 va, int level, bool *busy)
 
 			if (!next)
 				return NULL;
-			*e = kernel_pa(next) | PTE_P | PTE_W;
+			*e = pt_phys(next) | PTE_P | PTE_W;
 		} else if (*e & PTE_PS) {
 			*busy = true;
 			return NULL;
@@ -159,6 +181,44 @@ int paging_map_direct(phys_addr_t phys, u64 size)
 		return -EINVAL;
 	return map_range(DIRECT_MAP_BASE + phys, phys, size, PTE_W | nx_bit, true,
 			 &direct_pages_1g, &direct_pages_2m, &direct_pages_4k);
+}
+
+int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size)
+{
+	if (!IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(pa, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE))
+		return -EINVAL;
+	if (va < VMEMMAP_BASE || va + size > VMEMMAP_BASE + VMEMMAP_SIZE)
+		return -EINVAL;
+	return map_range(va, pa, size, PTE_W | nx_bit, false, NULL, NULL, NULL);
+}
+
+int paging_unmap(u64 va, u64 size)
+{
+	u64 end = va + size;
+
+	while (va < end) {
+		u64 *table = kernel_pml4, *e = NULL, psize = 0;
+
+		for (int lvl = 4; lvl >= 1; lvl--) {
+			e = &table[pt_index(va, lvl)];
+			psize = 1ULL << (PAGE_SHIFT + 9 * (lvl - 1));
+			if (!(*e & PTE_P))
+				break;
+			if (lvl == 1 || (lvl <= 3 && (*e & PTE_PS)))
+				break;
+			table = pt_virt(*e & PTE_ADDR);
+		}
+		if (!(*e & PTE_P)) {		/* already unmapped: skip this level's span */
+			va = ALIGN_DOWN(va, psize) + psize;
+			continue;
+		}
+		if (!IS_ALIGNED(va, psize) || va + psize > end)
+			return -EINVAL;		/* would need to split a large page */
+		*e = 0;
+		invlpg((void *)(uintptr_t)va);
+		va += psize;
+	}
+	return 0;
 }
 
 static void map_kernel_part(const char *name, void *start, void *end, u64 flags)
@@ -267,7 +327,8 @@ void paging_dump(struct printer *p)
 		  (unsigned long long)(uintptr_t)_end);
 	pr_printf(p, "ioremap area: %llu KiB used at %#llx\n",
 		  (unsigned long long)((ioremap_next - IOREMAP_BASE) >> 10), IOREMAP_BASE);
-	pr_printf(p, "table pages:  %u of %u used (pool in .bss)\n", pt_pool_used, PT_POOL_PAGES);
+	pr_printf(p, "table pages:  %u of %u used (pool in .bss), %llu from the page allocator\n",
+		  pt_pool_used, PT_POOL_PAGES, (unsigned long long)pt_pages_from_mm);
 	pr_printf(p, "1 GiB pages:  %s; NX: %s\n", boot_cpu.has_pdpe1gb ? "yes" : "no",
 		  boot_cpu.has_nx ? "yes" : "no");
 }

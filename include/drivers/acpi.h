@@ -102,4 +102,14 @@ void acpi_dump(struct printer *p);
 /* acpi_checksum_ok() - true if len bytes at p sum to 0 (mod 256). */
 bool acpi_checksum_ok(const void *p, size_t len);
 
+struct mm_boot_params;
+
+/* srat_parse() - NUMA ranges (SRAT) and distances (SLIT) into bp; returns
+ * the number of ranges (0: no SRAT, one node).  drivers/acpi/srat.c */
+int srat_parse(struct mm_boot_params *bp);
+/* acpi_pxm_to_node() - node id for a proximity domain (assigned in order of
+ * first appearance), NUMA_NO_NODE when all MAX_NUMNODES are taken. */
+int acpi_pxm_to_node(u32 pxm);
+long acpi_node_to_pxm(int nid);
+
 #endif

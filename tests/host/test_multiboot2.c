@@ -564,6 +564,6 @@ HTEST(memmap_command)
 	buf_printer_init(&bp, out, sizeof(out));
 	strcpy(line, "memmap extra");
 	CHECK_EQ(shell_execute(&bp.p, line), -EINVAL);
-	CHECK_STREQ(out, "usage: memmap\n");
+	CHECK_STREQ(out, "usage: memmap [map]\n");
 	memset(&boot_info, 0, sizeof(boot_info));
 }

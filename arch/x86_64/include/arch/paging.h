@@ -28,6 +28,7 @@
 #define IOREMAP_BASE		0xffffc90000000000ULL
 #define IOREMAP_SIZE		(1ULL << 40)
 #define VMEMMAP_BASE		0xffffea0000000000ULL
+#define VMEMMAP_SIZE		(1ULL << 40)	/* 2^34 pfns * 64 bytes: 64 TiB of RAM */
 
 static inline void *phys_to_virt(phys_addr_t pa)
 {
@@ -67,6 +68,24 @@ enum ioremap_cache { IOREMAP_UC, IOREMAP_WB };
  * Returns NULL if the area or the table pool is exhausted.
  */
 void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache);
+
+/*
+ * paging_map_vmemmap() - map [va, va+size) of the vmemmap area to pa,
+ * writable, no-execute, 2 MiB pages where aligned.  0, -EINVAL or -ENOMEM.
+ */
+int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size);
+
+/*
+ * paging_unmap() - remove the mappings of [va, va+size); every page in the
+ * range must lie wholly inside it (no large page is split): -EINVAL else.
+ * The table pages stay.
+ */
+int paging_unmap(u64 va, u64 size);
+
+/* paging_set_pt_source() - where table pages come from once the .bss pool
+ * is used up (the page allocator): returns a zeroed page's physical
+ * address, or 0. */
+void paging_set_pt_source(phys_addr_t (*alloc)(void));
 
 /* paging_stats() - direct-map page counts per size and pool use, for `pagetables`. */
 void paging_dump(struct printer *p);

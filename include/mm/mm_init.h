@@ -1,0 +1,87 @@
+/*
+ * mm_init.h - bringing up the memory core at boot.
+ *
+ * The platform (kernel/main.c) describes the machine in neutral terms,
+ * struct mm_boot_params, and calls mm_core_init() once.  That builds, in
+ * order: memblock from the firmware map and the reservations; nodes from the
+ * NUMA ranges; the section table and the vmemmap; zone spans; the memmap,
+ * initialised page by page; then hands every free page to the buddy
+ * allocator in the largest aligned blocks, computes watermarks, per-CPU
+ * list sizes, zonelists and each zone's `contiguous` flag.  After it
+ * returns, alloc_pages() works and memblock is closed.
+ *
+ * Context: (boot).
+ */
+#ifndef MM_MM_INIT_H
+#define MM_MM_INIT_H
+
+#include <kernel/types.h>
+#include <kernel/fw_memmap.h>
+#include <kernel/printer.h>
+#include <mm/page.h>
+
+#define MM_MAX_BOOT_RESERVED	16
+#define MM_MAX_NUMA_BLKS	64
+
+/* One NUMA memory range, from an ACPI SRAT memory affinity entry. */
+struct numa_memblk {
+	phys_addr_t start, end;		/* [start, end) */
+	int nid;			/* memlab node id (proximity domains renumbered from 0) */
+	bool hotpluggable;		/* SRAT "hot pluggable": may appear later */
+};
+
+struct mm_boot_params {
+	const struct fw_memmap *memmap;		/* sanitized firmware map */
+	struct { phys_addr_t start, end; const char *what; }
+		reserved[MM_MAX_BOOT_RESERVED];	/* ranges that are taken: image, info block */
+	u32 nr_reserved;
+	struct numa_memblk numa[MM_MAX_NUMA_BLKS]; /* empty: one node */
+	u32 nr_numa;
+	u8 distance[MAX_NUMNODES][MAX_NUMNODES];	/* SLIT; 0 = unknown */
+	/* kernelcore= / movablecore=: bytes, or percent of memory if *_percent */
+	u64 kernelcore, movablecore;
+	bool kernelcore_percent, movablecore_percent;
+	bool page_poison;			/* page_poison=1 */
+};
+
+/* mm_core_init() - see the top of this file.  Panics with the reason if
+ * boot memory cannot even hold its own memmap. */
+void mm_core_init(const struct mm_boot_params *bp);
+
+/* The hotpluggable ranges SRAT announced (for the hotplug issue): */
+extern struct numa_memblk numa_hotplug_blks[MM_MAX_NUMA_BLKS];
+extern u32 nr_numa_hotplug_blks;
+
+/* Boot statistics for `meminit` and /proc views. */
+struct mm_boot_stats {
+	u64 memmap_init_cycles;		/* memmap_init(): all struct pages */
+	u64 memmap_init_pages;		/* struct pages initialised */
+	u64 handover_cycles;		/* free memblock -> buddy */
+	u64 reserved_pages;		/* memory pages left reserved at boot */
+	u64 memmap_pages;		/* pages holding the memmap itself */
+	u64 zone_movable_pfn[MAX_NUMNODES]; /* where ZONE_MOVABLE starts per node, 0 = none */
+};
+extern struct mm_boot_stats mm_boot_stats;
+
+/* mm_init_dump() - what mm_core_init did, for the `meminit` command. */
+void mm_init_dump(struct printer *p);
+
+/*
+ * init_single_page() - the struct page of pfn, initialised field by field
+ * for zone/nid as Linux's __init_single_page: zeroed, links set, refcount 1,
+ * no type, empty list.  The "old design" of memmap init; the template design
+ * lives next to it in mm/memmap_init.c.  Context: (boot) or (main).
+ */
+void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid);
+
+/*
+ * memmap_init_range() - initialise the struct pages of [start_pfn, end_pfn)
+ * for zone/nid and set each pageblock's migratetype.  Context: (boot)/(main).
+ */
+void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+		       int migratetype);
+
+/* init_unavailable_range() - holes: initialised and PG_reserved. */
+u64 init_unavailable_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * mmzone.h - nodes, zones, free areas and per-CPU page lists.
+ *
+ * A node (struct pglist_data) is memory with one distance to the CPU (from
+ * the ACPI SRAT; one node without it).  A node's memory is split into zones
+ * by address and purpose (page.h: DMA < 16 MiB, DMA32 < 4 GiB, Normal,
+ * Movable, Device).  Each zone has its own buddy allocator: free_area[order]
+ * holds one free list per migratetype; and a per-CPU list set (one CPU in
+ * memlab) in front of it for orders 0..3.
+ *
+ * Zone counters (pages):
+ *   spanned_pages  = zone_end_pfn - zone_start_pfn, holes included
+ *   present_pages  = pages with memory in the span
+ *   managed_pages  = present minus reserved: what the buddy manages
+ *   nr_free        = pages free in the buddy + on pcp lists (NR_FREE_PAGES)
+ * Invariant checked by the tests: for every zone,
+ *   nr_free + allocated + reserved == present_pages
+ * where allocated counts pages handed out by the allocator.
+ *
+ * Locking contract (one CPU, so contracts, not spinlocks): zone->free_area,
+ * zone->pcp and the counters change only in mm/buddy.c, mm/pcp.c and
+ * mm/page_alloc.c, from (main) or (boot); spans change only under the
+ * hotplug path (memory hotplug issue) from (main).
+ */
+#ifndef MM_MMZONE_H
+#define MM_MMZONE_H
+
+#include <mm/page.h>
+#include <kernel/list.h>
+#include <kernel/printer.h>
+
+enum migratetype {
+	MIGRATE_UNMOVABLE,	/* kernel allocations that never move */
+	MIGRATE_MOVABLE,	/* can be migrated (the shell's movable allocations) */
+	MIGRATE_RECLAIMABLE,	/* could be freed under pressure (unused in memlab) */
+	MIGRATE_PCPTYPES,	/* the number of types with pcp lists */
+	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES, /* reserve for atomic allocations */
+	MIGRATE_CMA,		/* CMA area: only movable allocations */
+	MIGRATE_ISOLATE,	/* isolated: never allocated from */
+	MIGRATE_TYPES
+};
+
+/* migratetype_name() - "Unmovable", "Movable", ... as /proc/pagetypeinfo. */
+const char *migratetype_name(int mt);
+
+enum zone_watermarks {
+	WMARK_MIN,
+	WMARK_LOW,
+	WMARK_HIGH,
+	NR_WMARK
+};
+
+struct free_area {
+	struct list_head free_list[MIGRATE_TYPES];	/* heads of free blocks */
+	unsigned long nr_free;				/* blocks on all lists */
+	unsigned long nr_free_mt[MIGRATE_TYPES];	/* blocks per list */
+};
+
+/* One list per (pcp migratetype, order 0..3). */
+#define NR_PCP_ORDERS		(PAGE_ALLOC_COSTLY_ORDER + 1)
+#define NR_PCP_LISTS		(MIGRATE_PCPTYPES * NR_PCP_ORDERS)
+
+struct per_cpu_pages {
+	int count;		/* pages on all lists (order-k page counts 2^k) */
+	int high;		/* drain down when count exceeds this */
+	int batch;		/* pages moved per refill/drain step */
+	struct list_head lists[NR_PCP_LISTS]; /* index: order * MIGRATE_PCPTYPES + mt */
+};
+
+/* Event counters, like /proc/vmstat's. */
+struct zone_events {
+	u64 alloc_pages[NR_PAGE_ORDERS];	/* successful allocations per order */
+	u64 free_pages[NR_PAGE_ORDERS];		/* frees per order */
+	u64 pcp_hits;				/* allocations served by a pcp list */
+	u64 pcp_refills;			/* pcp refills from the buddy */
+	u64 pcp_drains;				/* pcp drains to the buddy */
+	u64 merges;				/* buddy merges on free */
+	u64 splits;				/* block splits on allocation */
+	u64 fallbacks;				/* allocations from another migratetype */
+	u64 steals;				/* pageblocks converted on fallback */
+};
+
+struct pglist_data;
+
+struct zone {
+	struct pglist_data *zone_pgdat;	/* the node */
+	const char *name;		/* "DMA", "DMA32", "Normal", "Movable", "Device" */
+	enum zone_type idx;		/* position in node_zones[] */
+	unsigned long zone_start_pfn;	/* first pfn of the span */
+	unsigned long spanned_pages;	/* span, holes included; 0 = empty zone */
+	unsigned long present_pages;	/* pages with memory in the span */
+	unsigned long present_early_pages; /* of which present since boot */
+	unsigned long managed_pages;	/* given to the buddy */
+	unsigned long cma_pages;	/* of which in CMA pageblocks */
+	unsigned long nr_free;		/* free pages, buddy + pcp (NR_FREE_PAGES) */
+	unsigned long nr_free_cma;	/* of which in CMA pageblocks */
+	unsigned long watermark[NR_WMARK]; /* min, low, high free pages */
+	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* pages kept from allocations that could use higher zones */
+	bool contiguous;		/* every pageblock of the span has a valid, same-zone memmap */
+	unsigned long pages_with_online_memmap; /* (mechanism 1) memmap-initialised pages in the span */
+	struct free_area free_area[NR_PAGE_ORDERS]; /* the buddy free lists */
+	struct per_cpu_pages pcp;	/* the single CPU's page cache */
+	struct zone_events ev;		/* event counters */
+};
+
+static inline unsigned long zone_end_pfn(const struct zone *z)
+{
+	return z->zone_start_pfn + z->spanned_pages;
+}
+
+static inline bool zone_is_empty(const struct zone *z) { return z->spanned_pages == 0; }
+static inline bool populated_zone(const struct zone *z) { return z->present_pages != 0; }
+static inline bool managed_zone(const struct zone *z) { return z->managed_pages != 0; }
+
+static inline bool zone_spans_pfn(const struct zone *z, u64 pfn)
+{
+	return pfn >= z->zone_start_pfn && pfn < zone_end_pfn(z);
+}
+
+/* A zonelist: the zones to try for an allocation, best first. */
+#define MAX_ZONES_PER_ZONELIST	(MAX_NUMNODES * MAX_NR_ZONES)
+
+struct zonelist {
+	struct zone *zones[MAX_ZONES_PER_ZONELIST + 1]; /* NULL-terminated */
+};
+
+struct pglist_data {
+	int node_id;				/* nid */
+	bool online;				/* has memory or was declared by SRAT */
+	struct zone node_zones[MAX_NR_ZONES];	/* indexed by enum zone_type */
+	struct zonelist node_zonelist;		/* own zones high to low, then other nodes by distance */
+	unsigned long node_start_pfn;		/* first pfn of the node's span */
+	unsigned long node_spanned_pages;	/* span, holes included */
+	unsigned long node_present_pages;	/* pages with memory */
+	unsigned long totalreserve_pages;	/* kept free by watermarks + reserves */
+};
+
+static inline unsigned long pgdat_end_pfn(const struct pglist_data *pgdat)
+{
+	return pgdat->node_start_pfn + pgdat->node_spanned_pages;
+}
+
+/* The nodes; NODE_DATA(nid) for nid < MAX_NUMNODES (online or not). */
+extern struct pglist_data node_data[MAX_NUMNODES];
+#define NODE_DATA(nid)	(&node_data[(nid)])
+extern u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES]; /* SLIT, 10 = local */
+
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &NODE_DATA(page_to_nid(page))->node_zones[page_zonenum(page)];
+}
+
+#define for_each_online_node(nid)					\
+	for ((nid) = 0; (nid) < MAX_NUMNODES; (nid)++)			\
+		if (!NODE_DATA(nid)->online) {} else
+
+/* next_zone() - the zone after zone in node_data[] order, NULL after the
+ * last.  (Zones of consecutive nodes are not adjacent in memory: each
+ * pglist_data has more fields after node_zones[].) */
+static inline struct zone *next_zone(struct zone *zone)
+{
+	size_t nid = (size_t)((char *)zone - (char *)node_data) / sizeof(struct pglist_data);
+
+	if (zone + 1 < &node_data[nid].node_zones[MAX_NR_ZONES])
+		return zone + 1;
+	return nid + 1 < MAX_NUMNODES ? &node_data[nid + 1].node_zones[0] : NULL;
+}
+
+#define for_each_zone(zone)						\
+	for ((zone) = &node_data[0].node_zones[0]; (zone); (zone) = next_zone(zone))
+
+extern const char *const zone_names[MAX_NR_ZONES];
+
+/*
+ * zone_init_free_lists() - empty free lists, pcp lists and counters of z
+ * (spans untouched).  Used for live zones at boot and for private zones in
+ * tests.  Context: (boot), or a zone nobody else uses.
+ */
+void zone_init_free_lists(struct zone *z);
+
+/* Zone contiguity (mm/zone_contig.c): see the essay there. */
+struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone);
+struct page *pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone);
+void set_zone_contiguous(struct zone *zone);
+void clear_zone_contiguous(struct zone *zone);
+extern unsigned long zone_contig_walk_steps;
+
+/* global counters, summed over zones */
+unsigned long totalram_pages(void);	/* managed pages of all zones */
+unsigned long global_free_pages(void);	/* nr_free of all zones */
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * platform.h - everything mm/ needs from the machine, in one place.
+ *
+ * mm/ is freestanding C that never includes arch/, drivers/ or boot/ headers.
+ * What it needs from outside is declared here and implemented twice:
+ * arch/x86_64/mm_platform.c for the kernel, tests/host/mm_platform_host.c
+ * for the host tests (a malloc'd "physical memory" and an mmap'd vmemmap).
+ *
+ * Context legend used in mm/ comments:
+ *   (boot)    single-threaded boot, interrupts off or not yet used
+ *   (main)    the main loop: shell commands, deferred hotplug work
+ *   (any)     also from interrupt or exception context
+ * memlab runs on one CPU and mm/ is never called from interrupt handlers, so
+ * the "locks" of Linux (zone->lock, pgdat_resize_lock, mem_hotplug_lock) are
+ * documented as contracts but are not spinlocks.
+ */
+#ifndef MM_PLATFORM_H
+#define MM_PLATFORM_H
+
+#include <kernel/types.h>
+#include <kernel/printk.h>
+
+/*
+ * mm_vmemmap - the struct page of pfn 0; pfn_to_page(pfn) = mm_vmemmap + pfn.
+ * Kernel: 0xffffea0000000000.  Host: the base of a PROT_NONE reservation in
+ * which populated sections are made readable and writable.
+ */
+struct page;
+extern struct page *mm_vmemmap;
+
+/*
+ * mm_phys_to_virt() - where physical address pa can be read and written.
+ * Kernel: the direct map (pa must be in a mapped range: boot RAM, or a range
+ * given to mm_direct_map_add()).  Host: inside the simulated memory.
+ */
+void *mm_phys_to_virt(phys_addr_t pa);
+
+/* mm_virt_to_phys() - inverse of mm_phys_to_virt() for addresses it returned. */
+phys_addr_t mm_virt_to_phys(const void *va);
+
+/*
+ * mm_vmemmap_populate() - make the struct pages of [start_pfn, end_pfn)
+ * (a whole number of 2 MiB subsections' worth of pfns, i.e. multiples of
+ * 512 pfns, giving 32 KiB of struct pages each) readable and writable,
+ * backed by physical memory at backing_pa .. backing_pa + 64 * nr_pages.
+ * backing_pa is chosen by the caller (memblock at boot, the buddy or the
+ * hot-added range itself later) and is 4 KiB aligned; when it is 2 MiB
+ * aligned and the range is a whole section the kernel maps it with one
+ * 2 MiB page.  Returns 0, or -ENOMEM if page tables cannot be allocated.
+ * Context: (boot) or (main).
+ */
+int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa);
+
+/*
+ * mm_vmemmap_depopulate() - undo mm_vmemmap_populate() for the range; the
+ * backing memory is the caller's to free.  Context: (main).
+ */
+void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn);
+
+/*
+ * mm_pt_alloc_hook() - mm tells the platform where page-table pages come from
+ * once memblock exists: alloc returns the physical address of a zeroed
+ * 4 KiB page or 0.  Context: (boot).
+ */
+void mm_set_pt_allocator(phys_addr_t (*alloc)(void));
+
+/* mm_cycles() - a cycle counter for measurements (TSC; host: rdtsc too). */
+u64 mm_cycles(void);
+
+/*
+ * Logging and stopping: mm/ uses printk.h (pr_info, ...) and panic() like
+ * the rest of the kernel; the host tests provide both.  MM_BUG_ON() names
+ * the function and prints the values given.
+ */
+#define MM_BUG_ON(cond, fmt, ...)						\
+	do {									\
+		if (unlikely(cond))						\
+			panic("%s:%d %s(): BUG_ON(%s) " fmt, __FILE__,		\
+			      __LINE__, __func__, #cond, ##__VA_ARGS__);	\
+	} while (0)
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * sparse.h - sections: which parts of the physical address space exist and
+ * have a memmap (SPARSEMEM with VMEMMAP, x86_64 geometry).
+ *
+ * The address space is cut into 128 MiB sections; section_nr = pfn >> 15.
+ * Each has a struct mem_section with state flags, the map of its 2 MiB
+ * subsections that are present, and the flags of its 64 pageblocks.  The
+ * table is two-level (as SPARSEMEM_EXTREME): mem_section_roots[] points to
+ * 4 KiB root pages of SECTIONS_PER_ROOT sections, allocated on first use, so
+ * a 64 TiB address space costs 64 KiB until memory appears.
+ *
+ * Section states (flags):
+ *   SECTION_MARKED_PRESENT  memory exists here (firmware map, or hot-added)
+ *   SECTION_HAS_MEM_MAP     struct pages are allocated and mapped (vmemmap)
+ *   SECTION_IS_ONLINE       the pages were given to the allocator
+ *   SECTION_IS_EARLY        present since boot (pfn_valid for the whole section)
+ * Transitions: absent -> present -> has-memmap -> online, and back in
+ * reverse order on removal; sparse_* functions are the only writers.
+ *
+ * Context: (boot) and (main); the section table is read from (any).
+ */
+#ifndef MM_SPARSE_H
+#define MM_SPARSE_H
+
+#include <mm/page.h>
+#include <kernel/printer.h>
+
+#define SECTION_MARKED_PRESENT	(1UL << 0)
+#define SECTION_HAS_MEM_MAP	(1UL << 1)
+#define SECTION_IS_ONLINE	(1UL << 2)
+#define SECTION_IS_EARLY	(1UL << 3)
+
+/* Pageblock flags: 4 bits each, migratetype in bits 0-2, isolate in bit 3. */
+#define PB_MIGRATETYPE_BITS	3
+#define PB_MIGRATETYPE_MASK	((1u << PB_MIGRATETYPE_BITS) - 1)
+#define PB_MIGRATE_ISOLATE_BIT	(1u << 3)
+#define PB_BITS			4
+
+struct mem_section {
+	unsigned long flags;		/* SECTION_* state bits */
+	u64 subsection_map;		/* bit i: subsection i has memory */
+	u64 pageblock_flags[PAGEBLOCKS_PER_SECTION * PB_BITS / 64]; /* 4 bits per pageblock */
+	s32 nid;			/* node the memory belongs to, NUMA_NO_NODE if absent */
+	u32 nr_present_pages;		/* pages of memory (holes excluded) */
+	phys_addr_t memmap_pa;		/* backing of this section's struct pages, 0 if none */
+};
+
+_Static_assert(sizeof(struct mem_section) == 64, "mem_section: 64 per 4 KiB root page");
+
+#define SECTIONS_PER_ROOT	(4096 / sizeof(struct mem_section))
+#define NR_SECTION_ROOTS	((NR_MEM_SECTIONS + SECTIONS_PER_ROOT - 1) / SECTIONS_PER_ROOT)
+
+static inline u64 pfn_to_section_nr(u64 pfn) { return pfn >> PFN_SECTION_SHIFT; }
+static inline u64 section_nr_to_pfn(u64 nr) { return nr << PFN_SECTION_SHIFT; }
+static inline unsigned pfn_to_subsection(u64 pfn)
+{
+	return (unsigned)((pfn & ~PAGE_SECTION_MASK) >> PFN_SUBSECTION_SHIFT);
+}
+
+/* __nr_to_section() - the section, or NULL if its root is not allocated. */
+struct mem_section *__nr_to_section(u64 section_nr);
+
+static inline struct mem_section *__pfn_to_section(u64 pfn)
+{
+	return pfn < MAX_PFN ? __nr_to_section(pfn_to_section_nr(pfn)) : NULL;
+}
+
+static inline bool present_section(const struct mem_section *ms)
+{
+	return ms && (ms->flags & SECTION_MARKED_PRESENT);
+}
+
+static inline bool valid_section(const struct mem_section *ms)
+{
+	return ms && (ms->flags & SECTION_HAS_MEM_MAP);
+}
+
+static inline bool online_section(const struct mem_section *ms)
+{
+	return ms && (ms->flags & SECTION_IS_ONLINE);
+}
+
+static inline bool early_section(const struct mem_section *ms)
+{
+	return ms && (ms->flags & SECTION_IS_EARLY);
+}
+
+/*
+ * pfn_valid() - a struct page exists for pfn and may be read (it says
+ * nothing about whether the page is online).  True for every pfn of an early
+ * section with a memmap; in other sections only where the subsection is
+ * present.
+ */
+static inline bool pfn_valid(u64 pfn)
+{
+	struct mem_section *ms = __pfn_to_section(pfn);
+
+	if (!valid_section(ms))
+		return false;
+	return early_section(ms) || (ms->subsection_map >> pfn_to_subsection(pfn)) & 1;
+}
+
+/* pfn_to_online_page() - the page if pfn is valid and its section online, else NULL. */
+static inline struct page *pfn_to_online_page(u64 pfn)
+{
+	struct mem_section *ms = __pfn_to_section(pfn);
+
+	if (!online_section(ms) || !pfn_valid(pfn))
+		return NULL;
+	return pfn_to_page(pfn);
+}
+
+/*
+ * sparse_add_present() - mark [start_pfn, end_pfn) as memory of node nid:
+ * sections present, subsection bits set, nr_present_pages counted.
+ * Allocates root pages with root_alloc (returns a zeroed 4 KiB page's
+ * virtual address, or NULL).  Returns 0, -ENOMEM or -EINVAL (beyond
+ * MAX_PHYSMEM_BITS).  Context: (boot) or (main).
+ */
+int sparse_add_present(u64 start_pfn, u64 end_pfn, int nid, bool early,
+		       void *(*root_alloc)(void));
+
+/*
+ * sparse_set_memmap() - record that the section's memmap is mapped.
+ * sparse_clear_memmap(), sparse_set_online(), sparse_set_offline() and
+ * sparse_remove_present() are the other transitions.  Context: (boot)/(main).
+ */
+void sparse_set_memmap(u64 section_nr, phys_addr_t memmap_pa);
+void sparse_clear_memmap(u64 section_nr);
+void sparse_set_online(u64 start_pfn, u64 end_pfn);
+void sparse_set_offline(u64 start_pfn, u64 end_pfn);
+void sparse_remove_present(u64 start_pfn, u64 end_pfn);
+
+/* Pageblock migratetype and isolate bit of the pageblock holding pfn. */
+int get_pageblock_migratetype(u64 pfn);
+void set_pageblock_migratetype(u64 pfn, int migratetype);
+bool get_pageblock_isolate(u64 pfn);
+void set_pageblock_isolate(u64 pfn, bool isolated);
+
+/* sparse_for_each_present() - iterate: *section_nr is advanced to the next
+ * present section at or after it; false when there is none. */
+bool sparse_next_present(u64 *section_nr);
+
+/* sparse_reset() - forget every section (host tests only). */
+void sparse_reset(void);
+
+/* sparse_dump() - one line per present section: number, range, node, flags. */
+void sparse_dump(struct printer *p);
+
+#endif

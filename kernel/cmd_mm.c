@@ -1,0 +1,932 @@
+/*
+ * cmd_mm.c - shell commands that look at the memory core and use it by
+ * hand: page, sections, memmap map, memblock, numa, meminit, drain, and
+ * the allocation handles (alloc, free, fill, check, move, handles).
+ *
+ * The looking commands only format: the text of `sections`, `memblock` and
+ * `meminit` comes from the dump functions of the mechanisms themselves.
+ *
+ * Handles.  `alloc ORDER [COUNT]` asks alloc_pages() for COUNT blocks of
+ * 2^ORDER pages and keeps each in a handle, numbered from 1 and never
+ * reused, so a stale number is recognised as "already freed" instead of
+ * silently naming a newer block.  The table is a fixed array of
+ * MM_MAX_HANDLES slots; a handle id is found by a scan (4096 slots take
+ * microseconds, and the shell is not a fast path).
+ *
+ * Every page of a handle's block carries page->owner = the handle and
+ * page->index = its id: that is how `page PFN` names the handle that owns a
+ * page, and how memory offlining will find the handle of a movable block it
+ * migrates (mm_handles_page_moved()).  The handle stores the head page, so
+ * `check` always reads the block where it is now.
+ *
+ * Patterns.  `fill` writes, into each 8-byte word of the block, a value
+ * made of the pattern and the word's offset in the block; `check` recomputes
+ * it.  Because the value depends on the offset in the block and not on the
+ * pfn, a block that was migrated still checks, while a word copied to the
+ * wrong place, a stale page or a lost write shows up at its exact pfn and
+ * offset.
+ *
+ * Context: (main).
+ */
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/shell.h>
+#include <kernel/string.h>
+#include <mm/buddy.h>
+#include <mm/memblock.h>
+#include <mm/mm_init.h>
+#include <mm/mm_views.h>
+#include <mm/mmzone.h>
+#include <mm/sparse.h>
+
+#define MM_MAX_HANDLES		4096
+
+struct mm_handle {
+	unsigned long id;	/* 1, 2, ... as given out; 0: the slot is free */
+	struct page *page;	/* head page of the block, where it is now */
+	unsigned order;		/* the block is 2^order pages */
+	gfp_t gfp;		/* flags it was allocated with */
+	u64 pattern;		/* what `fill` wrote, if filled */
+	bool filled;		/* `fill` ran on it since the allocation */
+};
+
+static struct mm_handle handles[MM_MAX_HANDLES];
+static unsigned long next_handle_id = 1;	/* the id the next alloc gets */
+static unsigned nr_live_handles;
+
+static unsigned long order_kb(unsigned order)
+{
+	return (PAGE_SIZE << order) >> 10;
+}
+
+static const char *gfp_type_name(gfp_t gfp)
+{
+	return gfp & __GFP_MOVABLE ? "movable" : "unmovable";
+}
+
+static bool is_handle(const void *owner)
+{
+	const struct mm_handle *h = owner;
+
+	return h >= handles && h < handles + MM_MAX_HANDLES &&
+	       ((uintptr_t)h - (uintptr_t)handles) % sizeof(*h) == 0 && h->id;
+}
+
+/* The live handle with this id, or NULL. */
+static struct mm_handle *handle_find(unsigned long id)
+{
+	if (!id || id >= next_handle_id)
+		return NULL;
+	for (unsigned i = 0; i < MM_MAX_HANDLES; i++)
+		if (handles[i].id == id)
+			return &handles[i];
+	return NULL;
+}
+
+static struct mm_handle *handle_slot_alloc(void)
+{
+	static unsigned hint;
+
+	for (unsigned n = 0; n < MM_MAX_HANDLES; n++) {
+		unsigned i = (hint + n) % MM_MAX_HANDLES;
+
+		if (!handles[i].id) {
+			hint = i + 1;
+			return &handles[i];
+		}
+	}
+	return NULL;
+}
+
+/* Mark (or unmark, h == NULL) every page of the block as the handle's. */
+static void block_set_owner(struct page *head, unsigned order, struct mm_handle *h)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		head[i].owner = h;
+		head[i].index = h ? h->id : 0;
+	}
+}
+
+unsigned long mm_handle_of(const struct page *page)
+{
+	return is_handle(page->owner) ? ((const struct mm_handle *)page->owner)->id : 0;
+}
+
+struct page *mm_handle_block(const struct page *page, unsigned *order)
+{
+	const struct mm_handle *h = page->owner;
+
+	if (!is_handle(h))
+		return NULL;
+	*order = h->order;
+	return h->page;
+}
+
+void mm_handles_page_moved(struct page *old_head, struct page *new_head)
+{
+	static bool warned;
+	struct mm_handle *h = old_head->owner;
+
+	if (!is_handle(h) || h->page != old_head) {
+		if (!warned)
+			pr_warn("mm_handles_page_moved: pfn 0x%llx is not the head of a handle's block",
+				(unsigned long long)page_to_pfn(old_head));
+		warned = true;
+		return;
+	}
+	block_set_owner(new_head, h->order, h);
+	block_set_owner(old_head, h->order, NULL);
+	h->page = new_head;
+}
+
+/* A handle number from the shell; prints why not and returns NULL. */
+static struct mm_handle *handle_arg(struct printer *out, const char *cmd, const char *arg)
+{
+	struct mm_handle *h;
+	u64 id;
+
+	if (parse_u64(arg, &id)) {
+		pr_printf(out, "%s: '%s' is not a handle number\n", cmd, arg);
+		return NULL;
+	}
+	h = handle_find(id);
+	if (h)
+		return h;
+	if (id && id < next_handle_id)
+		pr_printf(out, "%s: handle %llu was already freed\n", cmd, (unsigned long long)id);
+	else if (next_handle_id == 1)
+		pr_printf(out, "%s: no handle %llu: nothing was allocated yet\n", cmd,
+			  (unsigned long long)id);
+	else
+		pr_printf(out, "%s: no handle %llu: handles given so far are 1-%lu\n", cmd,
+			  (unsigned long long)id, next_handle_id - 1);
+	return NULL;
+}
+
+/* ---- alloc ---------------------------------------------------------------- */
+
+static void print_handle_line(struct printer *out, const struct mm_handle *h)
+{
+	const struct page *page = h->page;
+
+	pr_printf(out, "handle %lu: pfn 0x%llx order %u (%lu KiB) node %d zone %s %s\n", h->id,
+		  (unsigned long long)page_to_pfn(page), h->order, order_kb(h->order),
+		  page_to_nid(page), zone_names[page_zonenum(page)], gfp_type_name(h->gfp));
+}
+
+static int cmd_alloc(struct printer *out, int argc, char **argv)
+{
+	u64 order, count = 1, val;
+	int nid = NUMA_NO_NODE;
+	bool movable = false, quiet = false, have_count = false;
+	unsigned long first_id = 0, done = 0;
+	gfp_t gfp;
+
+	if (argc < 2 || parse_u64(argv[1], &order))
+		return shell_usage(out, shell_find("alloc"));
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "movable")) {
+			movable = true;
+		} else if (!strcmp(argv[i], "unmovable")) {
+			movable = false;
+		} else if (!strcmp(argv[i], "quiet")) {
+			quiet = true;
+		} else if (!strncmp(argv[i], "node=", 5)) {
+			if (parse_u64(argv[i] + 5, &val) || val >= MAX_NUMNODES ||
+			    !NODE_DATA(val)->online) {
+				pr_printf(out, "alloc: %s: not an online node\n", argv[i]);
+				return -EINVAL;
+			}
+			nid = (int)val;
+		} else if (!have_count && !parse_u64(argv[i], &count)) {
+			have_count = true;
+		} else {
+			return shell_usage(out, shell_find("alloc"));
+		}
+	}
+	if (order > MAX_PAGE_ORDER) {
+		pr_printf(out, "alloc: order %llu is too large: the largest is %d (MAX_PAGE_ORDER, %lu KiB blocks)\n",
+			  (unsigned long long)order, MAX_PAGE_ORDER, order_kb(MAX_PAGE_ORDER));
+		return -EINVAL;
+	}
+	if (count < 1 || count > MM_MAX_HANDLES) {
+		pr_printf(out, "alloc: count %llu: must be 1-%d (the handle table's size)\n",
+			  (unsigned long long)count, MM_MAX_HANDLES);
+		return -EINVAL;
+	}
+
+	gfp = (movable ? __GFP_MOVABLE : GFP_KERNEL) | __GFP_NOWARN;
+	for (; done < count; done++) {
+		struct mm_handle *h = handle_slot_alloc();
+		struct page *page;
+
+		if (!h) {
+			pr_printf(out, "alloc: the handle table is full (%d handles): free some first; "
+				  "%lu of %llu allocated\n", MM_MAX_HANDLES, done,
+				  (unsigned long long)count);
+			return -ENOSPC;
+		}
+		page = nid == NUMA_NO_NODE ? alloc_pages(gfp, (unsigned)order) :
+		       alloc_pages_node(nid, gfp, (unsigned)order);
+		if (!page) {
+			pr_printf(out, "alloc: order %llu: no free block for a%s %s allocation "
+				  "(node %d first, above the watermarks); %lu of %llu allocated\n",
+				  (unsigned long long)order, movable ? "" : "n",
+				  gfp_type_name(gfp), nid == NUMA_NO_NODE ? 0 : nid,
+				  done, (unsigned long long)count);
+			return -ENOMEM;
+		}
+		*h = (struct mm_handle){
+			.id = next_handle_id++, .page = page, .order = (unsigned)order,
+			.gfp = gfp,
+		};
+		block_set_owner(page, h->order, h);
+		nr_live_handles++;
+		if (!first_id)
+			first_id = h->id;
+		if (!quiet)
+			print_handle_line(out, h);
+	}
+	if (quiet || count > 1)
+		pr_printf(out, "alloc: %lu blocks of order %llu (%lu KiB): handles %lu-%lu\n", done,
+			  (unsigned long long)order, done * order_kb((unsigned)order), first_id,
+			  next_handle_id - 1);
+	return 0;
+}
+
+SHELL_COMMAND(alloc, .name = "alloc",
+	      .usage = "alloc ORDER [COUNT] [movable|unmovable] [node=N] [quiet]",
+	      .summary = "allocate COUNT blocks of 2^ORDER pages and keep them as handles",
+	      .help = "Each block comes from alloc_pages() (node=N: alloc_pages_node, which\n"
+		      "prefers node N and falls back by distance) and gets a handle number,\n"
+		      "printed with the block's pfn, size, node and zone.  unmovable (the\n"
+		      "default) may use zones up to Normal; movable may also use Movable.\n"
+		      "Stops at the first failure.  quiet prints only the summary line.\n"
+		      "See also: free, fill, check, handles, page PFN.",
+	      .fn = cmd_alloc);
+
+/* ---- free ----------------------------------------------------------------- */
+
+/*
+ * Give the block back; the handle goes only if the allocator took it.  A
+ * refusal ("BUG: Bad page state" in the log: someone broke the block's
+ * struct pages) keeps the handle, so the block can still be inspected.
+ */
+static int handle_free(struct printer *out, struct mm_handle *h)
+{
+	struct page *page = h->page;
+	int err;
+
+	block_set_owner(page, h->order, NULL);
+	err = zone_free_pages(page_zone(page), page, h->order);
+	if (err) {
+		block_set_owner(page, h->order, h);
+		pr_printf(out, "free: handle %lu: the allocator refused pfn 0x%llx order %u (%s); "
+			  "the handle is kept\n", h->id, (unsigned long long)page_to_pfn(page),
+			  h->order, err_text(err));
+		return err;
+	}
+	h->id = 0;
+	h->page = NULL;
+	nr_live_handles--;
+	return 0;
+}
+
+static int cmd_free(struct printer *out, int argc, char **argv)
+{
+	struct mm_handle *h;
+	unsigned long id;
+	unsigned order;
+	u64 pfn;
+	int err;
+
+	if (argc != 2)
+		return shell_usage(out, shell_find("free"));
+	if (!strcmp(argv[1], "all")) {
+		unsigned long n = 0, kb = 0;
+		int ret = 0;
+
+		for (unsigned i = 0; i < MM_MAX_HANDLES; i++) {
+			unsigned block_order = handles[i].order;
+
+			if (!handles[i].id)
+				continue;
+			if (handle_free(out, &handles[i])) {
+				ret = -EIO;
+				continue;
+			}
+			kb += order_kb(block_order);
+			n++;
+		}
+		pr_printf(out, "free: %lu handles freed (%lu KiB)\n", n, kb);
+		return ret;
+	}
+	h = handle_arg(out, "free", argv[1]);
+	if (!h)
+		return -EINVAL;
+	id = h->id;
+	pfn = page_to_pfn(h->page);
+	order = h->order;
+	err = handle_free(out, h);
+	if (!err)
+		pr_printf(out, "handle %lu: freed pfn 0x%llx order %u (%lu KiB)\n", id,
+			  (unsigned long long)pfn, order, order_kb(order));
+	return err;
+}
+
+SHELL_COMMAND(free, .name = "free", .usage = "free HANDLE|all",
+	      .summary = "give a handle's block (or every handle's) back to the allocator",
+	      .help = "free_pages() of the block.  A handle number that was already freed\n"
+		      "or never given is refused, and nothing changes.",
+	      .fn = cmd_free);
+
+static int cmd_drain(struct printer *out, int argc, char **argv)
+{
+	unsigned long pages = 0;
+	int nid;
+
+	if (argc != 1)
+		return shell_usage(out, shell_find("drain"));
+	for_each_online_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			pages += (unsigned long)zone->pcp.count;
+			pcp_drain_zone(zone);
+		}
+	}
+	pr_printf(out, "drain: %lu pages moved from the per-CPU lists to the buddy\n", pages);
+	return 0;
+}
+
+SHELL_COMMAND(drain, .name = "drain", .usage = "drain",
+	      .summary = "empty the per-CPU page lists of every zone into the buddy",
+	      .help = "pcp_drain_zone() on every zone, as Linux's drain_all_pages().  Free\n"
+		      "pages stay free (MemFree does not change); they move from the pcp\n"
+		      "lists (zoneinfo's pagesets count) to the buddy (buddyinfo), where\n"
+		      "they merge.",
+	      .fn = cmd_drain);
+
+/* ---- fill and check ------------------------------------------------------- */
+
+/* The value of the 8-byte word at byte offset off of a block filled with pattern. */
+static u64 pattern_word(u64 pattern, u64 off)
+{
+	return pattern ^ (((off >> 3) + 1) * 0x9e3779b97f4a7c15ULL);
+}
+
+/* A number is the pattern itself; any other word is hashed (FNV-1a). */
+static u64 pattern_from_arg(const char *arg)
+{
+	u64 v;
+
+	if (!parse_u64(arg, &v))
+		return v;
+	v = 0xcbf29ce484222325ULL;
+	for (const char *s = arg; *s; s++)
+		v = (v ^ (u8)*s) * 0x100000001b3ULL;
+	return v;
+}
+
+static int cmd_fill(struct printer *out, int argc, char **argv)
+{
+	struct mm_handle *h;
+	u64 pattern;
+
+	if (argc != 3)
+		return shell_usage(out, shell_find("fill"));
+	h = handle_arg(out, "fill", argv[1]);
+	if (!h)
+		return -EINVAL;
+	pattern = pattern_from_arg(argv[2]);
+	for (unsigned long i = 0; i < (1UL << h->order); i++) {
+		u64 *word = mm_phys_to_virt(page_to_phys(h->page + i));
+		u64 base = i * PAGE_SIZE;
+
+		for (u64 off = 0; off < PAGE_SIZE; off += 8)
+			word[off / 8] = pattern_word(pattern, base + off);
+	}
+	h->pattern = pattern;
+	h->filled = true;
+	pr_printf(out, "handle %lu: filled %lu KiB at pfn 0x%llx with pattern 0x%llx\n", h->id,
+		  order_kb(h->order), (unsigned long long)page_to_pfn(h->page),
+		  (unsigned long long)pattern);
+	return 0;
+}
+
+SHELL_COMMAND(fill, .name = "fill", .usage = "fill HANDLE PATTERN",
+	      .summary = "write a pattern into every byte of a handle's block",
+	      .help = "PATTERN is a number, or a word that is hashed into one.  Each 8-byte\n"
+		      "word gets PATTERN combined with its offset in the block, so `check`\n"
+		      "can tell exactly which word is wrong.",
+	      .fn = cmd_fill);
+
+/* Verify one handle; 0, or -EIO after printing the first wrong word. */
+static int handle_check(struct printer *out, const struct mm_handle *h)
+{
+	for (unsigned long i = 0; i < (1UL << h->order); i++) {
+		const u64 *word = mm_phys_to_virt(page_to_phys(h->page + i));
+		u64 base = i * PAGE_SIZE;
+
+		for (u64 off = 0; off < PAGE_SIZE; off += 8) {
+			u64 want = pattern_word(h->pattern, base + off);
+
+			if (word[off / 8] != want) {
+				pr_printf(out, "check: handle %lu: mismatch at pfn 0x%llx offset 0x%llx "
+					  "(block offset 0x%llx): expected 0x%016llx, found 0x%016llx\n",
+					  h->id, (unsigned long long)page_to_pfn(h->page + i),
+					  (unsigned long long)off, (unsigned long long)(base + off),
+					  (unsigned long long)want, (unsigned long long)word[off / 8]);
+				return -EIO;
+			}
+		}
+	}
+	return 0;
+}
+
+static int cmd_check(struct printer *out, int argc, char **argv)
+{
+	struct mm_handle *h;
+	int err;
+
+	if (argc != 2)
+		return shell_usage(out, shell_find("check"));
+	if (!strcmp(argv[1], "all")) {
+		unsigned long checked = 0, bad = 0, unfilled = 0;
+
+		for (unsigned i = 0; i < MM_MAX_HANDLES; i++) {
+			if (!handles[i].id)
+				continue;
+			if (!handles[i].filled) {
+				unfilled++;
+				continue;
+			}
+			checked++;
+			if (handle_check(out, &handles[i]))
+				bad++;
+		}
+		if (bad) {
+			pr_printf(out, "check: %lu of %lu filled handles differ\n", bad, checked);
+			return -EIO;
+		}
+		pr_printf(out, "ok: %lu handles checked (%lu live handles never filled)\n",
+			  checked, unfilled);
+		return 0;
+	}
+	h = handle_arg(out, "check", argv[1]);
+	if (!h)
+		return -EINVAL;
+	if (!h->filled) {
+		pr_printf(out, "check: handle %lu was never filled (fill it first)\n", h->id);
+		return -EINVAL;
+	}
+	err = handle_check(out, h);
+	if (!err)
+		pr_printf(out, "handle %lu: ok\n", h->id);
+	return err;
+}
+
+SHELL_COMMAND(check, .name = "check", .usage = "check HANDLE|all",
+	      .summary = "verify the pattern `fill` wrote into a handle's block",
+	      .help = "Reads the block where it is now (it may have been migrated) and\n"
+		      "reports the first word that differs: pfn, offset, expected, found.\n"
+		      "`check all` verifies every filled handle.",
+	      .fn = cmd_check);
+
+/*
+ * `move HANDLE`: migrate a block by hand, the way memory offlining will
+ * migrate movable blocks: a new block of the same order and type, a copy of
+ * the contents, mm_handles_page_moved(), then the old block is freed.
+ */
+static int cmd_move(struct printer *out, int argc, char **argv)
+{
+	struct mm_handle *h;
+	struct page *old, *new;
+	int err;
+
+	if (argc != 2)
+		return shell_usage(out, shell_find("move"));
+	h = handle_arg(out, "move", argv[1]);
+	if (!h)
+		return -EINVAL;
+	old = h->page;
+	new = alloc_pages_node(page_to_nid(old), h->gfp | __GFP_NOWARN, h->order);
+	if (!new) {
+		pr_printf(out, "move: handle %lu: no free block of order %u to move to\n", h->id,
+			  h->order);
+		return -ENOMEM;
+	}
+	memcpy(mm_phys_to_virt(page_to_phys(new)), mm_phys_to_virt(page_to_phys(old)),
+	       PAGE_SIZE << h->order);
+	mm_handles_page_moved(old, new);
+	err = zone_free_pages(page_zone(old), old, h->order);
+	pr_printf(out, "handle %lu: moved from pfn 0x%llx to pfn 0x%llx (node %d zone %s)%s\n",
+		  h->id, (unsigned long long)page_to_pfn(old), (unsigned long long)page_to_pfn(new),
+		  page_to_nid(new), zone_names[page_zonenum(new)],
+		  err ? "; the old block could not be freed" : "");
+	return err;
+}
+
+SHELL_COMMAND(move, .name = "move", .usage = "move HANDLE",
+	      .summary = "migrate a handle's block to a new block, contents and all",
+	      .help = "What memory offlining does to a movable block, by hand: allocate\n"
+		      "a block of the same order and type on the same node, copy the\n"
+		      "data, point the handle (and page->owner/index) at the copy, free\n"
+		      "the original.  `check HANDLE` afterwards proves nothing was lost.",
+	      .fn = cmd_move);
+
+static int cmd_handles(struct printer *out, int argc, char **argv)
+{
+	if (argc != 1)
+		return shell_usage(out, shell_find("handles"));
+	pr_printf(out, "%7s %-14s %5s %9s %4s %-8s %-9s %s\n", "handle", "pfn", "order", "KiB",
+		  "node", "zone", "type", "pattern");
+	for (unsigned i = 0; i < MM_MAX_HANDLES; i++) {
+		const struct mm_handle *h = &handles[i];
+
+		if (!h->id)
+			continue;
+		pr_printf(out, "%7lu 0x%-12llx %5u %9lu %4d %-8s %-9s ", h->id,
+			  (unsigned long long)page_to_pfn(h->page), h->order, order_kb(h->order),
+			  page_to_nid(h->page), zone_names[page_zonenum(h->page)],
+			  gfp_type_name(h->gfp));
+		if (h->filled)
+			pr_printf(out, "0x%llx\n", (unsigned long long)h->pattern);
+		else
+			pr_printf(out, "-\n");
+	}
+	pr_printf(out, "%u live handles of %d; next handle %lu\n", nr_live_handles,
+		  MM_MAX_HANDLES, next_handle_id);
+	return 0;
+}
+
+SHELL_COMMAND(handles, .name = "handles", .usage = "handles",
+	      .summary = "list the blocks allocated with `alloc` and not freed",
+	      .help = NULL, .fn = cmd_handles);
+
+/* ---- page PFN ------------------------------------------------------------- */
+
+/* "present,memmap,online,early" into buf. */
+static const char *section_state(const struct mem_section *ms, char *buf, size_t size)
+{
+	if (!present_section(ms)) {
+		strlcpy(buf, "absent", size);
+		return buf;
+	}
+	ksnprintf(buf, size, "present%s%s%s", ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
+		  ms->flags & SECTION_IS_ONLINE ? ",online" : "",
+		  ms->flags & SECTION_IS_EARLY ? ",early" : "");
+	return buf;
+}
+
+/* Why pfn has no struct page to show, in words; NULL if it has one. */
+static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
+{
+	const struct mem_section *ms;
+	u64 nr = pfn_to_section_nr(pfn);
+
+	if (pfn >= MAX_PFN) {
+		ksnprintf(buf, size, "beyond the %d-bit physical address space (pfns end at 0x%llx)",
+			  MAX_PHYSMEM_BITS, (unsigned long long)MAX_PFN);
+		return buf;
+	}
+	ms = __nr_to_section(nr);
+	if (!present_section(ms))
+		ksnprintf(buf, size, "no memmap (section %llu is not present)", (unsigned long long)nr);
+	else if (!valid_section(ms))
+		ksnprintf(buf, size, "no memmap (section %llu is present but has no memmap)",
+			  (unsigned long long)nr);
+	else if (!pfn_valid(pfn))
+		ksnprintf(buf, size, "no memmap (subsection %u of section %llu is not present)",
+			  pfn_to_subsection(pfn), (unsigned long long)nr);
+	else
+		return NULL;
+	return buf;
+}
+
+/* Where pfn stands in the buddy: heading or inside a free block, on a pcp list. */
+static void page_free_state(struct printer *out, u64 pfn, const struct page *page)
+{
+	if (PageBuddy(page)) {
+		pr_printf(out, "  free:       heads an order-%u free block [0x%llx-0x%llx) on the %s list\n",
+			  buddy_order(page), (unsigned long long)pfn,
+			  (unsigned long long)(pfn + (1ULL << buddy_order(page))),
+			  migratetype_name(get_pageblock_migratetype(pfn)));
+		return;
+	}
+	if (PagePcp(page)) {
+		pr_printf(out, "  free:       on the per-CPU list (order %lu)\n", page->private);
+		return;
+	}
+	for (unsigned order = 1; order <= MAX_PAGE_ORDER; order++) {
+		u64 head_pfn = ALIGN_DOWN(pfn, 1ULL << order);
+		const struct page *head;
+
+		if (!pfn_valid(head_pfn))
+			break;
+		head = pfn_to_page(head_pfn);
+		if (PageBuddy(head) && buddy_order(head) >= order &&
+		    page_zone(head) == page_zone(page)) {
+			pr_printf(out, "  free:       inside the order-%u free block at pfn 0x%llx\n",
+				  buddy_order(head), (unsigned long long)head_pfn);
+			return;
+		}
+	}
+}
+
+static int cmd_page(struct printer *out, int argc, char **argv)
+{
+	const struct mem_section *ms;
+	const struct page *page;
+	char buf[96];
+	const char *why;
+	u64 pfn, pb;
+	unsigned long id;
+
+	if (argc != 2 || parse_u64(argv[1], &pfn))
+		return shell_usage(out, shell_find("page"));
+	why = pfn_invalid_reason(pfn, buf, sizeof(buf));
+	if (why) {
+		pr_printf(out, "page: pfn 0x%llx: %s\n", (unsigned long long)pfn, why);
+		return -EINVAL;
+	}
+	page = pfn_to_page(pfn);
+	ms = __pfn_to_section(pfn);
+	pr_printf(out, "pfn 0x%llx (phys 0x%llx), struct page at %p\n", (unsigned long long)pfn,
+		  (unsigned long long)PFN_PHYS(pfn), (const void *)page);
+	pr_printf(out, "  node %d zone %s%s\n", page_to_nid(page), zone_names[page_zonenum(page)],
+		  zone_spans_pfn(page_zone(page), pfn) ? "" : " (outside the zone's span)");
+	pr_printf(out, "  flags:      0x%lx (", page->flags);
+	{
+		bool any = false;
+
+		for (int f = 0; f < __NR_PAGEFLAGS; f++) {
+			if (!page_flag_test(page, (enum pageflags)f))
+				continue;
+			pr_printf(out, "%s%s", any ? "|" : "", page_flag_name((enum pageflags)f));
+			any = true;
+		}
+		pr_printf(out, "%s)\n", any ? "" : "none");
+	}
+	pr_printf(out, "  page_type:  %#010x (%s)\n", page->page_type, page_type_name(page));
+	pr_printf(out, "  refcount:   %d\n", page->refcount);
+	pr_printf(out, "  private:    %lu%s\n", page->private,
+		  PageBuddy(page) ? " (buddy order)" : PagePcp(page) ? " (pcp order)" : "");
+	id = mm_handle_of(page);
+	if (id)
+		pr_printf(out, "  owner:      handle %lu (index %lu)\n", id, page->index);
+	else if (page->owner)
+		pr_printf(out, "  owner:      %p (index %lu)\n", page->owner, page->index);
+	else
+		pr_printf(out, "  owner:      none\n");
+	if (PageTail(page))
+		pr_printf(out, "  compound:   tail of the page at pfn 0x%llx\n",
+			  (unsigned long long)page_to_pfn(compound_head((struct page *)page)));
+	else if (PageHead(page))
+		pr_printf(out, "  compound:   head\n");
+	if (page->memlab_debug)
+		pr_printf(out, "  debug:      0x%lx\n", page->memlab_debug);
+	page_free_state(out, pfn, page);
+	if (early_section(ms) && !memblock_is_memory(&memblock, PFN_PHYS(pfn)))
+		pr_printf(out, "  memory:     none: a hole in boot memory, initialised as reserved\n");
+	pb = pageblock_start_pfn(pfn);
+	pr_printf(out, "  pageblock:  [0x%llx-0x%llx) %s%s\n", (unsigned long long)pb,
+		  (unsigned long long)(pb + pageblock_nr_pages),
+		  migratetype_name(get_pageblock_migratetype(pfn)),
+		  get_pageblock_isolate(pfn) ? ", isolated" : "");
+	pr_printf(out, "  section:    %llu %s, node %d, subsection %u, %u pages present\n",
+		  (unsigned long long)pfn_to_section_nr(pfn), section_state(ms, buf, sizeof(buf)),
+		  ms->nid, pfn_to_subsection(pfn), ms->nr_present_pages);
+	return 0;
+}
+
+SHELL_COMMAND(page, .name = "page", .usage = "page PFN",
+	      .summary = "decode the struct page of a page frame number",
+	      .help = "Node, zone, flags and page type by name, refcount, private (the\n"
+		      "buddy order of a free block's head), the owning handle, where the\n"
+		      "page stands in the buddy, its pageblock's migratetype and isolate\n"
+		      "bit, and its section's state.  A pfn without a memmap is refused\n"
+		      "with the reason (which section or subsection is missing).",
+	      .fn = cmd_page);
+
+/* ---- sections, memmap map ------------------------------------------------- */
+
+static int cmd_sections(struct printer *out, int argc, char **argv)
+{
+	if (argc != 1)
+		return shell_usage(out, shell_find("sections"));
+	sparse_dump(out);
+	return 0;
+}
+
+SHELL_COMMAND(sections, .name = "sections", .usage = "sections",
+	      .summary = "list the present 128 MiB memory sections and their state",
+	      .help = "One line per present section: number, pfn range, node, pages of\n"
+		      "memory, the map of its 64 subsections of 2 MiB, and its flags\n"
+		      "(present, memmap, online, early).  See also: memmap map.",
+	      .fn = cmd_sections);
+
+#define MAP_PER_LINE	64	/* sections per line: 8 GiB */
+#define MAP_MAX_LINES	64	/* lines drawn at most (absent runs are folded) */
+
+static const char zone_letters[MAX_NR_ZONES] = {
+	[ZONE_DMA] = 'D', [ZONE_DMA32] = 'd', [ZONE_NORMAL] = 'N',
+	[ZONE_MOVABLE] = 'M', [ZONE_DEVICE] = 'V',
+};
+
+/* All memory pages of the online section are PG_reserved (none for the buddy). */
+static bool section_all_reserved(u64 nr)
+{
+	u64 start = section_nr_to_pfn(nr);
+
+	for (u64 pfn = start; pfn < start + PAGES_PER_SECTION; pfn++)
+		if (pfn_valid(pfn) && !PageReserved(pfn_to_page(pfn)))
+			return false;
+	return true;
+}
+
+/* The zone of the section's node whose span covers most of the section. */
+static int section_main_zone(const struct mem_section *ms, u64 nr)
+{
+	u64 start = section_nr_to_pfn(nr), end = start + PAGES_PER_SECTION, best_pages = 0;
+	int best = -1;
+
+	if (ms->nid < 0 || ms->nid >= MAX_NUMNODES)
+		return -1;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &NODE_DATA(ms->nid)->node_zones[z];
+		u64 s = MAX(start, (u64)zone->zone_start_pfn), e = MIN(end, (u64)zone_end_pfn(zone));
+
+		if (s < e && e - s > best_pages) {
+			best_pages = e - s;
+			best = z;
+		}
+	}
+	return best;
+}
+
+static char section_char(u64 nr)
+{
+	const struct mem_section *ms = __nr_to_section(nr);
+	int z;
+
+	if (!present_section(ms))
+		return '.';
+	if (!online_section(ms))
+		return 'o';
+	if (ms->nr_present_pages < PAGES_PER_SECTION)
+		return 'h';
+	if (section_all_reserved(nr))
+		return 'r';
+	z = section_main_zone(ms, nr);
+	return z < 0 ? '?' : zone_letters[z];
+}
+
+int memmap_map_show(struct printer *p)
+{
+	u64 nr = 0, highest = 0, counts[128] = { 0 };
+	char line[MAP_PER_LINE + 1];
+	unsigned lines = 0;
+	bool any = false;
+
+	for (; sparse_next_present(&nr); nr++) {
+		highest = nr;
+		any = true;
+	}
+	if (!any) {
+		pr_printf(p, "no present sections\n");
+		return 0;
+	}
+	for (u64 base = 0; base <= highest; base += MAP_PER_LINE) {
+		u64 next = base;
+		bool empty = true;
+
+		unsigned len = (unsigned)MIN((u64)MAP_PER_LINE, highest + 1 - base);
+
+		for (unsigned i = 0; i < len; i++) {
+			char c = section_char(base + i);
+
+			line[i] = c;
+			counts[(u8)c & 127]++;
+			empty &= c == '.';
+		}
+		line[len] = '\0';
+		if (empty) {
+			/* fold a run of lines without memory into one */
+			if (!sparse_next_present(&next))
+				break;
+			next = ALIGN_DOWN(next, MAP_PER_LINE);
+			pr_printf(p, "0x%012llx  (no memory up to 0x%llx)\n",
+				  (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
+				  (unsigned long long)PFN_PHYS(section_nr_to_pfn(next)));
+			base = next - MAP_PER_LINE;
+			continue;
+		}
+		if (lines++ == MAP_MAX_LINES) {
+			pr_printf(p, "... (the map stops after %d lines; highest present section %llu)\n",
+				  MAP_MAX_LINES, (unsigned long long)highest);
+			break;
+		}
+		pr_printf(p, "0x%012llx  %s\n", (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
+			  line);
+	}
+	pr_printf(p, "one character per %llu MiB section, %d per line (%llu GiB):\n",
+		  (unsigned long long)(PAGES_PER_SECTION * PAGE_SIZE >> 20), MAP_PER_LINE,
+		  (unsigned long long)(MAP_PER_LINE * PAGES_PER_SECTION * PAGE_SIZE >> 30));
+	pr_printf(p, "  . absent  o present, not online  h online, part hole  r all reserved\n"
+		     "  D DMA  d DMA32  N Normal  M Movable  V Device (the zone of most pages)\n");
+	pr_printf(p, "drawn: %llu D, %llu d, %llu N, %llu M, %llu V, %llu h, %llu r, %llu o, %llu .\n",
+		  (unsigned long long)counts['D'], (unsigned long long)counts['d'],
+		  (unsigned long long)counts['N'], (unsigned long long)counts['M'],
+		  (unsigned long long)counts['V'], (unsigned long long)counts['h'],
+		  (unsigned long long)counts['r'], (unsigned long long)counts['o'],
+		  (unsigned long long)counts['.']);
+	return 0;
+}
+
+/* ---- memblock, numa, meminit ---------------------------------------------- */
+
+static int cmd_memblock(struct printer *out, int argc, char **argv)
+{
+	if (argc != 1)
+		return shell_usage(out, shell_find("memblock"));
+	memblock_dump(&memblock, out);
+	return 0;
+}
+
+SHELL_COMMAND(memblock, .name = "memblock", .usage = "memblock",
+	      .summary = "the boot-time allocator's memory and reserved lists",
+	      .help = "What memblock knew when it handed free memory to the buddy\n"
+		      "allocator: RAM ranges with their node, and the reserved ranges\n"
+		      "(first MiB, kernel image, multiboot2 block, early allocations).",
+	      .fn = cmd_memblock);
+
+static int cmd_numa(struct printer *out, int argc, char **argv)
+{
+	int nid, other;
+
+	if (argc != 1)
+		return shell_usage(out, shell_find("numa"));
+	for_each_online_node(nid) {
+		const struct pglist_data *pgdat = NODE_DATA(nid);
+		unsigned long managed = 0;
+
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			managed += pgdat->node_zones[z].managed_pages;
+		pr_printf(out, "node %d: [mem 0x%016llx-0x%016llx] pfn [0x%llx-0x%llx)\n", nid,
+			  (unsigned long long)PFN_PHYS(pgdat->node_start_pfn),
+			  (unsigned long long)PFN_PHYS(pgdat_end_pfn(pgdat)) - 1,
+			  (unsigned long long)pgdat->node_start_pfn,
+			  (unsigned long long)pgdat_end_pfn(pgdat));
+		pr_printf(out, "  %lu pages spanned, %lu present, %lu managed (%lu MiB)\n",
+			  pgdat->node_spanned_pages, pgdat->node_present_pages, managed,
+			  managed >> (20 - PAGE_SHIFT));
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			const struct zone *zone = &pgdat->node_zones[z];
+
+			if (zone_is_empty(zone))
+				continue;
+			pr_printf(out, "  zone %-8s pfn [0x%llx-0x%llx) %lu present\n", zone_names[z],
+				  (unsigned long long)zone->zone_start_pfn,
+				  (unsigned long long)zone_end_pfn(zone), zone->present_pages);
+		}
+	}
+	pr_printf(out, "node distances:\nnode ");
+	for_each_online_node(other)
+		pr_printf(out, "%4d", other);
+	pr_printf(out, "\n");
+	for_each_online_node(nid) {
+		pr_printf(out, "%3d: ", nid);
+		for_each_online_node(other)
+			pr_printf(out, "%4u", (unsigned)numa_distance[nid][other]);
+		pr_printf(out, "\n");
+	}
+	pr_printf(out, "SRAT hotpluggable ranges: %u\n", nr_numa_hotplug_blks);
+	for (u32 i = 0; i < nr_numa_hotplug_blks; i++)
+		pr_printf(out, "  [mem 0x%016llx-0x%016llx] node %d\n",
+			  (unsigned long long)numa_hotplug_blks[i].start,
+			  (unsigned long long)numa_hotplug_blks[i].end - 1, numa_hotplug_blks[i].nid);
+	return 0;
+}
+
+SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
+	      .summary = "nodes: spans, present and managed pages, zones, distances",
+	      .help = "Nodes come from the ACPI SRAT (one node without it); distances\n"
+		      "from the SLIT (10 local, 20 remote without it).  Also lists the\n"
+		      "ranges SRAT marks hotpluggable, where memory may appear later.",
+	      .fn = cmd_numa);
+
+static int cmd_meminit(struct printer *out, int argc, char **argv)
+{
+	if (argc != 1)
+		return shell_usage(out, shell_find("meminit"));
+	mm_init_dump(out);
+	return 0;
+}
+
+SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit",
+	      .summary = "what mm_core_init did at boot, with its costs",
+	      .help = "Cycles spent initialising the memmap and handing memory to the\n"
+		      "buddy, the memmap's own size, reserved pages, and where\n"
+		      "ZONE_MOVABLE starts on each node.",
+	      .fn = cmd_meminit);

@@ -1,0 +1,556 @@
+/*
+ * mm_init.c - from a firmware memory map to a working page allocator.
+ *
+ * mm_core_init() runs once at boot and reads like the list of what a
+ * physical memory manager needs, in the order each step needs the previous:
+ *
+ *   1. memblock: RAM from the firmware map; reservations (first MiB, kernel
+ *      image, multiboot2 block);
+ *   2. nodes: SRAT ranges set the node of each memblock region;
+ *   3. sections: every section with RAM becomes present, gets 2 MiB of
+ *      struct pages from memblock (on its own node), mapped in the vmemmap;
+ *   4. zones: DMA/DMA32/Normal spans from fixed address limits, and
+ *      ZONE_MOVABLE from kernelcore=/movablecore= (Linux's rule, below);
+ *   5. memmap: every struct page of RAM initialised page by page, holes as
+ *      reserved pages, memblock-reserved RAM marked PG_reserved;
+ *   6. hand-over: each free memblock range given to the buddy allocator in
+ *      the largest naturally aligned blocks (up to order 10); memblock is
+ *      closed;
+ *   7. per-zone settings: pcp batch/high, zonelists, watermarks and the
+ *      `contiguous` flag (the old full pageblock walk).
+ *
+ * Context: (boot).
+ */
+#include <mm/mm_init.h>
+#include <mm/memblock.h>
+#include <mm/sparse.h>
+#include <mm/mmzone.h>
+#include <mm/gfp.h>
+#include <mm/buddy.h>
+#include <kernel/string.h>
+#include <kernel/printk.h>
+
+struct mm_boot_stats mm_boot_stats;
+struct numa_memblk numa_hotplug_blks[MM_MAX_NUMA_BLKS];
+u32 nr_numa_hotplug_blks;
+
+/* Highest pfn (exclusive) of each zone by address; Movable/Device are
+ * placed by other rules. */
+static const u64 zone_limit_pfn[MAX_NR_ZONES] = {
+	[ZONE_DMA] = SZ_16M >> PAGE_SHIFT,
+	[ZONE_DMA32] = SZ_4G >> PAGE_SHIFT,
+	[ZONE_NORMAL] = MAX_PFN,
+};
+
+/* The zone that ZONE_MOVABLE is carved from: the highest one with memory. */
+static enum zone_type movable_zone;
+
+/* ---- early allocations from memblock -------------------------------------- */
+
+static phys_addr_t boot_alloc_zeroed_page(void)
+{
+	phys_addr_t pa = memblock_phys_alloc_range(&memblock, PAGE_SIZE, PAGE_SIZE, 0,
+						   MEMBLOCK_ALLOC_ANYWHERE, NUMA_NO_NODE);
+
+	if (pa)
+		memset(mm_phys_to_virt(pa), 0, PAGE_SIZE);
+	return pa;
+}
+
+static void *boot_root_alloc(void)
+{
+	phys_addr_t pa = boot_alloc_zeroed_page();
+
+	return pa ? mm_phys_to_virt(pa) : NULL;
+}
+
+/* After the hand-over: page tables and section roots come from the buddy. */
+static phys_addr_t buddy_alloc_zeroed_page(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+
+	return page ? page_to_phys(page) : 0;
+}
+
+/* ---- step 1 and 2: memblock and nodes -------------------------------------- */
+
+static void setup_memblock(const struct mm_boot_params *bp)
+{
+	const struct fw_memmap *map = bp->memmap;
+
+	memblock_init(&memblock);
+	for (u32 i = 0; i < map->nr; i++)
+		if (map->map[i].type == FW_MEM_RAM &&
+		    memblock_add(&memblock, map->map[i].start,
+				 map->map[i].end - map->map[i].start))
+			pr_warn("memblock: no room for RAM [%#llx-%#llx); ignored",
+				(unsigned long long)map->map[i].start,
+				(unsigned long long)map->map[i].end);
+	/* Real-mode leftovers, BIOS data and option ROMs live in the first MiB. */
+	memblock_reserve(&memblock, 0, SZ_1M);
+	for (u32 i = 0; i < bp->nr_reserved; i++) {
+		memblock_reserve(&memblock, bp->reserved[i].start,
+				 bp->reserved[i].end - bp->reserved[i].start);
+		pr_info("memblock: reserved [%#llx-%#llx) %s",
+			(unsigned long long)bp->reserved[i].start,
+			(unsigned long long)bp->reserved[i].end, bp->reserved[i].what);
+	}
+}
+
+static void setup_nodes(const struct mm_boot_params *bp)
+{
+	for (u32 i = 0; i < bp->nr_numa; i++) {
+		const struct numa_memblk *b = &bp->numa[i];
+
+		if (b->nid < 0 || b->nid >= MAX_NUMNODES || b->end <= b->start) {
+			pr_warn("numa: ignoring range [%#llx-%#llx) of node %d",
+				(unsigned long long)b->start, (unsigned long long)b->end, b->nid);
+			continue;
+		}
+		memblock_set_node(&memblock, b->start, b->end - b->start, b->nid);
+		if (b->hotpluggable && nr_numa_hotplug_blks < MM_MAX_NUMA_BLKS)
+			numa_hotplug_blks[nr_numa_hotplug_blks++] = *b;
+	}
+	/* memory no SRAT entry claims belongs to node 0 */
+	for (u32 i = 0; i < memblock.memory.cnt; i++)
+		if (memblock.memory.regions[i].nid == NUMA_NO_NODE)
+			memblock.memory.regions[i].nid = 0;
+	for (u32 i = 0; i < memblock.memory.cnt; i++)
+		NODE_DATA(memblock.memory.regions[i].nid)->online = true;
+	for (int a = 0; a < MAX_NUMNODES; a++) {
+		NODE_DATA(a)->node_id = a;
+		for (int b = 0; b < MAX_NUMNODES; b++)
+			numa_distance[a][b] = bp->distance[a][b] ? bp->distance[a][b] :
+					      (a == b ? 10 : 20);
+	}
+}
+
+/* ---- step 3: sections and the vmemmap ------------------------------------- */
+
+static void setup_sections(void)
+{
+	u64 nr = 0;
+
+	for (u32 i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+		int err = sparse_add_present(PFN_UP(r->base), PFN_DOWN(r->base + r->size),
+					     r->nid, true, boot_root_alloc);
+
+		if (err)
+			panic("sparse: cannot add [%#llx-%#llx) of node %d: error %d",
+			      (unsigned long long)r->base, (unsigned long long)(r->base + r->size),
+			      r->nid, err);
+	}
+	for (; sparse_next_present(&nr); nr++) {
+		struct mem_section *ms = __nr_to_section(nr);
+		u64 bytes = PAGES_PER_SECTION * sizeof(struct page);
+		phys_addr_t pa = memblock_phys_alloc_try_nid(&memblock, bytes, SZ_2M, ms->nid);
+		int err;
+
+		if (!pa)
+			panic("sparse: no memory for the memmap of section %llu (node %d, %llu KiB)",
+			      (unsigned long long)nr, ms->nid, (unsigned long long)(bytes >> 10));
+		err = mm_vmemmap_populate(section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1), pa);
+		if (err)
+			panic("sparse: cannot map the memmap of section %llu: error %d",
+			      (unsigned long long)nr, err);
+		sparse_set_memmap(nr, pa);
+		mm_boot_stats.memmap_pages += bytes >> PAGE_SHIFT;
+	}
+}
+
+/* ---- step 4: zones -------------------------------------------------------- */
+
+static u64 node_mem_start[MAX_NUMNODES], node_mem_end[MAX_NUMNODES];
+
+/* Pages of memblock memory of nid inside [start, end). */
+static u64 memory_pages_in(int nid, u64 start, u64 end)
+{
+	u64 pages = 0;
+
+	for (u32 i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+		u64 s = MAX(PFN_UP(r->base), start), e = MIN(PFN_DOWN(r->base + r->size), end);
+
+		if ((nid == NUMA_NO_NODE || r->nid == nid) && s < e)
+			pages += e - s;
+	}
+	return pages;
+}
+
+static u64 parse_core(u64 value, bool percent, u64 total_pages)
+{
+	if (percent)
+		return total_pages * MIN(value, 100ULL) / 100;
+	return value >> PAGE_SHIFT;
+}
+
+/*
+ * ZONE_MOVABLE placement, Linux's rule (find_zone_movable_pfns_for_nodes):
+ * "kernelcore" pages may hold any allocation, the rest only movable ones.
+ * movablecore=X is turned into kernelcore = total - X.  Kernelcore is
+ * spread evenly over the nodes with memory; memory below the movable zone
+ * (DMA, and DMA32 when Normal exists) counts as kernelcore automatically.
+ * Each node's ZONE_MOVABLE starts where its share of kernelcore ends,
+ * rounded up to MAX_ORDER_NR_PAGES.  Nodes whose share does not fit pass
+ * the remainder on (the outer loop).
+ */
+static void find_zone_movable_pfns(const struct mm_boot_params *bp, u64 *zone_movable_pfn)
+{
+	u64 total = memory_pages_in(NUMA_NO_NODE, 0, MAX_PFN);
+	u64 required_kernelcore = 0, usable_startpfn;
+	int usable_nodes = 0, nid;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		zone_movable_pfn[nid] = 0;
+	movable_zone = ZONE_DMA;
+	for (int z = ZONE_NORMAL; z > ZONE_DMA; z--)
+		if (memory_pages_in(NUMA_NO_NODE, z == ZONE_DMA32 ? zone_limit_pfn[ZONE_DMA] :
+				    zone_limit_pfn[ZONE_DMA32], zone_limit_pfn[z])) {
+			movable_zone = (enum zone_type)z;
+			break;
+		}
+	if (bp->kernelcore)
+		required_kernelcore = parse_core(bp->kernelcore, bp->kernelcore_percent, total);
+	else if (bp->movablecore) {
+		u64 movable = parse_core(bp->movablecore, bp->movablecore_percent, total);
+
+		required_kernelcore = total > movable ? total - movable : 0;
+	} else {
+		return;
+	}
+	if (!required_kernelcore || required_kernelcore >= total)
+		return;
+	usable_startpfn = movable_zone == ZONE_DMA ? 0 : zone_limit_pfn[movable_zone - 1];
+	for_each_online_node(nid)
+		usable_nodes++;
+
+	while (usable_nodes) {
+		u64 kernelcore_node = required_kernelcore / usable_nodes;
+
+		for_each_online_node(nid) {
+			u64 remaining = kernelcore_node;
+
+			if (required_kernelcore < kernelcore_node)
+				remaining = kernelcore_node = required_kernelcore / usable_nodes;
+			for (u32 i = 0; i < memblock.memory.cnt && remaining; i++) {
+				const struct memblock_region *r = &memblock.memory.regions[i];
+				u64 start = PFN_UP(r->base), end = PFN_DOWN(r->base + r->size), size;
+
+				if (r->nid != nid)
+					continue;
+				start = MAX(start, zone_movable_pfn[nid]);
+				if (start >= end)
+					continue;
+				if (start < usable_startpfn) {
+					/* below the movable zone: kernel memory anyway */
+					u64 kernel_pages = MIN(end, usable_startpfn) - start;
+
+					remaining -= MIN(kernel_pages, remaining);
+					required_kernelcore -= MIN(kernel_pages, required_kernelcore);
+					if (end <= usable_startpfn) {
+						zone_movable_pfn[nid] = end;
+						continue;
+					}
+					start = usable_startpfn;
+				}
+				size = MIN(end - start, remaining);
+				zone_movable_pfn[nid] = start + size;
+				required_kernelcore -= MIN(required_kernelcore, size);
+				remaining -= size;
+			}
+		}
+		usable_nodes--;
+		if (!usable_nodes || required_kernelcore <= (u64)usable_nodes)
+			break;
+	}
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (!zone_movable_pfn[nid])
+			continue;
+		zone_movable_pfn[nid] = ALIGN_UP(zone_movable_pfn[nid], MAX_ORDER_NR_PAGES);
+		if (zone_movable_pfn[nid] >= node_mem_end[nid])
+			zone_movable_pfn[nid] = 0;	/* the node is all kernelcore */
+	}
+}
+
+static void setup_zones(const struct mm_boot_params *bp)
+{
+	u64 *zmp = mm_boot_stats.zone_movable_pfn;
+	int nid;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		node_mem_start[nid] = MAX_PFN;
+		node_mem_end[nid] = 0;
+	}
+	for (u32 i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		node_mem_start[r->nid] = MIN(node_mem_start[r->nid], PFN_UP(r->base));
+		node_mem_end[r->nid] = MAX(node_mem_end[r->nid], PFN_DOWN(r->base + r->size));
+	}
+	find_zone_movable_pfns(bp, zmp);
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &pgdat->node_zones[z];
+			u64 start = 0, end = 0;
+
+			zone->zone_pgdat = pgdat;
+			zone->name = zone_names[z];
+			zone->idx = (enum zone_type)z;
+			zone_init_free_lists(zone);
+			if (!pgdat->online) {
+				zone->zone_start_pfn = zone->spanned_pages = 0;
+				continue;
+			}
+			if (z <= ZONE_NORMAL) {
+				u64 low = z == ZONE_DMA ? 0 : zone_limit_pfn[z - 1];
+
+				start = MAX(node_mem_start[nid], low);
+				end = MIN(node_mem_end[nid], zone_limit_pfn[z]);
+				if (zmp[nid] && z >= (int)movable_zone)
+					end = MIN(end, zmp[nid]);
+			} else if (z == ZONE_MOVABLE && zmp[nid]) {
+				start = zmp[nid];
+				end = node_mem_end[nid];
+			}
+			if (start >= end)
+				start = end = 0;
+			zone->zone_start_pfn = start;
+			zone->spanned_pages = end - start;
+			zone->present_pages = memory_pages_in(nid, start, end);
+			zone->present_early_pages = zone->present_pages;
+		}
+		pgdat->node_start_pfn = pgdat->online ? node_mem_start[nid] : 0;
+		pgdat->node_spanned_pages = pgdat->online ? node_mem_end[nid] - node_mem_start[nid] : 0;
+		pgdat->node_present_pages = pgdat->online ? memory_pages_in(nid, 0, MAX_PFN) : 0;
+	}
+}
+
+/* The zone of nid that spans pfn, else the highest populated zone of nid
+ * at or below... else the node's highest populated zone (trailing holes). */
+static enum zone_type zone_for_pfn(int nid, u64 pfn)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	int highest = ZONE_DMA;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (zone_spans_pfn(zone, pfn))
+			return (enum zone_type)z;
+		if (populated_zone(zone))
+			highest = z;
+	}
+	return (enum zone_type)highest;
+}
+
+/* ---- step 5: the memmap --------------------------------------------------- */
+
+/* Initialise the holes of present sections in [start_pfn, end_pfn) with
+ * the given zone/node; whole absent sections are skipped. */
+static u64 init_holes(u64 start_pfn, u64 end_pfn, int nid, enum zone_type zone)
+{
+	u64 pages = 0;
+
+	while (start_pfn < end_pfn) {
+		u64 sec_end = MIN(ALIGN_UP(start_pfn + 1, PAGES_PER_SECTION), end_pfn);
+
+		if (valid_section(__pfn_to_section(start_pfn)))
+			pages += init_unavailable_range(start_pfn, sec_end, zone, nid);
+		start_pfn = sec_end;
+	}
+	return pages;
+}
+
+static void init_memmap(void)
+{
+	u64 t0 = mm_cycles(), hole_pfn = 0, pages = 0, holes = 0;
+	int last_nid = 0;
+
+	for (u32 i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+		u64 start = PFN_UP(r->base), end = PFN_DOWN(r->base + r->size);
+
+		if (start >= end)
+			continue;
+		/* the hole before this range takes the zone of its first page */
+		holes += init_holes(hole_pfn, start, r->nid, zone_for_pfn(r->nid, start));
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(r->nid)->node_zones[z];
+			u64 s = MAX(start, (u64)zone->zone_start_pfn);
+			u64 e = MIN(end, (u64)zone_end_pfn(zone));
+
+			if (s < e) {
+				memmap_init_range(s, e, (enum zone_type)z, r->nid, MIGRATE_MOVABLE);
+				pages += e - s;
+			}
+		}
+		hole_pfn = end;
+		last_nid = r->nid;
+	}
+	/* the tail of the last section */
+	holes += init_holes(hole_pfn, ALIGN_UP(hole_pfn, PAGES_PER_SECTION), last_nid,
+			    zone_for_pfn(last_nid, hole_pfn ? hole_pfn - 1 : 0));
+	mm_boot_stats.memmap_init_cycles = mm_cycles() - t0;
+	mm_boot_stats.memmap_init_pages = pages + holes;
+	pr_info("memmap: initialised %llu pages (%llu in holes) in %llu cycles, %llu cycles/page",
+		(unsigned long long)(pages + holes), (unsigned long long)holes,
+		(unsigned long long)mm_boot_stats.memmap_init_cycles,
+		(unsigned long long)(mm_boot_stats.memmap_init_cycles / MAX(pages + holes, 1ULL)));
+
+	/* Boot memory is online from the start. */
+	for (u32 i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		sparse_set_online(PFN_UP(r->base), PFN_DOWN(r->base + r->size));
+	}
+
+	/* Reserved RAM: never given to the buddy. */
+	for (u32 i = 0; i < memblock.reserved.cnt; i++) {
+		const struct memblock_region *r = &memblock.reserved.regions[i];
+
+		for (u64 pfn = PFN_DOWN(r->base); pfn < PFN_UP(r->base + r->size); pfn++) {
+			if (!pfn_valid(pfn) || !memblock_is_memory(&memblock, PFN_PHYS(pfn)))
+				continue;
+			SetPageReserved(pfn_to_page(pfn));
+		}
+	}
+}
+
+/* ---- step 6: hand-over to the buddy --------------------------------------- */
+
+/* The largest order for a block at pfn that fits before end. */
+static unsigned chunk_order(u64 pfn, u64 end)
+{
+	unsigned order = MAX_PAGE_ORDER;
+
+	while (order && (!IS_ALIGNED(pfn, 1ULL << order) || pfn + (1ULL << order) > end))
+		order--;
+	return order;
+}
+
+static void handover_to_buddy(bool poison)
+{
+	u64 idx = 0, t0 = mm_cycles();
+	phys_addr_t s, e;
+	int nid;
+
+	while (memblock_next_free_range(&memblock, &idx, NUMA_NO_NODE, &s, &e, &nid)) {
+		u64 start = PFN_UP(s), end = PFN_DOWN(e);
+
+		for (int z = 0; z < MAX_NR_ZONES && start < end; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+			u64 zs = MAX(start, (u64)zone->zone_start_pfn);
+			u64 ze = MIN(end, (u64)zone_end_pfn(zone));
+
+			while (zs < ze) {
+				unsigned order = chunk_order(zs, ze);
+
+				buddy_free_boot_pages(zone, zs, order, poison);
+				zs += 1ULL << order;
+			}
+		}
+	}
+	mm_boot_stats.handover_cycles = mm_cycles() - t0;
+	memblock.current_limit = 0;	/* closed: the buddy owns free memory now */
+}
+
+/* ---- the whole sequence --------------------------------------------------- */
+
+static void print_zone_ranges(void)
+{
+	int nid;
+
+	pr_info("Zone ranges:");
+	for (int z = 0; z <= ZONE_NORMAL; z++) {
+		u64 low = z == ZONE_DMA ? 0 : zone_limit_pfn[z - 1], high = zone_limit_pfn[z];
+		u64 s = MAX(low, memblock_start_of_DRAM(&memblock) >> PAGE_SHIFT);
+		u64 e = MIN(high, memblock_end_of_DRAM(&memblock) >> PAGE_SHIFT);
+
+		if (s < e)
+			pr_info("  %-8s [mem 0x%016llx-0x%016llx]", zone_names[z],
+				(unsigned long long)PFN_PHYS(s), (unsigned long long)PFN_PHYS(e) - 1);
+		else
+			pr_info("  %-8s empty", zone_names[z]);
+	}
+	pr_info("Movable zone start for each node");
+	for_each_online_node(nid)
+		if (mm_boot_stats.zone_movable_pfn[nid])
+			pr_info("  Node %d: 0x%016llx", nid,
+				(unsigned long long)PFN_PHYS(mm_boot_stats.zone_movable_pfn[nid]));
+	pr_info("Early memory node ranges");
+	for (u32 i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		pr_info("  node %3d: [mem 0x%016llx-0x%016llx]", r->nid,
+			(unsigned long long)r->base, (unsigned long long)(r->base + r->size - 1));
+	}
+}
+
+void mm_core_init(const struct mm_boot_params *bp)
+{
+	struct zone *zone;
+	u64 managed = 0, present = 0;
+
+	setup_memblock(bp);				/* 1 */
+	setup_nodes(bp);				/* 2 */
+	mm_set_pt_allocator(boot_alloc_zeroed_page);
+	setup_sections();				/* 3 */
+	setup_zones(bp);				/* 4 */
+	print_zone_ranges();
+	init_memmap();					/* 5 */
+	page_poison_enable(bp->page_poison);
+	handover_to_buddy(bp->page_poison);		/* 6 */
+	mm_set_pt_allocator(buddy_alloc_zeroed_page);
+
+	for_each_zone(zone) {				/* 7 */
+		if (!zone->zone_pgdat || !zone->zone_pgdat->online)
+			continue;
+		zone_pcp_init(zone);
+		set_zone_contiguous(zone);
+		managed += zone->managed_pages;
+		present += zone->present_pages;
+	}
+	build_all_zonelists();
+	setup_per_zone_wmarks();
+	mm_boot_stats.reserved_pages = present - managed;
+	pr_info("Memory: %lluK/%lluK available (%lluK memmap, %lluK other reserved)",
+		(unsigned long long)(managed << (PAGE_SHIFT - 10)),
+		(unsigned long long)(present << (PAGE_SHIFT - 10)),
+		(unsigned long long)(mm_boot_stats.memmap_pages << (PAGE_SHIFT - 10)),
+		(unsigned long long)((present - managed - mm_boot_stats.memmap_pages) << (PAGE_SHIFT - 10)));
+}
+
+void mm_init_dump(struct printer *p)
+{
+	const struct mm_boot_stats *s = &mm_boot_stats;
+	int nid;
+
+	pr_printf(p, "memmap init:   %llu struct pages in %llu cycles (%llu cycles/page), field by field\n",
+		  (unsigned long long)s->memmap_init_pages, (unsigned long long)s->memmap_init_cycles,
+		  (unsigned long long)(s->memmap_init_cycles / MAX(s->memmap_init_pages, 1ULL)));
+	pr_printf(p, "hand-over:     %llu cycles (free memblock ranges -> buddy, largest aligned blocks)\n",
+		  (unsigned long long)s->handover_cycles);
+	pr_printf(p, "memmap:        %llu pages (%llu KiB) of struct pages\n",
+		  (unsigned long long)s->memmap_pages,
+		  (unsigned long long)(s->memmap_pages << (PAGE_SHIFT - 10)));
+	pr_printf(p, "reserved:      %llu pages of boot memory (memmap, kernel, first MiB, tables)\n",
+		  (unsigned long long)s->reserved_pages);
+	pr_printf(p, "movable zone:  %s\n", movable_zone == ZONE_NORMAL ? "carved from Normal" :
+		  movable_zone == ZONE_DMA32 ? "carved from DMA32" : "carved from DMA");
+	for_each_online_node(nid) {
+		if (s->zone_movable_pfn[nid])
+			pr_printf(p, "  node %d: ZONE_MOVABLE starts at pfn %#llx\n", nid,
+				  (unsigned long long)s->zone_movable_pfn[nid]);
+		else
+			pr_printf(p, "  node %d: no ZONE_MOVABLE\n", nid);
+	}
+	pr_printf(p, "SRAT hotpluggable ranges: %u\n", nr_numa_hotplug_blks);
+	for (u32 i = 0; i < nr_numa_hotplug_blks; i++)
+		pr_printf(p, "  [mem 0x%016llx-0x%016llx] node %d\n",
+			  (unsigned long long)numa_hotplug_blks[i].start,
+			  (unsigned long long)numa_hotplug_blks[i].end - 1, numa_hotplug_blks[i].nid);
+}

@@ -1,0 +1,678 @@
+/*
+ * page_alloc.c - the zoned page allocator: which zone an allocation comes
+ * from, the checks around every allocation and free, watermarks, zonelists,
+ * page poisoning and the boot hand-over.  The free lists themselves are in
+ * buddy.c, the per-CPU lists in pcp.c.
+ *
+ * An allocation, alloc_pages_node(nid, gfp, order):
+ *   1. gfp gives the highest zone allowed (gfp_zone) and the migratetype
+ *      (gfp_migratetype); movable requests may also use CMA pageblocks;
+ *   2. walk node nid's zonelist (its zones from the highest down, then the
+ *      other nodes' by distance), skipping zones above the highest allowed
+ *      and, with __GFP_THISNODE, other nodes' zones;
+ *   3. take the first zone whose free pages stay above its LOW watermark
+ *      plus its lowmem_reserve for this request (zone_watermark_ok) and that
+ *      has a block: from the pcp lists for order <= 3, else the buddy;
+ *   4. if none, walk again against the MIN watermark (halved for
+ *      __GFP_HIGH) -- Linux's slow path without reclaim or compaction --
+ *      and once more after draining the pcp lists of those zones (what
+ *      direct reclaim does before giving up);
+ *   5. prepare the pages (prep_new_page) or log the failure.
+ * A free, free_pages(page, order), checks every page (free_pages_prepare)
+ * and refuses the whole free if one is wrong, then gives the pages to the
+ * pcp lists (order <= 3) or the buddy.
+ *
+ * Reference counts: every page of an allocation gets refcount 1 (Linux sets
+ * it on the first page only, unless the caller uses split_page()).  So the
+ * pages of one allocation may later be freed in any aligned pieces, and
+ * "allocated pages have refcount >= 1" (page.h) holds page by page.
+ *
+ * Context: (main), or (boot) after mm_core_init's hand-over.  The zone
+ * functions run under the zone lock (a contract: one CPU, no interrupts).
+ */
+#include <mm/buddy.h>
+#include <kernel/string.h>
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+
+struct pglist_data node_data[MAX_NUMNODES];
+u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES];
+
+const char *const zone_names[MAX_NR_ZONES] = {
+	[ZONE_DMA] = "DMA",
+	[ZONE_DMA32] = "DMA32",
+	[ZONE_NORMAL] = "Normal",
+	[ZONE_MOVABLE] = "Movable",
+	[ZONE_DEVICE] = "Device",
+};
+
+u64 bad_page_reports;
+u64 page_poison_errors;
+static bool page_poisoning;
+
+const char *migratetype_name(int mt)
+{
+	static const char *const names[MIGRATE_TYPES] = {
+		[MIGRATE_UNMOVABLE] = "Unmovable",
+		[MIGRATE_MOVABLE] = "Movable",
+		[MIGRATE_RECLAIMABLE] = "Reclaimable",
+		[MIGRATE_HIGHATOMIC] = "HighAtomic",
+		[MIGRATE_CMA] = "CMA",
+		[MIGRATE_ISOLATE] = "Isolate",
+	};
+
+	return mt >= 0 && mt < MIGRATE_TYPES ? names[mt] : "Unknown";
+}
+
+const char *page_flag_name(enum pageflags f)
+{
+	static const char *const names[__NR_PAGEFLAGS] = {
+		[PG_reserved] = "reserved",
+		[PG_head] = "head",
+		[PG_poisoned] = "poisoned",
+		[PG_owner_priv] = "owner_priv",
+		[PG_isolated] = "isolated",
+	};
+
+	return (unsigned)f < __NR_PAGEFLAGS ? names[f] : "unknown";
+}
+
+const char *page_type_name(const struct page *p)
+{
+	if (p->page_type == PAGE_TYPE_NONE)
+		return "none";
+	switch (p->page_type >> 24) {
+	case PGTY_BUDDY: return "buddy";
+	case PGTY_PCP: return "pcp";
+	case PGTY_OFFLINE: return "offline";
+	case PGTY_TABLE: return "table";
+	default: return "unknown";
+	}
+}
+
+unsigned long totalram_pages(void)
+{
+	struct zone *zone;
+	unsigned long pages = 0;
+
+	for_each_zone(zone)
+		pages += zone->managed_pages;
+	return pages;
+}
+
+unsigned long global_free_pages(void)
+{
+	struct zone *zone;
+	unsigned long pages = 0;
+
+	for_each_zone(zone)
+		pages += zone->nr_free;
+	return pages;
+}
+
+void zone_init_free_lists(struct zone *z)
+{
+	for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++) {
+		struct free_area *area = &z->free_area[order];
+
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			INIT_LIST_HEAD(&area->free_list[mt]);
+			area->nr_free_mt[mt] = 0;
+		}
+		area->nr_free = 0;
+	}
+	z->nr_free = 0;
+	z->nr_free_cma = 0;
+	z->managed_pages = 0;	/* grows with buddy_free_boot_pages() */
+	memset(&z->ev, 0, sizeof(z->ev));
+	pcp_init_lists(z);
+}
+
+enum zone_type gfp_zone(gfp_t gfp)
+{
+	if (gfp & __GFP_DMA)
+		return ZONE_DMA;
+	if (gfp & __GFP_DMA32)
+		return ZONE_DMA32;
+	if (gfp & __GFP_MOVABLE)
+		return ZONE_MOVABLE;
+	return ZONE_NORMAL;
+}
+
+int gfp_migratetype(gfp_t gfp)
+{
+	return gfp & __GFP_MOVABLE ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE;
+}
+
+/* ---- page poisoning ------------------------------------------------------ */
+
+void page_poison_enable(bool on) { page_poisoning = on; }
+bool page_poison_enabled(void) { return page_poisoning; }
+
+/* Fill a free page with PAGE_POISON_BYTE and remember that it was filled. */
+static void poison_page(struct page *page)
+{
+	memset(mm_phys_to_virt(page_to_phys(page)), PAGE_POISON_BYTE, PAGE_SIZE);
+	page_flag_set(page, PG_poisoned);
+}
+
+/* On allocation: is the poison of a poisoned page intact?  Report the first
+ * byte that changed: someone wrote to the page while it was free. */
+static void check_poison(struct page *page)
+{
+	const u8 *mem = mm_phys_to_virt(page_to_phys(page));
+
+	page_flag_clear(page, PG_poisoned);
+	for (unsigned offset = 0; offset < PAGE_SIZE; offset++) {
+		if (mem[offset] == PAGE_POISON_BYTE)
+			continue;
+		page_poison_errors++;
+		pr_err("page_poison: memory corruption in free page pfn 0x%llx at offset 0x%x: byte 0x%02x, expected 0x%02x",
+		       (unsigned long long)page_to_pfn(page), offset, mem[offset], PAGE_POISON_BYTE);
+		return;
+	}
+}
+
+/* ---- checks around allocation and free ------------------------------------ */
+
+/*
+ * Report a page in a state it must not be in ("BUG: Bad page state", as
+ * Linux's bad_page()), naming the pfn, the request it was part of and
+ * what was wrong.  The caller then leaves the page alone.
+ */
+static void __printf(5, 6) bad_page(u64 pfn, u64 first_pfn, unsigned order, const char *when,
+				    const char *fmt, ...)
+{
+	char reason[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	bad_page_reports++;
+	pr_err("BUG: Bad page state: pfn 0x%llx (%s 0x%llx, order %u): %s",
+	       (unsigned long long)pfn, when, (unsigned long long)first_pfn, order, reason);
+}
+
+/*
+ * Linux's free_pages_prepare(): may the 2^order pages at page be freed into
+ * zone?  Every page must be in the zone's span with the zone's bits, not
+ * reserved, untyped (not free already), with refcount exactly 1.  If one is
+ * not, report it and change nothing.  Otherwise drop the references, clear
+ * what the owner left, and poison the pages if poisoning is on.
+ */
+static int free_pages_prepare(struct zone *zone, struct page *page, unsigned order)
+{
+	u64 first = page_to_pfn(page), nr = 1ULL << order;
+
+	if (order > MAX_PAGE_ORDER) {
+		bad_page(first, first, order, "freeing", "order %u > MAX_PAGE_ORDER", order);
+		return -EINVAL;
+	}
+	if (!IS_ALIGNED(first, nr)) {
+		bad_page(first, first, order, "freeing", "pfn not aligned to order %u", order);
+		return -EINVAL;
+	}
+	for (u64 pfn = first; pfn < first + nr; pfn++) {
+		const struct page *p = pfn_to_page(pfn);
+
+		if (!pfn_valid(pfn) || !zone_spans_pfn(zone, pfn) ||
+		    page_zonenum(p) != page_zonenum(page) || page_to_nid(p) != page_to_nid(page)) {
+			bad_page(pfn, first, order, "freeing", "not a page of zone %s [0x%lx, 0x%lx)",
+				 zone->name, zone->zone_start_pfn, zone_end_pfn(zone));
+			return -EINVAL;
+		}
+		if (PageReserved(p)) {
+			bad_page(pfn, first, order, "freeing", "PG_reserved: never given to the allocator");
+			return -EINVAL;
+		}
+		if (p->page_type != PAGE_TYPE_NONE) {
+			bad_page(pfn, first, order, "freeing", "page_type 0x%x (%s): already free or not ours",
+				 p->page_type, page_type_name(p));
+			return -EINVAL;
+		}
+		if (p->refcount != 1) {
+			bad_page(pfn, first, order, "freeing", "refcount %d, expected 1%s", p->refcount,
+				 p->refcount ? "" : " (already free?)");
+			return -EINVAL;
+		}
+	}
+	for (u64 pfn = first; pfn < first + nr; pfn++) {
+		struct page *p = pfn_to_page(pfn);
+
+		p->refcount = 0;
+		p->flags &= ~((1UL << PG_head) | (1UL << PG_owner_priv) | (1UL << PG_isolated));
+		p->owner = NULL;
+		p->index = 0;
+		p->private = 0;
+		if (page_poisoning)
+			poison_page(p);
+	}
+	return 0;
+}
+
+/*
+ * Linux's check_new_pages() + post_alloc_hook(): the 2^order pages just
+ * taken from the free lists must be unused (refcount 0, untyped, not
+ * reserved); a bad one is reported and the block is dropped (leaked, as
+ * Linux does).  Then check poison, give every page refcount 1, and zero
+ * the memory for __GFP_ZERO.
+ */
+static int prep_new_page(struct page *page, unsigned order, gfp_t gfp)
+{
+	u64 first = page_to_pfn(page), nr = 1ULL << order;
+
+	for (u64 pfn = first; pfn < first + nr; pfn++) {
+		const struct page *p = pfn_to_page(pfn);
+
+		if (p->refcount || p->page_type != PAGE_TYPE_NONE || PageReserved(p)) {
+			bad_page(pfn, first, order, "allocating",
+				 "free page in use: refcount %d, page_type 0x%x, flags 0x%lx",
+				 p->refcount, p->page_type, p->flags);
+			return -EINVAL;
+		}
+	}
+	for (u64 pfn = first; pfn < first + nr; pfn++) {
+		struct page *p = pfn_to_page(pfn);
+
+		if (page_flag_test(p, PG_poisoned))
+			check_poison(p);
+		p->refcount = 1;
+		p->private = 0;
+		INIT_LIST_HEAD(&p->lru);
+		if (gfp & __GFP_ZERO)
+			memset(mm_phys_to_virt(page_to_phys(p)), 0, PAGE_SIZE);
+	}
+	return 0;
+}
+
+struct page *zone_alloc_pages(struct zone *z, gfp_t gfp, unsigned order)
+{
+	int mt = gfp_migratetype(gfp);
+	unsigned alloc_flags = mt == MIGRATE_MOVABLE ? ALLOC_CMA : 0;
+	struct page *page;
+
+	if (order > MAX_PAGE_ORDER)
+		return NULL;
+	do {
+		if (order <= PAGE_ALLOC_COSTLY_ORDER && !(gfp & __GFP_NOPCP))
+			page = pcp_alloc(z, order, mt, alloc_flags);
+		else
+			page = buddy_rmqueue(z, order, mt, alloc_flags);
+	} while (page && prep_new_page(page, order, gfp));
+	if (page)
+		z->ev.alloc_pages[order]++;
+	return page;
+}
+
+int zone_free_pages(struct zone *z, struct page *page, unsigned order)
+{
+	u64 pfn = page_to_pfn(page);
+
+	if (free_pages_prepare(z, page, order))
+		return -EINVAL;
+	z->ev.free_pages[order]++;
+	if (order <= PAGE_ALLOC_COSTLY_ORDER)
+		pcp_free(z, page, order, buddy_list_mt(pfn));
+	else
+		buddy_free_one(z, pfn, order, buddy_list_mt(pfn), FPI_NONE);
+	return 0;
+}
+
+void free_pages(struct page *page, unsigned order)
+{
+	u64 pfn = page_to_pfn(page);
+
+	if (!pfn_valid(pfn)) {
+		bad_page(pfn, pfn, order, "freeing", "no memmap for this pfn");
+		return;
+	}
+	zone_free_pages(page_zone(page), page, order);
+}
+
+void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool poison)
+{
+	u64 nr = 1ULL << order;
+
+	MM_BUG_ON(order > MAX_PAGE_ORDER || !IS_ALIGNED(pfn, nr) || !zone_spans_pfn(zone, pfn) ||
+		  !zone_spans_pfn(zone, pfn + nr - 1),
+		  "pfn %#llx order %u, zone %s spans [%#lx, %#lx)", (unsigned long long)pfn, order,
+		  zone->name, zone->zone_start_pfn, zone_end_pfn(zone));
+	for (u64 i = 0; i < nr; i++) {
+		struct page *p = pfn_to_page(pfn + i);
+
+		MM_BUG_ON(p->page_type != PAGE_TYPE_NONE && !PageOffline(p),
+			  "pfn %#llx is already %s", (unsigned long long)(pfn + i), page_type_name(p));
+		page_clear_type(p);
+		ClearPageReserved(p);
+		p->refcount = 0;
+		p->private = 0;
+		if (poison)
+			poison_page(p);
+	}
+	zone->managed_pages += nr;
+	buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_TO_TAIL);
+}
+
+/* ---- watermarks ---------------------------------------------------------- */
+
+bool zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
+		       int highest_zoneidx, unsigned alloc_flags)
+{
+	long free_pages = (long)zone_buddy_free_pages(z) - (long)zone_isolated_free_pages(z);
+	long min = (long)mark;
+
+	if (!(alloc_flags & ALLOC_CMA))
+		free_pages -= (long)z->nr_free_cma;
+	free_pages -= (1L << order) - 1;	/* the request, but its first page */
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (free_pages <= min + (long)z->lowmem_reserve[highest_zoneidx])
+		return false;
+	if (!order)
+		return true;
+	/* Enough pages; is there also a block large enough? */
+	for (unsigned o = order; o <= MAX_PAGE_ORDER; o++) {
+		const struct free_area *area = &z->free_area[o];
+
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			if (area->nr_free_mt[mt])
+				return true;
+		if ((alloc_flags & ALLOC_CMA) && area->nr_free_mt[MIGRATE_CMA])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The watermarks, as Linux 6.1 sets them (init_per_zone_wmark_min and the
+ * functions it calls; the numbers of a real 6.1 boot are reproduced in
+ * tests/host/test_buddy.c):
+ *
+ *   lowmem_kbytes   = 4 * sum over zones up to Normal (not Movable) of
+ *                     max(managed - high watermark, 0)   (nr_free_buffer_pages)
+ *   min_free_kbytes = int_sqrt(16 * lowmem_kbytes), clamped to [128, 262144],
+ *                     unless a larger value was set by hand (the sysctl; on
+ *                     Linux also THP's khugepaged raises it)
+ *   pages_min       = min_free_kbytes / 4
+ *   lowmem_pages    = managed pages of every zone (x86_64 has no highmem;
+ *                     6.1 counts ZONE_MOVABLE as lowmem too)
+ *   per zone:  min  = pages_min * managed / lowmem_pages
+ *              gap  = max(min / 4, managed * watermark_scale_factor / 10000)
+ *              low  = min + gap,  high = low + gap
+ *   lowmem_reserve[j] of zone i < j = (managed of zones i+1..j) /
+ *                     sysctl_lowmem_reserve_ratio[i], 0 if the ratio is 0 or
+ *                     zone i has no managed pages
+ *   totalreserve    = sum over zones of min(max(lowmem_reserve[]) + high, managed)
+ *
+ * The lowmem reserve keeps DMA/DMA32 memory from being eaten by allocations
+ * that could have used a higher zone: an allocation allowed up to zone j
+ * that lands in zone i must leave lowmem_reserve[j] more pages free there.
+ */
+int min_free_kbytes = 1024;
+static int user_min_free_kbytes = -1;
+int watermark_scale_factor = 10;
+const int sysctl_lowmem_reserve_ratio[MAX_NR_ZONES] = {
+	[ZONE_DMA] = 256, [ZONE_DMA32] = 256, [ZONE_NORMAL] = 32,
+	[ZONE_MOVABLE] = 0, [ZONE_DEVICE] = 0,
+};
+unsigned long totalreserve_pages;
+
+/* floor(sqrt(x)), digit by digit in base 4. */
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long root = 0, bit = 1UL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= root + bit) {
+			x -= root + bit;
+			root = (root >> 1) + bit;
+		} else {
+			root >>= 1;
+		}
+		bit >>= 2;
+	}
+	return root;
+}
+
+static void calculate_min_free_kbytes(void)
+{
+	unsigned long lowmem_pages = 0;
+	struct zone *zone;
+	long new_min;
+	int nid;
+
+	for_each_online_node(nid)
+		for (int z = 0; z <= ZONE_NORMAL; z++) {
+			zone = &NODE_DATA(nid)->node_zones[z];
+			if (zone->managed_pages > zone->watermark[WMARK_HIGH])
+				lowmem_pages += zone->managed_pages - zone->watermark[WMARK_HIGH];
+		}
+	new_min = (long)int_sqrt(lowmem_pages * (PAGE_SIZE >> 10) * 16);
+	if (new_min > user_min_free_kbytes)
+		min_free_kbytes = (int)MIN(MAX(new_min, 128L), 262144L);
+}
+
+static void setup_zone_wmarks(void)
+{
+	unsigned long pages_min = (unsigned long)min_free_kbytes >> (PAGE_SHIFT - 10);
+	unsigned long lowmem_pages = 0;
+	struct zone *zone;
+
+	for_each_zone(zone)
+		lowmem_pages += zone->managed_pages;
+	for_each_zone(zone) {
+		u64 min = lowmem_pages ? (u64)pages_min * zone->managed_pages / lowmem_pages : 0;
+		u64 gap = MAX(min / 4, (u64)zone->managed_pages * (u64)watermark_scale_factor / 10000);
+
+		zone->watermark[WMARK_MIN] = min;
+		zone->watermark[WMARK_LOW] = min + gap;
+		zone->watermark[WMARK_HIGH] = min + 2 * gap;
+	}
+}
+
+static void setup_lowmem_reserve(void)
+{
+	int nid;
+
+	for_each_online_node(nid) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+
+		for (int i = 0; i < MAX_NR_ZONES; i++) {
+			struct zone *zone = &pgdat->node_zones[i];
+			int ratio = sysctl_lowmem_reserve_ratio[i];
+			unsigned long upper_managed = 0;
+
+			zone->lowmem_reserve[i] = 0;
+			for (int j = i + 1; j < MAX_NR_ZONES; j++) {
+				upper_managed += pgdat->node_zones[j].managed_pages;
+				zone->lowmem_reserve[j] = ratio && zone->managed_pages ?
+							  upper_managed / (unsigned long)ratio : 0;
+			}
+		}
+	}
+}
+
+static void calculate_totalreserve_pages(void)
+{
+	int nid;
+
+	totalreserve_pages = 0;
+	for_each_online_node(nid) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+
+		pgdat->totalreserve_pages = 0;
+		for (int i = 0; i < MAX_NR_ZONES; i++) {
+			struct zone *zone = &pgdat->node_zones[i];
+			unsigned long max = 0;
+
+			for (int j = i; j < MAX_NR_ZONES; j++)
+				max = MAX(max, zone->lowmem_reserve[j]);
+			max = MIN(max + zone->watermark[WMARK_HIGH], zone->managed_pages);
+			pgdat->totalreserve_pages += max;
+		}
+		totalreserve_pages += pgdat->totalreserve_pages;
+	}
+}
+
+void setup_per_zone_wmarks(void)
+{
+	struct zone *zone;
+
+	calculate_min_free_kbytes();
+	setup_zone_wmarks();
+	setup_lowmem_reserve();
+	calculate_totalreserve_pages();
+	for_each_zone(zone)
+		if (zone->zone_pgdat && zone->zone_pgdat->online)
+			zone_pcp_init(zone);
+}
+
+int set_min_free_kbytes(int kbytes)
+{
+	if (kbytes < 0)
+		return -EINVAL;
+	user_min_free_kbytes = kbytes;
+	min_free_kbytes = kbytes;
+	setup_per_zone_wmarks();
+	return 0;
+}
+
+/* ---- zonelists ----------------------------------------------------------- */
+
+/* Node nid's zonelist: see build_all_zonelists() in buddy.h. */
+static void build_zonelist(struct pglist_data *pgdat)
+{
+	int order[MAX_NUMNODES], nr_nodes = 0, nid, n = 0;
+	const int local = pgdat->node_id;
+
+	/* Other online nodes by (distance, id): insertion sort, local first. */
+	for_each_online_node(nid) {
+		int i;
+
+		if (nid == local)
+			continue;
+		for (i = nr_nodes; i > 0; i--) {
+			int prev = order[i - 1];
+
+			if (numa_distance[local][prev] <= numa_distance[local][nid])
+				break;
+			order[i] = prev;
+		}
+		order[i] = nid;
+		nr_nodes++;
+	}
+	memmove(order + 1, order, (size_t)nr_nodes * sizeof(order[0]));
+	order[0] = local;
+	nr_nodes++;
+
+	for (int i = 0; i < nr_nodes; i++)
+		for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
+			struct zone *zone = &NODE_DATA(order[i])->node_zones[z];
+
+			if (z != ZONE_DEVICE && populated_zone(zone))
+				pgdat->node_zonelist.zones[n++] = zone;
+		}
+	pgdat->node_zonelist.zones[n] = NULL;
+}
+
+void build_all_zonelists(void)
+{
+	int nid;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		NODE_DATA(nid)->node_zonelist.zones[0] = NULL;
+		if (NODE_DATA(nid)->online)
+			build_zonelist(NODE_DATA(nid));
+	}
+}
+
+/* ---- the allocator ------------------------------------------------------- */
+
+/* One walk of nid's zonelist against the watermark named in alloc_flags. */
+static struct page *get_page_from_freelist(int nid, gfp_t gfp, unsigned order,
+					   unsigned alloc_flags)
+{
+	const struct zonelist *zonelist = &NODE_DATA(nid)->node_zonelist;
+	int highest = (int)gfp_zone(gfp);
+	struct zone *zone;
+
+	for (int i = 0; (zone = zonelist->zones[i]) != NULL; i++) {
+		struct page *page;
+
+		if ((int)zone->idx > highest || !managed_zone(zone))
+			continue;
+		if ((gfp & __GFP_THISNODE) && zone->zone_pgdat->node_id != nid)
+			continue;
+		if (!zone_watermark_ok(zone, order, zone->watermark[alloc_flags & ALLOC_WMARK_MASK],
+				       highest, alloc_flags))
+			continue;
+		page = zone_alloc_pages(zone, gfp, order);
+		if (page)
+			return page;
+	}
+	return NULL;
+}
+
+/* Drain the pcp lists of nid's zonelist; true if any page came back. */
+static bool drain_zonelist_pcp(int nid)
+{
+	struct zone *zone;
+	bool drained = false;
+
+	for (int i = 0; (zone = NODE_DATA(nid)->node_zonelist.zones[i]) != NULL; i++) {
+		if (zone->pcp.count) {
+			pcp_drain_zone(zone);
+			drained = true;
+		}
+	}
+	return drained;
+}
+
+/* "GFP_KERNEL|__GFP_ZERO"-style names of the flags, for failure messages. */
+static void gfp_names(gfp_t gfp, char *buf, size_t size)
+{
+	static const struct { gfp_t flag; const char *name; } names[] = {
+		{ __GFP_DMA, "__GFP_DMA" }, { __GFP_DMA32, "__GFP_DMA32" },
+		{ __GFP_MOVABLE, "__GFP_MOVABLE" }, { __GFP_HIGH, "__GFP_HIGH" },
+		{ __GFP_THISNODE, "__GFP_THISNODE" }, { __GFP_ZERO, "__GFP_ZERO" },
+		{ __GFP_NOWARN, "__GFP_NOWARN" }, { __GFP_NOPCP, "__GFP_NOPCP" },
+	};
+	size_t len = (size_t)ksnprintf(buf, size, "GFP_KERNEL");
+
+	for (unsigned i = 0; i < ARRAY_SIZE(names) && len < size; i++)
+		if (gfp & names[i].flag)
+			len += (size_t)ksnprintf(buf + len, size - len, "|%s", names[i].name);
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned order)
+{
+	unsigned cma = gfp_migratetype(gfp) == MIGRATE_MOVABLE ? ALLOC_CMA : 0;
+	unsigned slow_flags = ALLOC_WMARK_MIN | cma | (gfp & __GFP_HIGH ? ALLOC_HIGH : 0);
+	struct page *page = NULL;
+	char names[160];
+
+	if (nid == NUMA_NO_NODE)
+		nid = 0;
+	if (order <= MAX_PAGE_ORDER && nid >= 0 && nid < MAX_NUMNODES) {
+		page = get_page_from_freelist(nid, gfp, order, ALLOC_WMARK_LOW | cma);
+		if (!page)
+			page = get_page_from_freelist(nid, gfp, order, slow_flags);
+		if (!page && drain_zonelist_pcp(nid))
+			page = get_page_from_freelist(nid, gfp, order, slow_flags);
+	}
+	if (!page && !(gfp & __GFP_NOWARN)) {
+		gfp_names(gfp, names, sizeof(names));
+		pr_warn("page allocation failure: order:%u, mode:0x%x(%s), node:%d%s", order, gfp, names,
+			nid, order > MAX_PAGE_ORDER ? " (order > MAX_PAGE_ORDER)" :
+			nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid)->online ? " (no such node)" : "");
+	}
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned order)
+{
+	return alloc_pages_node(NUMA_NO_NODE, gfp, order);
+}

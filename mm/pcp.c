@@ -1,0 +1,214 @@
+/*
+ * pcp.c - per-CPU page lists: a small cache of free pages in front of the
+ * buddy allocator.
+ *
+ * Taking a page from the buddy means the zone lock, a walk up the orders
+ * and a split; giving one back means up to ten merge steps, each touching
+ * another struct page.  Most allocations and frees are of single pages and
+ * come in bursts, so Linux keeps, per zone and per CPU, lists of free pages
+ * of orders 0..PAGE_ALLOC_COSTLY_ORDER (3), one list per (order, pcp
+ * migratetype): index order * MIGRATE_PCPTYPES + mt.  An allocation takes
+ * the first page of its list; when the list is empty it is refilled with
+ * `batch` pages' worth taken from the buddy in one go (rmqueue_bulk).  A
+ * free puts the page at the head of its list (hot: likely still in the
+ * cache); when the lists hold `high` pages or more, `batch` pages' worth
+ * go back to the buddy from the tails (cold pages first: free_pcppages_bulk).
+ * memlab has one CPU, hence one set of lists per zone (zone->pcp).
+ *
+ * Pages on a pcp list are free but not in the buddy: refcount 0, page_type
+ * PGTY_PCP (memlab's marker; Linux leaves them untyped) and private = order.
+ * They are counted in zone->nr_free (memlab's NR_FREE_PAGES includes them,
+ * see mmzone.h) and in zone->pcp.count; the watermark check subtracts them
+ * again, as Linux's NR_FREE_PAGES never contained them.
+ *
+ * Migratetypes: a page goes on the list of its pageblock's type at the time
+ * it is freed; CMA and HighAtomic pages use the Movable list; a page whose
+ * pageblock is isolated never goes on a list: it goes straight to the
+ * buddy's isolate list, so isolation can account every free page.  When a
+ * page goes back to the buddy, its pageblock's type is read again (it may
+ * have been stolen or isolated since), as Linux does since 6.10.
+ *
+ * Sizes, as Linux 6.1 computed them (zone_batchsize, zone_highsize):
+ *   batch = min(managed_pages / 1024, 1 MiB of pages = 256) / 4, at least
+ *           1, then rounded to 2^n - 1 (rounddown_pow_of_two(batch * 1.5)
+ *           - 1): 2^n values were found to alias badly in CPU caches.
+ *           A zone of 2 GiB: min(512, 256) / 4 = 64 -> 96 -> 64 - 1 = 63.
+ *   high  = the zone's low watermark divided by the CPUs local to the zone
+ *           (one here), at least 4 * batch: full pcp lists then never push
+ *           the zone below the low watermark by themselves.
+ * Before watermarks exist (early boot), batch is 1 and high 0, Linux's boot
+ * pageset: every free goes straight through to the buddy.  Not modelled:
+ * 6.1's adaptive free_factor (draining more when frees come without
+ * allocations) and the separate THP-order lists.
+ *
+ * Context: zone lock ((boot) or (main) on the one CPU).
+ */
+#include <mm/buddy.h>
+#include <kernel/printk.h>
+
+void pcp_init_lists(struct zone *zone)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+
+	for (unsigned i = 0; i < NR_PCP_LISTS; i++)
+		INIT_LIST_HEAD(&pcp->lists[i]);
+	pcp->count = 0;
+	pcp->batch = 1;
+	pcp->high = 0;
+}
+
+/* The largest power of two <= x (x >= 1). */
+static unsigned long rounddown_pow_of_two(unsigned long x)
+{
+	return 1UL << (63 - __builtin_clzl(x));
+}
+
+/* Linux 6.1's zone_batchsize(), spelled out at the top of this file. */
+static int zone_batchsize(const struct zone *zone)
+{
+	unsigned long batch = MIN(zone->managed_pages >> 10, (unsigned long)(SZ_1M / PAGE_SIZE));
+
+	batch /= 4;
+	if (batch < 1)
+		batch = 1;
+	return (int)(rounddown_pow_of_two(batch + batch / 2) - 1);
+}
+
+void zone_pcp_init(struct zone *zone)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+	const unsigned long nr_cpus = 1;
+	int batch = MAX(zone_batchsize(zone), 1);
+	int high = (int)(zone->watermark[WMARK_LOW] / nr_cpus);
+
+	pcp->batch = batch;
+	pcp->high = MAX(high, batch * 4);
+}
+
+/* Put a page on pcp list idx (head or tail) and count it as free. */
+static void pcp_list_add(struct zone *zone, struct page *page, unsigned order,
+			 unsigned idx, bool to_tail)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+
+	if (to_tail)
+		list_add_tail(&page->lru, &pcp->lists[idx]);
+	else
+		list_add(&page->lru, &pcp->lists[idx]);
+	page_set_type(page, PGTY_PCP);
+	page->private = order;
+	pcp->count += 1 << order;
+	zone->nr_free += 1UL << order;
+}
+
+/* Take a page off its pcp list; it is no longer counted as free. */
+static void pcp_list_del(struct zone *zone, struct page *page, unsigned order)
+{
+	MM_BUG_ON(!PagePcp(page) || page->private != order,
+		  "pfn %#llx: page_type %#x private %lu, expected a pcp page of order %u",
+		  (unsigned long long)page_to_pfn(page), page->page_type, page->private, order);
+	list_del(&page->lru);
+	page_clear_type(page);
+	page->private = 0;
+	zone->pcp.count -= 1 << order;
+	zone->nr_free -= 1UL << order;
+}
+
+/*
+ * Linux's rmqueue_bulk(): move up to count blocks of 2^order pages of
+ * migratetype mt from the buddy to pcp list idx, in the order the buddy
+ * hands them out (tail insertion keeps them in that order).  Returns the
+ * number of blocks moved.
+ */
+static int rmqueue_bulk(struct zone *zone, unsigned order, int count, unsigned idx,
+			int mt, unsigned alloc_flags)
+{
+	int moved;
+
+	for (moved = 0; moved < count; moved++) {
+		struct page *page = buddy_rmqueue(zone, order, mt, alloc_flags);
+
+		if (!page)
+			break;
+		pcp_list_add(zone, page, order, idx, true);
+	}
+	return moved;
+}
+
+struct page *pcp_alloc(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+	unsigned idx = pcp_index(order, mt);
+	struct page *page;
+
+	MM_BUG_ON(order > PAGE_ALLOC_COSTLY_ORDER || mt < 0 || mt >= MIGRATE_PCPTYPES,
+		  "order %u migratetype %d", order, mt);
+	if (list_empty(&pcp->lists[idx])) {
+		/* Refill: batch pages' worth, in blocks of this order, at least 2. */
+		int count = pcp->batch > 1 ? MAX(pcp->batch >> order, 2) : pcp->batch;
+
+		if (!rmqueue_bulk(zone, order, count, idx, mt, alloc_flags))
+			return NULL;
+		zone->ev.pcp_refills++;
+	} else {
+		zone->ev.pcp_hits++;
+	}
+	page = list_first_entry(&pcp->lists[idx], struct page, lru);
+	pcp_list_del(zone, page, order);
+	return page;
+}
+
+/*
+ * Linux's free_pcppages_bulk(): give at least `pages` pages (whole list
+ * entries, so possibly a few more) from the pcp lists back to the buddy,
+ * starting with list first_idx and going round the lists, each from its
+ * tail (the coldest pages).  Each page goes to the buddy list of its
+ * pageblock's type as it is now.
+ */
+static void free_pcppages_bulk(struct zone *zone, int pages, unsigned first_idx)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+	unsigned idx = first_idx;
+
+	pages = MIN(pages, pcp->count);
+	/* pcp->count > 0 while pages > 0, so some list is not empty. */
+	while (pages > 0) {
+		struct list_head *list = &pcp->lists[idx];
+		unsigned order = idx / MIGRATE_PCPTYPES;
+
+		while (pages > 0 && !list_empty(list)) {
+			struct page *page = list_last_entry(list, struct page, lru);
+			u64 pfn = page_to_pfn(page);
+
+			pcp_list_del(zone, page, order);
+			pages -= 1 << order;
+			buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_NONE);
+		}
+		idx = (idx + 1) % NR_PCP_LISTS;
+	}
+	zone->ev.pcp_drains++;
+}
+
+void pcp_free(struct zone *zone, struct page *page, unsigned order, int mt)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+	unsigned idx;
+
+	MM_BUG_ON(order > PAGE_ALLOC_COSTLY_ORDER, "order %u", order);
+	if (mt == MIGRATE_ISOLATE) {
+		buddy_free_one(zone, page_to_pfn(page), order, mt, FPI_NONE);
+		return;
+	}
+	if (mt >= MIGRATE_PCPTYPES)
+		mt = MIGRATE_MOVABLE;	/* CMA, HighAtomic */
+	idx = pcp_index(order, mt);
+	pcp_list_add(zone, page, order, idx, false);
+	if (pcp->count >= pcp->high)
+		free_pcppages_bulk(zone, pcp->batch, idx);
+}
+
+void pcp_drain_zone(struct zone *zone)
+{
+	if (zone->pcp.count)
+		free_pcppages_bulk(zone, zone->pcp.count, 0);
+}

@@ -1,0 +1,247 @@
+/*
+ * sparse.c - the section table: which 128 MiB sections have memory, which
+ * have a memmap, which are online, and the flags of their pageblocks.
+ *
+ * The table is two-level.  mem_section_roots[] has one pointer per
+ * SECTIONS_PER_ROOT (64) sections; a root is a 4 KiB page holding 64
+ * struct mem_section, allocated the first time a section in its range gets
+ * memory.  __nr_to_section() is therefore two array lookups, and the table
+ * for the whole 64 TiB physical address space costs 64 KiB of pointers
+ * until memory shows up.  Roots are never freed: sections come back after
+ * hot-remove and re-add, and a root is small.
+ *
+ * Each function below changes one kind of state and says which; together
+ * they are the only writers of struct mem_section.
+ */
+#include <mm/sparse.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+
+static struct mem_section *mem_section_roots[NR_SECTION_ROOTS];
+
+struct mem_section *__nr_to_section(u64 section_nr)
+{
+	struct mem_section *root;
+
+	if (section_nr >= NR_MEM_SECTIONS)
+		return NULL;
+	root = mem_section_roots[section_nr / SECTIONS_PER_ROOT];
+	return root ? &root[section_nr % SECTIONS_PER_ROOT] : NULL;
+}
+
+/* Make sure the root holding section_nr exists; NULL if it cannot be had. */
+static struct mem_section *section_get_or_alloc(u64 section_nr, void *(*root_alloc)(void))
+{
+	u64 r = section_nr / SECTIONS_PER_ROOT;
+
+	if (!mem_section_roots[r]) {
+		struct mem_section *root = root_alloc ? root_alloc() : NULL;
+
+		if (!root)
+			return NULL;
+		memset(root, 0, 4096);
+		for (unsigned i = 0; i < SECTIONS_PER_ROOT; i++)
+			root[i].nid = NUMA_NO_NODE;
+		mem_section_roots[r] = root;
+	}
+	return __nr_to_section(section_nr);
+}
+
+/* Subsection bits of [start_pfn, end_pfn) within one section. */
+static u64 subsection_mask(u64 start_pfn, u64 end_pfn)
+{
+	unsigned first = pfn_to_subsection(start_pfn);
+	unsigned last = pfn_to_subsection(end_pfn - 1);
+	unsigned n = last - first + 1;
+
+	return (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << first;
+}
+
+int sparse_add_present(u64 start_pfn, u64 end_pfn, int nid, bool early,
+		       void *(*root_alloc)(void))
+{
+	if (start_pfn >= end_pfn)
+		return 0;
+	if (end_pfn > MAX_PFN)
+		return -EINVAL;
+	/* First make sure every root exists, so a failure changes nothing. */
+	for (u64 nr = pfn_to_section_nr(start_pfn); nr <= pfn_to_section_nr(end_pfn - 1); nr++)
+		if (!section_get_or_alloc(nr, root_alloc))
+			return -ENOMEM;
+	for (u64 pfn = start_pfn; pfn < end_pfn; ) {
+		u64 nr = pfn_to_section_nr(pfn);
+		u64 sec_end = MIN(section_nr_to_pfn(nr + 1), end_pfn);
+		struct mem_section *ms = __nr_to_section(nr);
+
+		ms->flags |= SECTION_MARKED_PRESENT | (early ? SECTION_IS_EARLY : 0);
+		ms->subsection_map |= subsection_mask(pfn, sec_end);
+		ms->nid = nid;
+		ms->nr_present_pages += (u32)(sec_end - pfn);
+		pfn = sec_end;
+	}
+	return 0;
+}
+
+void sparse_remove_present(u64 start_pfn, u64 end_pfn)
+{
+	for (u64 pfn = start_pfn; pfn < end_pfn; ) {
+		u64 nr = pfn_to_section_nr(pfn);
+		u64 sec_end = MIN(section_nr_to_pfn(nr + 1), end_pfn);
+		struct mem_section *ms = __nr_to_section(nr);
+
+		MM_BUG_ON(!present_section(ms), "section %llu", (unsigned long long)nr);
+		MM_BUG_ON(ms->nr_present_pages < sec_end - pfn, "section %llu has %u pages, removing %llu",
+			  (unsigned long long)nr, ms->nr_present_pages,
+			  (unsigned long long)(sec_end - pfn));
+		ms->subsection_map &= ~subsection_mask(pfn, sec_end);
+		ms->nr_present_pages -= (u32)(sec_end - pfn);
+		if (!ms->nr_present_pages) {
+			ms->flags = 0;
+			ms->subsection_map = 0;
+			ms->nid = NUMA_NO_NODE;
+			memset(ms->pageblock_flags, 0, sizeof(ms->pageblock_flags));
+		}
+		pfn = sec_end;
+	}
+}
+
+void sparse_set_memmap(u64 section_nr, phys_addr_t memmap_pa)
+{
+	struct mem_section *ms = __nr_to_section(section_nr);
+
+	MM_BUG_ON(!present_section(ms), "section %llu is not present", (unsigned long long)section_nr);
+	ms->flags |= SECTION_HAS_MEM_MAP;
+	ms->memmap_pa = memmap_pa;
+}
+
+void sparse_clear_memmap(u64 section_nr)
+{
+	struct mem_section *ms = __nr_to_section(section_nr);
+
+	MM_BUG_ON(online_section(ms), "section %llu is still online", (unsigned long long)section_nr);
+	if (ms) {
+		ms->flags &= ~SECTION_HAS_MEM_MAP;
+		ms->memmap_pa = 0;
+	}
+}
+
+/* Online/offline work on whole sections: a section is online when any of
+ * its memory is (Linux sets the bit per section, memory blocks are whole
+ * sections).  The range is rounded to sections. */
+void sparse_set_online(u64 start_pfn, u64 end_pfn)
+{
+	for (u64 nr = pfn_to_section_nr(start_pfn); start_pfn < end_pfn &&
+	     nr <= pfn_to_section_nr(end_pfn - 1); nr++) {
+		struct mem_section *ms = __nr_to_section(nr);
+
+		if (valid_section(ms))
+			ms->flags |= SECTION_IS_ONLINE;
+	}
+}
+
+void sparse_set_offline(u64 start_pfn, u64 end_pfn)
+{
+	for (u64 nr = pfn_to_section_nr(start_pfn); start_pfn < end_pfn &&
+	     nr <= pfn_to_section_nr(end_pfn - 1); nr++) {
+		struct mem_section *ms = __nr_to_section(nr);
+
+		if (ms)
+			ms->flags &= ~SECTION_IS_ONLINE;
+	}
+}
+
+/* Where the 4 flag bits of pfn's pageblock live: word and shift. */
+static u64 *pageblock_word(u64 pfn, unsigned *shift)
+{
+	struct mem_section *ms = __pfn_to_section(pfn);
+	unsigned idx = (unsigned)((pfn & ~PAGE_SECTION_MASK) >> pageblock_order);
+
+	MM_BUG_ON(!present_section(ms), "pfn %#llx is not in a present section",
+		  (unsigned long long)pfn);
+	*shift = (idx * PB_BITS) % 64;
+	return &ms->pageblock_flags[idx * PB_BITS / 64];
+}
+
+int get_pageblock_migratetype(u64 pfn)
+{
+	unsigned shift;
+	u64 *w = pageblock_word(pfn, &shift);
+
+	return (int)((*w >> shift) & PB_MIGRATETYPE_MASK);
+}
+
+void set_pageblock_migratetype(u64 pfn, int migratetype)
+{
+	unsigned shift;
+	u64 *w = pageblock_word(pfn, &shift);
+
+	MM_BUG_ON(migratetype < 0 || migratetype > (int)PB_MIGRATETYPE_MASK,
+		  "migratetype %d", migratetype);
+	*w = (*w & ~((u64)PB_MIGRATETYPE_MASK << shift)) | ((u64)migratetype << shift);
+}
+
+bool get_pageblock_isolate(u64 pfn)
+{
+	unsigned shift;
+	u64 *w = pageblock_word(pfn, &shift);
+
+	return (*w >> shift) & PB_MIGRATE_ISOLATE_BIT;
+}
+
+void set_pageblock_isolate(u64 pfn, bool isolated)
+{
+	unsigned shift;
+	u64 *w = pageblock_word(pfn, &shift);
+
+	if (isolated)
+		*w |= (u64)PB_MIGRATE_ISOLATE_BIT << shift;
+	else
+		*w &= ~((u64)PB_MIGRATE_ISOLATE_BIT << shift);
+}
+
+bool sparse_next_present(u64 *section_nr)
+{
+	for (u64 nr = *section_nr; nr < NR_MEM_SECTIONS; nr++) {
+		if (!mem_section_roots[nr / SECTIONS_PER_ROOT]) {
+			nr = ALIGN_UP(nr + 1, SECTIONS_PER_ROOT) - 1;	/* skip the empty root */
+			continue;
+		}
+		if (present_section(__nr_to_section(nr))) {
+			*section_nr = nr;
+			return true;
+		}
+	}
+	return false;
+}
+
+void sparse_reset(void)
+{
+	/* Host tests only: the roots came from the test's allocator and
+	 * belong to it; forget them. */
+	memset(mem_section_roots, 0, sizeof(mem_section_roots));
+}
+
+void sparse_dump(struct printer *p)
+{
+	u64 nr = 0;
+	unsigned count = 0;
+
+	pr_printf(p, "%-8s %-37s %4s %6s %-18s %s\n", "section", "pfn range", "node",
+		  "pages", "subsections", "state");
+	for (; sparse_next_present(&nr); nr++) {
+		const struct mem_section *ms = __nr_to_section(nr);
+		u64 start = section_nr_to_pfn(nr);
+
+		pr_printf(p, "%-8llu [0x%014llx-0x%014llx) %4d %6u 0x%016llx %s%s%s%s\n",
+			  (unsigned long long)nr, (unsigned long long)start,
+			  (unsigned long long)(start + PAGES_PER_SECTION), ms->nid,
+			  ms->nr_present_pages, (unsigned long long)ms->subsection_map,
+			  "present",
+			  ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
+			  ms->flags & SECTION_IS_ONLINE ? ",online" : "",
+			  ms->flags & SECTION_IS_EARLY ? ",early" : "");
+		count++;
+	}
+	pr_printf(p, "%u present sections of %lu possible (%u MiB each)\n", count,
+		  (unsigned long)NR_MEM_SECTIONS, (unsigned)(PAGES_PER_SECTION * PAGE_SIZE >> 20));
+}

@@ -1,0 +1,150 @@
+/*
+ * mm_platform_host.c - include/mm/platform.h for the host tests.
+ *
+ * Physical memory is an anonymous mapping of the simulated size; the
+ * vmemmap is a PROT_NONE reservation in which mm_vmemmap_populate() opens
+ * the struct pages of a range (mprotect), so touching the memmap of a range
+ * that was never populated crashes the test at once, as it would fault in
+ * the kernel.
+ */
+#define _GNU_SOURCE
+#include <sys/mman.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mm/platform.h>
+#include <mm/page.h>
+#include <mm/sparse.h>
+#include <mm/mmzone.h>
+#include <mm/memblock.h>
+#include <mm/mm_init.h>
+#include "mm_host.h"
+
+struct page *mm_vmemmap;
+u64 host_vmemmap_populated_pages;
+
+static u8 *ram;
+static u64 ram_size;
+static void *roots[4096];
+static unsigned nr_roots;
+static phys_addr_t (*pt_alloc)(void);
+
+#define VMEMMAP_BYTES	((HOST_MAX_PHYS >> PAGE_SHIFT) * sizeof(struct page))
+
+void *mm_phys_to_virt(phys_addr_t pa)
+{
+	if (pa >= ram_size) {
+		fprintf(stderr, "mm_phys_to_virt: %#llx is beyond the simulated RAM (%#llx)\n",
+			(unsigned long long)pa, (unsigned long long)ram_size);
+		abort();
+	}
+	return ram + pa;
+}
+
+phys_addr_t mm_virt_to_phys(const void *va)
+{
+	const u8 *p = va;
+
+	if (p < ram || p >= ram + ram_size) {
+		fprintf(stderr, "mm_virt_to_phys: %p is not in the simulated RAM\n", va);
+		abort();
+	}
+	return (phys_addr_t)(p - ram);
+}
+
+int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa)
+{
+	u8 *start = (u8 *)(mm_vmemmap + start_pfn);
+	u8 *end = (u8 *)(mm_vmemmap + end_pfn);
+
+	(void)backing_pa;
+	if (end_pfn > (HOST_MAX_PHYS >> PAGE_SHIFT) || start_pfn % PAGES_PER_SUBSECTION ||
+	    end_pfn % PAGES_PER_SUBSECTION) {
+		fprintf(stderr, "mm_vmemmap_populate: bad range [%#llx, %#llx)\n",
+			(unsigned long long)start_pfn, (unsigned long long)end_pfn);
+		abort();
+	}
+	if (mprotect(start, (size_t)(end - start), PROT_READ | PROT_WRITE))
+		return -12;
+	host_vmemmap_populated_pages += end_pfn - start_pfn;
+	return 0;
+}
+
+void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn)
+{
+	u8 *start = (u8 *)(mm_vmemmap + start_pfn);
+	size_t len = (size_t)((end_pfn - start_pfn) * sizeof(struct page));
+
+	madvise(start, len, MADV_DONTNEED);
+	mprotect(start, len, PROT_NONE);
+	host_vmemmap_populated_pages -= end_pfn - start_pfn;
+}
+
+void mm_set_pt_allocator(phys_addr_t (*alloc)(void))
+{
+	pt_alloc = alloc;
+}
+
+u64 mm_cycles(void)
+{
+	return __builtin_ia32_rdtsc();
+}
+
+void *host_root_alloc(void)
+{
+	void *p;
+
+	if (nr_roots == sizeof(roots) / sizeof(roots[0]))
+		return NULL;
+	p = calloc(1, 4096);
+	roots[nr_roots++] = p;
+	return p;
+}
+
+void host_mm_reset(u64 ram_bytes)
+{
+	if (!mm_vmemmap) {
+		void *v = mmap(NULL, VMEMMAP_BYTES, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (v == MAP_FAILED) {
+			perror("host_mm_reset: vmemmap reservation");
+			abort();
+		}
+		mm_vmemmap = v;
+	} else if (host_vmemmap_populated_pages) {
+		madvise(mm_vmemmap, VMEMMAP_BYTES, MADV_DONTNEED);
+		mprotect(mm_vmemmap, VMEMMAP_BYTES, PROT_NONE);
+	}
+	host_vmemmap_populated_pages = 0;
+	if (ram)
+		munmap(ram, ram_size);
+	ram = NULL;
+	ram_size = ram_bytes;
+	if (ram_bytes) {
+		ram = mmap(NULL, ram_bytes, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (ram == MAP_FAILED) {
+			perror("host_mm_reset: simulated RAM");
+			abort();
+		}
+	}
+	sparse_reset();
+	memset(node_data, 0, sizeof(node_data));
+	memset(numa_distance, 0, sizeof(numa_distance));
+	memset(&mm_boot_stats, 0, sizeof(mm_boot_stats));
+	nr_numa_hotplug_blks = 0;
+	memblock_init(&memblock);
+	for (unsigned i = 0; i < nr_roots; i++)
+		free(roots[i]);
+	nr_roots = 0;
+	pt_alloc = NULL;
+}
+
+/* Free the simulated machine at exit, so LeakSanitizer stays quiet. */
+__attribute__((destructor)) static void host_mm_fini(void)
+{
+	for (unsigned i = 0; i < nr_roots; i++)
+		free(roots[i]);
+	nr_roots = 0;
+}

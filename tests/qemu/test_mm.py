@@ -1,0 +1,525 @@
+"""Issue 3 scenarios: the memory core seen through its Linux-format views
+(/proc/meminfo, buddyinfo, zoneinfo, pagetypeinfo, the node files) and the
+shell's hand allocations (alloc, free, fill, check).
+
+The parsers below accept only Linux 6.1's exact layouts (column widths,
+trailing spaces, field order), so a drift from the Linux format fails here.
+The checks tie the views to each other and to the firmware map:
+
+    present pages (zoneinfo)  == System RAM pages (`memmap`)
+    managed + reserved        == present          (`meminit` reserved)
+    MemTotal                  == managed pages, in kB
+    pages free (per zone)     == sum of buddyinfo blocks + pcp count
+    MemFree                   == sum of the zones' pages free
+
+memlab counts pages on the per-CPU lists as free (zone->nr_free, see
+kernel/proc_mm.c), so MemFree comes back exactly after `free all`;
+buddyinfo comes back exactly once `drain` has emptied the pcp lists.
+"""
+
+import re
+
+import pytest
+
+from memlab import SCALE
+
+MiB = 1 << 20
+GiB = 1 << 30
+PAGE = 4096
+NR_ORDERS = 11
+NUMA2 = ["-object", "memory-backend-ram,id=m0,size=1G",
+         "-object", "memory-backend-ram,id=m1,size=1G",
+         "-numa", "node,nodeid=0,memdev=m0",
+         "-numa", "node,nodeid=1,memdev=m1"]
+ZONES = ["DMA", "DMA32", "Normal", "Movable", "Device"]
+MIGRATETYPES = ["Unmovable", "Movable", "Reclaimable", "HighAtomic", "CMA",
+                "Isolate"]
+
+# /proc/meminfo fields of Linux 6.1 (x86_64, CONFIG_CMA, CONFIG_ZSWAP), in
+# the order meminfo_proc_show() prints them.  memlab prints a subset, in
+# this order.
+LINUX_MEMINFO = """MemTotal MemFree MemAvailable Buffers Cached SwapCached
+Active Inactive Active(anon) Inactive(anon) Active(file) Inactive(file)
+Unevictable Mlocked SwapTotal SwapFree Zswap Zswapped Dirty Writeback
+AnonPages Mapped Shmem KReclaimable Slab SReclaimable SUnreclaim KernelStack
+PageTables SecPageTables NFS_Unstable Bounce WritebackTmp CommitLimit
+Committed_AS VmallocTotal VmallocUsed VmallocChunk Percpu HardwareCorrupted
+AnonHugePages ShmemHugePages ShmemPmdMapped FileHugePages FilePmdMapped
+CmaTotal CmaFree HugePages_Total HugePages_Free HugePages_Rsvd
+HugePages_Surp Hugepagesize Hugetlb DirectMap4k DirectMap2M
+DirectMap1G""".split()
+
+# drivers/base/node.c node_read_meminfo() + hugetlb_report_node_meminfo().
+LINUX_NODE_MEMINFO = """MemTotal MemFree MemUsed SwapCached Active Inactive
+Active(anon) Inactive(anon) Active(file) Inactive(file) Unevictable Mlocked
+Dirty Writeback FilePages Mapped AnonPages Shmem KernelStack PageTables
+SecPageTables NFS_Unstable Bounce WritebackTmp KReclaimable Slab
+SReclaimable SUnreclaim AnonHugePages ShmemHugePages ShmemPmdMapped
+FileHugePages FilePmdMapped HugePages_Total HugePages_Free
+HugePages_Surp""".split()
+
+
+# -- parsers: Linux 6.1's layouts, exactly --------------------------------
+
+def lines_of(text):
+    assert text.endswith("\n"), f"output does not end with a newline: {text[-80:]!r}"
+    return text[:-1].split("\n")
+
+
+def is_subsequence(sub, seq):
+    it = iter(seq)
+    return all(x in it for x in sub)
+
+
+def parse_meminfo(text):
+    """{field: kB (or a count for HugePages_*)} in file order.  Each line is
+    "%-16s%8lu kB" (show_val_kb), or "HugePages_Xxx:   %5lu" (24 columns
+    either way), or the one longer label "HardwareCorrupted: %5lu kB"."""
+    out = {}
+    for line in lines_of(text):
+        m = re.fullmatch(r"(\S+):( +)(\d+)( kB)?", line)
+        assert m, f"not a meminfo line: {line!r}"
+        name, value, kb = m.group(1), int(m.group(3)), m.group(4)
+        width = len(name) + 1 + len(m.group(2)) + len(m.group(3))
+        assert width == 24 or (width > 24 and len(m.group(2)) == 1
+                               and len(name) + 2 >= 16), \
+            f"meminfo value not right-aligned to column 24: {line!r}"
+        assert (kb is None) == name.startswith("HugePages_"), line
+        assert name not in out, f"{name} twice"
+        out[name] = value
+    names = list(out)
+    assert is_subsequence(names, LINUX_MEMINFO), \
+        f"meminfo fields are not in Linux's order (or unknown): {names}"
+    return out
+
+
+def parse_buddyinfo(text):
+    """{(nid, zone): [free blocks per order 0..10]}.  Each line is
+    "Node %d, zone %8s " then "%6lu " per order (trailing space)."""
+    out = {}
+    for line in lines_of(text):
+        m = re.fullmatch(r"Node (\d+), zone (.{8}) ((?:[ \d]{5}\d ){11})", line)
+        assert m, f"not a buddyinfo line: {line!r}"
+        zone = m.group(2).lstrip()
+        assert m.group(2) == f"{zone:>8}" and zone in ZONES, line
+        out[(int(m.group(1)), zone)] = [int(v) for v in m.group(3).split()]
+    return out
+
+
+ZONE_FIELDS = ["boost", "min", "low", "high", "spanned", "present",
+               "managed", "cma"]
+ZONE_STATS = ["nr_free_pages", "nr_zone_inactive_anon", "nr_zone_active_anon",
+              "nr_zone_inactive_file", "nr_zone_active_file",
+              "nr_zone_unevictable", "nr_zone_write_pending", "nr_mlock",
+              "nr_bounce", "nr_zspages", "nr_free_cma"]
+
+
+def parse_zoneinfo(text):
+    """{(nid, zone): {field: value}} with the fields of mm/vmstat.c's
+    zoneinfo_show_print() that memlab has, line for line: unpopulated zones
+    stop after "protection", populated ones go on with the zone stats,
+    pagesets, node_unreclaimable, start_pfn and memlab's two additions."""
+    out = {}
+    lines = lines_of(text)
+    i = 0
+
+    def take(regex, what):
+        nonlocal i
+        assert i < len(lines), f"zoneinfo ends where {what} was expected"
+        m = re.fullmatch(regex, lines[i])
+        assert m, f"zoneinfo line {i + 1}: expected {what}, got {lines[i]!r}"
+        i += 1
+        return m
+
+    while i < len(lines):
+        m = take(r"Node (\d+), zone (.{8})", "a 'Node N, zone NAME' header")
+        zone = m.group(2).lstrip()
+        assert zone in ZONES, lines[i - 1]
+        z = {}
+        out[(int(m.group(1)), zone)] = z
+        z["free"] = int(take(r"  pages free     (\d+)", "pages free").group(1))
+        for f in ZONE_FIELDS:
+            z[f] = int(take(rf"        {f:<8} (\d+)", f).group(1))
+        prot = take(r"        protection: \((-?\d+(?:, -?\d+)*)\)", "protection")
+        z["protection"] = [int(v) for v in prot.group(1).split(", ")]
+        assert len(z["protection"]) == len(ZONES)
+        if z["present"] == 0:
+            continue
+        for f in ZONE_STATS:
+            z[f] = int(take(rf"      {f:<12} (\d+)", f).group(1))
+        take(r"  pagesets", "pagesets")
+        take(r"    cpu: 0", "cpu: 0")
+        z["pcp_count"] = int(take(r"              count: (\d+)", "count").group(1))
+        z["pcp_high"] = int(take(r"              high:  (\d+)", "high").group(1))
+        z["pcp_batch"] = int(take(r"              batch: (\d+)", "batch").group(1))
+        take(r"  node_unreclaimable:  0", "node_unreclaimable")
+        z["start_pfn"] = int(take(r"  start_pfn:           (\d+)", "start_pfn").group(1))
+        z["contiguous"] = int(take(r"  contiguous:          ([01])", "contiguous").group(1))
+    return out
+
+
+def parse_pagetypeinfo(text):
+    """(free, blocks): free[(nid, zone, type)] = [count per order];
+    blocks[(nid, zone)] = {type: pageblocks}.  One section per node with
+    memory, each with its own "Page block order" header, as Linux."""
+    free, blocks = {}, {}
+    lines = lines_of(text)
+    order_hdr = "%-43s " % "Free pages count per migrate type at order" + \
+        "".join("%6d " % o for o in range(NR_ORDERS))
+    type_hdr = "%-23s" % "Number of blocks type " + \
+        "".join("%12s " % t for t in MIGRATETYPES)
+    i = 0
+    while i < len(lines):
+        assert lines[i:i + 4] == ["Page block order: 9", "Pages per block:  512", "",
+                                  order_hdr], f"pagetypeinfo header at line {i + 1}: {lines[i:i + 4]}"
+        i += 4
+        while lines[i] != "":
+            m = re.fullmatch(r"Node +(\d+), zone (.{8}), type (.{12}) ((?:>?[ \d]{5}\d ){11})",
+                             lines[i])
+            assert m, f"not a free-count line: {lines[i]!r}"
+            assert lines[i].startswith("Node %4d, zone %8s, type %12s " % (
+                int(m.group(1)), m.group(2).strip(), m.group(3).strip())), lines[i]
+            free[(int(m.group(1)), m.group(2).strip(), m.group(3).strip())] = \
+                [int(v.lstrip(">")) for v in m.group(4).split()]
+            i += 1
+        i += 1
+        assert lines[i] == type_hdr, f"block-count header: {lines[i]!r}"
+        i += 1
+        while i < len(lines) and lines[i].startswith("Node "):
+            m = re.fullmatch(r"Node (\d+), zone (.{8}) ((?:[ \d]{11}\d ){6})", lines[i])
+            assert m, f"not a block-count line: {lines[i]!r}"
+            blocks[(int(m.group(1)), m.group(2).strip())] = dict(
+                zip(MIGRATETYPES, (int(v) for v in m.group(3).split())))
+            i += 1
+    return free, blocks
+
+
+def parse_node_meminfo(text, nid):
+    """{field: value}: "Node %d %-16s%8lu kB" lines, then the three
+    "Node %d HugePages_Xxx:  %5u" lines, in drivers/base/node.c's order."""
+    out = {}
+    for line in lines_of(text):
+        m = re.fullmatch(r"Node (\d+) (\S+):( +)(\d+)( kB)?", line)
+        assert m and int(m.group(1)) == nid, f"not a node {nid} meminfo line: {line!r}"
+        name, value = m.group(2), int(m.group(4))
+        if m.group(5):
+            assert line == f"Node {nid} {name + ':':<16}{value:>8} kB", line
+        else:
+            assert name.startswith("HugePages_"), line
+            assert line == f"Node {nid} {name + ':':<16} {value:>5}", line
+        out[name] = value
+    assert is_subsequence(list(out), LINUX_NODE_MEMINFO), list(out)
+    return out
+
+
+def memmap_ram_pages(text):
+    """From `memmap`: "System RAM: 2096632 KiB in 2 ranges (524158 pages)"."""
+    m = re.search(r"^System RAM: (\d+) KiB in \d+ ranges? \((\d+) pages\)", text, re.M)
+    assert m, f"no System RAM summary in memmap:\n{text[-600:]}"
+    assert int(m.group(1)) * 1024 == int(m.group(2)) * PAGE
+    return int(m.group(2))
+
+
+def meminit_reserved(text):
+    m = re.search(r"^reserved:\s+(\d+) pages", text, re.M)
+    assert m, f"no 'reserved: N pages' line in meminit:\n{text}"
+    return int(m.group(1))
+
+
+# Summary lines that start like an error ("alloc: ...") but report success.
+SUMMARY = re.compile(r"(alloc: \d+ blocks of order|free: \d+ handles freed|drain: \d+ pages moved)")
+
+
+def run_ok(m, cmd, timeout=None):
+    """Run cmd; fail if it printed an error in the shell's "cmd: ..." style."""
+    out = m.run(cmd, **({"timeout": timeout} if timeout else {}))
+    name = cmd.split()[0]
+    for line in out.split("\n"):
+        assert not (line.startswith(name + ": ") or line.startswith("usage:")) \
+            or SUMMARY.match(line), f"{cmd!r} failed:\n{out}"
+    return out
+
+
+def snapshot(m):
+    """What must come back after a round trip: drain the pcp lists, then
+    MemFree, buddyinfo and each zone's free pages."""
+    run_ok(m, "drain")
+    zones = parse_zoneinfo(m.run("cat /proc/zoneinfo"))
+    return {
+        "MemFree": parse_meminfo(m.run("cat /proc/meminfo"))["MemFree"],
+        "buddyinfo": parse_buddyinfo(m.run("cat /proc/buddyinfo")),
+        "zone_free": {k: z["free"] for k, z in zones.items()},
+    }
+
+
+def check_views_agree(m):
+    """The views against each other; returns (meminfo, zoneinfo, buddyinfo)."""
+    meminfo = parse_meminfo(m.run("cat /proc/meminfo"))
+    zoneinfo = parse_zoneinfo(m.run("cat /proc/zoneinfo"))
+    buddy = parse_buddyinfo(m.run("cat /proc/buddyinfo"))
+    free, blocks = parse_pagetypeinfo(m.run("cat /proc/pagetypeinfo"))
+
+    managed = sum(z["managed"] for z in zoneinfo.values())
+    assert meminfo["MemTotal"] == managed * 4, (meminfo["MemTotal"], managed)
+    assert meminfo["MemFree"] == sum(z["free"] for z in zoneinfo.values()) * 4
+    assert 0 <= meminfo["MemAvailable"] <= meminfo["MemFree"]
+    assert meminfo["Hugepagesize"] == 2048
+    populated = {k for k, z in zoneinfo.items() if z["present"]}
+    assert set(buddy) == populated, (sorted(buddy), sorted(populated))
+    assert {k for k in blocks} == populated
+    for key, z in zoneinfo.items():
+        assert z["managed"] <= z["present"] <= z["spanned"], (key, z)
+        assert z["min"] <= z["low"] <= z["high"], (key, z)
+        if not z["present"]:
+            continue
+        assert z["nr_free_pages"] == z["free"], (key, z)
+        in_buddy = sum(n << o for o, n in enumerate(buddy[key]))
+        assert z["free"] == in_buddy + z["pcp_count"], \
+            f"{key}: pages free {z['free']} != buddy {in_buddy} + pcp {z['pcp_count']}"
+        for order in range(NR_ORDERS):
+            by_type = sum(free[(key[0], key[1], t)][order] for t in MIGRATETYPES)
+            assert by_type == buddy[key][order], (key, order, by_type, buddy[key][order])
+        nblocks = sum(blocks[key].values())
+        first = z["start_pfn"] // 512
+        last = (z["start_pfn"] + z["spanned"] - 1) // 512
+        assert z["present"] // 512 <= nblocks <= last - first + 1, (key, nblocks, z)
+    return meminfo, zoneinfo, buddy
+
+
+# -- read-only checks on the shared machine (2G) -----------------------------
+
+def test_views_parse_and_agree(shell):
+    meminfo, zoneinfo, _ = check_views_agree(shell)
+    assert meminfo["MemTotal"] > 1900 * 1024
+    for field in ["Buffers", "Cached", "SwapTotal", "Slab", "AnonPages"]:
+        assert meminfo[field] == 0, field
+    # Linux prints every zone of an online node, populated or not
+    assert [k for k in zoneinfo] == [(0, z) for z in ZONES]
+    assert zoneinfo[(0, "DMA")]["start_pfn"] == 0
+    assert zoneinfo[(0, "DMA32")]["start_pfn"] == 4096
+
+
+def test_node_files(shell):
+    assert shell.run("cat /sys/devices/system/node/online") == "0\n"
+    assert shell.run("cat /sys/devices/system/node/has_memory") == "0\n"
+    assert shell.run("cat /sys/devices/system/node/node0/distance") == "10\n"
+    node = parse_node_meminfo(shell.run("cat /sys/devices/system/node/node0/meminfo"), 0)
+    meminfo = parse_meminfo(shell.run("cat /proc/meminfo"))
+    assert node["MemTotal"] == meminfo["MemTotal"]
+    assert node["MemUsed"] == node["MemTotal"] - node["MemFree"]
+    assert "cannot access" in shell.run("ls /sys/devices/system/node/node1")
+
+
+def test_memmap_map_and_sections(shell):
+    out = run_ok(shell, "memmap map")
+    rows = re.findall(r"^0x([0-9a-f]{12})  (\S[^\n]*)$", out, re.M)
+    assert rows, out
+    drawn = "".join(r[1].rstrip() for r in rows if not r[1].startswith("("))
+    assert set(drawn) <= set(".ohrDdNMV"), out
+    sections = shell.run("sections")
+    present = len(re.findall(r"^\d+ +\[", sections, re.M))
+    assert len(drawn) - drawn.count(".") == present, (drawn, present)
+    assert drawn[0] == "h"      # section 0: the 640 KiB - 1 MiB hole
+    assert "legend" in out or "absent" in out
+
+
+def test_page_decodes(shell):
+    out = run_ok(shell, "page 0x100")            # the kernel image, at 1 MiB
+    assert re.search(r"^pfn 0x100 \(phys 0x100000\)", out, re.M), out
+    assert "zone DMA" in out and "reserved" in out and "refcount:   1" in out
+    assert re.search(r"pageblock:  \[0x0-0x200\) (Unmovable|Movable)", out), out
+    assert "section:    0 present,memmap,online,early" in out, out
+    out = run_ok(shell, "page 0x9f")             # the legacy hole
+    assert "hole" in out, out
+
+
+def test_page_of_invalid_pfn(shell):
+    out = shell.run("page 0x80000")              # 2 GiB: no RAM at all
+    assert out == "page: pfn 0x80000: no memmap (section 16 is not present)\n", out
+    out = shell.run("page 0x400000000")
+    assert "beyond the 46-bit physical address space" in out, out
+    assert "usage" in shell.run("page")
+
+
+def test_numa_memblock_meminit(shell):
+    out = run_ok(shell, "numa")
+    assert re.search(r"^node 0: \[mem 0x0{16}-0x[0-9a-f]{16}\]", out, re.M), out
+    assert "node distances:" in out
+    out = run_ok(shell, "memblock")
+    assert out.strip()
+    out = run_ok(shell, "meminit")
+    assert meminit_reserved(out) > 0
+
+
+# -- boots of their own ------------------------------------------------------
+
+@pytest.mark.parametrize("mem", ["2G", "8G"])
+def test_memtotal_is_ram_minus_reserved(boot, mem):
+    m = boot(mem=mem)
+    ram_pages = memmap_ram_pages(m.run("memmap"))
+    reserved = meminit_reserved(m.run("meminit"))
+    meminfo, zoneinfo, _ = check_views_agree(m)
+    present = sum(z["present"] for z in zoneinfo.values())
+    managed = sum(z["managed"] for z in zoneinfo.values())
+    assert present == ram_pages, (present, ram_pages)
+    assert managed + reserved == present, (managed, reserved, present)
+    assert meminfo["MemTotal"] == managed * 4
+    size = int(mem[:-1]) * GiB
+    assert size - 4 * MiB <= ram_pages * PAGE <= size
+    # the memmap alone is 64 bytes per 4 KiB page of every present section
+    assert reserved * PAGE >= size // 64
+    if mem == "8G":
+        assert zoneinfo[(0, "Normal")]["start_pfn"] == (4 * GiB) // PAGE
+        assert zoneinfo[(0, "Normal")]["present"] == 6 * GiB // PAGE
+
+
+def alloc_until_failure(m, args):
+    """`alloc ORDER 4096 args quiet` until it fails; blocks allocated."""
+    total = 0
+    while True:
+        out = m.run(f"alloc {args} quiet", timeout=120 * SCALE)
+        ok = re.search(r"^alloc: (\d+) blocks of order", out, re.M)
+        if ok:
+            total += int(ok.group(1))
+            continue
+        fail = re.search(r"^alloc: order \d+: no free block .*; (\d+) of \d+ allocated$", out, re.M)
+        full = re.search(r"^alloc: the handle table is full .*; (\d+) of \d+ allocated$", out, re.M)
+        assert fail or full, out
+        total += int((fail or full).group(1))
+        return total, bool(full)
+
+
+@pytest.mark.parametrize("mem", ["2G", "8G"])
+def test_alloc_until_failure_then_free_all(boot, mem):
+    m = boot(mem=mem)
+    before = snapshot(m)
+    blocks = 0
+    for order in range(10, -1, -1):
+        n, full = alloc_until_failure(m, f"{order} 4096 movable")
+        blocks += n
+        if full:
+            break
+    else:
+        n, _ = alloc_until_failure(m, "0 4096 unmovable")
+        blocks += n
+    meminfo = parse_meminfo(m.run("cat /proc/meminfo"))
+    assert meminfo["MemFree"] < meminfo["MemTotal"] // 20, \
+        f"only {blocks} blocks before failure: {meminfo}"
+    handles = m.run("handles")
+    assert re.search(rf"^{blocks} live handles of 4096", handles, re.M), handles[-200:]
+    out = run_ok(m, "free all", timeout=120 * SCALE)
+    assert re.search(rf"^free: {blocks} handles freed", out, re.M), out
+    after = snapshot(m)
+    assert after == before
+    check_views_agree(m)
+
+
+def test_two_numa_nodes(boot):
+    m = boot(mem="2G", extra=NUMA2)
+    out = run_ok(m, "numa")
+    assert re.search(r"^node 0: \[mem 0x0000000000000000-0x000000003fffffff\]", out, re.M), out
+    assert re.search(r"^node 1: \[mem 0x0000000040000000-0x000000007[0-9a-f]{7}\]", out, re.M), out
+    assert re.search(r"^  0:\s+10\s+20$", out, re.M) and re.search(r"^  1:\s+20\s+10$", out, re.M), out
+    assert m.run("cat /sys/devices/system/node/online") == "0-1\n"
+    assert m.run("cat /sys/devices/system/node/node0/distance") == "10 20\n"
+    assert m.run("cat /sys/devices/system/node/node1/distance") == "20 10\n"
+    meminfo, zoneinfo, buddy = check_views_agree(m)
+    assert [k for k in zoneinfo] == [(n, z) for n in (0, 1) for z in ZONES]
+    assert zoneinfo[(1, "DMA32")]["start_pfn"] == GiB // PAGE
+    assert zoneinfo[(1, "DMA")]["present"] == 0
+    assert zoneinfo[(0, "DMA32")]["start_pfn"] + zoneinfo[(0, "DMA32")]["spanned"] == GiB // PAGE
+    assert (1, "DMA32") in buddy and (1, "DMA") not in buddy
+    totals = [parse_node_meminfo(m.run(f"cat /sys/devices/system/node/node{n}/meminfo"), n)
+              for n in (0, 1)]
+    assert sum(t["MemTotal"] for t in totals) == meminfo["MemTotal"]
+    for n in (0, 1):
+        managed = sum(z["managed"] for (nid, _), z in zoneinfo.items() if nid == n)
+        assert totals[n]["MemTotal"] == managed * 4
+    out = run_ok(m, "alloc 10 2 node=1")
+    assert len(re.findall(r"^handle \d+: pfn 0x[0-9a-f]+ order 10 \(4096 KiB\) node 1 zone DMA32 unmovable$",
+                          out, re.M)) == 2, out
+    run_ok(m, "free all")
+
+
+def test_movablecore_creates_movable_zone(boot):
+    m = boot("movablecore=512M")
+    _, zoneinfo, buddy = check_views_agree(m)
+    movable = zoneinfo[(0, "Movable")]
+    assert 508 * MiB <= movable["present"] * PAGE <= 512 * MiB, movable
+    assert movable["start_pfn"] % 1024 == 0
+    dma32 = zoneinfo[(0, "DMA32")]
+    assert dma32["start_pfn"] + dma32["spanned"] == movable["start_pfn"]
+    assert (0, "Movable") in buddy
+    out = run_ok(m, "alloc 10 1 movable")
+    assert "zone Movable movable" in out, out
+    out = run_ok(m, "alloc 0 1 unmovable")
+    assert "zone Movable" not in out, out
+    run_ok(m, "free all")
+
+
+def test_bad_input_changes_nothing(machine):
+    m = machine
+    before = snapshot(m)
+    out = m.run("alloc 11")
+    assert out == "alloc: order 11 is too large: the largest is 10 (MAX_PAGE_ORDER, 4096 KiB blocks)\n", out
+    assert m.run("free 1") == "free: no handle 1: nothing was allocated yet\n"
+    assert "usage: alloc" in m.run("alloc")
+    assert "usage: alloc" in m.run("alloc 3 lots")
+    assert m.run("alloc 3 node=7") == "alloc: node=7: not an online node\n"
+    assert "count 0" in m.run("alloc 3 0")
+    out = run_ok(m, "alloc 2")
+    assert re.fullmatch(r"handle 1: pfn 0x[0-9a-f]+ order 2 \(16 KiB\) node 0 zone \w+ unmovable\n", out), out
+    assert re.fullmatch(r"handle 1: freed pfn 0x[0-9a-f]+ order 2 \(16 KiB\)\n", m.run("free 1"))
+    assert m.run("free 1") == "free: handle 1 was already freed\n"
+    assert m.run("free 2") == "free: no handle 2: handles given so far are 1-1\n"
+    assert m.run("free x") == "free: 'x' is not a handle number\n"
+    assert m.run("fill 1 0x55") == "fill: handle 1 was already freed\n"
+    assert m.run("fill 7 0x55") == "fill: no handle 7: handles given so far are 1-1\n"
+    assert m.run("check 7") == "check: no handle 7: handles given so far are 1-1\n"
+    assert "usage: fill" in m.run("fill 1")
+    assert m.run("page 0x80000") == "page: pfn 0x80000: no memmap (section 16 is not present)\n"
+    assert "0 live handles" in m.run("handles")
+    assert snapshot(m) == before
+
+
+def test_fill_and_check_patterns(machine):
+    m = machine
+    out = run_ok(m, "alloc 10 2 movable")
+    out += run_ok(m, "alloc 3 3")
+    out += run_ok(m, "alloc 0 2 movable")
+    pfns = {int(h): int(p, 16) for h, p in re.findall(r"^handle (\d+): pfn 0x([0-9a-f]+)", out, re.M)}
+    assert sorted(pfns) == [1, 2, 3, 4, 5, 6, 7], out
+    for h in pfns:
+        assert re.fullmatch(rf"handle {h}: filled \d+ KiB at pfn 0x{pfns[h]:x} with pattern 0x[0-9a-f]+\n",
+                            run_ok(m, f"fill {h} {0x1111 * h:#x}"))
+    run_ok(m, "fill 7 some-word")                 # a word is hashed into a pattern
+    for h in pfns:
+        assert m.run(f"check {h}") == f"handle {h}: ok\n"
+    assert m.run("check all") == "ok: 7 handles checked (0 live handles never filled)\n"
+    # every page of a block names its handle
+    out = run_ok(m, f"page {pfns[1] + 1023:#x}")
+    assert "owner:      handle 1 (index 1)" in out, out
+    # a block moved by hand (as offlining will migrate it) keeps its data
+    out = run_ok(m, "move 1")
+    moved = re.fullmatch(rf"handle 1: moved from pfn 0x{pfns[1]:x} to pfn 0x([0-9a-f]+) \(node 0 zone \w+\)\n", out)
+    assert moved, out
+    assert m.run("check 1") == "handle 1: ok\n"
+    assert "owner:      none" in run_ok(m, f"page {pfns[1]:#x}")
+    new = int(moved.group(1), 16)
+    assert "owner:      handle 1 (index 1)" in run_ok(m, f"page {new + 5:#x}")
+    # freeing some leaves the others' data alone
+    run_ok(m, "free 2")
+    run_ok(m, "free 4")
+    assert m.run("check all") == "ok: 5 handles checked (0 live handles never filled)\n"
+    out = run_ok(m, "alloc 10 1 movable")     # likely handle 2's block again
+    h = int(re.search(r"^handle (\d+):", out, re.M).group(1))
+    assert m.run(f"check {h}") == f"check: handle {h} was never filled (fill it first)\n"
+    assert m.run("check all") == "ok: 5 handles checked (1 live handles never filled)\n"
+    run_ok(m, "free all")
+
+
+def test_selftest_mm(machine):
+    out = machine.run("selftest mm", timeout=120 * SCALE)
+    assert "# Subtest: mm" in out, out
+    assert not re.search(r"^\s*not ok", out, re.M), out
+    assert re.search(r"^ok 1 mm$", out, re.M), out

@@ -51,12 +51,15 @@ ARCH_OBJS := \
 	arch/x86_64/paging.o \
 	arch/x86_64/power.o \
 	arch/x86_64/multiboot2.o \
-	arch/x86_64/mm_platform.o
+	arch/x86_64/mm_platform.o \
+	arch/x86_64/apic.o
 
 DRIVER_OBJS := \
 	drivers/serial/uart16550.o \
 	drivers/acpi/tables.o \
-	drivers/acpi/srat.o
+	drivers/acpi/srat.o \
+	drivers/acpi/madt.o \
+	drivers/acpi/events.o
 
 KERNEL_OBJS := \
 	kernel/main.o \
@@ -78,6 +81,7 @@ KERNEL_OBJS := \
 	kernel/vfs.o \
 	kernel/cmd_fs.o \
 	kernel/cmd_sys.o \
+	kernel/workqueue.o \
 	kernel/proc_mm.o \
 	kernel/cmd_mm.o
 
@@ -89,6 +93,8 @@ MM_OBJS := \
 	mm/buddy.o \
 	mm/pcp.o \
 	mm/page_alloc.o \
+	mm/page_isolation.o \
+	mm/migrate.o \
 	mm/mm_init.o
 
 # In-kernel self-test suites (KTAP), run by the `selftest` command.
@@ -96,7 +102,8 @@ KTEST_OBJS := \
 	tests/kernel/ktest_lib.o \
 	tests/kernel/ktest_shell.o \
 	tests/kernel/ktest_memmap.o \
-	tests/kernel/ktest_mm.o
+	tests/kernel/ktest_mm.o \
+	tests/kernel/ktest_isolation.o
 
 KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) $(KERNEL_OBJS) \
 	$(MM_OBJS) $(KTEST_OBJS))

@@ -13,11 +13,18 @@
  * MM_MAX_HANDLES slots; a handle id is found by a scan (4096 slots take
  * microseconds, and the shell is not a fast path).
  *
- * Every page of a handle's block carries page->owner = the handle and
- * page->index = its id: that is how `page PFN` names the handle that owns a
- * page, and how memory offlining will find the handle of a movable block it
- * migrates (mm_handles_page_moved()).  The handle stores the head page, so
- * `check` always reads the block where it is now.
+ * Every page of a handle's block carries page->index = the handle's id.
+ * A movable handle (`alloc ... movable`) is also a movable owner
+ * (migrate.h): struct mm_handle starts with a struct movable_owner, every
+ * page of its block has page->owner pointing at it, and its
+ * movable_operations tell migration where the block starts (block_of) and
+ * take the news of a move (moved).  That is how memory offlining and
+ * `move` migrate the block, the handle following its data.  An unmovable
+ * handle leaves page->owner NULL, so migration sees a page without a
+ * movable owner -- unmovable, and offlining refuses it, as it should; its
+ * pages are still found from page->index.  `page PFN` names the handle of
+ * either kind.  The handle stores the head page, so `check` always reads
+ * the block where it is now.
  *
  * Patterns.  `fill` writes, into each 8-byte word of the block, a value
  * made of the pattern and the word's offset in the block; `check` recomputes
@@ -34,6 +41,7 @@
 #include <kernel/string.h>
 #include <mm/buddy.h>
 #include <mm/memblock.h>
+#include <mm/migrate.h>
 #include <mm/mm_init.h>
 #include <mm/mm_views.h>
 #include <mm/mmzone.h>
@@ -42,6 +50,7 @@
 #define MM_MAX_HANDLES		4096
 
 struct mm_handle {
+	struct movable_owner mo; /* first: page->owner of a movable handle's pages */
 	unsigned long id;	/* 1, 2, ... as given out; 0: the slot is free */
 	struct page *page;	/* head page of the block, where it is now */
 	unsigned order;		/* the block is 2^order pages */
@@ -98,25 +107,51 @@ static struct mm_handle *handle_slot_alloc(void)
 	return NULL;
 }
 
-/* Mark (or unmark, h == NULL) every page of the block as the handle's. */
+/*
+ * Mark (or unmark, h == NULL) every page of the block as the handle's:
+ * index = id always, owner = the handle's movable_owner only if movable.
+ */
 static void block_set_owner(struct page *head, unsigned order, struct mm_handle *h)
 {
+	struct movable_owner *owner = h && (h->gfp & __GFP_MOVABLE) ? &h->mo : NULL;
+
 	for (unsigned long i = 0; i < (1UL << order); i++) {
-		head[i].owner = h;
+		head[i].owner = owner;
 		head[i].index = h ? h->id : 0;
 	}
 }
 
+/*
+ * The live handle whose block holds page: through page->owner for a
+ * movable handle, through page->index (checked against the handle's
+ * block) for an unmovable one; NULL if none.
+ */
+static struct mm_handle *handle_of_page(const struct page *page)
+{
+	struct mm_handle *h = page->owner;
+
+	if (is_handle(h))
+		return h;
+	if (page->owner || !page->index || page->refcount < 1)
+		return NULL;
+	h = handle_find(page->index);
+	if (h && page >= h->page && page < h->page + (1UL << h->order))
+		return h;
+	return NULL;
+}
+
 unsigned long mm_handle_of(const struct page *page)
 {
-	return is_handle(page->owner) ? ((const struct mm_handle *)page->owner)->id : 0;
+	const struct mm_handle *h = handle_of_page(page);
+
+	return h ? h->id : 0;
 }
 
 struct page *mm_handle_block(const struct page *page, unsigned *order)
 {
-	const struct mm_handle *h = page->owner;
+	const struct mm_handle *h = handle_of_page(page);
 
-	if (!is_handle(h))
+	if (!h)
 		return NULL;
 	*order = h->order;
 	return h->page;
@@ -125,9 +160,9 @@ struct page *mm_handle_block(const struct page *page, unsigned *order)
 void mm_handles_page_moved(struct page *old_head, struct page *new_head)
 {
 	static bool warned;
-	struct mm_handle *h = old_head->owner;
+	struct mm_handle *h = handle_of_page(old_head);
 
-	if (!is_handle(h) || h->page != old_head) {
+	if (!h || h->page != old_head) {
 		if (!warned)
 			pr_warn("mm_handles_page_moved: pfn 0x%llx is not the head of a handle's block",
 				(unsigned long long)page_to_pfn(old_head));
@@ -138,6 +173,25 @@ void mm_handles_page_moved(struct page *old_head, struct page *new_head)
 	block_set_owner(old_head, h->order, NULL);
 	h->page = new_head;
 }
+
+/* movable_operations of a movable handle: migration asks where its block is. */
+static bool handle_block_of(struct page *page, struct page **head, unsigned *order)
+{
+	*head = mm_handle_block(page, order);
+	return *head != NULL;
+}
+
+/* ... and tells it that the block moved (contents already copied). */
+static void handle_moved(struct page *old_head, struct page *new_head, unsigned order)
+{
+	mm_handles_page_moved(old_head, new_head);
+}
+
+static const struct movable_operations handle_movable_ops = {
+	.name = "shell handle",
+	.block_of = handle_block_of,
+	.moved = handle_moved,
+};
 
 /* A handle number from the shell; prints why not and returns NULL. */
 static struct mm_handle *handle_arg(struct printer *out, const char *cmd, const char *arg)
@@ -237,8 +291,8 @@ static int cmd_alloc(struct printer *out, int argc, char **argv)
 			return -ENOMEM;
 		}
 		*h = (struct mm_handle){
-			.id = next_handle_id++, .page = page, .order = (unsigned)order,
-			.gfp = gfp,
+			.mo.ops = &handle_movable_ops, .id = next_handle_id++, .page = page,
+			.order = (unsigned)order, .gfp = gfp,
 		};
 		block_set_owner(page, h->order, h);
 		nr_live_handles++;
@@ -494,14 +548,19 @@ SHELL_COMMAND(check, .name = "check", .usage = "check HANDLE|all",
 	      .fn = cmd_check);
 
 /*
- * `move HANDLE`: migrate a block by hand, the way memory offlining will
- * migrate movable blocks: a new block of the same order and type, a copy of
- * the contents, mm_handles_page_moved(), then the old block is freed.
+ * `move HANDLE`: migrate a block by hand with migrate_block(), the way
+ * memory offlining migrates movable blocks: a new movable block of the same
+ * order (the handle's node preferred), a copy of the contents, the handle's
+ * moved() operation, then the old block is freed.  The old block itself is
+ * the range to avoid.  An unmovable handle is refused with the reason
+ * offlining would give.
  */
 static int cmd_move(struct printer *out, int argc, char **argv)
 {
 	struct mm_handle *h;
-	struct page *old, *new;
+	struct page *old;
+	char why[160];
+	u64 old_pfn;
 	int err;
 
 	if (argc != 2)
@@ -510,29 +569,33 @@ static int cmd_move(struct printer *out, int argc, char **argv)
 	if (!h)
 		return -EINVAL;
 	old = h->page;
-	new = alloc_pages_node(page_to_nid(old), h->gfp | __GFP_NOWARN, h->order);
-	if (!new) {
+	old_pfn = page_to_pfn(old);
+	err = migrate_block(old, old_pfn, old_pfn + (1ULL << h->order), page_to_nid(old));
+	if (err == -ENOMEM) {
 		pr_printf(out, "move: handle %lu: no free block of order %u to move to\n", h->id,
 			  h->order);
-		return -ENOMEM;
+		return err;
 	}
-	memcpy(mm_phys_to_virt(page_to_phys(new)), mm_phys_to_virt(page_to_phys(old)),
-	       PAGE_SIZE << h->order);
-	mm_handles_page_moved(old, new);
-	err = zone_free_pages(page_zone(old), old, h->order);
-	pr_printf(out, "handle %lu: moved from pfn 0x%llx to pfn 0x%llx (node %d zone %s)%s\n",
-		  h->id, (unsigned long long)page_to_pfn(old), (unsigned long long)page_to_pfn(new),
-		  page_to_nid(new), zone_names[page_zonenum(new)],
-		  err ? "; the old block could not be freed" : "");
-	return err;
+	if (err) {
+		describe_unmovable(old_pfn, why, sizeof(why));
+		pr_printf(out, "move: handle %lu cannot be migrated: %s%s\n", h->id, why,
+			  h->gfp & __GFP_MOVABLE ? "" : " (allocate with `movable` to make it movable)");
+		return err;
+	}
+	pr_printf(out, "handle %lu: moved from pfn 0x%llx to pfn 0x%llx (node %d zone %s)\n",
+		  h->id, (unsigned long long)old_pfn, (unsigned long long)page_to_pfn(h->page),
+		  page_to_nid(h->page), zone_names[page_zonenum(h->page)]);
+	return 0;
 }
 
 SHELL_COMMAND(move, .name = "move", .usage = "move HANDLE",
 	      .summary = "migrate a handle's block to a new block, contents and all",
-	      .help = "What memory offlining does to a movable block, by hand: allocate\n"
-		      "a block of the same order and type on the same node, copy the\n"
-		      "data, point the handle (and page->owner/index) at the copy, free\n"
-		      "the original.  `check HANDLE` afterwards proves nothing was lost.",
+	      .help = "What memory offlining does to a movable block, by hand\n"
+		      "(migrate_block): allocate a movable block of the same order,\n"
+		      "preferring the same node, copy the data, point the handle (and\n"
+		      "page->owner/index) at the copy, free the original.  `check HANDLE`\n"
+		      "afterwards proves nothing was lost.  Only `movable` handles move;\n"
+		      "an unmovable one is refused with the reason offlining would give.",
 	      .fn = cmd_move);
 
 static int cmd_handles(struct printer *out, int argc, char **argv)

@@ -126,14 +126,16 @@ void kmain(u32 magic, u64 mbi_phys)
 	gdt_init();			/* segments, TSS with the double-fault stack */
 	idt_init();			/* exception and IRQ vectors */
 	paging_init(&boot_info.memmap);	/* direct map, kernel W^X; identity map gone */
+	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, MADT, SRAT, DSDT */
 	pic_init();			/* 8259s moved to vectors 32-47, all masked */
+	apic_init();			/* I/O APIC + local APIC if the MADT has them */
 	time_init();			/* TSC frequency from the PIT, 100 Hz tick */
 	serial_enable_irq();		/* console input by interrupt */
 	irq_enable();
-	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, DSDT, ... */
 	mm_setup();			/* memblock, sections, zones, buddy */
 	vfs_init();			/* /proc files registered at link time */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
+	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */
 
 	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());
 	pr_info("boot: ready in %llu ms; type 'help'",

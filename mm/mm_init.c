@@ -111,10 +111,18 @@ static void setup_nodes(const struct mm_boot_params *bp)
 		if (b->hotpluggable && nr_numa_hotplug_blks < MM_MAX_NUMA_BLKS)
 			numa_hotplug_blks[nr_numa_hotplug_blks++] = *b;
 	}
-	/* memory no SRAT entry claims belongs to node 0 */
-	for (u32 i = 0; i < memblock.memory.cnt; i++)
-		if (memblock.memory.regions[i].nid == NUMA_NO_NODE)
-			memblock.memory.regions[i].nid = 0;
+	/* memory no SRAT entry claims belongs to node 0 (through the setter,
+	 * so touching node-0 regions merge) */
+	for (u32 i = 0; i < memblock.memory.cnt; ) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		if (r->nid == NUMA_NO_NODE) {
+			memblock_set_node(&memblock, r->base, r->size, 0);
+			i = 0;	/* the list may have been rewritten */
+			continue;
+		}
+		i++;
+	}
 	for (u32 i = 0; i < memblock.memory.cnt; i++)
 		NODE_DATA(memblock.memory.regions[i].nid)->online = true;
 	for (int a = 0; a < MAX_NUMNODES; a++) {

@@ -2,13 +2,17 @@
  * idt.c - the interrupt descriptor table and the dispatch of vectors.
  *
  * Vectors 0-31 (CPU exceptions) go to trap_exception() in traps.c, which
- * reports and stops.  Vectors 32-47 are the 8259 PIC's IRQs: each runs the
- * handler registered with irq_register(), then the PIC gets its EOI.  The
- * double fault runs on its own stack (IST1), NMI and machine check on IST2.
+ * reports and stops.  Vectors 32-63 are interrupt lines: line = vector - 32.
+ * With the I/O APIC (apic.c, when the MADT describes one) a line is a GSI;
+ * with the 8259 PICs it is an ISA IRQ.  Each runs the handler registered
+ * for it, then the controller gets its EOI.  Vector 255 is the local APIC's
+ * spurious vector (no EOI).  The double fault runs on its own stack (IST1),
+ * NMI and machine check on IST2.
  */
 #include <arch/traps.h>
 #include <arch/cpu.h>
 #include <kernel/printk.h>
+#include <arch/io.h>
 
 struct idt_entry {
 	u16 offset_lo;
@@ -25,12 +29,12 @@ struct idt_ptr {
 	u64 base;
 } __packed;
 
-extern const u64 isr_table[48];
+extern const u64 isr_table[65];
 void trap_exception(struct trap_frame *tf) __noreturn;
 
 static struct idt_entry idt[256];
-static void (*irq_handlers[NR_IRQS])(unsigned irq);
-static u64 irq_counts[NR_IRQS];
+static void (*irq_handlers[NR_IRQ_LINES])(unsigned irq);
+static u64 irq_counts[NR_IRQ_LINES];
 static u64 spurious_irqs;
 
 static void idt_set(unsigned vector, u64 handler, u8 ist)
@@ -50,25 +54,65 @@ void idt_init(void)
 {
 	struct idt_ptr ptr = { sizeof(idt) - 1, (u64)(uintptr_t)idt };
 
-	for (unsigned v = 0; v < 48; v++)
+	for (unsigned v = 0; v < 64; v++)
 		idt_set(v, isr_table[v], 0);
+	idt_set(255, isr_table[64], 0);
 	idt_set(8, isr_table[8], 1);	/* #DF on IST1 */
 	idt_set(2, isr_table[2], 2);	/* NMI on IST2 */
 	idt_set(18, isr_table[18], 2);	/* #MC on IST2 */
 	__asm__ volatile("lidt %0" : : "m"(ptr));
 }
 
+/*
+ * irq_register() - handler for ISA IRQ irq.  Through the I/O APIC the IRQ is
+ * first mapped to its GSI by the MADT's overrides (IRQ 0 is GSI 2 on q35),
+ * with the override's polarity and trigger (ISA default: high, edge).
+ */
 void irq_register(unsigned irq, void (*handler)(unsigned irq))
 {
 	BUG_ON(irq >= NR_IRQS);
+	if (apic_enabled()) {
+		unsigned gsi;
+		bool level, low;
+
+		apic_isa_irq_to_gsi(irq, &gsi, &level, &low);
+		BUG_ON(gsi >= NR_IRQ_LINES);
+		irq_handlers[gsi] = handler;
+		ioapic_route(gsi, IRQ_BASE + gsi, level, low);
+		return;
+	}
 	irq_handlers[irq] = handler;
 	pic_unmask(irq);
 }
 
-/* irq_count() - interrupts handled on irq since boot. */
+/*
+ * irq_register_gsi_level() - a level-triggered, active-high line (the ACPI
+ * SCI).  With the 8259s, GSI n < 16 is IRQ n, and the chipset's edge/level
+ * control register (ELCR, ports 0x4d0/0x4d1) must say "level" for it.
+ * Returns 0, or -1 if the line cannot be reached.
+ */
+int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq))
+{
+	u16 port = gsi < 8 ? 0x4d0 : 0x4d1;
+
+	if (apic_enabled()) {
+		if (gsi >= NR_IRQ_LINES)
+			return -1;
+		irq_handlers[gsi] = handler;
+		ioapic_route(gsi, IRQ_BASE + gsi, true, false);
+		return 0;
+	}
+	if (gsi >= NR_IRQS || gsi == 0 || gsi == 2)
+		return -1;
+	outb(port, inb(port) | (u8)(1u << (gsi % 8)));
+	irq_register(gsi, handler);
+	return 0;
+}
+
+/* irq_count() - interrupts handled on line irq since boot (spurious: any other). */
 u64 irq_count(unsigned irq)
 {
-	return irq < NR_IRQS ? irq_counts[irq] : spurious_irqs;
+	return irq < NR_IRQ_LINES ? irq_counts[irq] : spurious_irqs;
 }
 
 /* Called by isr.asm with interrupts disabled. */
@@ -76,15 +120,22 @@ void trap_dispatch(struct trap_frame *tf)
 {
 	if (tf->vector < IRQ_BASE)
 		trap_exception(tf);
-
-	unsigned irq = (unsigned)(tf->vector - IRQ_BASE);
-
-	if (pic_spurious(irq)) {
+	if (tf->vector == APIC_SPURIOUS_VECTOR || tf->vector >= IRQ_BASE + NR_IRQ_LINES) {
 		spurious_irqs++;
 		return;
 	}
-	irq_counts[irq]++;
-	if (irq_handlers[irq])
-		irq_handlers[irq](irq);
-	pic_eoi(irq);
+
+	unsigned line = (unsigned)(tf->vector - IRQ_BASE);
+
+	if (!apic_enabled() && (line >= NR_IRQS || pic_spurious(line))) {
+		spurious_irqs++;
+		return;
+	}
+	irq_counts[line]++;
+	if (irq_handlers[line])
+		irq_handlers[line](line);
+	if (apic_enabled())
+		lapic_eoi();
+	else
+		pic_eoi(line);
 }

@@ -27,7 +27,7 @@ isr_stub_%1:
 
 ; Vectors whose exceptions push an error code: 8, 10-14, 17, 21, 29, 30.
 %assign v 0
-%rep 48
+%rep 64
 %if v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30
 	STUB_ERR v
 %else
@@ -35,6 +35,8 @@ isr_stub_%1:
 %endif
 %assign v v + 1
 %endrep
+
+	STUB_NOERR 255			; local APIC spurious interrupt
 
 isr_common:
 	push	rax
@@ -75,9 +77,10 @@ isr_common:
 
 section .rodata
 align 8
-isr_table:
+isr_table:				; vectors 0-63, then 255
 %assign v 0
-%rep 48
+%rep 64
 	dq isr_stub_%+v
 %assign v v + 1
 %endrep
+	dq isr_stub_255

@@ -6,6 +6,8 @@
 #include <mm/page.h>
 #include <arch/paging.h>
 #include <arch/cpu.h>
+#include <kernel/errno.h>
+#include <kernel/printk.h>
 
 struct page *mm_vmemmap = (struct page *)VMEMMAP_BASE;
 
@@ -39,6 +41,22 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn)
 void mm_set_pt_allocator(phys_addr_t (*alloc)(void))
 {
 	paging_set_pt_source(alloc);
+}
+
+int mm_direct_map_add(phys_addr_t start, u64 size)
+{
+	if (!IS_ALIGNED(start, SZ_2M) || !IS_ALIGNED(size, SZ_2M))
+		return -EINVAL;
+	return paging_map_direct(start, size, false);
+}
+
+void mm_direct_map_remove(phys_addr_t start, u64 size)
+{
+	int err = paging_unmap_direct(start, size);
+
+	if (err)
+		panic("mm_direct_map_remove: [%#llx-%#llx) cannot be unmapped: error %d",
+		      (unsigned long long)start, (unsigned long long)(start + size), err);
 }
 
 u64 mm_cycles(void)

@@ -173,14 +173,23 @@ static int map_range(u64 va, u64 pa, u64 size, u64 flags, bool allow_1g,
 	return 0;
 }
 
-int paging_map_direct(phys_addr_t phys, u64 size)
+int paging_map_direct(phys_addr_t phys, u64 size, bool allow_1g)
 {
 	if (!IS_ALIGNED(phys, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE) || !size)
 		return -EINVAL;
 	if (phys + size < phys || phys + size > (1ULL << boot_cpu.phys_bits))
 		return -EINVAL;
-	return map_range(DIRECT_MAP_BASE + phys, phys, size, PTE_W | nx_bit, true,
+	return map_range(DIRECT_MAP_BASE + phys, phys, size, PTE_W | nx_bit, allow_1g,
 			 &direct_pages_1g, &direct_pages_2m, &direct_pages_4k);
+}
+
+int paging_unmap_direct(phys_addr_t phys, u64 size)
+{
+	int err = paging_unmap(DIRECT_MAP_BASE + phys, size);
+
+	if (!err)
+		direct_pages_2m -= MIN(direct_pages_2m, size / SZ_2M);	/* hot-added: 2M pages */
+	return err;
 }
 
 int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size)
@@ -252,7 +261,7 @@ void paging_init(const struct fw_memmap *map)
 			continue;
 		start = ALIGN_DOWN(r->start, PAGE_SIZE);
 		end = ALIGN_UP(r->end, PAGE_SIZE);
-		err = paging_map_direct(start, end - start);
+		err = paging_map_direct(start, end - start, true);
 		if (err)
 			panic("paging: cannot direct-map %s [%#llx-%#llx): error %d (%s)",
 			      fw_mem_type_name(r->type), (unsigned long long)start,

@@ -14,6 +14,7 @@
 #include <kernel/string.h>
 #include <kernel/shell.h>
 #include <arch/paging.h>
+#include <arch/traps.h>
 
 #define ACPI_MAX_TABLES	64
 #define ACPI_MAX_TABLE_LEN (16u << 20)	/* larger is taken as corrupt */
@@ -214,17 +215,30 @@ void acpi_dump(struct printer *p)
 
 static int cmd_acpi(struct printer *out, int argc, char **argv)
 {
-	(void)argv;
-	if (argc != 1)
+	const char *what = argc == 2 ? argv[1] : "tables";
+
+	if (argc > 2)
 		return shell_usage(out, shell_find("acpi"));
-	acpi_dump(out);
+	if (!strcmp(what, "tables"))
+		acpi_dump(out);
+	else if (!strcmp(what, "madt"))
+		madt_dump(out);
+	else if (!strcmp(what, "events"))
+		acpi_events_dump(out);
+	else if (!strcmp(what, "irq"))
+		apic_dump(out);
+	else
+		return shell_usage(out, shell_find("acpi"));
 	return 0;
 }
 
-SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi",
-	      .summary = "list the ACPI tables and whether each passed its checks",
-	      .help = "Shows the root table (RSDT or XSDT) and every table it points\n"
-		      "to, plus the DSDT from the FADT: signature, physical address,\n"
-		      "length, OEM ids, and `ok` or the reason it was rejected (bad\n"
-		      "checksum, impossible length, ...). Rejected tables are never used.",
+SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|madt|events|irq]",
+	      .summary = "ACPI tables, interrupt controllers, SCI and GPE events",
+	      .help = "acpi tables: the root table (RSDT or XSDT) and every table it\n"
+		      "  points to, plus the DSDT from the FADT: signature, address,\n"
+		      "  length, OEM ids, and `ok` or why it was rejected (bad checksum,\n"
+		      "  impossible length, ...). Rejected tables are never used.\n"
+		      "acpi madt: local APIC, I/O APICs and interrupt source overrides.\n"
+		      "acpi events: the SCI, the GPE0 block and which GPEs have handlers.\n"
+		      "acpi irq: the I/O APIC lines in use, with their trigger mode.",
 	      .fn = cmd_acpi);

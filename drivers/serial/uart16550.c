@@ -15,6 +15,7 @@
  */
 #include <kernel/console.h>
 #include <kernel/time.h>
+#include <kernel/workqueue.h>
 #include <arch/io.h>
 #include <arch/cpu.h>
 #include <arch/traps.h>
@@ -120,6 +121,11 @@ int console_trygetc(void)
 	return c;
 }
 
+/*
+ * The main loop's idle point: while no byte is waiting, deferred work and
+ * pollers run (memory hotplug events among them), then the CPU halts until
+ * the next interrupt (a byte, the SCI, or the 100 Hz tick).
+ */
 int console_getc(void)
 {
 	for (;;) {
@@ -127,8 +133,11 @@ int console_getc(void)
 
 		if (c >= 0)
 			return c;
+		run_pending_work();
+		run_pollers();
 		irq_disable();
-		if (rx_head == rx_tail && !(inb(COM1 + REG_LSR) & LSR_DATA_READY))
+		if (!work_pending_any() && rx_head == rx_tail &&
+		    !(inb(COM1 + REG_LSR) & LSR_DATA_READY))
 			cpu_wait_for_interrupt();
 		irq_enable();
 	}

@@ -102,6 +102,48 @@ void acpi_dump(struct printer *p);
 /* acpi_checksum_ok() - true if len bytes at p sum to 0 (mod 256). */
 bool acpi_checksum_ok(const void *p, size_t len);
 
+/* The MADT (drivers/acpi/madt.c): interrupt controllers and overrides. */
+#define MADT_MAX_IOAPICS	8
+#define MADT_MAX_OVERRIDES	16
+#define MADT_POLARITY_LOW	0x3	/* flags bits 0-1 */
+#define MADT_TRIGGER_LEVEL	0xc	/* flags bits 2-3 */
+
+struct madt_override {
+	u8 bus_irq;		/* ISA IRQ */
+	u32 gsi;		/* global system interrupt it arrives on */
+	u16 flags;		/* polarity (bits 0-1), trigger (bits 2-3) */
+};
+
+struct madt_info {
+	u64 lapic_addr;				/* local APIC MMIO base */
+	u32 flags;				/* bit 0: the 8259s exist too */
+	u32 nr_cpus;				/* enabled local APICs */
+	struct { u8 id; u32 addr; u32 gsi_base; } ioapics[MADT_MAX_IOAPICS];
+	u32 nr_ioapics;
+	struct madt_override overrides[MADT_MAX_OVERRIDES];
+	u32 nr_overrides;
+};
+
+extern struct madt_info madt_info;
+/* madt_parse() - fill madt_info; true if an I/O APIC and a local APIC exist. */
+bool madt_parse(void);
+void madt_dump(struct printer *p);
+
+struct work;
+
+/* ACPI mode, SCI and GPEs (drivers/acpi/events.c). */
+void acpi_events_init(void);
+/* acpi_gpe_register() - run w (in the main loop) when GPE `gpe` fires; 0 or -1. */
+int acpi_gpe_register(unsigned gpe, struct work *w);
+bool acpi_sci_wired(void);
+void acpi_events_dump(struct printer *p);
+/* int irq_register_gsi_level() is arch's (arch/traps.h). */
+int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq));
+
+/* The ACPI memory hotplug device (drivers/acpi/memhp.c). */
+void acpi_memhp_init(void);
+void acpi_memhp_dump(struct printer *p);
+
 struct mm_boot_params;
 
 /* srat_parse() - NUMA ranges (SRAT) and distances (SLIT) into bp; returns

@@ -55,7 +55,14 @@ extern struct memblock memblock;
 /* memblock_init() - empty both lists; the limit is MEMBLOCK_ALLOC_ANYWHERE. */
 void memblock_init(struct memblock *mb);
 
-/* Add memory (nid may be NUMA_NO_NODE); remove it; set its node. 0 or -errno. */
+/*
+ * Add memory (nid may be NUMA_NO_NODE); remove it; set its node. 0 or -errno.
+ * Common to every function that changes a list: size 0 is a no-op that
+ * returns 0; a range whose end would pass 2^64, or a nid outside
+ * NUMA_NO_NODE, 0 .. MAX_NUMNODES - 1, is -EINVAL.  Adding over existing
+ * memory keeps the node and flags of the bytes already there; set_node
+ * never creates memory.
+ */
 int memblock_add_node(struct memblock *mb, phys_addr_t base, phys_addr_t size, int nid, u32 flags);
 int memblock_add(struct memblock *mb, phys_addr_t base, phys_addr_t size);
 int memblock_remove(struct memblock *mb, phys_addr_t base, phys_addr_t size);
@@ -68,9 +75,10 @@ int memblock_phys_free(struct memblock *mb, phys_addr_t base, phys_addr_t size);
 /*
  * memblock_phys_alloc_range() - reserve and return the highest aligned
  * free range of size bytes inside [start, end) and below current_limit, on
- * node nid (NUMA_NO_NODE: any node).  align is a power of two >= 1.
- * Returns the base, or 0 when nothing fits (0 is never handed out: the
- * first MiB is reserved).  The memory is not cleared.
+ * node nid (NUMA_NO_NODE: any node) and inside one memory region.  align
+ * is a power of two >= 1.  Returns the base, or 0 when nothing fits, size
+ * is 0, align is bad, or the reserved list is full (0 is never handed
+ * out; on x86 the first MiB is reserved anyway).  The memory is not cleared.
  */
 phys_addr_t memblock_phys_alloc_range(struct memblock *mb, phys_addr_t size,
 				      phys_addr_t align, phys_addr_t start,

@@ -64,6 +64,16 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn);
  */
 void mm_set_pt_allocator(phys_addr_t (*alloc)(void));
 
+/*
+ * mm_direct_map_add() - make [start, start+size) reachable through
+ * mm_phys_to_virt() (hot-added memory).  start and size are multiples of
+ * 2 MiB; the kernel maps with pages no larger than 2 MiB so that each
+ * memory block can be unmapped on its own.  Returns 0 or -ENOMEM.
+ * mm_direct_map_remove() undoes it.  Context: (main).
+ */
+int mm_direct_map_add(phys_addr_t start, u64 size);
+void mm_direct_map_remove(phys_addr_t start, u64 size);
+
 /* mm_cycles() - a cycle counter for measurements (TSC; host: rdtsc too). */
 u64 mm_cycles(void);
 

@@ -2,22 +2,22 @@
  * fuzz_memblock.c - libFuzzer target for mm/memblock.c.
  *
  * The input is a program for a private struct memblock.  Its first byte
- * chooses a window of 1024 units: the unit size (1 byte, 4 KiB or 2 MiB)
- * and where the window lies (at 0, at 1 GiB, at 0x1001 for 1-byte units, or
- * ending at the top of the address space).  Every following 6 bytes are one
- * operation:
+ * chooses a window of 1024 units: the unit size (1 byte, 4 KiB or 2 MiB),
+ * where the window lies (at 0, at 1 GiB, at 0x1001 for 1-byte units, or
+ * ending at the top of the address space), and whether either list starts
+ * full (256 regions).  Every following 6 bytes are one operation:
  *
- *   byte 0      operation: add_node, add, remove, reserve, phys_free,
- *               set_node, alloc_range, alloc_try_nid, set current_limit,
- *               an invalid call, a cut strictly inside an existing region
- *               (remove, set_node or phys_free: a split), or a "comb": up
- *               to 256 additions or
- *               reservations of 1 to 4 units, 0 to 3 units apart, on
- *               changing nodes (which fills a region array at once, so
- *               that -ENOSPC is reached);
- *   bytes 1-4   two 16-bit numbers a and b: the range of units [a, a + b)
- *               (clipped to the window), or for an allocation the size and
- *               the [start, end) bounds;
+ *   byte 0      operation (mod 12): add_node, add, remove, reserve,
+ *               phys_free, set_node, alloc_range, alloc_try_nid, set
+ *               current_limit, an invalid call, a cut strictly inside an
+ *               existing region (remove, set_node or phys_free: a split),
+ *               or a "comb": up to 256 additions or reservations (bit 7)
+ *               of 1 to 4 units, 0 to 3 units apart, on changing nodes,
+ *               which fills a region array in one operation;
+ *   bytes 1-4   two 16-bit numbers a and b: the range of units [a, a + len)
+ *               clipped to the window, len being b & 7 if b's top bit is
+ *               clear and b & 0x7fff if it is set; for an allocation, the
+ *               size and the [start, end) bounds;
  *   byte 5      node, flags and alignment bits.
  *
  * A model keeps one state per unit (memory or not, node, flags, reserved),
@@ -28,7 +28,7 @@
  *     and touching compatible regions merged;
  *   - both lists must equal the model's runs, region by region;
  *   - free-range iteration (all nodes, and one node) must equal the model;
- *   - lookups at two addresses and the sizes must agree with the model;
+ *   - a lookup at one address and both totals must agree with the model;
  *   - return values must be the model's (allocations: the highest aligned
  *     fit in one memory region, found by brute force).
  * A violation is __builtin_trap(); the sanitizers catch the rest.  The
@@ -374,22 +374,23 @@ static void do_invalid(u32 a, u32 b, u8 arg)
 }
 
 /*
- * Cut a piece strictly inside region a % cnt of one list (remove or
- * set_node on memory, phys_free on reserved): the change that needs a new
- * slot, so the one that must fail when the list is full.
+ * Cut a piece strictly inside a region of one list (remove or set_node on
+ * memory, phys_free on reserved): the change that needs a new slot, so the
+ * one that must fail when the list is full.  The region is the first of at
+ * least 3 units from index a % cnt on.
  */
 static void do_split(u32 a, u32 b, u8 arg)
 {
 	bool reserved = arg & 1;
 	const struct memblock_type *t = reserved ? &fz_mb.reserved : &fz_mb.memory;
 	const struct memblock_region *r;
-	u32 u0, len, s, e;
+	u32 u0, len = 0, s, e;
 
-	if (t->cnt == 0)
-		return;
-	r = &t->regions[a % t->cnt];
-	u0 = (u32)((r->base - fm.origin) / fm.gran);
-	len = (u32)(r->size / fm.gran);
+	for (u32 i = 0; i < t->cnt && len < 3; i++) {
+		r = &t->regions[(a + i) % t->cnt];
+		u0 = (u32)((r->base - fm.origin) / fm.gran);
+		len = (u32)(r->size / fm.gran);
+	}
 	if (len < 3)
 		return;
 	s = u0 + 1 + b % (len - 2);			/* s in [u0 + 1, u0 + len - 1) */
@@ -402,7 +403,11 @@ static void do_split(u32 a, u32 b, u8 arg)
 		do_change(FZ_REMOVE, s, e, NO, 0);
 }
 
-/* Set up the window from the configuration byte. */
+/*
+ * Set up the window from the configuration byte: bits 0-1 the unit size,
+ * bits 2-3 the place, bits 4-5 whether the memory and reserved lists start
+ * full (so that most changes meet MEMBLOCK_MAX_REGIONS).
+ */
 static void fz_setup(u8 c)
 {
 	static const phys_addr_t grans[] = { 1, SZ_4K, SZ_2M, 1 };
@@ -411,7 +416,7 @@ static void fz_setup(u8 c)
 	memset(&fm, 0, sizeof(fm));
 	memset(fm.nid, ABSENT, sizeof(fm.nid));
 	fm.gran = g;
-	switch ((c >> 2) % 3) {
+	switch ((c >> 2) & 3) {
 	case 0:
 		fm.origin = (c & 3) == 3 ? 0x1001 : 0;
 		break;
@@ -423,6 +428,37 @@ static void fz_setup(u8 c)
 		break;
 	}
 	memblock_init(&fz_mb);
+
+	/*
+	 * Prefill, in one or both lists, 256 regions written straight into
+	 * the arrays (building them with 512 checked calls would slow every
+	 * input down); check_all() then verifies them against the model like
+	 * any other state.  Memory: units [4i, 4i + 3) on changing nodes and
+	 * flags.  Reserved: unit 4i + 1, so that a reservation in the middle
+	 * of a gap needs a slot.
+	 */
+	for (u32 i = 0; i < MEMBLOCK_MAX_REGIONS && (c & 0x30); i++) {
+		u32 u = 4 * i;
+		int nid = (int)(i % 3) - 1;
+		u32 flags = i & 1 ? MEMBLOCK_HOTPLUG : 0;
+
+		if (c & 0x10) {
+			fz_mb.memory.regions[i] = (struct memblock_region){
+				addr_of(u), 3 * g, nid, flags };
+			fz_mb.memory.cnt = i + 1;
+			for (u32 v = u; v < u + 3; v++) {
+				fm.nid[v] = (s8)nid;
+				fm.flags[v] = (u8)flags;
+			}
+		}
+		if (c & 0x20) {
+			fz_mb.reserved.regions[i] = (struct memblock_region){
+				addr_of(u + 1), g, NO, 0 };
+			fz_mb.reserved.cnt = i + 1;
+			fm.rsv[u + 1] = 1;
+		}
+	}
+	check_all(0, 0, NO);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -436,7 +472,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (; size >= 6; data += 6, size -= 6) {
 		u32 a = data[1] | (u32)data[2] << 8, b = data[3] | (u32)data[4] << 8;
 		u8 arg = data[5];
-		u32 lo = a % (UNITS + 1), hi = MIN(lo + b, UNITS);
+		u32 len = b & 0x8000 ? b & 0x7fff : b & 7;	/* short half the time */
+		u32 lo = a % (UNITS + 1), hi = MIN(lo + len, UNITS);
 		int nid = (int)((arg & 7) % 5) - 1;		/* NO, 0 .. 3 */
 		u32 flags = arg & 8 ? MEMBLOCK_HOTPLUG : 0;
 		phys_addr_t align = fm.gran == 1 ? 1ULL << (arg >> 4) :
@@ -471,8 +508,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default: {
 			/*
 			 * A comb: count teeth of width units, gap units apart,
-			 * from lo, on alternating nodes; checked in full once
-			 * at the end.
+			 * from lo, on changing nodes; each call's return value
+			 * is checked, the whole state once at the end.
 			 */
 			u32 width = 1 + (b >> 2) % 4, gap = b % 4, count = 1 + arg;
 			bool reserve = data[0] & 0x80;

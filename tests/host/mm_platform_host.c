@@ -80,6 +80,34 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn)
 	host_vmemmap_populated_pages -= end_pfn - start_pfn;
 }
 
+/*
+ * The direct map covers all of the simulated RAM from the start, so adding
+ * or removing a range only checks what the kernel's version requires:
+ * 2 MiB alignment, and (here) that the range is inside the simulated RAM,
+ * so a test that hot-adds memory must give host_mm_reset() enough of it.
+ */
+static void direct_map_check(const char *fn, phys_addr_t start, u64 size)
+{
+	if (!size || start % (2ULL << 20) || size % (2ULL << 20) || start + size < start ||
+	    start + size > ram_size) {
+		fprintf(stderr, "%s: bad range [%#llx, %#llx) (simulated RAM ends at %#llx)\n", fn,
+			(unsigned long long)start, (unsigned long long)(start + size),
+			(unsigned long long)ram_size);
+		abort();
+	}
+}
+
+int mm_direct_map_add(phys_addr_t start, u64 size)
+{
+	direct_map_check("mm_direct_map_add", start, size);
+	return 0;
+}
+
+void mm_direct_map_remove(phys_addr_t start, u64 size)
+{
+	direct_map_check("mm_direct_map_remove", start, size);
+}
+
 void mm_set_pt_allocator(phys_addr_t (*alloc)(void))
 {
 	pt_alloc = alloc;

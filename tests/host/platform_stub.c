@@ -27,7 +27,7 @@ void vprintk(int level, const char *fmt, va_list ap)
 		printf("[host] %s%s", buf,
 		       buf[0] && buf[strlen(buf) - 1] == '\n' ? "" : "\n");
 	host_log_count++;
-	strncpy(host_last_log, buf, sizeof(host_last_log) - 1);
+	snprintf(host_last_log, sizeof(host_last_log), "%s", buf);
 }
 
 void printk(int level, const char *fmt, ...)

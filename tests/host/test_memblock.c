@@ -15,7 +15,6 @@
  * and at its very top.
  */
 #include "htest.h"
-#include <stdlib.h>
 #include <mm/memblock.h>
 #include <mm/page.h>
 #include <kernel/errno.h>
@@ -371,13 +370,15 @@ HTEST(memblock_reserve_covers_several)
 /*
  * Freeing parts of a reservation:
  *
- *   [================)      r1 = [0, 16) MiB
- *       [==)                free [4, 6) MiB: split
+ *   [================)        r1 = [0, 16) MiB
+ *       [==)                  free [4, 6) MiB: splits r1
  *   [===)   [========)
- * [=====)                   free [-, 2) MiB from 0: trims the bottom
- *                [=====)    free [12, 20) MiB: trims the top, frees nothing above
+ *   [=)                       free [0, 2) MiB: trims the bottom
+ *               [======)      free [12, 20) MiB: trims the top
+ *     [=)   [====)
  *
- * Expect [2, 4) and [6, 12) MiB, then freeing [0, 64) MiB leaves nothing.
+ * Expect [0, 4) and [6, 16) MiB after the split, [2, 4) and [6, 12) MiB
+ * after the trims; freeing [0, 64) MiB then leaves nothing.
  */
 HTEST(memblock_phys_free_shapes)
 {
@@ -839,8 +840,9 @@ HTEST(memblock_alloc_exhaustion)
  *
  *   memory   [===)               [0, 8 KiB), nothing reserved
  *
- * Expect 4 KiB, then 0 (only [0, 4 KiB) is left), then 1 for a 1-byte
- * allocation with alignment 1.
+ * Expect 4 KiB; then 0 for another 4 KiB (only [0, 4 KiB) is left); then
+ * 1 for 4 KiB - 1 bytes with alignment 1; then 0 for 1 byte ([0, 1) is
+ * all that is free).
  */
 HTEST(memblock_alloc_never_zero)
 {
@@ -1279,7 +1281,7 @@ static bool model_step(struct model_stats *st, bool fragment)
 
 	rnd_units(&u0, &len, fragment);
 	if (fragment && op >= 22 && op < 32)
-		op = 0 + 4;			/* remove -> add_node */
+		op = 4;				/* remove -> add_node */
 	if (fragment && op >= 58 && op < 70)
 		op = 40;			/* phys_free -> reserve */
 	base = unit_addr(u0);
@@ -1446,10 +1448,11 @@ static void model_run_ops(u64 seed, phys_addr_t origin, phys_addr_t gran, u32 n,
 }
 
 /*
- * 4 KiB units over [0, 64 MiB): page-granular ranges as at boot, with
- * address 0 inside the window.  Expect every operation to agree with the
- * model, and the walk to have hit -ENOSPC, successful and failed
- * allocations.
+ * 4 KiB units over [0, 64 MiB) (address 0 inside the window) and over
+ * [4 GiB, 4 GiB + 64 MiB): page-granular ranges as at boot.  Expect every
+ * operation to agree with the model, and the walks to have met -ENOSPC on
+ * both lists, allocations that succeed, that find nothing, and that find
+ * room but no reserved slot.
  */
 HTEST(memblock_random_pages)
 {
@@ -1466,8 +1469,9 @@ HTEST(memblock_random_pages)
 }
 
 /*
- * 1-byte units: unaligned bases and sizes, over [0x1001, 0x2001) and over
- * the very top of the address space, [2^64 - 1 - 4096, 2^64 - 1).
+ * 1-byte units: unaligned bases and sizes, over [0x1001, 0x2001), over the
+ * very top of the address space, [2^64 - 1 - 4096, 2^64 - 1), and over
+ * [0, 2048).  Expect the same as for pages.
  */
 HTEST(memblock_random_bytes)
 {

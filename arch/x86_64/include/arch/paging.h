@@ -52,9 +52,13 @@ void paging_init(const struct fw_memmap *map);
 
 /*
  * paging_map_direct() - add [phys, phys+size) to the direct map (writeback).
- * Both must be 4 KiB aligned.  Returns 0, -EINVAL, or -ENOMEM (no table pages).
+ * Both must be 4 KiB aligned.  allow_1g: may use 1 GiB pages (boot memory;
+ * hot-added memory uses at most 2 MiB pages so each 128 MiB memory block can
+ * be unmapped on its own).  Returns 0, -EINVAL, or -ENOMEM (no table pages).
+ * paging_unmap_direct() removes such a range again.
  */
-int paging_map_direct(phys_addr_t phys, u64 size);
+int paging_map_direct(phys_addr_t phys, u64 size, bool allow_1g);
+int paging_unmap_direct(phys_addr_t phys, u64 size);
 
 /* paging_is_direct_mapped() - true if all of [phys, phys+size) is in the direct map. */
 bool paging_is_direct_mapped(phys_addr_t phys, u64 size);

@@ -21,8 +21,10 @@ struct trap_frame {
 	u64 rip, cs, rflags, rsp, ss;			/* pushed by the CPU */
 };
 
-#define IRQ_BASE	32	/* vector of PIC IRQ 0 */
-#define NR_IRQS		16
+#define IRQ_BASE	32	/* vector of interrupt line 0 */
+#define NR_IRQS		16	/* ISA IRQs */
+#define NR_IRQ_LINES	32	/* vectors 32-63: ISA IRQs (PIC) or GSIs (I/O APIC) */
+#define APIC_SPURIOUS_VECTOR 255
 
 void gdt_init(void);
 void idt_init(void);
@@ -30,6 +32,18 @@ void trap_dispatch(struct trap_frame *tf);
 
 /* irq_register() - run handler for PIC IRQ irq (0-15) and unmask it. */
 void irq_register(unsigned irq, void (*handler)(unsigned irq));
+
+/* irq_register_gsi_level() - a level-triggered active-high line (the SCI). */
+int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq));
+
+/* Local APIC and I/O APIC (apic.c), used when the MADT describes them. */
+bool apic_init(void);			/* false: stay with the 8259s */
+bool apic_enabled(void);
+void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low);
+void ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low);
+void lapic_eoi(void);
+struct printer;
+void apic_dump(struct printer *p);
 
 /* Legacy 8259 PIC (pic.c). */
 void pic_init(void);

@@ -1,0 +1,176 @@
+/*
+ * apic.c - the local APIC and the I/O APIC.
+ *
+ * The 8259s can deliver only ISA IRQs 0-15, edge-triggered unless the
+ * chipset is told otherwise.  The I/O APIC takes every global system
+ * interrupt (GSI) line, level or edge, either polarity, and sends it as a
+ * vector to a local APIC, which the CPU acknowledges with an EOI write.
+ * When the MADT lists an I/O APIC, apic_init() masks the 8259s and routes
+ * everything through the APICs: ISA IRQ n goes to the GSI the MADT's
+ * overrides say (with their polarity and trigger), each GSI g to vector
+ * 32 + g.
+ *
+ * Registers are memory-mapped (uncached, through ioremap): the local APIC
+ * at the MADT's address (EOI at +0xb0, spurious-vector register +0xf0), the
+ * I/O APIC as an index/data pair (+0x00 select, +0x10 window) whose
+ * redirection entry for pin p is registers 0x10 + 2p (low) and 0x11 + 2p.
+ *
+ * Context: apic_init (boot); eoi (interrupt).
+ */
+#include <arch/traps.h>
+#include <arch/cpu.h>
+#include <arch/io.h>
+#include <arch/paging.h>
+#include <drivers/acpi.h>
+#include <kernel/printk.h>
+#include <kernel/kernel.h>
+
+#define MSR_APIC_BASE		0x1b
+#define APIC_BASE_ENABLE	(1ULL << 11)
+#define LAPIC_ID		0x20
+#define LAPIC_TPR		0x80
+#define LAPIC_EOI		0xb0
+#define LAPIC_SVR		0xf0
+#define LAPIC_LVT_LINT0		0x350
+#define LAPIC_LVT_MASKED	(1u << 16)
+#define IOAPIC_VER		0x01
+#define IOAPIC_REDTBL(pin)	(0x10 + 2 * (pin))
+#define RTE_ACTIVE_LOW		(1u << 13)
+#define RTE_LEVEL		(1u << 15)
+#define RTE_MASKED		(1u << 16)
+
+struct ioapic {
+	volatile u32 *regs;	/* mapped registers */
+	u32 gsi_base;		/* first GSI */
+	u32 nr_pins;		/* redirection entries */
+	u8 id;			/* from the MADT */
+};
+
+static volatile u32 *lapic;
+static struct ioapic ioapics[MADT_MAX_IOAPICS];
+static unsigned nr_ioapics;
+static bool enabled;
+
+static u32 lapic_read(u32 reg) { return lapic[reg / 4]; }
+static void lapic_write(u32 reg, u32 v) { lapic[reg / 4] = v; }
+
+static u32 ioapic_read(struct ioapic *io, u32 reg)
+{
+	io->regs[0] = reg;
+	return io->regs[4];
+}
+
+static void ioapic_write(struct ioapic *io, u32 reg, u32 v)
+{
+	io->regs[0] = reg;
+	io->regs[4] = v;
+}
+
+bool apic_enabled(void)
+{
+	return enabled;
+}
+
+void lapic_eoi(void)
+{
+	lapic_write(LAPIC_EOI, 0);
+}
+
+static struct ioapic *ioapic_for_gsi(unsigned gsi, unsigned *pin)
+{
+	for (unsigned i = 0; i < nr_ioapics; i++)
+		if (gsi >= ioapics[i].gsi_base && gsi < ioapics[i].gsi_base + ioapics[i].nr_pins) {
+			*pin = gsi - ioapics[i].gsi_base;
+			return &ioapics[i];
+		}
+	return NULL;
+}
+
+void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low)
+{
+	*gsi = irq;
+	*level = false;		/* ISA: edge, active-high */
+	*active_low = false;
+	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
+		const struct madt_override *o = &madt_info.overrides[i];
+
+		if (o->bus_irq != irq)
+			continue;
+		*gsi = o->gsi;
+		*active_low = (o->flags & 3) == MADT_POLARITY_LOW;
+		*level = (o->flags & 0xc) == MADT_TRIGGER_LEVEL;
+	}
+}
+
+void ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low)
+{
+	unsigned pin;
+	struct ioapic *io = ioapic_for_gsi(gsi, &pin);
+	u32 low = vector | (level ? RTE_LEVEL : 0) | (active_low ? RTE_ACTIVE_LOW : 0);
+
+	if (!io)
+		panic("ioapic: no I/O APIC serves GSI %u", gsi);
+	ioapic_write(io, IOAPIC_REDTBL(pin) + 1, (lapic_read(LAPIC_ID) >> 24) << 24);
+	ioapic_write(io, IOAPIC_REDTBL(pin), low);
+}
+
+bool apic_init(void)
+{
+	if (!boot_cpu.has_apic || !madt_parse())
+		return false;
+	lapic = ioremap(madt_info.lapic_addr, 0x400, IOREMAP_UC);
+	if (!lapic)
+		return false;
+	for (u32 i = 0; i < madt_info.nr_ioapics && nr_ioapics < MADT_MAX_IOAPICS; i++) {
+		struct ioapic *io = &ioapics[nr_ioapics];
+
+		io->regs = ioremap(madt_info.ioapics[i].addr, 0x20, IOREMAP_UC);
+		if (!io->regs)
+			continue;
+		io->gsi_base = madt_info.ioapics[i].gsi_base;
+		io->id = madt_info.ioapics[i].id;
+		io->nr_pins = ((ioapic_read(io, IOAPIC_VER) >> 16) & 0xff) + 1;
+		for (u32 pin = 0; pin < io->nr_pins; pin++)
+			ioapic_write(io, IOAPIC_REDTBL(pin), RTE_MASKED);
+		nr_ioapics++;
+	}
+	if (!nr_ioapics)
+		return false;
+
+	/* the 8259s stay programmed (vectors 32-47) but fully masked */
+	outb(0x21, 0xff);
+	outb(0xa1, 0xff);
+	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE);
+	lapic_write(LAPIC_SVR, 0x100 | APIC_SPURIOUS_VECTOR);	/* software enable */
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_LVT_LINT0, LAPIC_LVT_MASKED);		/* no ExtINT from the 8259 */
+	enabled = true;
+	pr_info("apic: local APIC id %u at %#llx; %u I/O APIC(s), first with %u pins; 8259s masked",
+		lapic_read(LAPIC_ID) >> 24, (unsigned long long)madt_info.lapic_addr, nr_ioapics,
+		ioapics[0].nr_pins);
+	return true;
+}
+
+void apic_dump(struct printer *p)
+{
+	if (!enabled) {
+		pr_printf(p, "interrupts: 8259 PICs (no usable MADT / I/O APIC)\n");
+		return;
+	}
+	pr_printf(p, "interrupts: local APIC id %u + I/O APIC; line = GSI, vector = 32 + GSI\n",
+		  lapic_read(LAPIC_ID) >> 24);
+	for (unsigned i = 0; i < nr_ioapics; i++) {
+		struct ioapic *io = &ioapics[i];
+
+		for (u32 pin = 0; pin < io->nr_pins; pin++) {
+			u32 low = ioapic_read(io, IOAPIC_REDTBL(pin));
+
+			if (low & RTE_MASKED)
+				continue;
+			pr_printf(p, "  GSI %2u -> vector %3u, %s, %s, %llu interrupts\n",
+				  io->gsi_base + pin, low & 0xff, low & RTE_LEVEL ? "level" : "edge",
+				  low & RTE_ACTIVE_LOW ? "active-low" : "active-high",
+				  (unsigned long long)irq_count(io->gsi_base + pin));
+		}
+	}
+}

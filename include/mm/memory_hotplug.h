@@ -1,0 +1,265 @@
+/*
+ * memory_hotplug.h - adding, onlining, offlining and removing memory at run
+ * time: the one API the ACPI DIMM driver and the virtio-mem driver call.
+ *
+ * Two phases, as in Linux:
+ *   add/remove      physical: sections, memmap (vmemmap), direct map, and the
+ *                   memory blocks that describe the range (all offline);
+ *   online/offline  logical: a block joins a zone and its pages go to the
+ *                   buddy allocator, or its pages are taken back (free ones
+ *                   pulled out of the buddy, movable ones migrated away).
+ *
+ * Memory blocks: the range is cut into blocks of memory_block_size_bytes()
+ * (128 MiB = one section); each block is onlined and offlined whole and lies
+ * in one zone.  Block states (struct memory_block.state), changed only by
+ * memory_block_set_state(), which keeps one counter per state:
+ *
+ *      add_memory()                     remove_memory()
+ *   (none) ------> MEM_OFFLINE <-----------------------+
+ *                   |   ^    \________________________/
+ *         online    |   | offline done / failed (back to online)
+ *                   v   |
+ *               MEM_ONLINE ---> MEM_GOING_OFFLINE
+ *
+ * Memory groups: every added range belongs to a group (its device), which
+ * the auto-movable policy looks at: a static group (a DIMM: all of it at
+ * once, max_pages) or a dynamic group (virtio-mem: grows in units of
+ * unit_pages).
+ *
+ * Context: (main) only.  The "hotplug lock" of Linux is implicit: memlab's
+ * main loop runs one hotplug operation at a time.
+ */
+#ifndef MM_MEMORY_HOTPLUG_H
+#define MM_MEMORY_HOTPLUG_H
+
+#include <mm/mmzone.h>
+#include <kernel/printer.h>
+
+#define MEMORY_BLOCK_SIZE	(128ULL << 20)	/* = one section */
+#define PAGES_PER_MEMORY_BLOCK	(MEMORY_BLOCK_SIZE >> PAGE_SHIFT)
+#define MAX_MEMORY_BLOCKS	8192		/* 1 TiB of blocks at once */
+#define MAX_MEMORY_GROUPS	64
+
+static inline u64 memory_block_size_bytes(void) { return MEMORY_BLOCK_SIZE; }
+static inline unsigned long phys_to_block_id(phys_addr_t pa) { return (unsigned long)(pa / MEMORY_BLOCK_SIZE); }
+static inline unsigned long pfn_to_block_id(u64 pfn) { return (unsigned long)(pfn / PAGES_PER_MEMORY_BLOCK); }
+
+/* Online types, the words written to memoryN/state and auto_online_blocks. */
+enum mmop {
+	MMOP_OFFLINE,		/* "offline" */
+	MMOP_ONLINE,		/* "online": the online policy chooses the zone */
+	MMOP_ONLINE_KERNEL,	/* "online_kernel": a kernel zone */
+	MMOP_ONLINE_MOVABLE,	/* "online_movable": ZONE_MOVABLE */
+};
+
+/* mmop_from_string() - parse "online" etc. (trailing newline allowed); -EINVAL. */
+int mmop_from_string(const char *s, size_t len);
+const char *mmop_name(enum mmop type);
+
+enum memory_block_state {
+	MEM_OFFLINE,		/* added, memmap exists, not in any zone */
+	MEM_ONLINE,		/* in a zone, pages managed by the buddy */
+	MEM_GOING_OFFLINE,	/* offline in progress */
+	NR_MEM_STATES
+};
+
+struct memory_group;
+
+struct memory_block {
+	unsigned long block_id;		/* start address / MEMORY_BLOCK_SIZE */
+	enum memory_block_state state;	/* change with memory_block_set_state() only */
+	int nid;			/* node of the memory */
+	struct zone *zone;		/* the zone while online, else NULL */
+	enum mmop online_type;		/* how it was last onlined */
+	unsigned long nr_vmemmap_pages;	/* memmap_on_memory: pages at the start holding the block's memmap */
+	struct memory_group *group;	/* the device that added it */
+	bool early;			/* boot memory (never removed) */
+	bool zones_mixed;		/* early block spanning two zones (DMA+DMA32): valid_zones "none", never offlined */
+	bool in_use;			/* slot of the block pool is taken */
+};
+
+static inline u64 memory_block_start_pfn(const struct memory_block *mem)
+{
+	return (u64)mem->block_id * PAGES_PER_MEMORY_BLOCK;
+}
+
+struct memory_group {
+	int id;				/* index, >= 0 */
+	int nid;			/* node of all its memory */
+	bool is_dynamic;		/* virtio-mem style (units) vs static (DIMM) */
+	bool in_use;			/* registered */
+	unsigned long present_kernel_pages;	/* online in kernel zones */
+	unsigned long present_movable_pages;	/* online in ZONE_MOVABLE */
+	union {
+		struct { unsigned long max_pages; } s;	/* static: size of the device */
+		struct { unsigned long unit_pages; } d;	/* dynamic: unit of growth */
+	};
+	const char *name;		/* "dimm0", "virtio-mem vmem1", for views */
+};
+
+/* Policy knobs (/sys/module/memory_hotplug/parameters, auto_online_blocks). */
+enum online_policy { ONLINE_POLICY_CONTIG_ZONES, ONLINE_POLICY_AUTO_MOVABLE };
+extern enum online_policy memhp_online_policy;	/* default contig-zones */
+extern unsigned int auto_movable_ratio;		/* percent, default 301 */
+extern bool auto_movable_numa_aware;		/* default true */
+extern bool memmap_on_memory;			/* default false */
+extern enum mmop memhp_default_online_type;	/* auto_online_blocks; default offline */
+/* notifier-error-inject: a negative errno returned at MEM_GOING_ONLINE /
+ * MEM_GOING_OFFLINE, or 0 */
+extern int memhp_inject_going_online_error;
+extern int memhp_inject_going_offline_error;
+
+/* Memory groups.  Return the group id, or -ENOSPC / -EINVAL. */
+int memory_group_register_static(int nid, unsigned long max_pages, const char *name);
+int memory_group_register_dynamic(int nid, unsigned long unit_pages, const char *name);
+/* memory_group_unregister() - 0, or -EBUSY while blocks still belong to it. */
+int memory_group_unregister(int mgid);
+struct memory_group *memory_group_find_by_id(int mgid);
+
+/* Flags for add_memory(). */
+#define MHP_NONE		0u
+#define MHP_MEMMAP_ON_MEMORY	0x1u	/* carve each block's memmap from the block (if allowed) */
+#define MHP_NO_AUTO_ONLINE	0x2u	/* leave the blocks offline whatever the policy (driver onlines itself) */
+
+/*
+ * add_memory() - add [start, start+size) of node nid, in group mgid (-1:
+ * none), as offline memory blocks, then online them if
+ * memhp_default_online_type says so.  start and size must be multiples of
+ * the block size (-EINVAL otherwise); the range must not overlap present
+ * memory (-EEXIST).  Blocks are added one at a time, each with its own
+ * 2 MiB memmap; with auto-online on they are onlined after all are added
+ * (as Linux does: no block then holds the memmap of another block of the
+ * range, so the range can be removed whole), except that when the next
+ * block's memmap cannot be allocated the blocks added so far are onlined
+ * first, so later blocks can take their memmap from them (a huge DIMM into
+ * a small guest).  memmap_on_memory is used when the knob is set and the
+ * caller passes MHP_MEMMAP_ON_MEMORY.  If a block cannot get its memmap
+ * (-ENOMEM), everything added by this call is offlined and removed again,
+ * and the log says which block failed and why.  Other errors: -EINVAL
+ * (node, group), -ERANGE (beyond MAX_PHYSMEM_BITS), -ENOSPC (block pool
+ * full).  Returns 0 or -errno.
+ */
+int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flags);
+
+/*
+ * remove_memory() - remove [start, start+size) whose blocks are all
+ * offline (-EBUSY and nothing changed otherwise).  Returns 0 or -errno.
+ */
+int remove_memory(phys_addr_t start, u64 size);
+
+/*
+ * offline_and_remove_memory() - offline every online block of the range
+ * (onlining back the ones already offlined if one fails), then remove it.
+ * Returns 0, or the first offline error (-EBUSY with the reason logged).
+ */
+int offline_and_remove_memory(phys_addr_t start, u64 size);
+
+/* Online or offline one block.  Errors: -EINVAL (wrong state or type,
+ * a zone the range cannot join), -EBUSY (unmovable pages when offlining;
+ * the first offending pfn and page type are logged), injected errors. */
+int memory_block_online(struct memory_block *mem, enum mmop online_type);
+int memory_block_offline(struct memory_block *mem);
+
+/* Find blocks.  NULL if the block does not exist. */
+struct memory_block *find_memory_block_by_id(unsigned long block_id);
+/* memory_block_next() - iterate existing blocks in id order from *block_id. */
+struct memory_block *memory_block_next(unsigned long *block_id);
+
+/* memory_block_set_state() - the only writer of mem->state; keeps counts. */
+void memory_block_set_state(struct memory_block *mem, enum memory_block_state state);
+extern unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
+
+/*
+ * memory_block_valid_zones() - print the zones the block could be onlined
+ * to, as Linux's valid_zones ("DMA32 Normal Movable", or the one zone of an
+ * online block).  For the sysfs view.
+ */
+void memory_block_valid_zones(struct memory_block *mem, struct printer *p);
+
+/* memory_block_removable() - 1 if the block could be offlined now (Linux always says 1). */
+static inline int memory_block_removable(const struct memory_block *mem) { (void)mem; return 1; }
+
+/*
+ * zone_for_pfn_range() - the zone a range of nid would be onlined to with
+ * online_type, under the current policy and the group's state.
+ */
+struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_group *group,
+				u64 start_pfn, u64 nr_pages);
+
+/*
+ * online_page_callback: how onlined pages reach the buddy.  The default
+ * frees each chunk with buddy_free_boot_pages-like accounting; virtio-mem
+ * sets its own to keep unplugged sub-blocks out (PageOffline).
+ */
+typedef void (*online_page_callback_t)(struct page *page, unsigned order);
+int set_online_page_callback(online_page_callback_t cb);
+int restore_online_page_callback(online_page_callback_t cb);
+void generic_online_page(struct page *page, unsigned order);
+
+/* Counters for views and tests. */
+struct memhp_stats {
+	u64 onlined_blocks, offlined_blocks, added_blocks, removed_blocks;
+	u64 online_failures, offline_failures;
+	u64 migrated_pages;		/* by offlining */
+	u64 last_online_cycles, last_offline_cycles; /* of the last block */
+};
+extern struct memhp_stats memhp_stats;
+
+/* memory_hotplug_dump() - blocks summarised by range and state, groups, knobs. */
+void memory_hotplug_dump(struct printer *p);
+
+/* ---- for mm/ itself (mm_init.c, memory_hotplug.c) and the tests ------------ */
+
+/*
+ * memory_blocks_init_boot() - forget every block and group, then describe
+ * each present section of boot memory as an early MEM_ONLINE block: node of
+ * the section, zone of most of its pages (zones_mixed if the zone spans of
+ * two zones meet inside it).  mm_core_init() calls it last.  Context: (boot).
+ */
+void memory_blocks_init_boot(void);
+
+/*
+ * memory_block_create() - a new MEM_OFFLINE block block_id of node nid in
+ * group (or NULL), nothing else filled in; *out gets it.  Returns 0,
+ * -EEXIST (the id exists) or -ENOSPC (MAX_MEMORY_BLOCKS in use).
+ * memory_block_delete() - forget a MEM_OFFLINE block.  Context: (main)/(boot).
+ */
+int memory_block_create(unsigned long block_id, int nid, struct memory_group *group, bool early,
+			struct memory_block **out);
+void memory_block_delete(struct memory_block *mem);
+/* memory_blocks_on_node() - existing blocks of node nid (early ones included). */
+unsigned long memory_blocks_on_node(int nid);
+/* memory_blocks_free_slots() - blocks that can still be created. */
+unsigned long memory_blocks_free_slots(void);
+
+/*
+ * The memmap of a block that is not online is "uninitialised": add_memory()
+ * and offlining write MEMMAP_POISON_FLAGS into every struct page's flags
+ * (also page_type and refcount all-ones, as Linux's 0xff poison), so code
+ * that trusts such a memmap sees an impossible zone and node (7, 63) and
+ * is caught.  page_memmap_poisoned() tells.
+ */
+#define MEMMAP_POISON_FLAGS	(~0UL)
+static inline bool page_memmap_poisoned(const struct page *page)
+{
+	return page->flags == MEMMAP_POISON_FLAGS;
+}
+
+/*
+ * The auto-movable policy's inputs (Linux's struct auto_movable_stats):
+ * over the populated zones of node nid (NUMA_NO_NODE: of every node),
+ * kernel_early_pages = present_early_pages of the kernel zones minus their
+ * CMA pages, movable_pages = present pages of ZONE_MOVABLE plus CMA pages.
+ * auto_movable_stats_walk() is the old design: it sums over the zones on
+ * every call (Linux's "TODO: cache values").  auto_movable_can_online_movable()
+ * answers "may nr_pages more go to ZONE_MOVABLE?" for the group (or NULL).
+ * Context: (main).
+ */
+struct auto_movable_stats {
+	unsigned long kernel_early_pages;	/* early kernel-zone pages, CMA excluded */
+	unsigned long movable_pages;		/* ZONE_MOVABLE present pages plus CMA pages */
+};
+void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats);
+bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages);
+
+#endif

@@ -82,10 +82,12 @@ KERNEL_OBJS := \
 	kernel/cmd_fs.o \
 	kernel/cmd_sys.o \
 	kernel/workqueue.o \
+	kernel/cmd_mech.o \
 	kernel/proc_mm.o \
 	kernel/cmd_mm.o
 
 MM_OBJS := \
+	mm/mechanisms.o \
 	mm/memblock.o \
 	mm/sparse.o \
 	mm/memmap_init.o \

@@ -15,8 +15,9 @@
  *   zoneinfo      the "per-node stats" block, the numa_* events and the
  *                 "vm stats threshold" line (memlab has one CPU, as a
  *                 !CONFIG_SMP Linux, which does not print it either)
- * memlab's addition comes last in each populated zone of /proc/zoneinfo:
- * "contiguous" (the flag set by the pageblock walk).
+ * memlab's additions come last in each populated zone of /proc/zoneinfo:
+ * "contiguous" (the flag, decided by the walk or the counter, see
+ * mm/zone_contig.c) and "pages_with_online_memmap" (the counter).
  *
  * What the numbers mean (mmzone.h has the invariants):
  *   MemTotal     pages the buddy manages (managed: present minus reserved)
@@ -320,7 +321,9 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 		     "\n  start_pfn:           %lu",
 		  0u, zone->zone_start_pfn);
 	/* memlab's additions */
-	pr_printf(p, "\n  contiguous:          %u", (unsigned)zone->contiguous);
+	pr_printf(p, "\n  contiguous:          %u"
+		     "\n  pages_with_online_memmap: %lu",
+		  (unsigned)zone->contiguous, zone->pages_with_online_memmap);
 	pr_printf(p, "\n");
 }
 

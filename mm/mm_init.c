@@ -366,8 +366,11 @@ static u64 init_holes(u64 start_pfn, u64 end_pfn, int nid, enum zone_type zone)
 	while (start_pfn < end_pfn) {
 		u64 sec_end = MIN(ALIGN_UP(start_pfn + 1, PAGES_PER_SECTION), end_pfn);
 
-		if (valid_section(__pfn_to_section(start_pfn)))
+		if (valid_section(__pfn_to_section(start_pfn))) {
 			pages += init_unavailable_range(start_pfn, sec_end, zone, nid);
+			/* holes inside the zone's span count as initialised memmap */
+			zone_online_memmap_add(&NODE_DATA(nid)->node_zones[zone], start_pfn, sec_end);
+		}
 		start_pfn = sec_end;
 	}
 	return pages;
@@ -393,6 +396,7 @@ static void init_memmap(void)
 
 			if (s < e) {
 				memmap_init_range(s, e, (enum zone_type)z, r->nid, MIGRATE_MOVABLE);
+				zone_online_memmap_add(zone, s, e);
 				pages += e - s;
 			}
 		}
@@ -518,7 +522,7 @@ void mm_core_init(const struct mm_boot_params *bp)
 		if (!zone->zone_pgdat || !zone->zone_pgdat->online)
 			continue;
 		zone_pcp_init(zone);
-		set_zone_contiguous(zone);
+		zone_update_contiguous(zone);
 		managed += zone->managed_pages;
 		present += zone->present_pages;
 	}

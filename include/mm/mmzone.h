@@ -97,7 +97,7 @@ struct zone {
 	unsigned long watermark[NR_WMARK]; /* min, low, high free pages */
 	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* pages kept from allocations that could use higher zones */
 	bool contiguous;		/* every pageblock of the span has a valid, same-zone memmap */
-	unsigned long pages_with_online_memmap; /* (mechanism 1) memmap-initialised pages in the span */
+	unsigned long pages_with_online_memmap; /* pfns in the span with an initialised memmap of this zone */
 	struct free_area free_area[NR_PAGE_ORDERS]; /* the buddy free lists */
 	struct per_cpu_pages pcp;	/* the single CPU's page cache */
 	struct zone_events ev;		/* event counters */
@@ -181,9 +181,24 @@ void zone_init_free_lists(struct zone *z);
 /* Zone contiguity (mm/zone_contig.c): see the essay there. */
 struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone);
 struct page *pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone);
-void set_zone_contiguous(struct zone *zone);
+void set_zone_contiguous(struct zone *zone);	/* old design: the walk */
 void clear_zone_contiguous(struct zone *zone);
-extern unsigned long zone_contig_walk_steps;
+/* zone_update_contiguous() - decide zone->contiguous with the design the
+ * contig_check switch selects; call after every span change. */
+void zone_update_contiguous(struct zone *zone);
+/* Both answers, for comparisons; neither changes zone->contiguous. */
+bool zone_contiguous_by_walk(struct zone *zone);
+bool zone_contiguous_by_counter(const struct zone *zone);
+/*
+ * Counter upkeep: the memmap of [start_pfn, end_pfn) (clipped to the span)
+ * was just initialised for this zone / is about to be retired.  Call add
+ * AFTER the memmap is initialised and the span covers it; sub BEFORE the
+ * memmap is retired and the span shrinks.
+ */
+void zone_online_memmap_add(struct zone *zone, u64 start_pfn, u64 end_pfn);
+void zone_online_memmap_sub(struct zone *zone, u64 start_pfn, u64 end_pfn);
+extern unsigned long zone_contig_walk_steps;	/* pageblocks walked by the old design */
+extern unsigned long zone_contig_counter_checks; /* O(1) decisions of the new one */
 
 /* global counters, summed over zones */
 unsigned long totalram_pages(void);	/* managed pages of all zones */

@@ -101,6 +101,14 @@ static void check_booted(void)
 			}
 		}
 		CHECK_EQ(present, pgdat->node_present_pages);
+		/* zone contiguity: the counter and the walk agree after boot */
+		for (int i = 0; i < MAX_NR_ZONES; i++) {
+			z = &pgdat->node_zones[i];
+			if (!populated_zone(z))
+				continue;
+			CHECK(z->pages_with_online_memmap <= z->spanned_pages);
+			CHECK_EQ(zone_contiguous_by_walk(z), zone_contiguous_by_counter(z));
+		}
 	}
 }
 

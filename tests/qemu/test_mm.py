@@ -155,6 +155,8 @@ def parse_zoneinfo(text):
         take(r"  node_unreclaimable:  0", "node_unreclaimable")
         z["start_pfn"] = int(take(r"  start_pfn:           (\d+)", "start_pfn").group(1))
         z["contiguous"] = int(take(r"  contiguous:          ([01])", "contiguous").group(1))
+        z["pages_with_online_memmap"] = int(
+            take(r"  pages_with_online_memmap: (\d+)", "pages_with_online_memmap").group(1))
     return out
 
 

@@ -59,7 +59,8 @@ DRIVER_OBJS := \
 	drivers/acpi/tables.o \
 	drivers/acpi/srat.o \
 	drivers/acpi/madt.o \
-	drivers/acpi/events.o
+	drivers/acpi/events.o \
+	drivers/acpi/memhp.o
 
 KERNEL_OBJS := \
 	kernel/main.o \
@@ -83,6 +84,8 @@ KERNEL_OBJS := \
 	kernel/cmd_sys.o \
 	kernel/workqueue.o \
 	kernel/cmd_mech.o \
+	kernel/sysfs_memory.o \
+	kernel/cmd_hotplug.o \
 	kernel/proc_mm.o \
 	kernel/cmd_mm.o
 
@@ -97,6 +100,8 @@ MM_OBJS := \
 	mm/page_alloc.o \
 	mm/page_isolation.o \
 	mm/migrate.o \
+	mm/memory_block.o \
+	mm/memory_hotplug.o \
 	mm/mm_init.o
 
 # In-kernel self-test suites (KTAP), run by the `selftest` command.

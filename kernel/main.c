@@ -21,6 +21,8 @@
 #include <arch/paging.h>
 #include <mm/mm_init.h>
 #include <mm/mm_views.h>
+#include <mm/memory_sysfs.h>
+#include <mm/memory_hotplug.h>
 
 #define MB2_MAGIC	0x36d76289
 
@@ -64,6 +66,45 @@ static void parse_core_param(const char *cmdline, const char *key, u64 *value, b
 	}
 }
 
+/*
+ * Memory hotplug parameters, as Linux spells them on its command line:
+ * memhp_default_state=online|offline|online_kernel|online_movable and
+ * memory_hotplug.{online_policy,auto_movable_ratio,auto_movable_numa_aware,
+ * memmap_on_memory}=.  A bad value is reported and the default kept.
+ */
+static void hotplug_cmdline(const char *cmdline)
+{
+	char val[32];
+	u64 n;
+	int t;
+
+	if (!cmdline_get(cmdline, "memhp_default_state", val, sizeof(val))) {
+		t = mmop_from_string(val, strlen(val));
+		if (t < 0)
+			pr_warn("memhp_default_state=%s: not offline/online/online_kernel/online_movable", val);
+		else
+			memhp_default_online_type = (enum mmop)t;
+	}
+	if (!cmdline_get(cmdline, "memory_hotplug.online_policy", val, sizeof(val))) {
+		if (!strcmp(val, "contig-zones"))
+			memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+		else if (!strcmp(val, "auto-movable"))
+			memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+		else
+			pr_warn("memory_hotplug.online_policy=%s: not contig-zones/auto-movable", val);
+	}
+	if (!cmdline_get(cmdline, "memory_hotplug.auto_movable_ratio", val, sizeof(val))) {
+		if (parse_u64(val, &n) || n > 10000)
+			pr_warn("memory_hotplug.auto_movable_ratio=%s: not a percentage", val);
+		else
+			auto_movable_ratio = (unsigned)n;
+	}
+	if (!cmdline_get(cmdline, "memory_hotplug.auto_movable_numa_aware", val, sizeof(val)))
+		auto_movable_numa_aware = !strcmp(val, "1") || !strcmp(val, "Y") || !strcmp(val, "y");
+	if (!cmdline_get(cmdline, "memory_hotplug.memmap_on_memory", val, sizeof(val)))
+		memmap_on_memory = !strcmp(val, "1") || !strcmp(val, "Y") || !strcmp(val, "y");
+}
+
 /* What mm/ needs to know about this machine, in its own neutral terms. */
 static struct mm_boot_params mm_params;
 
@@ -84,6 +125,7 @@ static void mm_setup(void)
 	bp->page_poison = !cmdline_get(boot_info.cmdline, "page_poison", val, sizeof(val)) &&
 			  (!strcmp(val, "1") || !strcmp(val, "on"));
 	mm_core_init(bp);
+	hotplug_cmdline(boot_info.cmdline);
 }
 
 static void apply_cmdline(const char *cmdline)
@@ -135,7 +177,9 @@ void kmain(u32 magic, u64 mbi_phys)
 	mm_setup();			/* memblock, sections, zones, buddy */
 	vfs_init();			/* /proc files registered at link time */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
+	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */
 	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */
+	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 
 	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());
 	pr_info("boot: ready in %llu ms; type 'help'",

@@ -27,6 +27,7 @@
 #include <mm/mmzone.h>
 #include <mm/gfp.h>
 #include <mm/buddy.h>
+#include <mm/memory_hotplug.h>
 #include <kernel/string.h>
 #include <kernel/printk.h>
 
@@ -528,6 +529,7 @@ void mm_core_init(const struct mm_boot_params *bp)
 	}
 	build_all_zonelists();
 	setup_per_zone_wmarks();
+	memory_blocks_init_boot();			/* boot memory as online blocks */
 	mm_boot_stats.reserved_pages = present - managed;
 	pr_info("Memory: %lluK/%lluK available (%lluK memmap, %lluK other reserved)",
 		(unsigned long long)(managed << (PAGE_SHIFT - 10)),

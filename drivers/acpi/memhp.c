@@ -1,0 +1,382 @@
+/*
+ * memhp.c - QEMU's ACPI memory hotplug device (pc-dimm), driven directly.
+ *
+ * Linux reaches DIMM slots through AML: PNP0C80 devices whose methods read
+ * and write a small I/O register block.  memlab has no AML interpreter and
+ * does in C what those methods do (research: qemu-hotplug.md 1.2-1.5):
+ *
+ *   register block (default I/O 0x0a00, 24 bytes), per selected slot:
+ *     +0x00 w: slot selector      r: base address low
+ *     +0x04 w: _OST event code    r: base address high
+ *     +0x08 w: _OST status code   r: size low
+ *     +0x0c                       r: size high
+ *     +0x10                       r: proximity domain
+ *     +0x14 byte r: bit0 enabled, bit1 insert event, bit2 remove event
+ *           byte w: bit1 clear insert, bit2 clear remove, bit3 eject
+ *   one control bit per write: QEMU acts on the first bit it finds.
+ *
+ * The slot count (MDNR) and the register block (OperationRegion HPMR) are
+ * read from the DSDT bytes.  Events arrive as GPE 3; the GPE work runs the
+ * scan below in the main loop (never in the interrupt):
+ *   insert -> clear it, add the DIMM's range to mm (add_memory; onlined per
+ *             auto_online_blocks), report _OST(Device Check, 0 or failure);
+ *   remove -> clear it, _OST(Eject Request, in progress), offline and remove
+ *             the range (movable pages migrate away), then eject (QEMU sends
+ *             DEVICE_DELETED); if offlining fails, _OST(Eject Request,
+ *             device in use) and the DIMM stays, online and usable.
+ * DIMMs present at boot (cold-plugged) are found by a scan of all slots.
+ *
+ * Each DIMM is a static memory group of the hotplug core; the core never
+ * learns that ACPI asked.  Context: init (boot); everything else (main).
+ */
+#include <drivers/acpi.h>
+#include <mm/memory_hotplug.h>
+#include <kernel/printk.h>
+#include <kernel/workqueue.h>
+#include <kernel/string.h>
+#include <kernel/errno.h>
+#include <kernel/shell.h>
+#include <kernel/time.h>
+#include <arch/io.h>
+
+#define MEMHP_DEFAULT_PORT	0x0a00
+#define MEMHP_MAX_SLOTS		256
+#define REG_SEL_BASE_LO		0x00
+#define REG_OST_EV_BASE_HI	0x04
+#define REG_OST_ST_SIZE_LO	0x08
+#define REG_SIZE_HI		0x0c
+#define REG_PXM			0x10
+#define REG_STATUS_CTRL		0x14
+#define ST_ENABLED		0x01
+#define ST_INSERT		0x02
+#define ST_REMOVE		0x04
+#define CTRL_CLEAR_INSERT	0x02
+#define CTRL_CLEAR_REMOVE	0x04
+#define CTRL_EJECT		0x08
+#define GPE_MEMORY_HOTPLUG	3
+
+/* _OST codes (ACPI spec). */
+#define OST_EV_DEVICE_CHECK	0x01
+#define OST_EV_EJECT_REQUEST	0x03
+#define OST_EV_OSPM_EJECT	0x103
+#define OST_SUCCESS		0x00
+#define OST_FAILURE		0x01
+#define OST_EJECT_IN_USE	0x81
+#define OST_EJECT_IN_PROGRESS	0x84
+
+enum dimm_state {
+	DIMM_EMPTY,		/* nothing known in the slot */
+	DIMM_ADDED,		/* memory added to mm */
+	DIMM_ADD_FAILED,	/* the insert could not be honoured */
+	DIMM_REMOVE_FAILED,	/* eject refused; memory still added */
+};
+
+static const char *const dimm_state_names[] = {
+	[DIMM_EMPTY] = "empty", [DIMM_ADDED] = "added",
+	[DIMM_ADD_FAILED] = "add failed", [DIMM_REMOVE_FAILED] = "remove refused",
+};
+
+struct dimm_slot {
+	enum dimm_state state;	/* what memlab did with it */
+	u64 base, size;		/* the DIMM's range, when known */
+	u32 pxm;		/* proximity domain from the device */
+	int nid;		/* memlab node */
+	int mgid;		/* memory group, -1 if none */
+	u32 ost_event, ost_status; /* last _OST sent */
+	u64 last_event_ms;	/* uptime of the last event */
+	char why[112];		/* reason of the last failure */
+};
+
+static u16 memhp_port;
+static unsigned nr_slots;
+static struct dimm_slot slots[MEMHP_MAX_SLOTS];
+static struct work memhp_work;
+static u64 scans;
+
+static void slot_select(unsigned slot) { outl(memhp_port + REG_SEL_BASE_LO, slot); }
+
+static u64 read_u64(unsigned lo_reg)
+{
+	u64 lo = inl((u16)(memhp_port + lo_reg));
+	u64 hi = inl((u16)(memhp_port + lo_reg + 4));
+
+	return (hi << 32) | lo;
+}
+
+/* One control bit per write, as the AML does. */
+static void slot_ctrl(unsigned slot, u8 bit)
+{
+	slot_select(slot);
+	outb((u16)(memhp_port + REG_STATUS_CTRL), bit);
+}
+
+static void slot_ost(unsigned slot, u32 event, u32 status)
+{
+	slot_select(slot);
+	outl(memhp_port + REG_OST_EV_BASE_HI, event);
+	outl(memhp_port + REG_OST_ST_SIZE_LO, status);	/* this write makes QEMU report it */
+	slots[slot].ost_event = event;
+	slots[slot].ost_status = status;
+}
+
+/*
+ * Device Check: a DIMM appeared in `slot` (hot- or cold-plugged).  Read its
+ * range and node, add it as one static memory group.
+ */
+static void dimm_device_check(unsigned slot)
+{
+	struct dimm_slot *s = &slots[slot];
+	char name[16];
+	int err;
+
+	slot_select(slot);
+	if (!(inb((u16)(memhp_port + REG_STATUS_CTRL)) & ST_ENABLED)) {
+		ksnprintf(s->why, sizeof(s->why), "device check on an empty slot");
+		slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
+		return;
+	}
+	if (s->state == DIMM_ADDED || s->state == DIMM_REMOVE_FAILED) {
+		slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);	/* already ours */
+		return;
+	}
+	s->base = read_u64(REG_SEL_BASE_LO);
+	s->size = read_u64(REG_OST_ST_SIZE_LO);
+	s->pxm = inl(memhp_port + REG_PXM);
+	s->nid = acpi_pxm_to_node(s->pxm);
+	s->mgid = -1;
+	s->why[0] = '\0';
+	if (s->nid < 0) {
+		ksnprintf(s->why, sizeof(s->why), "proximity domain %u: no node left", s->pxm);
+		err = -ENOSPC;
+		goto fail;
+	}
+	ksnprintf(name, sizeof(name), "dimm%u", slot);
+	err = memory_group_register_static(s->nid, (unsigned long)(s->size >> PAGE_SHIFT), name);
+	if (err < 0) {
+		ksnprintf(s->why, sizeof(s->why), "no memory group: %s", err_text(err));
+		goto fail;
+	}
+	s->mgid = err;
+	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] (%llu MiB) on node %d (pxm %u)",
+		slot, (unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
+		(unsigned long long)(s->size >> 20), s->nid, s->pxm);
+	err = add_memory(s->nid, s->base, s->size, s->mgid,
+			 memmap_on_memory ? MHP_MEMMAP_ON_MEMORY : MHP_NONE);
+	if (err) {
+		ksnprintf(s->why, sizeof(s->why), "add_memory [%#llx-%#llx): %s",
+			  (unsigned long long)s->base, (unsigned long long)(s->base + s->size),
+			  err_text(err));
+		memory_group_unregister(s->mgid);
+		s->mgid = -1;
+		goto fail;
+	}
+	s->state = DIMM_ADDED;
+	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);
+	return;
+fail:
+	s->state = DIMM_ADD_FAILED;
+	pr_err("acpi-memhp: slot %u: cannot use the DIMM: %s", slot, s->why);
+	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
+}
+
+/*
+ * Eject Request: QEMU wants the DIMM in `slot` back (device_del).  Offline
+ * and remove its memory, then eject; or refuse, keeping everything as it
+ * was, and say why.
+ */
+static void dimm_eject_request(unsigned slot)
+{
+	struct dimm_slot *s = &slots[slot];
+	int err;
+
+	slot_ost(slot, OST_EV_EJECT_REQUEST, OST_EJECT_IN_PROGRESS);
+	if (s->state == DIMM_ADDED || s->state == DIMM_REMOVE_FAILED) {
+		err = offline_and_remove_memory(s->base, s->size);
+		if (err) {
+			ksnprintf(s->why, sizeof(s->why),
+				  "memory [%#llx-%#llx) cannot be offlined: %s (see the log above)",
+				  (unsigned long long)s->base, (unsigned long long)(s->base + s->size),
+				  err_text(err));
+			s->state = DIMM_REMOVE_FAILED;
+			pr_err("acpi-memhp: slot %u: eject refused: %s", slot, s->why);
+			slot_ost(slot, OST_EV_EJECT_REQUEST, OST_EJECT_IN_USE);
+			return;
+		}
+		memory_group_unregister(s->mgid);
+		s->mgid = -1;
+	}
+	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] removed; ejecting", slot,
+		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1));
+	slot_ctrl(slot, CTRL_EJECT);	/* QEMU unplugs it and sends DEVICE_DELETED */
+	s->state = DIMM_EMPTY;
+	s->why[0] = '\0';
+	slot_ost(slot, OST_EV_OSPM_EJECT, OST_SUCCESS);
+}
+
+/*
+ * The GPE 3 work: what QEMU's MSCN method does.  For every slot, an insert
+ * event is cleared and handled, else a remove event is.  Context: (main).
+ */
+static void memhp_scan(struct work *w)
+{
+	(void)w;
+	scans++;
+	for (unsigned slot = 0; slot < nr_slots; slot++) {
+		u8 st;
+
+		slot_select(slot);
+		st = inb((u16)(memhp_port + REG_STATUS_CTRL));
+		if (st & ST_INSERT) {
+			slot_ctrl(slot, CTRL_CLEAR_INSERT);
+			slots[slot].last_event_ms = ktime_ns() / 1000000;
+			dimm_device_check(slot);
+		} else if (st & ST_REMOVE) {
+			slot_ctrl(slot, CTRL_CLEAR_REMOVE);
+			slots[slot].last_event_ms = ktime_ns() / 1000000;
+			dimm_eject_request(slot);
+		}
+	}
+}
+
+/*
+ * Read an AML data object at p (Zero, One, BytePrefix, WordPrefix,
+ * DWordPrefix) of at most `left` bytes.  Returns bytes used, 0 if none.
+ */
+static unsigned aml_integer(const u8 *p, size_t left, u32 *v)
+{
+	if (left >= 1 && (p[0] == 0x00 || p[0] == 0x01)) {
+		*v = p[0];
+		return 1;
+	}
+	if (left >= 2 && p[0] == 0x0a) {
+		*v = p[1];
+		return 2;
+	}
+	if (left >= 3 && p[0] == 0x0b) {
+		*v = p[1] | (u32)p[2] << 8;
+		return 3;
+	}
+	if (left >= 5 && p[0] == 0x0c) {
+		*v = p[1] | (u32)p[2] << 8 | (u32)p[3] << 16 | (u32)p[4] << 24;
+		return 5;
+	}
+	return 0;
+}
+
+/*
+ * Find `Name(MDNR, n)` and `OperationRegion(HPMR, SystemIO, port, len)` in
+ * the DSDT bytes.  Returns true if both were found.
+ */
+static bool dsdt_find_memhp(unsigned *slots_out, u16 *port_out)
+{
+	const struct acpi_sdt_header *dsdt = acpi_find_table("DSDT", 0);
+	const u8 *aml;
+	size_t len;
+	bool have_slots = false, have_port = false;
+
+	if (!dsdt)
+		return false;
+	aml = (const u8 *)(dsdt + 1);
+	len = dsdt->length - sizeof(*dsdt);
+	for (size_t i = 0; i + 5 < len; i++) {
+		u32 v, port, rlen;
+		unsigned n;
+
+		if (aml[i] == 0x08 && !memcmp(aml + i + 1, "MDNR", 4) &&
+		    aml_integer(aml + i + 5, len - i - 5, &v)) {
+			*slots_out = v;
+			have_slots = true;
+		}
+		/* ExtOpPrefix OpRegionOp "HPMR" SystemIO(1) port len */
+		if (i + 7 < len && aml[i] == 0x5b && aml[i + 1] == 0x80 &&
+		    !memcmp(aml + i + 2, "HPMR", 4) && aml[i + 6] == 0x01 &&
+		    (n = aml_integer(aml + i + 7, len - i - 7, &port)) &&
+		    aml_integer(aml + i + 7 + n, len - i - 7 - n, &rlen) && rlen >= 0x15) {
+			*port_out = (u16)port;
+			have_port = true;
+		}
+	}
+	return have_slots && have_port;
+}
+
+void acpi_memhp_init(void)
+{
+	unsigned n = 0;
+	u16 port = MEMHP_DEFAULT_PORT;
+
+	if (!dsdt_find_memhp(&n, &port) || n == 0) {
+		pr_info("acpi-memhp: no memory hotplug device in the DSDT (QEMU needs -m ...,slots=N,maxmem=...)");
+		return;
+	}
+	if (n > MEMHP_MAX_SLOTS) {
+		pr_warn("acpi-memhp: the DSDT says %u slots; using the first %u", n, MEMHP_MAX_SLOTS);
+		n = MEMHP_MAX_SLOTS;
+	}
+	memhp_port = port;
+	nr_slots = n;
+	for (unsigned i = 0; i < nr_slots; i++)
+		slots[i].mgid = -1;
+	memhp_work = (struct work)WORK_INIT(memhp_scan, "acpi memory hotplug scan");
+	pr_info("acpi-memhp: %u DIMM slots, registers at I/O %#x", nr_slots, memhp_port);
+
+	/* Cold-plugged DIMMs: enabled, no event pending. */
+	for (unsigned slot = 0; slot < nr_slots; slot++) {
+		slot_select(slot);
+		if ((inb((u16)(memhp_port + REG_STATUS_CTRL)) & (ST_ENABLED | ST_INSERT | ST_REMOVE)) ==
+		    ST_ENABLED)
+			dimm_device_check(slot);
+	}
+	if (acpi_gpe_register(GPE_MEMORY_HOTPLUG, &memhp_work))
+		pr_warn("acpi-memhp: GPE %u is not in the GPE0 block; events will be missed",
+			GPE_MEMORY_HOTPLUG);
+	schedule_work(&memhp_work);	/* events raised before we listened */
+}
+
+void acpi_memhp_dump(struct printer *p)
+{
+	if (!nr_slots) {
+		pr_printf(p, "no ACPI memory hotplug device\n");
+		return;
+	}
+	pr_printf(p, "ACPI memory hotplug: %u slots at I/O %#x, %llu scans, events %s\n",
+		  nr_slots, memhp_port, (unsigned long long)scans,
+		  acpi_sci_wired() ? "by SCI (GPE 3)" : "polled");
+	pr_printf(p, "%-4s %-15s %-37s %4s %5s  %s\n", "slot", "state", "range", "node",
+		  "group", "last _OST (event/status)");
+	for (unsigned i = 0; i < nr_slots; i++) {
+		const struct dimm_slot *s = &slots[i];
+		char range[48] = "-";
+
+		if (s->state == DIMM_EMPTY && !s->ost_event)
+			continue;
+		if (s->size)
+			ksnprintf(range, sizeof(range), "[%#llx-%#llx]",
+				  (unsigned long long)s->base,
+				  (unsigned long long)(s->base + s->size - 1));
+		pr_printf(p, "%-4u %-15s %-37s %4d %5d  %#x/%#x\n", i, dimm_state_names[s->state],
+			  range, s->state == DIMM_EMPTY ? -1 : s->nid, s->mgid, s->ost_event,
+			  s->ost_status);
+		if (s->why[0])
+			pr_printf(p, "     why: %s\n", s->why);
+	}
+}
+
+static int cmd_hotplug(struct printer *out, int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1)
+		return shell_usage(out, shell_find("hotplug"));
+	acpi_memhp_dump(out);
+	return 0;
+}
+
+SHELL_COMMAND(hotplug, .name = "hotplug", .usage = "hotplug",
+	      .summary = "the ACPI DIMM slots: state, range, node, last _OST",
+	      .help = "Lists the slots of QEMU's ACPI memory hotplug device that have\n"
+		      "been used: what memlab did with the DIMM (added, add failed,\n"
+		      "remove refused), its range and node, its memory group, the last\n"
+		      "_OST event/status reported to QEMU (QMP query-acpi-ospm-status\n"
+		      "shows the same), and why the last operation failed.\n"
+		      "_OST events: 0x1 device check, 0x3 eject request, 0x103 OSPM\n"
+		      "eject; status 0 success, 0x1 failure, 0x81 in use, 0x84 in progress.",
+	      .fn = cmd_hotplug);

@@ -1,0 +1,541 @@
+/*
+ * memory_block.c - memory blocks and memory groups: how hotpluggable memory
+ * is described, looked up and counted (Linux's drivers/base/memory.c).
+ *
+ * A memory block is MEMORY_BLOCK_SIZE (128 MiB, one section) of memory that
+ * is onlined and offlined as a whole; /sys/devices/system/memory/memoryN is
+ * block N, whose memory starts at N * 128 MiB.  Blocks live in a fixed pool
+ * of MAX_MEMORY_BLOCKS slots.  Lookups by id go through block_index[], the
+ * slots of the existing blocks sorted by block_id: a binary search, at most
+ * 13 steps for 8192 blocks, and the same array gives the blocks in id order
+ * for memory_block_next().  Creating or deleting a block shifts the index
+ * (a memmove of at most 16 KiB), which happens once per 128 MiB added or
+ * removed, so it costs nothing next to initialising 32768 struct pages.
+ *
+ * Block states and their counters.  The state machine is drawn in
+ * memory_hotplug.h; the legal transitions are
+ *
+ *	(created)          -> MEM_OFFLINE
+ *	MEM_OFFLINE        -> MEM_ONLINE          online done
+ *	MEM_ONLINE         -> MEM_GOING_OFFLINE   offline starts
+ *	MEM_GOING_OFFLINE  -> MEM_OFFLINE         offline done
+ *	MEM_GOING_OFFLINE  -> MEM_ONLINE          offline failed, undone
+ *	MEM_OFFLINE        -> (deleted)
+ *
+ * and memory_block_set_state() refuses anything else.  Every block is
+ * counted in nr_memory_blocks_in_state[] under its state; the array is
+ * written only by block_state_count(), so "the counters equal a recount of
+ * the pool" holds by construction, and a count that would go below zero is
+ * a bug caught on the spot (virtio_mem.c's virtio_mem_sbm_set_mb_state()
+ * is the model).
+ *
+ * Memory groups describe the device a block came from, for the auto-movable
+ * online policy: a static group is a device plugged whole (a DIMM, with its
+ * size), a dynamic group grows and shrinks in units (virtio-mem).  Each
+ * group keeps how many of its pages are online in kernel zones and in
+ * ZONE_MOVABLE; memory_hotplug.c updates those counters when it onlines and
+ * offlines.  A group can be unregistered once no block refers to it.
+ *
+ * Context: (main), one hotplug operation at a time; memory_blocks_init_boot()
+ * at (boot).
+ */
+#include <mm/memory_hotplug.h>
+#include <mm/memory_sysfs.h>
+#include <mm/sparse.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <kernel/printk.h>
+
+unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
+
+static struct memory_block block_pool[MAX_MEMORY_BLOCKS];
+static u16 block_index[MAX_MEMORY_BLOCKS];	/* slots of existing blocks, by block_id */
+static unsigned long nr_blocks;		/* entries used in block_index[] */
+static u16 free_slots[MAX_MEMORY_BLOCKS];	/* stack of released slots */
+static unsigned nr_free_slots;			/* entries on that stack */
+static unsigned pool_high_water;		/* slots [high_water, MAX) never used */
+static unsigned long blocks_on_node[MAX_NUMNODES];
+
+static struct memory_group groups[MAX_MEMORY_GROUPS];
+static char group_names[MAX_MEMORY_GROUPS][32];
+static unsigned long blocks_in_group[MAX_MEMORY_GROUPS];
+
+_Static_assert(MAX_MEMORY_BLOCKS <= 65536, "block_index[] holds u16 slot numbers");
+
+static const char *const state_names[NR_MEM_STATES] = {
+	[MEM_OFFLINE] = "offline",
+	[MEM_ONLINE] = "online",
+	[MEM_GOING_OFFLINE] = "going-offline",
+};
+
+/* ---- online types -------------------------------------------------------- */
+
+static const char *const mmop_names[] = {
+	[MMOP_OFFLINE] = "offline",
+	[MMOP_ONLINE] = "online",
+	[MMOP_ONLINE_KERNEL] = "online_kernel",
+	[MMOP_ONLINE_MOVABLE] = "online_movable",
+};
+
+/*
+ * mmop_from_string() - the online type a word names, as Linux's
+ * mhp_online_type_from_str(): one of the four words exactly, a single
+ * trailing newline allowed (what `echo online > state` writes).  Returns
+ * the mmop, or -EINVAL.  Context: (any).
+ */
+int mmop_from_string(const char *s, size_t len)
+{
+	if (len && s[len - 1] == '\n')
+		len--;
+	for (unsigned i = 0; i < ARRAY_SIZE(mmop_names); i++)
+		if (strlen(mmop_names[i]) == len && !strncmp(s, mmop_names[i], len))
+			return (int)i;
+	return -EINVAL;
+}
+
+const char *mmop_name(enum mmop type)
+{
+	return (unsigned)type < ARRAY_SIZE(mmop_names) ? mmop_names[type] : "invalid";
+}
+
+/* ---- the block pool ------------------------------------------------------ */
+
+/*
+ * The one writer of nr_memory_blocks_in_state[]: a block enters (delta 1)
+ * or leaves (delta -1) a state.  Context: (main)/(boot).
+ */
+static void block_state_count(enum memory_block_state state, int delta)
+{
+	MM_BUG_ON((unsigned)state >= NR_MEM_STATES, "state %d", state);
+	MM_BUG_ON(delta < 0 && !nr_memory_blocks_in_state[state],
+		  "no block is %s, yet one leaves that state", state_names[state]);
+	nr_memory_blocks_in_state[state] += (unsigned long)(long)delta;
+}
+
+/* May a block go from old to new?  The table at the top of this file. */
+static bool state_change_allowed(enum memory_block_state old, enum memory_block_state new)
+{
+	switch (old) {
+	case MEM_OFFLINE:
+		return new == MEM_ONLINE;
+	case MEM_ONLINE:
+		return new == MEM_GOING_OFFLINE;
+	case MEM_GOING_OFFLINE:
+		return new == MEM_OFFLINE || new == MEM_ONLINE;
+	default:
+		return false;
+	}
+}
+
+/*
+ * memory_block_set_state() - move mem to state, keeping the per-state
+ * counters in step.  An illegal transition is a bug in the hotplug core
+ * and stops the machine with the block and both states.  Context: (main).
+ */
+void memory_block_set_state(struct memory_block *mem, enum memory_block_state state)
+{
+	MM_BUG_ON(!mem->in_use, "memory block %lu is not in the pool", mem->block_id);
+	MM_BUG_ON(!state_change_allowed(mem->state, state), "memory block %lu: %s -> %s",
+		  mem->block_id, state_names[mem->state],
+		  (unsigned)state < NR_MEM_STATES ? state_names[state] : "?");
+	block_state_count(mem->state, -1);
+	block_state_count(state, 1);
+	mem->state = state;
+}
+
+/* Position in block_index[] of the first block whose id is >= block_id. */
+static unsigned index_lower_bound(unsigned long block_id)
+{
+	unsigned lo = 0, hi = (unsigned)nr_blocks;
+
+	/* Invariant: ids before lo are < block_id, ids from hi on are >= it. */
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (block_pool[block_index[mid]].block_id < block_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * find_memory_block_by_id() - the block with this id, or NULL.  A binary
+ * search of block_index[].  Context: (main).
+ */
+struct memory_block *find_memory_block_by_id(unsigned long block_id)
+{
+	unsigned pos = index_lower_bound(block_id);
+
+	if (pos < nr_blocks && block_pool[block_index[pos]].block_id == block_id)
+		return &block_pool[block_index[pos]];
+	return NULL;
+}
+
+/*
+ * memory_block_next() - the existing block with the smallest id >=
+ * *block_id, whose id is stored in *block_id; NULL when there is none.
+ * Loop as:  for (id = 0; (mem = memory_block_next(&id)); id++).
+ * Context: (main).
+ */
+struct memory_block *memory_block_next(unsigned long *block_id)
+{
+	unsigned pos = index_lower_bound(*block_id);
+	struct memory_block *mem;
+
+	if (pos >= nr_blocks)
+		return NULL;
+	mem = &block_pool[block_index[pos]];
+	*block_id = mem->block_id;
+	return mem;
+}
+
+unsigned long memory_blocks_on_node(int nid)
+{
+	return nid >= 0 && nid < MAX_NUMNODES ? blocks_on_node[nid] : 0;
+}
+
+unsigned long memory_blocks_free_slots(void)
+{
+	return MAX_MEMORY_BLOCKS - nr_blocks;
+}
+
+/*
+ * memory_block_create() - take a free slot, fill in id, node, group and
+ * the MEM_OFFLINE state, and insert it in the index.  The caller fills in
+ * the rest (nr_vmemmap_pages, zone when onlining).  Returns 0, -EEXIST or
+ * -ENOSPC, with nothing changed on error.  Context: (main)/(boot).
+ */
+int memory_block_create(unsigned long block_id, int nid, struct memory_group *group, bool early,
+			struct memory_block **out)
+{
+	unsigned pos = index_lower_bound(block_id);
+	struct memory_block *mem;
+	unsigned slot;
+
+	MM_BUG_ON(nid < 0 || nid >= MAX_NUMNODES, "memory block %lu: node %d", block_id, nid);
+	if (pos < nr_blocks && block_pool[block_index[pos]].block_id == block_id)
+		return -EEXIST;
+	if (nr_free_slots)
+		slot = free_slots[--nr_free_slots];
+	else if (pool_high_water < MAX_MEMORY_BLOCKS)
+		slot = pool_high_water++;
+	else
+		return -ENOSPC;
+
+	mem = &block_pool[slot];
+	memset(mem, 0, sizeof(*mem));
+	mem->block_id = block_id;
+	mem->state = MEM_OFFLINE;
+	mem->nid = nid;
+	mem->online_type = MMOP_OFFLINE;
+	mem->group = group;
+	mem->early = early;
+	mem->in_use = true;
+	block_state_count(MEM_OFFLINE, 1);
+
+	memmove(&block_index[pos + 1], &block_index[pos], (nr_blocks - pos) * sizeof(block_index[0]));
+	block_index[pos] = (u16)slot;
+	nr_blocks++;
+	blocks_on_node[nid]++;
+	if (group)
+		blocks_in_group[group->id]++;
+	*out = mem;
+	return 0;
+}
+
+/*
+ * memory_block_delete() - remove an offline block from the index and give
+ * its slot back.  Context: (main).
+ */
+void memory_block_delete(struct memory_block *mem)
+{
+	unsigned pos = index_lower_bound(mem->block_id);
+	unsigned slot = (unsigned)(mem - block_pool);
+
+	MM_BUG_ON(!mem->in_use || mem->state != MEM_OFFLINE, "memory block %lu: in_use %d state %s",
+		  mem->block_id, mem->in_use, state_names[mem->state]);
+	MM_BUG_ON(pos >= nr_blocks || block_index[pos] != slot, "memory block %lu is not indexed",
+		  mem->block_id);
+	memmove(&block_index[pos], &block_index[pos + 1], (nr_blocks - pos - 1) * sizeof(block_index[0]));
+	nr_blocks--;
+	block_state_count(MEM_OFFLINE, -1);
+	MM_BUG_ON(!blocks_on_node[mem->nid], "node %d has no blocks", mem->nid);
+	blocks_on_node[mem->nid]--;
+	if (mem->group) {
+		MM_BUG_ON(!blocks_in_group[mem->group->id], "group %d has no blocks", mem->group->id);
+		blocks_in_group[mem->group->id]--;
+	}
+	mem->in_use = false;
+	free_slots[nr_free_slots++] = (u16)slot;
+}
+
+/* ---- memory groups ------------------------------------------------------- */
+
+/* Take a free group slot and fill in what both kinds share; -errno if none. */
+static int memory_group_register(int nid, bool is_dynamic, const char *name)
+{
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return -EINVAL;
+	for (int id = 0; id < MAX_MEMORY_GROUPS; id++) {
+		struct memory_group *group = &groups[id];
+
+		if (group->in_use)
+			continue;
+		memset(group, 0, sizeof(*group));
+		group->id = id;
+		group->nid = nid;
+		group->is_dynamic = is_dynamic;
+		group->in_use = true;
+		strlcpy(group_names[id], name ? name : "", sizeof(group_names[id]));
+		group->name = group_names[id];
+		blocks_in_group[id] = 0;
+		return id;
+	}
+	return -ENOSPC;
+}
+
+/*
+ * memory_group_register_static() - a device added whole, of max_pages
+ * pages (a DIMM).  memory_group_register_dynamic() - a device that grows
+ * in units of unit_pages, a power of two of at least one memory block
+ * (virtio-mem), as Linux requires.  The name is copied (31 characters
+ * kept).  Return the group id, -EINVAL or -ENOSPC.  Context: (main).
+ */
+int memory_group_register_static(int nid, unsigned long max_pages, const char *name)
+{
+	int id;
+
+	if (!max_pages)
+		return -EINVAL;
+	id = memory_group_register(nid, false, name);
+	if (id >= 0)
+		groups[id].s.max_pages = max_pages;
+	return id;
+}
+
+int memory_group_register_dynamic(int nid, unsigned long unit_pages, const char *name)
+{
+	int id;
+
+	if (!unit_pages || (unit_pages & (unit_pages - 1)) || unit_pages < PAGES_PER_MEMORY_BLOCK)
+		return -EINVAL;
+	id = memory_group_register(nid, true, name);
+	if (id >= 0)
+		groups[id].d.unit_pages = unit_pages;
+	return id;
+}
+
+/* memory_group_unregister() - 0, -EINVAL (no such group), -EBUSY (blocks left). */
+int memory_group_unregister(int mgid)
+{
+	struct memory_group *group = memory_group_find_by_id(mgid);
+
+	if (!group)
+		return -EINVAL;
+	if (blocks_in_group[mgid])
+		return -EBUSY;
+	group->in_use = false;
+	return 0;
+}
+
+struct memory_group *memory_group_find_by_id(int mgid)
+{
+	if (mgid < 0 || mgid >= MAX_MEMORY_GROUPS || !groups[mgid].in_use)
+		return NULL;
+	return &groups[mgid];
+}
+
+/* ---- boot memory --------------------------------------------------------- */
+
+/*
+ * Which zone of nid holds most of [start_pfn, end_pfn)?  Boot zone spans do
+ * not overlap, so the intersection of each span with the block says it.
+ * *mixed is set when more than one zone span meets the block: Linux's
+ * early_node_zone_for_memory_block() then gives no zone at all.
+ */
+static struct zone *early_block_zone(int nid, u64 start_pfn, u64 end_pfn, bool *mixed)
+{
+	struct zone *best = NULL;
+	u64 best_pages = 0;
+	int zones = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+		u64 s = MAX(start_pfn, (u64)zone->zone_start_pfn);
+		u64 e = MIN(end_pfn, (u64)zone_end_pfn(zone));
+
+		if (zone_is_empty(zone) || s >= e)
+			continue;
+		zones++;
+		if (e - s > best_pages) {
+			best = zone;
+			best_pages = e - s;
+		}
+	}
+	*mixed = zones > 1;
+	return best;
+}
+
+/*
+ * memory_blocks_init_boot() - see memory_hotplug.h.  Starting from an empty
+ * pool also lets the host tests boot a simulated machine many times.
+ */
+void memory_blocks_init_boot(void)
+{
+	u64 nr = 0;
+
+	memset(nr_memory_blocks_in_state, 0, sizeof(nr_memory_blocks_in_state));
+	memset(block_pool, 0, sizeof(block_pool));
+	memset(blocks_on_node, 0, sizeof(blocks_on_node));
+	memset(groups, 0, sizeof(groups));
+	memset(blocks_in_group, 0, sizeof(blocks_in_group));
+	nr_blocks = nr_free_slots = pool_high_water = 0;
+	memset(&memhp_stats, 0, sizeof(memhp_stats));
+
+	for (; sparse_next_present(&nr); nr++) {
+		struct mem_section *ms = __nr_to_section(nr);
+		u64 start_pfn = section_nr_to_pfn(nr);
+		struct memory_block *mem;
+		struct zone *zone;
+		bool mixed;
+
+		if (memory_block_create((unsigned long)nr, ms->nid, NULL, true, &mem)) {
+			pr_warn("memory: no block for boot section %llu (pool of %u full)",
+				(unsigned long long)nr, MAX_MEMORY_BLOCKS);
+			break;
+		}
+		zone = early_block_zone(ms->nid, start_pfn, start_pfn + PAGES_PER_SECTION, &mixed);
+		mem->zone = zone;
+		mem->zones_mixed = mixed;
+		mem->online_type = zone && zone->idx == ZONE_MOVABLE ? MMOP_ONLINE_MOVABLE :
+								     MMOP_ONLINE_KERNEL;
+		memory_block_set_state(mem, MEM_ONLINE);
+	}
+	pr_info("memory: %lu boot memory blocks of %llu MiB", nr_blocks,
+		(unsigned long long)(MEMORY_BLOCK_SIZE >> 20));
+}
+
+/* ---- views --------------------------------------------------------------- */
+
+/*
+ * memory_block_valid_zones() - Linux's show_valid_zones(): an online block
+ * shows its zone ("none" if it spans two); an offline one the zone
+ * MMOP_ONLINE would choose, then those of online_kernel and online_movable
+ * when they differ from it.  No trailing newline.  Context: (main).
+ */
+void memory_block_valid_zones(struct memory_block *mem, struct printer *p)
+{
+	u64 start_pfn = memory_block_start_pfn(mem);
+	struct zone *def, *zone;
+
+	if (mem->state != MEM_OFFLINE) {
+		pr_puts(p, mem->zones_mixed || !mem->zone ? "none" : mem->zone->name);
+		return;
+	}
+	def = zone_for_pfn_range(MMOP_ONLINE, mem->nid, mem->group, start_pfn, PAGES_PER_MEMORY_BLOCK);
+	pr_puts(p, def->name);
+	zone = zone_for_pfn_range(MMOP_ONLINE_KERNEL, mem->nid, mem->group, start_pfn,
+				  PAGES_PER_MEMORY_BLOCK);
+	if (zone != def)
+		pr_printf(p, " %s", zone->name);
+	zone = zone_for_pfn_range(MMOP_ONLINE_MOVABLE, mem->nid, mem->group, start_pfn,
+				  PAGES_PER_MEMORY_BLOCK);
+	if (zone != def)
+		pr_printf(p, " %s", zone->name);
+}
+
+/* Do a and b belong on one line of the dump (lsmem's merging rule)? */
+static bool blocks_alike(const struct memory_block *a, const struct memory_block *b)
+{
+	return a->block_id + 1 == b->block_id && a->state == b->state && a->nid == b->nid &&
+	       a->zone == b->zone && a->zones_mixed == b->zones_mixed && a->group == b->group &&
+	       a->early == b->early &&
+	       a->nr_vmemmap_pages == b->nr_vmemmap_pages;
+}
+
+static void dump_block_run(struct printer *p, const struct memory_block *first,
+			   const struct memory_block *last)
+{
+	u64 start = (u64)first->block_id * MEMORY_BLOCK_SIZE;
+	u64 end = ((u64)last->block_id + 1) * MEMORY_BLOCK_SIZE;
+
+	pr_printf(p, "0x%012llx-0x%012llx %6llu MiB %5lu-%-5lu %-13s %4d %-8s %-16s %s\n",
+		  (unsigned long long)start, (unsigned long long)(end - 1),
+		  (unsigned long long)((end - start) >> 20), first->block_id, last->block_id,
+		  state_names[first->state], first->nid,
+		  first->zones_mixed ? "(mixed)" : first->zone ? first->zone->name : "-",
+		  first->group ? first->group->name : first->early ? "boot" : "-",
+		  first->nr_vmemmap_pages ? "memmap_on_memory" : "");
+}
+
+/*
+ * memory_hotplug_dump() - for the `memory` command: runs of alike blocks
+ * (consecutive, same state, node, zone, group), the counters, the groups,
+ * the policy knobs and the statistics.  Context: (main).
+ */
+void memory_hotplug_dump(struct printer *p)
+{
+	const struct memory_block *first = NULL, *last = NULL;
+	struct memory_block *mem;
+	unsigned long id = 0;
+
+	pr_printf(p, "%-29s %10s %-11s %-13s %4s %-8s %-16s %s\n", "RANGE", "SIZE", "BLOCKS",
+		  "STATE", "NODE", "ZONE", "GROUP", "MEMMAP");
+	for (; (mem = memory_block_next(&id)); id++) {
+		if (first && blocks_alike(last, mem)) {
+			last = mem;
+			continue;
+		}
+		if (first)
+			dump_block_run(p, first, last);
+		first = last = mem;
+	}
+	if (first)
+		dump_block_run(p, first, last);
+	pr_printf(p, "blocks: %lu of %u (%lu online, %lu going-offline, %lu offline), block size %llu MiB\n",
+		  nr_blocks, MAX_MEMORY_BLOCKS, nr_memory_blocks_in_state[MEM_ONLINE],
+		  nr_memory_blocks_in_state[MEM_GOING_OFFLINE], nr_memory_blocks_in_state[MEM_OFFLINE],
+		  (unsigned long long)(MEMORY_BLOCK_SIZE >> 20));
+	for (int g = 0; g < MAX_MEMORY_GROUPS; g++) {
+		const struct memory_group *group = &groups[g];
+
+		if (!group->in_use)
+			continue;
+		pr_printf(p, "group %d %s: node %d, %s %lu pages, %lu blocks, online %lu kernel + %lu movable pages\n",
+			  g, group->name, group->nid, group->is_dynamic ? "dynamic, unit" : "static, max",
+			  group->is_dynamic ? group->d.unit_pages : group->s.max_pages, blocks_in_group[g],
+			  group->present_kernel_pages, group->present_movable_pages);
+	}
+	pr_printf(p, "auto_online_blocks: %s  online_policy: %s  auto_movable_ratio: %u  auto_movable_numa_aware: %s  memmap_on_memory: %s\n",
+		  mmop_name(memhp_default_online_type),
+		  memhp_online_policy == ONLINE_POLICY_AUTO_MOVABLE ? "auto-movable" : "contig-zones",
+		  auto_movable_ratio, auto_movable_numa_aware ? "Y" : "N", memmap_on_memory ? "Y" : "N");
+	pr_printf(p, "added %llu, removed %llu, onlined %llu, offlined %llu blocks; failures: online %llu, offline %llu; migrated %llu pages\n",
+		  (unsigned long long)memhp_stats.added_blocks, (unsigned long long)memhp_stats.removed_blocks,
+		  (unsigned long long)memhp_stats.onlined_blocks,
+		  (unsigned long long)memhp_stats.offlined_blocks,
+		  (unsigned long long)memhp_stats.online_failures,
+		  (unsigned long long)memhp_stats.offline_failures,
+		  (unsigned long long)memhp_stats.migrated_pages);
+	pr_printf(p, "last block: online %llu cycles, offline %llu cycles\n",
+		  (unsigned long long)memhp_stats.last_online_cycles,
+		  (unsigned long long)memhp_stats.last_offline_cycles);
+}
+
+/*
+ * The sysfs view of blocks lives in kernel/sysfs_memory.c, which the host
+ * tests do not link (its static /sys files would change the file-tree
+ * fixtures of other tests).  These weak no-op defaults stand in for it
+ * there; the kernel's strong definitions replace them at link time.
+ */
+__attribute__((weak)) void memory_sysfs_block_added(struct memory_block *mem)
+{
+	(void)mem;
+}
+
+__attribute__((weak)) void memory_sysfs_block_removed(unsigned long block_id)
+{
+	(void)block_id;
+}

@@ -1,0 +1,1149 @@
+/*
+ * memory_hotplug.c - adding, onlining, offlining and removing memory at run
+ * time (Linux's mm/memory_hotplug.c and the online half of
+ * drivers/base/memory.c).
+ *
+ * The life of a hot-added memory block, 128 MiB = one section = 32768
+ * pages, and what each step changes:
+ *
+ *   add_memory()      sections present (sparse), 2 MiB of struct pages
+ *                     allocated and mapped in the vmemmap, the direct map
+ *                     extended, the memmap poisoned, a MEM_OFFLINE block
+ *   online            a zone chosen (zone_for_pfn_range), zone and node
+ *                     spans grown, the memmap initialised, the pages handed
+ *                     to the buddy in the largest aligned chunks, present
+ *                     and managed counters up, section online, watermarks
+ *                     and pcp sizes recomputed, zone contiguity recomputed
+ *   offline           pageblocks isolated, movable pages migrated away, the
+ *                     free pages taken out of the buddy, counters down,
+ *                     section offline, spans shrunk, memmap poisoned again
+ *   remove_memory()   the block forgotten, vmemmap unmapped and its 2 MiB
+ *                     freed, direct map shrunk, sections absent
+ *
+ * Where the memmap of a block lives.  Normally its 2 MiB come from the page
+ * allocator (an order-9 block, on the block's node if it has one free), so
+ * they exist before the block does: 1/64 of the added size must already be
+ * free memory.  For a DIMM much larger than the guest that is impossible in
+ * one go (Linux fails there); two ways out:
+ *   - auto-online on: when the next block's memmap cannot be allocated,
+ *     the blocks added so far are onlined first, and later blocks take
+ *     their memmap from them, as virtio-mem makes Linux do by adding and
+ *     onlining a block at a time.  Otherwise, as in Linux, all blocks are
+ *     added before any is onlined, so that no block holds the memmap of
+ *     another block of the same range and the range can be removed whole;
+ *   - memmap_on_memory: the first 2 MiB (512 pages, exactly one pageblock)
+ *     of the block hold its own struct pages.  Used when the administrator
+ *     set the memmap_on_memory knob AND the caller passed
+ *     MHP_MEMMAP_ON_MEMORY: the caller knows whether its device may have the
+ *     start of every block used that way (the ACPI DIMM driver passes it, as
+ *     Linux's acpi_memhotplug does; virtio-mem, which plugs sub-blocks, does
+ *     not).  Those 512 pages join the block's zone at online as reserved
+ *     memmap pages (PG_reserved, PGTY_TABLE, pageblock Unmovable): they count
+ *     in present_pages but never in managed_pages and never reach the buddy,
+ *     as in Linux (mhp_init_memmap_on_memory).  So a block onlined with
+ *     memmap_on_memory adds 32768 present and 32256 managed pages.
+ *
+ * Zone counters (per zone, and what the host tests check after every step):
+ *     present_pages == managed_pages + reserved + offline
+ * where reserved counts the PG_reserved pages of present memory in the zone
+ * (boot reservations, memmap_on_memory pages) and offline the PageOffline
+ * pages of online sections (what an online_page_callback such as
+ * virtio-mem's keeps out of the buddy).  Hot-added memory adds to present
+ * and managed at online and takes them back at offline; add and remove do
+ * not touch zone counters at all.
+ *
+ * Nodes: add_memory() brings an offline node online (its zones initialised
+ * empty, zonelists rebuilt); remove_memory() takes it offline again when no
+ * memory block is left on it.  A node with boot memory keeps its early
+ * blocks, so it never goes offline.
+ *
+ * The notifier points of Linux (MEM_GOING_ONLINE, MEM_GOING_OFFLINE) exist
+ * as error injection only (memhp_inject_*_error), checked before anything
+ * changes, so a failed online or offline leaves everything as it was.
+ *
+ * Context: (main), one hotplug operation at a time (Linux's
+ * mem_hotplug_lock and device_hotplug_lock are implicit).
+ */
+#include <mm/memory_hotplug.h>
+#include <mm/sparse.h>
+#include <mm/buddy.h>
+#include <mm/mm_init.h>
+#include <mm/page_isolation.h>
+#include <mm/migrate.h>
+#include <mm/memory_sysfs.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <kernel/printk.h>
+
+enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+unsigned int auto_movable_ratio = 301;
+bool auto_movable_numa_aware = true;
+bool memmap_on_memory;
+enum mmop memhp_default_online_type = MMOP_ONLINE;	/* hot-added memory just appears (memhp_default_state=) */
+int memhp_inject_going_online_error;
+int memhp_inject_going_offline_error;
+struct memhp_stats memhp_stats;
+
+/* A block's memmap: 32768 struct pages of 64 bytes = 2 MiB = 512 pages. */
+#define MEMMAP_PAGES_PER_BLOCK	(PAGES_PER_MEMORY_BLOCK * sizeof(struct page) / PAGE_SIZE)
+#define MEMMAP_ORDER		9
+_Static_assert((1UL << MEMMAP_ORDER) == MEMMAP_PAGES_PER_BLOCK,
+	       "the memmap of a block is one order-9 block");
+_Static_assert(MEMMAP_PAGES_PER_BLOCK == pageblock_nr_pages,
+	       "memmap_on_memory needs the memmap to fill whole pageblocks");
+_Static_assert(PAGES_PER_MEMORY_BLOCK == PAGES_PER_SECTION, "one block = one section");
+
+/* Rounds of migrate + test when offlining (Linux retries until a signal). */
+#define OFFLINE_MIGRATE_TRIES	5
+
+static online_page_callback_t online_page_callback = generic_online_page;
+
+/* ---- spans --------------------------------------------------------------- */
+
+/*
+ * Grow the zone span to cover [start_pfn, start_pfn + nr_pages) (Linux's
+ * resize_zone_range): an empty zone starts there, otherwise the start can
+ * only move down and the end only up.  resize_pgdat_range() does the same
+ * for the node.  Holes between the old span and the range become part of
+ * the span.  Context: (main), pgdat_resize_lock in Linux's terms.
+ */
+static void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages)
+{
+	u64 old_end_pfn = zone_end_pfn(zone);
+
+	if (zone_is_empty(zone) || start_pfn < zone->zone_start_pfn)
+		zone->zone_start_pfn = start_pfn;
+	zone->spanned_pages = MAX(start_pfn + nr_pages, old_end_pfn) - zone->zone_start_pfn;
+}
+
+static void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages)
+{
+	u64 old_end_pfn = pgdat_end_pfn(pgdat);
+
+	if (!pgdat->node_spanned_pages || start_pfn < pgdat->node_start_pfn)
+		pgdat->node_start_pfn = start_pfn;
+	pgdat->node_spanned_pages = MAX(start_pfn + nr_pages, old_end_pfn) - pgdat->node_start_pfn;
+}
+
+#define NO_PFN	(~0ULL)
+
+/* Is pfn online memory of zone (and so of its node)?  The probe of the scans below. */
+static bool pfn_online_in_zone(u64 pfn, const struct zone *zone)
+{
+	struct page *page = pfn_to_online_page(pfn);
+
+	return page && page_to_nid(page) == zone->zone_pgdat->node_id && page_zone(page) == zone;
+}
+
+/*
+ * shrink_zone_span() - after [start_pfn, end_pfn) left zone: if it was at
+ * the start of the span, the span now starts at the first online pfn of the
+ * zone after it; if at the end, it ends after the last one before it.
+ * Probes go one subsection (2 MiB) at a time, as Linux's
+ * find_smallest_section_pfn()/find_biggest_section_pfn().  A range in the
+ * middle leaves the span alone: a hole.  Nothing found: the zone is empty
+ * (start 0, spanned 0).  The range must already be offline.  Context: (main).
+ */
+static void shrink_zone_span(struct zone *zone, u64 start_pfn, u64 end_pfn)
+{
+	u64 found = NO_PFN;
+
+	if (start_pfn == zone->zone_start_pfn) {
+		u64 zone_end = zone_end_pfn(zone);
+
+		for (u64 pfn = end_pfn; pfn < zone_end; pfn += PAGES_PER_SUBSECTION)
+			if (pfn_online_in_zone(pfn, zone)) {
+				found = pfn;
+				break;
+			}
+		if (found != NO_PFN) {
+			zone->spanned_pages = zone_end - found;
+			zone->zone_start_pfn = found;
+		}
+	} else if (end_pfn == zone_end_pfn(zone)) {
+		/* probe the last pfn of each subsection, going down */
+		for (u64 probe_end = start_pfn; probe_end > zone->zone_start_pfn;
+		     probe_end -= MIN(probe_end - zone->zone_start_pfn, (u64)PAGES_PER_SUBSECTION))
+			if (pfn_online_in_zone(probe_end - 1, zone)) {
+				found = probe_end - 1;
+				break;
+			}
+		if (found != NO_PFN)
+			zone->spanned_pages = found - zone->zone_start_pfn + 1;
+	} else {
+		return;		/* a hole in the middle */
+	}
+	if (found == NO_PFN) {
+		zone->zone_start_pfn = 0;
+		zone->spanned_pages = 0;
+	}
+}
+
+/* update_pgdat_span() - the node spans its non-empty zones, min start to max end. */
+static void update_pgdat_span(struct pglist_data *pgdat)
+{
+	u64 start = NO_PFN, end = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &pgdat->node_zones[z];
+
+		if (zone_is_empty(zone))
+			continue;
+		start = MIN(start, (u64)zone->zone_start_pfn);
+		end = MAX(end, (u64)zone_end_pfn(zone));
+	}
+	pgdat->node_start_pfn = end ? start : 0;
+	pgdat->node_spanned_pages = end ? end - start : 0;
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+/*
+ * adjust_present_page_count() - nr_pages (negative: fewer) of the block at
+ * start_pfn became present in zone: zone present (and present_early for an
+ * early section), node present, and the group's kernel or movable pages
+ * move together, as in Linux.  Context: (main).
+ */
+static void adjust_present_page_count(struct zone *zone, struct memory_group *group,
+				      u64 start_pfn, long nr_pages)
+{
+	unsigned long delta = (unsigned long)nr_pages;
+
+	MM_BUG_ON(nr_pages < 0 && zone->present_pages < (unsigned long)-nr_pages,
+		  "zone %s: %lu present pages, removing %ld", zone->name, zone->present_pages, -nr_pages);
+	if (early_section(__pfn_to_section(start_pfn)))
+		zone->present_early_pages += delta;
+	zone->present_pages += delta;
+	zone->zone_pgdat->node_present_pages += delta;
+	if (group && zone->idx == ZONE_MOVABLE)
+		group->present_movable_pages += delta;
+	else if (group)
+		group->present_kernel_pages += delta;
+}
+
+/*
+ * Linux's adjust_managed_page_count() for offlining: pages taken out of the
+ * buddy for good are no longer managed.  (Onlining counts them in
+ * buddy_free_boot_pages().)  Context: (main).
+ */
+static void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
+{
+	MM_BUG_ON(zone->managed_pages < nr_pages, "zone %s: %lu managed pages, removing %lu",
+		  zone->name, zone->managed_pages, nr_pages);
+	zone->managed_pages -= nr_pages;
+}
+
+/* ---- the memmap ---------------------------------------------------------- */
+
+/*
+ * Poison the struct pages of [start_pfn, end_pfn): the memmap of memory
+ * that is not online says nothing true (memory_hotplug.h).  Three stores in
+ * one cache line per page, 2 MiB of stores per block: ~5 ms per block under
+ * TCG, paid once at add and once at offline; hot-added free memory itself
+ * is never touched.  Context: (main).
+ */
+static void memmap_poison(u64 start_pfn, u64 end_pfn)
+{
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		page->flags = MEMMAP_POISON_FLAGS;
+		page->page_type = 0xffffffffu;
+		page->refcount = -1;
+	}
+}
+
+/*
+ * move_pfn_range_to_zone() - make the block [start_pfn, start_pfn +
+ * nr_pages) part of zone: spans grown first (pageblock flags of the range
+ * are set against a span that covers it), then the memmap initialised:
+ * the first nr_vmemmap pages as the block's own memmap (memmap_on_memory:
+ * reserved, PGTY_TABLE, pageblock Unmovable), the rest as ordinary pages of
+ * the zone with Movable pageblocks.  Every page is then refcount 1 and
+ * owned by nobody until online_pages_range() frees it.  Context: (main).
+ */
+static void move_pfn_range_to_zone(struct zone *zone, u64 start_pfn, u64 nr_pages, u64 nr_vmemmap)
+{
+	int nid = zone->zone_pgdat->node_id;
+
+	clear_zone_contiguous(zone);
+	resize_zone_range(zone, start_pfn, nr_pages);
+	resize_pgdat_range(zone->zone_pgdat, start_pfn, nr_pages);
+	for (u64 pfn = start_pfn; pfn < start_pfn + nr_vmemmap; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		init_single_page(page, pfn, zone->idx, nid);
+		SetPageReserved(page);
+		page_set_type(page, PGTY_TABLE);
+		if (IS_ALIGNED(pfn, pageblock_nr_pages))
+			set_pageblock_migratetype(pfn, MIGRATE_UNMOVABLE);
+	}
+	memmap_init_range(start_pfn + nr_vmemmap, start_pfn + nr_pages, zone->idx, nid,
+			  MIGRATE_MOVABLE);
+}
+
+/* ---- handing pages to the buddy ------------------------------------------ */
+
+/*
+ * generic_online_page() - the default online_page_callback: the 2^order
+ * pages at page (memmap initialised, refcount 1) go to their zone's buddy
+ * with the boot hand-over's accounting: managed_pages grows, refcount 0,
+ * the free lists' tail.  Hot-added memory is never poisoned (DESIGN.md:
+ * touching free memory makes plugging hundreds of GiB impossible).
+ * Context: (main), from online_pages_range().
+ */
+void generic_online_page(struct page *page, unsigned order)
+{
+	buddy_free_boot_pages(page_zone(page), page_to_pfn(page), order, false);
+}
+
+/*
+ * set_online_page_callback() - let a driver (virtio-mem) decide what
+ * happens to onlined pages; only one at a time: -EINVAL if another one is
+ * set (or cb is NULL).  restore_online_page_callback() puts the default
+ * back, -EINVAL if cb is not the one set.  Context: (main).
+ */
+int set_online_page_callback(online_page_callback_t cb)
+{
+	if (!cb || online_page_callback != generic_online_page)
+		return -EINVAL;
+	online_page_callback = cb;
+	return 0;
+}
+
+int restore_online_page_callback(online_page_callback_t cb)
+{
+	if (!cb || online_page_callback != cb)
+		return -EINVAL;
+	online_page_callback = generic_online_page;
+	return 0;
+}
+
+/*
+ * online_pages_range() - [start_pfn, end_pfn) to the online_page_callback
+ * in the largest naturally aligned chunks: order = the lowest set bit of
+ * the pfn (pfn 0 counts as aligned to everything), at most MAX_PAGE_ORDER,
+ * lowered until the chunk ends inside the range.  A block starts on a
+ * section boundary, so it goes as 32 chunks of order 10 (4 MiB); with
+ * memmap_on_memory it starts 512 pages in: one order-9 chunk, then 31 of
+ * order 10.
+ * Context: (main).
+ */
+static void online_pages_range(u64 start_pfn, u64 end_pfn)
+{
+	u64 pfn = start_pfn;
+
+	while (pfn < end_pfn) {
+		unsigned order = pfn ? MIN((unsigned)__builtin_ctzll(pfn), (unsigned)MAX_PAGE_ORDER) :
+				       MAX_PAGE_ORDER;
+
+		while (pfn + (1ULL << order) > end_pfn)
+			order--;
+		online_page_callback(pfn_to_page(pfn), order);
+		pfn += 1ULL << order;
+	}
+}
+
+/* ---- which zone: the online policies ------------------------------------- */
+
+/* Does zone's span meet [start_pfn, start_pfn + nr_pages)? */
+static bool zone_intersects(const struct zone *zone, u64 start_pfn, u64 nr_pages)
+{
+	if (zone_is_empty(zone))
+		return false;
+	return start_pfn < zone_end_pfn(zone) && start_pfn + nr_pages > zone->zone_start_pfn;
+}
+
+/*
+ * default_kernel_zone_for_pfn() - online_kernel: the first of DMA, DMA32
+ * whose span meets the range, else Normal (also for hot-added memory below
+ * 4 GiB that no DMA32 span reaches, as in Linux).  Context: (main).
+ */
+static struct zone *default_kernel_zone_for_pfn(int nid, u64 start_pfn, u64 nr_pages)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+
+	for (int z = 0; z < ZONE_NORMAL; z++)
+		if (zone_intersects(&pgdat->node_zones[z], start_pfn, nr_pages))
+			return &pgdat->node_zones[z];
+	return &pgdat->node_zones[ZONE_NORMAL];
+}
+
+/*
+ * default_zone_for_pfn() - the contig-zones policy: if exactly one of the
+ * kernel zone and ZONE_MOVABLE already spans part of the range, join it, so
+ * zones stay contiguous; otherwise the kernel zone (memlab has no
+ * movable_node knob, which would choose Movable).  Context: (main).
+ */
+static struct zone *default_zone_for_pfn(int nid, u64 start_pfn, u64 nr_pages)
+{
+	struct zone *kernel_zone = default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
+	struct zone *movable_zone = &NODE_DATA(nid)->node_zones[ZONE_MOVABLE];
+	bool in_kernel = zone_intersects(kernel_zone, start_pfn, nr_pages);
+	bool in_movable = zone_intersects(movable_zone, start_pfn, nr_pages);
+
+	if (in_kernel != in_movable)
+		return in_kernel ? kernel_zone : movable_zone;
+	return kernel_zone;
+}
+
+/*
+ * ---- auto-movable statistics: the old design ------------------------------
+ *
+ * auto_movable_stats_walk() sums the inputs of the auto-movable decision
+ * over every populated zone (of one node, or of all) on every call: cost
+ * O(nodes x zones) per onlined block, twice with NUMA awareness.  Linux's
+ * source says "TODO: cache values" exactly here; the 2025 patch that keeps
+ * cached sums in step with the counters is the "new design" the mechanisms
+ * issue puts next to this function.  Keep this one unchanged as the
+ * reference the cached version must agree with.
+ */
+static void auto_movable_stats_account_zone(struct auto_movable_stats *stats,
+					    const struct zone *zone)
+{
+	if (zone->idx == ZONE_MOVABLE) {
+		stats->movable_pages += zone->present_pages;
+	} else {
+		/* CMA pages (never hot-added) behave like ZONE_MOVABLE */
+		stats->kernel_early_pages += zone->present_early_pages - zone->cma_pages;
+		stats->movable_pages += zone->cma_pages;
+	}
+}
+
+void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats)
+{
+	struct zone *zone;
+
+	stats->kernel_early_pages = 0;
+	stats->movable_pages = 0;
+	if (nid == NUMA_NO_NODE) {
+		for_each_zone(zone)
+			if (zone->zone_pgdat && zone->zone_pgdat->online && populated_zone(zone))
+				auto_movable_stats_account_zone(stats, zone);
+		return;
+	}
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		zone = &NODE_DATA(nid)->node_zones[z];
+		if (populated_zone(zone))
+			auto_movable_stats_account_zone(stats, zone);
+	}
+}
+
+/* ---- auto-movable: the decision ------------------------------------------ */
+
+struct auto_movable_group_stats {
+	unsigned long movable_pages;		/* online movable pages of the groups */
+	unsigned long req_kernel_early_pages;	/* early kernel pages those need */
+};
+
+/*
+ * Other dynamic groups (of nid, or all): their movable pages, and the early
+ * kernel pages they use up: a dynamic group may have ratio% of its own
+ * kernel pages as movable; only what exceeds that needs early kernel memory.
+ */
+static void auto_movable_account_dynamic_groups(int nid, const struct memory_group *excluded,
+						struct auto_movable_group_stats *gs)
+{
+	unsigned ratio = auto_movable_ratio;
+
+	if (!ratio)
+		return;
+	for (int mgid = 0; mgid < MAX_MEMORY_GROUPS; mgid++) {
+		const struct memory_group *group = memory_group_find_by_id(mgid);
+		long pages;
+
+		if (!group || !group->is_dynamic || group == excluded ||
+		    (nid != NUMA_NO_NODE && group->nid != nid))
+			continue;
+		pages = (long)(group->present_movable_pages * 100 / ratio) -
+			(long)group->present_kernel_pages;
+		if (pages > 0)
+			gs->req_kernel_early_pages += (unsigned long)pages;
+		gs->movable_pages += group->present_movable_pages;
+	}
+}
+
+/*
+ * auto_movable_can_online_movable() - with nr_pages more in ZONE_MOVABLE,
+ * would MOVABLE : KERNEL_EARLY stay within auto_movable_ratio percent?
+ * KERNEL_EARLY is boot memory in kernel zones; hot-added kernel memory
+ * counts only inside its own dynamic group, and other dynamic groups' use
+ * is taken out first.  Context: (main).
+ */
+bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages)
+{
+	struct auto_movable_group_stats gs = { 0, 0 };
+	struct auto_movable_stats stats;
+	unsigned long kernel_early_pages, movable_pages;
+
+	auto_movable_stats_walk(nid, &stats);
+	auto_movable_account_dynamic_groups(nid, group, &gs);
+	if (stats.kernel_early_pages <= gs.req_kernel_early_pages)
+		return false;
+	kernel_early_pages = stats.kernel_early_pages - gs.req_kernel_early_pages;
+	movable_pages = stats.movable_pages - gs.movable_pages;
+	if (group && group->is_dynamic)
+		kernel_early_pages += group->present_kernel_pages;
+	movable_pages += nr_pages;
+	return movable_pages <= (unsigned long)auto_movable_ratio * kernel_early_pages / 100;
+}
+
+/*
+ * auto_movable_zone_for_pfn() - the auto-movable policy (Linux 5.16+):
+ *   - a static group (a DIMM) is decided as a whole: once any of it is in
+ *     a kernel zone the rest follows; otherwise Movable only if all of the
+ *     rest (max_pages minus what is online) could be Movable now;
+ *   - a dynamic group (virtio-mem) decides per unit: if an online section
+ *     of the block's unit is in a kernel zone, kernel; otherwise Movable if
+ *     the rest of the unit could be;
+ *   - no group: Movable if this range could be;
+ *   - "could be": auto_movable_can_online_movable() over all nodes, and
+ *     with auto_movable_numa_aware over the block's node as well.
+ * Otherwise the kernel zone.  A ratio of 0 means always kernel.
+ * Context: (main).
+ */
+static struct zone *auto_movable_zone_for_pfn(int nid, struct memory_group *group,
+					      u64 start_pfn, u64 nr_pages)
+{
+	unsigned long online_pages = 0, max_pages;
+
+	if (!auto_movable_ratio)
+		goto kernel_zone;
+	if (group && !group->is_dynamic) {
+		max_pages = group->s.max_pages;
+		online_pages = group->present_movable_pages;
+		if (group->present_kernel_pages)
+			goto kernel_zone;
+	} else if (!group || group->d.unit_pages == nr_pages) {
+		max_pages = (unsigned long)nr_pages;
+	} else {
+		u64 unit_start = ALIGN_DOWN(start_pfn, (u64)group->d.unit_pages);
+
+		max_pages = group->d.unit_pages;
+		/* hot-added memory only: all of a section is in one zone */
+		for (u64 pfn = unit_start; pfn < unit_start + max_pages; pfn += PAGES_PER_SECTION) {
+			struct page *page = pfn_to_online_page(pfn);
+
+			if (!page)
+				continue;
+			if (page_zonenum(page) != ZONE_MOVABLE)
+				goto kernel_zone;
+			online_pages += PAGES_PER_SECTION;
+		}
+	}
+	if (online_pages > max_pages)
+		goto kernel_zone;
+	if (!auto_movable_can_online_movable(NUMA_NO_NODE, group, max_pages - online_pages))
+		goto kernel_zone;
+	if (auto_movable_numa_aware &&
+	    !auto_movable_can_online_movable(nid, group, max_pages - online_pages))
+		goto kernel_zone;
+	return &NODE_DATA(nid)->node_zones[ZONE_MOVABLE];
+kernel_zone:
+	return default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
+}
+
+/*
+ * zone_for_pfn_range() - online_kernel and online_movable name their zone;
+ * "online" asks the policy (memhp_online_policy).  Context: (main).
+ */
+struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_group *group,
+				u64 start_pfn, u64 nr_pages)
+{
+	if (online_type == MMOP_ONLINE_KERNEL)
+		return default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
+	if (online_type == MMOP_ONLINE_MOVABLE)
+		return &NODE_DATA(nid)->node_zones[ZONE_MOVABLE];
+	if (memhp_online_policy == ONLINE_POLICY_AUTO_MOVABLE)
+		return auto_movable_zone_for_pfn(nid, group, start_pfn, nr_pages);
+	return default_zone_for_pfn(nid, start_pfn, nr_pages);
+}
+
+/* ---- online and offline -------------------------------------------------- */
+
+/*
+ * memory_block_online() - Linux's memory_block_online() + online_pages():
+ * zone chosen, then (after the MEM_GOING_ONLINE point) the block moved into
+ * it, its pages freed to the buddy, counters, section state, zonelists
+ * (when the zone had no memory before), watermarks and pcp sizes, and the
+ * zone's contiguity recomputed by the full walk.  Errors: -EINVAL (not
+ * offline, or online_type is not an online type), an injected error; in
+ * both cases nothing changed.  Context: (main).
+ */
+int memory_block_online(struct memory_block *mem, enum mmop online_type)
+{
+	u64 start_pfn = memory_block_start_pfn(mem), nr_pages = PAGES_PER_MEMORY_BLOCK;
+	u64 nr_vmemmap = mem->nr_vmemmap_pages, t0 = mm_cycles();
+	struct zone *zone;
+	bool was_populated;
+
+	if (mem->state != MEM_OFFLINE || online_type < MMOP_ONLINE ||
+	    online_type > MMOP_ONLINE_MOVABLE || !NODE_DATA(mem->nid)->online)
+		return -EINVAL;
+	zone = zone_for_pfn_range(online_type, mem->nid, mem->group, start_pfn, nr_pages);
+	if (memhp_inject_going_online_error) {
+		pr_info("online: memory block %lu: MEM_GOING_ONLINE refused: error %d (injected)",
+			mem->block_id, memhp_inject_going_online_error);
+		memhp_stats.online_failures++;
+		return memhp_inject_going_online_error;
+	}
+
+	was_populated = populated_zone(zone);
+	move_pfn_range_to_zone(zone, start_pfn, nr_pages, nr_vmemmap);
+	zone_online_memmap_add(zone, start_pfn, start_pfn + nr_pages);	/* memmap is initialised */
+	online_pages_range(start_pfn + nr_vmemmap, start_pfn + nr_pages);
+	adjust_present_page_count(zone, mem->group, start_pfn, (long)nr_pages);
+	sparse_set_online(start_pfn, start_pfn + nr_pages);
+	if (!was_populated)
+		build_all_zonelists();
+	setup_per_zone_wmarks();
+	zone_update_contiguous(zone);		/* walk or counter: contig_check */
+
+	mem->zone = zone;
+	mem->online_type = online_type;
+	memory_block_set_state(mem, MEM_ONLINE);
+	memhp_stats.onlined_blocks++;
+	memhp_stats.last_online_cycles = mm_cycles() - t0;
+	return 0;
+}
+
+/* Log why the offline of mem stopped at failed_pfn, in the shell's words. */
+static void offline_report(const struct memory_block *mem, u64 failed_pfn, const char *what)
+{
+	char why[160];
+
+	describe_unmovable(failed_pfn, why, sizeof(why));
+	pr_warn("offline: memory block %lu: %s%s", mem->block_id, why, what);
+}
+
+/*
+ * memory_block_offline() - Linux's offline_pages() for one block:
+ * MEM_GOING_OFFLINE first; the block must lie in one zone and have no
+ * holes (-EINVAL); the MEM_GOING_OFFLINE point; its pageblocks isolated
+ * (-EBUSY on an unmovable page, logged as "offline: memory block N: pfn
+ * 0x...: why"); movable blocks migrated and the range checked, a bounded
+ * number of rounds (-EBUSY with the reason logged); then the free pages
+ * taken from the buddy, counters down, section offline, spans shrunk,
+ * memmap poisoned, contiguity, zonelists and watermarks recomputed.  With
+ * memmap_on_memory the first 512 pages (the block's own memmap) are not
+ * isolated or migrated: they leave with the block.  On failure the
+ * isolation is undone and the block is MEM_ONLINE again, as it was;
+ * pages already migrated stay where they went.  Context: (main).
+ */
+int memory_block_offline(struct memory_block *mem)
+{
+	u64 start_pfn = memory_block_start_pfn(mem), nr_pages = PAGES_PER_MEMORY_BLOCK;
+	u64 end_pfn = start_pfn + nr_pages, range_start = start_pfn + mem->nr_vmemmap_pages;
+	u64 failed_pfn = 0, t0 = mm_cycles();
+	struct zone *zone = mem->zone;
+	unsigned long taken;
+	int err, tries;
+
+	if (mem->state != MEM_ONLINE)
+		return -EINVAL;
+	if (mem->zones_mixed || !zone) {
+		pr_warn("offline: memory block %lu: failed due to spanning more than one zone",
+			mem->block_id);
+		return -EINVAL;
+	}
+	if (__pfn_to_section(start_pfn)->nr_present_pages != nr_pages) {
+		pr_warn("offline: memory block %lu: failed due to memory holes", mem->block_id);
+		return -EINVAL;
+	}
+
+	memory_block_set_state(mem, MEM_GOING_OFFLINE);
+	if (memhp_inject_going_offline_error) {
+		pr_info("offline: memory block %lu: MEM_GOING_OFFLINE refused: error %d (injected)",
+			mem->block_id, memhp_inject_going_offline_error);
+		err = memhp_inject_going_offline_error;
+		goto failed;
+	}
+	err = start_isolate_page_range(range_start, end_pfn, ISOLATE_MEMORY_OFFLINE, &failed_pfn);
+	if (err) {
+		offline_report(mem, failed_pfn, "");
+		goto failed;
+	}
+	for (tries = 1; ; tries++) {
+		u64 moved = 0;
+
+		err = migrate_range(range_start, end_pfn, &failed_pfn, &moved);
+		memhp_stats.migrated_pages += moved;
+		if (!err)
+			err = test_pages_isolated(range_start, end_pfn, &failed_pfn);
+		if (!err)
+			break;
+		if (tries == OFFLINE_MIGRATE_TRIES) {
+			offline_report(mem, failed_pfn, err == -ENOMEM ?
+				       " (no free memory elsewhere to migrate it to)" :
+				       " (still there after migration)");
+			err = -EBUSY;
+			goto failed_isolated;
+		}
+	}
+
+	/* Nothing can fail from here on. */
+	taken = offline_isolated_pages(range_start, end_pfn);
+	undo_isolate_page_range(range_start, end_pfn);	/* clean pageblock flags for next time */
+	zone_managed_pages_sub(zone, taken);
+	adjust_present_page_count(zone, mem->group, start_pfn, -(long)nr_pages);
+	sparse_set_offline(start_pfn, end_pfn);
+	zone_online_memmap_sub(zone, start_pfn, end_pfn);	/* before the memmap is retired */
+	memmap_poison(start_pfn, end_pfn);
+	clear_zone_contiguous(zone);
+	shrink_zone_span(zone, start_pfn, end_pfn);
+	update_pgdat_span(zone->zone_pgdat);
+	zone_update_contiguous(zone);		/* walk or counter: contig_check */
+	if (!populated_zone(zone))
+		build_all_zonelists();
+	setup_per_zone_wmarks();
+
+	mem->zone = NULL;
+	memory_block_set_state(mem, MEM_OFFLINE);
+	memhp_stats.offlined_blocks++;
+	memhp_stats.last_offline_cycles = mm_cycles() - t0;
+	return 0;
+
+failed_isolated:
+	undo_isolate_page_range(range_start, end_pfn);
+failed:
+	memory_block_set_state(mem, MEM_ONLINE);
+	memhp_stats.offline_failures++;
+	return err;
+}
+
+/* ---- nodes --------------------------------------------------------------- */
+
+/*
+ * Bring nid online for memory about to be added (Linux's
+ * __try_online_node): empty spans and counters, zones initialised as
+ * mm_core_init() does, zonelists rebuilt.  Returns true if it was offline.
+ * Context: (main).
+ */
+static bool node_online_for_add(int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+
+	if (pgdat->online)
+		return false;
+	pgdat->node_id = nid;
+	pgdat->node_start_pfn = 0;
+	pgdat->node_spanned_pages = 0;
+	pgdat->node_present_pages = 0;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		zone->zone_pgdat = pgdat;
+		zone->name = zone_names[z];
+		zone->idx = (enum zone_type)z;
+		zone->zone_start_pfn = 0;
+		zone->spanned_pages = 0;
+		zone->present_pages = 0;
+		zone->present_early_pages = 0;
+		zone->cma_pages = 0;
+		zone->contiguous = false;
+		zone->pages_with_online_memmap = 0;
+		zone_init_free_lists(zone);
+	}
+	pgdat->online = true;
+	build_all_zonelists();
+	pr_info("memory: node %d online", nid);
+	return true;
+}
+
+/*
+ * Take nid offline when no memory block is left on it (a node with boot
+ * memory always has its early blocks, so only nodes that hotplug brought
+ * online can go).  Context: (main).
+ */
+static void try_offline_node(int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+
+	if (!pgdat->online || memory_blocks_on_node(nid))
+		return;
+	MM_BUG_ON(pgdat->node_present_pages, "node %d: %lu present pages but no memory block",
+		  nid, pgdat->node_present_pages);
+	pgdat->online = false;
+	build_all_zonelists();
+	setup_per_zone_wmarks();
+	pr_info("memory: node %d offline", nid);
+}
+
+/* ---- add and remove ------------------------------------------------------ */
+
+/*
+ * Section roots for the range come from memory that existed before the
+ * call: pages taken here first (one per 8 GiB window without a root yet)
+ * and handed to sparse_add_present() through root_alloc.  Otherwise a
+ * root could land in a block this call adds and make it impossible to
+ * offline again when the call has to be undone.  Roots are never freed
+ * (sparse.c), unused ones go back at the end of the call.
+ */
+#define ROOT_POOL_SIZE	(MAX_MEMORY_BLOCKS / SECTIONS_PER_ROOT + 2)
+static struct page *root_pool[ROOT_POOL_SIZE];
+static unsigned root_pool_nr;
+
+static void *root_pool_alloc(void)
+{
+	struct page *page = root_pool_nr ? root_pool[--root_pool_nr] : NULL;
+
+	return page ? mm_phys_to_virt(page_to_phys(page)) : NULL;
+}
+
+static void root_pool_drain(void)
+{
+	while (root_pool_nr)
+		free_pages(root_pool[--root_pool_nr], 0);
+}
+
+static int root_pool_fill(u64 first_section, u64 end_section)
+{
+	u64 nr = first_section;
+
+	for (; nr < end_section; nr = ALIGN_DOWN(nr, SECTIONS_PER_ROOT) + SECTIONS_PER_ROOT) {
+		struct page *page;
+
+		if (__nr_to_section(nr))
+			continue;
+		page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+		if (!page || root_pool_nr == ROOT_POOL_SIZE) {
+			if (page)
+				free_pages(page, 0);
+			root_pool_drain();
+			return -ENOMEM;
+		}
+		root_pool[root_pool_nr++] = page;
+	}
+	return 0;
+}
+
+/*
+ * The 2 MiB backing of a block's memmap from the page allocator: an
+ * order-9 kernel block, on the block's node if it has one, else anywhere.
+ * NULL if there is none.  Context: (main).
+ */
+static struct page *memmap_alloc(int nid)
+{
+	struct page *page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN,
+					     MEMMAP_ORDER);
+
+	return page ? page : alloc_pages_node(nid, GFP_KERNEL | __GFP_NOWARN, MEMMAP_ORDER);
+}
+
+/*
+ * Add one block: present sections, direct map, vmemmap backed by
+ * memmap_page (NULL: by the block's own first 2 MiB, memmap_on_memory),
+ * memmap poisoned, a MEM_OFFLINE block.  Returns 0, or -errno with
+ * everything of this block undone except memmap_page, which stays the
+ * caller's.  Context: (main).
+ */
+static int add_memory_block(int nid, unsigned long block_id, struct memory_group *group,
+			    struct page *memmap_page, struct memory_block **out)
+{
+	u64 start_pfn = (u64)block_id * PAGES_PER_MEMORY_BLOCK;
+	u64 end_pfn = start_pfn + PAGES_PER_MEMORY_BLOCK;
+	phys_addr_t start = PFN_PHYS(start_pfn);
+	phys_addr_t memmap_pa = memmap_page ? page_to_phys(memmap_page) : start;
+	struct memory_block *mem;
+	int err;
+
+	err = sparse_add_present(start_pfn, end_pfn, nid, false, root_pool_alloc);
+	if (err) {
+		pr_err("add_memory: block %lu at %#llx: no section table entry (error %d)", block_id,
+		       (unsigned long long)start, err);
+		return err;
+	}
+	err = mm_direct_map_add(start, MEMORY_BLOCK_SIZE);
+	if (err) {
+		pr_err("add_memory: block %lu at %#llx: direct map: error %d", block_id,
+		       (unsigned long long)start, err);
+		goto out_remove_present;
+	}
+	err = mm_vmemmap_populate(start_pfn, end_pfn, memmap_pa);
+	if (err) {
+		pr_err("add_memory: block %lu at %#llx: vmemmap: error %d", block_id,
+		       (unsigned long long)start, err);
+		goto out_direct_map;
+	}
+	sparse_set_memmap(pfn_to_section_nr(start_pfn), memmap_pa);
+	memmap_poison(start_pfn, end_pfn);
+	err = memory_block_create(block_id, nid, group, false, &mem);
+	if (err)
+		goto out_memmap;
+	mem->nr_vmemmap_pages = memmap_page ? 0 : MEMMAP_PAGES_PER_BLOCK;
+	memhp_stats.added_blocks++;
+	memory_sysfs_block_added(mem);		/* memoryN/ appears */
+	*out = mem;
+	return 0;
+
+out_memmap:
+	sparse_clear_memmap(pfn_to_section_nr(start_pfn));
+	mm_vmemmap_depopulate(start_pfn, end_pfn);
+out_direct_map:
+	mm_direct_map_remove(start, MEMORY_BLOCK_SIZE);
+out_remove_present:
+	sparse_remove_present(start_pfn, end_pfn);
+	return err;
+}
+
+/*
+ * Remove one offline block: the reverse of add_memory_block().  The 2 MiB
+ * memmap goes back to the allocator unless the block carried it itself.
+ * Context: (main).
+ */
+static void remove_memory_block(struct memory_block *mem)
+{
+	u64 start_pfn = memory_block_start_pfn(mem), end_pfn = start_pfn + PAGES_PER_MEMORY_BLOCK;
+	u64 section_nr = pfn_to_section_nr(start_pfn);
+	phys_addr_t memmap_pa = __nr_to_section(section_nr)->memmap_pa;
+	bool self_hosted = mem->nr_vmemmap_pages != 0;
+	unsigned long block_id = mem->block_id;
+
+	memory_block_delete(mem);
+	memory_sysfs_block_removed(block_id);	/* memoryN/ goes */
+	sparse_clear_memmap(section_nr);
+	mm_vmemmap_depopulate(start_pfn, end_pfn);
+	if (!self_hosted)
+		free_pages(pfn_to_page(PHYS_PFN(memmap_pa)), MEMMAP_ORDER);
+	mm_direct_map_remove(PFN_PHYS(start_pfn), MEMORY_BLOCK_SIZE);
+	sparse_remove_present(start_pfn, end_pfn);
+	memhp_stats.removed_blocks++;
+}
+
+/* Range checks shared by add and remove; -EINVAL with the reason logged. */
+static int check_hotplug_range(const char *what, phys_addr_t start, u64 size)
+{
+	if (!size || !IS_ALIGNED(start, MEMORY_BLOCK_SIZE) || !IS_ALIGNED(size, MEMORY_BLOCK_SIZE)) {
+		pr_err("%s: [%#llx-%#llx): not aligned to the memory block size (%llu MiB)", what,
+		       (unsigned long long)start, (unsigned long long)(start + size),
+		       (unsigned long long)(MEMORY_BLOCK_SIZE >> 20));
+		return -EINVAL;
+	}
+	if (start + size < start || start + size > (1ULL << MAX_PHYSMEM_BITS)) {
+		pr_err("%s: [%#llx-%#llx): beyond the %d-bit physical address space", what,
+		       (unsigned long long)start, (unsigned long long)(start + size), MAX_PHYSMEM_BITS);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/* Auto-online the blocks [first, end) of this call, in order; failures only logged. */
+static void online_added_blocks(unsigned long first, unsigned long end, enum mmop online_type)
+{
+	for (unsigned long id = first; id < end; id++) {
+		int err = memory_block_online(find_memory_block_by_id(id), online_type);
+
+		if (err)
+			pr_warn("add_memory: block %lu left offline: online failed with error %d", id, err);
+	}
+}
+
+/*
+ * add_memory() - see memory_hotplug.h.  Checks first (nothing changed on
+ * -EINVAL, -ERANGE, -EEXIST, -ENOSPC), then the node, then block by block.
+ * Auto-online, when on, happens as in Linux after all blocks are added, so
+ * that every memmap comes from memory that existed before and the range
+ * can later be removed as a whole; except that when the next block's
+ * memmap cannot be allocated, the blocks added so far are onlined first
+ * and the allocation is tried again, so later blocks take their memmap
+ * from earlier ones (the huge DIMM in a small guest).  A failed auto-online
+ * leaves that block offline and is not an error, as in Linux.  On -ENOMEM
+ * the blocks of this call are offlined and removed last-first (each
+ * block's memmap lies in memory older than the block); a block that
+ * something else now holds unmovably stays, logged.  Context: (main).
+ */
+int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flags)
+{
+	enum mmop online_type = (mhp_flags & MHP_NO_AUTO_ONLINE) ? MMOP_OFFLINE :
+				memhp_default_online_type;
+	bool use_mom = memmap_on_memory && (mhp_flags & MHP_MEMMAP_ON_MEMORY);
+	unsigned long first_block = phys_to_block_id(start), nr_blocks, added = 0, onlined = 0;
+	struct memory_group *group = NULL;
+	struct memory_block *mem;
+	int err;
+
+	err = check_hotplug_range("add_memory", start, size);
+	if (err)
+		return err;
+	nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
+	if (nid < 0 || nid >= MAX_NUMNODES) {
+		pr_err("add_memory: node %d does not exist", nid);
+		return -EINVAL;
+	}
+	if (mgid != -1) {
+		group = memory_group_find_by_id(mgid);
+		if (!group || group->nid != nid) {
+			pr_err("add_memory: memory group %d %s", mgid,
+			       group ? "belongs to another node" : "does not exist");
+			return -EINVAL;
+		}
+	}
+	for (unsigned long i = 0; i < nr_blocks; i++)
+		if (present_section(__nr_to_section(first_block + i))) {
+			pr_err("add_memory: [%#llx-%#llx): section %lu is already present",
+			       (unsigned long long)start, (unsigned long long)(start + size),
+			       first_block + i);
+			return -EEXIST;
+		}
+	if (nr_blocks > memory_blocks_free_slots()) {
+		pr_err("add_memory: %lu blocks, only %lu free memory block slots", nr_blocks,
+		       memory_blocks_free_slots());
+		return -ENOSPC;
+	}
+	if (root_pool_fill(first_block, first_block + nr_blocks)) {
+		pr_err("add_memory: no memory for the section table");
+		return -ENOMEM;
+	}
+	node_online_for_add(nid);
+
+	/* Invariant: blocks [first, first + added) exist; [first, first + onlined) were auto-onlined. */
+	for (; added < nr_blocks; added++) {
+		unsigned long id = first_block + added;
+		struct page *memmap_page = NULL;
+
+		if (!use_mom) {
+			memmap_page = memmap_alloc(nid);
+			if (!memmap_page && online_type != MMOP_OFFLINE && onlined < added) {
+				online_added_blocks(first_block + onlined, id, online_type);
+				onlined = added;
+				memmap_page = memmap_alloc(nid);
+			}
+			if (!memmap_page) {
+				pr_err("add_memory: block %lu at %#llx: no memory for its 2 MiB memmap (enable memmap_on_memory or online blocks as they are added)",
+				       id, (unsigned long long)PFN_PHYS((u64)id * PAGES_PER_MEMORY_BLOCK));
+				err = -ENOMEM;
+				goto undo;
+			}
+		}
+		err = add_memory_block(nid, id, group, memmap_page, &mem);
+		if (err) {
+			if (memmap_page)
+				free_pages(memmap_page, MEMMAP_ORDER);
+			goto undo;
+		}
+	}
+	if (online_type != MMOP_OFFLINE)
+		online_added_blocks(first_block + onlined, first_block + added, online_type);
+	root_pool_drain();
+	pr_info("add_memory: [mem %#llx-%#llx] node %d: %lu blocks%s", (unsigned long long)start,
+		(unsigned long long)(start + size - 1), nid, nr_blocks,
+		use_mom ? ", memmap on memory" : "");
+	return 0;
+
+undo:
+	while (added--) {
+		mem = find_memory_block_by_id(first_block + added);
+		if (mem->state == MEM_ONLINE && memory_block_offline(mem)) {
+			pr_err("add_memory: block %lu cannot be offlined again; it stays", mem->block_id);
+			continue;
+		}
+		remove_memory_block(mem);
+	}
+	root_pool_drain();
+	try_offline_node(nid);
+	return err;
+}
+
+/*
+ * Every block of [start, start+size) exists and is hot-added memory?
+ * -EINVAL with the reason logged otherwise.
+ */
+static int check_removable_range(const char *what, phys_addr_t start, u64 size)
+{
+	unsigned long first_block = phys_to_block_id(start);
+	int err = check_hotplug_range(what, start, size);
+
+	if (err)
+		return err;
+	for (unsigned long i = 0; i < size / MEMORY_BLOCK_SIZE; i++) {
+		struct memory_block *mem = find_memory_block_by_id(first_block + i);
+
+		if (!mem || mem->early) {
+			pr_err("%s: [%#llx-%#llx): memory block %lu %s", what, (unsigned long long)start,
+			       (unsigned long long)(start + size), first_block + i,
+			       mem ? "is boot memory, which cannot be removed" : "does not exist");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * remove_memory() - see memory_hotplug.h: -EINVAL (bad range, missing or
+ * boot blocks), -EBUSY (a block is not offline); nothing changed on error.
+ * Nodes left without blocks go offline.  Context: (main).
+ */
+int remove_memory(phys_addr_t start, u64 size)
+{
+	unsigned long first_block = phys_to_block_id(start), nr_blocks;
+	bool nodes[MAX_NUMNODES] = { false };
+	int err = check_removable_range("remove_memory", start, size);
+
+	if (err)
+		return err;
+	nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
+	for (unsigned long i = 0; i < nr_blocks; i++) {
+		struct memory_block *mem = find_memory_block_by_id(first_block + i);
+
+		if (mem->state != MEM_OFFLINE) {
+			pr_err("remove_memory: memory block %lu is not offline", mem->block_id);
+			return -EBUSY;
+		}
+	}
+	for (unsigned long i = 0; i < nr_blocks; i++) {
+		struct memory_block *mem = find_memory_block_by_id(first_block + i);
+
+		nodes[mem->nid] = true;
+		remove_memory_block(mem);
+	}
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		if (nodes[nid])
+			try_offline_node(nid);
+	pr_info("remove_memory: [mem %#llx-%#llx]: %lu blocks", (unsigned long long)start,
+		(unsigned long long)(start + size - 1), nr_blocks);
+	return 0;
+}
+
+/* Blocks of the range offlined by the current offline_and_remove_memory(). */
+static u64 offlined_here[MAX_MEMORY_BLOCKS / 64];
+
+/*
+ * offline_and_remove_memory() - offline the online blocks of the range in
+ * order; if one fails, online again (with their previous online type) the
+ * ones this call offlined and return its error; then remove_memory().
+ * Context: (main).
+ */
+int offline_and_remove_memory(phys_addr_t start, u64 size)
+{
+	unsigned long first_block = phys_to_block_id(start), nr_blocks;
+	int err = check_removable_range("offline_and_remove_memory", start, size);
+
+	if (err)
+		return err;
+	nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
+	memset(offlined_here, 0, sizeof(offlined_here));
+	for (unsigned long i = 0; i < nr_blocks; i++) {
+		struct memory_block *mem = find_memory_block_by_id(first_block + i);
+
+		if (mem->state == MEM_OFFLINE)
+			continue;
+		err = memory_block_offline(mem);
+		if (err)
+			goto rollback;
+		offlined_here[i / 64] |= 1ULL << (i % 64);
+	}
+	return remove_memory(start, size);
+
+rollback:
+	for (unsigned long i = 0; i < nr_blocks; i++) {
+		struct memory_block *mem;
+
+		if (!(offlined_here[i / 64] & (1ULL << (i % 64))))
+			continue;
+		mem = find_memory_block_by_id(first_block + i);
+		if (memory_block_online(mem, mem->online_type))
+			pr_err("offline_and_remove_memory: memory block %lu could not be onlined again",
+			       mem->block_id);
+	}
+	return err;
+}

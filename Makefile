@@ -261,8 +261,13 @@ $(B)/bench-mm: tests/bench/bench_mm.c $(HOST_SRCS) $(FUZZ_SUPPORT) | deps-test
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
 
-bench: $(B)/bench-mm
+$(B)/bench-hotplug: tests/bench/bench_hotplug.c $(HOST_SRCS) $(FUZZ_SUPPORT) | deps-test
+	@mkdir -p $(B)
+	$(HOSTCC) $(BENCH_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
+
+bench: $(B)/bench-mm $(B)/bench-hotplug
 	./$(B)/bench-mm
+	./$(B)/bench-hotplug
 
 # Every tier; the last line printed is pytest's summary.
 test: deps-test

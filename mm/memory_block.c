@@ -57,6 +57,7 @@ static unsigned pool_high_water;		/* slots [high_water, MAX) never used */
 static unsigned long blocks_on_node[MAX_NUMNODES];
 
 static struct memory_group groups[MAX_MEMORY_GROUPS];
+static unsigned nr_dynamic_memory_groups;	/* registered dynamic groups */
 static char group_names[MAX_MEMORY_GROUPS][32];
 static unsigned long blocks_in_group[MAX_MEMORY_GROUPS];
 
@@ -322,8 +323,10 @@ int memory_group_register_dynamic(int nid, unsigned long unit_pages, const char 
 	if (!unit_pages || (unit_pages & (unit_pages - 1)) || unit_pages < PAGES_PER_MEMORY_BLOCK)
 		return -EINVAL;
 	id = memory_group_register(nid, true, name);
-	if (id >= 0)
+	if (id >= 0) {
 		groups[id].d.unit_pages = unit_pages;
+		nr_dynamic_memory_groups++;
+	}
 	return id;
 }
 
@@ -336,8 +339,28 @@ int memory_group_unregister(int mgid)
 		return -EINVAL;
 	if (blocks_in_group[mgid])
 		return -EBUSY;
+	if (group->is_dynamic)
+		nr_dynamic_memory_groups--;
 	group->in_use = false;
 	return 0;
+}
+
+/*
+ * memory_group_next_dynamic() - the registered dynamic group with the
+ * smallest id >= *mgid (and *mgid set to it), or NULL.  With no dynamic
+ * group registered it returns at once: the auto-movable check walks the
+ * dynamic groups on every decision.  Context: (main).
+ */
+struct memory_group *memory_group_next_dynamic(int *mgid)
+{
+	if (!nr_dynamic_memory_groups)
+		return NULL;
+	for (int id = *mgid; id >= 0 && id < MAX_MEMORY_GROUPS; id++)
+		if (groups[id].in_use && groups[id].is_dynamic) {
+			*mgid = id;
+			return &groups[id];
+		}
+	return NULL;
 }
 
 struct memory_group *memory_group_find_by_id(int mgid)
@@ -390,6 +413,7 @@ void memory_blocks_init_boot(void)
 	memset(block_pool, 0, sizeof(block_pool));
 	memset(blocks_on_node, 0, sizeof(blocks_on_node));
 	memset(groups, 0, sizeof(groups));
+	nr_dynamic_memory_groups = 0;
 	memset(blocks_in_group, 0, sizeof(blocks_in_group));
 	nr_blocks = nr_free_slots = pool_high_water = 0;
 	memset(&memhp_stats, 0, sizeof(memhp_stats));

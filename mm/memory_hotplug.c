@@ -65,6 +65,7 @@
  * mem_hotplug_lock and device_hotplug_lock are implicit).
  */
 #include <mm/memory_hotplug.h>
+#include <mm/mechanisms.h>
 #include <mm/sparse.h>
 #include <mm/buddy.h>
 #include <mm/mm_init.h>
@@ -211,10 +212,13 @@ static void adjust_present_page_count(struct zone *zone, struct memory_group *gr
 
 	MM_BUG_ON(nr_pages < 0 && zone->present_pages < (unsigned long)-nr_pages,
 		  "zone %s: %lu present pages, removing %ld", zone->name, zone->present_pages, -nr_pages);
-	if (early_section(__pfn_to_section(start_pfn)))
+	bool early = early_section(__pfn_to_section(start_pfn));
+
+	if (early)
 		zone->present_early_pages += delta;
 	zone->present_pages += delta;
 	zone->zone_pgdat->node_present_pages += delta;
+	auto_movable_stats_zone_changed(zone, nr_pages, early ? nr_pages : 0, 0);
 	if (group && zone->idx == ZONE_MOVABLE)
 		group->present_movable_pages += delta;
 	else if (group)
@@ -429,6 +433,74 @@ void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats)
 	}
 }
 
+/*
+ * ---- auto-movable statistics: the new design -----------------------------
+ *
+ * The same two sums, kept per node and for the whole machine, and changed
+ * exactly where their inputs change: present pages on online/offline
+ * (adjust_present_page_count), early pages at boot, CMA pages when a CMA
+ * area is activated.  Reading them is a copy; the check no longer walks
+ * nodes x zones.  (Linux 2025, "mm/memory_hotplug: Cache auto_movable
+ * stats to optimize online check".)  auto_movable_stats_resync() rebuilds
+ * the cache from the walk: at the end of boot and whenever the switch goes
+ * back to "new", so the cache always starts from the truth.
+ */
+static struct auto_movable_stats am_cache_node[MAX_NUMNODES];
+static struct auto_movable_stats am_cache_all;
+u64 auto_movable_stat_walks, auto_movable_stat_cache_reads;
+
+void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_early, long d_cma)
+{
+	struct auto_movable_stats *node = &am_cache_node[zone->zone_pgdat->node_id];
+	long d_kernel = 0, d_movable;
+
+	if (zone->idx == ZONE_MOVABLE) {
+		d_movable = d_present;
+	} else {
+		d_kernel = d_early - d_cma;
+		d_movable = d_cma;
+	}
+	node->kernel_early_pages += (unsigned long)d_kernel;
+	node->movable_pages += (unsigned long)d_movable;
+	am_cache_all.kernel_early_pages += (unsigned long)d_kernel;
+	am_cache_all.movable_pages += (unsigned long)d_movable;
+	mech_trace(MECH_AUTO_MOVABLE_STATS,
+		   "node %d zone %s: cached kernel_early %+ld, movable %+ld",
+		   zone->zone_pgdat->node_id, zone->name, d_kernel, d_movable);
+}
+
+void auto_movable_stats_resync(void)
+{
+	int nid;
+
+	am_cache_all = (struct auto_movable_stats){ 0, 0 };
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		auto_movable_stats_walk(nid, &am_cache_node[nid]);
+		am_cache_all.kernel_early_pages += am_cache_node[nid].kernel_early_pages;
+		am_cache_all.movable_pages += am_cache_node[nid].movable_pages;
+	}
+}
+
+void auto_movable_stats_cached(int nid, struct auto_movable_stats *stats)
+{
+	*stats = nid == NUMA_NO_NODE ? am_cache_all : am_cache_node[nid];
+}
+
+/* auto_movable_stats_get() - the inputs, by the design the switch selects. */
+static void auto_movable_stats_get(int nid, struct auto_movable_stats *stats)
+{
+	if (mech_new(MECH_AUTO_MOVABLE_STATS)) {
+		auto_movable_stat_cache_reads++;
+		auto_movable_stats_cached(nid, stats);
+		return;
+	}
+	auto_movable_stat_walks++;
+	auto_movable_stats_walk(nid, stats);
+	mech_trace(MECH_AUTO_MOVABLE_STATS, "walked the zones of %s: kernel_early %lu, movable %lu",
+		   nid == NUMA_NO_NODE ? "all nodes" : "one node", stats->kernel_early_pages,
+		   stats->movable_pages);
+}
+
 /* ---- auto-movable: the decision ------------------------------------------ */
 
 struct auto_movable_group_stats {
@@ -448,12 +520,13 @@ static void auto_movable_account_dynamic_groups(int nid, const struct memory_gro
 
 	if (!ratio)
 		return;
-	for (int mgid = 0; mgid < MAX_MEMORY_GROUPS; mgid++) {
-		const struct memory_group *group = memory_group_find_by_id(mgid);
+	for (int mgid = 0;; mgid++) {
+		const struct memory_group *group = memory_group_next_dynamic(&mgid);
 		long pages;
 
-		if (!group || !group->is_dynamic || group == excluded ||
-		    (nid != NUMA_NO_NODE && group->nid != nid))
+		if (!group)
+			break;
+		if (group == excluded || (nid != NUMA_NO_NODE && group->nid != nid))
 			continue;
 		pages = (long)(group->present_movable_pages * 100 / ratio) -
 			(long)group->present_kernel_pages;
@@ -476,7 +549,7 @@ bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsign
 	struct auto_movable_stats stats;
 	unsigned long kernel_early_pages, movable_pages;
 
-	auto_movable_stats_walk(nid, &stats);
+	auto_movable_stats_get(nid, &stats);
 	auto_movable_account_dynamic_groups(nid, group, &gs);
 	if (stats.kernel_early_pages <= gs.req_kernel_early_pages)
 		return false;

@@ -28,6 +28,7 @@
 #include <mm/gfp.h>
 #include <mm/buddy.h>
 #include <mm/memory_hotplug.h>
+#include <mm/mechanisms.h>
 #include <kernel/string.h>
 #include <kernel/printk.h>
 
@@ -530,6 +531,8 @@ void mm_core_init(const struct mm_boot_params *bp)
 	build_all_zonelists();
 	setup_per_zone_wmarks();
 	memory_blocks_init_boot();			/* boot memory as online blocks */
+	auto_movable_stats_resync();			/* mechanism 4's cache from the truth */
+	mech_register_resync(MECH_AUTO_MOVABLE_STATS, auto_movable_stats_resync);
 	mm_boot_stats.reserved_pages = present - managed;
 	pr_info("Memory: %lluK/%lluK available (%lluK memmap, %lluK other reserved)",
 		(unsigned long long)(managed << (PAGE_SHIFT - 10)),

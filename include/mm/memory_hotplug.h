@@ -115,6 +115,8 @@ int memory_group_register_dynamic(int nid, unsigned long unit_pages, const char 
 /* memory_group_unregister() - 0, or -EBUSY while blocks still belong to it. */
 int memory_group_unregister(int mgid);
 struct memory_group *memory_group_find_by_id(int mgid);
+/* memory_group_next_dynamic() - iterate dynamic groups from id *mgid; NULL at the end. */
+struct memory_group *memory_group_next_dynamic(int *mgid);
 
 /* Flags for add_memory(). */
 #define MHP_NONE		0u
@@ -259,7 +261,16 @@ struct auto_movable_stats {
 	unsigned long kernel_early_pages;	/* early kernel-zone pages, CMA excluded */
 	unsigned long movable_pages;		/* ZONE_MOVABLE present pages plus CMA pages */
 };
-void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats);
+void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats);	/* old: sum the zones */
+/* The new design: cached sums (mechanism 4, see mechanisms.h). */
+void auto_movable_stats_cached(int nid, struct auto_movable_stats *stats);
+/* auto_movable_stats_zone_changed() - a zone's present (d_present), early
+ * present (d_early) or CMA (d_cma) page count changed by these deltas:
+ * call right after changing them.  Keeps the cache in step. */
+void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_early, long d_cma);
+/* auto_movable_stats_resync() - rebuild the cache from the walk. */
+void auto_movable_stats_resync(void);
+extern u64 auto_movable_stat_walks, auto_movable_stat_cache_reads;
 bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages);
 
 #endif

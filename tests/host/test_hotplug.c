@@ -268,8 +268,26 @@ static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline
 	}
 }
 
+/* Mechanism 4: the cached auto-movable sums equal the walk, everywhere. */
+static void check_auto_movable_cache(void)
+{
+	struct auto_movable_stats walk, cached;
+
+	auto_movable_stats_walk(NUMA_NO_NODE, &walk);
+	auto_movable_stats_cached(NUMA_NO_NODE, &cached);
+	CHECK_EQ(walk.kernel_early_pages, cached.kernel_early_pages);
+	CHECK_EQ(walk.movable_pages, cached.movable_pages);
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		auto_movable_stats_walk(nid, &walk);
+		auto_movable_stats_cached(nid, &cached);
+		CHECK_EQ(walk.kernel_early_pages, cached.kernel_early_pages);
+		CHECK_EQ(walk.movable_pages, cached.movable_pages);
+	}
+}
+
 static void check_invariants(void)
 {
+	check_auto_movable_cache();
 	static u64 present[MAX_NUMNODES][MAX_NR_ZONES], reserved[MAX_NUMNODES][MAX_NR_ZONES],
 		   offline[MAX_NUMNODES][MAX_NR_ZONES];
 	unsigned long states[NR_MEM_STATES] = { 0 };

@@ -84,6 +84,7 @@ KERNEL_OBJS := \
 	kernel/cmd_sys.o \
 	kernel/workqueue.o \
 	kernel/cmd_mech.o \
+	kernel/cmd_bench.o \
 	kernel/sysfs_memory.o \
 	kernel/cmd_hotplug.o \
 	kernel/proc_mm.o \

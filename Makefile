@@ -85,6 +85,7 @@ KERNEL_OBJS := \
 	kernel/workqueue.o \
 	kernel/cmd_mech.o \
 	kernel/cmd_bench.o \
+	kernel/cmd_devmem.o \
 	kernel/sysfs_memory.o \
 	kernel/cmd_hotplug.o \
 	kernel/proc_mm.o \
@@ -103,6 +104,7 @@ MM_OBJS := \
 	mm/migrate.o \
 	mm/memory_block.o \
 	mm/memory_hotplug.o \
+	mm/memremap.o \
 	mm/mm_init.o
 
 # In-kernel self-test suites (KTAP), run by the `selftest` command.
@@ -266,9 +268,14 @@ $(B)/bench-hotplug: tests/bench/bench_hotplug.c $(HOST_SRCS) $(FUZZ_SUPPORT) | d
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
 
-bench: $(B)/bench-mm $(B)/bench-hotplug
+$(B)/bench-memmap: tests/bench/bench_memmap.c $(HOST_SRCS) $(FUZZ_SUPPORT) | deps-test
+	@mkdir -p $(B)
+	$(HOSTCC) $(BENCH_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
+
+bench: $(B)/bench-mm $(B)/bench-hotplug $(B)/bench-memmap
 	./$(B)/bench-mm
 	./$(B)/bench-hotplug
+	./$(B)/bench-memmap
 
 # Every tier; the last line printed is pytest's summary.
 test: deps-test

@@ -7,6 +7,7 @@
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
 #include <mm/mmzone.h>
+#include <mm/memremap.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
 #include <kernel/errno.h>
@@ -74,7 +75,8 @@ static int bench_contig(struct printer *out)
 	int err;
 
 	for (; (mem = memory_block_next(&id)) && n < BENCH_MAX_BLOCKS; id++)
-		if (mem->state == MEM_OFFLINE && !mem->early)
+		if (mem->state == MEM_OFFLINE && !mem->early &&
+		    !devmem_intersects(mem->block_id * PAGES_PER_MEMORY_BLOCK, PAGES_PER_MEMORY_BLOCK))
 			bench_blocks[n++] = mem;
 	if (n < 2) {
 		pr_printf(out, "bench contig: needs offline hot-added blocks: set\n"

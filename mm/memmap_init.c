@@ -1,21 +1,208 @@
 /*
- * memmap_init.c - initialising struct pages.
+ * memmap_init.c - initialising struct pages, the old way and the template
+ * way, side by side.
  *
  * Every struct page must be put in a known state before anyone reads it:
  * its zone and node in flags, refcount 1, no page type, an empty list head
- * and zeros elsewhere.  This file does it the way Linux did before the
- * 2026 template work: every field of every page written one by one
- * (init_single_page), plus the pageblock migratetype at each pageblock start
- * (memmap_init_range).  Pages of a present section that have no memory
- * behind them (holes) are initialised too and marked reserved
- * (init_unavailable_range), so pfn walkers can read them safely.
+ * and zeros elsewhere.  Pages of a present section that have no memory
+ * behind them (holes) are initialised too and marked reserved, so pfn
+ * walkers can read them safely; device memory (ZONE_DEVICE) gets its own
+ * variant with an owner and compound pages.
  *
- * The template design (one page initialised, then copied) is added next to
- * this code by the mechanisms issue, so the two can be compared line by line.
+ * The old design (Linux before 2026, and memlab's first one): every field
+ * of every page written one by one, init_single_page(), plus the pageblock
+ * migratetype at each pageblock start.  Roughly ten separate stores per
+ * page, some of them read-modify-write (set_page_links, SetPageReserved).
+ *
+ * The template design (Li Zhe's 2026 series, "mm: speed up ZONE_DEVICE
+ * memmap initialization" and "extend the template fast path to zone-device
+ * compound tails"; memlab applies it to normal zones and holes as well):
+ * initialise ONE page the old way, then copy its 64 bytes into every
+ * following page and refresh only what depends on the pfn.  With a
+ * vmemmap nothing in flags depends on the pfn (no section bits, no
+ * page->virtual on x86_64), so what is left is:
+ *   - the lru words of a page whose list is empty: INIT_LIST_HEAD points
+ *     them at the page itself, so the copy stamps &page->lru into the
+ *     template before each store;
+ *   - for compound tails, the head pointer: the same for every tail of one
+ *     compound, so ONE tail template serves a whole compound and its head
+ *     word is refreshed once per compound;
+ *   - the pageblock migratetype, which is not in struct page at all: it is
+ *     written separately at each pageblock-aligned pfn, as before.
+ * The copy is eight 64-bit stores per page, one cache line, no reads.
+ * The template is rebuilt by the slow path at the start of each section,
+ * which costs 1 page in 32768 and keeps every section self-contained.
+ *
+ * template-nt: the same copy with non-temporal stores (movnti): the line
+ * goes to memory without being read into the cache first (no
+ * read-for-ownership) and without evicting the cache's working set, which
+ * is what Linux's memcpy_nontemporal() later did for the same copies.
+ * Non-temporal stores are weakly ordered, so an sfence drains them before
+ * anything reads or overwrites those pages with ordinary stores: before the
+ * first tail's order is written (prep_compound_head), and before returning.
+ * The slow-path pages (one per section) are written with ordinary stores.
+ *
+ * Equivalence: for the same arguments all three designs leave the same
+ * bytes in every struct page and the same pageblock flags
+ * (tests/host/test_memmap_template.c proves it over random ranges, holes
+ * and device ranges; `devmem compare` proves it in the running kernel).
+ *
+ * Context: (boot) and (main).  One CPU: the fences order the stores
+ * against later ordinary stores and make them visible to devices and
+ * other observers (a debugger), not against other CPUs.
  */
 #include <mm/mm_init.h>
+#include <mm/memmap_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+
+/* ---- a struct page as eight words --------------------------------------- */
+
+/*
+ * The copy sees a struct page as eight u64 words.  may_alias: the stores
+ * go through a u64 type while the rest of mm/ reads the struct's own
+ * fields, which strict aliasing would otherwise let the compiler reorder.
+ */
+typedef u64 __attribute__((may_alias)) page_word_t;
+
+#define PAGE_WORDS		8
+#define LRU_NEXT_WORD		(offsetof(struct page, lru.next) / sizeof(u64))
+#define LRU_PREV_WORD		(offsetof(struct page, lru.prev) / sizeof(u64))
+#define COMPOUND_HEAD_WORD	(offsetof(struct page, compound_head) / sizeof(u64))
+
+_Static_assert(sizeof(struct page) == PAGE_WORDS * sizeof(u64),
+	       "the template copy needs struct page to be whole u64 words");
+_Static_assert(offsetof(struct page, lru.next) % sizeof(u64) == 0 &&
+	       offsetof(struct page, lru.prev) % sizeof(u64) == 0,
+	       "lru words must be word-aligned for the refresh");
+_Static_assert(offsetof(struct page, compound_head) == offsetof(struct page, lru.next),
+	       "compound_head overlays lru.next");
+
+/* The 64 bytes that are copied into each page. */
+struct page_template {
+	u64 w[PAGE_WORDS];	/* the words of a page initialised by the slow path */
+};
+
+static void template_from_page(struct page_template *t, const struct page *page)
+{
+	const page_word_t *s = (const page_word_t *)page;
+
+	for (int i = 0; i < PAGE_WORDS; i++)
+		t->w[i] = s[i];
+}
+
+/*
+ * Eight ordinary stores, written out so the compiler keeps them as stores
+ * and never turns a page copy into a call to memcpy().  The words come in
+ * as values: kept in registers for the whole loop, the template is never
+ * read back from memory.
+ */
+static inline void page_store(struct page *page, u64 w0, u64 w1, u64 w2, u64 w3, u64 w4, u64 w5,
+			      u64 w6, u64 w7)
+{
+	page_word_t *d = (page_word_t *)page;
+
+	d[0] = w0; d[1] = w1; d[2] = w2; d[3] = w3;
+	d[4] = w4; d[5] = w5; d[6] = w6; d[7] = w7;
+}
+
+/*
+ * The one x86 instruction of mm/: a 64-bit non-temporal store.  It is an
+ * ordinary integer instruction (SSE2 era, but no vector registers), so the
+ * kernel's -mno-sse build can use it.
+ */
+static inline void store_nt(page_word_t *dst, u64 v)
+{
+	__asm__ volatile("movnti %1, %0" : "=m"(*dst) : "r"(v));
+}
+
+static inline void page_store_nt(struct page *page, u64 w0, u64 w1, u64 w2, u64 w3, u64 w4,
+				 u64 w5, u64 w6, u64 w7)
+{
+	page_word_t *d = (page_word_t *)page;
+
+	store_nt(&d[0], w0); store_nt(&d[1], w1); store_nt(&d[2], w2); store_nt(&d[3], w3);
+	store_nt(&d[4], w4); store_nt(&d[5], w5); store_nt(&d[6], w6); store_nt(&d[7], w7);
+}
+
+/* nt_drain() - make every earlier non-temporal store globally visible and
+ * ordered before every later store. */
+static inline void nt_drain(void)
+{
+	__asm__ volatile("sfence" : : : "memory");
+}
+
+_Static_assert(LRU_NEXT_WORD == 1 && LRU_PREV_WORD == 2,
+	       "template_copy() refreshes words 1 and 2 as the lru self-pointers");
+
+/*
+ * template_copy() - t into every page of [page, end).  self_lru: the
+ * template's list is empty, so each copy's lru words (1 and 2) point at
+ * the destination itself instead.  The four loops are the same loop,
+ * unswitched by hand so the hot path has no test in it.
+ */
+static void template_copy(struct page *page, struct page *end, const struct page_template *t,
+			  bool self_lru, bool nt)
+{
+	u64 w0 = t->w[0], w1 = t->w[1], w2 = t->w[2], w3 = t->w[3];
+	u64 w4 = t->w[4], w5 = t->w[5], w6 = t->w[6], w7 = t->w[7];
+
+	if (self_lru && nt) {
+		for (; page < end; page++) {
+			u64 self = (u64)(uintptr_t)&page->lru;
+
+			page_store_nt(page, w0, self, self, w3, w4, w5, w6, w7);
+		}
+	} else if (self_lru) {
+		for (; page < end; page++) {
+			u64 self = (u64)(uintptr_t)&page->lru;
+
+			page_store(page, w0, self, self, w3, w4, w5, w6, w7);
+		}
+	} else if (nt) {
+		for (; page < end; page++)
+			page_store_nt(page, w0, w1, w2, w3, w4, w5, w6, w7);
+	} else {
+		for (; page < end; page++)
+			page_store(page, w0, w1, w2, w3, w4, w5, w6, w7);
+	}
+}
+
+/*
+ * template_fill() - copy t into [start_pfn, end_pfn), a pageblock at a
+ * time, setting the pageblock migratetype at each pageblock-aligned pfn
+ * when migratetype >= 0 (holes: -1, none).
+ */
+static void template_fill(u64 start_pfn, u64 end_pfn, const struct page_template *t, bool self_lru,
+			  bool nt, int migratetype)
+{
+	u64 pfn = start_pfn;
+
+	while (pfn < end_pfn) {
+		u64 chunk_end = MIN((u64)pageblock_end_pfn(pfn), end_pfn);
+
+		if (migratetype >= 0 && IS_ALIGNED(pfn, pageblock_nr_pages))
+			set_pageblock_migratetype(pfn, migratetype);
+		template_copy(pfn_to_page(pfn), pfn_to_page(chunk_end), t, self_lru, nt);
+		pfn = chunk_end;
+	}
+}
+
+/* The end of the section chunk that starts at pfn, clipped to end_pfn. */
+static inline u64 section_chunk_end(u64 pfn, u64 end_pfn)
+{
+	return MIN(ALIGN_DOWN(pfn, PAGES_PER_SECTION) + PAGES_PER_SECTION, end_pfn);
+}
+
+static const char *const design_words[] = {
+	[DESIGN_OLD] = "field by field",
+	[DESIGN_NEW] = "template",
+	[DESIGN_NEW_NT] = "template-nt",
+};
+
+/* ---- the old design: field by field ------------------------------------- */
 
 void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid)
 {
@@ -33,29 +220,432 @@ void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid)
 	INIT_LIST_HEAD(&page->lru);
 }
 
+/*
+ * The old memmap_init_range()/init_unavailable_range() loop: every page
+ * through init_single_page(); reserved for holes; the pageblock
+ * migratetype at aligned pfns unless migratetype < 0.  Section by section
+ * only so that the trace can narrate it.
+ */
+static void init_range_old(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			   int migratetype, bool reserved)
+{
+	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
+		e = section_chunk_end(s, end_pfn);
+		for (u64 pfn = s; pfn < e; pfn++) {
+			struct page *page = pfn_to_page(pfn);
+
+			init_single_page(page, pfn, zone, nid);
+			if (reserved)
+				SetPageReserved(page);
+			if (migratetype >= 0 && IS_ALIGNED(pfn, pageblock_nr_pages))
+				set_pageblock_migratetype(pfn, migratetype);
+		}
+		mech_trace(MECH_MEMMAP_INIT, "pfn %#llx +%llu pages%s: %s, %llu slow inits",
+			   (unsigned long long)s, (unsigned long long)(e - s),
+			   reserved ? " (hole)" : "", design_words[DESIGN_OLD],
+			   (unsigned long long)(e - s));
+	}
+}
+
+/* ---- the template design ------------------------------------------------- */
+
+/*
+ * Per section: the first page by the slow path (which also sets its
+ * pageblock), then the copy.  The slow page is written with ordinary
+ * stores; with nt the copies are drained once at the end.
+ */
+static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+				int migratetype, bool reserved, bool nt)
+{
+	struct page_template t;
+
+	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
+		struct page *first = pfn_to_page(s);
+
+		e = section_chunk_end(s, end_pfn);
+		init_single_page(first, s, zone, nid);
+		if (reserved)
+			SetPageReserved(first);
+		if (migratetype >= 0 && IS_ALIGNED(s, pageblock_nr_pages))
+			set_pageblock_migratetype(s, migratetype);
+		template_from_page(&t, first);
+		template_fill(s + 1, e, &t, true, nt, migratetype);
+		mech_trace(MECH_MEMMAP_INIT, "pfn %#llx +%llu pages%s: %s, 1 slow init + %llu copies",
+			   (unsigned long long)s, (unsigned long long)(e - s),
+			   reserved ? " (hole)" : "", design_words[nt ? DESIGN_NEW_NT : DESIGN_NEW],
+			   (unsigned long long)(e - s - 1));
+	}
+	if (nt)
+		nt_drain();
+}
+
+/* ---- the entry points (switch in mm/mechanisms.c) ------------------------ */
+
+void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			      int migratetype, enum mech_design d)
+{
+	if (d == DESIGN_OLD)
+		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, false);
+	else
+		init_range_template(start_pfn, end_pfn, zone, nid, migratetype, false,
+				    d == DESIGN_NEW_NT);
+}
+
 void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 		       int migratetype)
 {
-	for (u64 pfn = start_pfn; pfn < end_pfn; pfn++) {
-		init_single_page(pfn_to_page(pfn), pfn, zone, nid);
-		if (IS_ALIGNED(pfn, pageblock_nr_pages))
-			set_pageblock_migratetype(pfn, migratetype);
-	}
+	memmap_init_range_design(start_pfn, end_pfn, zone, nid, migratetype,
+				 mech_design(MECH_MEMMAP_INIT));
+}
+
+u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+				  enum mech_design d)
+{
+	if (end_pfn <= start_pfn)
+		return 0;
+	if (d == DESIGN_OLD)
+		init_range_old(start_pfn, end_pfn, zone, nid, -1, true);
+	else
+		init_range_template(start_pfn, end_pfn, zone, nid, -1, true, d == DESIGN_NEW_NT);
+	return end_pfn - start_pfn;
 }
 
 /*
  * init_unavailable_range() - holes: pages with a memmap but no memory.
  * They get the zone and node given (the zone that spans them, or the next
- * one, as Linux) and PG_reserved, so nothing ever frees them.
- * Returns the number of pages initialised.  Context: (boot)/(main).
+ * one, as Linux) and PG_reserved, so nothing ever frees them; no pageblock
+ * flags.  Returns the number of pages initialised.  Context: (boot)/(main).
  */
 u64 init_unavailable_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid)
 {
-	for (u64 pfn = start_pfn; pfn < end_pfn; pfn++) {
+	return init_unavailable_range_design(start_pfn, end_pfn, zone, nid,
+					     mech_design(MECH_MEMMAP_INIT));
+}
+
+/* ---- ZONE_DEVICE: the old design ---------------------------------------- */
+
+/*
+ * init_zone_device_page() - Linux's __init_zone_device_page for memlab's
+ * one device type: the normal init in ZONE_DEVICE, reserved, owned by the
+ * pgmap, refcount left at 1 (see memmap_init.h), and the pageblock
+ * Movable at aligned pfns, as Linux does so that pfn walkers that look at
+ * pageblocks skip device memory the usual way.
+ */
+static void init_zone_device_page(struct page *page, u64 pfn, int nid, void *pgmap)
+{
+	init_single_page(page, pfn, ZONE_DEVICE, nid);
+	SetPageReserved(page);
+	page->owner = pgmap;
+	if (IS_ALIGNED(pfn, pageblock_nr_pages))
+		set_pageblock_migratetype(pfn, MIGRATE_MOVABLE);
+}
+
+/* A tail points at its head (bit 0 says "tail"), holds no order of its
+ * own, and has no references: only the head is counted. */
+static void prep_compound_tail(struct page *head, struct page *tail)
+{
+	tail->compound_head = (unsigned long)head | 1;
+	tail->compound_info = 0;
+	tail->refcount = 0;
+}
+
+/* The order lives in the first tail (page.h), so this must run after that
+ * tail was initialised, or the tail's init would wipe it. */
+static void prep_compound_head(struct page *head, unsigned order)
+{
+	head[1].compound_info = order;
+}
+
+/* Linux's memmap_init_compound: the head's flag, then each tail in order,
+ * the compound's order written right after the first tail. */
+static void init_compound_old(struct page *head, u64 head_pfn, int nid, void *pgmap,
+			      unsigned order)
+{
+	u64 end_pfn = head_pfn + (1ULL << order);
+
+	page_flag_set(head, PG_head);
+	for (u64 pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
-		init_single_page(page, pfn, zone, nid);
-		SetPageReserved(page);
+		init_zone_device_page(page, pfn, nid, pgmap);
+		prep_compound_tail(head, page);
+		if (pfn == head_pfn + 1)
+			prep_compound_head(head, order);
 	}
-	return end_pfn > start_pfn ? end_pfn - start_pfn : 0;
+}
+
+static void init_zone_device_old(u64 start_pfn, u64 end_pfn, int nid, unsigned order,
+				 void *pgmap)
+{
+	u64 nr = 1ULL << order;
+
+	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
+		e = section_chunk_end(s, end_pfn);
+		for (u64 pfn = s; pfn < e; pfn += nr) {
+			struct page *page = pfn_to_page(pfn);
+
+			init_zone_device_page(page, pfn, nid, pgmap);
+			if (order)
+				init_compound_old(page, pfn, nid, pgmap, order);
+		}
+		mech_trace(MECH_MEMMAP_INIT,
+			   "pfn %#llx +%llu pages: device, compound order %u: %s, %llu slow inits",
+			   (unsigned long long)s, (unsigned long long)(e - s), order,
+			   design_words[DESIGN_OLD], (unsigned long long)(e - s));
+	}
+}
+
+/* ---- ZONE_DEVICE: the template design ----------------------------------- */
+
+/*
+ * Per section: the first head by the slow path, which becomes the head
+ * template (4 KiB pages: the only template); for compounds also the first
+ * tail by the slow path, which becomes the tail template.  Each following
+ * compound: the head copied (lru refreshed), the tail template's head
+ * word stamped with this head, the tails copied, drained (nt), then the
+ * order written into the first tail.
+ */
+static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsigned order,
+				      void *pgmap, bool nt)
+{
+	u64 nr = 1ULL << order;
+	struct page_template head_t, tail_t;
+
+	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
+		struct page *head = pfn_to_page(s);
+
+		e = section_chunk_end(s, end_pfn);
+		init_zone_device_page(head, s, nid, pgmap);
+		if (order)
+			page_flag_set(head, PG_head);
+		template_from_page(&head_t, head);
+		if (!order) {
+			template_fill(s + 1, e, &head_t, true, nt, MIGRATE_MOVABLE);
+			mech_trace(MECH_MEMMAP_INIT,
+				   "pfn %#llx +%llu pages: device 4 KiB: %s, 1 slow init + %llu copies",
+				   (unsigned long long)s, (unsigned long long)(e - s),
+				   design_words[nt ? DESIGN_NEW_NT : DESIGN_NEW],
+				   (unsigned long long)(e - s - 1));
+			continue;
+		}
+
+		/* the first compound: its first tail is the tail template */
+		init_zone_device_page(head + 1, s + 1, nid, pgmap);
+		prep_compound_tail(head, head + 1);
+		template_from_page(&tail_t, head + 1);
+		template_fill(s + 2, s + nr, &tail_t, false, nt, MIGRATE_MOVABLE);
+		if (nt)
+			nt_drain();
+		prep_compound_head(head, order);
+
+		for (u64 h = s + nr; h < e; h += nr) {
+			head = pfn_to_page(h);
+			template_fill(h, h + 1, &head_t, true, nt, MIGRATE_MOVABLE);
+			tail_t.w[COMPOUND_HEAD_WORD] = (u64)(uintptr_t)head | 1;
+			template_fill(h + 1, h + nr, &tail_t, false, nt, MIGRATE_MOVABLE);
+			if (nt)
+				nt_drain();
+			prep_compound_head(head, order);
+		}
+		mech_trace(MECH_MEMMAP_INIT,
+			   "pfn %#llx +%llu pages: device, compound order %u: %s, %llu heads + %llu tails, 2 slow inits + %llu copies",
+			   (unsigned long long)s, (unsigned long long)(e - s), order,
+			   design_words[nt ? DESIGN_NEW_NT : DESIGN_NEW],
+			   (unsigned long long)((e - s) >> order),
+			   (unsigned long long)((e - s) - ((e - s) >> order)),
+			   (unsigned long long)(e - s - 2));
+	}
+	if (nt)
+		nt_drain();
+}
+
+int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
+				   unsigned compound_order, void *pgmap, enum mech_design d)
+{
+	if (compound_order > MAX_DEVICE_COMPOUND_ORDER ||
+	    !IS_ALIGNED(start_pfn, 1ULL << compound_order) ||
+	    !IS_ALIGNED(nr_pages, 1ULL << compound_order))
+		return -EINVAL;
+	if (d == DESIGN_OLD)
+		init_zone_device_old(start_pfn, start_pfn + nr_pages, nid, compound_order, pgmap);
+	else
+		init_zone_device_template(start_pfn, start_pfn + nr_pages, nid, compound_order,
+					  pgmap, d == DESIGN_NEW_NT);
+	return 0;
+}
+
+int memmap_init_zone_device(u64 start_pfn, u64 nr_pages, int nid, unsigned compound_order,
+			    void *pgmap)
+{
+	return memmap_init_zone_device_design(start_pfn, nr_pages, nid, compound_order, pgmap,
+					      mech_design(MECH_MEMMAP_INIT));
+}
+
+/* ---- equivalence --------------------------------------------------------- */
+
+int memmap_compare(const struct page *expect, const struct page *got, u64 nr_pages,
+		   struct memmap_diff *diff)
+{
+	const page_word_t *a = (const page_word_t *)expect, *b = (const page_word_t *)got;
+	u64 nr_words = nr_pages * PAGE_WORDS;
+
+	for (u64 i = 0; i < nr_words; i++) {
+		unsigned byte = 0;
+
+		if (a[i] == b[i])
+			continue;
+		while (((a[i] ^ b[i]) >> (8 * byte)) % 256 == 0)
+			byte++;
+		if (diff) {
+			diff->index = i / PAGE_WORDS;
+			diff->byte = (unsigned)(i % PAGE_WORDS) * 8 + byte;
+			diff->expect = (u8)(a[i] >> (8 * byte));
+			diff->got = (u8)(b[i] >> (8 * byte));
+		}
+		return 1;
+	}
+	return 0;
+}
+
+void memmap_fill_pattern(struct page *page, u64 nr_pages, u64 pattern)
+{
+	struct page_template t;
+
+	for (int i = 0; i < PAGE_WORDS; i++)
+		t.w[i] = pattern;
+	template_copy(page, page + nr_pages, &t, false, false);
+}
+
+/* ---- measurements -------------------------------------------------------- */
+
+static int cmp_u64(u64 a, u64 b) { return a < b ? -1 : a > b; }
+
+/* The median of v[0..n), sorted in place (insertion sort: n <= 15). */
+static u64 median(u64 *v, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = i; j > 0 && cmp_u64(v[j - 1], v[j]) > 0; j--) {
+			u64 x = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	return v[n / 2];
+}
+
+/* One run of one kind with one design; its cycles. */
+static u64 bench_run(enum memmap_bench_kind kind, enum mech_design d, u64 start_pfn,
+		     u64 nr_pages, int nid, void *owner)
+{
+	u64 t0 = mm_cycles();
+
+	switch (kind) {
+	case MEMMAP_BENCH_NORMAL:
+		memmap_init_range_design(start_pfn, start_pfn + nr_pages, ZONE_MOVABLE, nid,
+					 MIGRATE_MOVABLE, d);
+		break;
+	case MEMMAP_BENCH_DEV_4K:
+		memmap_init_zone_device_design(start_pfn, nr_pages, nid, 0, owner, d);
+		break;
+	default:
+		memmap_init_zone_device_design(start_pfn, nr_pages, nid, pageblock_order, owner, d);
+		break;
+	}
+	return mm_cycles() - t0;
+}
+
+/* The streaming limit: eight movnti per struct page, then one sfence. */
+static void stream_fill(struct page *page, u64 nr_pages, u64 pattern)
+{
+	struct page_template t;
+
+	for (int i = 0; i < PAGE_WORDS; i++)
+		t.w[i] = pattern;
+	template_copy(page, page + nr_pages, &t, false, true);
+	nt_drain();
+}
+
+/* Cells of memmap_init_bench(), static: too big for a kernel stack frame. */
+static u64 bench_t[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS][MEMMAP_BENCH_MAX_REPS];
+static u64 bench_set[MEMMAP_BENCH_MAX_REPS], bench_stream[MEMMAP_BENCH_MAX_REPS];
+
+int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps,
+		      struct memmap_bench *b)
+{
+	struct page *first = pfn_to_page(start_pfn);
+	size_t bytes = (size_t)nr_pages * sizeof(struct page);
+
+	if (!nr_pages || !IS_ALIGNED(start_pfn, pageblock_nr_pages) ||
+	    !IS_ALIGNED(nr_pages, pageblock_nr_pages))
+		return -EINVAL;
+	reps = MIN(MAX(reps, 1u), (unsigned)MEMMAP_BENCH_MAX_REPS);
+	memset(b, 0, sizeof(*b));
+	b->nr_pages = nr_pages;
+	b->reps = reps;
+	memset(first, 0, bytes);	/* first touch out of the way */
+
+	for (unsigned r = 0; r < reps; r++) {
+		for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
+			for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
+				bench_t[k][d][r] = bench_run((enum memmap_bench_kind)k,
+							     (enum mech_design)d, start_pfn,
+							     nr_pages, nid, b);
+		{
+			u64 t0 = mm_cycles();
+
+			memset(first, (int)(r + 1), bytes);
+			__asm__ volatile("" : : "r"(first) : "memory");
+			bench_set[r] = mm_cycles() - t0;
+			t0 = mm_cycles();
+			stream_fill(first, nr_pages, 0x0101010101010101ULL * (r + 1));
+			bench_stream[r] = mm_cycles() - t0;
+		}
+	}
+	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
+		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
+			b->init[k][d] = median(bench_t[k][d], reps);
+	b->memset_cycles = median(bench_set, reps);
+	b->stream_cycles = median(bench_stream, reps);
+	/* leave a valid memmap behind, not the stream's pattern */
+	memmap_init_range_design(start_pfn, start_pfn + nr_pages, ZONE_MOVABLE, nid,
+				 MIGRATE_MOVABLE, DESIGN_NEW);
+	return 0;
+}
+
+/* x / y with two decimals, as "12.34" (no floating point in the kernel). */
+static void print_fixed2(struct printer *p, const char *fmt_width, u64 x, u64 y)
+{
+	u64 v = y ? (x * 100 + y / 2) / y : 0;
+	char buf[32];
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, buf, sizeof(buf));
+	pr_printf(&bp.p, "%llu.%02llu", (unsigned long long)(v / 100), (unsigned long long)(v % 100));
+	pr_printf(p, fmt_width, buf);
+}
+
+void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
+{
+	static const char *const kind_names[] = {
+		[MEMMAP_BENCH_NORMAL] = "normal (Movable)",
+		[MEMMAP_BENCH_DEV_4K] = "device 4 KiB",
+		[MEMMAP_BENCH_DEV_2M] = "device 2 MiB",
+	};
+	u64 n = b->nr_pages;
+
+	pr_printf(p, "memmap init: %llu struct pages (%llu KiB of memmap), median of %u runs\n",
+		  (unsigned long long)n, (unsigned long long)(n * sizeof(struct page) >> 10), b->reps);
+	pr_printf(p, "cycles per struct page     old   template template-nt   old/new  new/memset  nt/stream\n");
+	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
+		pr_printf(p, "  %-17s", kind_names[k]);
+		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
+			print_fixed2(p, d ? " %10s" : " %7s", b->init[k][d], n);
+		print_fixed2(p, " %8sx", b->init[k][DESIGN_OLD], b->init[k][DESIGN_NEW]);
+		print_fixed2(p, " %10sx", b->init[k][DESIGN_NEW], b->memset_cycles);
+		print_fixed2(p, " %9sx\n", b->init[k][DESIGN_NEW_NT], b->stream_cycles);
+	}
+	pr_printf(p, "  limit: memset          ");
+	print_fixed2(p, "%s cycles/page (64 bytes per struct page)\n", b->memset_cycles, n);
+	pr_printf(p, "  limit: movnti stream   ");
+	print_fixed2(p, "%s cycles/page\n", b->stream_cycles, n);
 }

@@ -66,6 +66,7 @@
  */
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
+#include <mm/memremap.h>
 #include <mm/sparse.h>
 #include <mm/buddy.h>
 #include <mm/mm_init.h>
@@ -650,6 +651,11 @@ int memory_block_online(struct memory_block *mem, enum mmop online_type)
 	struct zone *zone;
 	bool was_populated;
 
+	if (devmem_intersects(start_pfn, nr_pages)) {
+		pr_info("online: memory block %lu is in use as device memory (devmem); not onlined",
+			mem->block_id);
+		return -EBUSY;
+	}
 	if (mem->state != MEM_OFFLINE || online_type < MMOP_ONLINE ||
 	    online_type > MMOP_ONLINE_MOVABLE || !NODE_DATA(mem->nid)->online)
 		return -EINVAL;
@@ -1154,6 +1160,11 @@ int remove_memory(phys_addr_t start, u64 size)
 
 	if (err)
 		return err;
+	if (devmem_intersects(PHYS_PFN(start), PHYS_PFN(size))) {
+		pr_err("remove_memory: [mem %#llx-%#llx] is in use as device memory (devmem destroy it first)",
+		       (unsigned long long)start, (unsigned long long)(start + size - 1));
+		return -EBUSY;
+	}
 	nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
 	for (unsigned long i = 0; i < nr_blocks; i++) {
 		struct memory_block *mem = find_memory_block_by_id(first_block + i);
@@ -1186,6 +1197,81 @@ static u64 offlined_here[MAX_MEMORY_BLOCKS / 64];
  * ones this call offlined and return its error; then remove_memory().
  * Context: (main).
  */
+/*
+ * Does a block of [start, start+size) keep its memmap in ANOTHER block of
+ * the same range?  That happens when a range far larger than free memory
+ * was added with auto-online: later blocks took their 2 MiB memmaps from
+ * blocks onlined just before (add_memory).  Such a range cannot be offlined
+ * bottom-up: the lowest block holds the next one's memmap, an unmovable
+ * allocation.  Context: (main).
+ */
+static bool range_memmaps_nested(phys_addr_t start, u64 size)
+{
+	for (u64 nr = pfn_to_section_nr(PHYS_PFN(start));
+	     nr < pfn_to_section_nr(PHYS_PFN(start + size)); nr++) {
+		const struct mem_section *ms = __nr_to_section(nr);
+		phys_addr_t own = PFN_PHYS(section_nr_to_pfn(nr));
+
+		if (ms && ms->memmap_pa >= start && ms->memmap_pa < start + size &&
+		    (ms->memmap_pa < own || ms->memmap_pa >= own + MEMORY_BLOCK_SIZE))
+			return true;
+	}
+	return false;
+}
+
+static u8 top_down_types[MAX_MEMORY_BLOCKS];	/* online types of removed blocks */
+
+/*
+ * The nested case, top-down: offline and remove the highest block first
+ * (its memmap, in the block below, goes back to the buddy), then the next.
+ * If a block refuses to go offline, the blocks above it, already removed,
+ * are added and onlined again with their old online types (their pages
+ * were all free after offlining, so nothing is lost) and the error is
+ * returned: the range is whole again, as the caller expects.
+ */
+static int offline_and_remove_top_down(phys_addr_t start, u64 size)
+{
+	unsigned long first_block = phys_to_block_id(start);
+	unsigned long nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE), i;
+	struct memory_block *mem = find_memory_block_by_id(first_block);
+	int nid = mem->nid, mgid = mem->group ? mem->group->id : -1, err = 0;
+
+	for (i = nr_blocks; i-- > 0;) {
+		mem = find_memory_block_by_id(first_block + i);
+		top_down_types[i] = mem->state == MEM_ONLINE ? (u8)mem->online_type : MMOP_OFFLINE;
+		if (mem->state == MEM_ONLINE) {
+			err = memory_block_offline(mem);
+			if (err)
+				break;
+		}
+		err = remove_memory(start + i * MEMORY_BLOCK_SIZE, MEMORY_BLOCK_SIZE);
+		if (err) {
+			if (top_down_types[i] != MMOP_OFFLINE)
+				memory_block_online(mem, (enum mmop)top_down_types[i]);
+			break;
+		}
+	}
+	if (!err)
+		return 0;
+	/* blocks i+1 .. nr_blocks-1 are gone: put them back */
+	if (i + 1 < nr_blocks) {
+		phys_addr_t back = start + (i + 1) * MEMORY_BLOCK_SIZE;
+		int err2 = add_memory(nid, back, (nr_blocks - i - 1) * MEMORY_BLOCK_SIZE, mgid,
+				      MHP_NO_AUTO_ONLINE);
+
+		for (unsigned long j = i + 1; !err2 && j < nr_blocks; j++) {
+			mem = find_memory_block_by_id(first_block + j);
+			if (top_down_types[j] != MMOP_OFFLINE)
+				memory_block_online(mem, (enum mmop)top_down_types[j]);
+		}
+		if (err2)
+			pr_err("offline_and_remove_memory: could not add back [%#llx-%#llx): %s",
+			       (unsigned long long)back, (unsigned long long)(start + size),
+			       err_text(err2));
+	}
+	return err;
+}
+
 int offline_and_remove_memory(phys_addr_t start, u64 size)
 {
 	unsigned long first_block = phys_to_block_id(start), nr_blocks;
@@ -1193,6 +1279,8 @@ int offline_and_remove_memory(phys_addr_t start, u64 size)
 
 	if (err)
 		return err;
+	if (range_memmaps_nested(start, size))
+		return offline_and_remove_top_down(start, size);
 	nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
 	memset(offlined_here, 0, sizeof(offlined_here));
 	for (unsigned long i = 0; i < nr_blocks; i++) {

@@ -409,6 +409,7 @@ static void init_memmap(void)
 	holes += init_holes(hole_pfn, ALIGN_UP(hole_pfn, PAGES_PER_SECTION), last_nid,
 			    zone_for_pfn(last_nid, hole_pfn ? hole_pfn - 1 : 0));
 	mm_boot_stats.memmap_init_cycles = mm_cycles() - t0;
+	mm_boot_stats.memmap_init_design = mech_design(MECH_MEMMAP_INIT);
 	mm_boot_stats.memmap_init_pages = pages + holes;
 	pr_info("memmap: initialised %llu pages (%llu in holes) in %llu cycles, %llu cycles/page",
 		(unsigned long long)(pages + holes), (unsigned long long)holes,
@@ -546,9 +547,10 @@ void mm_init_dump(struct printer *p)
 	const struct mm_boot_stats *s = &mm_boot_stats;
 	int nid;
 
-	pr_printf(p, "memmap init:   %llu struct pages in %llu cycles (%llu cycles/page), field by field\n",
+	pr_printf(p, "memmap init:   %llu struct pages in %llu cycles (%llu cycles/page), design %s\n",
 		  (unsigned long long)s->memmap_init_pages, (unsigned long long)s->memmap_init_cycles,
-		  (unsigned long long)(s->memmap_init_cycles / MAX(s->memmap_init_pages, 1ULL)));
+		  (unsigned long long)(s->memmap_init_cycles / MAX(s->memmap_init_pages, 1ULL)),
+		  mech_design_name(s->memmap_init_design));
 	pr_printf(p, "hand-over:     %llu cycles (free memblock ranges -> buddy, largest aligned blocks)\n",
 		  (unsigned long long)s->handover_cycles);
 	pr_printf(p, "memmap:        %llu pages (%llu KiB) of struct pages\n",

@@ -42,6 +42,7 @@ struct mm_boot_params {
 	u64 kernelcore, movablecore;
 	bool kernelcore_percent, movablecore_percent;
 	bool page_poison;			/* page_poison=1 */
+	u64 cma_size;				/* cma=SIZE: bytes of CMA area, 0 = none (mm/cma.c) */
 };
 
 /* mm_core_init() - see the top of this file.  Panics with the reason if
@@ -56,6 +57,7 @@ extern u32 nr_numa_hotplug_blks;
 struct mm_boot_stats {
 	u64 memmap_init_cycles;		/* memmap_init(): all struct pages */
 	u64 memmap_init_pages;		/* struct pages initialised */
+	int memmap_init_design;		/* enum mech_design used at boot */
 	u64 handover_cycles;		/* free memblock -> buddy */
 	u64 reserved_pages;		/* memory pages left reserved at boot */
 	u64 memmap_pages;		/* pages holding the memmap itself */

@@ -817,8 +817,9 @@ HTEST(hotplug_memmap_on_memory)
  * nothing stays (only section-table roots, which are never freed).  Auto-
  * online on: when boot memory runs out, the blocks added so far come
  * online and the later blocks take their memmap from them; all 128 blocks
- * come online, and removing them last-first works.  memmap_on_memory with
- * auto-online off works too.
+ * come online.  Such a range is removed top-down (each block's memmap
+ * lives in the block below it), and a refusal half-way puts the removed
+ * blocks back.  memmap_on_memory with auto-online off works too.
  */
 HTEST(hotplug_huge_range_block_by_block)
 {
@@ -870,11 +871,26 @@ HTEST(hotplug_huge_range_block_by_block)
 			 -EBUSY);
 		CHECK(strstr(host_last_log, "unmovable allocation") != NULL);
 	}
-	for (unsigned long id = 32 + 127; id >= 32; id--)
-		if (offline_and_remove_memory((u64)id * MEMORY_BLOCK_SIZE, MEMORY_BLOCK_SIZE)) {
-			CHECK(!"removing the blocks last-first failed");
-			break;
+	/*
+	 * The whole range at once, as the ACPI driver asks on eject.  First
+	 * with an unmovable page inside: the top-down removal stops at its
+	 * block and puts every block it had removed back online, so the range
+	 * is whole again.  Then, with the page freed, all of it goes.
+	 */
+	{
+		struct page *pinned = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
+
+		CHECK(pinned != NULL);
+		if (pinned) {
+			CHECK(page_to_phys(pinned) >= HOTPLUG_BASE);
+			CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, size), -EBUSY);
+			check_invariants();
+			CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 1 + 128);
+			CHECK_EQ(totalram_pages(), total0 + 128 * BLOCK_PAGES);
+			free_pages(pinned, 0);
 		}
+	}
+	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, size), 0);
 	check_invariants();
 	CHECK_EQ(totalram_pages(), total0);
 	CHECK_EQ(global_free_pages(), free0 - (nr_section_roots() - roots0));

@@ -1,0 +1,133 @@
+/*
+ * memmap_init.h - the memmap initialisation mechanism: the old design
+ * (every struct page field by field), the template design (one page
+ * initialised, then copied) and the template with non-temporal stores,
+ * for normal zones, holes and ZONE_DEVICE ranges with compound pages.
+ *
+ * The boot path and the hotplug core call memmap_init_range() and
+ * init_unavailable_range() (include/mm/mm_init.h), which follow the
+ * run-time switch mech_design(MECH_MEMMAP_INIT).  The *_design() variants
+ * below take the design as an argument, for the tests, the benchmarks and
+ * `devmem rebind ID old|new|template-nt`.
+ *
+ * The contract every design keeps (what the tests prove): for the same
+ * arguments, the memmap bytes of the range and the pageblock flags written
+ * are identical, whatever the design.  The only pfn-dependent bytes of a
+ * struct page in memlab are the two lru words of a page with an empty list
+ * (INIT_LIST_HEAD points them at the page itself), and for compound tails
+ * the head pointer (the same for all tails of one compound).
+ *
+ * ZONE_DEVICE pages (memmap_init_zone_device), memlab's one device type:
+ *   every page    zone ZONE_DEVICE, node nid, PG_reserved, owner = pgmap,
+ *                 pageblock MIGRATE_MOVABLE at pageblock-aligned pfns
+ *   4 KiB page    refcount 1 (Linux's MEMORY_DEVICE_GENERIC keeps 1: the
+ *   or head       device's driver holds the page; it is never free)
+ *   head          also PG_head
+ *   tail          compound_head = head | 1, compound_info = 0, refcount 0
+ *   first tail    compound_info = compound order, written after the first
+ *                 tail is initialised (Linux's prep_compound_head order)
+ *
+ * Context: (boot) or (main); the range's memmap must be populated
+ * (vmemmap) and nobody else may use the pages while they are initialised.
+ */
+#ifndef MM_MEMMAP_INIT_H
+#define MM_MEMMAP_INIT_H
+
+#include <mm/page.h>
+#include <mm/mechanisms.h>
+#include <kernel/printer.h>
+
+/* Compound orders memmap_init_zone_device() accepts: a compound never
+ * crosses a section, so the template can be rebuilt per section. */
+#define MAX_DEVICE_COMPOUND_ORDER	PFN_SECTION_SHIFT
+
+/*
+ * memmap_init_range_design() - memmap_init_range() with design d instead
+ * of the switch: [start_pfn, end_pfn) of zone/nid, pageblock migratetype
+ * set at each pageblock-aligned pfn.  Context: (boot)/(main).
+ */
+void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			      int migratetype, enum mech_design d);
+
+/* init_unavailable_range_design() - init_unavailable_range() with design d. */
+u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+				  enum mech_design d);
+
+/*
+ * memmap_init_zone_device() - initialise the struct pages of the device
+ * range [start_pfn, start_pfn + nr_pages) of node nid as ZONE_DEVICE pages
+ * owned by pgmap, in compounds of 2^compound_order pages (0: 4 KiB pages,
+ * 9: 2 MiB compounds), as the table at the top of this file says.  Uses
+ * the switch; memmap_init_zone_device_design() takes the design.  The zone
+ * span is the caller's business (mm/memremap.c).  Returns 0, or -EINVAL
+ * if compound_order > MAX_DEVICE_COMPOUND_ORDER or start_pfn / nr_pages
+ * are not multiples of the compound size (nothing written then).
+ * Context: (main).
+ */
+int memmap_init_zone_device(u64 start_pfn, u64 nr_pages, int nid, unsigned compound_order,
+			    void *pgmap);
+int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
+				   unsigned compound_order, void *pgmap, enum mech_design d);
+
+/* Where two memmaps first differ (memmap_compare). */
+struct memmap_diff {
+	u64 index;		/* struct page index from the start of the range */
+	unsigned byte;		/* byte offset in that struct page, 0..63 */
+	u8 expect, got;		/* the two bytes */
+};
+
+/*
+ * memmap_compare() - compare nr_pages struct pages at got with those at
+ * expect, byte for byte (a u64 at a time).  Returns 0 if identical, else 1
+ * with *diff (if not NULL) describing the first difference.  Context: (any).
+ */
+int memmap_compare(const struct page *expect, const struct page *got, u64 nr_pages,
+		   struct memmap_diff *diff);
+
+/*
+ * memmap_fill_pattern() - write the 64-bit pattern into every word of the
+ * nr_pages struct pages at page: the equivalence checks do this before
+ * each design runs, so a field a design forgets to write shows up as a
+ * difference instead of keeping the previous design's value.
+ */
+void memmap_fill_pattern(struct page *page, u64 nr_pages, u64 pattern);
+
+/* ---- measurements (tests/bench/bench_memmap.c and `devmem bench`) -------- */
+
+enum memmap_bench_kind {
+	MEMMAP_BENCH_NORMAL,	/* memmap_init_range, ZONE_MOVABLE */
+	MEMMAP_BENCH_DEV_4K,	/* memmap_init_zone_device, order 0 */
+	MEMMAP_BENCH_DEV_2M,	/* memmap_init_zone_device, order 9 */
+	NR_MEMMAP_BENCH_KINDS
+};
+
+#define MEMMAP_BENCH_MAX_REPS	15
+#define NR_MEMMAP_DESIGNS	3	/* DESIGN_OLD, DESIGN_NEW, DESIGN_NEW_NT */
+
+struct memmap_bench {
+	u64 nr_pages;					/* struct pages per run */
+	unsigned reps;					/* runs per cell; medians below */
+	u64 init[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* cycles per run */
+	u64 memset_cycles;				/* memset() of the same bytes */
+	u64 stream_cycles;				/* movnti of the same bytes + sfence */
+};
+
+/*
+ * memmap_init_bench() - time every design on [start_pfn, start_pfn +
+ * nr_pages) of node nid, reps times each (interleaved, so noise hits all
+ * alike), beside two limits writing the same 64 bytes per page: memset()
+ * and a movnti stream.  The medians go to *b.  The range must have a
+ * populated memmap that nobody uses (an offline block, a benchmark
+ * section): its memmap and pageblock flags are overwritten, and left
+ * holding the last run's memmap (the caller puts back what it needs, e.g.
+ * the offline poison).  start_pfn and nr_pages must be multiples of 512
+ * (-EINVAL); reps is clamped to 1..MEMMAP_BENCH_MAX_REPS.  Context: (main).
+ */
+int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps,
+		      struct memmap_bench *b);
+
+/* memmap_bench_print() - the table: cycles/page per kind and design, the
+ * limits, and the ratios old/new, new/memset, template-nt/stream. */
+void memmap_bench_print(const struct memmap_bench *b, struct printer *p);
+
+#endif

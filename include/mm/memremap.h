@@ -1,0 +1,123 @@
+/*
+ * memremap.h - device memory (ZONE_DEVICE): physical ranges with a memmap
+ * whose pages never reach the buddy allocator, as Linux's memremap_pages()
+ * gives persistent memory (dax_pmem, nd_pmem) and GPU memory.
+ *
+ * memlab turns a range of hot-added memory blocks that are present but
+ * offline (a DIMM added with auto_online_blocks=offline) into a device
+ * range of its node: the ZONE_DEVICE zone's span grows over it (present 0,
+ * managed 0: Linux never counts device pages as memory), and its memmap is
+ * initialised by memmap_init_zone_device() in 4 KiB pages or compounds
+ * (2 MiB: like devdax align=2M).  "rebind" tears the memmap down and
+ * initialises it again, timing the init, which is the measurement of Li
+ * Zhe's 2026 series (dax_pmem unbind/bind, memmap_init_zone_device's
+ * "initialised N pages in X ms").
+ *
+ * Invariants:
+ *   - a device range is whole memory blocks, all MEM_OFFLINE, of one node,
+ *     none carrying its own memmap (memmap_on_memory), overlapping no other
+ *     device range;
+ *   - while it exists, its memmap is initialised (every page ZONE_DEVICE,
+ *     owner = its struct dev_pagemap), its sections stay offline (so
+ *     pfn_to_online_page() says NULL, as Linux), and the node's
+ *     ZONE_DEVICE span covers it; pages_with_online_memmap and
+ *     `contiguous` of ZONE_DEVICE are never touched (Linux never counts
+ *     device ranges);
+ *   - devmem_destroy() leaves the memmap poisoned exactly as the hotplug
+ *     core leaves an offline block (page_memmap_poisoned()), so the blocks
+ *     can be onlined or removed again.
+ * The hotplug core must not online or remove a block of a device range:
+ * it asks devmem_intersects() (see the contract there).
+ *
+ * Context: (main) only.
+ */
+#ifndef MM_MEMREMAP_H
+#define MM_MEMREMAP_H
+
+#include <mm/memmap_init.h>
+#include <kernel/printer.h>
+
+#define DEVMEM_MAX_RANGES	16
+
+/* One device range; its address is the owner of every page in it. */
+struct dev_pagemap {
+	int id;				/* devmem id: index in the table */
+	bool in_use;			/* slot taken */
+	u64 start_pfn;			/* first pfn */
+	u64 nr_pages;			/* whole memory blocks */
+	int nid;			/* node of the blocks */
+	unsigned vmemmap_shift;		/* compound order: 0 = 4 KiB pages, 9 = 2 MiB */
+	enum mech_design last_design;	/* design of the last memmap init */
+	u64 last_init_cycles;		/* cycles of the last memmap_init_zone_device() */
+	u64 last_init_pages;		/* struct pages it initialised */
+	u64 nr_inits;			/* memmap inits: the create and every rebind */
+};
+
+/*
+ * devmem_create() - make [start, start + size) a device range with
+ * compounds of 2^compound_order pages.  start and size must be multiples
+ * of the memory block size.  Returns the new id (>= 0), or -EINVAL (not
+ * aligned, a block that does not exist, blocks of two nodes, a block with
+ * its own memmap, a bad order), -EBUSY (a block is online or going
+ * offline, or the range overlaps a device range), -ENOSPC (table full).
+ * The reason is logged ("devmem: block N is online").  Context: (main).
+ */
+int devmem_create(phys_addr_t start, u64 size, unsigned compound_order);
+
+/*
+ * devmem_rebind() - tear the memmap of range id down (poisoned, as
+ * Linux's memunmap_pages leaves it) and initialise it again with design d
+ * (or the switch's design if d < 0), timing only the init, as Linux's
+ * rebind measurement does.  Logs "devmemN: initialised N pages in X cycles
+ * (Y cycles/page, design)".  Returns 0, -ENOENT (no such id) or -EINVAL.
+ */
+int devmem_rebind(int id, int d);
+
+/*
+ * devmem_destroy() - give the range back: memmap poisoned (the offline
+ * block state of the hotplug core), the ZONE_DEVICE and node spans shrunk
+ * to what remains, the slot freed.  Returns 0 or -ENOENT.
+ */
+int devmem_destroy(int id);
+
+/*
+ * devmem_compare() - prove the three designs equal on the live memmap of
+ * range id: section by section, fill the memmap with a pattern, init with
+ * the old design, copy the section's memmap and pageblock flags to a
+ * 2 MiB scratch buffer from the buddy, then for template and template-nt:
+ * fill with another pattern, init, compare.  cycles[d] gets the init
+ * cycles of each design summed over the sections (may be NULL; diff and
+ * pb_diff may not).  Returns 0 (identical), 1 (different: *diff says
+ * where, diff->index counting from the range's first pfn; *pb_diff is set
+ * when the pageblock flags differed instead), -ENOENT, or -ENOMEM (no
+ * scratch).  The memmap is left initialised (by template-nt, or on a
+ * difference by the switch's design).
+ */
+int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
+		   u64 cycles[NR_MEMMAP_DESIGNS]);
+
+/*
+ * devmem_bench() - memmap_init_bench() over [start, start + size), a range
+ * of existing memory blocks that are all offline and not device memory
+ * (checked as devmem_create() does, same errors), then the memmap poisoned
+ * again as the hotplug core expects.  Context: (main).
+ */
+int devmem_bench(phys_addr_t start, u64 size, unsigned reps, struct memmap_bench *b);
+
+/* devmem_find() - range id, or NULL. */
+struct dev_pagemap *devmem_find(int id);
+
+/*
+ * devmem_intersects() - does [start_pfn, start_pfn + nr_pages) overlap a
+ * device range?  The hotplug core must refuse (-EBUSY) to online or remove
+ * such blocks: their memmap belongs to the device.  Context: (main).
+ */
+bool devmem_intersects(u64 start_pfn, u64 nr_pages);
+
+/* devmem_dump() - one line per range: id, range, node, order, last init. */
+void devmem_dump(struct printer *p);
+
+/* devmem_reset() - forget every range without touching memmaps (host tests). */
+void devmem_reset(void);
+
+#endif

@@ -1,0 +1,426 @@
+/*
+ * memremap.c - device memory ranges (ZONE_DEVICE), Linux's
+ * memremap_pages()/memunmap_pages() reduced to what memmap init needs.
+ *
+ * Where device memory comes from.  In Linux a driver (nvdimm, a GPU)
+ * owns a physical range that was never RAM and asks memremap_pages() for
+ * a memmap over it.  memlab has no such devices, so it borrows hot-added
+ * memory that was left offline: the blocks are present, their sections
+ * have a memmap (poisoned: "uninitialised", memory_hotplug.h), and no zone
+ * owns them.  devmem_create() makes them device memory:
+ *
+ *   hot-added DIMM, blocks MEM_OFFLINE          memmap poisoned, no zone
+ *        | devmem_create(start, size, order)
+ *        v
+ *   device range: ZONE_DEVICE span of the node grown over it, memmap
+ *   initialised by memmap_init_zone_device() (4 KiB pages or compounds),
+ *   sections still offline, blocks still MEM_OFFLINE (the hotplug core
+ *   must leave them alone: devmem_intersects())
+ *        | devmem_rebind(id): poison + init again, timed (dax_pmem rebind)
+ *        | devmem_destroy(id)
+ *        v
+ *   blocks MEM_OFFLINE, memmap poisoned as the hotplug core left it:
+ *   they can be onlined or removed (device_del) again
+ *
+ * What is measured.  Li Zhe's numbers are the memmap_init_zone_device()
+ * time of a dax_pmem rebind ("initialised N pages in X ms"); rebind here
+ * times exactly that call, nothing of the teardown or span bookkeeping.
+ *
+ * Spans.  Like Linux's move_pfn_range_to_zone() for ZONE_DEVICE, creating a
+ * range grows the zone and node spans; present and managed pages stay 0.
+ * Linux never shrinks a ZONE_DEVICE span (its shrink code cannot handle
+ * device pages); memlab recomputes it from its own table of ranges on
+ * destroy, which is exact and cheap, so a destroyed range leaves no span
+ * behind.  pages_with_online_memmap and `contiguous` are never touched:
+ * device ranges are not counted (research note 6.1).
+ *
+ * Context: (main) only.
+ */
+#include <mm/memremap.h>
+#include <mm/memory_hotplug.h>
+#include <mm/mmzone.h>
+#include <mm/sparse.h>
+#include <mm/gfp.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <kernel/printk.h>
+
+static struct dev_pagemap devmem_ranges[DEVMEM_MAX_RANGES];
+
+struct dev_pagemap *devmem_find(int id)
+{
+	if (id < 0 || id >= DEVMEM_MAX_RANGES || !devmem_ranges[id].in_use)
+		return NULL;
+	return &devmem_ranges[id];
+}
+
+bool devmem_intersects(u64 start_pfn, u64 nr_pages)
+{
+	for (int i = 0; i < DEVMEM_MAX_RANGES; i++) {
+		const struct dev_pagemap *pgmap = &devmem_ranges[i];
+
+		if (pgmap->in_use && start_pfn < pgmap->start_pfn + pgmap->nr_pages &&
+		    pgmap->start_pfn < start_pfn + nr_pages)
+			return true;
+	}
+	return false;
+}
+
+void devmem_reset(void)
+{
+	memset(devmem_ranges, 0, sizeof(devmem_ranges));
+}
+
+/* ---- checks -------------------------------------------------------------- */
+
+/*
+ * The range must be whole existing memory blocks, all offline, of one
+ * node, none self-hosting its memmap, and no device memory yet.  *nid
+ * gets the node.  Errors as devmem_create(), with the reason logged.
+ */
+static int devmem_check_range(const char *what, phys_addr_t start, u64 size, int *nid)
+{
+	unsigned long first = phys_to_block_id(start), end;
+
+	if (!size || !IS_ALIGNED(start, MEMORY_BLOCK_SIZE) || !IS_ALIGNED(size, MEMORY_BLOCK_SIZE) ||
+	    start + size < start || start + size > (1ULL << MAX_PHYSMEM_BITS)) {
+		pr_err("%s: [%#llx-%#llx): not whole memory blocks of %llu MiB", what,
+		       (unsigned long long)start, (unsigned long long)(start + size),
+		       (unsigned long long)(MEMORY_BLOCK_SIZE >> 20));
+		return -EINVAL;
+	}
+	end = phys_to_block_id(start + size);
+	*nid = NUMA_NO_NODE;
+	for (unsigned long id = first; id < end; id++) {
+		struct memory_block *mem = find_memory_block_by_id(id);
+
+		if (!mem || !valid_section(__pfn_to_section(memory_block_start_pfn(mem)))) {
+			pr_err("%s: block %lu (%#llx) is not present memory", what, id,
+			       (unsigned long long)id * MEMORY_BLOCK_SIZE);
+			return -EINVAL;
+		}
+		if (mem->state != MEM_OFFLINE) {
+			pr_err("%s: block %lu is %s; only offline blocks can become device memory",
+			       what, id, mem->state == MEM_ONLINE ? "online" : "going offline");
+			return -EBUSY;
+		}
+		if (mem->nr_vmemmap_pages) {
+			pr_err("%s: block %lu holds its own memmap (memmap_on_memory)", what, id);
+			return -EINVAL;
+		}
+		if (*nid != NUMA_NO_NODE && mem->nid != *nid) {
+			pr_err("%s: blocks of nodes %d and %d: a device range lies in one node", what,
+			       *nid, mem->nid);
+			return -EINVAL;
+		}
+		*nid = mem->nid;
+	}
+	if (!NODE_DATA(*nid)->online) {
+		pr_err("%s: node %d is offline", what, *nid);
+		return -EINVAL;
+	}
+	if (devmem_intersects(PHYS_PFN(start), PHYS_PFN(size))) {
+		pr_err("%s: [%#llx-%#llx) overlaps a device range", what, (unsigned long long)start,
+		       (unsigned long long)(start + size));
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* ---- spans --------------------------------------------------------------- */
+
+/* Grow the node's ZONE_DEVICE span and the node span over the range. */
+static void device_span_grow(int nid, u64 start_pfn, u64 nr_pages)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	struct zone *zone = &pgdat->node_zones[ZONE_DEVICE];
+	u64 end_pfn = start_pfn + nr_pages;
+
+	if (zone_is_empty(zone)) {
+		zone->zone_start_pfn = start_pfn;
+		zone->spanned_pages = nr_pages;
+	} else {
+		u64 zone_end = MAX((u64)zone_end_pfn(zone), end_pfn);
+
+		zone->zone_start_pfn = MIN((u64)zone->zone_start_pfn, start_pfn);
+		zone->spanned_pages = zone_end - zone->zone_start_pfn;
+	}
+	if (!pgdat->node_spanned_pages) {
+		pgdat->node_start_pfn = start_pfn;
+		pgdat->node_spanned_pages = nr_pages;
+	} else {
+		u64 node_end = MAX((u64)pgdat_end_pfn(pgdat), end_pfn);
+
+		pgdat->node_start_pfn = MIN((u64)pgdat->node_start_pfn, start_pfn);
+		pgdat->node_spanned_pages = node_end - pgdat->node_start_pfn;
+	}
+}
+
+/* The node's ZONE_DEVICE span is its remaining device ranges; the node
+ * span its non-empty zones, as the hotplug core recomputes it. */
+static void device_span_recompute(int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	struct zone *zone = &pgdat->node_zones[ZONE_DEVICE];
+	u64 start = ~0ULL, end = 0;
+
+	for (int i = 0; i < DEVMEM_MAX_RANGES; i++) {
+		const struct dev_pagemap *pgmap = &devmem_ranges[i];
+
+		if (!pgmap->in_use || pgmap->nid != nid)
+			continue;
+		start = MIN(start, pgmap->start_pfn);
+		end = MAX(end, pgmap->start_pfn + pgmap->nr_pages);
+	}
+	zone->zone_start_pfn = end ? start : 0;
+	zone->spanned_pages = end ? end - start : 0;
+
+	start = ~0ULL;
+	end = 0;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zn = &pgdat->node_zones[z];
+
+		if (zone_is_empty(zn))
+			continue;
+		start = MIN(start, (u64)zn->zone_start_pfn);
+		end = MAX(end, (u64)zone_end_pfn(zn));
+	}
+	pgdat->node_start_pfn = end ? start : 0;
+	pgdat->node_spanned_pages = end ? end - start : 0;
+}
+
+/* ---- the memmap ---------------------------------------------------------- */
+
+/*
+ * Linux's memunmap_pages() poisons the struct pages of the range ("they
+ * are now uninitialized again").  memlab writes the hotplug core's offline
+ * poison (memory_hotplug.h: flags, page type and refcount all ones; three
+ * stores in the line) plus a NULL owner, so no page points at a dead
+ * dev_pagemap.  Cheap on purpose: the rebind measures the init, not this.
+ */
+static void devmem_poison_memmap(u64 start_pfn, u64 nr_pages)
+{
+	for (struct page *page = pfn_to_page(start_pfn), *end = page + nr_pages; page < end; page++) {
+		page->flags = MEMMAP_POISON_FLAGS;
+		page->page_type = 0xffffffffu;
+		page->refcount = -1;
+		page->owner = NULL;
+	}
+}
+
+/* Initialise the range's memmap with design d and record the time. */
+static void devmem_init_memmap(struct dev_pagemap *pgmap, enum mech_design d)
+{
+	u64 t0 = mm_cycles();
+
+	memmap_init_zone_device_design(pgmap->start_pfn, pgmap->nr_pages, pgmap->nid,
+				       pgmap->vmemmap_shift, pgmap, d);
+	pgmap->last_init_cycles = mm_cycles() - t0;
+	pgmap->last_init_pages = pgmap->nr_pages;
+	pgmap->last_design = d;
+	pgmap->nr_inits++;
+	pr_info("devmem%d: initialised %llu pages in %llu cycles (%llu cycles/page, %s)", pgmap->id,
+		(unsigned long long)pgmap->nr_pages, (unsigned long long)pgmap->last_init_cycles,
+		(unsigned long long)(pgmap->last_init_cycles / pgmap->nr_pages),
+		mech_design_name(d));
+}
+
+/* ---- create, rebind, destroy --------------------------------------------- */
+
+int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
+{
+	struct dev_pagemap *pgmap = NULL;
+	int nid, err;
+
+	if (compound_order > MAX_DEVICE_COMPOUND_ORDER) {
+		pr_err("devmem: compound order %u: at most %u (a compound lies in one section)",
+		       compound_order, (unsigned)MAX_DEVICE_COMPOUND_ORDER);
+		return -EINVAL;
+	}
+	err = devmem_check_range("devmem", start, size, &nid);
+	if (err)
+		return err;
+	for (int i = 0; i < DEVMEM_MAX_RANGES && !pgmap; i++)
+		if (!devmem_ranges[i].in_use)
+			pgmap = &devmem_ranges[i];
+	if (!pgmap) {
+		pr_err("devmem: all %d device ranges are in use", DEVMEM_MAX_RANGES);
+		return -ENOSPC;
+	}
+	memset(pgmap, 0, sizeof(*pgmap));
+	pgmap->id = (int)(pgmap - devmem_ranges);
+	pgmap->in_use = true;
+	pgmap->start_pfn = PHYS_PFN(start);
+	pgmap->nr_pages = PHYS_PFN(size);
+	pgmap->nid = nid;
+	pgmap->vmemmap_shift = compound_order;
+	device_span_grow(nid, pgmap->start_pfn, pgmap->nr_pages);
+	pr_info("devmem%d: [mem %#018llx-%#018llx] node %d ZONE_DEVICE, %llu KiB pages", pgmap->id,
+		(unsigned long long)start, (unsigned long long)(start + size - 1), nid,
+		(unsigned long long)((PAGE_SIZE << compound_order) >> 10));
+	devmem_init_memmap(pgmap, mech_design(MECH_MEMMAP_INIT));
+	return pgmap->id;
+}
+
+int devmem_rebind(int id, int d)
+{
+	struct dev_pagemap *pgmap = devmem_find(id);
+
+	if (!pgmap)
+		return -ENOENT;
+	if (d > DESIGN_NEW_NT)
+		return -EINVAL;
+	devmem_poison_memmap(pgmap->start_pfn, pgmap->nr_pages);
+	devmem_init_memmap(pgmap, d < 0 ? mech_design(MECH_MEMMAP_INIT) : (enum mech_design)d);
+	return 0;
+}
+
+int devmem_destroy(int id)
+{
+	struct dev_pagemap *pgmap = devmem_find(id);
+	int nid;
+
+	if (!pgmap)
+		return -ENOENT;
+	nid = pgmap->nid;
+	devmem_poison_memmap(pgmap->start_pfn, pgmap->nr_pages);
+	pgmap->in_use = false;
+	device_span_recompute(nid);
+	pr_info("devmem%d: [mem %#018llx-%#018llx] back to offline memory", id,
+		(unsigned long long)PFN_PHYS(pgmap->start_pfn),
+		(unsigned long long)PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages) - 1);
+	return 0;
+}
+
+/* ---- equivalence on the live memmap -------------------------------------- */
+
+#define SCRATCH_ORDER	9	/* 2 MiB: one section's struct pages */
+_Static_assert((PAGE_SIZE << SCRATCH_ORDER) == PAGES_PER_SECTION * sizeof(struct page),
+	       "the scratch buffer holds one section's memmap");
+
+/* Patterns written before each design, different per design, so a byte a
+ * design forgets to write cannot keep an earlier design's value. */
+static const u64 compare_patterns[NR_MEMMAP_DESIGNS] = {
+	0x5a5a5a5a5a5a5a5aULL, 0xa5a5a5a5a5a5a5a5ULL, 0x3c3c3c3c3c3c3c3cULL,
+};
+/* Likewise for the pageblock migratetypes. */
+static const int compare_pb_patterns[NR_MEMMAP_DESIGNS] = {
+	MIGRATE_UNMOVABLE, MIGRATE_RECLAIMABLE, MIGRATE_HIGHATOMIC,
+};
+
+/* Fill, init with d, return the cycles of the init alone. */
+static u64 compare_one(const struct dev_pagemap *pgmap, u64 sec_pfn, enum mech_design d)
+{
+	u64 t0;
+
+	memmap_fill_pattern(pfn_to_page(sec_pfn), PAGES_PER_SECTION, compare_patterns[d]);
+	for (u64 pfn = sec_pfn; pfn < sec_pfn + PAGES_PER_SECTION; pfn += pageblock_nr_pages)
+		set_pageblock_migratetype(pfn, compare_pb_patterns[d]);
+	t0 = mm_cycles();
+	memmap_init_zone_device_design(sec_pfn, PAGES_PER_SECTION, pgmap->nid, pgmap->vmemmap_shift,
+				       (void *)pgmap, d);
+	return mm_cycles() - t0;
+}
+
+/*
+ * A section at a time is the same as the whole range at once: compounds
+ * never cross a section, and the template designs rebuild their templates
+ * per section anyway.
+ */
+int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
+		   u64 cycles[NR_MEMMAP_DESIGNS])
+{
+	struct dev_pagemap *pgmap = devmem_find(id);
+	u8 pb_expect[PAGEBLOCKS_PER_SECTION];
+	struct page *scratch, *expect;
+	int ret = 0;
+
+	if (!pgmap)
+		return -ENOENT;
+	scratch = alloc_pages(GFP_KERNEL | __GFP_NOWARN, SCRATCH_ORDER);
+	if (!scratch)
+		return -ENOMEM;
+	expect = mm_phys_to_virt(page_to_phys(scratch));
+	*pb_diff = false;
+	if (cycles)
+		memset(cycles, 0, NR_MEMMAP_DESIGNS * sizeof(u64));
+
+	for (u64 sec = pgmap->start_pfn; sec < pgmap->start_pfn + pgmap->nr_pages && !ret;
+	     sec += PAGES_PER_SECTION) {
+		u64 c = compare_one(pgmap, sec, DESIGN_OLD);
+
+		if (cycles)
+			cycles[DESIGN_OLD] += c;
+		memcpy(expect, pfn_to_page(sec), PAGES_PER_SECTION * sizeof(struct page));
+		for (unsigned i = 0; i < PAGEBLOCKS_PER_SECTION; i++)
+			pb_expect[i] = (u8)get_pageblock_migratetype(sec + i * pageblock_nr_pages);
+
+		for (int d = DESIGN_NEW; d <= DESIGN_NEW_NT && !ret; d++) {
+			c = compare_one(pgmap, sec, (enum mech_design)d);
+			if (cycles)
+				cycles[d] += c;
+			if (memmap_compare(expect, pfn_to_page(sec), PAGES_PER_SECTION, diff)) {
+				diff->index += sec - pgmap->start_pfn;
+				ret = 1;
+			}
+			for (unsigned i = 0; i < PAGEBLOCKS_PER_SECTION && !ret; i++)
+				if (pb_expect[i] != get_pageblock_migratetype(sec + i * pageblock_nr_pages)) {
+					*pb_diff = true;
+					diff->index = sec - pgmap->start_pfn + i * pageblock_nr_pages;
+					diff->byte = 0;
+					diff->expect = pb_expect[i];
+					diff->got = (u8)get_pageblock_migratetype(sec + i * pageblock_nr_pages);
+					ret = 1;
+				}
+		}
+	}
+	free_pages(scratch, SCRATCH_ORDER);
+	if (ret) {
+		/* leave a valid memmap behind whatever happened */
+		memmap_init_zone_device(pgmap->start_pfn, pgmap->nr_pages, pgmap->nid,
+					pgmap->vmemmap_shift, pgmap);
+	}
+	return ret;
+}
+
+/* ---- measurement over an offline range ----------------------------------- */
+
+int devmem_bench(phys_addr_t start, u64 size, unsigned reps, struct memmap_bench *b)
+{
+	int nid, err;
+
+	err = devmem_check_range("devmem bench", start, size, &nid);
+	if (err)
+		return err;
+	err = memmap_init_bench(PHYS_PFN(start), PHYS_PFN(size), nid, reps, b);
+	devmem_poison_memmap(PHYS_PFN(start), PHYS_PFN(size));
+	return err;
+}
+
+/* ---- views --------------------------------------------------------------- */
+
+void devmem_dump(struct printer *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < DEVMEM_MAX_RANGES; i++) {
+		const struct dev_pagemap *pgmap = &devmem_ranges[i];
+		u64 per_page;
+
+		if (!pgmap->in_use)
+			continue;
+		if (!n++)
+			pr_printf(p, "ID RANGE                                  NODE     PAGES COMPOUND LAST INIT\n");
+		per_page = pgmap->last_init_pages ? pgmap->last_init_cycles / pgmap->last_init_pages : 0;
+		pr_printf(p, "%2d [mem %#018llx-%#018llx] %4d %9llu %5llu KiB %s: %llu cycles (%llu/page), %llu inits\n",
+			  pgmap->id, (unsigned long long)PFN_PHYS(pgmap->start_pfn),
+			  (unsigned long long)PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages) - 1,
+			  pgmap->nid, (unsigned long long)pgmap->nr_pages,
+			  (unsigned long long)((PAGE_SIZE << pgmap->vmemmap_shift) >> 10),
+			  mech_design_name(pgmap->last_design),
+			  (unsigned long long)pgmap->last_init_cycles, (unsigned long long)per_page,
+			  (unsigned long long)pgmap->nr_inits);
+	}
+	if (!n)
+		pr_printf(p, "no device memory ranges\n");
+}

@@ -60,7 +60,9 @@ DRIVER_OBJS := \
 	drivers/acpi/srat.o \
 	drivers/acpi/madt.o \
 	drivers/acpi/events.o \
-	drivers/acpi/memhp.o
+	drivers/acpi/memhp.o \
+	drivers/pci/pci.o \
+	drivers/pci/hotplug.o
 
 KERNEL_OBJS := \
 	kernel/main.o \
@@ -86,6 +88,7 @@ KERNEL_OBJS := \
 	kernel/cmd_mech.o \
 	kernel/cmd_bench.o \
 	kernel/cmd_devmem.o \
+	kernel/cmd_contig.o \
 	kernel/sysfs_memory.o \
 	kernel/cmd_hotplug.o \
 	kernel/proc_mm.o \
@@ -102,6 +105,8 @@ MM_OBJS := \
 	mm/page_alloc.o \
 	mm/page_isolation.o \
 	mm/migrate.o \
+	mm/contig_alloc.o \
+	mm/cma.o \
 	mm/memory_block.o \
 	mm/memory_hotplug.o \
 	mm/memremap.o \
@@ -272,10 +277,15 @@ $(B)/bench-memmap: tests/bench/bench_memmap.c $(HOST_SRCS) $(FUZZ_SUPPORT) | dep
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
 
-bench: $(B)/bench-mm $(B)/bench-hotplug $(B)/bench-memmap
+$(B)/bench-contig: tests/bench/bench_contig.c $(HOST_SRCS) $(FUZZ_SUPPORT) | deps-test
+	@mkdir -p $(B)
+	$(HOSTCC) $(BENCH_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
+
+bench: $(B)/bench-mm $(B)/bench-hotplug $(B)/bench-memmap $(B)/bench-contig
 	./$(B)/bench-mm
 	./$(B)/bench-hotplug
 	./$(B)/bench-memmap
+	./$(B)/bench-contig
 
 # Every tier; the last line printed is pytest's summary.
 test: deps-test

@@ -16,6 +16,7 @@
 #include <kernel/sections.h>
 #include <kernel/kallsyms.h>
 #include <drivers/acpi.h>
+#include <drivers/pci.h>
 #include <arch/cpu.h>
 #include <arch/traps.h>
 #include <arch/paging.h>
@@ -124,6 +125,15 @@ static void mm_setup(void)
 	parse_core_param(boot_info.cmdline, "movablecore", &bp->movablecore, &bp->movablecore_percent);
 	bp->page_poison = !cmdline_get(boot_info.cmdline, "page_poison", val, sizeof(val)) &&
 			  (!strcmp(val, "1") || !strcmp(val, "on"));
+	{
+		char cma_val[24];
+
+		if (!cmdline_get(boot_info.cmdline, "cma", cma_val, sizeof(cma_val)) &&
+		    parse_u64(cma_val, &bp->cma_size)) {
+			pr_warn("cma=%s: not a size; ignored", cma_val);
+			bp->cma_size = 0;
+		}
+	}
 	mm_core_init(bp);
 	hotplug_cmdline(boot_info.cmdline);
 }
@@ -179,6 +189,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
 	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */
 	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */
+	pci_init();			/* ECAM, buses behind root ports, drivers */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 
 	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());

@@ -227,6 +227,10 @@ void describe_unmovable(u64 pfn, char *buf, size_t size)
 		ksnprintf(buf, size, "pfn 0x%llx: no memmap (not present memory)", p);
 		return;
 	}
+	if (get_pageblock_migratetype(pfn) == MIGRATE_CMA) {
+		ksnprintf(buf, size, "pfn 0x%llx: in a CMA area (CMA pageblocks are never offlined)", p);
+		return;
+	}
 	page = pfn_to_page(pfn);
 	zone = page_zone(page);
 	if (page_has_type(page, PGTY_TABLE)) {

@@ -29,6 +29,7 @@
 #include <mm/buddy.h>
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
+#include <mm/cma.h>
 #include <kernel/string.h>
 #include <kernel/printk.h>
 
@@ -511,6 +512,7 @@ void mm_core_init(const struct mm_boot_params *bp)
 	u64 managed = 0, present = 0;
 
 	setup_memblock(bp);				/* 1 */
+	cma_reserve_boot(bp->cma_size);			/* cma=: a range kept for CMA */
 	setup_nodes(bp);				/* 2 */
 	mm_set_pt_allocator(boot_alloc_zeroed_page);
 	setup_sections();				/* 3 */
@@ -540,6 +542,7 @@ void mm_core_init(const struct mm_boot_params *bp)
 		(unsigned long long)(present << (PAGE_SHIFT - 10)),
 		(unsigned long long)(mm_boot_stats.memmap_pages << (PAGE_SHIFT - 10)),
 		(unsigned long long)((present - managed - mm_boot_stats.memmap_pages) << (PAGE_SHIFT - 10)));
+	cma_activate();					/* CMA pageblocks into the buddy */
 }
 
 void mm_init_dump(struct printer *p)

@@ -237,6 +237,16 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 		if (!pfn_valid(pfn))
 			continue;
 		zone = page_zone(pfn_to_page(pfn));
+		/*
+		 * A CMA pageblock belongs to its CMA area for good: offlining
+		 * it would leave the area counting memory that is gone.  Linux
+		 * refuses it the same way; only alloc_contig_range isolates it.
+		 */
+		if ((flags & ISOLATE_MEMORY_OFFLINE) &&
+		    get_pageblock_migratetype(pfn) == MIGRATE_CMA) {
+			bad_pfn = pfn;
+			break;
+		}
 		if (check) {
 			bad_pfn = scan_unmovable(pfn, pfn + pageblock_nr_pages, memmap_ok);
 			if (bad_pfn != NO_PFN)

@@ -1,0 +1,414 @@
+/*
+ * hotplug.c - ACPI PCI hotplug as QEMU 7.2 implements it on q35.
+ *
+ * Which mechanism: on QEMU 7.2 q35, pcie-root-port slots are hot-plugged
+ * through ACPI by default (acpi-pci-hotplug-with-bridge-support=on since
+ * QEMU 6.1), not through the root port's native PCIe slot registers.
+ * Measured: device_add of a virtio-mem-pci on a root port sets GPE0 status
+ * bit 1 and an "up" bit in the register block below, and nothing in the
+ * root port's slot status.  Linux reaches the block through AML methods
+ * (PCNT, PCEJ, ...); memlab has no AML interpreter and does their work in C.
+ *
+ * The register block (I/O 0x0cc0 on q35, 0x18 bytes, 32-bit accesses) is a
+ * window onto one "hotplug bus" at a time, chosen by its bus selector:
+ *   +0x00 r: UP     slots with a device added (reading clears it)
+ *   +0x04 r: DOWN   slots whose device QEMU wants removed (device_del)
+ *   +0x08 w: EJECT  write a slot mask: QEMU unplugs those devices
+ *   +0x0c r: RMV    slots that allow hot removal
+ *   +0x10 rw: BNUM  bus selector (QEMU's "bsel" of the bus)
+ *   +0x14 rw: AIDX  ACPI index of a device (unused here)
+ * Bit n of a slot mask is device n on the selected bus.
+ *
+ * The bus selector numbers are QEMU's own and are published only in the
+ * DSDT: every hotplug bus has `Name (BSEL, n)` right after the `_ADR` of
+ * the bridge leading to it.  hotplug_init() scans the DSDT bytes for those
+ * pairs and keeps bsel -> bridge address (bus 0 only); without the DSDT it
+ * falls back to QEMU's measured order (root ports in reverse slot order).
+ *
+ * On GPE 1 (as work in the main loop): for each bus selector, UP -> rescan
+ * (new functions get BARs inside their root port's window, are enabled and
+ * probed: pci_rescan); DOWN -> each function of the slot gets its driver's
+ * remove and leaves the table, then the slot is ejected (QEMU then emits
+ * DEVICE_DELETED).
+ *
+ * When the DSDT has no BSEL (ACPI PCI hotplug switched off), the root
+ * ports' native PCIe slot registers are polled instead (see below).
+ *
+ * Context: pci_hotplug_init (boot); the rest (main).
+ */
+#include <drivers/pci.h>
+#include <drivers/acpi.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/workqueue.h>
+#include <kernel/shell.h>
+#include <kernel/errno.h>
+#include <arch/io.h>
+
+#define PCIHP_PORT_Q35		0x0cc0
+#define PCIHP_UP		0x00
+#define PCIHP_DOWN		0x04
+#define PCIHP_EJECT		0x08
+#define PCIHP_RMV		0x0c
+#define PCIHP_BNUM		0x10
+#define GPE_PCI_HOTPLUG		1
+#define MAX_BSEL		32
+
+struct bsel_map {
+	bool known;		/* a BSEL was found for this number */
+	u8 dev, fn;		/* the bridge on bus 0 (0:0.0 = the root bus itself) */
+};
+
+static struct bsel_map bsels[MAX_BSEL];
+static unsigned nr_bsel;		/* selectors to look at */
+static bool from_dsdt;			/* bsels came from the DSDT */
+static u64 ups, downs, ejects;		/* events handled */
+static void pcihp_work_fn(struct work *w);
+static struct work pcihp_work = WORK_INIT(pcihp_work_fn, "pci-hotplug");
+
+/* aml_int() - an AML integer (Zero, One, Ones, Byte/Word/DWord/QWord prefix)
+ * at p (avail bytes); returns the bytes used, 0 if it is not one. */
+static unsigned aml_int(const u8 *p, size_t avail, u64 *v)
+{
+	unsigned n, i;
+
+	if (avail < 1)
+		return 0;
+	switch (p[0]) {
+	case 0x00: *v = 0; return 1;
+	case 0x01: *v = 1; return 1;
+	case 0xff: *v = ~0ULL; return 1;
+	case 0x0a: n = 1; break;
+	case 0x0b: n = 2; break;
+	case 0x0c: n = 4; break;
+	case 0x0e: n = 8; break;
+	default: return 0;
+	}
+	if (avail < 1 + n)
+		return 0;
+	*v = 0;
+	for (i = 0; i < n; i++)
+		*v |= (u64)p[1 + i] << (8 * i);
+	return 1 + n;
+}
+
+/*
+ * map_from_dsdt() - fill bsels from `Name (_ADR, a) ... Name (BSEL, n)`
+ * pairs: n belongs to the nearest _ADR before it.  Returns how many were
+ * found.  Context: (boot).
+ */
+static unsigned map_from_dsdt(void)
+{
+	const struct acpi_sdt_header *dsdt = acpi_find_table("DSDT", 0);
+	const u8 *aml;
+	size_t len, i;
+	u64 adr = 0, v;
+	unsigned found = 0;
+
+	if (!dsdt || dsdt->length <= sizeof(*dsdt))
+		return 0;
+	aml = (const u8 *)(dsdt + 1);
+	len = dsdt->length - sizeof(*dsdt);
+	for (i = 0; i + 5 < len; i++) {
+		if (aml[i] != 0x08)	/* NameOp */
+			continue;
+		if (!memcmp(aml + i + 1, "_ADR", 4))
+			aml_int(aml + i + 5, len - i - 5, &adr);
+		else if (!memcmp(aml + i + 1, "BSEL", 4) &&
+			 aml_int(aml + i + 5, len - i - 5, &v) && v < MAX_BSEL) {
+			bsels[v].known = true;
+			bsels[v].dev = (u8)((adr >> 16) & 0x1f);
+			bsels[v].fn = (u8)(adr & 7);
+			if (v + 1 > nr_bsel)
+				nr_bsel = (unsigned)v + 1;
+			found++;
+		}
+	}
+	return found;
+}
+
+/*
+ * map_fallback() - QEMU numbers hotplug buses depth first over each bus's
+ * child list, which holds bridges newest first: with root ports created in
+ * slot order, the last root port is bsel 0.  Context: (boot).
+ */
+static void map_fallback(void)
+{
+	unsigned i = pci_device_count();
+
+	while (i-- > 0 && nr_bsel < MAX_BSEL) {
+		struct pci_dev *d = pci_device(i);
+
+		if (!d || d->bus != 0 || d->header_type != 1)
+			continue;
+		bsels[nr_bsel].known = true;
+		bsels[nr_bsel].dev = d->dev;
+		bsels[nr_bsel].fn = d->fn;
+		nr_bsel++;
+	}
+}
+
+/* bsel_bus() - the bus number behind selector sel, or -ENOENT. */
+static int bsel_bus(unsigned sel)
+{
+	unsigned i;
+
+	if (sel >= MAX_BSEL || !bsels[sel].known)
+		return -ENOENT;
+	if (bsels[sel].dev == 0 && bsels[sel].fn == 0)
+		return 0;
+	for (i = 0; i < pci_device_count(); i++) {
+		struct pci_dev *d = pci_device(i);
+
+		if (d && d->bus == 0 && d->dev == bsels[sel].dev && d->fn == bsels[sel].fn &&
+		    d->header_type == 1)
+			return d->secondary_bus;
+	}
+	return -ENOENT;
+}
+
+/*
+ * remove_slot() - every function of device `slot` on `bus` leaves: driver
+ * remove, then the table.  Returns how many went.  Context: (main).
+ */
+static unsigned remove_slot(int bus, unsigned slot)
+{
+	unsigned n = 0, i;
+
+	for (i = 0; i < pci_device_count(); i++) {
+		struct pci_dev *d = pci_device(i);
+
+		if (d && d->bus == bus && d->dev == slot) {
+			pci_remove_device(d);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void handle_down(unsigned sel, u32 mask)
+{
+	int bus = bsel_bus(sel);
+	unsigned slot;
+
+	for (slot = 0; slot < 32; slot++) {
+		if (!(mask & (1u << slot)))
+			continue;
+		downs++;
+		if (bus < 0) {
+			pr_warn("pci-hotplug: remove request for bsel %u slot %u: bus unknown; ejecting anyway",
+				sel, slot);
+		} else {
+			pr_info("pci-hotplug: remove request for %02x:%02x (bsel %u): %u function(s) released",
+				bus, slot, sel, remove_slot(bus, slot));
+		}
+		outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
+		outl(PCIHP_PORT_Q35 + PCIHP_EJECT, 1u << slot);
+		ejects++;
+		pr_info("pci-hotplug: bsel %u slot %u ejected", sel, slot);
+	}
+}
+
+/*
+ * pcihp_work_fn() - GPE 1 fired: look at every bus selector; rescan once
+ * if any slot came up, release and eject slots that are going down.
+ * Context: (main).
+ */
+static void pcihp_work_fn(struct work *w)
+{
+	bool any_up = false;
+	unsigned sel;
+
+	for (sel = 0; sel < nr_bsel; sel++) {
+		u32 up, down;
+
+		outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
+		up = inl(PCIHP_PORT_Q35 + PCIHP_UP);
+		down = inl(PCIHP_PORT_Q35 + PCIHP_DOWN);
+		if (up) {
+			int bus = bsel_bus(sel);
+
+			pr_info("pci-hotplug: device added on bus %02x (bsel %u, slots %x)",
+				bus < 0 ? 0xff : bus, sel, up);
+			ups++;
+			any_up = true;
+		}
+		if (down)
+			handle_down(sel, down);
+	}
+	if (any_up) {
+		int n = pci_rescan();
+
+		pr_info("pci-hotplug: rescan found %d new function(s)", n);
+	}
+}
+
+/* --- native PCIe hotplug (fallback) ------------------------------------------ */
+
+/*
+ * With ACPI PCI hotplug switched off (-global
+ * ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off) QEMU signals through the
+ * root port's PCIe slot registers instead.  memlab polls them every 100 ms
+ * rather than wiring the port's interrupt:
+ *   slot status (PCIe cap + 0x1a, RW1C): bit0 attention button pressed,
+ *     bit3 presence detect changed, bit6 presence detect state;
+ *   slot control (PCIe cap + 0x18): bits 8-9 power indicator (01 on,
+ *     11 off), bit 10 power controller (1 = power off).
+ * A device appearing in a powered-off slot is powered on, then the bus is
+ * rescanned; an attention button press on an occupied slot (device_del)
+ * releases the functions and powers the slot off, which is QEMU's cue to
+ * unplug the device.
+ */
+#define EXP_SLTCAP		0x14
+#define EXP_SLTCTL		0x18
+#define EXP_SLTSTA		0x1a
+#define EXP_FLAGS_SLOT		0x0100
+#define SLTCAP_HPC		0x0040
+#define SLTSTA_ABP		0x0001
+#define SLTSTA_PDC		0x0008
+#define SLTSTA_PDS		0x0040
+#define SLTCTL_PIC_MASK		0x0300
+#define SLTCTL_PIC_ON		0x0100
+#define SLTCTL_PIC_OFF		0x0300
+#define SLTCTL_PCC_OFF		0x0400
+
+static bool native_mode;
+static struct poller native_poller;
+
+/* slot_cap() - the PCIe capability of a hotplug-capable root/downstream port, or 0. */
+static u8 slot_cap(struct pci_dev *d)
+{
+	u8 pos;
+
+	if (!d || d->header_type != 1)
+		return 0;
+	pos = pci_find_capability(d, PCI_CAP_ID_EXP, 0);
+	if (!pos || !(pci_read16(d, (u16)(pos + 2)) & EXP_FLAGS_SLOT) ||
+	    !(pci_read32(d, (u16)(pos + EXP_SLTCAP)) & SLTCAP_HPC))
+		return 0;
+	return pos;
+}
+
+static void native_poll(void)
+{
+	unsigned i;
+	bool rescan = false;
+
+	for (i = 0; i < pci_device_count(); i++) {
+		struct pci_dev *d = pci_device(i);
+		u8 pos = slot_cap(d);
+		u16 sta, ctl;
+
+		if (!pos)
+			continue;
+		sta = pci_read16(d, (u16)(pos + EXP_SLTSTA));
+		if (!(sta & (SLTSTA_ABP | SLTSTA_PDC)))
+			continue;
+		pci_write16(d, (u16)(pos + EXP_SLTSTA), sta & (SLTSTA_ABP | SLTSTA_PDC));
+		ctl = pci_read16(d, (u16)(pos + EXP_SLTCTL));
+		if ((sta & SLTSTA_PDS) && (ctl & SLTCTL_PCC_OFF)) {
+			pr_info("pci-hotplug: native: device present behind %02x:%02x.%x; powering the slot",
+				d->bus, d->dev, d->fn);
+			pci_write16(d, (u16)(pos + EXP_SLTCTL),
+				    (u16)((ctl & ~(SLTCTL_PCC_OFF | SLTCTL_PIC_MASK)) | SLTCTL_PIC_ON));
+			ups++;
+			rescan = true;
+		} else if ((sta & SLTSTA_ABP) && !(ctl & SLTCTL_PCC_OFF)) {
+			unsigned n = remove_slot(d->secondary_bus, 0);
+
+			pr_info("pci-hotplug: native: removal requested behind %02x:%02x.%x; %u function(s) released, slot powered off",
+				d->bus, d->dev, d->fn, n);
+			pci_write16(d, (u16)(pos + EXP_SLTCTL),
+				    (u16)(ctl | SLTCTL_PCC_OFF | SLTCTL_PIC_OFF));
+			downs++;
+			ejects++;
+		}
+	}
+	if (rescan)
+		pr_info("pci-hotplug: rescan found %d new function(s)", pci_rescan());
+}
+
+static void native_init(void)
+{
+	unsigned i, ports = 0;
+
+	for (i = 0; i < pci_device_count(); i++)
+		if (slot_cap(pci_device(i)))
+			ports++;
+	if (!ports) {
+		pr_info("pci-hotplug: no ACPI PCI hotplug and no hotplug-capable PCIe slots");
+		return;
+	}
+	native_mode = true;
+	native_poller.fn = native_poll;
+	native_poller.name = "pcie-hotplug";
+	native_poller.period = 10;	/* 100 ms */
+	register_poller(&native_poller);
+	pr_info("pci-hotplug: native PCIe hotplug on %u slot(s), polled every 100 ms", ports);
+}
+
+void pci_hotplug_init(void)
+{
+	unsigned n = map_from_dsdt();
+
+	if (n) {
+		from_dsdt = true;
+	} else if (acpi_find_table("DSDT", 0)) {
+		/* QEMU writes BSEL only when ACPI PCI hotplug is on */
+		native_init();
+		return;
+	} else {
+		map_fallback();
+		pr_info("pci-hotplug: no DSDT; guessing QEMU's bus selector order");
+	}
+	if (!nr_bsel) {
+		pr_info("pci-hotplug: no hotplug buses");
+		return;
+	}
+	if (inl(PCIHP_PORT_Q35 + PCIHP_BNUM) == 0xffffffff) {
+		pr_info("pci-hotplug: no register block at %x", PCIHP_PORT_Q35);
+		return;
+	}
+	if (acpi_gpe_register(GPE_PCI_HOTPLUG, &pcihp_work))
+		pr_warn("pci-hotplug: GPE %u unavailable; no PCI hotplug", GPE_PCI_HOTPLUG);
+	else
+		pr_info("pci-hotplug: ACPI PCI hotplug at %x, %u bus selector(s), GPE %u",
+			PCIHP_PORT_Q35, nr_bsel, GPE_PCI_HOTPLUG);
+	/* a device added before we listened: look now */
+	schedule_work(&pcihp_work);
+}
+
+static int cmd_pcihp(struct printer *out, int argc, char **argv)
+{
+	unsigned sel;
+
+	if (native_mode) {
+		pr_printf(out, "native PCIe hotplug (slot registers polled every 100 ms)\n");
+		pr_printf(out, "events: up %llu down %llu ejected %llu\n", (unsigned long long)ups,
+			  (unsigned long long)downs, (unsigned long long)ejects);
+		return 0;
+	}
+	pr_printf(out, "ACPI PCI hotplug at %x (GPE %u), bsel map from %s\n",
+		  PCIHP_PORT_Q35, GPE_PCI_HOTPLUG, from_dsdt ? "DSDT" : "guess");
+	for (sel = 0; sel < nr_bsel; sel++) {
+		int bus = bsel_bus(sel);
+
+		if (!bsels[sel].known)
+			continue;
+		outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
+		pr_printf(out, "bsel %u: bridge 00:%02x.%x bus %02x down %x rmv %x\n", sel,
+			  bsels[sel].dev, bsels[sel].fn, bus < 0 ? 0xff : bus,
+			  inl(PCIHP_PORT_Q35 + PCIHP_DOWN), inl(PCIHP_PORT_Q35 + PCIHP_RMV));
+	}
+	pr_printf(out, "events: up %llu down %llu ejected %llu\n", (unsigned long long)ups,
+		  (unsigned long long)downs, (unsigned long long)ejects);
+	return 0;
+}
+
+SHELL_COMMAND(pcihp, .name = "pcihp", .usage = "pcihp",
+	      .summary = "ACPI PCI hotplug: bus selectors, pending removals, counts",
+	      .help = "QEMU's ACPI PCI hotplug register block (0x0cc0 on q35): for each\n"
+		      "bus selector (BSEL from the DSDT), the bridge it stands for, its\n"
+		      "secondary bus, the pending DOWN mask and the removable-slots mask.\n"
+		      "UP is not shown: reading it clears it.",
+	      .fn = cmd_pcihp);

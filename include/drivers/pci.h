@@ -1,0 +1,110 @@
+/*
+ * pci.h - PCI Express configuration space, devices and drivers.
+ *
+ * Configuration space is memory-mapped (ECAM): the MCFG table gives, per
+ * segment, the base address and bus range; function (bus, dev, fn)'s 4 KiB
+ * of registers are at base + (bus << 20 | dev << 15 | fn << 12).  pci_init()
+ * maps it, enumerates every bus reachable from bus 0 (including the buses
+ * behind PCIe root ports and bridges), sizes each BAR, and probes the
+ * registered drivers.  Devices hot-added later (ACPI PCI hotplug on q35,
+ * GPE 1) are found by pci_rescan(), which assigns their BARs inside the
+ * window of the root port they sit behind, enables them and probes them.
+ *
+ * Context: pci_init (boot); everything else (main).
+ */
+#ifndef DRIVERS_PCI_H
+#define DRIVERS_PCI_H
+
+#include <kernel/types.h>
+#include <kernel/printer.h>
+
+#define PCI_MAX_DEVICES		64
+#define PCI_CAP_ID_VNDR		0x09	/* vendor-specific (virtio uses it) */
+#define PCI_CAP_ID_EXP		0x10	/* PCI Express */
+
+struct pci_bar {
+	u64 base;		/* bus address (= physical on x86), 0 if unassigned */
+	u64 size;		/* bytes, 0 if the BAR is not implemented */
+	bool is_io;		/* I/O space rather than memory */
+	bool is_64;		/* 64-bit memory BAR (uses two BAR slots) */
+	bool prefetchable;	/* prefetchable memory */
+};
+
+struct pci_driver;
+
+struct pci_dev {
+	u8 bus, dev, fn;		/* address (segment 0) */
+	u16 vendor, device;		/* ids */
+	u8 class_code, subclass, prog_if, revision;
+	u8 header_type;			/* 0 device, 1 bridge */
+	struct pci_bar bars[6];		/* BARs (header type 0), BAR0-1 (type 1) */
+	u8 irq_line, irq_pin;		/* legacy INTx routing from firmware */
+	struct pci_dev *bridge;		/* the bridge/root port above it, NULL on bus 0 */
+	u8 secondary_bus, subordinate_bus; /* bridges */
+	u64 mem_window_base, mem_window_limit; /* bridges: non-prefetchable window [base, limit] */
+	u64 pref_window_base, pref_window_limit; /* bridges: prefetchable window */
+	bool hotplugged;		/* found by a rescan, not at boot */
+	const struct pci_driver *driver;/* bound driver, or NULL */
+	void *driver_data;		/* the driver's */
+	volatile u8 *cfg;		/* this function's mapped 4 KiB of config space */
+};
+
+struct pci_driver {
+	const char *name;		/* "virtio-mem" */
+	u16 vendor, device;		/* match */
+	int (*probe)(struct pci_dev *dev);	/* 0 binds; -errno leaves the device alone */
+	void (*remove)(struct pci_dev *dev);	/* device going away (may be NULL) */
+};
+
+/* Config space accessors (offsets within the function's 4 KiB). */
+u8 pci_read8(const struct pci_dev *d, u16 off);
+u16 pci_read16(const struct pci_dev *d, u16 off);
+u32 pci_read32(const struct pci_dev *d, u16 off);
+void pci_write8(struct pci_dev *d, u16 off, u8 v);
+void pci_write16(struct pci_dev *d, u16 off, u16 v);
+void pci_write32(struct pci_dev *d, u16 off, u32 v);
+
+/* pci_find_capability() - offset of the first capability with id cap_id
+ * after `start` (0: from the list head), or 0.  Bounded walk: a looping or
+ * out-of-range list is cut and reported. */
+u8 pci_find_capability(const struct pci_dev *d, u8 cap_id, u8 start);
+
+/* pci_enable_device() - memory and I/O decoding plus bus mastering on. */
+void pci_enable_device(struct pci_dev *d);
+
+/* pci_map_bar() - the BAR's memory mapped uncached, or NULL. */
+void *pci_map_bar(struct pci_dev *d, int bar);
+
+/* pci_register_driver() - probe matching devices now and on later rescans. */
+void pci_register_driver(const struct pci_driver *drv);
+
+/* pci_device_count()/pci_device() - the table: indices below the count;
+ * pci_device() is NULL for the entry of a removed function. */
+unsigned pci_device_count(void);
+struct pci_dev *pci_device(unsigned i);
+
+/* pci_remove_device() - driver remove, decoding off, entry freed (other
+ * entries never move; d itself must not be used afterwards). */
+void pci_remove_device(struct pci_dev *d);
+
+/* Portable parsers (no I/O), used by the kernel and tests/host. */
+#define PCI_MCFG_HEADER_LEN	44	/* SDT header + 8 reserved bytes */
+#define PCI_MCFG_ENTRY_LEN	16
+struct pci_ecam {
+	u64 base;		/* physical address of bus 0's configuration space */
+	u8 start_bus, end_bus;	/* buses it decodes */
+};
+/* pci_mcfg_parse() - segment 0 of an MCFG of len bytes: 0, -ENOENT, -EINVAL. */
+int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out);
+/* pci_cap_find_raw() - capability walk over a 256-byte image (cap_id 0xff:
+ * any); 0 if none; *broken (may be NULL) set when a bad list was cut. */
+u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken);
+
+/* ACPI PCI hotplug (drivers/pci/hotplug.c); called by pci_init(). */
+void pci_hotplug_init(void);
+
+int pci_init(void);		/* ECAM from the MCFG, enumerate, assign, probe */
+int pci_rescan(void);		/* find hot-added devices; returns how many are new */
+void pci_dump(struct printer *p);	/* `lspci` */
+
+#endif

@@ -1,0 +1,198 @@
+"""PCI scenarios: ECAM enumeration of q35 with pcie-root-ports, and devices
+hot-added at run time through QMP device_add, which QEMU 7.2 delivers as
+ACPI PCI hotplug (GPE0 bit 1, register block at I/O 0x0cc0).
+
+The guest side is read through `lspci` (one line per function):
+
+    00:01.0 0604: 1b36:000c (pcie-root-port) bus 01-01 mem fe400000-fe5fffff pref fea00000-febfffff bar0 mem32 fe600000+1000
+    01:00.0 00ff: 1af4:1058 (virtio-mem) bar4 mem64p fea00000+4000 hotplugged
+
+and checked against QEMU's own view (HMP `info pci`), so an address the
+guest claims to have programmed is one the device really decodes.
+
+Whether a virtio-mem driver binds the device does not matter here; only
+enumeration, BAR assignment and the console messages are checked.
+"""
+
+import re
+
+import pytest
+
+from memlab import SCALE
+
+PORTS = ["-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
+         "-device", "pcie-root-port,id=port2,bus=pcie.0,slot=2"]
+MEM = "2G,slots=4,maxmem=16G"
+HOTPLUG_TIMEOUT = 10.0 * SCALE      # device_add -> "found" on the console
+LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] .*\n?", re.M)
+LSPCI_LINE = re.compile(
+    r"^(?P<bdf>[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) (?P<cls>[0-9a-f]{4}): "
+    r"(?P<ids>[0-9a-f]{4}:[0-9a-f]{4}) \((?P<name>[^)]*)\)(?P<rest>.*)$", re.M)
+
+
+def lspci(m):
+    """{bdf: dict(ids, cls, name, bus, mem, pref, bars, hot)} from `lspci`."""
+    out = LOG_LINE.sub("", m.run("lspci"))
+    devs = {}
+    for x in LSPCI_LINE.finditer(out):
+        rest = x.group("rest")
+        d = {"ids": x.group("ids"), "cls": x.group("cls"),
+             "name": x.group("name"), "hot": "hotplugged" in rest,
+             "bars": {}, "bus": None, "mem": None, "pref": None}
+        b = re.search(r" bus ([0-9a-f]{2})-([0-9a-f]{2})", rest)
+        if b:
+            d["bus"] = (int(b.group(1), 16), int(b.group(2), 16))
+        for kind in ("mem", "pref"):
+            w = re.search(rf" {kind} ([0-9a-f]+)-([0-9a-f]+)", rest)
+            if w:
+                d[kind] = (int(w.group(1), 16), int(w.group(2), 16))
+        for bar in re.finditer(r" bar(\d) (\w+) ([0-9a-f]+|unassigned)\+([0-9a-f]+)",
+                               rest):
+            base = None if bar.group(3) == "unassigned" else int(bar.group(3), 16)
+            d["bars"][int(bar.group(1))] = (bar.group(2), base,
+                                            int(bar.group(4), 16))
+        devs[x.group("bdf")] = d
+    return devs
+
+
+def qemu_pci(m):
+    """QEMU's `info pci`, as {qdev id: text of its block}."""
+    text = m.qmp().hmp("info pci")
+    blocks = {}
+    for blk in re.split(r"\n(?=  Bus )", text):
+        ident = re.search(r'id "([^"]*)"', blk)
+        if ident:
+            blocks[ident.group(1)] = blk
+    return blocks
+
+
+def qemu_range(block, what):
+    r = re.search(rf"{what} range \[0x([0-9a-f]+), 0x([0-9a-f]+)\]", block)
+    return (int(r.group(1), 16), int(r.group(2), 16)) if r else None
+
+
+def inside(bar, window):
+    _, base, size = bar
+    return (window is not None and base is not None
+            and window[0] <= base and base + size - 1 <= window[1])
+
+
+def add_virtio_mem(m, bus):
+    q = m.qmp()
+    q.cmd("object-add", **{"qom-type": "memory-backend-ram", "id": "hm",
+                           "size": 1 << 30, "reserve": False})
+    q.cmd("device_add", driver="virtio-mem-pci", id="vm1", memdev="hm", bus=bus)
+
+
+@pytest.fixture
+def ported(boot):
+    return boot(mem=MEM, extra=PORTS)
+
+
+def test_root_ports_listed_with_their_windows(ported):
+    devs = lspci(ported)
+    assert devs["00:00.0"]["ids"] == "8086:29c0"
+    qemu = qemu_pci(ported)
+    for bdf, ident, bus in (("00:01.0", "port1", 1), ("00:02.0", "port2", 2)):
+        d = devs[bdf]
+        assert d["ids"] == "1b36:000c" and d["cls"] == "0604", d
+        assert d["bus"] == (bus, bus), d
+        # SeaBIOS leaves every hotplug-capable port a window; memlab must
+        # read the same ones QEMU decodes.
+        assert d["mem"] == qemu_range(qemu[ident], "memory"), (d, qemu[ident])
+        assert d["pref"] == qemu_range(qemu[ident], "prefetchable memory")
+        assert d["bars"][0][0] == "mem32" and d["bars"][0][1]
+
+
+def test_lspci_v_shows_capabilities(ported):
+    out = ported.run("lspci -v 00:01.0")
+    assert re.search(r"cap 10 @[0-9a-f]+ PCI Express type 4 slotcap", out), out
+    assert "cap 11" in out          # MSI-X on QEMU's root port
+
+
+def test_hot_added_virtio_mem_gets_bar_in_port_window(ported):
+    before = lspci(ported)
+    add_virtio_mem(ported, "port1")
+    ported.wait_for(re.compile(r"pci 01:00\.0: found 1af4:1058"), HOTPLUG_TIMEOUT)
+    ported.wait_for(re.compile(r"pci 01:00\.0: BAR4 assigned"), HOTPLUG_TIMEOUT)
+    devs = lspci(ported)
+    d = devs["01:00.0"]
+    assert d["ids"] == "1af4:1058" and d["hot"], d
+    bar = d["bars"][4]
+    assert bar[0] == "mem64p" and bar[2] == 0x4000, bar
+    port = devs["00:01.0"]
+    assert inside(bar, port["pref"]) or inside(bar, port["mem"]), (bar, port)
+    # the device decodes where memlab says it put it
+    blk = qemu_pci(ported)["vm1"]
+    assert re.search(rf"BAR4: 64 bit prefetchable memory at 0x{bar[1]:x} ", blk), blk
+    # nothing else moved
+    for bdf, old in before.items():
+        assert devs[bdf]["bars"] == old["bars"], bdf
+
+
+def test_hot_add_then_device_del_ejects(ported):
+    q = ported.qmp()
+    q.cmd("device_add", driver="virtio-rng-pci", id="rng1", bus="port2")
+    ported.wait_for(re.compile(r"pci 02:00\.0: found 1af4:1044"), HOTPLUG_TIMEOUT)
+    devs = lspci(ported)
+    d = devs["02:00.0"]
+    port = devs["00:02.0"]
+    for bar in d["bars"].values():
+        assert inside(bar, port["pref"]) or inside(bar, port["mem"]), (bar, port)
+    q.cmd("device_del", id="rng1")
+    q.wait_event("DEVICE_DELETED", timeout=HOTPLUG_TIMEOUT,
+                 match={"device": "rng1"})
+    ported.wait_for("ejected", HOTPLUG_TIMEOUT)
+    assert "02:00.0" not in lspci(ported)
+    # the slot can be used again
+    q.cmd("device_add", driver="virtio-rng-pci", id="rng2", bus="port2")
+    ported.wait_for(re.compile(r"pci 02:00\.0: found 1af4:1044"), HOTPLUG_TIMEOUT)
+    assert lspci(ported)["02:00.0"]["hot"]
+
+
+def test_closed_window_is_opened_for_a_hot_added_device(ported):
+    # Firmware that prepared nothing leaves the port's windows closed
+    # (base above limit); memlab must open one itself.
+    ported.run("setpci 00:01.0 20.L=0000fff0")
+    ported.run("setpci 00:01.0 24.L=0000fff0")
+    port = lspci(ported)["00:01.0"]
+    assert port["mem"] is None and port["pref"] is None, port
+    add_virtio_mem(ported, "port1")
+    ported.wait_for("opened memory window", HOTPLUG_TIMEOUT)
+    ported.wait_for(re.compile(r"pci 01:00\.0: BAR4 assigned"), HOTPLUG_TIMEOUT)
+    devs = lspci(ported)
+    port = devs["00:01.0"]
+    bar = devs["01:00.0"]["bars"][4]
+    assert inside(bar, port["mem"]), (bar, port)
+    blk = qemu_pci(ported)
+    assert qemu_range(blk["port1"], "memory") == port["mem"]
+    assert re.search(rf"BAR4: 64 bit prefetchable memory at 0x{bar[1]:x} ", blk["vm1"])
+
+
+def test_bad_lspci_and_setpci_input(ported):
+    for cmd in ("lspci -v", "lspci -v 0:1", "lspci -v 00:20.0", "lspci -x 00:00.0",
+                "setpci 00:01.0", "setpci 00:01.0 20.Q=1", "setpci 00:01.0 zz.L=1",
+                "setpci 00:01.0 1000.L=1"):
+        assert "usage: " in ported.run(cmd), cmd
+    assert "no device" in ported.run("lspci -v 05:00.0")
+    assert "00:00.0" in ported.run("lspci")     # still alive
+
+
+def test_native_pcie_hotplug_when_acpi_hotplug_is_off(boot):
+    # Without ACPI PCI hotplug QEMU uses the root port's slot registers;
+    # memlab polls them (100 ms), powers the slot on, and on device_del
+    # (attention button) releases the device and powers the slot off.
+    m = boot(mem=MEM, extra=["-global",
+                             "ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off",
+                             "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1"])
+    assert "native PCIe hotplug on 1 slot" in m.output
+    q = m.qmp()
+    q.cmd("device_add", driver="virtio-rng-pci", id="rng1", bus="port1")
+    m.wait_for(re.compile(r"pci 01:00\.0: found 1af4:1044"), HOTPLUG_TIMEOUT)
+    devs = lspci(m)
+    for bar in devs["01:00.0"]["bars"].values():
+        assert (inside(bar, devs["00:01.0"]["pref"])
+                or inside(bar, devs["00:01.0"]["mem"])), bar
+    q.cmd("device_del", id="rng1")
+    q.wait_event("DEVICE_DELETED", timeout=HOTPLUG_TIMEOUT, match={"device": "rng1"})
+    assert "01:00.0" not in lspci(m)

@@ -118,7 +118,8 @@ KTEST_OBJS := \
 	tests/kernel/ktest_shell.o \
 	tests/kernel/ktest_memmap.o \
 	tests/kernel/ktest_mm.o \
-	tests/kernel/ktest_isolation.o
+	tests/kernel/ktest_isolation.o \
+	tests/kernel/ktest_mech.o
 
 KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) $(KERNEL_OBJS) \
 	$(MM_OBJS) $(KTEST_OBJS))

@@ -98,6 +98,18 @@ static void bench_contig(enum mech_design design)
 	       mech_design_name(design), (double)total, EDGE, mean(cost, EDGE), EDGE,
 	       mean(cost + NR_BLOCKS - EDGE, EDGE), mean(cost + NR_BLOCKS - EDGE, EDGE) / mean(cost, EDGE),
 	       zone_contig_walk_steps - walks0);
+	/* the series: total time to online 1, 4, 16, 64 GiB, and the cost of
+	 * the block that brought the zone to that size */
+	printf("       ");
+	for (u64 gib = 1; gib <= HOT_SIZE / SZ_1G; gib *= 4) {
+		u64 blocks = gib * SZ_1G / MEMORY_BLOCK_SIZE, sum = 0;
+
+		for (u64 b = 0; b < blocks; b++)
+			sum += cost[b];
+		printf(" %2llu GiB: %10.0f total, %8.0f last block;", (unsigned long long)gib,
+		       (double)sum, mean(cost + blocks - 8, 8));
+	}
+	printf("\n");
 }
 
 static void bench_contig_limit(void)

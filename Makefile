@@ -61,6 +61,7 @@ DRIVER_OBJS := \
 	drivers/acpi/madt.o \
 	drivers/acpi/events.o \
 	drivers/acpi/memhp.o \
+	drivers/acpi/decode.o \
 	drivers/pci/pci.o \
 	drivers/pci/hotplug.o
 

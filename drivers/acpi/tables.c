@@ -227,18 +227,28 @@ static int cmd_acpi(struct printer *out, int argc, char **argv)
 		acpi_events_dump(out);
 	else if (!strcmp(what, "irq"))
 		apic_dump(out);
+	else if (!strcmp(what, "fadt"))
+		acpi_decode_fadt(out);
+	else if (!strcmp(what, "srat"))
+		acpi_decode_srat(out);
+	else if (!strcmp(what, "slit"))
+		acpi_decode_slit(out);
+	else if (!strcmp(what, "mcfg"))
+		acpi_decode_mcfg(out);
 	else
 		return shell_usage(out, shell_find("acpi"));
 	return 0;
 }
 
-SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|madt|events|irq]",
+SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|mcfg|events|irq]",
 	      .summary = "ACPI tables, interrupt controllers, SCI and GPE events",
 	      .help = "acpi tables: the root table (RSDT or XSDT) and every table it\n"
 		      "  points to, plus the DSDT from the FADT: signature, address,\n"
 		      "  length, OEM ids, and `ok` or why it was rejected (bad checksum,\n"
 		      "  impossible length, ...). Rejected tables are never used.\n"
-		      "acpi madt: local APIC, I/O APICs and interrupt source overrides.\n"
+		      "acpi fadt|madt|srat|slit|mcfg: one table decoded field by field\n"
+		      "  (PM blocks and GPE0; interrupt controllers and overrides; NUMA\n"
+		      "  memory ranges; node distances; PCIe configuration space).\n"
 		      "acpi events: the SCI, the GPE0 block and which GPEs have handlers.\n"
 		      "acpi irq: the I/O APIC lines in use, with their trigger mode.",
 	      .fn = cmd_acpi);

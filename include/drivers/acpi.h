@@ -144,6 +144,12 @@ int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq));
 void acpi_memhp_init(void);
 void acpi_memhp_dump(struct printer *p);
 
+/* Decoders for `acpi fadt|srat|slit|mcfg` (drivers/acpi/decode.c). */
+void acpi_decode_fadt(struct printer *p);
+void acpi_decode_srat(struct printer *p);
+void acpi_decode_slit(struct printer *p);
+void acpi_decode_mcfg(struct printer *p);
+
 struct mm_boot_params;
 
 /* srat_parse() - NUMA ranges (SRAT) and distances (SLIT) into bp; returns

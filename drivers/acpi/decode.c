@@ -1,0 +1,118 @@
+/*
+ * decode.c - `acpi fadt|srat|slit|mcfg`: the tables memlab reads, decoded
+ * field by field for a reader, straight from the checked table bytes.  Every
+ * entry is bounds-checked against the table length before it is read.
+ */
+#include <drivers/acpi.h>
+#include <kernel/string.h>
+
+void acpi_decode_fadt(struct printer *p)
+{
+	const struct acpi_fadt *f = (const void *)acpi_find_table("FACP", 0);
+
+	if (!f || f->h.length < offsetof(struct acpi_fadt, gpe1_base)) {
+		pr_printf(p, "no usable FADT\n");
+		return;
+	}
+	pr_printf(p, "FADT revision %u, %u bytes\n", f->h.revision, f->h.length);
+	pr_printf(p, "  SCI interrupt:   %u\n", f->sci_int);
+	pr_printf(p, "  SMI command:     %#x (ACPI enable %#x, disable %#x)\n", f->smi_cmd,
+		  f->acpi_enable, f->acpi_disable);
+	pr_printf(p, "  PM1a event:      %#x (%u bytes)   PM1a control: %#x (%u bytes)\n",
+		  f->pm1a_evt_blk, f->pm1_evt_len, f->pm1a_cnt_blk, f->pm1_cnt_len);
+	pr_printf(p, "  PM timer:        %#x (%u bytes)\n", f->pm_tmr_blk, f->pm_tmr_len);
+	pr_printf(p, "  GPE0 block:      %#x (%u bytes: status then enable)\n", f->gpe0_blk,
+		  f->gpe0_blk_len);
+	pr_printf(p, "  DSDT:            %#x\n", f->dsdt);
+	pr_printf(p, "  flags:           %#x\n", f->flags);
+	if (f->h.length >= offsetof(struct acpi_fadt, reset_value) + 1)
+		pr_printf(p, "  reset register:  space %u address %#llx value %#x%s\n",
+			  f->reset_reg.space_id, (unsigned long long)f->reset_reg.address,
+			  f->reset_value, f->flags & (1u << 10) ? "" : " (not supported)");
+}
+
+void acpi_decode_srat(struct printer *p)
+{
+	const struct acpi_sdt_header *h = acpi_find_table("SRAT", 0);
+	const u8 *t = (const u8 *)h;
+
+	if (!h || h->length < 48) {
+		pr_printf(p, "no SRAT: one node\n");
+		return;
+	}
+	pr_printf(p, "SRAT revision %u, %u bytes\n", h->revision, h->length);
+	for (u32 off = 48; off + 2 <= h->length && t[off + 1] >= 2 &&
+	     off + t[off + 1] <= h->length; off += t[off + 1]) {
+		u8 type = t[off], len = t[off + 1];
+
+		if (type == 0 && len >= 16) {
+			u32 flags;
+
+			memcpy(&flags, t + off + 4, 4);
+			pr_printf(p, "  processor: APIC id %u, proximity %u%s\n", t[off + 3],
+				  t[off + 2] | (u32)t[off + 9] << 8 | (u32)t[off + 10] << 16 |
+				  (u32)t[off + 11] << 24, flags & 1 ? "" : " (disabled)");
+		} else if (type == 1 && len >= 40) {
+			u32 pxm, flags;
+			u64 base, size;
+
+			memcpy(&pxm, t + off + 2, 4);
+			memcpy(&base, t + off + 8, 8);
+			memcpy(&size, t + off + 16, 8);
+			memcpy(&flags, t + off + 28, 4);
+			pr_printf(p, "  memory: [mem 0x%016llx-0x%016llx] proximity %u%s%s%s -> node %d\n",
+				  (unsigned long long)base, (unsigned long long)(base + size - 1), pxm,
+				  flags & 1 ? "" : " disabled", flags & 2 ? " hotpluggable" : "",
+				  flags & 4 ? " non-volatile" : "", acpi_pxm_to_node(pxm));
+		} else {
+			pr_printf(p, "  entry type %u, %u bytes\n", type, len);
+		}
+	}
+}
+
+void acpi_decode_slit(struct printer *p)
+{
+	const struct acpi_sdt_header *h = acpi_find_table("SLIT", 0);
+	const u8 *t = (const u8 *)h;
+	u64 n;
+
+	if (!h || h->length < sizeof(*h) + 8) {
+		pr_printf(p, "no SLIT: distances are 10 (local) and 20 (remote)\n");
+		return;
+	}
+	memcpy(&n, t + sizeof(*h), 8);
+	if (!n || n > 64 || sizeof(*h) + 8 + n * n > h->length) {
+		pr_printf(p, "SLIT: %llu localities do not fit in %u bytes\n",
+			  (unsigned long long)n, h->length);
+		return;
+	}
+	pr_printf(p, "SLIT: %llu localities (proximity domains)\n", (unsigned long long)n);
+	for (u64 a = 0; a < n; a++) {
+		pr_printf(p, "  %3llu:", (unsigned long long)a);
+		for (u64 b = 0; b < n; b++)
+			pr_printf(p, " %3u", t[sizeof(*h) + 8 + a * n + b]);
+		pr_printf(p, "\n");
+	}
+}
+
+void acpi_decode_mcfg(struct printer *p)
+{
+	const struct acpi_sdt_header *h = acpi_find_table("MCFG", 0);
+	const u8 *t = (const u8 *)h;
+
+	if (!h || h->length < 44) {
+		pr_printf(p, "no MCFG: no PCI Express configuration space\n");
+		return;
+	}
+	pr_printf(p, "MCFG: %u entries\n", (h->length - 44) / 16);
+	for (u32 off = 44; off + 16 <= h->length; off += 16) {
+		u64 base;
+		u16 seg;
+
+		memcpy(&base, t + off, 8);
+		memcpy(&seg, t + off + 8, 2);
+		pr_printf(p, "  segment %u, buses %u-%u, ECAM at %#llx (%llu MiB)\n", seg,
+			  t[off + 10], t[off + 11], (unsigned long long)base,
+			  (unsigned long long)(t[off + 11] - t[off + 10] + 1));
+	}
+}

@@ -194,6 +194,7 @@ QEMU_ARGS = -machine q35 -accel $(ACCEL) -cpu $(CPU) -m $(MEM) -smp 1 \
 	-nodefaults -display none -serial mon:stdio \
 	-qmp unix:$(B)/qmp.sock,server=on,wait=off \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-device pcie-root-port,id=port1,bus=pcie.0,slot=1 \
 	-cdrom $(B)/memlab.iso -boot d $(QEMU_EXTRA)
 
 run: deps-run iso
@@ -202,6 +203,10 @@ run: deps-run iso
 	@echo "          tools/qmp.py $(B)/qmp.sock query-status"
 	@echo "          tools/qmp.py $(B)/qmp.sock object-add qom-type=memory-backend-ram id=m1 size=1G"
 	@echo "          tools/qmp.py $(B)/qmp.sock device_add driver=pc-dimm id=d1 memdev=m1"
+	@echo "        a virtio-mem device behind the root port port1:"
+	@echo "          tools/qmp.py $(B)/qmp.sock object-add qom-type=memory-backend-ram id=vm0 size=8G reserve=false"
+	@echo "          tools/qmp.py $(B)/qmp.sock device_add driver=virtio-mem-pci id=vmem1 memdev=vm0 bus=port1"
+	@echo "          tools/qmp.py $(B)/qmp.sock qom-set path=vmem1 property=requested-size value=1G"
 	$(QEMU) $(QEMU_ARGS)
 
 debug: deps-run iso

@@ -63,7 +63,9 @@ DRIVER_OBJS := \
 	drivers/acpi/memhp.o \
 	drivers/acpi/decode.o \
 	drivers/pci/pci.o \
-	drivers/pci/hotplug.o
+	drivers/pci/hotplug.o \
+	drivers/virtio/virtio_pci.o \
+	drivers/virtio/virtio_mem.o
 
 KERNEL_OBJS := \
 	kernel/main.o \

@@ -17,6 +17,7 @@
 #include <kernel/kallsyms.h>
 #include <drivers/acpi.h>
 #include <drivers/pci.h>
+#include <drivers/virtio_mem.h>
 #include <arch/cpu.h>
 #include <arch/traps.h>
 #include <arch/paging.h>
@@ -189,6 +190,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
 	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */
 	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */
+	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
 	pci_init();			/* ECAM, buses behind root ports, drivers */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 

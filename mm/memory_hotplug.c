@@ -884,7 +884,11 @@ static int root_pool_fill(u64 first_section, u64 end_section)
 
 		if (__nr_to_section(nr))
 			continue;
-		page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+		/* roots are never freed: keep them out of hot-added memory
+		 * (DMA32 is boot memory), or they would pin it for good */
+		page = alloc_pages(GFP_DMA32 | __GFP_ZERO | __GFP_NOWARN, 0);
+		if (!page)
+			page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
 		if (!page || root_pool_nr == ROOT_POOL_SIZE) {
 			if (page)
 				free_pages(page, 0);

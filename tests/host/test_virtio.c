@@ -1,0 +1,224 @@
+/*
+ * test_virtio.c - the virtio-pci transport against a hostile fake device:
+ * capabilities that point outside their BAR, a notify offset outside the
+ * notify window, used-ring replies with a wrong id or an impossible length,
+ * and no reply at all.  Each must give an error, never a stray access.
+ *
+ * drivers/virtio/virtio_pci.c is compiled into this file (it is not part of
+ * the host sources), with the PCI accessors, pci_map_bar() and ktime_ns()
+ * stubbed over a 256-byte config space and a 16 KiB "BAR" in host memory.
+ * The fake device never runs: a reply is staged in the used ring before
+ * the request is sent, which is exactly what the transport must not trust.
+ */
+#include "htest.h"
+#include "../../drivers/virtio/virtio_pci.c"
+
+#include <stdlib.h>
+#include <time.h>
+
+static u8 fake_cfg[256];
+static u8 fake_bar[16384] __attribute__((aligned(4096)));
+static struct pci_dev fake_pci;
+
+u8 pci_read8(const struct pci_dev *d, u16 off) { return off < 256 ? fake_cfg[off] : 0xff; }
+u16 pci_read16(const struct pci_dev *d, u16 off) { return off < 255 ? (u16)(fake_cfg[off] | fake_cfg[off + 1] << 8) : 0xffff; }
+u32 pci_read32(const struct pci_dev *d, u16 off)
+{
+	u32 v = 0;
+
+	if (off <= 252)
+		memcpy(&v, fake_cfg + off, 4);
+	return v;
+}
+void pci_enable_device(struct pci_dev *d) { (void)d; }
+void *pci_map_bar(struct pci_dev *d, int bar) { return bar == 4 ? fake_bar : NULL; }
+
+u8 pci_find_capability(const struct pci_dev *d, u8 cap_id, u8 start)
+{
+	u8 pos = start ? fake_cfg[start + 1] : fake_cfg[0x34];
+
+	for (int n = 0; pos && n < 48; n++, pos = fake_cfg[pos + 1])
+		if (fake_cfg[pos] == cap_id)
+			return pos;
+	return 0;
+}
+
+u64 ktime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+static void put_cap(u8 pos, u8 next, u8 type, u8 bar, u32 off, u32 len, u32 mult)
+{
+	fake_cfg[pos] = PCI_CAP_ID_VNDR;
+	fake_cfg[pos + 1] = next;
+	fake_cfg[pos + 2] = type == VIRTIO_PCI_CAP_NOTIFY_CFG ? 20 : 16;
+	fake_cfg[pos + 3] = type;
+	fake_cfg[pos + 4] = bar;
+	memcpy(fake_cfg + pos + 8, &off, 4);
+	memcpy(fake_cfg + pos + 12, &len, 4);
+	if (type == VIRTIO_PCI_CAP_NOTIFY_CFG)
+		memcpy(fake_cfg + pos + 16, &mult, 4);
+}
+
+/* QEMU 7.2's layout: BAR4 of 16 KiB, common/ISR/device/notify at 0/4/8/12 KiB. */
+static void fake_device(void)
+{
+	memset(fake_cfg, 0, sizeof(fake_cfg));
+	memset(fake_bar, 0, sizeof(fake_bar));
+	memset(&fake_pci, 0, sizeof(fake_pci));
+	fake_pci.bars[4].size = sizeof(fake_bar);
+	fake_pci.bars[4].is_64 = true;
+	fake_cfg[0x34] = 0x84;
+	put_cap(0x84, 0x94, VIRTIO_PCI_CAP_COMMON_CFG, 4, 0x0000, 0x1000, 0);
+	put_cap(0x94, 0xa4, VIRTIO_PCI_CAP_ISR_CFG, 4, 0x1000, 0x1000, 0);
+	put_cap(0xa4, 0xb4, VIRTIO_PCI_CAP_DEVICE_CFG, 4, 0x2000, 0x1000, 0);
+	put_cap(0xb4, 0x00, VIRTIO_PCI_CAP_NOTIFY_CFG, 4, 0x3000, 0x1000, 4);
+	/* device_feature reads 1 whatever the select: bits 0 and 32 (VERSION_1) */
+	fake_bar[VCC_DF] = 1;
+	fake_bar[VCC_NUM_QUEUES] = 1;
+}
+
+/* A queue built by hand in host memory (virtio_find_vq needs the buddy). */
+static u8 ring_mem[4096] __attribute__((aligned(4096)));
+static u8 bounce_mem[4096] __attribute__((aligned(4096)));
+
+static void fake_queue(struct virtio_device *vd)
+{
+	struct virtqueue *vq = &vd->vq;
+
+	memset(ring_mem, 0, sizeof(ring_mem));
+	vq->size = 64;
+	vq->last_used = 0;
+	vq->desc = (volatile struct virtq_desc *)ring_mem;
+	vq->avail = (volatile u16 *)(ring_mem + RING_AVAIL_OFF);
+	vq->used = (volatile u16 *)(ring_mem + RING_USED_OFF);
+	vq->notify = (volatile u16 *)(fake_bar + 0x3000);
+	vq->pages = pfn_to_page(1);		/* only its presence is checked */
+	vq->bounce_page = pfn_to_page(2);	/* only its address is used */
+	vq->bounce = bounce_mem;
+}
+
+static void stage_reply(struct virtio_device *vd, u32 id, u32 len)
+{
+	volatile struct virtq_used_elem *ue = (volatile struct virtq_used_elem *)(vd->vq.used + 2);
+
+	ue[vd->vq.last_used & (vd->vq.size - 1)].id = id;
+	ue[vd->vq.last_used & (vd->vq.size - 1)].len = len;
+	vd->vq.used[1] = (u16)(vd->vq.last_used + 1);
+}
+
+HTEST(virtio_pci_setup_finds_the_windows)
+{
+	struct virtio_device vd;
+
+	fake_device();
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0x3, 0), 0);
+	CHECK(vd.common == fake_bar && vd.isr == fake_bar + 0x1000);
+	CHECK(vd.device == fake_bar + 0x2000 && vd.device_len == 0x1000);
+	CHECK(vd.notify_base == fake_bar + 0x3000 && vd.notify_off_multiplier == 4);
+	CHECK_EQ(vd.features, (1ULL << 32) | 1);	/* offered & (wanted | VERSION_1) */
+	CHECK(fake_bar[VCC_STATUS] & VIRTIO_STATUS_FEATURES_OK);
+}
+
+HTEST(virtio_pci_capability_past_the_bar_is_refused)
+{
+	struct virtio_device vd;
+
+	fake_device();
+	put_cap(0xa4, 0xb4, VIRTIO_PCI_CAP_DEVICE_CFG, 4, 0x3800, 0x1000, 0);	/* ends at 18 KiB */
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), -ENODEV);
+	fake_device();
+	put_cap(0x84, 0x94, VIRTIO_PCI_CAP_COMMON_CFG, 7, 0, 0x1000, 0);	/* no BAR7 */
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), -ENODEV);
+	fake_device();
+	put_cap(0x84, 0x94, VIRTIO_PCI_CAP_COMMON_CFG, 4, 0xfffffff0u, 0x20, 0);	/* wraps */
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), -ENODEV);
+	fake_device();
+	put_cap(0x84, 0x94, VIRTIO_PCI_CAP_COMMON_CFG, 4, 0, 0x10, 0);	/* too short */
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), -ENODEV);
+	fake_device();
+	fake_cfg[0xb5] = 0x84;	/* capability list loops */
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), 0);
+}
+
+HTEST(virtio_pci_missing_version_1_is_refused)
+{
+	struct virtio_device vd;
+
+	fake_device();
+	fake_bar[VCC_DF] = 0;
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), -ENODEV);
+	CHECK(vd.broken);
+}
+
+HTEST(virtio_pci_config_reads_are_bounded)
+{
+	struct virtio_device vd;
+	u64 v = 0;
+
+	fake_device();
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), 0);
+	fake_bar[0x2000 + 0x30] = 0x40;
+	CHECK_EQ(virtio_cfg_read(&vd, 0x30, &v, 8), 0);
+	CHECK_EQ(v, 0x40);
+	CHECK_EQ(virtio_cfg_read(&vd, 0xffc, &v, 8), -EINVAL);
+	CHECK_EQ(virtio_cfg_read(&vd, 0xfffffffcu, &v, 8), -EINVAL);
+}
+
+HTEST(virtio_vq_request_checks_the_reply)
+{
+	struct virtio_device vd;
+	u8 req[24] = { 1 }, resp[10];
+	u32 written = 99;
+
+	fake_device();
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), 0);
+	fake_queue(&vd);
+
+	/* a good reply: id 0 (the head sent), 10 bytes */
+	stage_reply(&vd, 0, 10);
+	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), 0);
+	CHECK_EQ(written, 10);
+	CHECK_EQ(vd.vq.last_used, 1);
+	CHECK_EQ(vd.vq.desc[0].len, 24);
+	CHECK_EQ(vd.vq.desc[1].flags, VIRTQ_DESC_F_WRITE);
+	CHECK_EQ(vd.vq.avail[1], 1);
+
+	/* no reply at all */
+	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 2),
+		 -ETIMEDOUT);
+	CHECK_EQ(vd.vq.timeouts, 1);
+
+	/* a length beyond the response buffer */
+	stage_reply(&vd, 0, 4096);
+	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), -EIO);
+	CHECK(vd.broken);
+	/* a broken device gets no more requests */
+	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), -EIO);
+
+	/* an id that was never submitted */
+	fake_device();
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), 0);
+	fake_queue(&vd);
+	stage_reply(&vd, 12345, 10);
+	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), -EIO);
+	CHECK_EQ(written, 0);
+
+	/* a used index that jumps by more than one */
+	fake_device();
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), 0);
+	fake_queue(&vd);
+	vd.vq.used[1] = 7;
+	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), -EIO);
+
+	/* oversized buffers are refused before anything is sent */
+	fake_device();
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), 0);
+	fake_queue(&vd);
+	CHECK_EQ(virtio_vq_request(&vd, req, 4096, resp, sizeof(resp), &written, 10), -EINVAL);
+	CHECK_EQ(vd.vq.avail[1], 0);
+}

@@ -234,13 +234,10 @@ def test_requested_size_not_multiple_of_block_size(boot):
 @pytest.mark.parametrize("gib", [32, 256])
 def test_large_sparse_plug(boot, gib):
     """32 GiB, then 256 GiB, plugged into a 2 GiB guest (reserve=off: only the memmap and
-    what the guest touches is backed on the host), then unplugged.
-
-    Known limit, printed rather than hidden: the page tables of the direct
-    map and of the vmemmap for the new memory are order-0 kernel allocations
-    that never go away; when one lands in plugged memory (onlined to a
-    kernel zone), its sub-block cannot be unplugged, exactly as in Linux
-    without ZONE_MOVABLE.  The driver then keeps that sub-block and says why."""
+    what the guest touches is backed on the host), then unplugged to 0.
+    The kernel's own long-lived pages for the new memory (page tables of the
+    direct map and vmemmap, section-table roots) come from boot memory, so
+    none of them pins a plugged sub-block; the times are printed."""
     m = boot(mem=f"2G,maxmem={gib + 8}G", extra=vmem_args(f"{gib}G"))
     base = memtotal_kb(m)
     took = wait_size(m, base, gib * GiB, resize(m, gib * GiB), timeout=300 * SCALE)
@@ -257,8 +254,10 @@ def test_large_sparse_plug(boot, gib):
     took = wait_size(m, base, size, t0, requested=0)
     print(f"{gib} GiB unplug: qom-set -> MemTotal {took:.2f} s, {size // MiB} MiB kept"
           + (f": {f['status']}" if size else ""))
-    assert size <= 128 * MiB, out
-    assert size == 0 or "in use" in f["status"], out
+    # Page tables and section roots for hot-added memory come from boot
+    # memory (DMA32) first, so nothing of the kernel's pins plugged memory:
+    # the unplug must reach 0.
+    assert size == 0, out
 
 
 # -- device added at run time ------------------------------------------------

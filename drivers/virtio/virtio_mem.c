@@ -276,6 +276,16 @@ static const char *resp_name(u16 t)
  * transport -errno.  *state gets the STATE answer.  An unknown response
  * type or a short reply counts as ERROR.
  */
+/*
+ * Fault injection (`virtio-mem inject`): the next inject_count PLUG, UNPLUG
+ * or UNPLUG_ALL requests are not sent; the driver behaves as if the device
+ * had answered inject_resp.  QEMU never NACKs, BUSYs or ERRORs a well-formed
+ * request of a correct driver, so this is how the driver's handling of those
+ * replies (its message, its retry, its accounting) is exercised.
+ */
+static u16 inject_resp;
+static u32 inject_count;
+
 static int vmem_request(struct vmem_dev *vm, u16 type, u64 addr, u64 nb_blocks, u16 *state)
 {
 	struct virtio_mem_req req = { .type = type, .addr = addr, .nb_blocks = (u16)nb_blocks };
@@ -285,6 +295,12 @@ static int vmem_request(struct vmem_dev *vm, u16 type, u64 addr, u64 nb_blocks, 
 
 	if (nb_blocks > 0xffff)
 		return -EINVAL;
+	if (inject_count && type != VIRTIO_MEM_REQ_STATE) {
+		inject_count--;
+		pr_info("%s: injected %s reply to a request of type %u at %#llx (not sent)",
+			vm->name, resp_name(inject_resp), type, (unsigned long long)addr);
+		return inject_resp;
+	}
 	err = virtio_vq_request(&vm->vd, &req, sizeof(req), &resp, sizeof(resp), &written,
 				VIRTIO_REQ_TIMEOUT_MS);
 	if (err)
@@ -1027,6 +1043,31 @@ static int cmd_virtio_mem(struct printer *out, int argc, char **argv)
 			pr_printf(out, "virtio-mem: no device\n");
 		return 0;
 	}
+	if (!strcmp(argv[1], "inject") && (argc == 3 || argc == 4)) {
+		u64 n = 1;
+
+		if (!strcmp(argv[2], "off")) {
+			inject_count = 0;
+			pr_printf(out, "virtio-mem: no replies injected\n");
+			return 0;
+		}
+		if (!strcmp(argv[2], "nack"))
+			inject_resp = VIRTIO_MEM_RESP_NACK;
+		else if (!strcmp(argv[2], "busy"))
+			inject_resp = VIRTIO_MEM_RESP_BUSY;
+		else if (!strcmp(argv[2], "error"))
+			inject_resp = VIRTIO_MEM_RESP_ERROR;
+		else
+			return shell_usage(out, shell_find("virtio-mem"));
+		if (argc == 4 && (parse_u64(argv[3], &n) || !n || n > 1000000)) {
+			pr_printf(out, "virtio-mem inject: COUNT must be 1..1000000\n");
+			return -EINVAL;
+		}
+		inject_count = (u32)n;
+		pr_printf(out, "virtio-mem: the next %u plug/unplug replies will be %s\n",
+			  inject_count, resp_name(inject_resp));
+		return 0;
+	}
 	if (!strcmp(argv[1], "state") && argc == 4) {
 		u64 addr, size;
 
@@ -1069,11 +1110,15 @@ static int cmd_virtio_mem(struct printer *out, int argc, char **argv)
 	return shell_usage(out, shell_find("virtio-mem"));
 }
 
-SHELL_COMMAND(virtio_mem, .name = "virtio-mem", .usage = "virtio-mem [retry | state ADDR SIZE]",
+SHELL_COMMAND(virtio_mem, .name = "virtio-mem",
+	      .usage = "virtio-mem [retry | state ADDR SIZE | inject nack|busy|error [COUNT] | inject off]",
 	      .summary = "virtio-mem devices: region, plugged/requested sizes, memory blocks",
 	      .help = "Without arguments: each device's region, block size, plugged and\n"
 		      "requested size, usable region, and per memory block its zone, state\n"
 		      "and plugged sub-blocks ('#' plugged, '.' not).  `retry` runs a resize\n"
 		      "round now.  `state ADDR SIZE` asks the device (STATE request) whether\n"
-		      "the blocks of [ADDR, ADDR+SIZE) are plugged, unplugged or mixed.",
+		      "the blocks of [ADDR, ADDR+SIZE) are plugged, unplugged or mixed.\n"
+		      "`inject nack|busy|error [COUNT]` makes the next COUNT plug/unplug\n"
+		      "requests come back with that reply without reaching the device, to\n"
+		      "see how the driver handles it; `inject off` stops it.",
 	      .fn = cmd_virtio_mem);

@@ -230,6 +230,33 @@ def test_requested_size_not_multiple_of_block_size(boot):
     assert view(m)[1]["status"] == "converged"
 
 
+def test_nack_busy_error_replies_keep_accounting(boot):
+    """Bad device replies (injected: QEMU never NACKs a correct driver):
+    each one gives a message, plugs nothing, and the driver's accounting
+    stays equal to the device's; once replies are normal again the resize
+    completes exactly."""
+    m = boot_vmem(boot)
+    base = memtotal_kb(m)
+    for reply in ("error", "nack", "busy"):
+        out = sh(m, f"virtio-mem inject {reply} 1000")
+        assert f"will be {reply.upper()}" in out, out
+        resize(m, 1 * GiB)
+        time.sleep(1.0)
+        out, f, _ = view(m)
+        assert reply.upper() in out, out               # the reason names the reply
+        assert vmem_device(m)["size"] == 0, out         # the device plugged nothing
+        assert memtotal_kb(m) == base, out              # nor did memlab
+        sh(m, "virtio-mem inject off")
+        sh(m, "virtio-mem retry")
+        wait_size(m, base, 1 * GiB)                     # now it goes through
+        resize(m, 0)
+        wait_size(m, base, 0)
+    out = sh(m, "virtio-mem inject maybe")
+    assert "usage:" in out, out
+    out = sh(m, "virtio-mem inject error 0")
+    assert "COUNT must be" in out, out
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("gib", [32, 256])
 def test_large_sparse_plug(boot, gib):

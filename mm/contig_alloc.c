@@ -356,19 +356,8 @@ static void prep_contig_pages(u64 start_pfn, u64 end_pfn, gfp_t gfp, bool frozen
 		MM_BUG_ON(p->refcount || p->page_type != PAGE_TYPE_NONE || PageReserved(p),
 			  "pfn %#llx taken from the buddy: refcount %d type %#x flags %#lx",
 			  (unsigned long long)pfn, p->refcount, p->page_type, p->flags);
-		if (page_flag_test(p, PG_poisoned)) {
-			const u8 *mem = mm_phys_to_virt(PFN_PHYS(pfn));
-
-			page_flag_clear(p, PG_poisoned);
-			for (unsigned off = 0; off < PAGE_SIZE; off++) {
-				if (mem[off] == PAGE_POISON_BYTE)
-					continue;
-				page_poison_errors++;
-				pr_err("page_poison: memory corruption in free page pfn 0x%llx at offset 0x%x: byte 0x%02x, expected 0x%02x",
-				       (unsigned long long)pfn, off, mem[off], PAGE_POISON_BYTE);
-				break;
-			}
-		}
+		if (page_flag_test(p, PG_poisoned))
+			page_poison_check(p);
 		p->refcount = frozen ? 0 : 1;
 		p->private = 0;
 		INIT_LIST_HEAD(&p->lru);

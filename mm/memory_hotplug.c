@@ -339,11 +339,8 @@ static void online_pages_range(u64 start_pfn, u64 end_pfn)
 	u64 pfn = start_pfn;
 
 	while (pfn < end_pfn) {
-		unsigned order = pfn ? MIN((unsigned)__builtin_ctzll(pfn), (unsigned)MAX_PAGE_ORDER) :
-				       MAX_PAGE_ORDER;
+		unsigned order = max_aligned_order(pfn, end_pfn);
 
-		while (pfn + (1ULL << order) > end_pfn)
-			order--;
 		online_page_callback(pfn_to_page(pfn), order);
 		pfn += 1ULL << order;
 	}

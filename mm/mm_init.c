@@ -446,16 +446,6 @@ static void init_memmap(void)
 
 /* ---- step 6: hand-over to the buddy --------------------------------------- */
 
-/* The largest order for a block at pfn that fits before end. */
-static unsigned chunk_order(u64 pfn, u64 end)
-{
-	unsigned order = MAX_PAGE_ORDER;
-
-	while (order && (!IS_ALIGNED(pfn, 1ULL << order) || pfn + (1ULL << order) > end))
-		order--;
-	return order;
-}
-
 static void handover_to_buddy(bool poison)
 {
 	u64 idx = 0, t0 = mm_cycles();
@@ -471,7 +461,7 @@ static void handover_to_buddy(bool poison)
 			u64 ze = MIN(end, (u64)zone_end_pfn(zone));
 
 			while (zs < ze) {
-				unsigned order = chunk_order(zs, ze);
+				unsigned order = max_aligned_order(zs, ze);
 
 				buddy_free_boot_pages(zone, zs, order, poison);
 				zs += 1ULL << order;

@@ -158,7 +158,7 @@ static void poison_page(struct page *page)
 
 /* On allocation: is the poison of a poisoned page intact?  Report the first
  * byte that changed: someone wrote to the page while it was free. */
-static void check_poison(struct page *page)
+void page_poison_check(struct page *page)
 {
 	const u8 *mem = mm_phys_to_virt(page_to_phys(page));
 
@@ -276,7 +276,7 @@ static int prep_new_page(struct page *page, unsigned order, gfp_t gfp)
 		struct page *p = pfn_to_page(pfn);
 
 		if (page_flag_test(p, PG_poisoned))
-			check_poison(p);
+			page_poison_check(p);
 		p->refcount = 1;
 		p->private = 0;
 		INIT_LIST_HEAD(&p->lru);

@@ -376,11 +376,8 @@ static struct vmem_dev *vmem_dev_of_pfn(u64 pfn)
 static void vmem_online_range(u64 pfn, u64 end_pfn)
 {
 	while (pfn < end_pfn) {
-		unsigned order = pfn ? MIN((unsigned)__builtin_ctzll(pfn), (unsigned)MAX_PAGE_ORDER) :
-				       MAX_PAGE_ORDER;
+		unsigned order = max_aligned_order(pfn, end_pfn);
 
-		while (pfn + (1ULL << order) > end_pfn)
-			order--;
 		generic_online_page(pfn_to_page(pfn), order);
 		pfn += 1ULL << order;
 	}

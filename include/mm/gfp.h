@@ -63,6 +63,25 @@ void free_pages(struct page *page, unsigned order);
 void page_poison_enable(bool on);
 bool page_poison_enabled(void);
 extern u64 page_poison_errors;	/* corrupted free pages found */
+/* page_poison_check() - a poisoned free page is being handed out: clear
+ * PG_poisoned and report (page_poison_errors++) the first changed byte. */
+void page_poison_check(struct page *page);
+
+/*
+ * max_aligned_order() - the largest order of a naturally aligned block at
+ * pfn that ends at or before end_pfn (pfn 0 counts as aligned to any
+ * order), at most MAX_PAGE_ORDER.  pfn < end_pfn.  How free ranges are cut
+ * into buddy blocks (boot hand-over, online, contiguous freeing).
+ */
+static inline unsigned max_aligned_order(u64 pfn, u64 end_pfn)
+{
+	unsigned order = pfn ? MIN((unsigned)__builtin_ctzll(pfn), (unsigned)MAX_PAGE_ORDER) :
+			       MAX_PAGE_ORDER;
+
+	while (pfn + (1ULL << order) > end_pfn)
+		order--;
+	return order;
+}
 
 #define PAGE_POISON_BYTE	0xaa
 

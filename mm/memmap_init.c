@@ -108,14 +108,10 @@ static inline void page_store(struct page *page, u64 w0, u64 w1, u64 w2, u64 w3,
 	d[4] = w4; d[5] = w5; d[6] = w6; d[7] = w7;
 }
 
-/*
- * The one x86 instruction of mm/: a 64-bit non-temporal store.  It is an
- * ordinary integer instruction (SSE2 era, but no vector registers), so the
- * kernel's -mno-sse build can use it.
- */
+/* A 64-bit non-temporal store, from the platform header (movnti on x86). */
 static inline void store_nt(page_word_t *dst, u64 v)
 {
-	__asm__ volatile("movnti %1, %0" : "=m"(*dst) : "r"(v));
+	mm_store_nt64((u64 *)dst, v);
 }
 
 static inline void page_store_nt(struct page *page, u64 w0, u64 w1, u64 w2, u64 w3, u64 w4,
@@ -128,10 +124,10 @@ static inline void page_store_nt(struct page *page, u64 w0, u64 w1, u64 w2, u64 
 }
 
 /* nt_drain() - make every earlier non-temporal store globally visible and
- * ordered before every later store. */
+ * ordered before every later store (the platform's store fence). */
 static inline void nt_drain(void)
 {
-	__asm__ volatile("sfence" : : : "memory");
+	mm_store_fence();
 }
 
 _Static_assert(LRU_NEXT_WORD == 1 && LRU_PREV_WORD == 2,

@@ -78,6 +78,26 @@ void mm_direct_map_remove(phys_addr_t start, u64 size);
 u64 mm_cycles(void);
 
 /*
+ * mm_store_nt64() - store v at dst without pulling the line into the cache
+ * (a non-temporal store: x86 movnti, an ordinary integer instruction, so
+ * the kernel's -mno-sse build can use it).  Such stores are weakly ordered:
+ * mm_store_fence() (x86 sfence) makes every earlier one globally visible
+ * before any later store.  Inline, because memmap init issues eight per
+ * struct page.  These two are the only machine instructions mm/ uses; both
+ * the kernel and the host tests run on x86_64, so one definition serves.
+ * Context: (any).
+ */
+static inline void mm_store_nt64(u64 *dst, u64 v)
+{
+	__asm__ volatile("movnti %1, %0" : "=m"(*dst) : "r"(v));
+}
+
+static inline void mm_store_fence(void)
+{
+	__asm__ volatile("sfence" : : : "memory");
+}
+
+/*
  * Logging and stopping: mm/ uses printk.h (pr_info, ...) and panic() like
  * the rest of the kernel; the host tests provide both.  MM_BUG_ON() names
  * the function and prints the values given.

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include "htest.h"
 #include "buddy_fixture.h"
+#include "test_owner.h"
 #include "mm_host.h"
 #include "platform_stub.h"
 #include <mm/contig_alloc.h>
@@ -43,81 +44,6 @@
 static struct zone *normal_zone(void)
 {
 	return &NODE_DATA(0)->node_zones[ZONE_NORMAL];
-}
-
-/* ---- a movable owner ------------------------------------------------------------ */
-
-struct test_owner {
-	struct movable_owner mo;	/* first: page->owner points here */
-	u64 pfn;			/* head of the block, where it is now */
-	unsigned order;			/* 2^order pages */
-	u64 seed;			/* pattern of the contents */
-	unsigned moves;			/* moved() calls */
-	bool live;			/* allocated */
-};
-
-static bool owner_block_of(struct page *page, struct page **head, unsigned *order)
-{
-	struct test_owner *o = (struct test_owner *)page->owner;
-	u64 pfn = page_to_pfn(page);
-
-	if (!o->live || pfn < o->pfn || pfn >= o->pfn + (1ULL << o->order))
-		return false;
-	*head = pfn_to_page(o->pfn);
-	*order = o->order;
-	return true;
-}
-
-static void set_owner(u64 pfn, unsigned order, struct test_owner *o)
-{
-	for (u64 i = 0; i < (1ULL << order); i++)
-		pfn_to_page(pfn + i)->owner = o ? &o->mo : NULL;
-}
-
-static void owner_moved(struct page *old_head, struct page *new_head, unsigned order)
-{
-	struct test_owner *o = (struct test_owner *)old_head->owner;
-
-	set_owner(page_to_pfn(new_head), order, o);
-	set_owner(page_to_pfn(old_head), order, NULL);
-	o->pfn = page_to_pfn(new_head);
-	o->moves++;
-}
-
-static const struct movable_operations owner_ops = {
-	.name = "test owner", .block_of = owner_block_of, .moved = owner_moved,
-};
-
-static u64 pattern_word(u64 seed, u64 word)
-{
-	return seed ^ ((word + 1) * 0x9e3779b97f4a7c15ULL);
-}
-
-static void owner_attach(struct test_owner *o, u64 pfn, unsigned order, u64 seed)
-{
-	u64 *mem = mm_phys_to_virt(PFN_PHYS(pfn));
-
-	*o = (struct test_owner){ .mo.ops = &owner_ops, .pfn = pfn, .order = order,
-				  .seed = seed, .live = true };
-	set_owner(pfn, order, o);
-	for (u64 w = 0; w < (PAGE_SIZE << order) / 8; w++)
-		mem[w] = pattern_word(seed, w);
-}
-
-static bool owner_ok(const struct test_owner *o)
-{
-	const u64 *mem = mm_phys_to_virt(PFN_PHYS(o->pfn));
-
-	for (u64 i = 0; i < (1ULL << o->order); i++) {
-		const struct page *p = pfn_to_page(o->pfn + i);
-
-		if (p->owner != &o->mo || p->refcount != 1)
-			return false;
-	}
-	for (u64 w = 0; w < (PAGE_SIZE << o->order) / 8; w++)
-		if (mem[w] != pattern_word(o->seed, w))
-			return false;
-	return true;
 }
 
 /* ---- fixture ------------------------------------------------------------------- */

@@ -112,6 +112,7 @@ MM_OBJS := \
 	mm/cma.o \
 	mm/memory_block.o \
 	mm/memory_hotplug.o \
+	mm/online_policy.o \
 	mm/memremap.o \
 	mm/mm_init.o
 

@@ -13,7 +13,7 @@
  *                       largest aligned chunks (mm/contig_alloc.c)
  *   auto_movable_stats  auto-movable online check: old = sum the stats of
  *                       every zone each time; new = cached sums kept in
- *                       step (mm/memory_hotplug.c)
+ *                       step (mm/online_policy.c)
  *
  * Each mechanism has a design (DESIGN_OLD, DESIGN_NEW, or DESIGN_NEW_NT for
  * memmap_init) and a trace switch that narrates its steps on the console,

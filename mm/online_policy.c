@@ -1,0 +1,313 @@
+/*
+ * online_policy.c - which zone a memory block joins when it is onlined
+ * (zone_for_pfn_range), under memory_hotplug.online_policy:
+ *
+ *   contig-zones  (default) the one of {kernel zone, ZONE_MOVABLE} that
+ *                 already intersects the range, else the kernel zone;
+ *   auto-movable  ZONE_MOVABLE while MOVABLE : KERNEL_EARLY stays within
+ *                 auto_movable_ratio percent, machine-wide and (with
+ *                 auto_movable_numa_aware) on the block's node; static
+ *                 groups decide for the whole device, dynamic groups per
+ *                 unit.
+ *
+ * The inputs of auto-movable come in two designs, side by side below
+ * (mechanism 4, see include/mm/mechanisms.h): summing every zone's counters
+ * on each decision, or cached sums kept in step with those counters.
+ * Split out of memory_hotplug.c, which calls zone_for_pfn_range() at online
+ * and auto_movable_stats_zone_changed() where present pages change.
+ *
+ * Context: (main).
+ */
+#include <mm/memory_hotplug.h>
+#include <mm/mechanisms.h>
+#include <mm/mmzone.h>
+#include <mm/sparse.h>
+#include <kernel/printk.h>
+
+enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+unsigned int auto_movable_ratio = 301;
+bool auto_movable_numa_aware = true;
+
+/* ---- which zone: the online policies ------------------------------------- */
+
+/* Does zone's span meet [start_pfn, start_pfn + nr_pages)? */
+static bool zone_intersects(const struct zone *zone, u64 start_pfn, u64 nr_pages)
+{
+	if (zone_is_empty(zone))
+		return false;
+	return start_pfn < zone_end_pfn(zone) && start_pfn + nr_pages > zone->zone_start_pfn;
+}
+
+/*
+ * default_kernel_zone_for_pfn() - online_kernel: the first of DMA, DMA32
+ * whose span meets the range, else Normal (also for hot-added memory below
+ * 4 GiB that no DMA32 span reaches, as in Linux).  Context: (main).
+ */
+static struct zone *default_kernel_zone_for_pfn(int nid, u64 start_pfn, u64 nr_pages)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+
+	for (int z = 0; z < ZONE_NORMAL; z++)
+		if (zone_intersects(&pgdat->node_zones[z], start_pfn, nr_pages))
+			return &pgdat->node_zones[z];
+	return &pgdat->node_zones[ZONE_NORMAL];
+}
+
+/*
+ * default_zone_for_pfn() - the contig-zones policy: if exactly one of the
+ * kernel zone and ZONE_MOVABLE already spans part of the range, join it, so
+ * zones stay contiguous; otherwise the kernel zone (memlab has no
+ * movable_node knob, which would choose Movable).  Context: (main).
+ */
+static struct zone *default_zone_for_pfn(int nid, u64 start_pfn, u64 nr_pages)
+{
+	struct zone *kernel_zone = default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
+	struct zone *movable_zone = &NODE_DATA(nid)->node_zones[ZONE_MOVABLE];
+	bool in_kernel = zone_intersects(kernel_zone, start_pfn, nr_pages);
+	bool in_movable = zone_intersects(movable_zone, start_pfn, nr_pages);
+
+	if (in_kernel != in_movable)
+		return in_kernel ? kernel_zone : movable_zone;
+	return kernel_zone;
+}
+
+/*
+ * ---- auto-movable statistics: the old design ------------------------------
+ *
+ * auto_movable_stats_walk() sums the inputs of the auto-movable decision
+ * over every populated zone (of one node, or of all) on every call: cost
+ * O(nodes x zones) per onlined block, twice with NUMA awareness.  Linux's
+ * source says "TODO: cache values" exactly here; the 2025 patch that keeps
+ * cached sums in step with the counters is the "new design" the mechanisms
+ * issue puts next to this function.  Keep this one unchanged as the
+ * reference the cached version must agree with.
+ */
+static void auto_movable_stats_account_zone(struct auto_movable_stats *stats,
+					    const struct zone *zone)
+{
+	if (zone->idx == ZONE_MOVABLE) {
+		stats->movable_pages += zone->present_pages;
+	} else {
+		/* CMA pages (never hot-added) behave like ZONE_MOVABLE */
+		stats->kernel_early_pages += zone->present_early_pages - zone->cma_pages;
+		stats->movable_pages += zone->cma_pages;
+	}
+}
+
+void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats)
+{
+	struct zone *zone;
+
+	stats->kernel_early_pages = 0;
+	stats->movable_pages = 0;
+	if (nid == NUMA_NO_NODE) {
+		for_each_zone(zone)
+			if (zone->zone_pgdat && zone->zone_pgdat->online && populated_zone(zone))
+				auto_movable_stats_account_zone(stats, zone);
+		return;
+	}
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		zone = &NODE_DATA(nid)->node_zones[z];
+		if (populated_zone(zone))
+			auto_movable_stats_account_zone(stats, zone);
+	}
+}
+
+/*
+ * ---- auto-movable statistics: the new design -----------------------------
+ *
+ * The same two sums, kept per node and for the whole machine, and changed
+ * exactly where their inputs change: present pages on online/offline
+ * (adjust_present_page_count), early pages at boot, CMA pages when a CMA
+ * area is activated.  Reading them is a copy; the check no longer walks
+ * nodes x zones.  (Linux 2025, "mm/memory_hotplug: Cache auto_movable
+ * stats to optimize online check".)  auto_movable_stats_resync() rebuilds
+ * the cache from the walk: at the end of boot and whenever the switch goes
+ * back to "new", so the cache always starts from the truth.
+ */
+static struct auto_movable_stats am_cache_node[MAX_NUMNODES];
+static struct auto_movable_stats am_cache_all;
+u64 auto_movable_stat_walks, auto_movable_stat_cache_reads;
+
+void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_early, long d_cma)
+{
+	struct auto_movable_stats *node = &am_cache_node[zone->zone_pgdat->node_id];
+	long d_kernel = 0, d_movable;
+
+	if (zone->idx == ZONE_MOVABLE) {
+		d_movable = d_present;
+	} else {
+		d_kernel = d_early - d_cma;
+		d_movable = d_cma;
+	}
+	node->kernel_early_pages += (unsigned long)d_kernel;
+	node->movable_pages += (unsigned long)d_movable;
+	am_cache_all.kernel_early_pages += (unsigned long)d_kernel;
+	am_cache_all.movable_pages += (unsigned long)d_movable;
+	mech_trace(MECH_AUTO_MOVABLE_STATS,
+		   "node %d zone %s: cached kernel_early %+ld, movable %+ld",
+		   zone->zone_pgdat->node_id, zone->name, d_kernel, d_movable);
+}
+
+void auto_movable_stats_resync(void)
+{
+	int nid;
+
+	am_cache_all = (struct auto_movable_stats){ 0, 0 };
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		auto_movable_stats_walk(nid, &am_cache_node[nid]);
+		am_cache_all.kernel_early_pages += am_cache_node[nid].kernel_early_pages;
+		am_cache_all.movable_pages += am_cache_node[nid].movable_pages;
+	}
+}
+
+void auto_movable_stats_cached(int nid, struct auto_movable_stats *stats)
+{
+	*stats = nid == NUMA_NO_NODE ? am_cache_all : am_cache_node[nid];
+}
+
+/* auto_movable_stats_get() - the inputs, by the design the switch selects. */
+static void auto_movable_stats_get(int nid, struct auto_movable_stats *stats)
+{
+	if (mech_new(MECH_AUTO_MOVABLE_STATS)) {
+		auto_movable_stat_cache_reads++;
+		auto_movable_stats_cached(nid, stats);
+		return;
+	}
+	auto_movable_stat_walks++;
+	auto_movable_stats_walk(nid, stats);
+	mech_trace(MECH_AUTO_MOVABLE_STATS, "walked the zones of %s: kernel_early %lu, movable %lu",
+		   nid == NUMA_NO_NODE ? "all nodes" : "one node", stats->kernel_early_pages,
+		   stats->movable_pages);
+}
+
+/* ---- auto-movable: the decision ------------------------------------------ */
+
+struct auto_movable_group_stats {
+	unsigned long movable_pages;		/* online movable pages of the groups */
+	unsigned long req_kernel_early_pages;	/* early kernel pages those need */
+};
+
+/*
+ * Other dynamic groups (of nid, or all): their movable pages, and the early
+ * kernel pages they use up: a dynamic group may have ratio% of its own
+ * kernel pages as movable; only what exceeds that needs early kernel memory.
+ */
+static void auto_movable_account_dynamic_groups(int nid, const struct memory_group *excluded,
+						struct auto_movable_group_stats *gs)
+{
+	unsigned ratio = auto_movable_ratio;
+
+	if (!ratio)
+		return;
+	for (int mgid = 0;; mgid++) {
+		const struct memory_group *group = memory_group_next_dynamic(&mgid);
+		long pages;
+
+		if (!group)
+			break;
+		if (group == excluded || (nid != NUMA_NO_NODE && group->nid != nid))
+			continue;
+		pages = (long)(group->present_movable_pages * 100 / ratio) -
+			(long)group->present_kernel_pages;
+		if (pages > 0)
+			gs->req_kernel_early_pages += (unsigned long)pages;
+		gs->movable_pages += group->present_movable_pages;
+	}
+}
+
+/*
+ * auto_movable_can_online_movable() - with nr_pages more in ZONE_MOVABLE,
+ * would MOVABLE : KERNEL_EARLY stay within auto_movable_ratio percent?
+ * KERNEL_EARLY is boot memory in kernel zones; hot-added kernel memory
+ * counts only inside its own dynamic group, and other dynamic groups' use
+ * is taken out first.  Context: (main).
+ */
+bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages)
+{
+	struct auto_movable_group_stats gs = { 0, 0 };
+	struct auto_movable_stats stats;
+	unsigned long kernel_early_pages, movable_pages;
+
+	auto_movable_stats_get(nid, &stats);
+	auto_movable_account_dynamic_groups(nid, group, &gs);
+	if (stats.kernel_early_pages <= gs.req_kernel_early_pages)
+		return false;
+	kernel_early_pages = stats.kernel_early_pages - gs.req_kernel_early_pages;
+	movable_pages = stats.movable_pages - gs.movable_pages;
+	if (group && group->is_dynamic)
+		kernel_early_pages += group->present_kernel_pages;
+	movable_pages += nr_pages;
+	return movable_pages <= (unsigned long)auto_movable_ratio * kernel_early_pages / 100;
+}
+
+/*
+ * auto_movable_zone_for_pfn() - the auto-movable policy (Linux 5.16+):
+ *   - a static group (a DIMM) is decided as a whole: once any of it is in
+ *     a kernel zone the rest follows; otherwise Movable only if all of the
+ *     rest (max_pages minus what is online) could be Movable now;
+ *   - a dynamic group (virtio-mem) decides per unit: if an online section
+ *     of the block's unit is in a kernel zone, kernel; otherwise Movable if
+ *     the rest of the unit could be;
+ *   - no group: Movable if this range could be;
+ *   - "could be": auto_movable_can_online_movable() over all nodes, and
+ *     with auto_movable_numa_aware over the block's node as well.
+ * Otherwise the kernel zone.  A ratio of 0 means always kernel.
+ * Context: (main).
+ */
+static struct zone *auto_movable_zone_for_pfn(int nid, struct memory_group *group,
+					      u64 start_pfn, u64 nr_pages)
+{
+	unsigned long online_pages = 0, max_pages;
+
+	if (!auto_movable_ratio)
+		goto kernel_zone;
+	if (group && !group->is_dynamic) {
+		max_pages = group->s.max_pages;
+		online_pages = group->present_movable_pages;
+		if (group->present_kernel_pages)
+			goto kernel_zone;
+	} else if (!group || group->d.unit_pages == nr_pages) {
+		max_pages = (unsigned long)nr_pages;
+	} else {
+		u64 unit_start = ALIGN_DOWN(start_pfn, (u64)group->d.unit_pages);
+
+		max_pages = group->d.unit_pages;
+		/* hot-added memory only: all of a section is in one zone */
+		for (u64 pfn = unit_start; pfn < unit_start + max_pages; pfn += PAGES_PER_SECTION) {
+			struct page *page = pfn_to_online_page(pfn);
+
+			if (!page)
+				continue;
+			if (page_zonenum(page) != ZONE_MOVABLE)
+				goto kernel_zone;
+			online_pages += PAGES_PER_SECTION;
+		}
+	}
+	if (online_pages > max_pages)
+		goto kernel_zone;
+	if (!auto_movable_can_online_movable(NUMA_NO_NODE, group, max_pages - online_pages))
+		goto kernel_zone;
+	if (auto_movable_numa_aware &&
+	    !auto_movable_can_online_movable(nid, group, max_pages - online_pages))
+		goto kernel_zone;
+	return &NODE_DATA(nid)->node_zones[ZONE_MOVABLE];
+kernel_zone:
+	return default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
+}
+
+/*
+ * zone_for_pfn_range() - online_kernel and online_movable name their zone;
+ * "online" asks the policy (memhp_online_policy).  Context: (main).
+ */
+struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_group *group,
+				u64 start_pfn, u64 nr_pages)
+{
+	if (online_type == MMOP_ONLINE_KERNEL)
+		return default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
+	if (online_type == MMOP_ONLINE_MOVABLE)
+		return &NODE_DATA(nid)->node_zones[ZONE_MOVABLE];
+	if (memhp_online_policy == ONLINE_POLICY_AUTO_MOVABLE)
+		return auto_movable_zone_for_pfn(nid, group, start_pfn, nr_pages);
+	return default_zone_for_pfn(nid, start_pfn, nr_pages);
+}

@@ -7,7 +7,7 @@
  * then its 512 blocks are onlined one after another into ZONE_NORMAL.  The
  * cost of each online is recorded.  With the old design every online walks
  * every pageblock of the growing zone, so the per-block cost grows with the
- * zone; with the counter it stays flat.  Printed: total cycles, the mean
+ * zone; with the counter it stays flat.  Printed: total cycles, the median
  * cost of the first and the last 32 blocks (medians; their ratio should be
  * ~1 for the new design), and the pageblocks walked.  The physical limit beside
  * it: initialising and freeing a block cannot be cheaper than writing its
@@ -60,7 +60,7 @@ static void boot(int nr_nodes, u64 ram_total)
 
 /* The median of n costs: one block disturbed by the host (a page fault in
  * the simulated RAM, another process) does not move it, as it would a mean. */
-static double mean(const u64 *v, int n)
+static double median(const u64 *v, int n)
 {
 	static u64 tmp[NR_BLOCKS];
 
@@ -103,8 +103,8 @@ static void bench_contig(enum mech_design design)
 	}
 	printf("  %-4s %12.0f cycles total, first %d blocks %9.0f, last %d blocks %9.0f cycles/block, "
 	       "last/first %5.2f, %lu pageblocks walked\n",
-	       mech_design_name(design), (double)total, EDGE, mean(cost, EDGE), EDGE,
-	       mean(cost + NR_BLOCKS - EDGE, EDGE), mean(cost + NR_BLOCKS - EDGE, EDGE) / mean(cost, EDGE),
+	       mech_design_name(design), (double)total, EDGE, median(cost, EDGE), EDGE,
+	       median(cost + NR_BLOCKS - EDGE, EDGE), median(cost + NR_BLOCKS - EDGE, EDGE) / median(cost, EDGE),
 	       zone_contig_walk_steps - walks0);
 	/* the series: total time to online 1, 4, 16, 64 GiB, and the cost of
 	 * the block that brought the zone to that size */
@@ -115,7 +115,7 @@ static void bench_contig(enum mech_design design)
 		for (u64 b = 0; b < blocks; b++)
 			sum += cost[b];
 		printf(" %2llu GiB: %10.0f total, %8.0f last block;", (unsigned long long)gib,
-		       (double)sum, mean(cost + blocks - 8, 8));
+		       (double)sum, median(cost + blocks - 8, 8));
 	}
 	printf("\n");
 }

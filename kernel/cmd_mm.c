@@ -140,14 +140,17 @@ static struct mm_handle *handle_of_page(const struct page *page)
 	return NULL;
 }
 
-unsigned long mm_handle_of(const struct page *page)
+/* mm_handle_of() - the id of the live handle owning page, or 0 if none. */
+static unsigned long mm_handle_of(const struct page *page)
 {
 	const struct mm_handle *h = handle_of_page(page);
 
 	return h ? h->id : 0;
 }
 
-struct page *mm_handle_block(const struct page *page, unsigned *order)
+/* mm_handle_block() - the head (and *order) of the live handle's block that
+ * page belongs to, or NULL: the movable owner's block_of(). */
+static struct page *mm_handle_block(const struct page *page, unsigned *order)
 {
 	const struct mm_handle *h = handle_of_page(page);
 
@@ -157,7 +160,14 @@ struct page *mm_handle_block(const struct page *page, unsigned *order)
 	return h->page;
 }
 
-void mm_handles_page_moved(struct page *old_head, struct page *new_head)
+/*
+ * mm_handles_page_moved() - the movable owner's moved(): the block that
+ * old_head started was copied to new_head (same order); the handle now
+ * points at the new block, owner and index set on every new page and
+ * cleared on every old one.  Pages of no live handle are ignored (logged
+ * once).  Context: (main), from migration.
+ */
+static void mm_handles_page_moved(struct page *old_head, struct page *new_head)
 {
 	static bool warned;
 	struct mm_handle *h = handle_of_page(old_head);

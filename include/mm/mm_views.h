@@ -11,11 +11,11 @@
  *
  * Handles (kernel/cmd_mm.c): `alloc` keeps each block it allocated in a
  * handle, so that `free`, `fill` and `check` can name it.  Every page of a
- * handle's block has page->owner = the handle and page->index = its id.
- * A movable block may be moved by memory offlining (migration): whoever
- * moves it calls mm_handles_page_moved() so the handle follows its data.
- * The handle functions are defined in kernel/cmd_mm.c: a host build of mm/
- * code that calls them needs stubs (no handle ever exists there).
+ * handle's block has page->index = its id; the pages of a movable handle
+ * also have page->owner = the handle's struct movable_owner, so memory
+ * offlining and contiguous allocation can migrate the block and tell the
+ * handle (include/mm/migrate.h).  Nothing outside cmd_mm.c calls into the
+ * handles.
  *
  * Context: (main) only.
  */
@@ -47,25 +47,5 @@ int mm_views_add_node(int nid);
  * Returns 0.  kernel/cmd_memmap.c calls it for `memmap map`.
  */
 int memmap_map_show(struct printer *p);
-
-/*
- * mm_handles_page_moved() - the block that old_head started has been copied
- * to new_head (same order); make its handle point at the new block: owner
- * and index are set on every new page and cleared on every old one.  Call
- * after the copy and before the old block is freed.  Pages whose owner is
- * not a live `alloc` handle are ignored (logged once as a warning).
- * Context: (main), from the migration code of memory offlining.
- */
-void mm_handles_page_moved(struct page *old_head, struct page *new_head);
-
-/* mm_handle_of() - the id of the live handle owning page, or 0 if none. */
-unsigned long mm_handle_of(const struct page *page);
-
-/*
- * mm_handle_block() - if page belongs to a live handle's block, the block's
- * head page (and *order); else NULL.  The migration code uses it to move a
- * whole block when it meets any of its pages.
- */
-struct page *mm_handle_block(const struct page *page, unsigned *order);
 
 #endif

@@ -228,7 +228,7 @@ static void adjust_present_page_count(struct zone *zone, struct memory_group *gr
  * buddy for good are no longer managed.  (Onlining counts them in
  * buddy_free_boot_pages().)  Context: (main).
  */
-static void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
+void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
 {
 	MM_BUG_ON(zone->managed_pages < nr_pages, "zone %s: %lu managed pages, removing %lu",
 		  zone->name, zone->managed_pages, nr_pages);

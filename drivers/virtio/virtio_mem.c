@@ -640,7 +640,7 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		struct zone *zone = page_zone(pfn_to_page(pfn));
 
 		vmem_fake_offline_range(pfn, pfn + sb_pages);
-		zone->managed_pages -= sb_pages;
+		zone_managed_pages_sub(zone, sb_pages);
 		err = vmem_plug_unplug(vm, false, PFN_PHYS(pfn), 1);
 		if (err) {
 			vmem_online_range(pfn, pfn + sb_pages);	/* back to the buddy */

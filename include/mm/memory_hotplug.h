@@ -194,6 +194,14 @@ struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_gr
  * sets its own to keep unplugged sub-blocks out (PageOffline).
  */
 typedef void (*online_page_callback_t)(struct page *page, unsigned order);
+
+/*
+ * zone_managed_pages_sub() - nr_pages of zone leave the buddy's management
+ * for good (offlined, or unplugged by virtio-mem after being taken with
+ * alloc_contig_range); panics with the numbers on an underflow.  The way
+ * back is generic_online_page(), which adds them again.
+ */
+void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages);
 int set_online_page_callback(online_page_callback_t cb);
 int restore_online_page_callback(online_page_callback_t cb);
 void generic_online_page(struct page *page, unsigned order);

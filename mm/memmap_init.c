@@ -11,8 +11,11 @@
  *
  * The old design (Linux before 2026, and memlab's first one): every field
  * of every page written one by one, init_single_page(), plus the pageblock
- * migratetype at each pageblock start.  Roughly ten separate stores per
- * page, some of them read-modify-write (set_page_links, SetPageReserved).
+ * migratetype at each pageblock start.  After the compiler has merged
+ * what it may, nine stores per page (the refcount and the page type are
+ * two volatile 32-bit stores, as Linux's atomic_set()s), a test of the
+ * pfn for a pageblock start, a reload of the memmap base, and for holes
+ * and device pages read-modify-writes (SetPageReserved, the owner).
  *
  * The template design (Li Zhe's 2026 series, "mm: speed up ZONE_DEVICE
  * memmap initialization" and "extend the template fast path to zone-device
@@ -200,6 +203,17 @@ static const char *const design_words[] = {
 
 /* ---- the old design: field by field ------------------------------------- */
 
+/*
+ * store_once() - one store the compiler must emit as written: Linux sets
+ * _refcount and _mapcount with atomic_set() and the list head with
+ * WRITE_ONCE(), volatile stores, because other CPUs may read those words
+ * at any time.  memlab's old design writes the same fields the same way,
+ * so it keeps Linux's store stream: gcc may still drop the zero stores
+ * that later stores overwrite and merge the flags, but no longer fuses
+ * the refcount and the page type into one constant word.
+ */
+#define store_once(field, value)	(*(volatile __typeof__(field) *)&(field) = (value))
+
 void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid)
 {
 	(void)pfn;	/* no field depends on the pfn with a vmemmap */
@@ -211,9 +225,10 @@ void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid)
 	page->private = 0;
 	page->memlab_debug = 0;
 	set_page_links(page, zone, nid);
-	page->refcount = 1;
-	page->page_type = PAGE_TYPE_NONE;
-	INIT_LIST_HEAD(&page->lru);
+	store_once(page->refcount, 1);
+	store_once(page->page_type, PAGE_TYPE_NONE);
+	store_once(page->lru.next, &page->lru);		/* INIT_LIST_HEAD */
+	store_once(page->lru.prev, &page->lru);
 }
 
 /*
@@ -340,9 +355,9 @@ static void init_zone_device_page(struct page *page, u64 pfn, int nid, void *pgm
  * own, and has no references: only the head is counted. */
 static void prep_compound_tail(struct page *head, struct page *tail)
 {
-	tail->compound_head = (unsigned long)head | 1;
+	store_once(tail->compound_head, (unsigned long)head | 1);
 	tail->compound_info = 0;
-	tail->refcount = 0;
+	store_once(tail->refcount, 0);
 }
 
 /* The order lives in the first tail (page.h), so this must run after that
@@ -529,12 +544,43 @@ static u64 median(u64 *v, unsigned n)
 	return v[n / 2];
 }
 
+/* The streaming limit: eight movnti per struct page, then one sfence. */
+static void stream_fill(struct page *page, u64 nr_pages, u64 pattern)
+{
+	struct page_template t;
+
+	for (int i = 0; i < PAGE_WORDS; i++)
+		t.w[i] = pattern;
+	template_copy(page, page + nr_pages, &t, false, true);
+	nt_drain();
+}
+
+/*
+ * bench_prepare() - put the range's memmap in the same cache state before
+ * every timed run, whatever ran before it.  Cold: overwritten by a movnti
+ * stream, which leaves no line of it in the cache and none dirty, as a
+ * freshly populated memmap meets memmap init at hotplug or boot.  Warm:
+ * written with memset(), so a range smaller than the cache sits in it,
+ * dirty, and the run measures the CPU's cost rather than the memory's.
+ * Without this, whichever design ran right after a movnti pass started
+ * with a clean cache and won by up to 10% on memory-bound sizes.
+ */
+static void bench_prepare(struct page *first, u64 nr_pages, bool warm)
+{
+	if (warm)
+		memset(first, 0x5a, (size_t)nr_pages * sizeof(struct page));
+	else
+		stream_fill(first, nr_pages, 0x5a5a5a5a5a5a5a5aULL);
+}
+
 /* One run of one kind with one design; its cycles. */
 static u64 bench_run(enum memmap_bench_kind kind, enum mech_design d, u64 start_pfn,
-		     u64 nr_pages, int nid, void *owner)
+		     u64 nr_pages, int nid, void *owner, bool warm)
 {
-	u64 t0 = mm_cycles();
+	u64 t0;
 
+	bench_prepare(pfn_to_page(start_pfn), nr_pages, warm);
+	t0 = mm_cycles();
 	switch (kind) {
 	case MEMMAP_BENCH_NORMAL:
 		memmap_init_range_design(start_pfn, start_pfn + nr_pages, ZONE_MOVABLE, nid,
@@ -550,26 +596,75 @@ static u64 bench_run(enum memmap_bench_kind kind, enum mech_design d, u64 start_
 	return mm_cycles() - t0;
 }
 
-/* The streaming limit: eight movnti per struct page, then one sfence. */
-static void stream_fill(struct page *page, u64 nr_pages, u64 pattern)
+/* One run of a limit: memset() or the movnti stream of the same bytes. */
+static u64 bench_limit(struct page *first, u64 nr_pages, bool stream, unsigned r, bool warm)
 {
-	struct page_template t;
+	u64 t0;
 
-	for (int i = 0; i < PAGE_WORDS; i++)
-		t.w[i] = pattern;
-	template_copy(page, page + nr_pages, &t, false, true);
-	nt_drain();
+	bench_prepare(first, nr_pages, warm);
+	t0 = mm_cycles();
+	if (stream) {
+		stream_fill(first, nr_pages, 0x0101010101010101ULL * (r + 1));
+	} else {
+		memset(first, (int)(r + 1), (size_t)nr_pages * sizeof(struct page));
+		__asm__ volatile("" : : "r"(first) : "memory");
+	}
+	return mm_cycles() - t0;
+}
+
+/*
+ * The one-sided sign test: the probability, in 1/2^reps units summed, of
+ * at least `wins` wins out of reps fair coin tosses.  Returned as a
+ * per-mille value (integer: no floating point in the kernel).
+ */
+static unsigned sign_test_permille(unsigned wins, unsigned reps)
+{
+	u64 tail = 0, c = 1;	/* c = C(reps, k) as k counts up */
+
+	for (unsigned k = 0; k <= reps; k++) {
+		if (k >= wins)
+			tail += c;
+		c = c * (reps - k) / (k + 1);
+	}
+	return (unsigned)((tail * 1000 + (1ULL << reps) / 2) >> reps);
+}
+
+enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int kind)
+{
+	if (b->p_faster_permille[kind] < 50)
+		return MEMMAP_BENCH_FASTER;
+	if (b->p_slower_permille[kind] < 50)
+		return MEMMAP_BENCH_SLOWER;
+	return MEMMAP_BENCH_NO_DIFFERENCE;
 }
 
 /* Cells of memmap_init_bench(), static: too big for a kernel stack frame. */
 static u64 bench_t[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS][MEMMAP_BENCH_MAX_REPS];
+static u64 bench_ratio[MEMMAP_BENCH_MAX_REPS];
 static u64 bench_set[MEMMAP_BENCH_MAX_REPS], bench_stream[MEMMAP_BENCH_MAX_REPS];
 
-int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps,
+/* The paired statistics of one kind: per run, old against template. */
+static void bench_pairs(struct memmap_bench *b, int k)
+{
+	unsigned wins = 0, losses = 0;
+
+	for (unsigned r = 0; r < b->reps; r++) {
+		u64 old = bench_t[k][DESIGN_OLD][r], nw = bench_t[k][DESIGN_NEW][r];
+
+		wins += nw < old;
+		losses += nw > old;
+		bench_ratio[r] = nw ? old * 1000 / nw : 0;
+	}
+	b->wins[k] = wins;
+	b->ratio_permille[k] = median(bench_ratio, b->reps);
+	b->p_faster_permille[k] = sign_test_permille(wins, b->reps);
+	b->p_slower_permille[k] = sign_test_permille(losses, b->reps);
+}
+
+int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool warm,
 		      struct memmap_bench *b)
 {
 	struct page *first = pfn_to_page(start_pfn);
-	size_t bytes = (size_t)nr_pages * sizeof(struct page);
 
 	if (!nr_pages || !IS_ALIGNED(start_pfn, pageblock_nr_pages) ||
 	    !IS_ALIGNED(nr_pages, pageblock_nr_pages))
@@ -578,28 +673,27 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps,
 	memset(b, 0, sizeof(*b));
 	b->nr_pages = nr_pages;
 	b->reps = reps;
-	memset(first, 0, bytes);	/* first touch out of the way */
+	b->warm = warm;
+	memset(first, 0, (size_t)nr_pages * sizeof(struct page)); /* first touch out of the way */
 
 	for (unsigned r = 0; r < reps; r++) {
+		/* the designs take turns at going first: no fixed order effect */
 		for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
-			for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
+			for (int i = 0; i < NR_MEMMAP_DESIGNS; i++) {
+				int d = (int)((i + r) % NR_MEMMAP_DESIGNS);
+
 				bench_t[k][d][r] = bench_run((enum memmap_bench_kind)k,
 							     (enum mech_design)d, start_pfn,
-							     nr_pages, nid, b);
-		{
-			u64 t0 = mm_cycles();
-
-			memset(first, (int)(r + 1), bytes);
-			__asm__ volatile("" : : "r"(first) : "memory");
-			bench_set[r] = mm_cycles() - t0;
-			t0 = mm_cycles();
-			stream_fill(first, nr_pages, 0x0101010101010101ULL * (r + 1));
-			bench_stream[r] = mm_cycles() - t0;
-		}
+							     nr_pages, nid, b, warm);
+			}
+		bench_set[r] = bench_limit(first, nr_pages, false, r, warm);
+		bench_stream[r] = bench_limit(first, nr_pages, true, r, warm);
 	}
-	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
+	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
+		bench_pairs(b, k);
 		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
 			b->init[k][d] = median(bench_t[k][d], reps);
+	}
 	b->memset_cycles = median(bench_set, reps);
 	b->stream_cycles = median(bench_stream, reps);
 	/* leave a valid memmap behind, not the stream's pattern */
@@ -620,6 +714,12 @@ static void print_fixed2(struct printer *p, const char *fmt_width, u64 x, u64 y)
 	pr_printf(p, fmt_width, buf);
 }
 
+static const char *const verdict_words[] = {
+	[MEMMAP_BENCH_FASTER] = "template faster",
+	[MEMMAP_BENCH_NO_DIFFERENCE] = "no significant difference",
+	[MEMMAP_BENCH_SLOWER] = "template SLOWER",
+};
+
 void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
 {
 	static const char *const kind_names[] = {
@@ -629,14 +729,15 @@ void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
 	};
 	u64 n = b->nr_pages;
 
-	pr_printf(p, "memmap init: %llu struct pages (%llu KiB of memmap), median of %u runs\n",
-		  (unsigned long long)n, (unsigned long long)(n * sizeof(struct page) >> 10), b->reps);
+	pr_printf(p, "memmap init: %llu struct pages (%llu KiB of memmap), %s, median of %u runs\n",
+		  (unsigned long long)n, (unsigned long long)(n * sizeof(struct page) >> 10),
+		  b->warm ? "warm (memmap in the cache)" : "cold (memmap out of the cache)", b->reps);
 	pr_printf(p, "cycles per struct page     old   template template-nt   old/new  new/memset  nt/stream\n");
 	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
 		pr_printf(p, "  %-17s", kind_names[k]);
 		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
 			print_fixed2(p, d ? " %10s" : " %7s", b->init[k][d], n);
-		print_fixed2(p, " %8sx", b->init[k][DESIGN_OLD], b->init[k][DESIGN_NEW]);
+		print_fixed2(p, " %8sx", b->ratio_permille[k], 1000);
 		print_fixed2(p, " %10sx", b->init[k][DESIGN_NEW], b->memset_cycles);
 		print_fixed2(p, " %9sx\n", b->init[k][DESIGN_NEW_NT], b->stream_cycles);
 	}
@@ -644,4 +745,11 @@ void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
 	print_fixed2(p, "%s cycles/page (64 bytes per struct page)\n", b->memset_cycles, n);
 	pr_printf(p, "  limit: movnti stream   ");
 	print_fixed2(p, "%s cycles/page\n", b->stream_cycles, n);
+	pr_printf(p, "  old/new is the median of the %u paired runs' ratios; sign test over them:\n",
+		  b->reps);
+	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
+		pr_printf(p, "  %-17s template faster in %u of %u runs (p=%u.%03u): %s\n", kind_names[k],
+			  b->wins[k], b->reps, b->p_faster_permille[k] / 1000,
+			  b->p_faster_permille[k] % 1000,
+			  verdict_words[memmap_bench_verdict(b, k)]);
 }

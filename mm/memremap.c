@@ -392,7 +392,7 @@ int devmem_bench(phys_addr_t start, u64 size, unsigned reps, struct memmap_bench
 	err = devmem_check_range("devmem bench", start, size, &nid);
 	if (err)
 		return err;
-	err = memmap_init_bench(PHYS_PFN(start), PHYS_PFN(size), nid, reps, b);
+	err = memmap_init_bench(PHYS_PFN(start), PHYS_PFN(size), nid, reps, false, b);
 	devmem_poison_memmap(PHYS_PFN(start), PHYS_PFN(size));
 	return err;
 }

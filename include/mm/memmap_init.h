@@ -107,24 +107,50 @@ enum memmap_bench_kind {
 struct memmap_bench {
 	u64 nr_pages;					/* struct pages per run */
 	unsigned reps;					/* runs per cell; medians below */
+	bool warm;					/* memmap in the cache before each run */
 	u64 init[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* cycles per run */
 	u64 memset_cycles;				/* memset() of the same bytes */
 	u64 stream_cycles;				/* movnti of the same bytes + sfence */
+	/* paired: run r of old against run r of the template, per kind */
+	unsigned wins[NR_MEMMAP_BENCH_KINDS];		/* runs the template was faster */
+	u64 ratio_permille[NR_MEMMAP_BENCH_KINDS];	/* median of old/new, x1000 */
+	unsigned p_faster_permille[NR_MEMMAP_BENCH_KINDS]; /* sign test, x1000 */
+	unsigned p_slower_permille[NR_MEMMAP_BENCH_KINDS]; /* the other way round */
 };
 
 /*
  * memmap_init_bench() - time every design on [start_pfn, start_pfn +
- * nr_pages) of node nid, reps times each (interleaved, so noise hits all
- * alike), beside two limits writing the same 64 bytes per page: memset()
- * and a movnti stream.  The medians go to *b.  The range must have a
+ * nr_pages) of node nid, reps times each (interleaved, the designs taking
+ * turns at going first, so noise and order hit all alike), beside two
+ * limits writing the same 64 bytes per page: memset() and a movnti
+ * stream.  Before every timed run the range is put in the same cache
+ * state: cold (written by a movnti stream: out of the cache, as memmap
+ * init meets a fresh memmap) or, with warm, memset() (in the cache if it
+ * fits: the CPU's cost alone).  The medians, and the paired old-against-
+ * template statistics with a sign test, go to *b.  The range must have a
  * populated memmap that nobody uses (an offline block, a benchmark
  * section): its memmap and pageblock flags are overwritten, and left
- * holding the last run's memmap (the caller puts back what it needs, e.g.
- * the offline poison).  start_pfn and nr_pages must be multiples of 512
- * (-EINVAL); reps is clamped to 1..MEMMAP_BENCH_MAX_REPS.  Context: (main).
+ * holding a template-initialised Movable memmap (the caller puts back
+ * what it needs, e.g. the offline poison).  start_pfn and nr_pages must be
+ * multiples of 512 (-EINVAL); reps is clamped to 1..MEMMAP_BENCH_MAX_REPS.
+ * Context: (main).
  */
-int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps,
+int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool warm,
 		      struct memmap_bench *b);
+
+/*
+ * What the paired runs say about template against per-page, kind by
+ * kind: faster or slower when the one-sided sign test gives p < 0.05 (at
+ * least 5 of 5, 8 of 9, 12 of 15 runs; never with fewer than 5), else no
+ * significant difference.
+ */
+enum memmap_bench_verdict {
+	MEMMAP_BENCH_FASTER,
+	MEMMAP_BENCH_NO_DIFFERENCE,
+	MEMMAP_BENCH_SLOWER,
+};
+
+enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int kind);
 
 /* memmap_bench_print() - the table: cycles/page per kind and design, the
  * limits, and the ratios old/new, new/memset, template-nt/stream. */

@@ -637,6 +637,10 @@ HTEST(devmem_bench_runs)
 	CHECK_EQ(devmem_bench(HOTPLUG_BASE, MEMORY_BLOCK_SIZE, 2, &b), 0);
 	CHECK_EQ(b.nr_pages, PAGES_PER_SECTION);
 	CHECK_EQ(b.reps, 2);
+	CHECK(!b.warm);
+	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
+		CHECK_EQ(memmap_bench_verdict(&b, k), MEMMAP_BENCH_NO_DIFFERENCE); /* 2 runs prove nothing */
+
 	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
 		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
 			CHECK(b.init[k][d] > 0);

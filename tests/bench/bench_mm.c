@@ -2,8 +2,9 @@
  * bench_mm.c - `make bench` on the host: the memory core's basic costs,
  * each beside the physical limit of the same work.
  *
- * Built without sanitizers (-O2) from the same mm/ sources as the kernel,
- * over a simulated machine (tests/host/mm_platform_host.c).  Every number is
+ * Built without sanitizers (-O2; the kernel's sources -mgeneral-regs-only,
+ * as in the kernel) from the same mm/ sources as the kernel, over a
+ * simulated machine (tests/host/mm_platform_host.c).  Every number is
  * in TSC cycles, measured in this run; compare ratios, not absolute values,
  * on a shared machine.  Each measurement is repeated and the median of the
  * repetitions is printed.

@@ -9,7 +9,7 @@ the serial shell.
     echo old > /sys/kernel/mm/memlab/memmap_init ; devmem rebind 0
     devmem compare 0                       the three designs byte for byte
     devmem destroy 0                       blocks offline again
-    devmem bench 0x100000000 1G 3          cycles/page, old vs new vs limits
+    devmem bench 0x100000000 1G 5          cycles/page, old vs new vs limits
 
 The guest has 2 GiB, all below 4 GiB on q35, so the first DIMM lands at
 4 GiB: memory blocks 32-39 for 1 GiB.
@@ -200,23 +200,30 @@ def test_devmem_trace(dimm_machine):
 
 
 def test_memmap_init_bench(dimm_machine):
-    """devmem bench on the offline DIMM: the template beats per-page for
-    normal and device ranges, and stays within 1.5x of the cheapest way to
-    write the same bytes (memset or a movnti stream)."""
+    """devmem bench on the offline DIMM: every design and both limits are
+    timed, the paired sign test is printed per kind, and the blocks are
+    left offline and usable.  How fast each design is, is `make bench`'s
+    business (tests/bench/qemu_bench.py), never a test's."""
     m = dimm_machine
-    out = sh(m, "devmem bench 0x100000000 1G 3", timeout=300 * SCALE)
+    out = sh(m, "devmem bench 0x100000000 1G 5", timeout=300 * SCALE)
     print(out)
-    rows = {}
-    for name, old, new, nt in re.findall(
-            r"^  (normal \(Movable\)|device 4 KiB|device 2 MiB)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)",
-            out, re.M):
-        rows[name] = (float(old), float(new), float(nt))
-    assert len(rows) == 3, out
-    memset = float(re.search(r"limit: memset\s+([\d.]+)", out).group(1))
-    stream = float(re.search(r"limit: movnti stream\s+([\d.]+)", out).group(1))
-    limit = min(memset, stream)
-    for name, (old, new, nt) in rows.items():
-        assert new < old, f"{name}: template {new} not faster than per-page {old}\n{out}"
-        assert min(new, nt) <= 1.5 * limit, f"{name}: {new}/{nt} vs limit {limit}\n{out}"
+    assert "262144 struct pages (16384 KiB of memmap), cold (memmap out of the cache), " \
+           "median of 5 runs" in out, out
+    rows = re.findall(r"^  (normal \(Movable\)|device 4 KiB|device 2 MiB)\s+([\d.]+)"
+                      r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x", out, re.M)
+    assert [r[0] for r in rows] == ["normal (Movable)", "device 4 KiB", "device 2 MiB"], out
+    assert all(float(v) > 0 for r in rows for v in r[1:]), out
+    assert float(re.search(r"limit: memset\s+([\d.]+)", out).group(1)) > 0
+    assert float(re.search(r"limit: movnti stream\s+([\d.]+)", out).group(1)) > 0
+    signs = re.findall(r"template faster in (\d) of 5 runs \(p=(\d\.\d{3})\): "
+                       r"(template faster|no significant difference|template SLOWER)$", out, re.M)
+    assert len(signs) == 3, out
+    for wins, p, verdict in signs:
+        # the sign test's arithmetic: P(X >= wins) for 5 fair coin tosses
+        expect = {0: 1.0, 1: 0.969, 2: 0.812, 3: 0.5, 4: 0.188, 5: 0.031}[int(wins)]
+        assert abs(float(p) - expect) < 0.001, (wins, p)
+        assert (verdict == "template faster") == (wins == "5"), (wins, verdict)
+    bad = sh(m, "devmem bench 0x100000000 1G 16")
+    assert "devmem: bench START SIZE [REPS 1-15]" in bad, bad
     # the memmap is poisoned again: the blocks online normally afterwards
     assert "8 blocks onlined" in sh(m, "memory online 32-39 movable")

@@ -9,9 +9,10 @@
  *                                          the memmap_init switch), timed
  *   devmem destroy ID                      back to offline blocks
  *   devmem compare ID                      the three designs, byte for byte
- *   devmem bench START SIZE [REPS]         cycles per struct page of every
+ *   devmem bench START SIZE [REPS] [warm]  cycles per struct page of every
  *                                          design beside memset and movnti,
- *                                          over offline blocks
+ *                                          over offline blocks; the memmap
+ *                                          cold before each run, or warm
  *
  * A typical session after `device_add pc-dimm` with auto_online_blocks
  * "offline" (the DIMM at 4 GiB, 1 GiB):
@@ -185,16 +186,18 @@ static int devmem_cmd_bench(struct printer *out, int argc, char **argv)
 {
 	static struct memmap_bench b;
 	u64 start, size, reps = 5;
+	bool warm = argc > 4 && !strcmp(argv[argc - 1], "warm");
+	int nargs = argc - warm;	/* the arguments before "warm" */
 	int err;
 
-	if (argc != 4 && argc != 5)
+	if (nargs != 4 && nargs != 5)
 		return shell_usage(out, shell_find("devmem"));
 	if (parse_u64(argv[2], &start) || parse_u64(argv[3], &size) ||
-	    (argc == 5 && (parse_u64(argv[4], &reps) || !reps || reps > MEMMAP_BENCH_MAX_REPS))) {
-		pr_printf(out, "devmem: bench START SIZE [REPS 1-%d]\n", MEMMAP_BENCH_MAX_REPS);
+	    (nargs == 5 && (parse_u64(argv[4], &reps) || !reps || reps > MEMMAP_BENCH_MAX_REPS))) {
+		pr_printf(out, "devmem: bench START SIZE [REPS 1-%d] [warm]\n", MEMMAP_BENCH_MAX_REPS);
 		return -EINVAL;
 	}
-	err = devmem_bench(start, size, (unsigned)reps, &b);
+	err = devmem_bench(start, size, (unsigned)reps, warm, &b);
 	if (err) {
 		pr_printf(out, "devmem: bench [%#llx-%#llx): %s (see the log line above)\n",
 			  (unsigned long long)start, (unsigned long long)(start + size), err_text(err));
@@ -227,7 +230,7 @@ static int cmd_devmem(struct printer *out, int argc, char **argv)
 
 SHELL_COMMAND(devmem, .name = "devmem",
 	      .usage = "devmem [list | create START SIZE 4k|2m | rebind ID [old|new|template-nt] | "
-		       "destroy ID | compare ID | bench START SIZE [REPS]]",
+		       "destroy ID | compare ID | bench START SIZE [REPS] [warm]]",
 	      .summary = "device memory (ZONE_DEVICE) from offline blocks; memmap init measured",
 	      .help = "create turns offline memory blocks (a DIMM hot-added with\n"
 		      "auto_online_blocks=offline) into a ZONE_DEVICE range of 4 KiB pages\n"
@@ -239,5 +242,7 @@ SHELL_COMMAND(devmem, .name = "devmem",
 		      "compares the struct pages and pageblock flags byte for byte.\n"
 		      "destroy gives the blocks back, offline.  bench times every design\n"
 		      "over offline blocks (normal, device 4 KiB, device 2 MiB) beside a\n"
-		      "memset and a movnti stream of the same bytes.",
+		      "memset and a movnti stream of the same bytes; each run starts with\n"
+		      "the memmap out of the cache (cold), or in it with \"warm\" (the CPU's\n"
+		      "cost alone, for ranges smaller than the cache).",
 	      .fn = cmd_devmem);

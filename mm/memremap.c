@@ -385,14 +385,14 @@ int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
 
 /* ---- measurement over an offline range ----------------------------------- */
 
-int devmem_bench(phys_addr_t start, u64 size, unsigned reps, struct memmap_bench *b)
+int devmem_bench(phys_addr_t start, u64 size, unsigned reps, bool warm, struct memmap_bench *b)
 {
 	int nid, err;
 
 	err = devmem_check_range("devmem bench", start, size, &nid);
 	if (err)
 		return err;
-	err = memmap_init_bench(PHYS_PFN(start), PHYS_PFN(size), nid, reps, false, b);
+	err = memmap_init_bench(PHYS_PFN(start), PHYS_PFN(size), nid, reps, warm, b);
 	devmem_poison_memmap(PHYS_PFN(start), PHYS_PFN(size));
 	return err;
 }

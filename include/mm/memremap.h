@@ -99,10 +99,11 @@ int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
 /*
  * devmem_bench() - memmap_init_bench() over [start, start + size), a range
  * of existing memory blocks that are all offline and not device memory
- * (checked as devmem_create() does, same errors), then the memmap poisoned
- * again as the hotplug core expects.  Context: (main).
+ * (checked as devmem_create() does, same errors), cold or warm before each
+ * run (see memmap_init_bench()), then the memmap poisoned again as the
+ * hotplug core expects.  Context: (main).
  */
-int devmem_bench(phys_addr_t start, u64 size, unsigned reps, struct memmap_bench *b);
+int devmem_bench(phys_addr_t start, u64 size, unsigned reps, bool warm, struct memmap_bench *b);
 
 /* devmem_find() - range id, or NULL. */
 struct dev_pagemap *devmem_find(int id);

@@ -634,7 +634,7 @@ HTEST(devmem_bench_runs)
 
 	boot_machine(DESIGN_NEW);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, MEMORY_BLOCK_SIZE, -1, MHP_NO_AUTO_ONLINE), 0);
-	CHECK_EQ(devmem_bench(HOTPLUG_BASE, MEMORY_BLOCK_SIZE, 2, &b), 0);
+	CHECK_EQ(devmem_bench(HOTPLUG_BASE, MEMORY_BLOCK_SIZE, 2, false, &b), 0);
 	CHECK_EQ(b.nr_pages, PAGES_PER_SECTION);
 	CHECK_EQ(b.reps, 2);
 	CHECK(!b.warm);
@@ -646,7 +646,10 @@ HTEST(devmem_bench_runs)
 			CHECK(b.init[k][d] > 0);
 	CHECK(b.memset_cycles > 0 && b.stream_cycles > 0);
 	CHECK(all_poisoned(DIMM_PFN, PAGES_PER_SECTION));
-	CHECK_EQ(devmem_bench(HOTPLUG_BASE + MEMORY_BLOCK_SIZE, MEMORY_BLOCK_SIZE, 2, &b), -EINVAL);
-	CHECK_EQ(devmem_bench(0, MEMORY_BLOCK_SIZE, 2, &b), -EBUSY);
+	CHECK_EQ(devmem_bench(HOTPLUG_BASE, MEMORY_BLOCK_SIZE, 1, true, &b), 0);
+	CHECK(b.warm);
+	CHECK(all_poisoned(DIMM_PFN, PAGES_PER_SECTION));
+	CHECK_EQ(devmem_bench(HOTPLUG_BASE + MEMORY_BLOCK_SIZE, MEMORY_BLOCK_SIZE, 2, false, &b), -EINVAL);
+	CHECK_EQ(devmem_bench(0, MEMORY_BLOCK_SIZE, 2, false, &b), -EBUSY);
 	CHECK_EQ(memory_block_online(find_memory_block_by_id(DIMM_BLOCK), MMOP_ONLINE_MOVABLE), 0);
 }

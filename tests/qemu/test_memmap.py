@@ -224,6 +224,11 @@ def test_memmap_init_bench(dimm_machine):
         assert abs(float(p) - expect) < 0.001, (wins, p)
         assert (verdict == "template faster") == (wins == "5"), (wins, verdict)
     bad = sh(m, "devmem bench 0x100000000 1G 16")
-    assert "devmem: bench START SIZE [REPS 1-15]" in bad, bad
+    assert "devmem: bench START SIZE [REPS 1-15] [warm]" in bad, bad
+    bad = sh(m, "devmem bench 0x100000000 warm")
+    assert "devmem: bench START SIZE [REPS 1-15] [warm]" in bad, bad
+    out = sh(m, "devmem bench 0x100000000 256M 1 warm", timeout=120 * SCALE)
+    assert "65536 struct pages (4096 KiB of memmap), warm (memmap in the cache), " \
+           "median of 1 runs" in out, out
     # the memmap is poisoned again: the blocks online normally afterwards
     assert "8 blocks onlined" in sh(m, "memory online 32-39 movable")

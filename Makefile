@@ -284,24 +284,13 @@ $(B)/bench-obj/%.o: %.c | deps-test
 	$(HOSTCC) $(BENCH_CFLAGS) -mgeneral-regs-only -MMD -MP -c $< -o $@
 -include $(BENCH_LIB_OBJS:.o=.d)
 
-$(B)/bench-mm: tests/bench/bench_mm.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | deps-test
-	@mkdir -p $(B)
-	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
-
-$(B)/bench-hotplug: tests/bench/bench_hotplug.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | deps-test
-	@mkdir -p $(B)
-	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
-
-$(B)/bench-memmap: tests/bench/bench_memmap.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | deps-test
-	@mkdir -p $(B)
-	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
-
-$(B)/bench-contig: tests/bench/bench_contig.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | deps-test
+BENCHES := $(addprefix $(B)/,bench-mm bench-hotplug bench-memmap bench-contig)
+$(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | deps-test
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
 
 # The QEMU half boots the ISO and runs the in-kernel bench commands.
-bench: $(B)/bench-mm $(B)/bench-hotplug $(B)/bench-memmap $(B)/bench-contig $(B)/memlab.elf
+bench: $(BENCHES) $(B)/memlab.elf
 	./$(B)/bench-mm
 	./$(B)/bench-hotplug
 	./$(B)/bench-memmap

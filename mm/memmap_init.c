@@ -631,9 +631,9 @@ static unsigned sign_test_permille(unsigned wins, unsigned reps)
 
 enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int kind)
 {
-	if (b->p_faster_permille[kind] < 50)
+	if (sign_test_permille(b->wins[kind], b->reps) < 50)
 		return MEMMAP_BENCH_FASTER;
-	if (b->p_slower_permille[kind] < 50)
+	if (sign_test_permille(b->losses[kind], b->reps) < 50)
 		return MEMMAP_BENCH_SLOWER;
 	return MEMMAP_BENCH_NO_DIFFERENCE;
 }
@@ -656,9 +656,8 @@ static void bench_pairs(struct memmap_bench *b, int k)
 		bench_ratio[r] = nw ? old * 1000 / nw : 0;
 	}
 	b->wins[k] = wins;
+	b->losses[k] = losses;
 	b->ratio_permille[k] = median(bench_ratio, b->reps);
-	b->p_faster_permille[k] = sign_test_permille(wins, b->reps);
-	b->p_slower_permille[k] = sign_test_permille(losses, b->reps);
 }
 
 int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool warm,
@@ -747,9 +746,11 @@ void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
 	print_fixed2(p, "%s cycles/page\n", b->stream_cycles, n);
 	pr_printf(p, "  old/new is the median of the %u paired runs' ratios; sign test over them:\n",
 		  b->reps);
-	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
+	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
+		unsigned p_faster = sign_test_permille(b->wins[k], b->reps);
+
 		pr_printf(p, "  %-17s template faster in %u of %u runs (p=%u.%03u): %s\n", kind_names[k],
-			  b->wins[k], b->reps, b->p_faster_permille[k] / 1000,
-			  b->p_faster_permille[k] % 1000,
+			  b->wins[k], b->reps, p_faster / 1000, p_faster % 1000,
 			  verdict_words[memmap_bench_verdict(b, k)]);
+	}
 }

@@ -113,9 +113,8 @@ struct memmap_bench {
 	u64 stream_cycles;				/* movnti of the same bytes + sfence */
 	/* paired: run r of old against run r of the template, per kind */
 	unsigned wins[NR_MEMMAP_BENCH_KINDS];		/* runs the template was faster */
+	unsigned losses[NR_MEMMAP_BENCH_KINDS];		/* runs it was slower (ties: neither) */
 	u64 ratio_permille[NR_MEMMAP_BENCH_KINDS];	/* median of old/new, x1000 */
-	unsigned p_faster_permille[NR_MEMMAP_BENCH_KINDS]; /* sign test, x1000 */
-	unsigned p_slower_permille[NR_MEMMAP_BENCH_KINDS]; /* the other way round */
 };
 
 /*

@@ -109,6 +109,7 @@ MM_OBJS := \
 	mm/page_isolation.o \
 	mm/migrate.o \
 	mm/contig_alloc.o \
+	mm/contig_free.o \
 	mm/cma.o \
 	mm/memory_block.o \
 	mm/memory_hotplug.o \

@@ -21,7 +21,7 @@
  *        path), then the range given to the buddy in the largest naturally
  *        aligned power-of-two chunks; a page that fails its checks, a zone
  *        change and a section boundary split the range into runs.
- * Both leave the same buddy free lists and counters; mm/contig_alloc.c says
+ * Both leave the same buddy free lists and counters; mm/contig_free.c says
  * exactly what "the same" means and contig_snapshot_*() below checks it.
  *
  * Invariants of an allocated range (what free_contig_range expects):
@@ -97,6 +97,19 @@ struct contig_free_stats {
 	u64 inserts;		/* old: order-0 frees through the free path; new: chunks to the buddy */
 	unsigned max_order;	/* largest chunk (new) */
 };
+
+/*
+ * free_aligned_chunks() - give [pfn, end) -- free pages of zone, prepared
+ * (refcount 0, clean), on no list -- to the buddy in the largest naturally
+ * aligned chunks: order = min(MAX_PAGE_ORDER, trailing zeros of pfn,
+ * floor(log2(pages left))).  A chunk larger than a pageblock whose
+ * pageblocks are not all on one list is freed pageblock by pageblock
+ * (Linux's split_large_buddy()).  st: the new free design's counts and
+ * trace; NULL when alloc_contig_range() gives back the parts of a taken
+ * block outside its range.  mm-internal (contig_alloc.c, contig_free.c).
+ * Context: (main).
+ */
+void free_aligned_chunks(struct zone *zone, u64 pfn, u64 end, struct contig_free_stats *st);
 
 /*
  * free_contig_range() - drop one reference to each page of [pfn, pfn +

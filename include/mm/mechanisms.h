@@ -10,7 +10,7 @@
  *                       non-temporal stores (mm/memmap_init.c)
  *   contig_free         free_contig_range: old = page by page through the
  *                       pcp lists; new = prepare each page, then free in the
- *                       largest aligned chunks (mm/contig_alloc.c)
+ *                       largest aligned chunks (mm/contig_free.c)
  *   auto_movable_stats  auto-movable online check: old = sum the stats of
  *                       every zone each time; new = cached sums kept in
  *                       step (mm/online_policy.c)

@@ -1,6 +1,7 @@
 /*
- * test_contig.c - contiguous ranges (mm/contig_alloc.c) and CMA (mm/cma.c)
- * over the buddy fixture, and one boot through mm_core_init with cma=.
+ * test_contig.c - contiguous ranges (mm/contig_alloc.c, mm/contig_free.c)
+ * and CMA (mm/cma.c) over the buddy fixture, and one boot through
+ * mm_core_init with cma=.
  *
  * Most tests build node 0's ZONE_NORMAL over [0, pages) of a fresh machine,
  * every pageblock Movable unless a test says otherwise.  Blocks a test

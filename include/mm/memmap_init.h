@@ -101,7 +101,7 @@ enum memmap_bench_kind {
 	NR_MEMMAP_BENCH_KINDS
 };
 
-#define MEMMAP_BENCH_MAX_REPS	15
+#define MEMMAP_BENCH_MAX_REPS	41
 #define NR_MEMMAP_DESIGNS	3	/* DESIGN_OLD, DESIGN_NEW, DESIGN_NEW_NT */
 
 struct memmap_bench {

@@ -27,7 +27,7 @@
  *                     memory traffic, so this shows the CPU's cost alone
  *
  * "Faster" is decided per kind by a sign test over the paired runs (old
- * and template of the same repetition): p < 0.05 needs at least 12 of 15
+ * and template of the same repetition): p < 0.05 needs at least 27 of 41
  * runs.  When memory bandwidth is the limit and both designs are at it,
  * the honest answer can be "no significant difference".
  *
@@ -35,7 +35,7 @@
  * limit: the cheaper of memset() and the movnti stream of the same bytes.
  * Each run ends with a line per kind saying whether they are met.
  *
- * Usage: bench-memmap [REPS]   (default 15, at most 15)
+ * Usage: bench-memmap [REPS]   (default 41, at most 41)
  */
 #include <stdio.h>
 #include <stdlib.h>

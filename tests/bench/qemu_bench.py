@@ -22,7 +22,7 @@ script prints every table as the kernel printed it, then one verdict line
 per issue-5 target.  It never fails on a number (these are measurements,
 not tests); it exits non-zero only if the guest or a command failed.
 
-Usage: tests/bench/qemu_bench.py [REPS]   (default 9, at most 15)
+Usage: tests/bench/qemu_bench.py [REPS]   (default 9, at most 41)
 """
 
 import os
@@ -68,17 +68,13 @@ def plug_offline_dimm(m):
 def verdicts(devmem, contig_free, contig_online, automovable):
     print("\nissue 5 targets, this run (TCG; the memmap limit is the cheaper of memset\n"
           "and the movnti stream: TCG runs rep stosq an iteration at a time):")
-    rows = re.findall(r"^  (normal \(Movable\)|device 4 KiB|device 2 MiB)\s+([\d.]+)\s+([\d.]+)"
-                      r"\s+([\d.]+)\s+([\d.]+)x", devmem, re.M)
-    memset = float(re.search(r"limit: memset\s+([\d.]+)", devmem).group(1))
-    stream = float(re.search(r"limit: movnti stream\s+([\d.]+)", devmem).group(1))
-    limit = min(memset, stream)     # the cheapest way to write the same bytes
-    for name, old, new, nt, ratio in rows:
-        sign = re.search(rf"^  {re.escape(name)}\s+template faster in (\d+) of (\d+) runs "
-                         r"\(p=([\d.]+)\): (.*)$", devmem, re.M)
-        best = min(float(new), float(nt))
-        print(f"  memmap init, {name}: old/new {ratio}x ({sign.group(4)}, "
-              f"{sign.group(1)} of {sign.group(2)} runs); best template "
+    bench = memlab.parse_memmap_bench(devmem)
+    limit = min(bench["memset"], bench["stream"])   # the cheapest way to write the same bytes
+    for name, (old, new, nt, ratio) in bench["rows"].items():
+        wins, reps, _, verdict = bench["signs"][name]
+        best = min(new, nt)
+        print(f"  memmap init, {name}: old/new {ratio:.2f}x ({verdict}, "
+              f"{wins} of {reps} runs); best template "
               f"{best / limit:.2f}x the limit: "
               f"{'within' if best <= 1.5 * limit else 'NOT within'} 1.5x")
     m = re.search(r"speedup new/old ([\d.]+)x", contig_free)

@@ -428,3 +428,37 @@ class Machine:
         if self._reader is not None:
             self._reader.join(timeout=5)
         return status
+
+
+# --- parsers for kernel output that more than one script reads -------------
+
+MEMMAP_BENCH_KINDS = ("normal (Movable)", "device 4 KiB", "device 2 MiB")
+
+
+def parse_memmap_bench(text):
+    """The table `devmem bench` prints (memmap_bench_print()), as a dict:
+
+        rows:   {kind: (old, template, template_nt, old_over_new)}  cycles/page
+        memset, stream:  the two limits, cycles/page
+        signs:  {kind: (wins, reps, p, verdict)}
+
+    Raises HarnessError naming the first line it cannot find, so a change
+    of the kernel's format fails loudly instead of as a None somewhere."""
+    def need(pattern, what):
+        found = re.search(pattern, text, re.M)
+        if not found:
+            raise HarnessError(f"devmem bench output has no {what} line:\n{text}")
+        return found
+
+    out = {"rows": {}, "signs": {}}
+    for kind in MEMMAP_BENCH_KINDS:
+        k = re.escape(kind)
+        r = need(rf"^  {k}\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x", f"'{kind}' row")
+        out["rows"][kind] = tuple(float(v) for v in r.groups())
+        s = need(rf"^  {k}\s+template faster in (\d+) of (\d+) runs \(p=(\d\.\d{{3}})\): "
+                 r"(template faster|no significant difference|template SLOWER)$",
+                 f"'{kind}' sign test")
+        out["signs"][kind] = (int(s.group(1)), int(s.group(2)), float(s.group(3)), s.group(4))
+    out["memset"] = float(need(r"limit: memset\s+([\d.]+)", "memset limit").group(1))
+    out["stream"] = float(need(r"limit: movnti stream\s+([\d.]+)", "stream limit").group(1))
+    return out

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from memlab import SCALE
+from memlab import SCALE, parse_memmap_bench
 
 MiB = 1 << 20
 GiB = 1 << 30
@@ -209,24 +209,19 @@ def test_memmap_init_bench(dimm_machine):
     print(out)
     assert "262144 struct pages (16384 KiB of memmap), cold (memmap out of the cache), " \
            "median of 5 runs" in out, out
-    rows = re.findall(r"^  (normal \(Movable\)|device 4 KiB|device 2 MiB)\s+([\d.]+)"
-                      r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x", out, re.M)
-    assert [r[0] for r in rows] == ["normal (Movable)", "device 4 KiB", "device 2 MiB"], out
-    assert all(float(v) > 0 for r in rows for v in r[1:]), out
-    assert float(re.search(r"limit: memset\s+([\d.]+)", out).group(1)) > 0
-    assert float(re.search(r"limit: movnti stream\s+([\d.]+)", out).group(1)) > 0
-    signs = re.findall(r"template faster in (\d) of 5 runs \(p=(\d\.\d{3})\): "
-                       r"(template faster|no significant difference|template SLOWER)$", out, re.M)
-    assert len(signs) == 3, out
-    for wins, p, verdict in signs:
+    bench = parse_memmap_bench(out)
+    assert all(v > 0 for row in bench["rows"].values() for v in row), out
+    assert bench["memset"] > 0 and bench["stream"] > 0, out
+    for wins, reps, p, verdict in bench["signs"].values():
+        assert reps == 5, out
         # the sign test's arithmetic: P(X >= wins) for 5 fair coin tosses
-        expect = {0: 1.0, 1: 0.969, 2: 0.812, 3: 0.5, 4: 0.188, 5: 0.031}[int(wins)]
-        assert abs(float(p) - expect) < 0.001, (wins, p)
-        assert (verdict == "template faster") == (wins == "5"), (wins, verdict)
-    bad = sh(m, "devmem bench 0x100000000 1G 16")
-    assert "devmem: bench START SIZE [REPS 1-15] [warm]" in bad, bad
+        expect = {0: 1.0, 1: 0.969, 2: 0.812, 3: 0.5, 4: 0.188, 5: 0.031}[wins]
+        assert abs(p - expect) < 0.001, (wins, p)
+        assert (verdict == "template faster") == (wins == 5), (wins, verdict)
+    bad = sh(m, "devmem bench 0x100000000 1G 42")
+    assert "devmem: bench START SIZE [REPS 1-41] [warm]" in bad, bad
     bad = sh(m, "devmem bench 0x100000000 warm")
-    assert "devmem: bench START SIZE [REPS 1-15] [warm]" in bad, bad
+    assert "devmem: bench START SIZE [REPS 1-41] [warm]" in bad, bad
     out = sh(m, "devmem bench 0x100000000 256M 1 warm", timeout=120 * SCALE)
     assert "65536 struct pages (4096 KiB of memmap), warm (memmap in the cache), " \
            "median of 1 runs" in out, out

@@ -95,6 +95,7 @@ KERNEL_OBJS := \
 	kernel/sysfs_memory.o \
 	kernel/cmd_hotplug.o \
 	kernel/proc_mm.o \
+	kernel/cmd_handles.o \
 	kernel/cmd_mm.o
 
 MM_OBJS := \

@@ -9,12 +9,12 @@
  * creates them.  Every view only reads zone and node counters; none of them
  * changes the allocator.
  *
- * Handles (kernel/cmd_mm.c): `alloc` keeps each block it allocated in a
+ * Handles (kernel/cmd_handles.c): `alloc` keeps each block it allocated in a
  * handle, so that `free`, `fill` and `check` can name it.  Every page of a
  * handle's block has page->index = its id; the pages of a movable handle
  * also have page->owner = the handle's struct movable_owner, so memory
  * offlining and contiguous allocation can migrate the block and tell the
- * handle (include/mm/migrate.h).  Nothing outside cmd_mm.c calls into the
+ * handle (include/mm/migrate.h).  Nothing outside the shell calls into the
  * handles.
  *
  * Context: (main) only.

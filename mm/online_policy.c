@@ -101,9 +101,8 @@ void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats)
 	stats->kernel_early_pages = 0;
 	stats->movable_pages = 0;
 	if (nid == NUMA_NO_NODE) {
-		for_each_zone(zone)
-			if (zone->zone_pgdat && zone->zone_pgdat->online && populated_zone(zone))
-				auto_movable_stats_account_zone(stats, zone);
+		for_each_populated_zone(zone)
+			auto_movable_stats_account_zone(stats, zone);
 		return;
 	}
 	for (int z = 0; z < MAX_NR_ZONES; z++) {

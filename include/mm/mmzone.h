@@ -169,6 +169,36 @@ static inline struct zone *next_zone(struct zone *zone)
 #define for_each_zone(zone)						\
 	for ((zone) = &node_data[0].node_zones[0]; (zone); (zone) = next_zone(zone))
 
+/*
+ * first_online_zone_from() - the first zone of the first online node at or
+ * after nid, NULL if there is none.  next_online_zone() - the zone after
+ * zone, skipping nodes that are not online.  With them a walk costs what
+ * Linux's costs (its next_zone() follows next_online_pgdat()): a one-node
+ * machine visits MAX_NR_ZONES zones, not MAX_NUMNODES times as many.
+ */
+static inline struct zone *first_online_zone_from(int nid)
+{
+	for (; nid < MAX_NUMNODES; nid++)
+		if (node_data[nid].online)
+			return &node_data[nid].node_zones[0];
+	return NULL;
+}
+
+static inline struct zone *next_online_zone(struct zone *zone)
+{
+	int nid = (int)(((char *)zone - (char *)node_data) / (long)sizeof(struct pglist_data));
+
+	if (zone + 1 < &node_data[nid].node_zones[MAX_NR_ZONES])
+		return zone + 1;
+	return first_online_zone_from(nid + 1);
+}
+
+/* for_each_populated_zone() - every zone with present pages, of online
+ * nodes only (Linux's for_each_populated_zone()). */
+#define for_each_populated_zone(zone)					\
+	for ((zone) = first_online_zone_from(0); (zone); (zone) = next_online_zone(zone)) \
+		if (!populated_zone(zone)) {} else
+
 extern const char *const zone_names[MAX_NR_ZONES];
 
 /*

@@ -2,10 +2,12 @@
 """qemu_bench.py - the QEMU half of `make bench`: the in-kernel benchmarks
 of the four mechanisms, old vs new in one run, on the real ISO under TCG.
 
-One q35 guest (`-m 2G,slots=8,maxmem=64G`, `cma=64M` on the command line)
-does what a user would type at the serial console and over QMP:
+One q35 guest (`-m 2G,slots=8,maxmem=64G`, eight NUMA nodes of 256 MiB,
+`cma=64M` on the command line) does what a user would type at the serial
+console and over QMP:
 
-  bench automovable           the auto-movable online check, zone walk vs cache
+  bench automovable           the auto-movable online check, zone walk vs
+                              cache, with 8 online nodes (the published case)
   contig bench 16384 REPS     free_contig_range of 16384 CMA pages: per page
                               vs batched (and frozen)
   (QMP) object-add memory-backend-ram + device_add pc-dimm, 16 GiB, left
@@ -40,6 +42,9 @@ OST_DEVICE_CHECK = 1
 DIMM_START = 0x100000000     # the first hot-added DIMM on q35 with -m 2G
 DIMM_SIZE = 16 << 30
 BENCH_SIZE = 4 << 30         # 1048576 struct pages, 64 MiB of memmap
+NUMA8 = [a for n in range(8) for a in (
+    "-object", f"memory-backend-ram,id=nm{n},size=256M",
+    "-numa", f"node,nodeid={n},memdev=nm{n}")]
 
 
 def sh(m, cmd, timeout):
@@ -87,18 +92,21 @@ def verdicts(devmem, contig_free, contig_online, automovable):
               + (f" (target <= 1.2: {'met' if float(ratio) <= 1.2 else 'NOT met'})"
                  if design == "new" else ""))
     a = re.search(r"speedup ([\d.]+)x", automovable)
-    print(f"  auto-movable check, 1 node: walk/cached {a.group(1)}x "
-          "(the target, >= 5x, is for 8 nodes: bench-hotplug on the host)")
+    nodes = int(re.search(r"(\d+) online node", automovable).group(1))
+    print(f"  auto-movable check, {nodes} nodes: walk/cached {a.group(1)}x"
+          + (f" (target >= 5x: {'met' if float(a.group(1)) >= 5 else 'NOT met'})"
+             if nodes == 8 else " (the target, >= 5x, is for 8 nodes)"))
 
 
 def main():
     reps = int(sys.argv[1]) if len(sys.argv) > 1 else 9
     iso = memlab.make_iso(memlab.build_kernel(), "cma=64M")
-    m = memlab.Machine(iso, name="qemu-bench", mem="2G,slots=8,maxmem=64G")
+    m = memlab.Machine(iso, name="qemu-bench", mem="2G,slots=8,maxmem=64G", extra=NUMA8)
     try:
         m.start()
         m.wait_boot()
-        print(f"memlab QEMU benchmarks (TCG, -m 2G,slots=8,maxmem=64G, cma=64M), {reps} runs\n")
+        print(f"memlab QEMU benchmarks (TCG, -m 2G,slots=8,maxmem=64G, 8 NUMA nodes, cma=64M), "
+              f"{reps} runs\n")
         automovable = sh(m, "bench automovable", 300 * memlab.SCALE)
         contig_free = sh(m, f"contig bench 16384 {reps}", 600 * memlab.SCALE)
         plug_offline_dimm(m)

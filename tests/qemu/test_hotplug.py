@@ -44,6 +44,10 @@ NUMA2 = ["-object", "memory-backend-ram,id=nm0,size=1G",
          "-object", "memory-backend-ram,id=nm1,size=1G",
          "-numa", "node,nodeid=0,memdev=nm0",
          "-numa", "node,nodeid=1,memdev=nm1"]
+NUMA8 = [a for n in range(8) for a in (
+    "-object", f"memory-backend-ram,id=nm{n},size=256M",
+    "-numa", f"node,nodeid={n},memdev=nm{n}")]
+MECH = "/sys/kernel/mm/memlab"
 HOTPLUG_DELAY_MAX = 5.0 * SCALE     # device_add -> memory online, under TCG
 UNPLUG_DELAY_MAX = 20.0 * SCALE     # device_del -> DEVICE_DELETED, idle DIMM
 
@@ -465,6 +469,53 @@ def test_auto_movable_policy(boot):
     assert zoneinfo(m)[(0, "Movable")]["present"] == movable
     # a 2 GiB guest: 4G and 2G fit under ~6.02G, the third does not
     assert movable == 6 * GiB // PAGE
+
+
+def test_bench_commands_measure_both_designs_and_restore_the_switches(boot):
+    """`bench automovable` on 8 NUMA nodes and `bench contig` over a DIMM
+    left offline: both designs are timed in one run, the printed ratios
+    are the cells' ratios, and the mechanism switches and block states
+    are as they were.  How fast each design is, is `make bench`'s
+    business, never a test's."""
+    m = boot_hotplug(boot, mem="2G,slots=8,maxmem=64G", extra=NUMA8)
+    assert "usage: bench contig|automovable" in sh(m, "bench"), sh(m, "bench")
+    assert "usage: bench contig|automovable" in sh(m, "bench nothing")
+
+    assert write(m, f"{MECH}/auto_movable_stats", "old") == ""
+    out = sh(m, "bench automovable", timeout=120 * SCALE)
+    print(out)
+    assert "bench automovable: 8 online node(s), 100000 checks each" in out, out
+    walk = int(re.search(r"^  walk\s+(\d+) cycles/check$", out, re.M).group(1))
+    cached = int(re.search(r"^  cached\s+(\d+) cycles/check$", out, re.M).group(1))
+    speedup = float(re.search(r"^  speedup (\d+\.\d\d)x$", out, re.M).group(1))
+    assert walk > 0 and cached > 0, out
+    # the ratio is of the totals, the cells are truncated per-check means
+    assert abs(speedup - walk / cached) <= 0.01 + walk / cached / cached, out
+    assert block_or_file(m, f"{MECH}/auto_movable_stats") == "old"
+    assert write(m, f"{MECH}/auto_movable_stats", "new") == ""
+
+    out = sh(m, "bench contig")
+    assert "bench contig: needs offline hot-added blocks" in out and "found 0" in out, out
+    set_auto_online(m, "offline")
+    plug(m, "d1", GiB)
+    blocks = dimm_blocks(4 * GiB, GiB)
+    assert write(m, f"{MECH}/contig_check", "old") == ""
+    out = sh(m, "bench contig", timeout=300 * SCALE)
+    print(out)
+    assert f"online {len(blocks)} offline blocks one after another into ZONE_MOVABLE" in out, out
+    rows = {}
+    for name, total, first, last, ratio, walked in re.findall(
+            r"^  (old|new)\s+(\d+) cycles, first 1 blocks\s+(\d+), last 1\s+(\d+) "
+            r"cycles/block, last/first (\d+\.\d\d), (\d+) pageblocks walked$", out, re.M):
+        rows[name] = [int(total), int(first), int(last), float(ratio), int(walked)]
+        assert abs(float(ratio) - int(last) / int(first)) < 0.01, out
+    assert set(rows) == {"old", "new"}, out
+    # the walk visits pageblocks; the counter never does
+    assert rows["old"][4] >= len(blocks) * BLOCK // (2 * MiB) and rows["new"][4] == 0, out
+    total = float(re.search(r"^  old/new total: (\d+\.\d\d)x$", out, re.M).group(1))
+    assert abs(total - rows["old"][0] / rows["new"][0]) < 0.01, out
+    assert {block_attr(m, b, "state") for b in blocks} == {"offline"}
+    assert block_or_file(m, f"{MECH}/contig_check") == "old"
 
 
 # -- hot remove ----------------------------------------------------------------

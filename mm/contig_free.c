@@ -112,21 +112,11 @@
 /* ---- helpers ------------------------------------------------------------- */
 
 /*
- * A bad page, reported the way page_alloc.c's free checks report it, so
- * both designs leave the same lines in the log and the same count.
+ * A bad page is reported as page_alloc.c's free checks report it (an
+ * order-0 free of that pfn), so both designs leave the same lines in the
+ * log and the same count.
  */
-static void __printf(2, 3) contig_bad_page(u64 pfn, const char *fmt, ...)
-{
-	char reason[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	kvsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	bad_page_reports++;
-	pr_err("BUG: Bad page state: pfn 0x%llx (freeing 0x%llx, order 0): %s",
-	       (unsigned long long)pfn, (unsigned long long)pfn, reason);
-}
+#define contig_bad_page(pfn, ...)	bad_page((pfn), (pfn), 0, "freeing", __VA_ARGS__)
 
 /* The order of the compound page at head: its first tail keeps it (page.h). */
 static unsigned compound_order_of(const struct page *head)

@@ -175,13 +175,8 @@ void page_poison_check(struct page *page)
 
 /* ---- checks around allocation and free ------------------------------------ */
 
-/*
- * Report a page in a state it must not be in ("BUG: Bad page state", as
- * Linux's bad_page()), naming the pfn, the request it was part of and
- * what was wrong.  The caller then leaves the page alone.
- */
-static void __printf(5, 6) bad_page(u64 pfn, u64 first_pfn, unsigned order, const char *when,
-				    const char *fmt, ...)
+/* Contract in buddy.h. */
+void bad_page(u64 pfn, u64 first_pfn, unsigned order, const char *when, const char *fmt, ...)
 {
 	char reason[128];
 	va_list ap;

@@ -220,6 +220,16 @@ int zone_free_pages(struct zone *z, struct page *page, unsigned order);
 extern u64 bad_page_reports;
 
 /*
+ * bad_page() - report pfn in a state it must not be in: "BUG: Bad page
+ * state: pfn P (WHEN FIRST, order O): REASON", as Linux's bad_page(), and
+ * count it in bad_page_reports.  first_pfn/order: the request the page was
+ * part of; when: "freeing" or "allocating".  The caller then leaves the
+ * page alone.  Context: any.
+ */
+void bad_page(u64 pfn, u64 first_pfn, unsigned order, const char *when, const char *fmt, ...)
+	__printf(5, 6);
+
+/*
  * build_all_zonelists() - each online node's zonelist: its own populated
  * zones from the highest (Movable) down to DMA, then the other online
  * nodes' zones the same way, nodes by numa_distance from this node (ties

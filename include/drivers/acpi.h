@@ -2,11 +2,14 @@
  * acpi.h - the ACPI tables memlab reads, found from the RSDP GRUB hands over.
  *
  * acpi_tables_init() validates the RSDP (checksum, and the extended checksum
- * for revision 2+), then the RSDT or XSDT (XSDT preferred when valid), then
- * each table's header: a table with a bad checksum, a length shorter than
- * its header or one that cannot be mapped is listed with the reason and
- * never returned by acpi_find_table().  Tables are reached through ioremap
- * (writeback), wherever the firmware put them.
+ * for revision 2+), then the RSDT or XSDT (XSDT preferred when valid, the
+ * RSDT when the XSDT is rejected), then each table's header: a table with a
+ * bad checksum, a length shorter than the fixed part of its type (FADT 116
+ * bytes, MADT/SLIT/MCFG 44, SRAT 48, any other 36), one that cannot be
+ * mapped, or one listed twice is listed with the reason and never returned
+ * by acpi_find_table().  So a caller may read the fixed fields of any table
+ * it is given without checking the length again.  Tables are reached
+ * through ioremap (writeback), wherever the firmware put them.
  *
  * Context: boot, then main loop.
  */

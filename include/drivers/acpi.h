@@ -155,12 +155,24 @@ void acpi_decode_mcfg(struct printer *p);
 
 struct mm_boot_params;
 
-/* srat_parse() - NUMA ranges (SRAT) and distances (SLIT) into bp; returns
- * the number of ranges (0: no SRAT, one node).  drivers/acpi/srat.c */
+/*
+ * srat_parse() - NUMA ranges (SRAT) and distances (SLIT) into bp, replacing
+ * what bp->numa and bp->distance held; returns the number of ranges (0: no
+ * SRAT, or one that was rejected: one node).  Every range it gives is
+ * non-empty, ends at or below 2^MAX_PHYSMEM_BITS, has a node id below
+ * MAX_NUMNODES, and does not overlap a range of another node; every node
+ * has a range.  distance[][] is either all zero or, for every pair of
+ * nodes, the SLIT's value (10 on the diagonal, more elsewhere).
+ * drivers/acpi/srat.c
+ */
 int srat_parse(struct mm_boot_params *bp);
 /* acpi_pxm_to_node() - node id for a proximity domain (assigned in order of
  * first appearance), NUMA_NO_NODE when all MAX_NUMNODES are taken. */
 int acpi_pxm_to_node(u32 pxm);
+/* acpi_pxm_find_node() - the node already given to pxm, or NUMA_NO_NODE;
+ * never assigns one (for views). */
+int acpi_pxm_find_node(u32 pxm);
+/* acpi_node_to_pxm() - the proximity domain of node nid, -1 if none. */
 long acpi_node_to_pxm(int nid);
 
 #endif

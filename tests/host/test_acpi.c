@@ -154,6 +154,14 @@ static u64 add_srat(u8 *body, unsigned n)
 	return img_table("SRAT", 48 + 40 * n, 3, body, 12 + 40 * n);
 }
 
+static void expect_no_numa(void)
+{
+	CHECK_EQ(bp.nr_numa, 0);
+	CHECK_EQ(acpi_node_to_pxm(0), -1);
+	CHECK_EQ(bp.distance[0][0], 0);
+	CHECK(strstr(host_last_log, "SRAT ignored: no NUMA information, one node") != NULL);
+}
+
 /*
  * Two nodes (pxm 0: [0, 1 GiB), pxm 1: [1, 2 GiB) and a hot-pluggable
  * window at 4 GiB), a SLIT with 10/20, a q35-sized FADT pointing at a DSDT.
@@ -252,5 +260,133 @@ HTEST(acpi_tables_init_starts_over)
 	buf_printer_init(&outp, out, sizeof(out));
 	acpi_dump(&outp.p);
 	CHECK(strstr(out, "no ACPI tables: the RSDP checksum is wrong") != NULL);
+	img_end();
+}
+
+/*
+ * Bug: an SRAT entry with a bad length stopped the walk but kept the
+ * ranges and nodes read before it, half an SRAT.  Expect no NUMA
+ * information at all and the reason.
+ *   [pxm 0: 0-1G][pxm 1: 1-2G][type 1, length 60 > what is left]
+ */
+HTEST(srat_malformed_entry_drops_the_whole_table)
+{
+	u8 body[12 + 3 * 40] = { 0 };
+	u64 tabs[1];
+
+	img_begin();
+	srat_mem(body + 12, 40, 0, 0, SZ_1G, MEM_ON);
+	srat_mem(body + 52, 40, 1, SZ_1G, SZ_1G, MEM_ON);
+	srat_mem(body + 92, 60, 2, 2 * SZ_1G, SZ_1G, MEM_ON);
+	tabs[0] = add_srat(body, 3);
+	img_boot(tabs, 1);
+	CHECK_EQ(srat_parse(&bp), 0);
+	expect_no_numa();
+	CHECK(strstr(host_last_log, "entry at offset 128 (type 1) has length 60, past the end") != NULL);
+
+	/* a memory entry shorter than 40 bytes, as the last one */
+	img_begin();
+	srat_mem(body + 92, 32, 2, 2 * SZ_1G, SZ_1G, MEM_ON);
+	tabs[0] = img_table("SRAT", 48 + 80 + 32, 3, body, 12 + 80 + 32);
+	img_boot(tabs, 1);
+	CHECK_EQ(srat_parse(&bp), 0);
+	expect_no_numa();
+	CHECK(strstr(host_last_log, "memory entry at offset 128 has length 32, not 40") != NULL);
+	img_end();
+}
+
+/*
+ * Bug: ranges of two nodes that overlap were both kept, so memory was on
+ * whichever node memblock_set_node() saw last.  Expect the SRAT refused.
+ *   pxm 0: [0 ------- 2G)
+ *   pxm 1:       [1G ------- 3G)
+ * Same-node overlaps stay allowed.
+ */
+HTEST(srat_overlapping_nodes_are_refused)
+{
+	u8 body[12 + 2 * 40] = { 0 };
+	u64 tabs[1];
+
+	img_begin();
+	srat_mem(body + 12, 40, 0, 0, 2 * SZ_1G, MEM_ON);
+	srat_mem(body + 52, 40, 1, SZ_1G, 2 * SZ_1G, MEM_ON);
+	tabs[0] = add_srat(body, 2);
+	img_boot(tabs, 1);
+	CHECK_EQ(srat_parse(&bp), 0);
+	expect_no_numa();
+	CHECK(strstr(host_last_log, "[mem 0x40000000-0xbfffffff] of pxm 1 overlaps "
+			"[mem 0-0x7fffffff] of pxm 0") != NULL);
+
+	img_begin();
+	srat_mem(body + 52, 40, 0, SZ_1G, 2 * SZ_1G, MEM_ON);
+	tabs[0] = add_srat(body, 2);
+	img_boot(tabs, 1);
+	CHECK_EQ(srat_parse(&bp), 2);
+	img_end();
+}
+
+/*
+ * Bugs: a range ending above memlab's 2^46 physical address space was
+ * kept; and a 65th range gave its proximity domain a node, then was
+ * dropped, leaving a node without memory.  Expect the first skipped with a
+ * warning (the rest kept), the second to refuse the SRAT.
+ */
+HTEST(srat_ranges_memlab_cannot_hold)
+{
+	static u8 body[12 + 65 * 40];
+	u64 tabs[1];
+
+	img_begin();
+	memset(body, 0, sizeof(body));
+	srat_mem(body + 12, 40, 0, 0, SZ_1G, MEM_ON);
+	srat_mem(body + 52, 40, 1, (1ULL << 46) - SZ_1G, 2 * SZ_1G, MEM_ON | MEM_HOTPLUG);
+	tabs[0] = add_srat(body, 2);
+	img_boot(tabs, 1);
+	CHECK_EQ(srat_parse(&bp), 1);
+	CHECK_EQ(acpi_node_to_pxm(1), -1);	/* pxm 1 got no node */
+	CHECK(strstr(host_last_log, "ACPI: SRAT: Node 0 PXM 0") != NULL);
+
+	/* 64 ranges of pxm 0, then one of pxm 1 */
+	for (unsigned i = 0; i < 65; i++)
+		srat_mem(body + 12 + 40 * i, 40, i == 64, i * SZ_128M, SZ_128M, MEM_ON);
+	img_begin();
+	tabs[0] = add_srat(body, 65);
+	img_boot(tabs, 1);
+	CHECK_EQ(srat_parse(&bp), 0);
+	expect_no_numa();
+	CHECK(strstr(host_last_log, "more than 64 memory ranges") != NULL);
+	img_end();
+}
+
+/*
+ * Bugs: a SLIT whose localities did not cover a node's proximity domain
+ * gave some distances and left the others 0 (a half matrix); one that
+ * broke ACPI's rules (10 on the diagonal, more elsewhere) was used as is.
+ * Expect either to be ignored whole, with the reason.
+ */
+HTEST(slit_that_does_not_fit_the_nodes_is_ignored)
+{
+	u8 body[12 + 2 * 40] = { 0 };
+	u8 slit1[8 + 1] = { 1, 0, 0, 0, 0, 0, 0, 0, 10 };
+	u8 slit2[8 + 4] = { 2, 0, 0, 0, 0, 0, 0, 0, 10, 5, 20, 10 };
+	u64 tabs[2];
+
+	img_begin();
+	srat_mem(body + 12, 40, 0, 0, SZ_1G, MEM_ON);
+	srat_mem(body + 52, 40, 1, SZ_1G, SZ_1G, MEM_ON);
+	tabs[0] = add_srat(body, 2);
+	tabs[1] = img_table("SLIT", 36 + sizeof(slit1), 1, slit1, sizeof(slit1));
+	img_boot(tabs, 2);
+	CHECK_EQ(srat_parse(&bp), 2);
+	CHECK_EQ(bp.distance[0][0], 0);
+	CHECK(strstr(host_last_log, "SLIT has 1 localities but node 1 is proximity domain 1") != NULL);
+
+	img_begin();
+	tabs[0] = add_srat(body, 2);
+	tabs[1] = img_table("SLIT", 36 + sizeof(slit2), 1, slit2, sizeof(slit2));
+	img_boot(tabs, 2);
+	CHECK_EQ(srat_parse(&bp), 2);
+	CHECK_EQ(bp.distance[0][1], 0);
+	CHECK(strstr(host_last_log, "SLIT distance from locality 0 to 1 is 5, not more than 10") != NULL);
 	img_end();
 }

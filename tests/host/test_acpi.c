@@ -390,3 +390,48 @@ HTEST(slit_that_does_not_fit_the_nodes_is_ignored)
 	CHECK(strstr(host_last_log, "SLIT distance from locality 0 to 1 is 5, not more than 10") != NULL);
 	img_end();
 }
+
+/*
+ * Bug: `acpi srat` numbered a node for each proximity domain it showed
+ * (it called acpi_pxm_to_node), so a disabled entry's domain took a node
+ * id that a DIMM hot-added later should have had.  Expect the view to
+ * leave the maps alone.
+ */
+HTEST(decode_srat_does_not_number_nodes)
+{
+	u8 body[12 + 2 * 40] = { 0 };
+	u64 tabs[1];
+
+	img_begin();
+	srat_mem(body + 12, 40, 0, 0, SZ_1G, MEM_ON);
+	srat_mem(body + 52, 40, 7, SZ_1G, SZ_1G, 0);	/* disabled */
+	tabs[0] = add_srat(body, 2);
+	img_boot(tabs, 1);
+	CHECK_EQ(srat_parse(&bp), 1);
+	acpi_decode_srat(&outp.p);
+	CHECK(strstr(out, "proximity 7 disabled -> no node") != NULL);
+	CHECK_EQ(acpi_node_to_pxm(1), -1);
+	CHECK_EQ(acpi_pxm_to_node(9), 1);	/* the next domain gets node 1 */
+	img_end();
+}
+
+/*
+ * Bug: an MCFG entry whose end bus is below its start bus printed a size
+ * of 18446744073709551615 MiB.  Expect the view to say what is wrong.
+ */
+HTEST(decode_mcfg_end_bus_below_start)
+{
+	u8 body[8 + 16] = { 0 };
+	u64 tabs[1];
+
+	body[8 + 3] = 0xb0;	/* ECAM at 0xb0000000 */
+	body[8 + 10] = 5;	/* start bus */
+	body[8 + 11] = 2;	/* end bus */
+	img_begin();
+	tabs[0] = img_table("MCFG", 60, 1, body, sizeof(body));
+	img_boot(tabs, 1);
+	acpi_decode_mcfg(&outp.p);
+	CHECK_STREQ(out, "MCFG: 1 entries\n"
+			 "  segment 0, buses 5-2: the end bus is below the start bus\n");
+	img_end();
+}

@@ -128,7 +128,8 @@ struct madt_info {
 };
 
 extern struct madt_info madt_info;
-/* madt_parse() - fill madt_info; true if an I/O APIC and a local APIC exist. */
+/* madt_parse() - fill madt_info; true if an I/O APIC and a local APIC exist.
+ * A malformed MADT leaves madt_info empty and returns false (8259 PICs). */
 bool madt_parse(void);
 void madt_dump(struct printer *p);
 

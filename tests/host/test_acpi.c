@@ -435,3 +435,38 @@ HTEST(decode_mcfg_end_bus_below_start)
 			 "  segment 0, buses 5-2: the end bus is below the start bus\n");
 	img_end();
 }
+
+/*
+ * Bug: a MADT entry running past the table stopped the walk but kept what
+ * was read, so the I/O APIC was used without the interrupt overrides that
+ * followed.  Expect the MADT ignored (8259s) with the reason.
+ */
+HTEST(madt_malformed_entry_drops_the_whole_table)
+{
+	u8 body[8 + 12 + 10] = { 0 };
+	u64 tabs[1];
+
+	body[0] = 0x00;		/* local APIC at 0xfee00000 */
+	body[2] = 0xe0;
+	body[3] = 0xfe;
+	body[8] = 1;		/* I/O APIC */
+	body[9] = 12;
+	body[20] = 2;		/* interrupt override, length 16: past the end */
+	body[21] = 16;
+	img_begin();
+	tabs[0] = img_table("APIC", 36 + sizeof(body), 1, body, sizeof(body));
+	img_boot(tabs, 1);
+	CHECK(!madt_parse());
+	CHECK_EQ(madt_info.nr_ioapics, 0);
+	CHECK(strstr(host_last_log, "madt: entry at offset 56 (type 2) has length 16 "
+			"(past the end of the table)") != NULL);
+
+	body[21] = 10;
+	img_begin();
+	tabs[0] = img_table("APIC", 36 + sizeof(body), 1, body, sizeof(body));
+	img_boot(tabs, 1);
+	CHECK(madt_parse());
+	CHECK_EQ(madt_info.nr_ioapics, 1);
+	CHECK_EQ(madt_info.nr_overrides, 1);
+	img_end();
+}

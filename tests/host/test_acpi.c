@@ -470,3 +470,39 @@ HTEST(madt_malformed_entry_drops_the_whole_table)
 	CHECK_EQ(madt_info.nr_overrides, 1);
 	img_end();
 }
+
+/*
+ * Bug: a GPE0 block near port 0xffff was cut to 16 bits and wrapped, so
+ * memlab wrote zeros to ports 0x0000... (the DMA controller).  Expect no
+ * events and no port write at all.
+ */
+HTEST(events_gpe0_block_past_port_0xffff)
+{
+	u8 fbody[244 - 36] = { 0 };
+	u32 gpe0 = 0xfff8;
+	u64 tabs[1];
+
+	memcpy(fbody + 80 - 36, &gpe0, 4);
+	fbody[92 - 36] = 16;	/* 16 bytes: 0xfff8..0x10007 */
+	img_begin();
+	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
+	img_boot(tabs, 1);
+	port_writes = 0;
+	gpe0_bytes = 0;
+	acpi_events_init();
+	CHECK_EQ(gpe0_bytes, 0);
+	CHECK_EQ(port_writes, 0);
+	CHECK(strstr(host_last_log, "GPE0 block at I/O 0xfff8 (16 bytes) runs past port 0xffff") != NULL);
+
+	gpe0 = 0x620;		/* q35 */
+	memcpy(fbody + 80 - 36, &gpe0, 4);
+	img_begin();
+	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
+	img_boot(tabs, 1);
+	acpi_events_init();
+	CHECK_EQ(gpe0_bytes, 8);
+	CHECK_EQ(last_port, 0x62f);	/* the last enable byte cleared */
+	gpe0_bytes = 0;
+	fadt = NULL;
+	img_end();
+}

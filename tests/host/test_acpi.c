@@ -506,3 +506,33 @@ HTEST(events_gpe0_block_past_port_0xffff)
 	fadt = NULL;
 	img_end();
 }
+
+/*
+ * Bug: the DSDT's OperationRegion for the hotplug registers was taken at
+ * any 32-bit port, cut to 16 bits; at 0xfff0 the 24 bytes wrap to port 0.
+ * Expect the region ignored (no hotplug device), with the reason.
+ */
+HTEST(memhp_registers_past_port_0xffff)
+{
+	static const u8 aml[] = {
+		0x08, 'M', 'D', 'N', 'R', 0x0a, 8,			/* Name (MDNR, 8) */
+		0x5b, 0x80, 'H', 'P', 'M', 'R', 0x01, 0x0b, 0xf0, 0xff,	/* HPMR, SystemIO, 0xfff0 */
+		0x0a, 0x18,						/* 24 bytes */
+	};
+	unsigned n = 0;
+	u16 port = 0;
+	u8 fbody[244 - 36] = { 0 };
+	u32 dsdt;
+	u64 tabs[1];
+
+	img_begin();
+	dsdt = (u32)(IMG_PHYS + used);
+	img_table("DSDT", 36 + sizeof(aml), 1, aml, sizeof(aml));
+	memcpy(fbody + 4, &dsdt, 4);
+	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
+	img_boot(tabs, 1);
+	CHECK(!dsdt_find_memhp(&n, &port));
+	CHECK(strstr(host_last_log, "the DSDT puts the registers at I/O 0xfff0, "
+			"not a 24-byte port range") != NULL);
+	img_end();
+}

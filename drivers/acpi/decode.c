@@ -1,16 +1,20 @@
 /*
  * decode.c - `acpi fadt|srat|slit|mcfg`: the tables memlab reads, decoded
  * field by field for a reader, straight from the checked table bytes.  Every
- * entry is bounds-checked against the table length before it is read.
+ * entry is bounds-checked against the table length before it is read, and a
+ * view shows at most DECODE_MAX_ENTRIES entries.  The views only read:
+ * they never number a node (acpi_pxm_find_node, not acpi_pxm_to_node).
  */
 #include <drivers/acpi.h>
 #include <kernel/string.h>
+#include <mm/page.h>		/* NUMA_NO_NODE */
 
 void acpi_decode_fadt(struct printer *p)
 {
 	const struct acpi_fadt *f = (const void *)acpi_find_table("FACP", 0);
 
-	if (!f || f->h.length < offsetof(struct acpi_fadt, gpe1_base)) {
+	/* tables.c passes only FADTs with every field up to flags (116 bytes) */
+	if (!f || f->h.length < offsetof(struct acpi_fadt, reset_reg)) {
 		pr_printf(p, "no usable FADT\n");
 		return;
 	}
@@ -31,20 +35,29 @@ void acpi_decode_fadt(struct printer *p)
 			  f->reset_value, f->flags & (1u << 10) ? "" : " (not supported)");
 }
 
+#define DECODE_MAX_ENTRIES	256	/* a view, not a dump of a 16 MiB table */
+
 void acpi_decode_srat(struct printer *p)
 {
 	const struct acpi_sdt_header *h = acpi_find_table("SRAT", 0);
 	const u8 *t = (const u8 *)h;
+	unsigned shown = 0;
+	u32 off;
 
-	if (!h || h->length < 48) {
+	if (!h) {
 		pr_printf(p, "no SRAT: one node\n");
 		return;
 	}
 	pr_printf(p, "SRAT revision %u, %u bytes\n", h->revision, h->length);
-	for (u32 off = 48; off + 2 <= h->length && t[off + 1] >= 2 &&
-	     off + t[off + 1] <= h->length; off += t[off + 1]) {
+	for (off = 48; off + 2 <= h->length && t[off + 1] >= 2 &&
+	     t[off + 1] <= h->length - off; off += t[off + 1]) {
 		u8 type = t[off], len = t[off + 1];
 
+		if (shown++ == DECODE_MAX_ENTRIES) {
+			pr_printf(p, "  ... (only the first %u entries are shown)\n",
+				  DECODE_MAX_ENTRIES);
+			return;
+		}
 		if (type == 0 && len >= 16) {
 			u32 flags;
 
@@ -55,19 +68,31 @@ void acpi_decode_srat(struct printer *p)
 		} else if (type == 1 && len >= 40) {
 			u32 pxm, flags;
 			u64 base, size;
+			int nid;
 
 			memcpy(&pxm, t + off + 2, 4);
 			memcpy(&base, t + off + 8, 8);
 			memcpy(&size, t + off + 16, 8);
 			memcpy(&flags, t + off + 28, 4);
-			pr_printf(p, "  memory: [mem 0x%016llx-0x%016llx] proximity %u%s%s%s -> node %d\n",
-				  (unsigned long long)base, (unsigned long long)(base + size - 1), pxm,
-				  flags & 1 ? "" : " disabled", flags & 2 ? " hotpluggable" : "",
-				  flags & 4 ? " non-volatile" : "", acpi_pxm_to_node(pxm));
+			if (h->revision <= 1)
+				pxm &= 0xff;
+			pr_printf(p, "  memory: [mem 0x%016llx-0x%016llx] proximity %u%s%s%s",
+				  (unsigned long long)base, (unsigned long long)(base + size - !!size),
+				  pxm, flags & 1 ? "" : " disabled", flags & 2 ? " hotpluggable" : "",
+				  flags & 4 ? " non-volatile" : "");
+			/* a lookup: showing the table must not number new nodes */
+			nid = acpi_pxm_find_node(pxm);
+			if (nid == NUMA_NO_NODE)
+				pr_printf(p, " -> no node\n");
+			else
+				pr_printf(p, " -> node %d\n", nid);
 		} else {
 			pr_printf(p, "  entry type %u, %u bytes\n", type, len);
 		}
 	}
+	if (off < h->length)
+		pr_printf(p, "  malformed entry at offset %u (%u bytes left): the SRAT is ignored\n",
+			  off, h->length - off);
 }
 
 void acpi_decode_slit(struct printer *p)
@@ -76,14 +101,18 @@ void acpi_decode_slit(struct printer *p)
 	const u8 *t = (const u8 *)h;
 	u64 n;
 
-	if (!h || h->length < sizeof(*h) + 8) {
+	if (!h) {
 		pr_printf(p, "no SLIT: distances are 10 (local) and 20 (remote)\n");
 		return;
 	}
 	memcpy(&n, t + sizeof(*h), 8);
-	if (!n || n > 64 || sizeof(*h) + 8 + n * n > h->length) {
+	if (!n || n > 256 || sizeof(*h) + 8 + n * n > h->length) {
 		pr_printf(p, "SLIT: %llu localities do not fit in %u bytes\n",
 			  (unsigned long long)n, h->length);
+		return;
+	}
+	if (n > 64) {
+		pr_printf(p, "SLIT: %llu localities, too many to show\n", (unsigned long long)n);
 		return;
 	}
 	pr_printf(p, "SLIT: %llu localities (proximity domains)\n", (unsigned long long)n);
@@ -100,7 +129,7 @@ void acpi_decode_mcfg(struct printer *p)
 	const struct acpi_sdt_header *h = acpi_find_table("MCFG", 0);
 	const u8 *t = (const u8 *)h;
 
-	if (!h || h->length < 44) {
+	if (!h) {
 		pr_printf(p, "no MCFG: no PCI Express configuration space\n");
 		return;
 	}
@@ -108,11 +137,21 @@ void acpi_decode_mcfg(struct printer *p)
 	for (u32 off = 44; off + 16 <= h->length; off += 16) {
 		u64 base;
 		u16 seg;
+		u8 start_bus = t[off + 10], end_bus = t[off + 11];
 
+		if ((off - 44) / 16 == DECODE_MAX_ENTRIES) {
+			pr_printf(p, "  ... (only the first %u entries are shown)\n",
+				  DECODE_MAX_ENTRIES);
+			return;
+		}
 		memcpy(&base, t + off, 8);
 		memcpy(&seg, t + off + 8, 2);
-		pr_printf(p, "  segment %u, buses %u-%u, ECAM at %#llx (%llu MiB)\n", seg,
-			  t[off + 10], t[off + 11], (unsigned long long)base,
-			  (unsigned long long)(t[off + 11] - t[off + 10] + 1));
+		if (end_bus < start_bus)
+			pr_printf(p, "  segment %u, buses %u-%u: the end bus is below the start bus\n",
+				  seg, start_bus, end_bus);
+		else	/* 32 devices x 8 functions x 4 KiB: 1 MiB per bus */
+			pr_printf(p, "  segment %u, buses %u-%u, ECAM at %#llx (%u MiB)\n", seg,
+				  start_bus, end_bus, (unsigned long long)base,
+				  end_bus - start_bus + 1u);
 	}
 }

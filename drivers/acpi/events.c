@@ -105,24 +105,33 @@ void acpi_events_init(void)
 		pr_warn("acpi: no usable FADT: no ACPI events");
 		return;
 	}
-	gpe0_port = (u16)fadt->gpe0_blk;
-	gpe0_bytes = fadt->gpe0_blk_len / 2;
-	if (!gpe0_port || !gpe0_bytes) {
+	if (!fadt->gpe0_blk || fadt->gpe0_blk_len < 2) {
 		pr_warn("acpi: the FADT has no GPE0 block: no ACPI events");
-		gpe0_bytes = 0;
 		return;
 	}
+	/* I/O ports are 16-bit: a block past 0xffff would wrap onto others */
+	if (fadt->gpe0_blk > 0x10000u - fadt->gpe0_blk_len) {
+		pr_warn("acpi: FADT GPE0 block at I/O %#x (%u bytes) runs past port 0xffff: "
+			"no ACPI events", fadt->gpe0_blk, fadt->gpe0_blk_len);
+		return;
+	}
+	gpe0_port = (u16)fadt->gpe0_blk;
+	gpe0_bytes = fadt->gpe0_blk_len / 2;
 	/* all GPEs off until a driver claims one */
 	for (unsigned i = 0; i < gpe0_bytes; i++)
 		outb((u16)(gpe0_port + gpe0_bytes + i), 0);
 
-	if (fadt->smi_cmd && fadt->acpi_enable && fadt->pm1a_cnt_blk &&
-	    !(inw((u16)fadt->pm1a_cnt_blk) & PM1_SCI_EN)) {
+	if (fadt->smi_cmd > 0xffff || fadt->pm1a_cnt_blk > 0xfffe) {
+		pr_warn("acpi: FADT SMI command %#x or PM1a control %#x is not an I/O port: "
+			"staying in the mode the firmware left", fadt->smi_cmd, fadt->pm1a_cnt_blk);
+	} else if (fadt->smi_cmd && fadt->acpi_enable && fadt->pm1a_cnt_blk &&
+		   !(inw((u16)fadt->pm1a_cnt_blk) & PM1_SCI_EN)) {
 		outb((u16)fadt->smi_cmd, fadt->acpi_enable);
 		for (int i = 0; i < 1000 && !(inw((u16)fadt->pm1a_cnt_blk) & PM1_SCI_EN); i++)
 			udelay(100);
 	}
-	if (fadt->pm1a_cnt_blk && !(inw((u16)fadt->pm1a_cnt_blk) & PM1_SCI_EN))
+	if (fadt->pm1a_cnt_blk && fadt->pm1a_cnt_blk <= 0xfffe &&
+	    !(inw((u16)fadt->pm1a_cnt_blk) & PM1_SCI_EN))
 		pr_warn("acpi: the firmware did not enter ACPI mode (SCI_EN stays 0)");
 
 	sci_wired = irq_register_gsi_level(fadt->sci_int, sci_handler) == 0;

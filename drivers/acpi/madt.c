@@ -5,7 +5,8 @@
  * one per I/O APIC (its id, MMIO address and first GSI), and interrupt
  * source overrides: ISA IRQ n arrives on GSI m with a given polarity and
  * trigger mode (on q35: IRQ 0 -> GSI 2; IRQ 9, the SCI, level/active-high).
- * Entries are bounds-checked; malformed ones are reported and skipped.
+ * Entries are bounds-checked; a malformed MADT is reported and ignored as
+ * a whole (the 8259 PICs stay in use).
  *
  * Context: (boot).
  */
@@ -26,35 +27,66 @@ static void add_override(u8 bus_irq, u32 gsi, u16 flags)
 		(struct madt_override){ .bus_irq = bus_irq, .gsi = gsi, .flags = flags };
 }
 
+/* The length ACPI gives each entry type memlab reads, 0 for the others. */
+static u8 madt_entry_len(u8 type)
+{
+	switch (type) {
+	case 0:	return 8;	/* processor local APIC */
+	case 1:	return 12;	/* I/O APIC */
+	case 2:	return 10;	/* interrupt source override */
+	case 5:	return 12;	/* local APIC address override */
+	default: return 0;
+	}
+}
+
+/*
+ * madt_parse() - see acpi.h.  Starts over on every call.  A malformed MADT
+ * (an entry shorter than 2 bytes or than its type's length, or running past
+ * the table) is ignored as a whole, with the reason: the 8259s are a safe
+ * fallback, a half-read interrupt routing is not.
+ */
 bool madt_parse(void)
 {
 	const struct acpi_sdt_header *h = acpi_find_table("APIC", 0);
 	const u8 *t = (const u8 *)h;
 	u32 off;
+	u8 len;
 
 	memset(&madt_info, 0, sizeof(madt_info));
-	if (!h || h->length < 44) {
+	if (!h) {
 		pr_info("madt: no MADT; staying with the 8259 PICs");
 		return false;
 	}
+	/* tables.c passed it: at least 44 bytes */
 	memcpy(&madt_info.lapic_addr, t + 36, 4);
 	memcpy(&madt_info.flags, t + 40, 4);
-	for (off = 44; off + 2 <= h->length; off += t[off + 1]) {
-		u8 type = t[off], len = t[off + 1];
+	for (off = 44; off < h->length; off += len) {
+		u8 type;
 
-		if (len < 2 || off + len > h->length) {
-			pr_warn("madt: entry at offset %u (length %u) runs past the table; stopping",
-				off, len);
-			break;
+		if (h->length - off < 2) {
+			pr_warn("madt: %u stray byte at offset %u after the last entry; "
+				"MADT ignored, staying with the 8259 PICs", h->length - off, off);
+			goto reject;
+		}
+		type = t[off];
+		len = t[off + 1];
+		if (len < 2 || len > h->length - off || len < madt_entry_len(type)) {
+			pr_warn("madt: entry at offset %u (type %u) has length %u (%s); "
+				"MADT ignored, staying with the 8259 PICs", off, type, len,
+				len > h->length - off ? "past the end of the table" : "too short");
+			goto reject;
 		}
 		switch (type) {
 		case 0:	/* processor local APIC */
-			if (len >= 8 && (t[off + 4] & 1))
+			if (t[off + 4] & 1)
 				madt_info.nr_cpus++;
 			break;
 		case 1:	/* I/O APIC */
-			if (len < 12 || madt_info.nr_ioapics == MADT_MAX_IOAPICS)
+			if (madt_info.nr_ioapics == MADT_MAX_IOAPICS) {
+				pr_warn("madt: more than %d I/O APICs; ignoring id %u",
+					MADT_MAX_IOAPICS, t[off + 2]);
 				break;
+			}
 			madt_info.ioapics[madt_info.nr_ioapics].id = t[off + 2];
 			memcpy(&madt_info.ioapics[madt_info.nr_ioapics].addr, t + off + 4, 4);
 			memcpy(&madt_info.ioapics[madt_info.nr_ioapics].gsi_base, t + off + 8, 4);
@@ -64,22 +96,22 @@ bool madt_parse(void)
 			u32 gsi;
 			u16 flags;
 
-			if (len < 10)
-				break;
 			memcpy(&gsi, t + off + 4, 4);
 			memcpy(&flags, t + off + 8, 2);
 			add_override(t[off + 3], gsi, flags);
 			break;
 		}
 		case 5:	/* local APIC address override (64-bit) */
-			if (len >= 12)
-				memcpy(&madt_info.lapic_addr, t + off + 4, 8);
+			memcpy(&madt_info.lapic_addr, t + off + 4, 8);
 			break;
 		default:
 			break;
 		}
 	}
 	return madt_info.nr_ioapics > 0 && madt_info.lapic_addr;
+reject:
+	memset(&madt_info, 0, sizeof(madt_info));
+	return false;
 }
 
 void madt_dump(struct printer *p)

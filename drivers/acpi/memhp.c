@@ -41,6 +41,7 @@
 
 #define MEMHP_DEFAULT_PORT	0x0a00
 #define MEMHP_MAX_SLOTS		256
+#define MEMHP_REGS_LEN		0x18	/* bytes of I/O ports, +0x00 to +0x17 */
 #define REG_SEL_BASE_LO		0x00
 #define REG_OST_EV_BASE_HI	0x04
 #define REG_OST_ST_SIZE_LO	0x08
@@ -292,6 +293,11 @@ static bool dsdt_find_memhp(unsigned *slots_out, u16 *port_out)
 		    !memcmp(aml + i + 2, "HPMR", 4) && aml[i + 6] == 0x01 &&
 		    (n = aml_integer(aml + i + 7, len - i - 7, &port)) &&
 		    aml_integer(aml + i + 7 + n, len - i - 7 - n, &rlen) && rlen >= 0x15) {
+			if (!port || port > 0x10000 - MEMHP_REGS_LEN) {
+				pr_warn("acpi-memhp: the DSDT puts the registers at I/O %#x, "
+					"not a %u-byte port range; ignored", port, MEMHP_REGS_LEN);
+				continue;
+			}
 			*port_out = (u16)port;
 			have_port = true;
 		}

@@ -3,10 +3,13 @@
  *
  * The chain is RSDP -> RSDT (32-bit pointers) or XSDT (64-bit pointers) ->
  * tables.  Firmware is not trusted: every structure is checked (signature,
- * checksum, length against its header and against a sane bound) before any
- * field is read, and a table that fails is recorded with the reason and
- * skipped.  GRUB copies the RSDP into the multiboot2 information (tag 14 for
- * ACPI 1.0, 15 for 2.0+); SeaBIOS gives only tag 14, so only the RSDT.
+ * checksum, length against its header, against the fixed part of its type
+ * and against a sane bound) before any field is read, and a table that
+ * fails is recorded with the reason and its values, logged, and skipped; so
+ * is a table listed twice, or a root table that lists itself.  A rejected
+ * XSDT falls back to the RSDT when the RSDP has one.  GRUB copies the RSDP
+ * into the multiboot2 information (tag 14 for ACPI 1.0, 15 for 2.0+);
+ * SeaBIOS gives only tag 14, so only the RSDT.
  */
 #include <drivers/acpi.h>
 #include <kernel/bootinfo.h>
@@ -36,67 +39,105 @@ struct acpi_table_entry {
 	phys_addr_t phys;			/* where the firmware put it */
 	u32 length;				/* from its header, 0 if unreadable */
 	const struct acpi_sdt_header *hdr;	/* mapped, NULL if rejected */
-	const char *problem;			/* why it was rejected, or NULL */
+	char problem[72];			/* why it was rejected, "" if not */
 };
 
 static struct acpi_table_entry tables[ACPI_MAX_TABLES];
 static unsigned nr_tables;
 static const char *root_name = "none";	/* "RSDT" or "XSDT" */
 static phys_addr_t root_phys;
-static const char *rsdp_problem;
+static char rsdp_problem[128];		/* why there are no tables, "" if there are */
 
-bool acpi_checksum_ok(const void *p, size_t len)
+/*
+ * The fixed part of each table memlab reads fields from.  A table shorter
+ * than this is rejected here, so no reader (decode.c, events.c, power.c,
+ * pci.c, ...) reads past its end.
+ */
+static const struct { char sig[4]; u32 len; } min_lengths[] = {
+	{ "FACP", offsetof(struct acpi_fadt, reset_reg) },	/* ACPI 1.0: 116 */
+	{ "APIC", 44 },		/* + local APIC address, flags */
+	{ "SRAT", 48 },		/* + 12 reserved bytes */
+	{ "SLIT", 44 },		/* + number of localities */
+	{ "MCFG", 44 },		/* + 8 reserved bytes */
+};
+
+static u32 min_table_length(const char sig[4])
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(min_lengths); i++)
+		if (!memcmp(sig, min_lengths[i].sig, 4))
+			return min_lengths[i].len;
+	return sizeof(struct acpi_sdt_header);
+}
+
+/* The sum of len bytes at p, mod 256: 0 for a good ACPI checksum. */
+static u8 byte_sum(const void *p, size_t len)
 {
 	const u8 *b = p;
 	u8 sum = 0;
 
 	for (size_t i = 0; i < len; i++)
 		sum += b[i];
-	return sum == 0;
+	return sum;
+}
+
+bool acpi_checksum_ok(const void *p, size_t len)
+{
+	return byte_sum(p, len) == 0;
 }
 
 /*
  * Map and check the table at phys.  On success returns the mapping; on
- * failure NULL with *problem set.  expect_sig may be NULL.
+ * failure NULL with the reason, values included, in problem[0, size).
+ * expect_sig may be NULL.  The length is read once: every check and the
+ * mapping use the same value.
  */
 static const struct acpi_sdt_header *map_table(phys_addr_t phys, const char *expect_sig,
-					       u32 *length, const char **problem,
+					       u32 *length, char *problem, size_t size,
 					       char sig_out[5])
 {
 	const struct acpi_sdt_header *h;
+	u32 len, min;
 
 	*length = 0;
+	problem[0] = '\0';
 	memcpy(sig_out, "????", 5);
 	if (!phys) {
-		*problem = "null address";
+		ksnprintf(problem, size, "null address");
 		return NULL;
 	}
 	h = ioremap(phys, sizeof(*h), IOREMAP_WB);
 	if (!h) {
-		*problem = "cannot map header";
+		ksnprintf(problem, size, "cannot map its header");
 		return NULL;
 	}
 	for (int i = 0; i < 4; i++)
 		sig_out[i] = (h->signature[i] >= 0x20 && h->signature[i] < 0x7f) ? h->signature[i] : '?';
-	*length = h->length;
+	*length = len = h->length;
 	if (expect_sig && memcmp(h->signature, expect_sig, 4)) {
-		*problem = "wrong signature";
+		ksnprintf(problem, size, "signature is not %s", expect_sig);
 		return NULL;
 	}
-	if (h->length < sizeof(*h) || h->length > ACPI_MAX_TABLE_LEN) {
-		*problem = "impossible length";
+	min = min_table_length(h->signature);
+	if (len < min) {
+		ksnprintf(problem, size, "length %u is less than the %u bytes of its fixed part",
+			  len, min);
 		return NULL;
 	}
-	h = ioremap(phys, h->length, IOREMAP_WB);
+	if (len > ACPI_MAX_TABLE_LEN) {
+		ksnprintf(problem, size, "length %u is over the %u MiB limit", len,
+			  ACPI_MAX_TABLE_LEN >> 20);
+		return NULL;
+	}
+	h = ioremap(phys, len, IOREMAP_WB);
 	if (!h) {
-		*problem = "cannot map table";
+		ksnprintf(problem, size, "cannot map its %u bytes", len);
 		return NULL;
 	}
-	if (!acpi_checksum_ok(h, h->length)) {
-		*problem = "bad checksum";
+	if (!acpi_checksum_ok(h, len)) {
+		ksnprintf(problem, size, "bad checksum (its %u bytes sum to %#x, not 0)", len,
+			  byte_sum(h, len));
 		return NULL;
 	}
-	*problem = NULL;
 	return h;
 }
 
@@ -111,47 +152,124 @@ static void add_table(phys_addr_t phys, const char *expect_sig)
 	}
 	t = &tables[nr_tables++];
 	t->phys = phys;
-	t->hdr = map_table(phys, expect_sig, &t->length, &t->problem, t->signature);
-	if (t->problem)
-		pr_warn("acpi: table %s at %#llx rejected: %s", t->signature,
-			(unsigned long long)phys, t->problem);
+	t->hdr = NULL;
+	t->length = 0;
+	memcpy(t->signature, "????", 5);
+	/* A root table that lists itself, or a table twice, is a firmware bug. */
+	for (unsigned i = 0; phys && i + 1 < nr_tables; i++)
+		if (tables[i].phys == phys) {
+			memcpy(t->signature, tables[i].signature, 5);
+			t->length = tables[i].length;
+			ksnprintf(t->problem, sizeof(t->problem), "listed twice (see entry %u)", i);
+			goto rejected;
+		}
+	if (phys && phys == root_phys) {
+		memcpy(t->signature, root_name, 5);
+		ksnprintf(t->problem, sizeof(t->problem), "the %s lists itself", root_name);
+		goto rejected;
+	}
+	t->hdr = map_table(phys, expect_sig, &t->length, t->problem, sizeof(t->problem),
+			   t->signature);
+	if (t->hdr)
+		return;
+rejected:
+	pr_warn("acpi: table %s at %#llx rejected: %s", t->signature,
+		(unsigned long long)phys, t->problem);
 }
 
+/*
+ * Why the XSDT part of a revision 2+ RSDP cannot be used, or NULL if it can.
+ * The RSDP is bi->rsdp_len bytes (GRUB's copy).
+ */
+static const char *rsdp_xsdt_problem(const struct acpi_rsdp *rsdp, u32 rsdp_len, char *buf,
+				     size_t size)
+{
+	if (rsdp_len < sizeof(*rsdp))
+		ksnprintf(buf, size, "the boot loader copied %u bytes, not %u", rsdp_len,
+			  (unsigned)sizeof(*rsdp));
+	else if (rsdp->length < sizeof(*rsdp) || rsdp->length > rsdp_len)
+		ksnprintf(buf, size, "its length field is %u (%u..%u expected)", rsdp->length,
+			  (unsigned)sizeof(*rsdp), rsdp_len);
+	else if (!acpi_checksum_ok(rsdp, rsdp->length))
+		ksnprintf(buf, size, "its extended checksum is wrong (sum %#x)",
+			  byte_sum(rsdp, rsdp->length));
+	else if (!rsdp->xsdt_address)
+		ksnprintf(buf, size, "its XSDT address is 0");
+	else
+		return NULL;
+	return buf;
+}
+
+/*
+ * acpi_tables_init() - see acpi.h.  Starts over on every call: what an
+ * earlier call found is forgotten (the host tests and the fuzz target call
+ * it once per image).
+ */
 void acpi_tables_init(const struct boot_info *bi)
 {
 	const struct acpi_rsdp *rsdp = (const void *)bi->rsdp;
-	const struct acpi_sdt_header *root;
+	const struct acpi_sdt_header *root = NULL;
 	u32 root_len;
-	char sig[5];
+	char sig[5], why[80];
 	bool use_xsdt;
 	unsigned entry_size, nr_entries;
 
+	nr_tables = 0;
+	root_name = "none";
+	root_phys = 0;
+	rsdp_problem[0] = '\0';
 	if (bi->rsdp_len < 20) {
-		rsdp_problem = "the boot loader gave no RSDP";
+		ksnprintf(rsdp_problem, sizeof(rsdp_problem), "the boot loader gave no RSDP");
 		pr_warn("acpi: %s; no ACPI tables", rsdp_problem);
 		return;
 	}
-	if (memcmp(rsdp->signature, "RSD PTR ", 8) || !acpi_checksum_ok(rsdp, 20)) {
-		rsdp_problem = "RSDP signature or checksum is wrong";
+	if (memcmp(rsdp->signature, "RSD PTR ", 8)) {
+		ksnprintf(rsdp_problem, sizeof(rsdp_problem), "the RSDP signature is not \"RSD PTR \"");
 		pr_warn("acpi: %s; no ACPI tables", rsdp_problem);
 		return;
 	}
-	use_xsdt = rsdp->revision >= 2 && bi->rsdp_len >= sizeof(*rsdp) &&
-		   rsdp->length >= sizeof(*rsdp) && rsdp->length <= bi->rsdp_len &&
-		   acpi_checksum_ok(rsdp, rsdp->length) && rsdp->xsdt_address;
+	if (!acpi_checksum_ok(rsdp, 20)) {
+		ksnprintf(rsdp_problem, sizeof(rsdp_problem),
+			  "the RSDP checksum is wrong (its first 20 bytes sum to %#x)",
+			  byte_sum(rsdp, 20));
+		pr_warn("acpi: %s; no ACPI tables", rsdp_problem);
+		return;
+	}
+	use_xsdt = rsdp->revision >= 2 &&
+		   !rsdp_xsdt_problem(rsdp, bi->rsdp_len, why, sizeof(why));
 	if (rsdp->revision >= 2 && !use_xsdt)
-		pr_warn("acpi: RSDP revision %u but its XSDT part is unusable; using the RSDT",
-			rsdp->revision);
-	root_phys = use_xsdt ? rsdp->xsdt_address : rsdp->rsdt_address;
+		pr_warn("acpi: RSDP revision %u but its XSDT part is unusable: %s; using the RSDT",
+			rsdp->revision, why);
+	if (use_xsdt) {
+		root_phys = rsdp->xsdt_address;
+		root = map_table(root_phys, "XSDT", &root_len, rsdp_problem, sizeof(rsdp_problem),
+				 sig);
+		if (!root && rsdp->rsdt_address) {
+			pr_warn("acpi: XSDT at %#llx rejected: %s; trying the RSDT",
+				(unsigned long long)root_phys, rsdp_problem);
+			use_xsdt = false;
+		}
+	}
+	if (!use_xsdt) {
+		root_phys = rsdp->rsdt_address;
+		root = map_table(root_phys, "RSDT", &root_len, rsdp_problem, sizeof(rsdp_problem),
+				 sig);
+	}
 	root_name = use_xsdt ? "XSDT" : "RSDT";
-	entry_size = use_xsdt ? 8 : 4;
-	root = map_table(root_phys, root_name, &root_len, &rsdp_problem, sig);
 	if (!root) {
-		pr_warn("acpi: %s at %#llx rejected: %s; no ACPI tables", root_name,
-			(unsigned long long)root_phys, rsdp_problem);
+		/* keep the reason, and say which table it was about */
+		ksnprintf(why, sizeof(why), "%s", rsdp_problem);
+		ksnprintf(rsdp_problem, sizeof(rsdp_problem), "%s at %#llx rejected: %s", root_name,
+			  (unsigned long long)root_phys, why);
+		pr_warn("acpi: %s; no ACPI tables", rsdp_problem);
 		return;
 	}
+	entry_size = use_xsdt ? 8 : 4;
 	nr_entries = (root_len - sizeof(*root)) / entry_size;
+	if ((root_len - sizeof(*root)) % entry_size)
+		pr_warn("acpi: %s length %u is not a whole number of %u-byte entries; "
+			"the last %u bytes are ignored", root_name, root_len, entry_size,
+			(unsigned)((root_len - sizeof(*root)) % entry_size));
 	for (unsigned i = 0; i < nr_entries; i++) {
 		const u8 *p = (const u8 *)(root + 1) + i * entry_size;
 		u64 phys = 0;
@@ -159,7 +277,8 @@ void acpi_tables_init(const struct boot_info *bi)
 		memcpy(&phys, p, entry_size);
 		add_table(phys, NULL);
 	}
-	/* The DSDT is not in the root table; the FADT points to it. */
+	/* The DSDT is not in the root table; the FADT points to it (a FADT
+	 * that passed map_table is at least 116 bytes: dsdt is readable). */
 	const struct acpi_fadt *fadt = (const void *)acpi_find_table("FACP", 0);
 
 	if (fadt) {
@@ -186,7 +305,7 @@ const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n)
 
 void acpi_dump(struct printer *p)
 {
-	if (rsdp_problem && !nr_tables) {
+	if (rsdp_problem[0] && !nr_tables) {
 		pr_printf(p, "no ACPI tables: %s\n", rsdp_problem);
 		return;
 	}
@@ -209,7 +328,7 @@ void acpi_dump(struct printer *p)
 		}
 		pr_printf(p, "%-4s  %#018llx  %8u  %-6s  %-8s  %s\n", t->signature,
 			  (unsigned long long)t->phys, t->length, oem, oemt,
-			  t->problem ? t->problem : "ok");
+			  t->problem[0] ? t->problem : "ok");
 	}
 }
 

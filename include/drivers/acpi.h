@@ -2,11 +2,14 @@
  * acpi.h - the ACPI tables memlab reads, found from the RSDP GRUB hands over.
  *
  * acpi_tables_init() validates the RSDP (checksum, and the extended checksum
- * for revision 2+), then the RSDT or XSDT (XSDT preferred when valid), then
- * each table's header: a table with a bad checksum, a length shorter than
- * its header or one that cannot be mapped is listed with the reason and
- * never returned by acpi_find_table().  Tables are reached through ioremap
- * (writeback), wherever the firmware put them.
+ * for revision 2+), then the RSDT or XSDT (XSDT preferred when valid, the
+ * RSDT when the XSDT is rejected), then each table's header: a table with a
+ * bad checksum, a length shorter than the fixed part of its type (FADT 116
+ * bytes, MADT/SLIT/MCFG 44, SRAT 48, any other 36), one that cannot be
+ * mapped, or one listed twice is listed with the reason and never returned
+ * by acpi_find_table().  So a caller may read the fixed fields of any table
+ * it is given without checking the length again.  Tables are reached
+ * through ioremap (writeback), wherever the firmware put them.
  *
  * Context: boot, then main loop.
  */
@@ -125,7 +128,8 @@ struct madt_info {
 };
 
 extern struct madt_info madt_info;
-/* madt_parse() - fill madt_info; true if an I/O APIC and a local APIC exist. */
+/* madt_parse() - fill madt_info; true if an I/O APIC and a local APIC exist.
+ * A malformed MADT leaves madt_info empty and returns false (8259 PICs). */
 bool madt_parse(void);
 void madt_dump(struct printer *p);
 
@@ -152,12 +156,24 @@ void acpi_decode_mcfg(struct printer *p);
 
 struct mm_boot_params;
 
-/* srat_parse() - NUMA ranges (SRAT) and distances (SLIT) into bp; returns
- * the number of ranges (0: no SRAT, one node).  drivers/acpi/srat.c */
+/*
+ * srat_parse() - NUMA ranges (SRAT) and distances (SLIT) into bp, replacing
+ * what bp->numa and bp->distance held; returns the number of ranges (0: no
+ * SRAT, or one that was rejected: one node).  Every range it gives is
+ * non-empty, ends at or below 2^MAX_PHYSMEM_BITS, has a node id below
+ * MAX_NUMNODES, and does not overlap a range of another node; every node
+ * has a range.  distance[][] is either all zero or, for every pair of
+ * nodes, the SLIT's value (10 on the diagonal, more elsewhere).
+ * drivers/acpi/srat.c
+ */
 int srat_parse(struct mm_boot_params *bp);
 /* acpi_pxm_to_node() - node id for a proximity domain (assigned in order of
  * first appearance), NUMA_NO_NODE when all MAX_NUMNODES are taken. */
 int acpi_pxm_to_node(u32 pxm);
+/* acpi_pxm_find_node() - the node already given to pxm, or NUMA_NO_NODE;
+ * never assigns one (for views). */
+int acpi_pxm_find_node(u32 pxm);
+/* acpi_node_to_pxm() - the proximity domain of node nid, -1 if none. */
 long acpi_node_to_pxm(int nid);
 
 #endif

@@ -4,83 +4,19 @@
  * notify window, used-ring replies with a wrong id or an impossible length,
  * and no reply at all.  Each must give an error, never a stray access.
  *
- * drivers/virtio/virtio_pci.c is compiled into this file (it is not part of
- * the host sources), with the PCI accessors, pci_map_bar() and ktime_ns()
- * stubbed over a 256-byte config space and a 16 KiB "BAR" in host memory.
- * The fake device never runs: a reply is staged in the used ring before
- * the request is sent, which is exactly what the transport must not trust.
+ * drivers/virtio/virtio_pci.c and virtio_mem.c are compiled into this file
+ * (they are not part of the host sources), with the PCI accessors,
+ * pci_map_bar(), ktime_ns() and jiffies() from virtio_mem_fake.h over a
+ * 256-byte config space and a 16 KiB "BAR" in host memory.  Here the fake
+ * device never runs: a reply is staged in a queue built by hand before the
+ * request is sent, which is exactly what the transport must not trust.
  */
 #include "htest.h"
 #include "../../drivers/virtio/virtio_pci.c"
+#include "../../drivers/virtio/virtio_mem.c"
+#include "virtio_mem_fake.h"
 
 #include <stdlib.h>
-#include <time.h>
-
-static u8 fake_cfg[256];
-static u8 fake_bar[16384] __attribute__((aligned(4096)));
-static struct pci_dev fake_pci;
-
-u8 pci_read8(const struct pci_dev *d, u16 off) { return off < 256 ? fake_cfg[off] : 0xff; }
-u16 pci_read16(const struct pci_dev *d, u16 off) { return off < 255 ? (u16)(fake_cfg[off] | fake_cfg[off + 1] << 8) : 0xffff; }
-u32 pci_read32(const struct pci_dev *d, u16 off)
-{
-	u32 v = 0;
-
-	if (off <= 252)
-		memcpy(&v, fake_cfg + off, 4);
-	return v;
-}
-void pci_enable_device(struct pci_dev *d) { (void)d; }
-void *pci_map_bar(struct pci_dev *d, int bar) { return bar == 4 ? fake_bar : NULL; }
-
-u8 pci_find_capability(const struct pci_dev *d, u8 cap_id, u8 start)
-{
-	u8 pos = start ? fake_cfg[start + 1] : fake_cfg[0x34];
-
-	for (int n = 0; pos && n < 48; n++, pos = fake_cfg[pos + 1])
-		if (fake_cfg[pos] == cap_id)
-			return pos;
-	return 0;
-}
-
-u64 ktime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
-
-static void put_cap(u8 pos, u8 next, u8 type, u8 bar, u32 off, u32 len, u32 mult)
-{
-	fake_cfg[pos] = PCI_CAP_ID_VNDR;
-	fake_cfg[pos + 1] = next;
-	fake_cfg[pos + 2] = type == VIRTIO_PCI_CAP_NOTIFY_CFG ? 20 : 16;
-	fake_cfg[pos + 3] = type;
-	fake_cfg[pos + 4] = bar;
-	memcpy(fake_cfg + pos + 8, &off, 4);
-	memcpy(fake_cfg + pos + 12, &len, 4);
-	if (type == VIRTIO_PCI_CAP_NOTIFY_CFG)
-		memcpy(fake_cfg + pos + 16, &mult, 4);
-}
-
-/* QEMU 7.2's layout: BAR4 of 16 KiB, common/ISR/device/notify at 0/4/8/12 KiB. */
-static void fake_device(void)
-{
-	memset(fake_cfg, 0, sizeof(fake_cfg));
-	memset(fake_bar, 0, sizeof(fake_bar));
-	memset(&fake_pci, 0, sizeof(fake_pci));
-	fake_pci.bars[4].size = sizeof(fake_bar);
-	fake_pci.bars[4].is_64 = true;
-	fake_cfg[0x34] = 0x84;
-	put_cap(0x84, 0x94, VIRTIO_PCI_CAP_COMMON_CFG, 4, 0x0000, 0x1000, 0);
-	put_cap(0x94, 0xa4, VIRTIO_PCI_CAP_ISR_CFG, 4, 0x1000, 0x1000, 0);
-	put_cap(0xa4, 0xb4, VIRTIO_PCI_CAP_DEVICE_CFG, 4, 0x2000, 0x1000, 0);
-	put_cap(0xb4, 0x00, VIRTIO_PCI_CAP_NOTIFY_CFG, 4, 0x3000, 0x1000, 4);
-	/* device_feature reads 1 whatever the select: bits 0 and 32 (VERSION_1) */
-	fake_bar[VCC_DF] = 1;
-	fake_bar[VCC_NUM_QUEUES] = 1;
-}
 
 /* A queue built by hand in host memory (virtio_find_vq needs the buddy). */
 static u8 ring_mem[4096] __attribute__((aligned(4096)));

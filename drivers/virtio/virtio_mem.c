@@ -924,6 +924,7 @@ fail_meta:
 	free_pages(vm->meta_pages, vm->meta_order);
 	vm->meta_pages = NULL;
 	virtio_reset(&vm->vd);
+	virtio_del_vq(&vm->vd);
 	return err;
 }
 

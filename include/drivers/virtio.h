@@ -112,9 +112,17 @@ int virtio_pci_setup(struct virtio_device *vd, struct pci_dev *pci, u64 wanted, 
 /*
  * virtio_find_vq() - set up queue `index` (size min(device's, VIRTQ_MAX_SIZE)),
  * rings from alloc_pages(), enable it.  Returns 0, -ENOENT (no such
- * queue), -ENOMEM, -EIO.
+ * queue, or fewer than the 2 entries a request takes), -ENOMEM, -EIO
+ * (notify offset outside the notify window).  On an error nothing stays
+ * allocated and the device is marked FAILED.
  */
 int virtio_find_vq(struct virtio_device *vd, u16 index);
+
+/*
+ * virtio_del_vq() - free the queue's ring and bounce pages.  Call it after
+ * virtio_reset(): a device that still runs may write to the rings.
+ */
+void virtio_del_vq(struct virtio_device *vd);
 
 /* virtio_driver_ok() - set DRIVER_OK; -EIO if the device reports NEEDS_RESET/FAILED. */
 int virtio_driver_ok(struct virtio_device *vd);

@@ -1,20 +1,30 @@
 /*
- * test_virtio.c - the virtio-pci transport against a hostile fake device:
- * capabilities that point outside their BAR, a notify offset outside the
- * notify window, used-ring replies with a wrong id or an impossible length,
- * and no reply at all.  Each must give an error, never a stray access.
+ * test_virtio.c - the virtio-pci transport and the virtio-mem driver
+ * against a hostile fake device.
+ *
+ * The transport: capabilities that point outside their BAR, a notify
+ * offset outside the notify window, used-ring replies with a wrong id or
+ * an impossible length, and no reply at all.  Each must give an error,
+ * never a stray access.  Here the fake device never runs: a reply is staged
+ * in a queue built by hand before the request is sent, which is exactly
+ * what the transport must not trust.
+ *
+ * The driver: probe, resize rounds and removal on the simulated machine
+ * against the device of virtio_mem_fake.h, answering as QEMU does or with
+ * the scripted lie of each test; after each step the driver's bookkeeping
+ * (fvm_check_driver) and the machine (hotplug_check_invariants) are
+ * checked.  Each test is a bug the fuzz target found (fuzz_virtio_mem.c).
  *
  * drivers/virtio/virtio_pci.c and virtio_mem.c are compiled into this file
  * (they are not part of the host sources), with the PCI accessors,
- * pci_map_bar(), ktime_ns() and jiffies() from virtio_mem_fake.h over a
- * 256-byte config space and a 16 KiB "BAR" in host memory.  Here the fake
- * device never runs: a reply is staged in a queue built by hand before the
- * request is sent, which is exactly what the transport must not trust.
+ * pci_map_bar(), ktime_ns() and jiffies() from virtio_mem_fake.h.
  */
 #include "htest.h"
 #include "../../drivers/virtio/virtio_pci.c"
 #include "../../drivers/virtio/virtio_mem.c"
 #include "virtio_mem_fake.h"
+#include "hotplug_check.h"
+#include "platform_stub.h"
 
 #include <stdlib.h>
 
@@ -157,4 +167,78 @@ HTEST(virtio_vq_request_checks_the_reply)
 	fake_queue(&vd);
 	CHECK_EQ(virtio_vq_request(&vd, req, 4096, resp, sizeof(resp), &written, 10), -EINVAL);
 	CHECK_EQ(vd.vq.avail[1], 0);
+}
+
+/* ---- the virtio-mem driver ------------------------------------------------- */
+
+#define MiB		FVM_MiB
+#define SB		(2 * MiB)	/* QEMU's block = the driver's sub-block */
+
+/* The device goes; the next test of the binary gets the default callback. */
+static void vm_down(void)
+{
+	restore_online_page_callback(vmem_online_page);
+	vmem_callback_set = false;
+	fvm_reply = NULL;
+	printk_set_level(LOG_INFO);
+}
+
+/*
+ * Bug: virtio_find_vq() allocated the ring and bounce pages, then refused a
+ * notify offset outside the notify window without freeing them, and a
+ * probe that failed after virtio_find_vq() never freed the queue either.
+ */
+HTEST(virtio_mem_probe_failures_leak_nothing)
+{
+	u16 noff = 0x400;
+	u64 free0;
+	int logs;
+
+	fvm_machine();
+	printk_set_level(LOG_EMERG);
+	fvm_setup(SB, 0, FVM_WINDOW, 1024 * MiB, 1024 * MiB, 0, 0);
+	memcpy(fake_bar + BAR_COMMON + VCC_Q_NOFF, &noff, 2);	/* 4 KiB past a 4 KiB window */
+	free0 = global_free_pages();
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -EIO);
+	CHECK(host_log_seen("queue notify offset outside the notify window", logs));
+	CHECK_EQ(global_free_pages(), free0);
+	CHECK(!vmem_devs[0].in_use);
+
+	/* a failure after the queue is set up: no memory group left */
+	int groups[MAX_MEMORY_GROUPS], nr = 0;
+
+	fvm_setup(SB, 0, FVM_WINDOW, 1024 * MiB, 1024 * MiB, 0, 0);
+	while (nr < MAX_MEMORY_GROUPS &&
+	       (groups[nr] = memory_group_register_dynamic(0, PAGES_PER_MEMORY_BLOCK, "x")) >= 0)
+		nr++;
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -ENOSPC);
+	CHECK(host_log_seen("no memory group", logs));
+	CHECK_EQ(global_free_pages(), free0);
+	while (nr)
+		memory_group_unregister(groups[--nr]);
+	vm_down();
+}
+
+/*
+ * Bug: a device offering a queue of one entry was accepted; every request
+ * is a chain of two descriptors, so the second was written past the queue.
+ */
+HTEST(virtio_mem_queue_of_one_entry_is_refused)
+{
+	u16 qsize = 1;
+	u64 free0;
+	int logs;
+
+	fvm_machine();
+	printk_set_level(LOG_EMERG);
+	fvm_setup(SB, 0, FVM_WINDOW, 1024 * MiB, 1024 * MiB, 0, 0);
+	memcpy(fake_bar + BAR_COMMON + VCC_Q_SIZE, &qsize, 2);
+	free0 = global_free_pages();
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -ENOENT);
+	CHECK(host_log_seen("queue 0 has 1 entries; a request is a chain of two descriptors", logs));
+	CHECK_EQ(global_free_pages(), free0);
+	vm_down();
 }

@@ -53,6 +53,7 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/workqueue.h>
+#include <mm/buddy.h>
 #include <mm/contig_alloc.h>
 #include <mm/gfp.h>
 #include <mm/memory_hotplug.h>
@@ -437,11 +438,15 @@ static unsigned mb_usable_sbs(const struct vmem_dev *vm, unsigned i)
 
 /*
  * Plug up to *want unplugged sub-blocks of an added block i (runs of
- * unplugged sub-blocks, lowest first); online blocks get them in the buddy.
+ * unplugged sub-blocks, lowest first); online blocks get them in the buddy,
+ * and then the watermarks and pcp sizes follow the new managed pages, as
+ * memory_block_online() does.
  */
 static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	unsigned usable = mb_usable_sbs(vm, i);
+	bool onlined = false;
+	int err = 0;
 
 	for (unsigned sb = 0; sb < usable && *want;) {
 		if (sb_plugged(vm, i, sb)) {
@@ -452,18 +457,21 @@ static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 
 		while (sb + n < usable && !sb_plugged(vm, i, sb + n) && n < *want)
 			n++;
-		int err = vmem_plug_unplug(vm, true, sb_addr(vm, i, sb), n);
-
+		err = vmem_plug_unplug(vm, true, sb_addr(vm, i, sb), n);
 		if (err)
-			return err;
+			break;
 		sb_set_plugged(vm, i, sb, n, true);
-		if (mb_online(vm, i))
+		if (mb_online(vm, i)) {
 			vmem_online_range(PHYS_PFN(sb_addr(vm, i, sb)), PHYS_PFN(sb_addr(vm, i, sb + n)));
+			onlined = true;
+		}
 		*want -= n;
 		sb += n;
 	}
+	if (onlined)
+		setup_per_zone_wmarks();
 	vmem_mb_refresh_state(vm, i);
-	return 0;
+	return err;
 }
 
 static enum mmop vmem_online_type(void)
@@ -615,6 +623,8 @@ static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
+	bool managed_changed = false;
+	int err = 0;
 
 	if (mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb &&
 	    vmem_unplug_whole_mb(vm, i, want) != -EBUSY)
@@ -625,8 +635,9 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 			continue;
 		u64 pfn = PHYS_PFN(sb_addr(vm, i, (unsigned)sb));
 		struct contig_alloc_report rep;
-		int err = alloc_contig_range_explain(pfn, pfn + sb_pages, MIGRATE_MOVABLE, __GFP_NOWARN,
-						     true, &rep);
+
+		err = alloc_contig_range_explain(pfn, pfn + sb_pages, MIGRATE_MOVABLE, __GFP_NOWARN,
+						 true, &rep);
 
 		if (err) {
 			ksnprintf(vm->why, sizeof(vm->why),
@@ -635,6 +646,7 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 				  (unsigned long long)(vm->sb_size >> 20),
 				  (unsigned long long)(vm->first_mb_id + i), err_text(err), rep.step,
 				  (unsigned long long)rep.pfn, rep.why);
+			err = 0;
 			continue;
 		}
 		struct zone *zone = page_zone(pfn_to_page(pfn));
@@ -644,12 +656,19 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		err = vmem_plug_unplug(vm, false, PFN_PHYS(pfn), 1);
 		if (err) {
 			vmem_online_range(pfn, pfn + sb_pages);	/* back to the buddy */
-			return err;
+			break;
 		}
+		managed_changed = true;
 		sb_set_plugged(vm, i, (unsigned)sb, 1, false);
 		(*want)--;
 	}
+	/* pages left the buddy for good: watermarks and pcp sizes follow, as
+	 * memory_block_offline() does after zone_managed_pages_sub() */
+	if (managed_changed)
+		setup_per_zone_wmarks();
 	vmem_mb_refresh_state(vm, i);
+	if (err)
+		return err;
 	vmem_remove_empty_mb(vm, i);
 	return 0;
 }

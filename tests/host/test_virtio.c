@@ -174,6 +174,22 @@ HTEST(virtio_vq_request_checks_the_reply)
 #define MiB		FVM_MiB
 #define SB		(2 * MiB)	/* QEMU's block = the driver's sub-block */
 
+/* A machine and QEMU's device: 2 MiB blocks, region at 4 GiB, usable = region. */
+static struct vmem_dev *vm_up(u64 region, u64 requested)
+{
+	fvm_machine();
+	printk_set_level(LOG_CRIT);
+	fvm_setup(SB, 0, FVM_WINDOW, region, region, 0, requested);
+	CHECK_EQ(fvm_probe(), 0);
+	return fake_pci.driver_data;
+}
+
+static void vm_check(struct vmem_dev *vm)
+{
+	CHECK_EQ(fvm_check_driver(vm, true), 0);
+	hotplug_check_invariants();
+}
+
 /* The device goes; the next test of the binary gets the default callback. */
 static void vm_down(void)
 {
@@ -181,6 +197,14 @@ static void vm_down(void)
 	vmem_callback_set = false;
 	fvm_reply = NULL;
 	printk_set_level(LOG_INFO);
+}
+
+static bool sb_pages_offline(u64 pa)
+{
+	for (u64 pfn = PHYS_PFN(pa); pfn < PHYS_PFN(pa + SB); pfn++)
+		if (!PageOffline(pfn_to_page(pfn)) || pfn_to_page(pfn)->refcount)
+			return false;
+	return true;
 }
 
 /*
@@ -240,5 +264,34 @@ HTEST(virtio_mem_queue_of_one_entry_is_refused)
 	CHECK_EQ(fvm_probe(), -ENOENT);
 	CHECK(host_log_seen("queue 0 has 1 entries; a request is a chain of two descriptors", logs));
 	CHECK_EQ(global_free_pages(), free0);
+	vm_down();
+}
+
+/*
+ * Known bug (found by the fuzz target's watermark check): unplugging a
+ * sub-block of an online block lowered the zone's managed pages without
+ * recomputing the watermarks and pcp sizes, as offlining does; plugging
+ * one into an online block raised them the same way.
+ */
+HTEST(virtio_mem_sub_block_changes_recompute_watermarks)
+{
+	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
+	struct zone *normal = &NODE_DATA(0)->node_zones[ZONE_NORMAL];
+
+	fvm_request_size(64 * MiB);		/* half of memory32 */
+	fvm_poll(10);
+	vm_check(vm);
+	u64 low0 = normal->watermark[WMARK_LOW];
+
+	fvm_request_size(126 * MiB);		/* fake-online 31 sub-blocks */
+	fvm_poll(10);
+	vm_check(vm);
+	CHECK(normal->watermark[WMARK_LOW] > low0);
+	fvm_request_size(2 * MiB);		/* unplug 62 sub-blocks of an online block */
+	fvm_poll(10);
+	vm_check(vm);
+	CHECK_EQ(vm->plugged_sbs, 1);
+	CHECK(normal->watermark[WMARK_LOW] < low0);
+	CHECK(sb_pages_offline(FVM_WINDOW + SB));
 	vm_down();
 }

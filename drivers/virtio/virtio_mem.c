@@ -947,12 +947,75 @@ fail_meta:
 	return err;
 }
 
+/*
+ * vmem_remove() - the device goes away (pci_remove_device; QEMU 7.2 refuses
+ * device_del of virtio-mem, so today only the tests get here).  Every
+ * memory block the driver added is offlined and removed, whatever the
+ * device says: passes over the blocks until one makes no progress, since
+ * a block's memmap may live in another block added before it.  Then the
+ * device is asked to UNPLUG_ALL (best effort), reset, and the driver's
+ * state and queue are freed.  A block that cannot be offlined (unmovable
+ * pages) keeps the device's slot, marked broken, so the online_page
+ * callback still knows its unplugged sub-blocks; the log says which.
+ */
+static void vmem_remove(struct pci_dev *pci)
+{
+	struct vmem_dev *vm = pci->driver_data;
+	unsigned left;
+	bool progress = true;
+
+	if (!vm)
+		return;
+	while (progress) {
+		progress = false;
+		left = 0;
+		for (int i = (int)vm->nr_mbs - 1; i >= 0; i--) {
+			if (vm->mb_state[i] == VMEM_MB_UNUSED)
+				continue;
+			struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + (unsigned)i);
+			u64 pa = mb_addr(vm, (unsigned)i);
+			int err = mem && mem->state == MEM_ONLINE ?
+					  offline_and_remove_memory(pa, MEMORY_BLOCK_SIZE) :
+					  remove_memory(pa, MEMORY_BLOCK_SIZE);
+
+			vmem_mb_refresh_state(vm, (unsigned)i);
+			if (err)
+				left++;
+			else
+				progress = true;
+		}
+	}
+	if (left) {
+		pr_err("%s: removed while %u memory blocks of it cannot be offlined: they stay, the device is marked broken\n",
+		       vm->name, left);
+		vm->vd.broken = true;
+		return;
+	}
+	if (!vm->vd.broken) {
+		int r = vmem_request(vm, VIRTIO_MEM_REQ_UNPLUG_ALL, 0, 0, NULL);
+
+		if (r != VIRTIO_MEM_RESP_ACK)
+			pr_warn("%s: UNPLUG_ALL at removal: %s\n", vm->name,
+				r < 0 ? err_text(r) : resp_name((u16)r));
+	}
+	for (unsigned i = 0; i < vm->nr_mbs; i++)
+		sb_set_plugged(vm, i, 0, vm->sb_per_mb, false);
+	memory_group_unregister(vm->mgid);
+	virtio_reset(&vm->vd);
+	virtio_del_vq(&vm->vd);
+	free_pages(vm->meta_pages, vm->meta_order);
+	vm->meta_pages = NULL;
+	vm->in_use = false;
+	pci->driver_data = NULL;
+	pr_info("%s: removed\n", vm->name);
+}
+
 static const struct pci_driver vmem_driver = {
 	.name = "virtio-mem",
 	.vendor = VIRTIO_PCI_VENDOR,
 	.device = VIRTIO_ID_MEM_PCI,
 	.probe = vmem_probe,
-	.remove = NULL,		/* QEMU 7.2 refuses device_del of virtio-mem */
+	.remove = vmem_remove,
 };
 
 void virtio_mem_init(void)

@@ -193,6 +193,8 @@ static void vm_check(struct vmem_dev *vm)
 /* The device goes; the next test of the binary gets the default callback. */
 static void vm_down(void)
 {
+	if (fake_pci.driver_data)
+		vmem_driver.remove(&fake_pci);
 	restore_online_page_callback(vmem_online_page);
 	vmem_callback_set = false;
 	fvm_reply = NULL;
@@ -205,6 +207,50 @@ static bool sb_pages_offline(u64 pa)
 		if (!PageOffline(pfn_to_page(pfn)) || pfn_to_page(pfn)->refcount)
 			return false;
 	return true;
+}
+
+/*
+ * Probe and remove with every bad reply set aside: the usual life, with
+ * the machine's counters back where they were (remove is new, and is what
+ * the fuzz target ends each input with).
+ */
+HTEST(virtio_mem_plug_unplug_remove)
+{
+	u64 free0, total0, vmemmap0;
+	struct vmem_dev *vm;
+
+	fvm_machine();
+	printk_set_level(LOG_CRIT);
+	fvm_setup(SB, 0, FVM_WINDOW, 1024 * MiB, 1024 * MiB, 0, 0);
+	free0 = global_free_pages();
+	total0 = totalram_pages();
+	vmemmap0 = host_vmemmap_populated_pages;
+	CHECK_EQ(fvm_probe(), 0);
+	vm = fake_pci.driver_data;
+	fvm_request_size(300 * MiB);		/* two whole blocks and 44 MiB */
+	fvm_poll(10);
+	vm_check(vm);
+	CHECK_EQ(vm->plugged_sbs, 150);
+	CHECK_EQ(fvm.plugged, 300 * MiB);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 2);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL_PARTIAL], 1);
+	fvm_request_size(100 * MiB);
+	fvm_poll(10);
+	vm_check(vm);
+	CHECK_EQ(vm->plugged_sbs, 50);
+	CHECK_EQ(fvm.plugged, 100 * MiB);
+
+	vmem_driver.remove(&fake_pci);
+	CHECK(!vmem_devs[0].in_use && !fake_pci.driver_data);
+	CHECK_EQ(fvm.last_type, VIRTIO_MEM_REQ_UNPLUG_ALL);
+	CHECK_EQ(fvm.plugged, 0);
+	hotplug_check_invariants();
+	CHECK_EQ(global_free_pages(), free0);	/* rings, state and memmaps given back */
+	CHECK_EQ(totalram_pages(), total0);
+	CHECK_EQ(host_vmemmap_populated_pages, vmemmap0);
+	CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 1);
+	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 0);
+	vm_down();
 }
 
 /*

@@ -805,6 +805,36 @@ static struct poller vmem_poller = { .fn = vmem_poll, .name = "virtio-mem", .per
 
 /* ---- probe --------------------------------------------------------------- */
 
+/*
+ * vmem_region_overlaps() - -EEXIST if vm's region touches a memory block
+ * the kernel already has (boot RAM, a DIMM) or another device's region,
+ * with the reason logged; 0 otherwise.  Linux's driver fails the same way
+ * when it cannot reserve the region's resource.
+ */
+static int vmem_region_overlaps(const struct vmem_dev *vm)
+{
+	u64 end = vm->addr + vm->region_size;
+	unsigned long id = (unsigned long)(vm->addr / MEMORY_BLOCK_SIZE);
+	struct memory_block *mem = vm->region_size ? memory_block_next(&id) : NULL;
+
+	if (mem && (u64)id * MEMORY_BLOCK_SIZE < end) {
+		pr_err("%s: region [%#llx, +%#llx) overlaps memory%lu, which the kernel already has\n",
+		       vm->name, (unsigned long long)vm->addr, (unsigned long long)vm->region_size, id);
+		return -EEXIST;
+	}
+	for (int d = 0; d < VMEM_MAX_DEVICES; d++) {
+		const struct vmem_dev *o = &vmem_devs[d];
+
+		if (o == vm || !o->in_use || !vm->region_size || !o->region_size ||
+		    end <= o->addr || o->addr + o->region_size <= vm->addr)
+			continue;
+		pr_err("%s: region [%#llx, +%#llx) overlaps the region of %s\n", vm->name,
+		       (unsigned long long)vm->addr, (unsigned long long)vm->region_size, o->name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
 static int vmem_probe(struct pci_dev *pci)
 {
 	struct vmem_dev *vm = NULL;
@@ -842,12 +872,24 @@ static int vmem_probe(struct pci_dev *pci)
 		virtio_reset(&vm->vd);
 		return -EINVAL;
 	}
-	if ((vm->addr | vm->region_size) & (vm->block_size - 1) ||
-	    vm->addr + vm->region_size < vm->addr) {
+	if ((vm->addr | vm->region_size) & (vm->block_size - 1)) {
 		pr_err("%s: region [%#llx, +%#llx) is not block aligned\n", vm->name,
 		       (unsigned long long)vm->addr, (unsigned long long)vm->region_size);
 		virtio_reset(&vm->vd);
 		return -EINVAL;
+	}
+	if (vm->addr + vm->region_size < vm->addr ||
+	    vm->addr + vm->region_size > (1ULL << MAX_PHYSMEM_BITS)) {
+		pr_err("%s: region [%#llx, +%#llx) ends beyond the %d-bit physical address space\n",
+		       vm->name, (unsigned long long)vm->addr, (unsigned long long)vm->region_size,
+		       MAX_PHYSMEM_BITS);
+		virtio_reset(&vm->vd);
+		return -EINVAL;
+	}
+	err = vmem_region_overlaps(vm);
+	if (err) {
+		virtio_reset(&vm->vd);
+		return err;
 	}
 	vm->sb_size = vm->block_size;	/* >= 2 MiB = one pageblock */
 	vm->sb_per_mb = (unsigned)(MEMORY_BLOCK_SIZE / vm->sb_size);

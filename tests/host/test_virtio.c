@@ -314,6 +314,33 @@ HTEST(virtio_mem_queue_of_one_entry_is_refused)
 }
 
 /*
+ * Bug: a region ending beyond the 46-bit physical address space was
+ * accepted (add_memory then failed or worse); a region over boot RAM was
+ * accepted and every round plugged, failed to add and unplugged again.
+ */
+HTEST(virtio_mem_bad_regions_are_refused)
+{
+	int logs;
+
+	fvm_machine();
+	printk_set_level(LOG_EMERG);
+	fvm_setup(SB, 0, (1ULL << 46) - 128 * MiB, 256 * MiB, 256 * MiB, 0, 0);
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -EINVAL);
+	CHECK(host_log_seen("ends beyond the 46-bit physical address space", logs));
+
+	fvm_setup(SB, 0, ~0ULL - 128 * MiB + 1, 256 * MiB, 256 * MiB, 0, 0);	/* wraps */
+	CHECK_EQ(fvm_probe(), -EINVAL);
+
+	fvm_setup(SB, 0, 64 * MiB, 512 * MiB, 512 * MiB, 0, 0);	/* over boot RAM's block 0 */
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -EEXIST);
+	CHECK(host_log_seen("overlaps memory0, which the kernel already has", logs));
+	CHECK(!vmem_devs[0].in_use);
+	vm_down();
+}
+
+/*
  * Known bug (found by the fuzz target's watermark check): unplugging a
  * sub-block of an online block lowered the zone's managed pages without
  * recomputing the watermarks and pcp sizes, as offlining does; plugging

@@ -274,8 +274,10 @@ static const char *resp_name(u16 t)
 
 /*
  * vmem_request() - one request; returns the response type (>= 0) or a
- * transport -errno.  *state gets the STATE answer.  An unknown response
- * type or a short reply counts as ERROR.
+ * transport -errno.  *state gets the STATE answer.  A response type
+ * outside the enum or a reply too short to hold one says nothing about
+ * what the device did: the device is marked broken (as the transport does
+ * for a missing or malformed used entry) and -EIO returned.
  */
 /*
  * Fault injection (`virtio-mem inject`): the next inject_count PLUG, UNPLUG
@@ -307,8 +309,11 @@ static int vmem_request(struct vmem_dev *vm, u16 type, u64 addr, u64 nb_blocks, 
 	if (err)
 		return err;
 	if (written < sizeof(resp.type) || resp.type > VIRTIO_MEM_RESP_ERROR) {
-		pr_err("%s: malformed response (type %u, %u bytes)\n", vm->name, resp.type, written);
-		return VIRTIO_MEM_RESP_ERROR;
+		pr_err("%s: malformed response to a request of type %u at %#llx: type %u, %u bytes; device marked broken\n",
+		       vm->name, type, (unsigned long long)addr, written < sizeof(resp.type) ? 0 : resp.type,
+		       written);
+		vm->vd.broken = true;
+		return -EIO;
 	}
 	if (state)
 		*state = resp.state;
@@ -318,7 +323,11 @@ static int vmem_request(struct vmem_dev *vm, u16 type, u64 addr, u64 nb_blocks, 
 /*
  * vmem_plug_unplug() - PLUG or UNPLUG n sub-blocks from address pa.
  * Returns 0 on ACK, -EAGAIN on NACK (re-read the config), -EBUSY on BUSY,
- * -EIO on ERROR or a transport failure; the counters and vm->why say so.
+ * -EIO on ERROR (the device refused: nothing changed), and -ENODEV when no
+ * usable answer came (no reply, a malformed one, a broken device): the
+ * device may or may not have done it, so callers assume the worse for the
+ * guest (a sub-block is used only if the device surely plugged it).  The
+ * counters and vm->why say which.
  */
 static int vmem_plug_unplug(struct vmem_dev *vm, bool plug, u64 pa, unsigned n)
 {
@@ -351,6 +360,11 @@ static int vmem_plug_unplug(struct vmem_dev *vm, bool plug, u64 pa, unsigned n)
 			  plug ? "PLUG" : "UNPLUG", (unsigned long long)pa,
 			  (unsigned long long)((u64)n * vm->sb_size >> 20),
 			  r < 0 ? err_text(r) : "ERROR reply");
+		if (vm->vd.broken) {
+			pr_err("%s: %s; the device is broken: no more requests, and the sub-blocks are not used\n",
+			       vm->name, vm->why);
+			return -ENODEV;
+		}
 		pr_err("%s: %s; stopping until the requested size changes\n", vm->name, vm->why);
 		vm->halted = true;
 		vm->halted_request = vm->requested_size;
@@ -561,7 +575,11 @@ static int vmem_remove_empty_mb(struct vmem_dev *vm, unsigned i)
 	return err;
 }
 
-/* Unplug plugged sub-blocks of offline block i from the top (no pages in use). */
+/*
+ * Unplug plugged sub-blocks of offline block i from the top (no pages in
+ * use).  With no usable answer the sub-block counts as unplugged:
+ * onlining the block later must not give it to the buddy.
+ */
 static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	for (int sb = (int)vm->sb_per_mb - 1; sb >= 0 && *want; sb--) {
@@ -569,8 +587,12 @@ static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 			continue;
 		int err = vmem_plug_unplug(vm, false, sb_addr(vm, i, (unsigned)sb), 1);
 
-		if (err)
+		if (err == -ENODEV)
+			sb_set_plugged(vm, i, (unsigned)sb, 1, false);
+		if (err) {
+			vmem_mb_refresh_state(vm, i);
 			return err;
+		}
 		sb_set_plugged(vm, i, (unsigned)sb, 1, false);
 		(*want)--;
 	}
@@ -582,8 +604,8 @@ static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 /*
  * A fully plugged online block that goes away whole: offline and remove
  * it first (movable pages migrate), then UNPLUG it in one request.  If the
- * UNPLUG fails the block is added and onlined again.  Returns 0, or
- * -EBUSY (offline refused: fall back to sub-blocks), or the request error.
+ * UNPLUG fails the block is added and onlined again.  Returns 0, or 1
+ * (offline refused: fall back to sub-blocks), or the request's error.
  */
 static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
@@ -592,10 +614,17 @@ static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 
 	if (err) {
 		vmem_mb_refresh_state(vm, i);
-		return -EBUSY;
+		return 1;
 	}
 	vmem_mb_refresh_state(vm, i);	/* UNUSED, bits still set */
 	err = vmem_plug_unplug(vm, false, pa, vm->sb_per_mb);
+	if (err == -ENODEV) {
+		/* maybe unplugged: it must not come back */
+		sb_set_plugged(vm, i, 0, vm->sb_per_mb, false);
+		pr_err("%s: memory%llu stays removed: its UNPLUG got no usable answer\n", vm->name,
+		       (unsigned long long)(vm->first_mb_id + i));
+		return err;
+	}
 	if (err) {
 		if (add_memory(vm->nid, pa, MEMORY_BLOCK_SIZE, vm->mgid, MHP_NO_AUTO_ONLINE) == 0) {
 			struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + i);
@@ -626,9 +655,11 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 	bool managed_changed = false;
 	int err = 0;
 
-	if (mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb &&
-	    vmem_unplug_whole_mb(vm, i, want) != -EBUSY)
-		return 0;
+	if (mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb) {
+		err = vmem_unplug_whole_mb(vm, i, want);
+		if (err <= 0)
+			return err;
+	}
 
 	for (int sb = (int)vm->sb_per_mb - 1; sb >= 0 && *want; sb--) {
 		if (!sb_plugged(vm, i, (unsigned)sb))
@@ -654,6 +685,12 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		vmem_fake_offline_range(pfn, pfn + sb_pages);
 		zone_managed_pages_sub(zone, sb_pages);
 		err = vmem_plug_unplug(vm, false, PFN_PHYS(pfn), 1);
+		if (err == -ENODEV) {
+			/* maybe unplugged: the pages stay PageOffline for good */
+			sb_set_plugged(vm, i, (unsigned)sb, 1, false);
+			managed_changed = true;
+			break;
+		}
 		if (err) {
 			vmem_online_range(pfn, pfn + sb_pages);	/* back to the buddy */
 			break;
@@ -711,6 +748,11 @@ static void vmem_resize(struct vmem_dev *vm)
 	u64 t0 = ktime_ns(), plugged, target;
 	int err = 0;
 
+	if (vm->vd.broken) {
+		ksnprintf(vm->why, sizeof(vm->why),
+			  "the device is broken (a reply was missing or malformed): no more requests");
+		return;
+	}
 	vmem_read_config(vm);
 	vmem_refresh_all(vm);
 	if (vm->halted) {

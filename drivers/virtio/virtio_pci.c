@@ -336,9 +336,13 @@ int virtio_vq_request(struct virtio_device *vd, const void *req, u32 req_len, vo
 		__asm__ volatile("pause");
 		/* ktime may be 0 before time_init: bound by spins as well */
 		if (ktime_ns() > deadline || ++spins > (u64)timeout_ms * 200000ULL) {
+			/* the device may still finish it later, reading and
+			 * writing whatever the buffers hold by then, and its
+			 * late used entry would answer the next request */
 			vq->timeouts++;
-			pr_err("virtio %s: no reply within %u ms (used.idx %u)\n", vname(vd), timeout_ms,
-			       vq->used[1]);
+			vd->broken = true;
+			pr_err("virtio %s: no reply within %u ms (used.idx %u): device marked broken, no more requests\n",
+			       vname(vd), timeout_ms, vq->used[1]);
 			return -ETIMEDOUT;
 		}
 	}

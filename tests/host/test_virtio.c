@@ -134,12 +134,19 @@ HTEST(virtio_vq_request_checks_the_reply)
 	CHECK_EQ(vd.vq.desc[1].flags, VIRTQ_DESC_F_WRITE);
 	CHECK_EQ(vd.vq.avail[1], 1);
 
-	/* no reply at all */
+	/* no reply at all: the device may still answer later, so it is broken */
 	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 2),
 		 -ETIMEDOUT);
 	CHECK_EQ(vd.vq.timeouts, 1);
+	CHECK(vd.broken);
+	stage_reply(&vd, 0, 10);	/* the late answer is not taken for the next request */
+	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), -EIO);
+	CHECK_EQ(vd.vq.avail[1], 2);
 
 	/* a length beyond the response buffer */
+	fake_device();
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), 0);
+	fake_queue(&vd);
 	stage_reply(&vd, 0, 4096);
 	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), -EIO);
 	CHECK(vd.broken);
@@ -173,6 +180,23 @@ HTEST(virtio_vq_request_checks_the_reply)
 
 #define MiB		FVM_MiB
 #define SB		(2 * MiB)	/* QEMU's block = the driver's sub-block */
+
+/* Replies of the device, one byte per request (see enum fvm_lie); then honest. */
+static const u8 *script;
+static size_t script_len, script_pos;
+
+static u8 script_reply(void)
+{
+	return script_pos < script_len ? script[script_pos++] : 0;
+}
+
+static void script_set(const u8 *bytes, size_t len)
+{
+	script = bytes;
+	script_len = len;
+	script_pos = 0;
+	fvm_reply = script_reply;
+}
 
 /* A machine and QEMU's device: 2 MiB blocks, region at 4 GiB, usable = region. */
 static struct vmem_dev *vm_up(u64 region, u64 requested)
@@ -366,5 +390,94 @@ HTEST(virtio_mem_sub_block_changes_recompute_watermarks)
 	CHECK_EQ(vm->plugged_sbs, 1);
 	CHECK(normal->watermark[WMARK_LOW] < low0);
 	CHECK(sb_pages_offline(FVM_WINDOW + SB));
+	vm_down();
+}
+
+/*
+ * Bug: a request the device answered after the 2 s timeout left its used
+ * entry in the ring, and the transport took it as the answer to the next
+ * request (and that one's as the answer to the one after): the driver and
+ * the device disagreed on what was plugged.  Now a timeout marks the
+ * device broken; the driver sends nothing more and uses only what the
+ * device surely plugged.
+ */
+HTEST(virtio_mem_late_reply_breaks_the_device)
+{
+	static const u8 replies[] = { FVM_LIE(FVM_LATE), 0 };
+	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
+	int logs = host_log_count;
+
+	script_set(replies, sizeof(replies));
+	fvm_request_size(8 * MiB);
+	fvm_poll(10);				/* PLUG: no answer within 2 s */
+	CHECK(vm->vd.broken);
+	CHECK(host_log_seen("no reply within 2000 ms", logs));
+	CHECK(host_log_seen("the device is broken: no more requests", logs));
+	CHECK_EQ(vm->plugged_sbs, 0);
+	u64 requests = fvm.requests;
+
+	fvm_request_size(16 * MiB);
+	fvm_poll(10);
+	fvm_poll(HZ * 10);
+	char buf[512], *argv[] = { "virtio-mem", "retry" };
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, buf, sizeof(buf));
+	cmd_virtio_mem(&bp.p, 2, argv);		/* `virtio-mem retry` says why it does nothing */
+	CHECK(strstr(buf, "the device is broken") != NULL);
+	CHECK_EQ(vm->plugged_sbs, 0);
+	vm_check(vm);
+	CHECK(fvm.requests <= requests + 1);	/* at most the late one was answered */
+	vm_down();
+}
+
+/*
+ * Bug: a response type outside the enum, or a reply too short to hold
+ * one, counted as ERROR, as if the device had done nothing; it may have
+ * done it.  Now the device is marked broken and the driver assumes the
+ * worse: an UNPLUG so answered keeps its pages PageOffline for good.
+ */
+HTEST(virtio_mem_malformed_unplug_reply_keeps_pages_offline)
+{
+	static const u8 replies[] = { FVM_LIE(FVM_BAD_TYPE), 7 };
+	struct vmem_dev *vm = vm_up(1024 * MiB, 64 * MiB);
+	int logs;
+
+	fvm_poll(10);
+	CHECK_EQ(vm->plugged_sbs, 32);
+	vm_check(vm);
+	script_set(replies, sizeof(replies));
+	logs = host_log_count;
+	fvm_request_size(62 * MiB);		/* UNPLUG of sub-block 31: type 11 back */
+	fvm_poll(10);
+	CHECK(vm->vd.broken);
+	CHECK(host_log_seen("malformed response", logs));
+	CHECK_EQ(vm->plugged_sbs, 31);		/* counted as unplugged ... */
+	CHECK(sb_pages_offline(FVM_WINDOW + 31 * SB));	/* ... and never used again */
+	vm_check(vm);
+	vm_down();
+}
+
+/*
+ * Bug: with no usable answer to a whole-block UNPLUG the driver added and
+ * onlined the block again, and went on to the next block.  Now the block
+ * stays removed (maybe unplugged) and the round stops.
+ */
+HTEST(virtio_mem_lost_whole_block_unplug_keeps_it_removed)
+{
+	static const u8 replies[] = { FVM_LIE(FVM_SHORT) };
+	struct vmem_dev *vm = vm_up(1024 * MiB, 384 * MiB);
+
+	fvm_poll(10);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 3);
+	script_set(replies, sizeof(replies));
+	fvm_request_size(0);
+	fvm_poll(10);				/* memory34 goes whole: no usable answer */
+	CHECK(vm->vd.broken);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 2);
+	CHECK(!find_memory_block_by_id(34));
+	CHECK(find_memory_block_by_id(33) && find_memory_block_by_id(32));
+	CHECK_EQ(vm->plugged_sbs, 128);
+	vm_check(vm);
 	vm_down();
 }

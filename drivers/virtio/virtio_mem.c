@@ -511,8 +511,14 @@ static int vmem_plug_new_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		ksnprintf(vm->why, sizeof(vm->why), "add_memory of memory%llu failed (%s)",
 			  (unsigned long long)(vm->first_mb_id + i), err_text(err));
 		pr_err("%s: %s; unplugging its sub-blocks again\n", vm->name, vm->why);
-		if (vmem_plug_unplug(vm, false, pa, n) == 0)
+		int r = vmem_plug_unplug(vm, false, pa, n);
+
+		/* never added, so never used: unknown (-ENODEV) counts as unplugged */
+		if (r == 0 || r == -ENODEV)
 			sb_set_plugged(vm, i, 0, n, false);
+		else
+			pr_err("%s: the device keeps %u sub-blocks of memory%llu plugged; the next unplug round retries\n",
+			       vm->name, n, (unsigned long long)(vm->first_mb_id + i));
 		return err;
 	}
 	*want -= n;
@@ -540,7 +546,9 @@ static int vmem_plug(struct vmem_dev *vm, u64 want)
 			if (vm->mb_state[i] == order[o] && (err = vmem_plug_in_mb(vm, i, &want)))
 				return err;
 	for (unsigned i = 0; i < vm->nr_mbs && want; i++) {
-		if (vm->mb_state[i] != VMEM_MB_UNUSED)
+		/* a block not added but with plugged sub-blocks (its add failed
+		 * and the device refused them back) waits for vmem_unplug() */
+		if (vm->mb_state[i] != VMEM_MB_UNUSED || mb_nr_plugged(vm, i))
 			continue;
 		if (!mb_usable_sbs(vm, i))
 			break;
@@ -576,9 +584,9 @@ static int vmem_remove_empty_mb(struct vmem_dev *vm, unsigned i)
 }
 
 /*
- * Unplug plugged sub-blocks of offline block i from the top (no pages in
- * use).  With no usable answer the sub-block counts as unplugged:
- * onlining the block later must not give it to the buddy.
+ * Unplug plugged sub-blocks of offline (or not added) block i from the top
+ * (no pages in use).  With no usable answer the sub-block counts as
+ * unplugged: onlining the block later must not give it to the buddy.
  */
 static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
@@ -712,7 +720,8 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 
 static int vmem_unplug(struct vmem_dev *vm, u64 want)
 {
-	static const u8 order[] = { VMEM_MB_OFFLINE_PARTIAL, VMEM_MB_OFFLINE,
+	/* unused blocks first: only those whose add failed hold plugged sub-blocks */
+	static const u8 order[] = { VMEM_MB_UNUSED, VMEM_MB_OFFLINE_PARTIAL, VMEM_MB_OFFLINE,
 				    VMEM_MB_MOVABLE_PARTIAL, VMEM_MB_KERNEL_PARTIAL,
 				    VMEM_MB_MOVABLE, VMEM_MB_KERNEL };
 	int err;
@@ -720,7 +729,7 @@ static int vmem_unplug(struct vmem_dev *vm, u64 want)
 	vm->why[0] = 0;
 	for (unsigned o = 0; o < ARRAY_SIZE(order) && want; o++) {
 		for (int i = (int)vm->nr_mbs - 1; i >= 0 && want; i--) {
-			if (vm->mb_state[i] != order[o])
+			if (vm->mb_state[i] != order[o] || !mb_nr_plugged(vm, (unsigned)i))
 				continue;
 			err = order[o] <= VMEM_MB_OFFLINE_PARTIAL ?
 				      vmem_unplug_offline_mb(vm, (unsigned)i, &want) :

@@ -481,3 +481,41 @@ HTEST(virtio_mem_lost_whole_block_unplug_keeps_it_removed)
 	vm_check(vm);
 	vm_down();
 }
+
+/*
+ * A block whose add_memory() failed (no memmap to be had) and whose
+ * sub-blocks the device then refused to take back: they stay plugged,
+ * counted, not added; the next plug round leaves the block alone and the
+ * next unplug round gives them back.
+ */
+HTEST(virtio_mem_plugged_block_that_could_not_be_added)
+{
+	static const u8 replies[] = { 0, FVM_LIE(FVM_BUSY) };
+	static struct page *hog[64];
+	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
+	unsigned nr = 0;
+	int logs = host_log_count;
+
+	while (nr < 64 && (hog[nr] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 9)))
+		nr++;
+	script_set(replies, sizeof(replies));
+	fvm_request_size(16 * MiB);
+	fvm_poll(10);				/* PLUG ACK, add_memory -ENOMEM, UNPLUG BUSY */
+	CHECK(host_log_seen("the device keeps 8 sub-blocks of memory32 plugged", logs));
+	CHECK_EQ(vm->plugged_sbs, 8);
+	CHECK_EQ(vm->mb_state[0], VMEM_MB_UNUSED);
+	vm_check(vm);
+	while (nr)
+		free_pages(hog[--nr], 9);
+	fvm_request_size(32 * MiB);
+	fvm_poll(10);				/* memory32 is left alone, memory33 gets 8 */
+	CHECK_EQ(vm->plugged_sbs, 16);
+	CHECK_EQ(vm->mb_state[0], VMEM_MB_UNUSED);
+	vm_check(vm);
+	fvm_request_size(16 * MiB);
+	fvm_poll(10);				/* memory32's go back first */
+	CHECK_EQ(vm->plugged_sbs, 8);
+	CHECK_EQ(mb_nr_plugged(vm, 0), 0);
+	vm_check(vm);
+	vm_down();
+}

@@ -36,6 +36,9 @@
  * Requests are synchronous (virtio_vq_request); ACK goes on, NACK (plug
  * beyond requested_size) stops the round and re-reads the config, BUSY
  * retries a second later, ERROR stops until the host asks for a new size.
+ * No usable answer (none within 2 s, a malformed one) marks the device
+ * broken for good, and what that request did is taken as the worse case:
+ * memory the device may have taken back is never used again.
  * A resize round that cannot reach requested_size (unmovable pages in the
  * last plugged sub-blocks) says why and is retried every 5 seconds.
  *

@@ -13,7 +13,8 @@
  * against the device of virtio_mem_fake.h, answering as QEMU does or with
  * the scripted lie of each test; after each step the driver's bookkeeping
  * (fvm_check_driver) and the machine (hotplug_check_invariants) are
- * checked.  Each test is a bug the fuzz target found (fuzz_virtio_mem.c).
+ * checked.  Each test is a bug found by the fuzz target (fuzz_virtio_mem.c)
+ * or while writing it.
  *
  * drivers/virtio/virtio_pci.c and virtio_mem.c are compiled into this file
  * (they are not part of the host sources), with the PCI accessors,

@@ -36,6 +36,9 @@
  * Requests are synchronous (virtio_vq_request); ACK goes on, NACK (plug
  * beyond requested_size) stops the round and re-reads the config, BUSY
  * retries a second later, ERROR stops until the host asks for a new size.
+ * No usable answer (none within 2 s, a malformed one) marks the device
+ * broken for good, and what that request did is taken as the worse case:
+ * memory the device may have taken back is never used again.
  * A resize round that cannot reach requested_size (unmovable pages in the
  * last plugged sub-blocks) says why and is retried every 5 seconds.
  *
@@ -53,6 +56,7 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/workqueue.h>
+#include <mm/buddy.h>
 #include <mm/contig_alloc.h>
 #include <mm/gfp.h>
 #include <mm/memory_hotplug.h>
@@ -273,8 +277,10 @@ static const char *resp_name(u16 t)
 
 /*
  * vmem_request() - one request; returns the response type (>= 0) or a
- * transport -errno.  *state gets the STATE answer.  An unknown response
- * type or a short reply counts as ERROR.
+ * transport -errno.  *state gets the STATE answer.  A response type
+ * outside the enum or a reply too short to hold one says nothing about
+ * what the device did: the device is marked broken (as the transport does
+ * for a missing or malformed used entry) and -EIO returned.
  */
 /*
  * Fault injection (`virtio-mem inject`): the next inject_count PLUG, UNPLUG
@@ -306,8 +312,11 @@ static int vmem_request(struct vmem_dev *vm, u16 type, u64 addr, u64 nb_blocks, 
 	if (err)
 		return err;
 	if (written < sizeof(resp.type) || resp.type > VIRTIO_MEM_RESP_ERROR) {
-		pr_err("%s: malformed response (type %u, %u bytes)\n", vm->name, resp.type, written);
-		return VIRTIO_MEM_RESP_ERROR;
+		pr_err("%s: malformed response to a request of type %u at %#llx: type %u, %u bytes; device marked broken\n",
+		       vm->name, type, (unsigned long long)addr, written < sizeof(resp.type) ? 0 : resp.type,
+		       written);
+		vm->vd.broken = true;
+		return -EIO;
 	}
 	if (state)
 		*state = resp.state;
@@ -317,7 +326,11 @@ static int vmem_request(struct vmem_dev *vm, u16 type, u64 addr, u64 nb_blocks, 
 /*
  * vmem_plug_unplug() - PLUG or UNPLUG n sub-blocks from address pa.
  * Returns 0 on ACK, -EAGAIN on NACK (re-read the config), -EBUSY on BUSY,
- * -EIO on ERROR or a transport failure; the counters and vm->why say so.
+ * -EIO on ERROR (the device refused: nothing changed), and -ENODEV when no
+ * usable answer came (no reply, a malformed one, a broken device): the
+ * device may or may not have done it, so callers assume the worse for the
+ * guest (a sub-block is used only if the device surely plugged it).  The
+ * counters and vm->why say which.
  */
 static int vmem_plug_unplug(struct vmem_dev *vm, bool plug, u64 pa, unsigned n)
 {
@@ -350,6 +363,11 @@ static int vmem_plug_unplug(struct vmem_dev *vm, bool plug, u64 pa, unsigned n)
 			  plug ? "PLUG" : "UNPLUG", (unsigned long long)pa,
 			  (unsigned long long)((u64)n * vm->sb_size >> 20),
 			  r < 0 ? err_text(r) : "ERROR reply");
+		if (vm->vd.broken) {
+			pr_err("%s: %s; the device is broken: no more requests, and the sub-blocks are not used\n",
+			       vm->name, vm->why);
+			return -ENODEV;
+		}
 		pr_err("%s: %s; stopping until the requested size changes\n", vm->name, vm->why);
 		vm->halted = true;
 		vm->halted_request = vm->requested_size;
@@ -437,11 +455,15 @@ static unsigned mb_usable_sbs(const struct vmem_dev *vm, unsigned i)
 
 /*
  * Plug up to *want unplugged sub-blocks of an added block i (runs of
- * unplugged sub-blocks, lowest first); online blocks get them in the buddy.
+ * unplugged sub-blocks, lowest first); online blocks get them in the buddy,
+ * and then the watermarks and pcp sizes follow the new managed pages, as
+ * memory_block_online() does.
  */
 static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	unsigned usable = mb_usable_sbs(vm, i);
+	bool onlined = false;
+	int err = 0;
 
 	for (unsigned sb = 0; sb < usable && *want;) {
 		if (sb_plugged(vm, i, sb)) {
@@ -452,18 +474,21 @@ static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 
 		while (sb + n < usable && !sb_plugged(vm, i, sb + n) && n < *want)
 			n++;
-		int err = vmem_plug_unplug(vm, true, sb_addr(vm, i, sb), n);
-
+		err = vmem_plug_unplug(vm, true, sb_addr(vm, i, sb), n);
 		if (err)
-			return err;
+			break;
 		sb_set_plugged(vm, i, sb, n, true);
-		if (mb_online(vm, i))
+		if (mb_online(vm, i)) {
 			vmem_online_range(PHYS_PFN(sb_addr(vm, i, sb)), PHYS_PFN(sb_addr(vm, i, sb + n)));
+			onlined = true;
+		}
 		*want -= n;
 		sb += n;
 	}
+	if (onlined)
+		setup_per_zone_wmarks();
 	vmem_mb_refresh_state(vm, i);
-	return 0;
+	return err;
 }
 
 static enum mmop vmem_online_type(void)
@@ -489,8 +514,14 @@ static int vmem_plug_new_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		ksnprintf(vm->why, sizeof(vm->why), "add_memory of memory%llu failed (%s)",
 			  (unsigned long long)(vm->first_mb_id + i), err_text(err));
 		pr_err("%s: %s; unplugging its sub-blocks again\n", vm->name, vm->why);
-		if (vmem_plug_unplug(vm, false, pa, n) == 0)
+		int r = vmem_plug_unplug(vm, false, pa, n);
+
+		/* never added, so never used: unknown (-ENODEV) counts as unplugged */
+		if (r == 0 || r == -ENODEV)
 			sb_set_plugged(vm, i, 0, n, false);
+		else
+			pr_err("%s: the device keeps %u sub-blocks of memory%llu plugged; the next unplug round retries\n",
+			       vm->name, n, (unsigned long long)(vm->first_mb_id + i));
 		return err;
 	}
 	*want -= n;
@@ -518,7 +549,9 @@ static int vmem_plug(struct vmem_dev *vm, u64 want)
 			if (vm->mb_state[i] == order[o] && (err = vmem_plug_in_mb(vm, i, &want)))
 				return err;
 	for (unsigned i = 0; i < vm->nr_mbs && want; i++) {
-		if (vm->mb_state[i] != VMEM_MB_UNUSED)
+		/* a block not added but with plugged sub-blocks (its add failed
+		 * and the device refused them back) waits for vmem_unplug() */
+		if (vm->mb_state[i] != VMEM_MB_UNUSED || mb_nr_plugged(vm, i))
 			continue;
 		if (!mb_usable_sbs(vm, i))
 			break;
@@ -553,7 +586,11 @@ static int vmem_remove_empty_mb(struct vmem_dev *vm, unsigned i)
 	return err;
 }
 
-/* Unplug plugged sub-blocks of offline block i from the top (no pages in use). */
+/*
+ * Unplug plugged sub-blocks of offline (or not added) block i from the top
+ * (no pages in use).  With no usable answer the sub-block counts as
+ * unplugged: onlining the block later must not give it to the buddy.
+ */
 static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	for (int sb = (int)vm->sb_per_mb - 1; sb >= 0 && *want; sb--) {
@@ -561,8 +598,12 @@ static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 			continue;
 		int err = vmem_plug_unplug(vm, false, sb_addr(vm, i, (unsigned)sb), 1);
 
-		if (err)
+		if (err == -ENODEV)
+			sb_set_plugged(vm, i, (unsigned)sb, 1, false);
+		if (err) {
+			vmem_mb_refresh_state(vm, i);
 			return err;
+		}
 		sb_set_plugged(vm, i, (unsigned)sb, 1, false);
 		(*want)--;
 	}
@@ -574,8 +615,8 @@ static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 /*
  * A fully plugged online block that goes away whole: offline and remove
  * it first (movable pages migrate), then UNPLUG it in one request.  If the
- * UNPLUG fails the block is added and onlined again.  Returns 0, or
- * -EBUSY (offline refused: fall back to sub-blocks), or the request error.
+ * UNPLUG fails the block is added and onlined again.  Returns 0, or 1
+ * (offline refused: fall back to sub-blocks), or the request's error.
  */
 static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
@@ -584,10 +625,17 @@ static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 
 	if (err) {
 		vmem_mb_refresh_state(vm, i);
-		return -EBUSY;
+		return 1;
 	}
 	vmem_mb_refresh_state(vm, i);	/* UNUSED, bits still set */
 	err = vmem_plug_unplug(vm, false, pa, vm->sb_per_mb);
+	if (err == -ENODEV) {
+		/* maybe unplugged: it must not come back */
+		sb_set_plugged(vm, i, 0, vm->sb_per_mb, false);
+		pr_err("%s: memory%llu stays removed: its UNPLUG got no usable answer\n", vm->name,
+		       (unsigned long long)(vm->first_mb_id + i));
+		return err;
+	}
 	if (err) {
 		if (add_memory(vm->nid, pa, MEMORY_BLOCK_SIZE, vm->mgid, MHP_NO_AUTO_ONLINE) == 0) {
 			struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + i);
@@ -615,18 +663,23 @@ static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
+	bool managed_changed = false;
+	int err = 0;
 
-	if (mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb &&
-	    vmem_unplug_whole_mb(vm, i, want) != -EBUSY)
-		return 0;
+	if (mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb) {
+		err = vmem_unplug_whole_mb(vm, i, want);
+		if (err <= 0)
+			return err;
+	}
 
 	for (int sb = (int)vm->sb_per_mb - 1; sb >= 0 && *want; sb--) {
 		if (!sb_plugged(vm, i, (unsigned)sb))
 			continue;
 		u64 pfn = PHYS_PFN(sb_addr(vm, i, (unsigned)sb));
 		struct contig_alloc_report rep;
-		int err = alloc_contig_range_explain(pfn, pfn + sb_pages, MIGRATE_MOVABLE, __GFP_NOWARN,
-						     true, &rep);
+
+		err = alloc_contig_range_explain(pfn, pfn + sb_pages, MIGRATE_MOVABLE, __GFP_NOWARN,
+						 true, &rep);
 
 		if (err) {
 			ksnprintf(vm->why, sizeof(vm->why),
@@ -635,6 +688,7 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 				  (unsigned long long)(vm->sb_size >> 20),
 				  (unsigned long long)(vm->first_mb_id + i), err_text(err), rep.step,
 				  (unsigned long long)rep.pfn, rep.why);
+			err = 0;
 			continue;
 		}
 		struct zone *zone = page_zone(pfn_to_page(pfn));
@@ -642,21 +696,35 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		vmem_fake_offline_range(pfn, pfn + sb_pages);
 		zone_managed_pages_sub(zone, sb_pages);
 		err = vmem_plug_unplug(vm, false, PFN_PHYS(pfn), 1);
+		if (err == -ENODEV) {
+			/* maybe unplugged: the pages stay PageOffline for good */
+			sb_set_plugged(vm, i, (unsigned)sb, 1, false);
+			managed_changed = true;
+			break;
+		}
 		if (err) {
 			vmem_online_range(pfn, pfn + sb_pages);	/* back to the buddy */
-			return err;
+			break;
 		}
+		managed_changed = true;
 		sb_set_plugged(vm, i, (unsigned)sb, 1, false);
 		(*want)--;
 	}
+	/* pages left the buddy for good: watermarks and pcp sizes follow, as
+	 * memory_block_offline() does after zone_managed_pages_sub() */
+	if (managed_changed)
+		setup_per_zone_wmarks();
 	vmem_mb_refresh_state(vm, i);
+	if (err)
+		return err;
 	vmem_remove_empty_mb(vm, i);
 	return 0;
 }
 
 static int vmem_unplug(struct vmem_dev *vm, u64 want)
 {
-	static const u8 order[] = { VMEM_MB_OFFLINE_PARTIAL, VMEM_MB_OFFLINE,
+	/* unused blocks first: only those whose add failed hold plugged sub-blocks */
+	static const u8 order[] = { VMEM_MB_UNUSED, VMEM_MB_OFFLINE_PARTIAL, VMEM_MB_OFFLINE,
 				    VMEM_MB_MOVABLE_PARTIAL, VMEM_MB_KERNEL_PARTIAL,
 				    VMEM_MB_MOVABLE, VMEM_MB_KERNEL };
 	int err;
@@ -664,7 +732,7 @@ static int vmem_unplug(struct vmem_dev *vm, u64 want)
 	vm->why[0] = 0;
 	for (unsigned o = 0; o < ARRAY_SIZE(order) && want; o++) {
 		for (int i = (int)vm->nr_mbs - 1; i >= 0 && want; i--) {
-			if (vm->mb_state[i] != order[o])
+			if (vm->mb_state[i] != order[o] || !mb_nr_plugged(vm, (unsigned)i))
 				continue;
 			err = order[o] <= VMEM_MB_OFFLINE_PARTIAL ?
 				      vmem_unplug_offline_mb(vm, (unsigned)i, &want) :
@@ -692,6 +760,11 @@ static void vmem_resize(struct vmem_dev *vm)
 	u64 t0 = ktime_ns(), plugged, target;
 	int err = 0;
 
+	if (vm->vd.broken) {
+		ksnprintf(vm->why, sizeof(vm->why),
+			  "the device is broken (a reply was missing or malformed): no more requests");
+		return;
+	}
 	vmem_read_config(vm);
 	vmem_refresh_all(vm);
 	if (vm->halted) {
@@ -786,6 +859,36 @@ static struct poller vmem_poller = { .fn = vmem_poll, .name = "virtio-mem", .per
 
 /* ---- probe --------------------------------------------------------------- */
 
+/*
+ * vmem_region_overlaps() - -EEXIST if vm's region touches a memory block
+ * the kernel already has (boot RAM, a DIMM) or another device's region,
+ * with the reason logged; 0 otherwise.  Linux's driver fails the same way
+ * when it cannot reserve the region's resource.
+ */
+static int vmem_region_overlaps(const struct vmem_dev *vm)
+{
+	u64 end = vm->addr + vm->region_size;
+	unsigned long id = (unsigned long)(vm->addr / MEMORY_BLOCK_SIZE);
+	struct memory_block *mem = vm->region_size ? memory_block_next(&id) : NULL;
+
+	if (mem && (u64)id * MEMORY_BLOCK_SIZE < end) {
+		pr_err("%s: region [%#llx, +%#llx) overlaps memory%lu, which the kernel already has\n",
+		       vm->name, (unsigned long long)vm->addr, (unsigned long long)vm->region_size, id);
+		return -EEXIST;
+	}
+	for (int d = 0; d < VMEM_MAX_DEVICES; d++) {
+		const struct vmem_dev *o = &vmem_devs[d];
+
+		if (o == vm || !o->in_use || !vm->region_size || !o->region_size ||
+		    end <= o->addr || o->addr + o->region_size <= vm->addr)
+			continue;
+		pr_err("%s: region [%#llx, +%#llx) overlaps the region of %s\n", vm->name,
+		       (unsigned long long)vm->addr, (unsigned long long)vm->region_size, o->name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
 static int vmem_probe(struct pci_dev *pci)
 {
 	struct vmem_dev *vm = NULL;
@@ -823,12 +926,24 @@ static int vmem_probe(struct pci_dev *pci)
 		virtio_reset(&vm->vd);
 		return -EINVAL;
 	}
-	if ((vm->addr | vm->region_size) & (vm->block_size - 1) ||
-	    vm->addr + vm->region_size < vm->addr) {
+	if ((vm->addr | vm->region_size) & (vm->block_size - 1)) {
 		pr_err("%s: region [%#llx, +%#llx) is not block aligned\n", vm->name,
 		       (unsigned long long)vm->addr, (unsigned long long)vm->region_size);
 		virtio_reset(&vm->vd);
 		return -EINVAL;
+	}
+	if (vm->addr + vm->region_size < vm->addr ||
+	    vm->addr + vm->region_size > (1ULL << MAX_PHYSMEM_BITS)) {
+		pr_err("%s: region [%#llx, +%#llx) ends beyond the %d-bit physical address space\n",
+		       vm->name, (unsigned long long)vm->addr, (unsigned long long)vm->region_size,
+		       MAX_PHYSMEM_BITS);
+		virtio_reset(&vm->vd);
+		return -EINVAL;
+	}
+	err = vmem_region_overlaps(vm);
+	if (err) {
+		virtio_reset(&vm->vd);
+		return err;
 	}
 	vm->sb_size = vm->block_size;	/* >= 2 MiB = one pageblock */
 	vm->sb_per_mb = (unsigned)(MEMORY_BLOCK_SIZE / vm->sb_size);
@@ -924,7 +1039,71 @@ fail_meta:
 	free_pages(vm->meta_pages, vm->meta_order);
 	vm->meta_pages = NULL;
 	virtio_reset(&vm->vd);
+	virtio_del_vq(&vm->vd);
 	return err;
+}
+
+/*
+ * vmem_remove() - the device goes away (pci_remove_device; QEMU 7.2 refuses
+ * device_del of virtio-mem, so today only the tests get here).  Every
+ * memory block the driver added is offlined and removed, whatever the
+ * device says: passes over the blocks until one makes no progress, since
+ * a block's memmap may live in another block added before it.  Then the
+ * device is asked to UNPLUG_ALL (best effort), reset, and the driver's
+ * state and queue are freed.  A block that cannot be offlined (unmovable
+ * pages) keeps the device's slot, marked broken, so the online_page
+ * callback still knows its unplugged sub-blocks; the log says which.
+ */
+static void vmem_remove(struct pci_dev *pci)
+{
+	struct vmem_dev *vm = pci->driver_data;
+	unsigned left;
+	bool progress = true;
+
+	if (!vm)
+		return;
+	while (progress) {
+		progress = false;
+		left = 0;
+		for (int i = (int)vm->nr_mbs - 1; i >= 0; i--) {
+			if (vm->mb_state[i] == VMEM_MB_UNUSED)
+				continue;
+			struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + (unsigned)i);
+			u64 pa = mb_addr(vm, (unsigned)i);
+			int err = mem && mem->state == MEM_ONLINE ?
+					  offline_and_remove_memory(pa, MEMORY_BLOCK_SIZE) :
+					  remove_memory(pa, MEMORY_BLOCK_SIZE);
+
+			vmem_mb_refresh_state(vm, (unsigned)i);
+			if (err)
+				left++;
+			else
+				progress = true;
+		}
+	}
+	if (left) {
+		pr_err("%s: removed while %u memory blocks of it cannot be offlined: they stay, the device is marked broken\n",
+		       vm->name, left);
+		vm->vd.broken = true;
+		return;
+	}
+	if (!vm->vd.broken) {
+		int r = vmem_request(vm, VIRTIO_MEM_REQ_UNPLUG_ALL, 0, 0, NULL);
+
+		if (r != VIRTIO_MEM_RESP_ACK)
+			pr_warn("%s: UNPLUG_ALL at removal: %s\n", vm->name,
+				r < 0 ? err_text(r) : resp_name((u16)r));
+	}
+	for (unsigned i = 0; i < vm->nr_mbs; i++)
+		sb_set_plugged(vm, i, 0, vm->sb_per_mb, false);
+	memory_group_unregister(vm->mgid);
+	virtio_reset(&vm->vd);
+	virtio_del_vq(&vm->vd);
+	free_pages(vm->meta_pages, vm->meta_order);
+	vm->meta_pages = NULL;
+	vm->in_use = false;
+	pci->driver_data = NULL;
+	pr_info("%s: removed\n", vm->name);
 }
 
 static const struct pci_driver vmem_driver = {
@@ -932,7 +1111,7 @@ static const struct pci_driver vmem_driver = {
 	.vendor = VIRTIO_PCI_VENDOR,
 	.device = VIRTIO_ID_MEM_PCI,
 	.probe = vmem_probe,
-	.remove = NULL,		/* QEMU 7.2 refuses device_del of virtio-mem */
+	.remove = vmem_remove,
 };
 
 void virtio_mem_init(void)

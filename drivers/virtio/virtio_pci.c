@@ -222,8 +222,19 @@ int virtio_find_vq(struct virtio_device *vd, u16 index)
 	qsize = rd16(vd->common, VCC_Q_SIZE);
 	if (qsize == 0)
 		return fail(vd, -ENOENT, "queue size 0: queue not available");
+	if (qsize < 2) {
+		pr_err("virtio %s: queue %u has %u entries; a request is a chain of two descriptors\n",
+		       vname(vd), index, qsize);
+		return fail(vd, -ENOENT, "queue too small");
+	}
 	while ((u32)size * 2 <= MIN(qsize, (u16)VIRTQ_MAX_SIZE))
 		size *= 2;
+
+	/* checked before anything is allocated: no page leaks on this error */
+	u64 noff = (u64)rd16(vd->common, VCC_Q_NOFF) * vd->notify_off_multiplier;
+
+	if (noff + 2 > vd->notify_len)
+		return fail(vd, -EIO, "queue notify offset outside the notify window");
 
 	vq->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, 0);
 	vq->bounce_page = alloc_pages(GFP_KERNEL | __GFP_ZERO, 0);
@@ -246,11 +257,6 @@ int virtio_find_vq(struct virtio_device *vd, u16 index)
 	vq->avail = (volatile u16 *)(ring + RING_AVAIL_OFF);
 	vq->used = (volatile u16 *)(ring + RING_USED_OFF);
 	vq->bounce = mm_phys_to_virt(page_to_phys(vq->bounce_page));
-
-	u64 noff = (u64)rd16(vd->common, VCC_Q_NOFF) * vd->notify_off_multiplier;
-
-	if (noff + 2 > vd->notify_len)
-		return fail(vd, -EIO, "queue notify offset outside the notify window");
 	vq->notify = (volatile u16 *)(vd->notify_base + noff);
 
 	wr16(vd->common, VCC_Q_SIZE, size);
@@ -260,6 +266,20 @@ int virtio_find_vq(struct virtio_device *vd, u16 index)
 	mmio_barrier();
 	wr16(vd->common, VCC_Q_ENABLE, 1);
 	return 0;
+}
+
+void virtio_del_vq(struct virtio_device *vd)
+{
+	struct virtqueue *vq = &vd->vq;
+
+	if (vq->pages)
+		free_pages(vq->pages, vq->ring_order);
+	if (vq->bounce_page)
+		free_pages(vq->bounce_page, 0);
+	vq->pages = vq->bounce_page = NULL;
+	vq->desc = NULL;
+	vq->avail = vq->used = vq->notify = NULL;
+	vq->bounce = NULL;
 }
 
 int virtio_driver_ok(struct virtio_device *vd)
@@ -316,9 +336,13 @@ int virtio_vq_request(struct virtio_device *vd, const void *req, u32 req_len, vo
 		__asm__ volatile("pause");
 		/* ktime may be 0 before time_init: bound by spins as well */
 		if (ktime_ns() > deadline || ++spins > (u64)timeout_ms * 200000ULL) {
+			/* the device may still finish it later, reading and
+			 * writing whatever the buffers hold by then, and its
+			 * late used entry would answer the next request */
 			vq->timeouts++;
-			pr_err("virtio %s: no reply within %u ms (used.idx %u)\n", vname(vd), timeout_ms,
-			       vq->used[1]);
+			vd->broken = true;
+			pr_err("virtio %s: no reply within %u ms (used.idx %u): device marked broken, no more requests\n",
+			       vname(vd), timeout_ms, vq->used[1]);
 			return -ETIMEDOUT;
 		}
 	}

@@ -24,7 +24,9 @@
  *
  * Replies are never trusted: a used element with an id that is not the
  * head just submitted, or a written length larger than the buffer, is an
- * error (-EIO) and the device is marked broken.
+ * error (-EIO) and the device is marked broken.  So is a request with no
+ * reply in time (-ETIMEDOUT): the device may still complete it later, and
+ * its late used entry would be taken as the answer to the next request.
  *
  * Context: (main).
  */
@@ -95,7 +97,7 @@ struct virtio_device {
 	u32 notify_off_multiplier;	/* bytes per queue_notify_off unit */
 	u64 features;			/* negotiated */
 	u8 status;			/* last status written */
-	bool broken;			/* a reply broke the protocol: no more requests */
+	bool broken;			/* a reply broke the protocol or never came: no more requests */
 	struct virtqueue vq;		/* the one queue (virtio-mem needs one) */
 };
 
@@ -112,9 +114,17 @@ int virtio_pci_setup(struct virtio_device *vd, struct pci_dev *pci, u64 wanted, 
 /*
  * virtio_find_vq() - set up queue `index` (size min(device's, VIRTQ_MAX_SIZE)),
  * rings from alloc_pages(), enable it.  Returns 0, -ENOENT (no such
- * queue), -ENOMEM, -EIO.
+ * queue, or fewer than the 2 entries a request takes), -ENOMEM, -EIO
+ * (notify offset outside the notify window).  On an error nothing stays
+ * allocated and the device is marked FAILED.
  */
 int virtio_find_vq(struct virtio_device *vd, u16 index);
+
+/*
+ * virtio_del_vq() - free the queue's ring and bounce pages.  Call it after
+ * virtio_reset(): a device that still runs may write to the rings.
+ */
+void virtio_del_vq(struct virtio_device *vd);
 
 /* virtio_driver_ok() - set DRIVER_OK; -EIO if the device reports NEEDS_RESET/FAILED. */
 int virtio_driver_ok(struct virtio_device *vd);
@@ -127,9 +137,10 @@ void virtio_reset(struct virtio_device *vd);
  * response buffer of resp_len bytes (device-writable) as one two-descriptor
  * chain, notify, and poll the used ring for at most timeout_ms.  Both
  * buffers are copied through the queue's bounce page (len <= 2048 each).
- * *written gets the length the device reported.  Returns 0, -ETIMEDOUT,
- * -EIO (bad reply: wrong id, length beyond the buffer, broken device),
- * -EINVAL (buffers too large).
+ * *written gets the length the device reported.  Returns 0, -ETIMEDOUT
+ * (the device is then marked broken), -EIO (bad reply: wrong id, length
+ * beyond the buffer, broken device), -EINVAL (buffers too large, nothing
+ * sent).
  */
 int virtio_vq_request(struct virtio_device *vd, const void *req, u32 req_len, void *resp,
 		      u32 resp_len, u32 *written, u32 timeout_ms);

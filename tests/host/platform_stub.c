@@ -14,6 +14,7 @@
 #include "platform_stub.h"
 
 static int log_level = LOG_INFO;
+static char host_log_ring[HOST_LOG_RING][256];	/* the last printk lines (256 bytes each) */
 
 void printk_set_level(int level) { log_level = level; }
 int printk_get_level(void) { return log_level; }
@@ -28,6 +29,17 @@ void vprintk(int level, const char *fmt, va_list ap)
 		       buf[0] && buf[strlen(buf) - 1] == '\n' ? "" : "\n");
 	host_log_count++;
 	snprintf(host_last_log, sizeof(host_last_log), "%s", buf);
+	snprintf(host_log_ring[host_log_count % HOST_LOG_RING], sizeof(host_log_ring[0]), "%.255s", buf);
+}
+
+bool host_log_seen(const char *needle, int since)
+{
+	int first = host_log_count - HOST_LOG_RING + 1;
+
+	for (int n = since + 1 > first ? since + 1 : first; n <= host_log_count; n++)
+		if (strstr(host_log_ring[n % HOST_LOG_RING], needle))
+			return true;
+	return false;
 }
 
 void printk(int level, const char *fmt, ...)

@@ -14,8 +14,14 @@
  */
 #include "htest.h"
 
-/* test_virtio.c has the host's ktime_ns(); memhp.c gets its own name. */
+/*
+ * test_virtio.c links into the same binary with stand-ins of its own for
+ * ktime_ns(), register_poller() and acpi_pxm_to_node(); in this file the
+ * drivers' names are renamed, so each test file keeps its own.
+ */
 #define ktime_ns acpi_test_ktime_ns
+#define register_poller acpi_test_register_poller
+#define acpi_pxm_to_node acpi_test_pxm_to_node
 #include "../../drivers/acpi/tables.c"
 #include "../../drivers/acpi/srat.c"
 #include "../../drivers/acpi/madt.c"

@@ -6,28 +6,14 @@
  * firmware map describes: hot-added ranges lie in the part above it, so
  * their pages can be written (migration copies data there).
  *
- * check_invariants() is run after every step; what it checks, per zone
- * (the definitions of memory_hotplug.c):
- *   - present_pages == the pages of memory in online blocks whose struct
- *     page says this zone (a recount);
- *   - present_pages == managed_pages + reserved + offline, where reserved
- *     counts the PG_reserved pages among them (boot reservations,
- *     memmap_on_memory pages) and offline the PageOffline ones;
- *   - nr_free == pages of the buddy free lists + pcp count, and every free
- *     block lies in online memory of the zone, in a pageblock that is not
- *     isolated;
- *   - the span starts and ends on online memory of the zone, and covers
- *     every page of the zone;
- *   - `contiguous` equals what a fresh pageblock walk says;
- * per node: present = sum over zones, span = min start .. max end of the
- * non-empty zones; per block: the state counters equal a recount, offline
- * blocks have a poisoned memmap and offline sections, online ones online
- * sections; per group: kernel/movable pages equal a recount; and
- * totalram_pages() is the sum of managed pages.
+ * hotplug_check_invariants() (hotplug_check.h: zone, node, block and group
+ * counters recounted from the memmap and the free lists, no page lost,
+ * watermarks up to date) is run after every step.
  */
 #include "htest.h"
 #include "mm_host.h"
 #include "platform_stub.h"
+#include "hotplug_check.h"
 #include <stdlib.h>
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
@@ -215,175 +201,6 @@ static bool pfn_in_block(u64 pfn, unsigned long id)
 	return pfn_to_block_id(pfn) == id;
 }
 
-/* ---- invariants ---------------------------------------------------------- */
-
-static bool pfn_is_memory(const struct mem_section *ms, u64 pfn)
-{
-	if (!early_section(ms))
-		return pfn_valid(pfn);
-	if (ms->nr_present_pages == PAGES_PER_SECTION)
-		return true;
-	return memblock_is_memory(&memblock, PFN_PHYS(pfn));
-}
-
-static bool pfn_online_in(u64 pfn, const struct zone *zone)
-{
-	struct page *page = pfn_to_online_page(pfn);
-
-	return page && page_zone(page) == zone;
-}
-
-static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline)
-{
-	u64 free = 0, bad_free = 0;
-
-	CHECK_EQ(zone->present_pages, present);
-	CHECK_EQ(zone->managed_pages + reserved + offline, zone->present_pages);
-	for (unsigned o = 0; o < NR_PAGE_ORDERS; o++)
-		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
-			struct page *p;
-
-			list_for_each_entry(p, &zone->free_area[o].free_list[mt], lru) {
-				u64 pfn = page_to_pfn(p);
-
-				free += 1ULL << o;
-				if (!pfn_online_in(pfn, zone) || !pfn_online_in(pfn + (1ULL << o) - 1, zone) ||
-				    mt == MIGRATE_ISOLATE || get_pageblock_isolate(pfn))
-					bad_free++;
-			}
-		}
-	CHECK_EQ(bad_free, 0);
-	CHECK_EQ(free + (u64)zone->pcp.count, zone->nr_free);
-	if (zone_is_empty(zone)) {
-		CHECK_EQ(zone->present_pages, 0);
-		CHECK_EQ(zone->zone_start_pfn, 0);
-	} else {
-		CHECK(pfn_online_in(zone->zone_start_pfn, zone));
-		CHECK(pfn_online_in(zone_end_pfn(zone) - 1, zone));
-		/* mechanism 1: the flag in use equals the walk's answer, and the
-		 * counter-based answer equals it too (no undercount in memlab) */
-		CHECK_EQ(zone->contiguous, zone_contiguous_by_walk(zone));
-		CHECK_EQ(zone_contiguous_by_counter(zone), zone_contiguous_by_walk(zone));
-		CHECK(zone->pages_with_online_memmap <= zone->spanned_pages);
-	}
-}
-
-/* Mechanism 4: the cached auto-movable sums equal the walk, everywhere. */
-static void check_auto_movable_cache(void)
-{
-	struct auto_movable_stats walk, cached;
-
-	auto_movable_stats_walk(NUMA_NO_NODE, &walk);
-	auto_movable_stats_cached(NUMA_NO_NODE, &cached);
-	CHECK_EQ(walk.kernel_early_pages, cached.kernel_early_pages);
-	CHECK_EQ(walk.movable_pages, cached.movable_pages);
-	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
-		auto_movable_stats_walk(nid, &walk);
-		auto_movable_stats_cached(nid, &cached);
-		CHECK_EQ(walk.kernel_early_pages, cached.kernel_early_pages);
-		CHECK_EQ(walk.movable_pages, cached.movable_pages);
-	}
-}
-
-static void check_invariants(void)
-{
-	check_auto_movable_cache();
-	static u64 present[MAX_NUMNODES][MAX_NR_ZONES], reserved[MAX_NUMNODES][MAX_NR_ZONES],
-		   offline[MAX_NUMNODES][MAX_NR_ZONES];
-	unsigned long states[NR_MEM_STATES] = { 0 };
-	unsigned long grp_kernel[MAX_MEMORY_GROUPS] = { 0 }, grp_movable[MAX_MEMORY_GROUPS] = { 0 };
-	u64 bad_zone = 0, bad_span = 0, managed = 0;
-	struct memory_block *mem;
-	unsigned long id = 0;
-	int nid;
-
-	memset(present, 0, sizeof(present));
-	memset(reserved, 0, sizeof(reserved));
-	memset(offline, 0, sizeof(offline));
-	for (; (mem = memory_block_next(&id)); id++) {
-		u64 start = memory_block_start_pfn(mem), end = start + BLOCK_PAGES;
-		struct mem_section *ms = __pfn_to_section(start);
-
-		states[mem->state]++;
-		CHECK(present_section(ms) && valid_section(ms));
-		CHECK_EQ(ms->nid, mem->nid);
-		CHECK(NODE_DATA(mem->nid)->online);
-		if (mem->state == MEM_OFFLINE) {
-			CHECK(!online_section(ms));
-			CHECK(mem->zone == NULL);
-			if (!mem->early) {
-				CHECK(page_memmap_poisoned(pfn_to_page(start)));
-				CHECK(page_memmap_poisoned(pfn_to_page(end - 1)));
-			}
-			continue;
-		}
-		CHECK(online_section(ms));
-		CHECK(mem->zone != NULL);
-		for (u64 pfn = start; pfn < end; pfn++) {
-			struct page *page;
-			int pnid;
-			enum zone_type z;
-
-			if (!pfn_is_memory(ms, pfn))
-				continue;
-			page = pfn_to_page(pfn);
-			pnid = page_to_nid(page);
-			z = page_zonenum(page);
-			if (pnid != mem->nid || z >= MAX_NR_ZONES || (!mem->zones_mixed && page_zone(page) != mem->zone)) {
-				bad_zone++;
-				continue;
-			}
-			present[pnid][z]++;
-			if (PageReserved(page))
-				reserved[pnid][z]++;
-			else if (PageOffline(page))
-				offline[pnid][z]++;
-			if (!zone_spans_pfn(page_zone(page), pfn))
-				bad_span++;
-		}
-		if (mem->group && mem->zone->idx == ZONE_MOVABLE)
-			grp_movable[mem->group->id] += BLOCK_PAGES;
-		else if (mem->group)
-			grp_kernel[mem->group->id] += BLOCK_PAGES;
-	}
-	CHECK_EQ(bad_zone, 0);
-	CHECK_EQ(bad_span, 0);
-	for (int s = 0; s < NR_MEM_STATES; s++)
-		CHECK_EQ(states[s], nr_memory_blocks_in_state[s]);
-	for (int g = 0; g < MAX_MEMORY_GROUPS; g++) {
-		struct memory_group *group = memory_group_find_by_id(g);
-
-		if (!group)
-			continue;
-		CHECK_EQ(group->present_kernel_pages, grp_kernel[g]);
-		CHECK_EQ(group->present_movable_pages, grp_movable[g]);
-	}
-	for (nid = 0; nid < MAX_NUMNODES; nid++) {
-		struct pglist_data *pgdat = NODE_DATA(nid);
-		u64 node_present = 0, start = ~0ULL, end = 0;
-
-		if (!pgdat->online) {
-			CHECK_EQ(memory_blocks_on_node(nid), 0);
-			continue;
-		}
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = zone_of(nid, z);
-
-			check_zone(zone, present[nid][z], reserved[nid][z], offline[nid][z]);
-			node_present += zone->present_pages;
-			managed += zone->managed_pages;
-			if (!zone_is_empty(zone)) {
-				start = MIN(start, (u64)zone->zone_start_pfn);
-				end = MAX(end, (u64)zone_end_pfn(zone));
-			}
-		}
-		CHECK_EQ(pgdat->node_present_pages, node_present);
-		CHECK_EQ(pgdat->node_start_pfn, end ? start : 0);
-		CHECK_EQ(pgdat->node_spanned_pages, end ? end - start : 0);
-	}
-	CHECK_EQ(totalram_pages(), managed);
-}
-
 /* ---- adding and onlining ------------------------------------------------- */
 
 /*
@@ -405,14 +222,14 @@ HTEST(hotplug_add_then_online_each_type)
 	boot(8 * GiB, 512 * MiB);
 	normal = zone_of(0, ZONE_NORMAL);
 	movable = zone_of(0, ZONE_MOVABLE);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 4);
 	free0 = global_free_pages();
 	total0 = totalram_pages();
 	vm0 = host_vmemmap_populated_pages;
 
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, GiB, -1, MHP_NONE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 8);
 	CHECK_EQ(totalram_pages(), total0);
 	CHECK_EQ(host_vmemmap_populated_pages - vm0, 8 * BLOCK_PAGES);
@@ -423,7 +240,7 @@ HTEST(hotplug_add_then_online_each_type)
 	CHECK_STREQ(valid_zones(BASE_BLOCK), "Normal Movable");
 
 	CHECK_EQ(memory_block_online(block(32), MMOP_ONLINE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(block(32)->zone == normal);
 	CHECK_EQ(totalram_pages(), total0 + BLOCK_PAGES);
 	CHECK_EQ(normal->zone_start_pfn, 32 * BLOCK_PAGES);
@@ -440,7 +257,7 @@ HTEST(hotplug_add_then_online_each_type)
 	CHECK_EQ(normal->spanned_pages, 2 * BLOCK_PAGES);
 	CHECK(normal->contiguous);
 	CHECK_EQ(memory_block_online(block(34), MMOP_ONLINE_MOVABLE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(block(34)->zone == movable);
 	CHECK_EQ(movable->zone_start_pfn, 34 * BLOCK_PAGES);
 	CHECK_EQ(movable->spanned_pages, BLOCK_PAGES);
@@ -448,7 +265,7 @@ HTEST(hotplug_add_then_online_each_type)
 	CHECK_EQ(block(34)->online_type, MMOP_ONLINE_MOVABLE);
 
 	CHECK_EQ(memory_block_online(block(35), MMOP_ONLINE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(block(35)->zone == normal);
 	CHECK_EQ(normal->spanned_pages, 4 * BLOCK_PAGES);
 	CHECK(!normal->contiguous);		/* block 34 in the middle is Movable */
@@ -458,7 +275,7 @@ HTEST(hotplug_add_then_online_each_type)
 
 	for (unsigned long id = 36; id < 40; id++)
 		CHECK_EQ(memory_block_online(block(id), MMOP_ONLINE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(totalram_pages(), total0 + 8 * BLOCK_PAGES);
 	CHECK_EQ(normal->present_pages, 7 * BLOCK_PAGES);
 	CHECK_EQ(NODE_DATA(0)->node_present_pages, (512 * MiB >> PAGE_SHIFT) + 8 * BLOCK_PAGES);
@@ -487,19 +304,19 @@ HTEST(hotplug_offline_shrinks_spans)
 	total0 = totalram_pages();
 	memhp_default_online_type = MMOP_ONLINE;
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, GiB, -1, MHP_NONE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	free0 = global_free_pages();
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 12);
 	CHECK_EQ(normal->spanned_pages, 8 * BLOCK_PAGES);
 
 	CHECK_EQ(memory_block_offline(block(39)), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(zone_end_pfn(normal), 39 * BLOCK_PAGES);
 	CHECK_EQ(memory_block_offline(block(32)), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(normal->zone_start_pfn, 33 * BLOCK_PAGES);
 	CHECK_EQ(memory_block_offline(block(35)), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(normal->zone_start_pfn, 33 * BLOCK_PAGES);
 	CHECK_EQ(zone_end_pfn(normal), 39 * BLOCK_PAGES);
 	CHECK(!normal->contiguous);		/* the hole */
@@ -510,7 +327,7 @@ HTEST(hotplug_offline_shrinks_spans)
 	for (unsigned long id = 33; id < 38; id++)
 		if (id != 35)
 			CHECK_EQ(memory_block_offline(block(id)), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(zone_is_empty(normal));
 	CHECK_EQ(normal->present_pages, 0);
 	CHECK_EQ(normal->managed_pages, 0);
@@ -521,7 +338,7 @@ HTEST(hotplug_offline_shrinks_spans)
 	CHECK(page_memmap_poisoned(pfn_to_page(34 * BLOCK_PAGES + 100)));
 	/* and it can come back */
 	CHECK_EQ(memory_block_online(block(35), MMOP_ONLINE_MOVABLE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(zone_of(0, ZONE_MOVABLE)->zone_start_pfn, 35 * BLOCK_PAGES);
 }
 
@@ -550,11 +367,11 @@ HTEST(hotplug_offline_migrates_movable)
 		allocated += 1ULL << order;
 	}
 	CHECK_EQ(n, 200);
-	check_invariants();
+	hotplug_check_invariants();
 	free_before = global_free_pages();
 
 	CHECK_EQ(memory_block_offline(block(32)), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(block(32)->state, MEM_OFFLINE);
 	for (unsigned i = 0; i < n; i++) {
 		CHECK(talloc_intact(&allocs[i]));
@@ -568,7 +385,7 @@ HTEST(hotplug_offline_migrates_movable)
 	for (unsigned i = 0; i < n; i++)
 		talloc_put(&allocs[i]);
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, 128 * MiB), 0);
-	check_invariants();
+	hotplug_check_invariants();
 }
 
 /*
@@ -588,7 +405,7 @@ HTEST(hotplug_offline_unmovable_fails)
 	CHECK(talloc_get(&moving, GFP_MOVABLE, 2, 7));
 	CHECK(talloc_get(&pinned, GFP_KERNEL, 0, 8));
 	CHECK(pfn_in_block(page_to_pfn(pinned.head), 32));	/* Normal first for GFP_KERNEL */
-	check_invariants();
+	hotplug_check_invariants();
 	present = normal->present_pages;
 	managed = normal->managed_pages;
 	start = normal->zone_start_pfn;
@@ -596,7 +413,7 @@ HTEST(hotplug_offline_unmovable_fails)
 	nr_free = normal->nr_free;
 
 	CHECK_EQ(memory_block_offline(block(32)), -EBUSY);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(block(32)->state, MEM_ONLINE);
 	CHECK(block(32)->zone == normal);
 	CHECK_EQ(normal->present_pages, present);
@@ -623,7 +440,7 @@ HTEST(hotplug_offline_unmovable_fails)
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 128 * MiB), 0);
 	CHECK(talloc_intact(&moving));
 	CHECK(block(32) == NULL);
-	check_invariants();
+	hotplug_check_invariants();
 	talloc_put(&moving);
 }
 
@@ -655,10 +472,10 @@ HTEST(hotplug_remove_only_offline)
 	CHECK_EQ(remove_memory(0, 128 * MiB), -EINVAL);			/* boot memory */
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, 512 * MiB), -EINVAL);	/* blocks 34, 35 absent */
 	CHECK_EQ(remove_memory(HOTPLUG_BASE + 4096, 128 * MiB), -EINVAL);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(memory_block_offline(block(33)), 0);
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, 256 * MiB), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(block(32) == NULL && block(33) == NULL);
 	CHECK(!present_section(__nr_to_section(32)));
 	CHECK(!present_section(__nr_to_section(33)));
@@ -695,7 +512,7 @@ static void add_remove_cycles(bool mom)
 		for (unsigned i = 0; i < 16; i++)
 			CHECK(talloc_get(&allocs[i], GFP_MOVABLE, i % 4, round * 100 + i));
 		if (round == 0 || round == 20)
-			check_invariants();
+			hotplug_check_invariants();
 		CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, GiB), 0);
 		for (unsigned i = 0; i < 16; i++) {
 			CHECK(talloc_intact(&allocs[i]));
@@ -716,7 +533,7 @@ static void add_remove_cycles(bool mom)
 		CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 4);
 		CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 0);
 	}
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(zone_is_empty(zone_of(0, ZONE_NORMAL)));
 	CHECK(zone_is_empty(zone_of(0, ZONE_MOVABLE)));
 }
@@ -765,7 +582,7 @@ HTEST(hotplug_memmap_on_memory)
 	CHECK_EQ(block(32)->nr_vmemmap_pages, 512);
 	CHECK_EQ(__nr_to_section(32)->memmap_pa, HOTPLUG_BASE);
 	CHECK_EQ(memory_block_online(block(32), MMOP_ONLINE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(totalram_pages(), total0 + BLOCK_PAGES - 512);
 	CHECK_EQ(normal->present_pages, BLOCK_PAGES);
 	CHECK_EQ(normal->managed_pages, BLOCK_PAGES - 512);
@@ -786,7 +603,7 @@ HTEST(hotplug_memmap_on_memory)
 	CHECK_EQ(buddy_order(pfn_to_page(start + 512)), pageblock_order);
 
 	CHECK_EQ(memory_block_online(block(33), MMOP_ONLINE_MOVABLE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(page_zone(pfn_to_page(33 * BLOCK_PAGES)) == movable);
 	CHECK(PageReserved(pfn_to_page(33 * BLOCK_PAGES)));
 	CHECK_EQ(movable->managed_pages, BLOCK_PAGES - 512);
@@ -798,7 +615,7 @@ HTEST(hotplug_memmap_on_memory)
 			CHECK(pfn_in_block(page_to_pfn(allocs[i].head), 33));
 		}
 		CHECK_EQ(memory_block_offline(block(33)), 0);
-		check_invariants();
+		hotplug_check_invariants();
 		for (unsigned i = 0; i < 8; i++) {
 			CHECK(talloc_intact(&allocs[i]));
 			talloc_put(&allocs[i]);
@@ -806,7 +623,7 @@ HTEST(hotplug_memmap_on_memory)
 	}
 	CHECK(zone_is_empty(movable));
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 256 * MiB), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(global_free_pages(), free0);
 	CHECK_EQ(totalram_pages(), total0);
 }
@@ -827,7 +644,7 @@ HTEST(hotplug_huge_range_block_by_block)
 	const u64 size = 16 * GiB;
 
 	boot(HOTPLUG_BASE + size, 128 * MiB);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(block(0)->zones_mixed);
 	free0 = global_free_pages();
 	total0 = totalram_pages();
@@ -838,7 +655,7 @@ HTEST(hotplug_huge_range_block_by_block)
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, size, -1, MHP_NONE), -ENOMEM);
 	CHECK(strstr(host_last_log, "no memory for its 2 MiB memmap (enable memmap_on_memory or online blocks as they are added)") != NULL);
 	CHECK(strstr(host_last_log, "add_memory: block ") != NULL);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 0);
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 1);
 	for (u64 nr = 32; nr < 32 + size / MEMORY_BLOCK_SIZE; nr++)
@@ -855,7 +672,7 @@ HTEST(hotplug_huge_range_block_by_block)
 
 	memhp_default_online_type = MMOP_ONLINE;
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, size, -1, MHP_NONE), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 1 + 128);
 	CHECK_EQ(totalram_pages(), total0 + 128 * BLOCK_PAGES);
 	CHECK_EQ(zone_of(0, ZONE_NORMAL)->spanned_pages, 128 * BLOCK_PAGES);
@@ -884,14 +701,14 @@ HTEST(hotplug_huge_range_block_by_block)
 		if (pinned) {
 			CHECK(page_to_phys(pinned) >= HOTPLUG_BASE);
 			CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, size), -EBUSY);
-			check_invariants();
+			hotplug_check_invariants();
 			CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 1 + 128);
 			CHECK_EQ(totalram_pages(), total0 + 128 * BLOCK_PAGES);
 			free_pages(pinned, 0);
 		}
 	}
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, size), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(totalram_pages(), total0);
 	CHECK_EQ(global_free_pages(), free0 - (nr_section_roots() - roots0));
 	CHECK_EQ(host_vmemmap_populated_pages, vm0);
@@ -903,7 +720,7 @@ HTEST(hotplug_huge_range_block_by_block)
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 128);
 	CHECK_EQ(global_free_pages(), free0);
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, size), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(global_free_pages(), free0);
 }
 
@@ -948,7 +765,7 @@ HTEST(hotplug_auto_movable_static_groups)
 	CHECK_EQ(stats.movable_pages, 0);
 	for (unsigned d = 0; d < 4; d++)
 		mgid[d] = add_dimm(0, d, "dimm");
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(dimm_zone(0), ZONE_MOVABLE);
 	CHECK_EQ(dimm_zone(1), ZONE_MOVABLE);
 	CHECK_EQ(dimm_zone(2), ZONE_MOVABLE);
@@ -962,7 +779,7 @@ HTEST(hotplug_auto_movable_static_groups)
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE + 3 * GiB, GiB), 0);
 	CHECK_EQ(memory_group_unregister(mgid[3]), 0);
 	CHECK(memory_group_find_by_id(mgid[3]) == NULL);
-	check_invariants();
+	hotplug_check_invariants();
 
 	boot(8 * GiB, GiB);
 	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
@@ -981,7 +798,7 @@ HTEST(hotplug_auto_movable_static_groups)
 	auto_movable_ratio = 0;
 	add_dimm(0, 0, "dimm");
 	CHECK_EQ(dimm_zone(0), ZONE_NORMAL);
-	check_invariants();
+	hotplug_check_invariants();
 }
 
 /*
@@ -1011,7 +828,7 @@ HTEST(hotplug_auto_movable_dynamic_group)
 			fprintf(stderr, "  (block %u of the group)\n", i);
 		}
 	}
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(memory_group_find_by_id(mgid)->present_kernel_pages, 2 * BLOCK_PAGES);
 	CHECK_EQ(memory_group_find_by_id(mgid)->present_movable_pages, 27 * BLOCK_PAGES);
 
@@ -1032,7 +849,7 @@ HTEST(hotplug_auto_movable_dynamic_group)
 	CHECK_STREQ(valid_zones(36), "Movable Normal");
 	CHECK_EQ(memory_block_online(block(36), MMOP_ONLINE), 0);
 	CHECK(block(36)->zone == zone_of(0, ZONE_MOVABLE));
-	check_invariants();
+	hotplug_check_invariants();
 }
 
 /*
@@ -1053,19 +870,19 @@ HTEST(hotplug_auto_movable_numa_aware)
 	CHECK(NODE_DATA(1)->online);
 	CHECK(block(32)->zone == zone_of(1, ZONE_NORMAL));
 	CHECK(!auto_movable_can_online_movable(1, NULL, BLOCK_PAGES));
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK_EQ(NODE_DATA(1)->node_start_pfn, 32 * BLOCK_PAGES);
 	CHECK_EQ(NODE_DATA(1)->node_present_pages, BLOCK_PAGES);
 	/* node 0's allocations may fall back to node 1 */
 	CHECK(NODE_DATA(0)->node_zonelist.zones[2] == zone_of(1, ZONE_NORMAL));
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 128 * MiB), 0);
 	CHECK(!NODE_DATA(1)->online);
-	check_invariants();
+	hotplug_check_invariants();
 
 	auto_movable_numa_aware = false;
 	CHECK_EQ(add_memory(1, HOTPLUG_BASE, 128 * MiB, -1, MHP_NONE), 0);
 	CHECK(block(32)->zone == zone_of(1, ZONE_MOVABLE));
-	check_invariants();
+	hotplug_check_invariants();
 	/* a group must be on the node of the memory */
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE + GiB, 128 * MiB,
 			    memory_group_register_static(1, BLOCK_PAGES, "n1"), MHP_NONE), -EINVAL);
@@ -1095,7 +912,7 @@ HTEST(hotplug_contig_zones)
 	CHECK(block(1)->zone == dma32);
 	CHECK(dma32->contiguous);			/* hole filled */
 	CHECK_EQ(dma32->present_early_pages, (512 * MiB - 128 * MiB - 16 * MiB) >> PAGE_SHIFT);
-	check_invariants();
+	hotplug_check_invariants();
 
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 1536 * MiB, -1, MHP_NONE), 0);
 	CHECK_EQ(memory_block_online(block(32), MMOP_ONLINE_MOVABLE), 0);
@@ -1113,7 +930,7 @@ HTEST(hotplug_contig_zones)
 	CHECK_EQ(memory_block_online(block(41), MMOP_ONLINE), 0);
 	CHECK(block(41)->zone == normal);
 	CHECK(!normal->contiguous && !movable->contiguous);
-	check_invariants();
+	hotplug_check_invariants();
 }
 
 /*
@@ -1145,13 +962,13 @@ HTEST(hotplug_valid_zones_and_boot_blocks)
 		if (err)
 			continue;
 		done++;
-		check_invariants();
+		hotplug_check_invariants();
 		CHECK_EQ(dma32->present_early_pages, early0 - BLOCK_PAGES);
 		CHECK_STREQ(valid_zones(id), "DMA32 Movable");
 		CHECK_EQ(memory_block_online(block(id), MMOP_ONLINE_KERNEL), 0);
 		CHECK(block(id)->zone == dma32);
 		CHECK_EQ(dma32->present_early_pages, early0);
-		check_invariants();
+		hotplug_check_invariants();
 	}
 	CHECK(done > 0);
 }
@@ -1175,7 +992,7 @@ HTEST(hotplug_error_injection)
 	CHECK_EQ(totalram_pages(), total0);
 	CHECK(page_memmap_poisoned(pfn_to_page(32 * BLOCK_PAGES)));
 	CHECK_EQ(memhp_stats.online_failures, 5);
-	check_invariants();
+	hotplug_check_invariants();
 
 	memhp_inject_going_online_error = 0;
 	for (unsigned long id = 32; id < 36; id++)
@@ -1189,10 +1006,10 @@ HTEST(hotplug_error_injection)
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 512 * MiB), -EBUSY);
 	CHECK_EQ(totalram_pages(), total0);
 	CHECK_EQ(normal->spanned_pages, 4 * BLOCK_PAGES);
-	check_invariants();
+	hotplug_check_invariants();
 	memhp_inject_going_offline_error = 0;
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 512 * MiB), 0);
-	check_invariants();
+	hotplug_check_invariants();
 }
 
 /*
@@ -1218,10 +1035,10 @@ HTEST(hotplug_offline_and_remove_rollback)
 	CHECK_EQ(block(35)->state, MEM_OFFLINE);
 	CHECK(block(32)->zone == zone_of(0, ZONE_MOVABLE));
 	CHECK(block(33)->zone == zone_of(0, ZONE_MOVABLE));
-	check_invariants();
+	hotplug_check_invariants();
 	talloc_put(&pinned);
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 512 * MiB), 0);
-	check_invariants();
+	hotplug_check_invariants();
 }
 
 /* ---- the block pool, groups, words ---------------------------------------- */
@@ -1279,7 +1096,7 @@ HTEST(hotplug_block_pool_and_groups)
 	CHECK_EQ(memory_group_register_static(MAX_NUMNODES, 1, "x"), -EINVAL);
 	memory_blocks_init_boot();		/* back to the boot blocks, no groups */
 	CHECK(memory_group_find_by_id(7) == NULL);
-	check_invariants();
+	hotplug_check_invariants();
 }
 
 HTEST(hotplug_mmop_words_and_dump)
@@ -1466,7 +1283,7 @@ static void random_sequence(unsigned seed, unsigned steps)
 		}
 		memhp_inject_going_online_error = 0;
 		memhp_inject_going_offline_error = 0;
-		check_invariants();
+		hotplug_check_invariants();
 		for (unsigned a = 0; a < R_ALLOCS; a++)
 			if (allocs[a].head && !talloc_intact(&allocs[a])) {
 				CHECK(!"an allocation lost its contents or owner");
@@ -1494,7 +1311,7 @@ static void random_sequence(unsigned seed, unsigned steps)
 	for (unsigned long id = 1; id < 4; id++)
 		if (block(id)->state == MEM_OFFLINE)
 			CHECK_EQ(memory_block_online(block(id), MMOP_ONLINE_KERNEL), 0);
-	check_invariants();
+	hotplug_check_invariants();
 	CHECK(!NODE_DATA(1)->online);
 	CHECK_EQ(global_free_pages(), free0);
 }

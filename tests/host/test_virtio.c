@@ -1,86 +1,33 @@
 /*
- * test_virtio.c - the virtio-pci transport against a hostile fake device:
- * capabilities that point outside their BAR, a notify offset outside the
- * notify window, used-ring replies with a wrong id or an impossible length,
- * and no reply at all.  Each must give an error, never a stray access.
+ * test_virtio.c - the virtio-pci transport and the virtio-mem driver
+ * against a hostile fake device.
  *
- * drivers/virtio/virtio_pci.c is compiled into this file (it is not part of
- * the host sources), with the PCI accessors, pci_map_bar() and ktime_ns()
- * stubbed over a 256-byte config space and a 16 KiB "BAR" in host memory.
- * The fake device never runs: a reply is staged in the used ring before
- * the request is sent, which is exactly what the transport must not trust.
+ * The transport: capabilities that point outside their BAR, a notify
+ * offset outside the notify window, used-ring replies with a wrong id or
+ * an impossible length, and no reply at all.  Each must give an error,
+ * never a stray access.  Here the fake device never runs: a reply is staged
+ * in a queue built by hand before the request is sent, which is exactly
+ * what the transport must not trust.
+ *
+ * The driver: probe, resize rounds and removal on the simulated machine
+ * against the device of virtio_mem_fake.h, answering as QEMU does or with
+ * the scripted lie of each test; after each step the driver's bookkeeping
+ * (fvm_check_driver) and the machine (hotplug_check_invariants) are
+ * checked.  Each test is a bug found by the fuzz target (fuzz_virtio_mem.c)
+ * or while writing it.
+ *
+ * drivers/virtio/virtio_pci.c and virtio_mem.c are compiled into this file
+ * (they are not part of the host sources), with the PCI accessors,
+ * pci_map_bar(), ktime_ns() and jiffies() from virtio_mem_fake.h.
  */
 #include "htest.h"
 #include "../../drivers/virtio/virtio_pci.c"
+#include "../../drivers/virtio/virtio_mem.c"
+#include "virtio_mem_fake.h"
+#include "hotplug_check.h"
+#include "platform_stub.h"
 
 #include <stdlib.h>
-#include <time.h>
-
-static u8 fake_cfg[256];
-static u8 fake_bar[16384] __attribute__((aligned(4096)));
-static struct pci_dev fake_pci;
-
-u8 pci_read8(const struct pci_dev *d, u16 off) { return off < 256 ? fake_cfg[off] : 0xff; }
-u16 pci_read16(const struct pci_dev *d, u16 off) { return off < 255 ? (u16)(fake_cfg[off] | fake_cfg[off + 1] << 8) : 0xffff; }
-u32 pci_read32(const struct pci_dev *d, u16 off)
-{
-	u32 v = 0;
-
-	if (off <= 252)
-		memcpy(&v, fake_cfg + off, 4);
-	return v;
-}
-void pci_enable_device(struct pci_dev *d) { (void)d; }
-void *pci_map_bar(struct pci_dev *d, int bar) { return bar == 4 ? fake_bar : NULL; }
-
-u8 pci_find_capability(const struct pci_dev *d, u8 cap_id, u8 start)
-{
-	u8 pos = start ? fake_cfg[start + 1] : fake_cfg[0x34];
-
-	for (int n = 0; pos && n < 48; n++, pos = fake_cfg[pos + 1])
-		if (fake_cfg[pos] == cap_id)
-			return pos;
-	return 0;
-}
-
-u64 ktime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
-
-static void put_cap(u8 pos, u8 next, u8 type, u8 bar, u32 off, u32 len, u32 mult)
-{
-	fake_cfg[pos] = PCI_CAP_ID_VNDR;
-	fake_cfg[pos + 1] = next;
-	fake_cfg[pos + 2] = type == VIRTIO_PCI_CAP_NOTIFY_CFG ? 20 : 16;
-	fake_cfg[pos + 3] = type;
-	fake_cfg[pos + 4] = bar;
-	memcpy(fake_cfg + pos + 8, &off, 4);
-	memcpy(fake_cfg + pos + 12, &len, 4);
-	if (type == VIRTIO_PCI_CAP_NOTIFY_CFG)
-		memcpy(fake_cfg + pos + 16, &mult, 4);
-}
-
-/* QEMU 7.2's layout: BAR4 of 16 KiB, common/ISR/device/notify at 0/4/8/12 KiB. */
-static void fake_device(void)
-{
-	memset(fake_cfg, 0, sizeof(fake_cfg));
-	memset(fake_bar, 0, sizeof(fake_bar));
-	memset(&fake_pci, 0, sizeof(fake_pci));
-	fake_pci.bars[4].size = sizeof(fake_bar);
-	fake_pci.bars[4].is_64 = true;
-	fake_cfg[0x34] = 0x84;
-	put_cap(0x84, 0x94, VIRTIO_PCI_CAP_COMMON_CFG, 4, 0x0000, 0x1000, 0);
-	put_cap(0x94, 0xa4, VIRTIO_PCI_CAP_ISR_CFG, 4, 0x1000, 0x1000, 0);
-	put_cap(0xa4, 0xb4, VIRTIO_PCI_CAP_DEVICE_CFG, 4, 0x2000, 0x1000, 0);
-	put_cap(0xb4, 0x00, VIRTIO_PCI_CAP_NOTIFY_CFG, 4, 0x3000, 0x1000, 4);
-	/* device_feature reads 1 whatever the select: bits 0 and 32 (VERSION_1) */
-	fake_bar[VCC_DF] = 1;
-	fake_bar[VCC_NUM_QUEUES] = 1;
-}
 
 /* A queue built by hand in host memory (virtio_find_vq needs the buddy). */
 static u8 ring_mem[4096] __attribute__((aligned(4096)));
@@ -188,12 +135,19 @@ HTEST(virtio_vq_request_checks_the_reply)
 	CHECK_EQ(vd.vq.desc[1].flags, VIRTQ_DESC_F_WRITE);
 	CHECK_EQ(vd.vq.avail[1], 1);
 
-	/* no reply at all */
+	/* no reply at all: the device may still answer later, so it is broken */
 	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 2),
 		 -ETIMEDOUT);
 	CHECK_EQ(vd.vq.timeouts, 1);
+	CHECK(vd.broken);
+	stage_reply(&vd, 0, 10);	/* the late answer is not taken for the next request */
+	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), -EIO);
+	CHECK_EQ(vd.vq.avail[1], 2);
 
 	/* a length beyond the response buffer */
+	fake_device();
+	CHECK_EQ(virtio_pci_setup(&vd, &fake_pci, 0, 0), 0);
+	fake_queue(&vd);
 	stage_reply(&vd, 0, 4096);
 	CHECK_EQ(virtio_vq_request(&vd, req, sizeof(req), resp, sizeof(resp), &written, 10), -EIO);
 	CHECK(vd.broken);
@@ -221,4 +175,348 @@ HTEST(virtio_vq_request_checks_the_reply)
 	fake_queue(&vd);
 	CHECK_EQ(virtio_vq_request(&vd, req, 4096, resp, sizeof(resp), &written, 10), -EINVAL);
 	CHECK_EQ(vd.vq.avail[1], 0);
+}
+
+/* ---- the virtio-mem driver ------------------------------------------------- */
+
+#define MiB		FVM_MiB
+#define SB		(2 * MiB)	/* QEMU's block = the driver's sub-block */
+
+/* Replies of the device, one byte per request (see enum fvm_lie); then honest. */
+static const u8 *script;
+static size_t script_len, script_pos;
+
+static u8 script_reply(void)
+{
+	return script_pos < script_len ? script[script_pos++] : 0;
+}
+
+static void script_set(const u8 *bytes, size_t len)
+{
+	script = bytes;
+	script_len = len;
+	script_pos = 0;
+	fvm_reply = script_reply;
+}
+
+/* A machine and QEMU's device: 2 MiB blocks, region at 4 GiB, usable = region. */
+static struct vmem_dev *vm_up(u64 region, u64 requested)
+{
+	fvm_machine();
+	printk_set_level(LOG_CRIT);
+	fvm_setup(SB, 0, FVM_WINDOW, region, region, 0, requested);
+	CHECK_EQ(fvm_probe(), 0);
+	return fake_pci.driver_data;
+}
+
+static void vm_check(struct vmem_dev *vm)
+{
+	CHECK_EQ(fvm_check_driver(vm, true), 0);
+	hotplug_check_invariants();
+}
+
+/* The device goes; the next test of the binary gets the default callback. */
+static void vm_down(void)
+{
+	if (fake_pci.driver_data)
+		vmem_driver.remove(&fake_pci);
+	restore_online_page_callback(vmem_online_page);
+	vmem_callback_set = false;
+	fvm_reply = NULL;
+	printk_set_level(LOG_INFO);
+}
+
+static bool sb_pages_offline(u64 pa)
+{
+	for (u64 pfn = PHYS_PFN(pa); pfn < PHYS_PFN(pa + SB); pfn++)
+		if (!PageOffline(pfn_to_page(pfn)) || pfn_to_page(pfn)->refcount)
+			return false;
+	return true;
+}
+
+/*
+ * Probe and remove with every bad reply set aside: the usual life, with
+ * the machine's counters back where they were (remove is new, and is what
+ * the fuzz target ends each input with).
+ */
+HTEST(virtio_mem_plug_unplug_remove)
+{
+	u64 free0, total0, vmemmap0;
+	struct vmem_dev *vm;
+
+	fvm_machine();
+	printk_set_level(LOG_CRIT);
+	fvm_setup(SB, 0, FVM_WINDOW, 1024 * MiB, 1024 * MiB, 0, 0);
+	free0 = global_free_pages();
+	total0 = totalram_pages();
+	vmemmap0 = host_vmemmap_populated_pages;
+	CHECK_EQ(fvm_probe(), 0);
+	vm = fake_pci.driver_data;
+	fvm_request_size(300 * MiB);		/* two whole blocks and 44 MiB */
+	fvm_poll(10);
+	vm_check(vm);
+	CHECK_EQ(vm->plugged_sbs, 150);
+	CHECK_EQ(fvm.plugged, 300 * MiB);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 2);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL_PARTIAL], 1);
+	fvm_request_size(100 * MiB);
+	fvm_poll(10);
+	vm_check(vm);
+	CHECK_EQ(vm->plugged_sbs, 50);
+	CHECK_EQ(fvm.plugged, 100 * MiB);
+
+	vmem_driver.remove(&fake_pci);
+	CHECK(!vmem_devs[0].in_use && !fake_pci.driver_data);
+	CHECK_EQ(fvm.last_type, VIRTIO_MEM_REQ_UNPLUG_ALL);
+	CHECK_EQ(fvm.plugged, 0);
+	hotplug_check_invariants();
+	CHECK_EQ(global_free_pages(), free0);	/* rings, state and memmaps given back */
+	CHECK_EQ(totalram_pages(), total0);
+	CHECK_EQ(host_vmemmap_populated_pages, vmemmap0);
+	CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 1);
+	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 0);
+	vm_down();
+}
+
+/*
+ * Bug: virtio_find_vq() allocated the ring and bounce pages, then refused a
+ * notify offset outside the notify window without freeing them, and a
+ * probe that failed after virtio_find_vq() never freed the queue either.
+ */
+HTEST(virtio_mem_probe_failures_leak_nothing)
+{
+	u16 noff = 0x400;
+	u64 free0;
+	int logs;
+
+	fvm_machine();
+	printk_set_level(LOG_EMERG);
+	fvm_setup(SB, 0, FVM_WINDOW, 1024 * MiB, 1024 * MiB, 0, 0);
+	memcpy(fake_bar + BAR_COMMON + VCC_Q_NOFF, &noff, 2);	/* 4 KiB past a 4 KiB window */
+	free0 = global_free_pages();
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -EIO);
+	CHECK(host_log_seen("queue notify offset outside the notify window", logs));
+	CHECK_EQ(global_free_pages(), free0);
+	CHECK(!vmem_devs[0].in_use);
+
+	/* a failure after the queue is set up: no memory group left */
+	int groups[MAX_MEMORY_GROUPS], nr = 0;
+
+	fvm_setup(SB, 0, FVM_WINDOW, 1024 * MiB, 1024 * MiB, 0, 0);
+	while (nr < MAX_MEMORY_GROUPS &&
+	       (groups[nr] = memory_group_register_dynamic(0, PAGES_PER_MEMORY_BLOCK, "x")) >= 0)
+		nr++;
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -ENOSPC);
+	CHECK(host_log_seen("no memory group", logs));
+	CHECK_EQ(global_free_pages(), free0);
+	while (nr)
+		memory_group_unregister(groups[--nr]);
+	vm_down();
+}
+
+/*
+ * Bug: a device offering a queue of one entry was accepted; every request
+ * is a chain of two descriptors, so the second was written past the queue.
+ */
+HTEST(virtio_mem_queue_of_one_entry_is_refused)
+{
+	u16 qsize = 1;
+	u64 free0;
+	int logs;
+
+	fvm_machine();
+	printk_set_level(LOG_EMERG);
+	fvm_setup(SB, 0, FVM_WINDOW, 1024 * MiB, 1024 * MiB, 0, 0);
+	memcpy(fake_bar + BAR_COMMON + VCC_Q_SIZE, &qsize, 2);
+	free0 = global_free_pages();
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -ENOENT);
+	CHECK(host_log_seen("queue 0 has 1 entries; a request is a chain of two descriptors", logs));
+	CHECK_EQ(global_free_pages(), free0);
+	vm_down();
+}
+
+/*
+ * Bug: a region ending beyond the 46-bit physical address space was
+ * accepted (add_memory then failed or worse); a region over boot RAM was
+ * accepted and every round plugged, failed to add and unplugged again.
+ */
+HTEST(virtio_mem_bad_regions_are_refused)
+{
+	int logs;
+
+	fvm_machine();
+	printk_set_level(LOG_EMERG);
+	fvm_setup(SB, 0, (1ULL << 46) - 128 * MiB, 256 * MiB, 256 * MiB, 0, 0);
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -EINVAL);
+	CHECK(host_log_seen("ends beyond the 46-bit physical address space", logs));
+
+	fvm_setup(SB, 0, ~0ULL - 128 * MiB + 1, 256 * MiB, 256 * MiB, 0, 0);	/* wraps */
+	CHECK_EQ(fvm_probe(), -EINVAL);
+
+	fvm_setup(SB, 0, 64 * MiB, 512 * MiB, 512 * MiB, 0, 0);	/* over boot RAM's block 0 */
+	logs = host_log_count;
+	CHECK_EQ(fvm_probe(), -EEXIST);
+	CHECK(host_log_seen("overlaps memory0, which the kernel already has", logs));
+	CHECK(!vmem_devs[0].in_use);
+	vm_down();
+}
+
+/*
+ * Known bug (found by the fuzz target's watermark check): unplugging a
+ * sub-block of an online block lowered the zone's managed pages without
+ * recomputing the watermarks and pcp sizes, as offlining does; plugging
+ * one into an online block raised them the same way.
+ */
+HTEST(virtio_mem_sub_block_changes_recompute_watermarks)
+{
+	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
+	struct zone *normal = &NODE_DATA(0)->node_zones[ZONE_NORMAL];
+
+	fvm_request_size(64 * MiB);		/* half of memory32 */
+	fvm_poll(10);
+	vm_check(vm);
+	u64 low0 = normal->watermark[WMARK_LOW];
+
+	fvm_request_size(126 * MiB);		/* fake-online 31 sub-blocks */
+	fvm_poll(10);
+	vm_check(vm);
+	CHECK(normal->watermark[WMARK_LOW] > low0);
+	fvm_request_size(2 * MiB);		/* unplug 62 sub-blocks of an online block */
+	fvm_poll(10);
+	vm_check(vm);
+	CHECK_EQ(vm->plugged_sbs, 1);
+	CHECK(normal->watermark[WMARK_LOW] < low0);
+	CHECK(sb_pages_offline(FVM_WINDOW + SB));
+	vm_down();
+}
+
+/*
+ * Bug: a request the device answered after the 2 s timeout left its used
+ * entry in the ring, and the transport took it as the answer to the next
+ * request (and that one's as the answer to the one after): the driver and
+ * the device disagreed on what was plugged.  Now a timeout marks the
+ * device broken; the driver sends nothing more and uses only what the
+ * device surely plugged.
+ */
+HTEST(virtio_mem_late_reply_breaks_the_device)
+{
+	static const u8 replies[] = { FVM_LIE(FVM_LATE), 0 };
+	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
+	int logs = host_log_count;
+
+	script_set(replies, sizeof(replies));
+	fvm_request_size(8 * MiB);
+	fvm_poll(10);				/* PLUG: no answer within 2 s */
+	CHECK(vm->vd.broken);
+	CHECK(host_log_seen("no reply within 2000 ms", logs));
+	CHECK(host_log_seen("the device is broken: no more requests", logs));
+	CHECK_EQ(vm->plugged_sbs, 0);
+	u64 requests = fvm.requests;
+
+	fvm_request_size(16 * MiB);
+	fvm_poll(10);
+	fvm_poll(HZ * 10);
+	char buf[512], *argv[] = { "virtio-mem", "retry" };
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, buf, sizeof(buf));
+	cmd_virtio_mem(&bp.p, 2, argv);		/* `virtio-mem retry` says why it does nothing */
+	CHECK(strstr(buf, "the device is broken") != NULL);
+	CHECK_EQ(vm->plugged_sbs, 0);
+	vm_check(vm);
+	CHECK(fvm.requests <= requests + 1);	/* at most the late one was answered */
+	vm_down();
+}
+
+/*
+ * Bug: a response type outside the enum, or a reply too short to hold
+ * one, counted as ERROR, as if the device had done nothing; it may have
+ * done it.  Now the device is marked broken and the driver assumes the
+ * worse: an UNPLUG so answered keeps its pages PageOffline for good.
+ */
+HTEST(virtio_mem_malformed_unplug_reply_keeps_pages_offline)
+{
+	static const u8 replies[] = { FVM_LIE(FVM_BAD_TYPE), 7 };
+	struct vmem_dev *vm = vm_up(1024 * MiB, 64 * MiB);
+	int logs;
+
+	fvm_poll(10);
+	CHECK_EQ(vm->plugged_sbs, 32);
+	vm_check(vm);
+	script_set(replies, sizeof(replies));
+	logs = host_log_count;
+	fvm_request_size(62 * MiB);		/* UNPLUG of sub-block 31: type 11 back */
+	fvm_poll(10);
+	CHECK(vm->vd.broken);
+	CHECK(host_log_seen("malformed response", logs));
+	CHECK_EQ(vm->plugged_sbs, 31);		/* counted as unplugged ... */
+	CHECK(sb_pages_offline(FVM_WINDOW + 31 * SB));	/* ... and never used again */
+	vm_check(vm);
+	vm_down();
+}
+
+/*
+ * Bug: with no usable answer to a whole-block UNPLUG the driver added and
+ * onlined the block again, and went on to the next block.  Now the block
+ * stays removed (maybe unplugged) and the round stops.
+ */
+HTEST(virtio_mem_lost_whole_block_unplug_keeps_it_removed)
+{
+	static const u8 replies[] = { FVM_LIE(FVM_SHORT) };
+	struct vmem_dev *vm = vm_up(1024 * MiB, 384 * MiB);
+
+	fvm_poll(10);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 3);
+	script_set(replies, sizeof(replies));
+	fvm_request_size(0);
+	fvm_poll(10);				/* memory34 goes whole: no usable answer */
+	CHECK(vm->vd.broken);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 2);
+	CHECK(!find_memory_block_by_id(34));
+	CHECK(find_memory_block_by_id(33) && find_memory_block_by_id(32));
+	CHECK_EQ(vm->plugged_sbs, 128);
+	vm_check(vm);
+	vm_down();
+}
+
+/*
+ * A block whose add_memory() failed (no memmap to be had) and whose
+ * sub-blocks the device then refused to take back: they stay plugged,
+ * counted, not added; the next plug round leaves the block alone and the
+ * next unplug round gives them back.
+ */
+HTEST(virtio_mem_plugged_block_that_could_not_be_added)
+{
+	static const u8 replies[] = { 0, FVM_LIE(FVM_BUSY) };
+	static struct page *hog[64];
+	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
+	unsigned nr = 0;
+	int logs = host_log_count;
+
+	while (nr < 64 && (hog[nr] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 9)))
+		nr++;
+	script_set(replies, sizeof(replies));
+	fvm_request_size(16 * MiB);
+	fvm_poll(10);				/* PLUG ACK, add_memory -ENOMEM, UNPLUG BUSY */
+	CHECK(host_log_seen("the device keeps 8 sub-blocks of memory32 plugged", logs));
+	CHECK_EQ(vm->plugged_sbs, 8);
+	CHECK_EQ(vm->mb_state[0], VMEM_MB_UNUSED);
+	vm_check(vm);
+	while (nr)
+		free_pages(hog[--nr], 9);
+	fvm_request_size(32 * MiB);
+	fvm_poll(10);				/* memory32 is left alone, memory33 gets 8 */
+	CHECK_EQ(vm->plugged_sbs, 16);
+	CHECK_EQ(vm->mb_state[0], VMEM_MB_UNUSED);
+	vm_check(vm);
+	fvm_request_size(16 * MiB);
+	fvm_poll(10);				/* memory32's go back first */
+	CHECK_EQ(vm->plugged_sbs, 8);
+	CHECK_EQ(mb_nr_plugged(vm, 0), 0);
+	vm_check(vm);
+	vm_down();
 }

@@ -1,0 +1,40 @@
+/*
+ * hotplug_check.h - the invariants of a booted simulated machine after
+ * memory hotplug (add, online, offline, remove, virtio-mem's PageOffline
+ * sub-blocks), checked from the memmap and the free lists without trusting
+ * the counters.  Used by test_hotplug.c after every step and by the
+ * virtio-mem fuzz target.
+ *
+ * What hotplug_check_invariants() checks, per zone (the definitions of
+ * memory_hotplug.c):
+ *   - present_pages == the pages of memory in online blocks whose struct
+ *     page says this zone (a recount);
+ *   - present_pages == managed_pages + reserved + offline, where reserved
+ *     counts the PG_reserved pages among them (boot reservations,
+ *     memmap_on_memory pages) and offline the PageOffline ones;
+ *   - nr_free == pages of the buddy free lists + pcp count, and every free
+ *     block lies in online memory of the zone, in a pageblock that is not
+ *     isolated;
+ *   - no page is lost: managed_pages == nr_free + allocated, where
+ *     allocated counts the online, untyped, unreserved pages with a
+ *     refcount >= 1 (what the buddy handed out);
+ *   - the watermarks and pcp sizes are the ones setup_per_zone_wmarks()
+ *     computes from the current managed pages;
+ *   - the span starts and ends on online memory of the zone, and covers
+ *     every page of the zone;
+ *   - `contiguous` equals what a fresh pageblock walk says;
+ * per node: present = sum over zones, span = min start .. max end of the
+ * non-empty zones; per block: the state counters equal a recount, offline
+ * blocks have a poisoned memmap and offline sections, online ones online
+ * sections; per group: kernel/movable pages equal a recount; and
+ * totalram_pages() is the sum of managed pages.
+ *
+ * Each broken rule is a failed CHECK (htest.h): htest_failures grows and a
+ * line says which.
+ */
+#ifndef HOST_HOTPLUG_CHECK_H
+#define HOST_HOTPLUG_CHECK_H
+
+void hotplug_check_invariants(void);
+
+#endif

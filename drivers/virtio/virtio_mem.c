@@ -246,22 +246,39 @@ static bool mb_online(const struct vmem_dev *vm, unsigned i)
 
 /* ---- config and requests ------------------------------------------------- */
 
-static u64 cfg64(struct vmem_dev *vm, u32 off)
+/*
+ * cfg64() - a 64-bit config field into *v; -EIO (logged) when the device's
+ * config generation never held still for a whole read, as a device that
+ * rewrites its config all the time would make it.  A failed read is never
+ * taken as 0: a "requested size 0" read that way would unplug everything.
+ */
+static int cfg64(struct vmem_dev *vm, u32 off, u64 *v)
 {
-	u64 v = 0;
+	int err = virtio_cfg_read(&vm->vd, off, v, sizeof(*v));
 
-	if (virtio_cfg_read(&vm->vd, off, &v, sizeof(v)))
-		return 0;
-	return v;
+	if (err)
+		pr_err("%s: config field at %#x: no stable read (%s); value not used\n", vm->name,
+		       off, err_text(err));
+	return err;
 }
 
-static void vmem_read_config(struct vmem_dev *vm)
+/*
+ * vmem_read_config() - usable, plugged and requested size from the device;
+ * all or nothing: on a failed read the previous values stay and -EIO is
+ * returned.
+ */
+static int vmem_read_config(struct vmem_dev *vm)
 {
-	u64 usable = cfg64(vm, VMEM_CFG_USABLE_SIZE);
+	u64 usable, plugged, requested;
 
+	if (cfg64(vm, VMEM_CFG_USABLE_SIZE, &usable) ||
+	    cfg64(vm, VMEM_CFG_PLUGGED_SIZE, &plugged) ||
+	    cfg64(vm, VMEM_CFG_REQUESTED_SIZE, &requested))
+		return -EIO;
 	vm->usable_region_size = MIN(usable, vm->region_size);
-	vm->dev_plugged_size = cfg64(vm, VMEM_CFG_PLUGGED_SIZE);
-	vm->requested_size = cfg64(vm, VMEM_CFG_REQUESTED_SIZE);
+	vm->dev_plugged_size = plugged;
+	vm->requested_size = requested;
+	return 0;
 }
 
 static const char *resp_name(u16 t)
@@ -765,7 +782,12 @@ static void vmem_resize(struct vmem_dev *vm)
 			  "the device is broken (a reply was missing or malformed): no more requests");
 		return;
 	}
-	vmem_read_config(vm);
+	if (vmem_read_config(vm)) {
+		ksnprintf(vm->why, sizeof(vm->why),
+			  "the device config does not hold still for a read: retrying later");
+		vm->retry_at = jiffies() + VMEM_RETRY_SHORT;
+		return;
+	}
 	vmem_refresh_all(vm);
 	if (vm->halted) {
 		if (vm->requested_size == vm->halted_request)
@@ -843,7 +865,10 @@ static void vmem_poll(void)
 		if (!vm->in_use || vm->vd.broken)
 			continue;
 		virtio_isr_read(&vm->vd);	/* clears the config-change bit */
-		u64 req = cfg64(vm, VMEM_CFG_REQUESTED_SIZE);
+		u64 req;
+
+		if (cfg64(vm, VMEM_CFG_REQUESTED_SIZE, &req))
+			continue;	/* logged; the next poll reads again */
 		bool changed = req != vmem_seen_request[d];
 		bool due = vm->retry_at && jiffies() >= vm->retry_at;
 		bool differ = req / vm->sb_size != vm->plugged_sbs;
@@ -916,9 +941,12 @@ static int vmem_probe(struct pci_dev *pci)
 		virtio_reset(&vm->vd);
 		return -EIO;
 	}
-	vm->block_size = cfg64(vm, VMEM_CFG_BLOCK_SIZE);
-	vm->addr = cfg64(vm, VMEM_CFG_ADDR);
-	vm->region_size = cfg64(vm, VMEM_CFG_REGION_SIZE);
+	if (cfg64(vm, VMEM_CFG_BLOCK_SIZE, &vm->block_size) ||
+	    cfg64(vm, VMEM_CFG_ADDR, &vm->addr) ||
+	    cfg64(vm, VMEM_CFG_REGION_SIZE, &vm->region_size)) {
+		virtio_reset(&vm->vd);
+		return -EIO;
+	}
 	if (vm->block_size < (2ULL << 20) || vm->block_size > MEMORY_BLOCK_SIZE ||
 	    (vm->block_size & (vm->block_size - 1))) {
 		pr_err("%s: block size %#llx unsupported: must be a power of two in [2 MiB, 128 MiB]\n",
@@ -966,8 +994,12 @@ static int vmem_probe(struct pci_dev *pci)
 		u16 pxm = 0;
 		int nid;
 
-		virtio_cfg_read(&vm->vd, VMEM_CFG_NODE_ID, &pxm, sizeof(pxm));
-		nid = acpi_pxm_to_node(pxm);
+		if (virtio_cfg_read(&vm->vd, VMEM_CFG_NODE_ID, &pxm, sizeof(pxm))) {
+			pr_warn("%s: node id: no stable read: using node 0\n", vm->name);
+			nid = 0;
+		} else {
+			nid = acpi_pxm_to_node(pxm);
+		}
 		if (nid < 0)
 			pr_warn("%s: proximity domain %u has no node: using node 0\n", vm->name, pxm);
 		else

@@ -395,6 +395,40 @@ HTEST(virtio_mem_sub_block_changes_recompute_watermarks)
 }
 
 /*
+ * A config read that fails (virtio_cfg_read() gives up when the device's
+ * config generation never holds still for a whole read; here the read is
+ * made to fail by shrinking the config window the transport checks) was
+ * taken as the value 0: a poll read "requested size 0" and the driver
+ * unplugged all the device's memory.  Now the read is refused, logged, and
+ * nothing changes; once reads work again, the driver goes on.
+ */
+HTEST(virtio_mem_failed_config_read_is_not_read_as_zero)
+{
+	struct vmem_dev *vm = vm_up(1024 * MiB, 256 * MiB);
+	u32 device_len;
+	int logs;
+
+	fvm_poll(10);
+	CHECK_EQ(vm->plugged_sbs, 128);
+	logs = host_log_count;
+	device_len = vm->vd.device_len;
+	vm->vd.device_len = 0;			/* every config read now fails */
+	fvm_poll(60);				/* the poll reads requested_size */
+	vmem_resize(vm);			/* a resize round reads all three */
+	CHECK_EQ(vm->plugged_sbs, 128);		/* nothing was unplugged */
+	CHECK_EQ(fvm.plugged, 256 * MiB);
+	CHECK(host_log_seen("no stable read", logs));
+	CHECK(strstr(vm->why, "does not hold still"));
+	vm->vd.device_len = device_len;
+	vm_check(vm);
+	fvm_request_size(128 * MiB);
+	fvm_poll(60);
+	CHECK_EQ(vm->plugged_sbs, 64);
+	vm_check(vm);
+	vm_down();
+}
+
+/*
  * Bug: a request the device answered after the 2 s timeout left its used
  * entry in the ring, and the transport took it as the answer to the next
  * request (and that one's as the answer to the one after): the driver and

@@ -114,6 +114,7 @@ MM_OBJS := \
 	mm/cma.o \
 	mm/memory_block.o \
 	mm/memory_hotplug.o \
+	mm/memory_online.o \
 	mm/online_policy.o \
 	mm/memremap.o \
 	mm/mm_init.o

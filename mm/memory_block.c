@@ -33,7 +33,7 @@
  * online policy: a static group is a device plugged whole (a DIMM, with its
  * size), a dynamic group grows and shrinks in units (virtio-mem).  Each
  * group keeps how many of its pages are online in kernel zones and in
- * ZONE_MOVABLE; memory_hotplug.c updates those counters when it onlines and
+ * ZONE_MOVABLE; memory_online.c updates those counters when it onlines and
  * offlines.  A group can be unregistered once no block refers to it.
  *
  * Context: (main), one hotplug operation at a time; memory_blocks_init_boot()

@@ -13,8 +13,9 @@
  * The inputs of auto-movable come in two designs, side by side below
  * (mechanism 4, see include/mm/mechanisms.h): summing every zone's counters
  * on each decision, or cached sums kept in step with those counters.
- * Split out of memory_hotplug.c, which calls zone_for_pfn_range() at online
- * and auto_movable_stats_zone_changed() where present pages change.
+ * Split out of memory_hotplug.c; memory_online.c calls zone_for_pfn_range()
+ * at online and auto_movable_stats_zone_changed() where present pages
+ * change.
  *
  * Context: (main).
  */

@@ -1,6 +1,6 @@
 /*
- * test_hotplug.c - memory hotplug (mm/memory_block.c, mm/memory_hotplug.c)
- * on simulated machines booted with mm_core_init().
+ * test_hotplug.c - memory hotplug (mm/memory_block.c, mm/memory_hotplug.c,
+ * mm/memory_online.c) on simulated machines booted with mm_core_init().
  *
  * The simulated RAM (host_mm_reset) is larger than the boot RAM the
  * firmware map describes: hot-added ranges lie in the part above it, so

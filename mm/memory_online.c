@@ -1,0 +1,423 @@
+/*
+ * memory_online.c - onlining and offlining a memory block: the zone and
+ * node spans, the present and managed counters, the memmap initialised
+ * (or poisoned again), and the pages handed to the buddy (or taken back
+ * from it, migrating what is movable).  Adding and removing memory, the
+ * nodes, and the life of a block from start to end are in
+ * memory_hotplug.c, whose header comment this file follows.
+ *
+ * Context: (main), one hotplug operation at a time.
+ */
+#include <mm/memory_hotplug.h>
+#include <mm/memremap.h>
+#include <mm/sparse.h>
+#include <mm/buddy.h>
+#include <mm/mm_init.h>
+#include <mm/page_isolation.h>
+#include <mm/migrate.h>
+#include <mm/memory_sysfs.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <kernel/printk.h>
+
+/* Rounds of migrate + test when offlining (Linux retries until a signal). */
+#define OFFLINE_MIGRATE_TRIES	5
+
+static online_page_callback_t online_page_callback = generic_online_page;
+
+/* ---- spans --------------------------------------------------------------- */
+
+/*
+ * Grow the zone span to cover [start_pfn, start_pfn + nr_pages) (Linux's
+ * resize_zone_range): an empty zone starts there, otherwise the start can
+ * only move down and the end only up.  resize_pgdat_range() does the same
+ * for the node.  Holes between the old span and the range become part of
+ * the span.  Context: (main), pgdat_resize_lock in Linux's terms.
+ */
+static void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages)
+{
+	u64 old_end_pfn = zone_end_pfn(zone);
+
+	if (zone_is_empty(zone) || start_pfn < zone->zone_start_pfn)
+		zone->zone_start_pfn = start_pfn;
+	zone->spanned_pages = MAX(start_pfn + nr_pages, old_end_pfn) - zone->zone_start_pfn;
+}
+
+static void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages)
+{
+	u64 old_end_pfn = pgdat_end_pfn(pgdat);
+
+	if (!pgdat->node_spanned_pages || start_pfn < pgdat->node_start_pfn)
+		pgdat->node_start_pfn = start_pfn;
+	pgdat->node_spanned_pages = MAX(start_pfn + nr_pages, old_end_pfn) - pgdat->node_start_pfn;
+}
+
+#define NO_PFN	(~0ULL)
+
+/* Is pfn online memory of zone (and so of its node)?  The probe of the scans below. */
+static bool pfn_online_in_zone(u64 pfn, const struct zone *zone)
+{
+	struct page *page = pfn_to_online_page(pfn);
+
+	return page && page_to_nid(page) == zone->zone_pgdat->node_id && page_zone(page) == zone;
+}
+
+/*
+ * shrink_zone_span() - after [start_pfn, end_pfn) left zone: if it was at
+ * the start of the span, the span now starts at the first online pfn of the
+ * zone after it; if at the end, it ends after the last one before it.
+ * Probes go one subsection (2 MiB) at a time, as Linux's
+ * find_smallest_section_pfn()/find_biggest_section_pfn().  A range in the
+ * middle leaves the span alone: a hole.  Nothing found: the zone is empty
+ * (start 0, spanned 0).  The range must already be offline.  Context: (main).
+ */
+static void shrink_zone_span(struct zone *zone, u64 start_pfn, u64 end_pfn)
+{
+	u64 found = NO_PFN;
+
+	if (start_pfn == zone->zone_start_pfn) {
+		u64 zone_end = zone_end_pfn(zone);
+
+		for (u64 pfn = end_pfn; pfn < zone_end; pfn += PAGES_PER_SUBSECTION)
+			if (pfn_online_in_zone(pfn, zone)) {
+				found = pfn;
+				break;
+			}
+		if (found != NO_PFN) {
+			zone->spanned_pages = zone_end - found;
+			zone->zone_start_pfn = found;
+		}
+	} else if (end_pfn == zone_end_pfn(zone)) {
+		/* probe the last pfn of each subsection, going down */
+		for (u64 probe_end = start_pfn; probe_end > zone->zone_start_pfn;
+		     probe_end -= MIN(probe_end - zone->zone_start_pfn, (u64)PAGES_PER_SUBSECTION))
+			if (pfn_online_in_zone(probe_end - 1, zone)) {
+				found = probe_end - 1;
+				break;
+			}
+		if (found != NO_PFN)
+			zone->spanned_pages = found - zone->zone_start_pfn + 1;
+	} else {
+		return;		/* a hole in the middle */
+	}
+	if (found == NO_PFN) {
+		zone->zone_start_pfn = 0;
+		zone->spanned_pages = 0;
+	}
+}
+
+/* update_pgdat_span() - the node spans its non-empty zones, min start to max end. */
+static void update_pgdat_span(struct pglist_data *pgdat)
+{
+	u64 start = NO_PFN, end = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &pgdat->node_zones[z];
+
+		if (zone_is_empty(zone))
+			continue;
+		start = MIN(start, (u64)zone->zone_start_pfn);
+		end = MAX(end, (u64)zone_end_pfn(zone));
+	}
+	pgdat->node_start_pfn = end ? start : 0;
+	pgdat->node_spanned_pages = end ? end - start : 0;
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+/*
+ * adjust_present_page_count() - nr_pages (negative: fewer) of the block at
+ * start_pfn became present in zone: zone present (and present_early for an
+ * early section), node present, and the group's kernel or movable pages
+ * move together, as in Linux.  Context: (main).
+ */
+static void adjust_present_page_count(struct zone *zone, struct memory_group *group,
+				      u64 start_pfn, long nr_pages)
+{
+	unsigned long delta = (unsigned long)nr_pages;
+
+	MM_BUG_ON(nr_pages < 0 && zone->present_pages < (unsigned long)-nr_pages,
+		  "zone %s: %lu present pages, removing %ld", zone->name, zone->present_pages, -nr_pages);
+	bool early = early_section(__pfn_to_section(start_pfn));
+
+	if (early)
+		zone->present_early_pages += delta;
+	zone->present_pages += delta;
+	zone->zone_pgdat->node_present_pages += delta;
+	auto_movable_stats_zone_changed(zone, nr_pages, early ? nr_pages : 0, 0);
+	if (group && zone->idx == ZONE_MOVABLE)
+		group->present_movable_pages += delta;
+	else if (group)
+		group->present_kernel_pages += delta;
+}
+
+/*
+ * Linux's adjust_managed_page_count() for offlining: pages taken out of the
+ * buddy for good are no longer managed.  (Onlining counts them in
+ * buddy_free_boot_pages().)  Context: (main).
+ */
+void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
+{
+	MM_BUG_ON(zone->managed_pages < nr_pages, "zone %s: %lu managed pages, removing %lu",
+		  zone->name, zone->managed_pages, nr_pages);
+	zone->managed_pages -= nr_pages;
+}
+
+/* ---- the memmap ---------------------------------------------------------- */
+
+/* Contract in memory_hotplug.h. */
+void memmap_poison(u64 start_pfn, u64 end_pfn)
+{
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		page->flags = MEMMAP_POISON_FLAGS;
+		page->page_type = 0xffffffffu;
+		page->refcount = -1;
+	}
+}
+
+/*
+ * move_pfn_range_to_zone() - make the block [start_pfn, start_pfn +
+ * nr_pages) part of zone: spans grown first (pageblock flags of the range
+ * are set against a span that covers it), then the memmap initialised:
+ * the first nr_vmemmap pages as the block's own memmap (memmap_on_memory:
+ * reserved, PGTY_TABLE, pageblock Unmovable), the rest as ordinary pages of
+ * the zone with Movable pageblocks.  Every page is then refcount 1 and
+ * owned by nobody until online_pages_range() frees it.  Context: (main).
+ */
+static void move_pfn_range_to_zone(struct zone *zone, u64 start_pfn, u64 nr_pages, u64 nr_vmemmap)
+{
+	int nid = zone->zone_pgdat->node_id;
+
+	clear_zone_contiguous(zone);
+	resize_zone_range(zone, start_pfn, nr_pages);
+	resize_pgdat_range(zone->zone_pgdat, start_pfn, nr_pages);
+	for (u64 pfn = start_pfn; pfn < start_pfn + nr_vmemmap; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		init_single_page(page, pfn, zone->idx, nid);
+		SetPageReserved(page);
+		page_set_type(page, PGTY_TABLE);
+		if (IS_ALIGNED(pfn, pageblock_nr_pages))
+			set_pageblock_migratetype(pfn, MIGRATE_UNMOVABLE);
+	}
+	memmap_init_range(start_pfn + nr_vmemmap, start_pfn + nr_pages, zone->idx, nid,
+			  MIGRATE_MOVABLE);
+}
+
+/* ---- handing pages to the buddy ------------------------------------------ */
+
+/*
+ * generic_online_page() - the default online_page_callback: the 2^order
+ * pages at page (memmap initialised, refcount 1) go to their zone's buddy
+ * with the boot hand-over's accounting: managed_pages grows, refcount 0,
+ * the free lists' tail.  Hot-added memory is never poisoned (DESIGN.md:
+ * touching free memory makes plugging hundreds of GiB impossible).
+ * Context: (main), from online_pages_range().
+ */
+void generic_online_page(struct page *page, unsigned order)
+{
+	buddy_free_boot_pages(page_zone(page), page_to_pfn(page), order, false);
+}
+
+/*
+ * set_online_page_callback() - let a driver (virtio-mem) decide what
+ * happens to onlined pages; only one at a time: -EINVAL if another one is
+ * set (or cb is NULL).  restore_online_page_callback() puts the default
+ * back, -EINVAL if cb is not the one set.  Context: (main).
+ */
+int set_online_page_callback(online_page_callback_t cb)
+{
+	if (!cb || online_page_callback != generic_online_page)
+		return -EINVAL;
+	online_page_callback = cb;
+	return 0;
+}
+
+int restore_online_page_callback(online_page_callback_t cb)
+{
+	if (!cb || online_page_callback != cb)
+		return -EINVAL;
+	online_page_callback = generic_online_page;
+	return 0;
+}
+
+/*
+ * online_pages_range() - [start_pfn, end_pfn) to the online_page_callback
+ * in the largest naturally aligned chunks: order = the lowest set bit of
+ * the pfn (pfn 0 counts as aligned to everything), at most MAX_PAGE_ORDER,
+ * lowered until the chunk ends inside the range.  A block starts on a
+ * section boundary, so it goes as 32 chunks of order 10 (4 MiB); with
+ * memmap_on_memory it starts 512 pages in: one order-9 chunk, then 31 of
+ * order 10.
+ * Context: (main).
+ */
+static void online_pages_range(u64 start_pfn, u64 end_pfn)
+{
+	u64 pfn = start_pfn;
+
+	while (pfn < end_pfn) {
+		unsigned order = max_aligned_order(pfn, end_pfn);
+
+		online_page_callback(pfn_to_page(pfn), order);
+		pfn += 1ULL << order;
+	}
+}
+
+/* ---- online and offline -------------------------------------------------- */
+
+/*
+ * memory_block_online() - Linux's memory_block_online() + online_pages():
+ * zone chosen, then (after the MEM_GOING_ONLINE point) the block moved into
+ * it, its pages freed to the buddy, counters, section state, zonelists
+ * (when the zone had no memory before), watermarks and pcp sizes, and the
+ * zone's contiguity recomputed by the full walk.  Errors: -EINVAL (not
+ * offline, or online_type is not an online type), an injected error; in
+ * both cases nothing changed.  Context: (main).
+ */
+int memory_block_online(struct memory_block *mem, enum mmop online_type)
+{
+	u64 start_pfn = memory_block_start_pfn(mem), nr_pages = PAGES_PER_MEMORY_BLOCK;
+	u64 nr_vmemmap = mem->nr_vmemmap_pages, t0 = mm_cycles();
+	struct zone *zone;
+	bool was_populated;
+
+	if (devmem_intersects(start_pfn, nr_pages)) {
+		pr_info("online: memory block %lu is in use as device memory (devmem); not onlined",
+			mem->block_id);
+		return -EBUSY;
+	}
+	if (mem->state != MEM_OFFLINE || online_type < MMOP_ONLINE ||
+	    online_type > MMOP_ONLINE_MOVABLE || !NODE_DATA(mem->nid)->online)
+		return -EINVAL;
+	zone = zone_for_pfn_range(online_type, mem->nid, mem->group, start_pfn, nr_pages);
+	if (memhp_inject_going_online_error) {
+		pr_info("online: memory block %lu: MEM_GOING_ONLINE refused: error %d (injected)",
+			mem->block_id, memhp_inject_going_online_error);
+		memhp_stats.online_failures++;
+		return memhp_inject_going_online_error;
+	}
+
+	was_populated = populated_zone(zone);
+	move_pfn_range_to_zone(zone, start_pfn, nr_pages, nr_vmemmap);
+	zone_online_memmap_add(zone, start_pfn, start_pfn + nr_pages);	/* memmap is initialised */
+	online_pages_range(start_pfn + nr_vmemmap, start_pfn + nr_pages);
+	adjust_present_page_count(zone, mem->group, start_pfn, (long)nr_pages);
+	sparse_set_online(start_pfn, start_pfn + nr_pages);
+	if (!was_populated)
+		build_all_zonelists();
+	setup_per_zone_wmarks();
+	zone_update_contiguous(zone);		/* walk or counter: contig_check */
+
+	mem->zone = zone;
+	mem->online_type = online_type;
+	memory_block_set_state(mem, MEM_ONLINE);
+	memhp_stats.onlined_blocks++;
+	memhp_stats.last_online_cycles = mm_cycles() - t0;
+	return 0;
+}
+
+/* Log why the offline of mem stopped at failed_pfn, in the shell's words. */
+static void offline_report(const struct memory_block *mem, u64 failed_pfn, const char *what)
+{
+	char why[160];
+
+	describe_unmovable(failed_pfn, why, sizeof(why));
+	pr_warn("offline: memory block %lu: %s%s", mem->block_id, why, what);
+}
+
+/*
+ * memory_block_offline() - Linux's offline_pages() for one block:
+ * MEM_GOING_OFFLINE first; the block must lie in one zone and have no
+ * holes (-EINVAL); the MEM_GOING_OFFLINE point; its pageblocks isolated
+ * (-EBUSY on an unmovable page, logged as "offline: memory block N: pfn
+ * 0x...: why"); movable blocks migrated and the range checked, a bounded
+ * number of rounds (-EBUSY with the reason logged); then the free pages
+ * taken from the buddy, counters down, section offline, spans shrunk,
+ * memmap poisoned, contiguity, zonelists and watermarks recomputed.  With
+ * memmap_on_memory the first 512 pages (the block's own memmap) are not
+ * isolated or migrated: they leave with the block.  On failure the
+ * isolation is undone and the block is MEM_ONLINE again, as it was;
+ * pages already migrated stay where they went.  Context: (main).
+ */
+int memory_block_offline(struct memory_block *mem)
+{
+	u64 start_pfn = memory_block_start_pfn(mem), nr_pages = PAGES_PER_MEMORY_BLOCK;
+	u64 end_pfn = start_pfn + nr_pages, range_start = start_pfn + mem->nr_vmemmap_pages;
+	u64 failed_pfn = 0, t0 = mm_cycles();
+	struct zone *zone = mem->zone;
+	unsigned long taken;
+	int err, tries;
+
+	if (mem->state != MEM_ONLINE)
+		return -EINVAL;
+	if (mem->zones_mixed || !zone) {
+		pr_warn("offline: memory block %lu: failed due to spanning more than one zone",
+			mem->block_id);
+		return -EINVAL;
+	}
+	if (__pfn_to_section(start_pfn)->nr_present_pages != nr_pages) {
+		pr_warn("offline: memory block %lu: failed due to memory holes", mem->block_id);
+		return -EINVAL;
+	}
+
+	memory_block_set_state(mem, MEM_GOING_OFFLINE);
+	if (memhp_inject_going_offline_error) {
+		pr_info("offline: memory block %lu: MEM_GOING_OFFLINE refused: error %d (injected)",
+			mem->block_id, memhp_inject_going_offline_error);
+		err = memhp_inject_going_offline_error;
+		goto failed;
+	}
+	err = start_isolate_page_range(range_start, end_pfn, ISOLATE_MEMORY_OFFLINE, &failed_pfn);
+	if (err) {
+		offline_report(mem, failed_pfn, "");
+		goto failed;
+	}
+	for (tries = 1; ; tries++) {
+		u64 moved = 0;
+
+		err = migrate_range(range_start, end_pfn, &failed_pfn, &moved);
+		memhp_stats.migrated_pages += moved;
+		if (!err)
+			err = test_pages_isolated(range_start, end_pfn, &failed_pfn);
+		if (!err)
+			break;
+		if (tries == OFFLINE_MIGRATE_TRIES) {
+			offline_report(mem, failed_pfn, err == -ENOMEM ?
+				       " (no free memory elsewhere to migrate it to)" :
+				       " (still there after migration)");
+			err = -EBUSY;
+			goto failed_isolated;
+		}
+	}
+
+	/* Nothing can fail from here on. */
+	taken = offline_isolated_pages(range_start, end_pfn);
+	undo_isolate_page_range(range_start, end_pfn);	/* clean pageblock flags for next time */
+	zone_managed_pages_sub(zone, taken);
+	adjust_present_page_count(zone, mem->group, start_pfn, -(long)nr_pages);
+	sparse_set_offline(start_pfn, end_pfn);
+	zone_online_memmap_sub(zone, start_pfn, end_pfn);	/* before the memmap is retired */
+	memmap_poison(start_pfn, end_pfn);
+	clear_zone_contiguous(zone);
+	shrink_zone_span(zone, start_pfn, end_pfn);
+	update_pgdat_span(zone->zone_pgdat);
+	zone_update_contiguous(zone);		/* walk or counter: contig_check */
+	if (!populated_zone(zone))
+		build_all_zonelists();
+	setup_per_zone_wmarks();
+
+	mem->zone = NULL;
+	memory_block_set_state(mem, MEM_OFFLINE);
+	memhp_stats.offlined_blocks++;
+	memhp_stats.last_offline_cycles = mm_cycles() - t0;
+	return 0;
+
+failed_isolated:
+	undo_isolate_page_range(range_start, end_pfn);
+failed:
+	memory_block_set_state(mem, MEM_ONLINE);
+	memhp_stats.offline_failures++;
+	return err;
+}

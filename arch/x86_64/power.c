@@ -70,6 +70,13 @@ void machine_poweroff(void)
 	u8 slp_typ;
 
 	irq_disable();
+	if (fadt && (fadt->pm1a_cnt_blk > 0xfffe || fadt->pm1b_cnt_blk > 0xfffe)) {
+		/* a 2-byte register must lie in the 64 KiB I/O space: cut to 16
+		 * bits, the port would be some other device's */
+		pr_warn("power: FADT PM1a_CNT %#x / PM1b_CNT %#x outside the I/O port space; not used",
+			fadt->pm1a_cnt_blk, fadt->pm1b_cnt_blk);
+		fadt = NULL;
+	}
 	if (fadt && fadt->pm1a_cnt_blk && dsdt && !dsdt_find_s5(dsdt, &slp_typ)) {
 		pr_info("power: ACPI S5 (SLP_TYP %u) through PM1a_CNT %#x", slp_typ,
 			fadt->pm1a_cnt_blk);
@@ -93,16 +100,22 @@ void machine_reboot(void) __noreturn;
 void machine_reboot(void)
 {
 	const struct acpi_fadt *fadt = (const void *)acpi_find_table("FACP", 0);
+	bool reset_reg = fadt && fadt->h.length >= offsetof(struct acpi_fadt, reset_value) + 1 &&
+			 (fadt->flags & FADT_RESET_REG_SUP) && fadt->reset_reg.space_id == 1 &&
+			 fadt->reset_reg.address;
 
 	irq_disable();
-	if (fadt && fadt->h.length >= offsetof(struct acpi_fadt, reset_value) + 1 &&
-	    (fadt->flags & FADT_RESET_REG_SUP) && fadt->reset_reg.space_id == 1 &&
-	    fadt->reset_reg.address) {
+	if (reset_reg && fadt->reset_reg.address > 0xffff) {
+		/* cut to 16 bits, the port would be some other device's */
+		pr_warn("reboot: FADT reset register %#llx is outside the I/O port space; not used",
+			(unsigned long long)fadt->reset_reg.address);
+	} else if (reset_reg) {
 		pr_info("reboot: ACPI reset register %#llx <- %#x",
 			(unsigned long long)fadt->reset_reg.address, fadt->reset_value);
 		outb((u16)fadt->reset_reg.address, fadt->reset_value);
 		udelay(50000);
 	}
+
 	pr_info("reboot: PCI reset control 0xcf9");
 	outb(0xcf9, 0x02);
 	udelay(10);

@@ -89,19 +89,24 @@ static bool pci_ready;
  * entries must fit in the table, the bus range must be ordered, the base
  * must be 1 MiB aligned and the mapping must not wrap.  Returns 0 with *out
  * filled, -ENOENT if no entry is for segment 0, -EINVAL if the table is
- * malformed.  Pure: no I/O, usable by host tests.  Context: (any).
+ * malformed; on an error, why (size bytes) says what is wrong, with the
+ * values.  Pure: no I/O, usable by host tests.  Context: (any).
  */
-int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out)
+int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *why, size_t size)
 {
 	const u8 *t = table;
 	u32 tlen;
 	size_t off;
 
-	if (!t || len < PCI_MCFG_HEADER_LEN || memcmp(t, "MCFG", 4) != 0)
+	if (!t || len < PCI_MCFG_HEADER_LEN || memcmp(t, "MCFG", 4) != 0) {
+		ksnprintf(why, size, "not an MCFG of at least %u bytes", PCI_MCFG_HEADER_LEN);
 		return -EINVAL;
+	}
 	memcpy(&tlen, t + 4, 4);
-	if (tlen < PCI_MCFG_HEADER_LEN || tlen > len)
+	if (tlen < PCI_MCFG_HEADER_LEN || tlen > len) {
+		ksnprintf(why, size, "length %u outside [%u, %zu]", tlen, PCI_MCFG_HEADER_LEN, len);
 		return -EINVAL;
+	}
 	for (off = PCI_MCFG_HEADER_LEN; off + PCI_MCFG_ENTRY_LEN <= tlen;
 	     off += PCI_MCFG_ENTRY_LEN) {
 		u64 base;
@@ -112,16 +117,24 @@ int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out)
 		memcpy(&seg, t + off + 8, 2);
 		if (seg != 0)
 			continue;
-		if (end < start || (base & 0xfffff) || base == 0)
+		if (end < start || (base & 0xfffff) || base == 0) {
+			ksnprintf(why, size, "segment 0: base %#llx (must be nonzero, 1 MiB aligned), "
+				  "buses %u-%u", (unsigned long long)base, start, end);
 			return -EINVAL;
+		}
 		/* ECAM addresses are relative to bus 0, even for start > 0 */
-		if (base + (((u64)end + 1) << 20) < base)
+		if (base + (((u64)end + 1) << 20) < base) {
+			ksnprintf(why, size, "segment 0: base %#llx + %u buses wraps past 2^64",
+				  (unsigned long long)base, end + 1);
 			return -EINVAL;
+		}
 		out->base = base;
 		out->start_bus = start;
 		out->end_bus = end;
 		return 0;
 	}
+	ksnprintf(why, size, "no entry for segment 0 in %u entries",
+		  (unsigned)((tlen - PCI_MCFG_HEADER_LEN) / PCI_MCFG_ENTRY_LEN));
 	return -ENOENT;
 }
 
@@ -725,6 +738,7 @@ int pci_rescan(void)
 int pci_init(void)
 {
 	const struct acpi_sdt_header *mcfg = acpi_find_table("MCFG", 0);
+	char why[96];
 	u64 span;
 	int err, n;
 	unsigned i;
@@ -733,9 +747,9 @@ int pci_init(void)
 		pr_warn("pci: no MCFG table; no PCI (needs -machine q35)");
 		return -ENODEV;
 	}
-	err = pci_mcfg_parse(mcfg, mcfg->length, &ecam);
+	err = pci_mcfg_parse(mcfg, mcfg->length, &ecam, why, sizeof(why));
 	if (err) {
-		pr_err("pci: MCFG unusable (%d)", err);
+		pr_err("pci: MCFG unusable: %s; no PCI", why);
 		return err;
 	}
 	span = ((u64)ecam.end_bus - ecam.start_bus + 1) << 20;

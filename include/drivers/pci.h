@@ -94,8 +94,9 @@ struct pci_ecam {
 	u64 base;		/* physical address of bus 0's configuration space */
 	u8 start_bus, end_bus;	/* buses it decodes */
 };
-/* pci_mcfg_parse() - segment 0 of an MCFG of len bytes: 0, -ENOENT, -EINVAL. */
-int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out);
+/* pci_mcfg_parse() - segment 0 of an MCFG of len bytes: 0, -ENOENT, -EINVAL
+ * with the reason in why (size bytes). */
+int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *why, size_t size);
 /* pci_cap_find_raw() - capability walk over a 256-byte image (cap_id 0xff:
  * any); 0 if none; *broken (may be NULL) set when a bad list was cut. */
 u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken);

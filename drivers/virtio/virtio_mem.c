@@ -165,7 +165,8 @@ struct vmem_dev {
 };
 
 static struct vmem_dev vmem_devs[VMEM_MAX_DEVICES];
-static bool vmem_callback_set;
+static bool vmem_callback_set;	/* vmem_online_page is the online_page_callback */
+static bool vmem_poller_registered;
 
 static u64 mb_addr(const struct vmem_dev *vm, unsigned i)
 {
@@ -1056,7 +1057,10 @@ static int vmem_probe(struct pci_dev *pci)
 			goto fail_meta;
 		}
 		vmem_callback_set = true;
-		register_poller(&vmem_poller);
+	}
+	if (!vmem_poller_registered) {
+		register_poller(&vmem_poller);	/* for good: it skips unused slots */
+		vmem_poller_registered = true;
 	}
 	vm->in_use = true;
 	pci->driver_data = vm;
@@ -1136,6 +1140,13 @@ static void vmem_remove(struct pci_dev *pci)
 	vm->in_use = false;
 	pci->driver_data = NULL;
 	pr_info("%s: removed\n", vm->name);
+	for (int d = 0; d < VMEM_MAX_DEVICES; d++)
+		if (vmem_devs[d].in_use)
+			return;
+	/* the last device: onlined memory goes straight to the buddy again,
+	 * and another driver may set its own callback */
+	restore_online_page_callback(vmem_online_page);
+	vmem_callback_set = false;
 }
 
 static const struct pci_driver vmem_driver = {

@@ -275,6 +275,10 @@ HTEST(virtio_mem_plug_unplug_remove)
 	CHECK_EQ(host_vmemmap_populated_pages, vmemmap0);
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 1);
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 0);
+	/* the last device gone, the default online_page_callback is back */
+	CHECK(!vmem_callback_set);
+	CHECK_EQ(set_online_page_callback(vmem_online_page), 0);
+	CHECK_EQ(restore_online_page_callback(vmem_online_page), 0);
 	vm_down();
 }
 

@@ -102,16 +102,46 @@ void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_
 	}
 }
 
-void ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low)
+int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low)
 {
 	unsigned pin;
 	struct ioapic *io = ioapic_for_gsi(gsi, &pin);
 	u32 low = vector | (level ? RTE_LEVEL : 0) | (active_low ? RTE_ACTIVE_LOW : 0);
 
-	if (!io)
-		panic("ioapic: no I/O APIC serves GSI %u", gsi);
+	if (!io) {
+		pr_err("ioapic: no I/O APIC serves GSI %u; vector %u not routed", gsi, vector);
+		return -1;
+	}
 	ioapic_write(io, IOAPIC_REDTBL(pin) + 1, (lapic_read(LAPIC_ID) >> 24) << 24);
 	ioapic_write(io, IOAPIC_REDTBL(pin), low);
+	return 0;
+}
+
+/*
+ * Drop the MADT's interrupt source overrides that cannot be right: an ISA
+ * IRQ above 15, or a GSI that no I/O APIC serves or that memlab has no
+ * vector for.  The IRQ then keeps its identity mapping (GSI = IRQ), which
+ * every I/O APIC with 16 pins or more serves; routing to a GSI nobody
+ * serves would lose the interrupt (the timer's, the console's).
+ */
+static void drop_bad_overrides(void)
+{
+	u32 kept = 0;
+	unsigned pin;
+
+	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
+		const struct madt_override *o = &madt_info.overrides[i];
+
+		if (o->bus_irq >= 16 || o->gsi >= NR_IRQ_LINES || !ioapic_for_gsi(o->gsi, &pin)) {
+			pr_warn("apic: MADT override IRQ %u -> GSI %u: %s; ignored", o->bus_irq, o->gsi,
+				o->bus_irq >= 16 ? "not an ISA IRQ" :
+				o->gsi >= NR_IRQ_LINES ? "GSI beyond memlab's vectors" :
+				"no I/O APIC serves that GSI");
+			continue;
+		}
+		madt_info.overrides[kept++] = *o;
+	}
+	madt_info.nr_overrides = kept;
 }
 
 bool apic_init(void)
@@ -136,6 +166,7 @@ bool apic_init(void)
 	}
 	if (!nr_ioapics)
 		return false;
+	drop_bad_overrides();
 
 	/* the 8259s stay programmed (vectors 32-47) but fully masked */
 	outb(0x21, 0xff);

@@ -76,9 +76,10 @@ void irq_register(unsigned irq, void (*handler)(unsigned irq))
 		bool level, low;
 
 		apic_isa_irq_to_gsi(irq, &gsi, &level, &low);
-		BUG_ON(gsi >= NR_IRQ_LINES);
+		BUG_ON(gsi >= NR_IRQ_LINES);	/* apic_init() dropped such overrides */
 		irq_handlers[gsi] = handler;
-		ioapic_route(gsi, IRQ_BASE + gsi, level, low);
+		if (ioapic_route(gsi, IRQ_BASE + gsi, level, low))
+			irq_handlers[gsi] = NULL;
 		return;
 	}
 	irq_handlers[irq] = handler;
@@ -99,7 +100,10 @@ int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq))
 		if (gsi >= NR_IRQ_LINES)
 			return -1;
 		irq_handlers[gsi] = handler;
-		ioapic_route(gsi, IRQ_BASE + gsi, true, false);
+		if (ioapic_route(gsi, IRQ_BASE + gsi, true, false)) {
+			irq_handlers[gsi] = NULL;
+			return -1;
+		}
 		return 0;
 	}
 	if (gsi >= NR_IRQS || gsi == 0 || gsi == 2)

@@ -40,7 +40,7 @@ int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq));
 bool apic_init(void);			/* false: stay with the 8259s */
 bool apic_enabled(void);
 void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low);
-void ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low);
+int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low);
 void lapic_eoi(void);
 struct printer;
 void apic_dump(struct printer *p);

@@ -1,0 +1,204 @@
+/*
+ * test_views.c - the Linux-format views of kernel/proc_mm.c (/proc/meminfo,
+ * buddyinfo, zoneinfo, pagetypeinfo, the node files) on a simulated
+ * machine, under ASan and UBSan.
+ *
+ * The QEMU scenarios (tests/qemu/test_mm.py) hold these views to Linux
+ * 6.1's exact layouts; here the same text is read back and every number
+ * in it compared with the counter it shows, after allocations that change
+ * them, and the show functions are run into buffers too small for them.
+ *
+ * kernel/proc_mm.c is compiled into this file (it is not in HOST_SRCS:
+ * its VFS_FILE() entries would appear in the file tree of every other host
+ * test).  VFS_FILE() is defined here to keep each entry as an unused
+ * static instead, so the show functions are called directly.
+ */
+#include "htest.h"
+#include <kernel/vfs.h>
+
+#undef VFS_FILE
+#define VFS_FILE(ident, path_, ops_, data_)					\
+	static const struct vfs_static_file vfs_file_##ident __attribute__((unused)) = \
+	{ .path = (path_), .ops = (ops_), .data = (data_) }
+
+#include "../../kernel/proc_mm.c"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <kernel/fw_memmap.h>
+#include <mm/gfp.h>
+#include <mm/mm_init.h>
+#include "mm_host.h"
+
+#define MiB	(1ULL << 20)
+
+static struct fw_memmap vmap;
+static struct mm_boot_params vbp;
+static char text[64 * 1024];
+
+/* A one-node machine with 1 GiB of RAM from the firmware map. */
+static void views_boot(void)
+{
+	host_mm_reset(1024 * MiB);
+	printk_set_level(LOG_CRIT);
+	fw_memmap_init(&vmap);
+	memset(&vbp, 0, sizeof(vbp));
+	vbp.memmap = &vmap;
+	fw_memmap_add_raw(&vmap, 0, 1024 * MiB, FW_MEM_RAM);
+	fw_memmap_sanitize(&vmap);
+	mm_core_init(&vbp);
+}
+
+/* show() into text; the text, NUL-terminated, or NULL on overflow. */
+static const char *show(int (*fn)(struct printer *, void *), void *data)
+{
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, text, sizeof(text));
+	CHECK_EQ(fn(&bp.p, data), 0);
+	return bp.overflow ? NULL : text;
+}
+
+/* The value of "label ... N kB" in /proc/meminfo text, or -1. */
+static long meminfo_value(const char *t, const char *label)
+{
+	const char *at = strstr(t, label);
+	long v;
+
+	if (!at || sscanf(at + strlen(label), "%ld kB", &v) != 1)
+		return -1;
+	return v;
+}
+
+static unsigned long zone_free_sum(void)
+{
+	unsigned long free = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		free += zone->nr_free;
+	return free;
+}
+
+HTEST(views_meminfo_matches_the_counters)
+{
+	const char *t;
+	struct page *page;
+
+	views_boot();
+	t = show(meminfo_show, NULL);
+	CHECK(t != NULL);
+	CHECK_EQ(meminfo_value(t, "MemTotal:"), (long)(totalram_pages() * 4));
+	CHECK_EQ(meminfo_value(t, "MemFree:"), (long)(zone_free_sum() * 4));
+	/* every line is "%-16s%8lu kB" or one of the 24-column HugePages lines */
+	for (const char *line = t; *line; line = strchr(line, '\n') + 1) {
+		size_t len = (size_t)(strchr(line, '\n') - line);
+
+		CHECK(len == 27 || (len == 24 && !strncmp(line, "HugePages_", 10)));
+	}
+	page = alloc_pages(GFP_KERNEL, 4);
+	CHECK(page != NULL);
+	t = show(meminfo_show, NULL);
+	CHECK_EQ(meminfo_value(t, "MemFree:"), (long)(zone_free_sum() * 4));
+	free_pages(page, 4);
+}
+
+HTEST(views_buddyinfo_is_the_free_lists)
+{
+	const char *t;
+	unsigned lines = 0;
+	struct zone *zone;
+
+	views_boot();
+	t = show(buddyinfo_show, NULL);
+	CHECK(t != NULL);
+	for_each_populated_zone(zone) {
+		char head[64];
+		const char *at;
+
+		snprintf(head, sizeof(head), "Node %d, zone %8s ", zone->zone_pgdat->node_id,
+			 zone->name);
+		at = strstr(t, head);
+		CHECK(at != NULL);
+		if (!at)
+			continue;
+		at += strlen(head);
+		for (int order = 0; order < NR_PAGE_ORDERS; order++) {
+			char cell[16];
+
+			snprintf(cell, sizeof(cell), "%6lu ", zone->free_area[order].nr_free);
+			CHECK(!strncmp(at, cell, strlen(cell)));
+			at += strlen(cell);
+		}
+		CHECK_EQ(*at, '\n');
+		lines++;
+	}
+	for (const char *p = t; (p = strchr(p, '\n')); p++)
+		lines--;
+	CHECK_EQ(lines, 0);	/* one line per populated zone, no other */
+}
+
+HTEST(views_zoneinfo_shows_each_zone)
+{
+	const char *t;
+	struct zone *zone;
+
+	views_boot();
+	t = show(zoneinfo_show, NULL);
+	CHECK(t != NULL);
+	for_each_populated_zone(zone) {
+		char head[64];
+		const char *at;
+		unsigned long free, spanned, present, managed;
+
+		snprintf(head, sizeof(head), "Node %d, zone %8s\n", zone->zone_pgdat->node_id,
+			 zone->name);
+		at = strstr(t, head);
+		CHECK(at != NULL);
+		if (!at)
+			continue;
+		CHECK_EQ(sscanf(strstr(at, "pages free"), "pages free %lu", &free), 1);
+		CHECK_EQ(sscanf(strstr(at, "spanned"), "spanned %lu", &spanned), 1);
+		CHECK_EQ(sscanf(strstr(at, "present"), "present %lu", &present), 1);
+		CHECK_EQ(sscanf(strstr(at, "managed"), "managed %lu", &managed), 1);
+		CHECK_EQ(free, zone->nr_free);
+		CHECK_EQ(spanned, zone->spanned_pages);
+		CHECK_EQ(present, zone->present_pages);
+		CHECK_EQ(managed, zone->managed_pages);
+		CHECK(strstr(at, "  contiguous:          1\n") != NULL);
+	}
+}
+
+/*
+ * Every view into buffers of every size up to what it needs: the printer
+ * stops at the end and says so, nothing is written past it (ASan), and
+ * what fits is the start of the whole text.
+ */
+HTEST(views_survive_short_buffers)
+{
+	int (*const fns[])(struct printer *, void *) = {
+		meminfo_show, buddyinfo_show, pagetypeinfo_show, zoneinfo_show,
+		node_online_show, node_has_memory_show,
+	};
+	static char whole[64 * 1024];
+
+	views_boot();
+	for (size_t f = 0; f < ARRAY_SIZE(fns); f++) {
+		size_t need;
+
+		CHECK(show(fns[f], NULL) != NULL);
+		need = strlen(text);
+		memcpy(whole, text, need + 1);
+		for (size_t size = 1; size <= need; size += 1 + size / 8) {
+			char *small = malloc(size);
+			struct buf_printer bp;
+
+			buf_printer_init(&bp, small, size);
+			fns[f](&bp.p, NULL);
+			CHECK(bp.overflow);
+			CHECK(!strncmp(small, whole, size - 1));
+			free(small);
+		}
+	}
+}

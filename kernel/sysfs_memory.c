@@ -130,13 +130,17 @@ static int parse_ull(const char *buf, size_t len, unsigned long long *out)
 	return 0;
 }
 
-/* The signed variant (kstrtoll): an optional '-' before the number. */
+/* The signed variant (kstrtoll): an optional '-' before the number, or a
+ * '+' as parse_ull() takes it, but not both ("-+5" is -EINVAL). */
 static int parse_ll(const char *buf, size_t len, long long *out)
 {
 	unsigned long long v;
 	bool neg = len && buf[0] == '-';
-	int err = parse_ull(buf + neg, len - neg, &v);
+	int err;
 
+	if (neg && len > 1 && buf[1] == '+')
+		return -EINVAL;
+	err = parse_ull(buf + neg, len - neg, &v);
 	if (err)
 		return err;
 	if (neg ? v > (1ULL << 63) : v > (unsigned long long)INT64_MAX)

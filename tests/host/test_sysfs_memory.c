@@ -1,0 +1,170 @@
+/*
+ * test_sysfs_memory.c - kernel/sysfs_memory.c on a simulated machine under
+ * ASan and UBSan: what a write to a memory block's files brings is parsed
+ * the way Linux's kstrto*() and sysfs_streq() parse it, and the state and
+ * online files drive the hotplug core the way Linux's state_store() and
+ * online_store() do, errno for errno.
+ *
+ * sysfs_memory.c is compiled into this file (it is not in HOST_SRCS): its
+ * hooks are renamed, so the rest of the host tests keep the weak no-op
+ * hooks of mm/memory_block.c and create no files when they add memory, and
+ * its static VFS_FILE() entries are kept as unused statics.  The per-block
+ * files are created for real, in the file tree of kernel/vfs.c.
+ */
+#include "htest.h"
+#include <kernel/vfs.h>
+
+#undef VFS_FILE
+#define VFS_FILE(ident, path_, ops_, data_)					\
+	static const struct vfs_static_file vfs_file_##ident __attribute__((unused)) = \
+	{ .path = (path_), .ops = (ops_), .data = (data_) }
+#define memory_sysfs_block_added	sysfs_test_block_added
+#define memory_sysfs_block_removed	sysfs_test_block_removed
+#define memory_sysfs_init		sysfs_test_init
+#define memory_block_state_store	sysfs_test_state_store
+
+#include "../../kernel/sysfs_memory.c"
+
+#include <string.h>
+#include <kernel/errno.h>
+#include <kernel/fw_memmap.h>
+#include <mm/mm_init.h>
+#include "mm_host.h"
+
+#define MiB	(1ULL << 20)
+#define GiB	(1ULL << 30)
+
+static struct fw_memmap smap;
+static struct mm_boot_params sbp;
+
+HTEST(sysfs_memory_parsers_follow_kstrto)
+{
+	static const struct { const char *s; int err; unsigned long long v; } ull[] = {
+		{ "0", 0, 0 }, { "42\n", 0, 42 }, { "+7", 0, 7 }, { "0x1f", 0, 31 },
+		{ "0X1F\n", 0, 31 }, { "017", 0, 15 }, { "18446744073709551615", 0, ~0ULL },
+		{ "18446744073709551616", -ERANGE, 0 }, { "", -EINVAL, 0 }, { "\n", -EINVAL, 0 },
+		{ "0x", -EINVAL, 0 }, { "08", -EINVAL, 0 }, { "1 ", -EINVAL, 0 },
+		{ "1\n\n", -EINVAL, 0 }, { "-1", -EINVAL, 0 }, { "+", -EINVAL, 0 },
+	};
+	static const struct { const char *s; int err; long long v; } ll[] = {
+		{ "-12\n", 0, -12 }, { "-9223372036854775808", 0, INT64_MIN },
+		{ "9223372036854775807", 0, INT64_MAX }, { "9223372036854775808", -ERANGE, 0 },
+		{ "-9223372036854775809", -ERANGE, 0 }, { "-", -EINVAL, 0 }, { "--1", -EINVAL, 0 },
+		{ "+5", 0, 5 }, { "-+5", -EINVAL, 0 },	/* kstrtoll: "+" only without "-" */
+	};
+	static const struct { const char *s; int err; bool v; } bools[] = {
+		{ "1", 0, true }, { "Y\n", 0, true }, { "on", 0, true }, { "ON", 0, true },
+		{ "0", 0, false }, { "no", 0, false }, { "off\n", 0, false }, { "o", -EINVAL, 0 },
+		{ "ox", -EINVAL, 0 }, { "", -EINVAL, 0 }, { "2", -EINVAL, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ull); i++) {
+		unsigned long long v = 0;
+
+		CHECK_EQ(parse_ull(ull[i].s, strlen(ull[i].s), &v), ull[i].err);
+		if (!ull[i].err)
+			CHECK_EQ(v, ull[i].v);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ll); i++) {
+		long long v = 0;
+
+		CHECK_EQ(parse_ll(ll[i].s, strlen(ll[i].s), &v), ll[i].err);
+		if (!ll[i].err)
+			CHECK_EQ(v, ll[i].v);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bools); i++) {
+		bool v = !bools[i].v;
+
+		CHECK_EQ(parse_bool(bools[i].s, strlen(bools[i].s), &v), bools[i].err);
+		if (!bools[i].err)
+			CHECK_EQ(v, bools[i].v);
+	}
+	CHECK(sysfs_word_is("online\n", 7, "online"));
+	CHECK(!sysfs_word_is("online\n\n", 8, "online"));
+	CHECK(!sysfs_word_is("onlin", 5, "online"));
+}
+
+/* A file's text, NUL-terminated, in a static buffer. */
+static const char *cat(const char *path)
+{
+	static char text[256];
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, text, sizeof(text));
+	if (vfs_read(path, &bp.p))
+		return "";
+	return text;
+}
+
+static int echo(const char *path, const char *word)
+{
+	return vfs_write(path, word, strlen(word));
+}
+
+/*
+ * 1 GiB of boot RAM, a 256 MiB DIMM added offline at 4 GiB (blocks 32 and
+ * 33), then the files made; the state and online files of block 32 walk
+ * it through Linux's rules.
+ */
+HTEST(sysfs_memory_state_and_online_files)
+{
+	const char *state = MEMORY_DIR "/memory32/state";
+	const char *online = MEMORY_DIR "/memory32/online";
+
+	host_mm_reset(5 * GiB);
+	printk_set_level(LOG_CRIT);
+	fw_memmap_init(&smap);
+	memset(&sbp, 0, sizeof(sbp));
+	sbp.memmap = &smap;
+	fw_memmap_add_raw(&smap, 0, GiB, FW_MEM_RAM);
+	fw_memmap_sanitize(&smap);
+	mm_core_init(&sbp);
+	memory_blocks_init_boot();
+	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+	vfs_init();
+	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);
+	memory_sysfs_ready = false;
+	sysfs_test_init();
+
+	CHECK_STREQ(cat(MEMORY_DIR "/memory33/phys_index"), "00000021\n");
+	CHECK_STREQ(cat(state), "offline\n");
+	CHECK_STREQ(cat(online), "0\n");
+	CHECK_EQ(echo(state, "offline\n"), -EINVAL);		/* offline already */
+	CHECK_EQ(echo(state, "onlin"), -EINVAL);
+	CHECK_EQ(echo(state, "online_movable\n\n"), -EINVAL);
+	CHECK_EQ(echo(state, "online_movable\n"), 0);
+	CHECK_STREQ(cat(state), "online\n");
+	CHECK_STREQ(cat(MEMORY_DIR "/memory32/valid_zones"), "Movable\n");
+	CHECK_EQ(echo(state, "online\n"), -EINVAL);		/* online already */
+	CHECK_EQ(echo(online, "1"), 0);				/* already: no-op */
+	CHECK_EQ(echo(online, "maybe"), -EINVAL);
+	CHECK_EQ(echo(online, "0\n"), 0);
+	CHECK_STREQ(cat(state), "offline\n");
+	CHECK_EQ(echo(online, "off"), 0);			/* already: no-op */
+	CHECK_EQ(echo(online, "y"), 0);				/* default type: online */
+	CHECK_STREQ(cat(state), "online\n");
+	CHECK_EQ(echo(state, "offline"), 0);
+
+	/* the files of a removed block go with it */
+	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);
+	sysfs_test_block_removed(32);
+	sysfs_test_block_removed(33);
+	CHECK_EQ(echo(state, "online"), -ENOENT);
+	memory_sysfs_ready = false;
+	vfs_init();
+}
+
+HTEST(sysfs_memory_inject_error_is_clamped)
+{
+	int v = 0;
+
+	CHECK_EQ(inject_error_store("-12\n", 4, &v), 0);
+	CHECK_EQ(v, -12);
+	CHECK_EQ(inject_error_store("5", 1, &v), 0);		/* positive: no injection */
+	CHECK_EQ(v, 0);
+	CHECK_EQ(inject_error_store("-100000", 7, &v), 0);	/* beyond MAX_ERRNO */
+	CHECK_EQ(v, -MAX_ERRNO);
+	CHECK_EQ(inject_error_store("-x", 2, &v), -EINVAL);
+	CHECK_EQ(v, -MAX_ERRNO);
+}

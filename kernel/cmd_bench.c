@@ -11,6 +11,7 @@
 #include <kernel/shell.h>
 #include <kernel/string.h>
 #include <kernel/errno.h>
+#include <kernel/median.h>
 #include <kernel/time.h>
 
 #define BENCH_MAX_BLOCKS	1024
@@ -125,18 +126,6 @@ static u64 automovable_round(enum mech_design d, unsigned calls)
 	return cycles_now() - t0;
 }
 
-static u64 median_of(u64 *v, unsigned n)
-{
-	for (unsigned i = 1; i < n; i++)
-		for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			u64 x = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = x;
-		}
-	return v[n / 2];
-}
-
 /*
  * bench automovable: AUTOMOVABLE_ROUNDS rounds, each timing the walk and
  * the cache over the same number of checks, the two taking turns at going
@@ -166,8 +155,8 @@ static int bench_automovable(struct printer *out)
 	mechanisms[MECH_AUTO_MOVABLE_STATS].design = saved;
 	if (saved == DESIGN_NEW)
 		auto_movable_stats_resync();
-	t_old = median_of(walk, AUTOMOVABLE_ROUNDS);
-	t_new = median_of(cached, AUTOMOVABLE_ROUNDS);
+	t_old = median_u64(walk, AUTOMOVABLE_ROUNDS);
+	t_new = median_u64(cached, AUTOMOVABLE_ROUNDS);
 	pr_printf(out, "bench automovable: %d online node(s), %u rounds of %u checks each, medians\n",
 		  nodes, AUTOMOVABLE_ROUNDS, AUTOMOVABLE_CALLS);
 	pr_printf(out, "  walk   %llu cycles/check\n  cached %llu cycles/check\n  speedup %llu.%02llux\n",

@@ -43,6 +43,7 @@
  * Context: (main).
  */
 #include <kernel/errno.h>
+#include <kernel/median.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
@@ -552,18 +553,6 @@ out:
 
 /* ---- contig bench ------------------------------------------------------------------- */
 
-static u64 median(u64 *v, unsigned n)
-{
-	for (unsigned i = 1; i < n; i++)
-		for (unsigned j = i; j && v[j - 1] > v[j]; j--) {
-			u64 t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return v[n / 2];
-}
-
 /* Free the allocated range with one design, timed. */
 static u64 timed_free(u64 pfn, u64 nr, bool frozen, enum mech_design d)
 {
@@ -632,7 +621,7 @@ static int contig_bench(struct printer *out, u64 nr, unsigned reps)
 	free_contig_range(pfn, nr);
 
 	for (unsigned i = 0; i < 5; i++)
-		med[i] = median(t[i], reps);
+		med[i] = median_u64(t[i], reps);
 	pr_printf(out, "contig bench: free_contig_range of %llu pages at pfn 0x%llx (%s, zone %s), median of %u runs\n",
 		  (unsigned long long)nr, (unsigned long long)pfn, migratetype_name(mt),
 		  page_zone(pfn_to_page(pfn))->name, reps);

@@ -59,6 +59,7 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <kernel/errno.h>
+#include <kernel/median.h>
 #include <kernel/string.h>
 
 /* ---- a struct page as eight words --------------------------------------- */
@@ -529,21 +530,6 @@ void memmap_fill_pattern(struct page *page, u64 nr_pages, u64 pattern)
 
 /* ---- measurements -------------------------------------------------------- */
 
-static int cmp_u64(u64 a, u64 b) { return a < b ? -1 : a > b; }
-
-/* The median of v[0..n), sorted in place (insertion sort: n <= 15). */
-static u64 median(u64 *v, unsigned n)
-{
-	for (unsigned i = 1; i < n; i++)
-		for (unsigned j = i; j > 0 && cmp_u64(v[j - 1], v[j]) > 0; j--) {
-			u64 x = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = x;
-		}
-	return v[n / 2];
-}
-
 /* The streaming limit: eight movnti per struct page, then one sfence. */
 static void stream_fill(struct page *page, u64 nr_pages, u64 pattern)
 {
@@ -657,7 +643,7 @@ static void bench_pairs(struct memmap_bench *b, int k)
 	}
 	b->wins[k] = wins;
 	b->losses[k] = losses;
-	b->ratio_permille[k] = median(bench_ratio, b->reps);
+	b->ratio_permille[k] = median_u64(bench_ratio, b->reps);
 }
 
 int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool warm,
@@ -691,10 +677,10 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
 		bench_pairs(b, k);
 		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
-			b->init[k][d] = median(bench_t[k][d], reps);
+			b->init[k][d] = median_u64(bench_t[k][d], reps);
 	}
-	b->memset_cycles = median(bench_set, reps);
-	b->stream_cycles = median(bench_stream, reps);
+	b->memset_cycles = median_u64(bench_set, reps);
+	b->stream_cycles = median_u64(bench_stream, reps);
 	/* leave a valid memmap behind, not the stream's pattern */
 	memmap_init_range_design(start_pfn, start_pfn + nr_pages, ZONE_MOVABLE, nid,
 				 MIGRATE_MOVABLE, DESIGN_NEW);

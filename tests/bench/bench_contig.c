@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <kernel/median.h>
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/contig_alloc.h>
@@ -43,19 +44,6 @@ static struct fw_memmap map;
 static struct mm_boot_params bp;
 static u64 t[6][REPS];
 static struct page scratch[NR_PAGES];	/* the memset limit writes here, not into the memmap */
-
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static u64 median(u64 *v)
-{
-	qsort(v, REPS, sizeof(*v), cmp_u64);
-	return v[REPS / 2];
-}
 
 static double now_ns(void)
 {
@@ -167,7 +155,7 @@ int main(void)
 	free_contig_range(pfn, NR_PAGES);
 
 	for (int i = 0; i < 6; i++)
-		med[i] = median(t[i]);
+		med[i] = median_u64(t[i], REPS);
 	printf("free_contig_range of %llu pages (64 MiB) in %s, pfn 0x%llx, median of %d rounds\n",
 	       NR_PAGES, where, (unsigned long long)pfn, REPS);
 	printf("  %-26s %12s %12s\n", "", "cycles/page", "us/range");

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <kernel/median.h>
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/memory_hotplug.h>
@@ -65,14 +66,7 @@ static double median(const u64 *v, int n)
 	static u64 tmp[NR_BLOCKS];
 
 	memcpy(tmp, v, (size_t)n * sizeof(*v));
-	for (int i = 1; i < n; i++)	/* insertion sort: n <= 64 */
-		for (int j = i; j > 0 && tmp[j - 1] > tmp[j]; j--) {
-			u64 t = tmp[j];
-
-			tmp[j] = tmp[j - 1];
-			tmp[j - 1] = t;
-		}
-	return (double)tmp[n / 2];
+	return (double)median_u64(tmp, (unsigned)n);
 }
 
 static void bench_contig(enum mech_design design)
@@ -151,13 +145,6 @@ static u64 auto_movable_round(enum mech_design d, int nr_nodes, int calls)
 	return mm_cycles() - t0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* 7 rounds of 40000 checks per design, taking turns at going first; medians. */
 static void bench_auto_movable(int nr_nodes)
 {
@@ -175,10 +162,8 @@ static void bench_auto_movable(int nr_nodes)
 			cached[r] = auto_movable_round(DESIGN_NEW, nr_nodes, CALLS);
 		}
 	}
-	qsort(walk, ROUNDS, sizeof(u64), cmp_u64);
-	qsort(cached, ROUNDS, sizeof(u64), cmp_u64);
-	t_old = (double)walk[ROUNDS / 2];
-	t_new = (double)cached[ROUNDS / 2];
+	t_old = (double)median_u64(walk, ROUNDS);
+	t_new = (double)median_u64(cached, ROUNDS);
 	printf("  %d node%s: walk %7.1f, cached %7.1f cycles/check, speedup %5.2fx", nr_nodes,
 	       nr_nodes > 1 ? "s" : " ", t_old / CALLS, t_new / CALLS, t_old / t_new);
 	if (nr_nodes == 8)

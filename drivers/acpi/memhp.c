@@ -266,7 +266,10 @@ static unsigned aml_integer(const u8 *p, size_t left, u32 *v)
 
 /*
  * Find `Name(MDNR, n)` and `OperationRegion(HPMR, SystemIO, port, len)` in
- * the DSDT bytes.  Returns true if both were found.
+ * the DSDT bytes.  Returns true if both were found.  The bytes are matched,
+ * not parsed (memlab has no AML interpreter), so the same pattern could
+ * occur twice: the first of each counts, and a later one that says
+ * something else is reported and ignored.
  */
 static bool dsdt_find_memhp(unsigned *slots_out, u16 *port_out)
 {
@@ -285,8 +288,13 @@ static bool dsdt_find_memhp(unsigned *slots_out, u16 *port_out)
 
 		if (aml[i] == 0x08 && !memcmp(aml + i + 1, "MDNR", 4) &&
 		    aml_integer(aml + i + 5, len - i - 5, &v)) {
-			*slots_out = v;
-			have_slots = true;
+			if (!have_slots) {
+				*slots_out = v;
+				have_slots = true;
+			} else if (v != *slots_out) {
+				pr_warn("acpi-memhp: a second MDNR in the DSDT says %u slots; "
+					"keeping the first, %u", v, *slots_out);
+			}
 		}
 		/* ExtOpPrefix OpRegionOp "HPMR" SystemIO(1) port len */
 		if (i + 7 < len && aml[i] == 0x5b && aml[i + 1] == 0x80 &&
@@ -298,8 +306,13 @@ static bool dsdt_find_memhp(unsigned *slots_out, u16 *port_out)
 					"not a %u-byte port range; ignored", port, MEMHP_REGS_LEN);
 				continue;
 			}
-			*port_out = (u16)port;
-			have_port = true;
+			if (!have_port) {
+				*port_out = (u16)port;
+				have_port = true;
+			} else if (port != *port_out) {
+				pr_warn("acpi-memhp: a second HPMR in the DSDT puts the registers at "
+					"I/O %#x; keeping the first, %#x", port, *port_out);
+			}
 		}
 	}
 	return have_slots && have_port;

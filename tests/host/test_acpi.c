@@ -514,6 +514,44 @@ HTEST(events_gpe0_block_past_port_0xffff)
 }
 
 /*
+ * The DSDT's bytes are matched, not parsed: a second MDNR or HPMR pattern
+ * (in a string, in another device) used to win over the first.  The first
+ * counts now; a different second one is reported.
+ */
+HTEST(memhp_first_match_in_the_dsdt_counts)
+{
+	static const u8 aml[] = {
+		0x08, 'M', 'D', 'N', 'R', 0x0a, 8,			/* Name (MDNR, 8) */
+		0x5b, 0x80, 'H', 'P', 'M', 'R', 0x01, 0x0b, 0x00, 0x0a,	/* HPMR, SystemIO, 0x0a00 */
+		0x0a, 0x18,						/* 24 bytes */
+		0x08, 'M', 'D', 'N', 'R', 0x0a, 3,			/* another MDNR, 3 */
+		0x5b, 0x80, 'H', 'P', 'M', 'R', 0x01, 0x0b, 0x00, 0x0b,	/* another HPMR, 0x0b00 */
+		0x0a, 0x18,
+	};
+	unsigned n = 0;
+	u16 port = 0;
+	u8 fbody[244 - 36] = { 0 };
+	u32 dsdt;
+	u64 tabs[1];
+	int logs;
+
+	img_begin();
+	dsdt = (u32)(IMG_PHYS + used);
+	img_table("DSDT", 36 + sizeof(aml), 1, aml, sizeof(aml));
+	memcpy(fbody + 4, &dsdt, 4);
+	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
+	img_boot(tabs, 1);
+	logs = host_log_count;
+	CHECK(dsdt_find_memhp(&n, &port));
+	CHECK_EQ(n, 8);
+	CHECK_EQ(port, 0xa00);
+	CHECK(host_log_seen("a second MDNR in the DSDT says 3 slots; keeping the first, 8", logs));
+	CHECK(host_log_seen("a second HPMR in the DSDT puts the registers at I/O 0xb00; "
+			    "keeping the first, 0xa00", logs));
+	img_end();
+}
+
+/*
  * Bug: the DSDT's OperationRegion for the hotplug registers was taken at
  * any 32-bit port, cut to 16 bits; at 0xfff0 the 24 bytes wrap to port 0.
  * Expect the region ignored (no hotplug device), with the reason.

@@ -23,23 +23,11 @@
 #include <mm/sparse.h>
 #include <mm/gfp.h>
 #include <kernel/fw_memmap.h>
+#include <kernel/median.h>
 #include <kernel/printk.h>
 #include "../host/mm_host.h"
 
 #define REPS	7
-
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static u64 median(u64 *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
-	return v[n / 2];
-}
 
 static struct fw_memmap map;
 static struct mm_boot_params bp;
@@ -89,10 +77,10 @@ static void bench_memmap_init(void)
 		t_set[r] = mm_cycles() - t0;
 	}
 	printf("memmap init (%llu struct pages, median of %d):\n", (unsigned long long)nr, REPS);
-	printf("  field by field (old)      %8.2f cycles/page\n", (double)median(t_old, REPS) / nr);
-	printf("  memset of 64 B/page       %8.2f cycles/page   (limit)\n", (double)median(t_set, REPS) / nr);
+	printf("  field by field (old)      %8.2f cycles/page\n", (double)median_u64(t_old, REPS) / nr);
+	printf("  memset of 64 B/page       %8.2f cycles/page   (limit)\n", (double)median_u64(t_set, REPS) / nr);
 	printf("  ratio old/limit           %8.2f\n",
-	       (double)median(t_old, REPS) / (double)median(t_set, REPS));
+	       (double)median_u64(t_old, REPS) / (double)median_u64(t_set, REPS));
 }
 
 static void bench_alloc_free(void)
@@ -119,9 +107,9 @@ static void bench_alloc_free(void)
 		t_set[r] = mm_cycles() - t0;
 	}
 	printf("order-0 alloc+free (%d pairs, median of %d):\n", pairs, REPS);
-	printf("  with pcp lists            %8.2f cycles/pair\n", (double)median(t_pcp, REPS) / pairs);
-	printf("  buddy only (__GFP_NOPCP)  %8.2f cycles/pair\n", (double)median(t_nopcp, REPS) / pairs);
-	printf("  memset of one struct page %8.2f cycles/pair   (limit)\n", (double)median(t_set, REPS) / pairs);
+	printf("  with pcp lists            %8.2f cycles/pair\n", (double)median_u64(t_pcp, REPS) / pairs);
+	printf("  buddy only (__GFP_NOPCP)  %8.2f cycles/pair\n", (double)median_u64(t_nopcp, REPS) / pairs);
+	printf("  memset of one struct page %8.2f cycles/pair   (limit)\n", (double)median_u64(t_set, REPS) / pairs);
 }
 
 int main(void)

@@ -57,7 +57,7 @@ static unsigned pool_high_water;		/* slots [high_water, MAX) never used */
 static unsigned long blocks_on_node[MAX_NUMNODES];
 
 static struct memory_group groups[MAX_MEMORY_GROUPS];
-static unsigned nr_dynamic_memory_groups;	/* registered dynamic groups */
+unsigned nr_dynamic_memory_groups;		/* registered dynamic groups (memory_hotplug.h) */
 static char group_names[MAX_MEMORY_GROUPS][32];
 static unsigned long blocks_in_group[MAX_MEMORY_GROUPS];
 

@@ -198,7 +198,7 @@ static void auto_movable_account_dynamic_groups(int nid, const struct memory_gro
 {
 	unsigned ratio = auto_movable_ratio;
 
-	if (!ratio)
+	if (!ratio || !memory_groups_have_dynamic())
 		return;
 	for (int mgid = 0;; mgid++) {
 		const struct memory_group *group = memory_group_next_dynamic(&mgid);

@@ -118,6 +118,18 @@ struct memory_group *memory_group_find_by_id(int mgid);
 /* memory_group_next_dynamic() - iterate dynamic groups from id *mgid; NULL at the end. */
 struct memory_group *memory_group_next_dynamic(int *mgid);
 
+/*
+ * memory_groups_have_dynamic() - whether any dynamic group (virtio-mem) is
+ * registered.  Inline, because the auto-movable check asks on every
+ * decision and usually there is none.  nr_dynamic_memory_groups is
+ * memory_block.c's to change.  Context: (main).
+ */
+extern unsigned nr_dynamic_memory_groups;
+static inline bool memory_groups_have_dynamic(void)
+{
+	return nr_dynamic_memory_groups != 0;
+}
+
 /* Flags for add_memory(). */
 #define MHP_NONE		0u
 #define MHP_MEMMAP_ON_MEMORY	0x1u	/* carve each block's memmap from the block (if allowed) */

@@ -513,6 +513,21 @@ HTEST(events_gpe0_block_past_port_0xffff)
 	img_end();
 }
 
+/* A new image whose only table is a FADT pointing at a DSDT of body aml. */
+static void img_boot_dsdt(const u8 *aml, size_t len)
+{
+	u8 fbody[244 - 36] = { 0 };
+	u32 dsdt;
+	u64 tabs[1];
+
+	img_begin();
+	dsdt = (u32)(IMG_PHYS + used);
+	img_table("DSDT", (u32)(36 + len), 1, aml, len);
+	memcpy(fbody + 4, &dsdt, 4);
+	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
+	img_boot(tabs, 1);
+}
+
 /*
  * The DSDT's bytes are matched, not parsed: a second MDNR or HPMR pattern
  * (in a string, in another device) used to win over the first.  The first
@@ -530,17 +545,9 @@ HTEST(memhp_first_match_in_the_dsdt_counts)
 	};
 	unsigned n = 0;
 	u16 port = 0;
-	u8 fbody[244 - 36] = { 0 };
-	u32 dsdt;
-	u64 tabs[1];
 	int logs;
 
-	img_begin();
-	dsdt = (u32)(IMG_PHYS + used);
-	img_table("DSDT", 36 + sizeof(aml), 1, aml, sizeof(aml));
-	memcpy(fbody + 4, &dsdt, 4);
-	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
-	img_boot(tabs, 1);
+	img_boot_dsdt(aml, sizeof(aml));
 	logs = host_log_count;
 	CHECK(dsdt_find_memhp(&n, &port));
 	CHECK_EQ(n, 8);
@@ -565,16 +572,8 @@ HTEST(memhp_registers_past_port_0xffff)
 	};
 	unsigned n = 0;
 	u16 port = 0;
-	u8 fbody[244 - 36] = { 0 };
-	u32 dsdt;
-	u64 tabs[1];
 
-	img_begin();
-	dsdt = (u32)(IMG_PHYS + used);
-	img_table("DSDT", 36 + sizeof(aml), 1, aml, sizeof(aml));
-	memcpy(fbody + 4, &dsdt, 4);
-	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
-	img_boot(tabs, 1);
+	img_boot_dsdt(aml, sizeof(aml));
 	CHECK(!dsdt_find_memhp(&n, &port));
 	CHECK(strstr(host_last_log, "the DSDT puts the registers at I/O 0xfff0, "
 			"not a 24-byte port range") != NULL);

@@ -71,6 +71,18 @@ static long meminfo_value(const char *t, const char *label)
 	return v;
 }
 
+/* Where zone's section of t starts, after "Node N, zone %8s" and sep; or NULL. */
+static const char *zone_text(const char *t, const struct zone *zone, const char *sep)
+{
+	char head[64];
+	const char *at;
+
+	snprintf(head, sizeof(head), "Node %d, zone %8s%s", zone->zone_pgdat->node_id, zone->name,
+		 sep);
+	at = strstr(t, head);
+	return at ? at + strlen(head) : NULL;
+}
+
 static unsigned long zone_free_sum(void)
 {
 	unsigned long free = 0;
@@ -114,16 +126,11 @@ HTEST(views_buddyinfo_is_the_free_lists)
 	t = show(buddyinfo_show, NULL);
 	CHECK(t != NULL);
 	for_each_populated_zone(zone) {
-		char head[64];
-		const char *at;
+		const char *at = zone_text(t, zone, " ");
 
-		snprintf(head, sizeof(head), "Node %d, zone %8s ", zone->zone_pgdat->node_id,
-			 zone->name);
-		at = strstr(t, head);
 		CHECK(at != NULL);
 		if (!at)
 			continue;
-		at += strlen(head);
 		for (int order = 0; order < NR_PAGE_ORDERS; order++) {
 			char cell[16];
 
@@ -148,13 +155,9 @@ HTEST(views_zoneinfo_shows_each_zone)
 	t = show(zoneinfo_show, NULL);
 	CHECK(t != NULL);
 	for_each_populated_zone(zone) {
-		char head[64];
-		const char *at;
+		const char *at = zone_text(t, zone, "\n");
 		unsigned long free, spanned, present, managed;
 
-		snprintf(head, sizeof(head), "Node %d, zone %8s\n", zone->zone_pgdat->node_id,
-			 zone->name);
-		at = strstr(t, head);
 		CHECK(at != NULL);
 		if (!at)
 			continue;

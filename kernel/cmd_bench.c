@@ -11,7 +11,6 @@
 #include <kernel/shell.h>
 #include <kernel/string.h>
 #include <kernel/errno.h>
-#include <kernel/median.h>
 #include <kernel/time.h>
 
 #define BENCH_MAX_BLOCKS	1024
@@ -109,54 +108,21 @@ static int bench_contig(struct printer *out)
 	return 0;
 }
 
-/* The cycles of `calls` auto-movable checks with design d, as the policy
- * makes them (all nodes, then node 0). */
-static u64 automovable_round(enum mech_design d, unsigned calls)
-{
-	volatile bool sink = false;
-	u64 t0;
-
-	mechanisms[MECH_AUTO_MOVABLE_STATS].design = d;
-	if (d == DESIGN_NEW)
-		auto_movable_stats_resync();
-	t0 = cycles_now();
-	for (unsigned i = 0; i < calls; i++)
-		sink ^= auto_movable_can_online_movable(NUMA_NO_NODE, NULL, 32768) &&
-			auto_movable_can_online_movable(0, NULL, 32768);
-	return cycles_now() - t0;
-}
-
 /*
- * bench automovable: AUTOMOVABLE_ROUNDS rounds, each timing the walk and
- * the cache over the same number of checks, the two taking turns at going
- * first; the medians per check, so one disturbed round (an interrupt, a
- * busy host under TCG) moves nothing.
+ * bench automovable: auto_movable_bench() over AUTOMOVABLE_ROUNDS rounds,
+ * asking node 0 after all nodes; the medians per check.
  */
 #define AUTOMOVABLE_ROUNDS	7
 #define AUTOMOVABLE_CALLS	20000
 
 static int bench_automovable(struct printer *out)
 {
-	enum mech_design saved = mech_design(MECH_AUTO_MOVABLE_STATS);
-	u64 walk[AUTOMOVABLE_ROUNDS], cached[AUTOMOVABLE_ROUNDS], t_old, t_new;
+	u64 t_old, t_new;
 	int nodes = 0, nid;
 
 	for_each_online_node(nid)
 		nodes++;
-	for (unsigned r = 0; r < AUTOMOVABLE_ROUNDS; r++) {
-		if (r & 1) {
-			cached[r] = automovable_round(DESIGN_NEW, AUTOMOVABLE_CALLS);
-			walk[r] = automovable_round(DESIGN_OLD, AUTOMOVABLE_CALLS);
-		} else {
-			walk[r] = automovable_round(DESIGN_OLD, AUTOMOVABLE_CALLS);
-			cached[r] = automovable_round(DESIGN_NEW, AUTOMOVABLE_CALLS);
-		}
-	}
-	mechanisms[MECH_AUTO_MOVABLE_STATS].design = saved;
-	if (saved == DESIGN_NEW)
-		auto_movable_stats_resync();
-	t_old = median_u64(walk, AUTOMOVABLE_ROUNDS);
-	t_new = median_u64(cached, AUTOMOVABLE_ROUNDS);
+	auto_movable_bench(1, AUTOMOVABLE_ROUNDS, AUTOMOVABLE_CALLS, &t_old, &t_new);
 	pr_printf(out, "bench automovable: %d online node(s), %u rounds of %u checks each, medians\n",
 		  nodes, AUTOMOVABLE_ROUNDS, AUTOMOVABLE_CALLS);
 	pr_printf(out, "  walk   %llu cycles/check\n  cached %llu cycles/check\n  speedup %llu.%02llux\n",

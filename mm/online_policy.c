@@ -23,6 +23,7 @@
 #include <mm/mechanisms.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include <kernel/median.h>
 #include <kernel/printk.h>
 
 enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
@@ -310,4 +311,45 @@ struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_gr
 	if (memhp_online_policy == ONLINE_POLICY_AUTO_MOVABLE)
 		return auto_movable_zone_for_pfn(nid, group, start_pfn, nr_pages);
 	return default_zone_for_pfn(nid, start_pfn, nr_pages);
+}
+
+/* ---- auto-movable: the benchmark ----------------------------------------- */
+
+/* The cycles of `calls` checks with design d, as the policy makes them. */
+static u64 auto_movable_bench_round(enum mech_design d, int ask_nodes, unsigned calls)
+{
+	volatile bool sink = false;
+	u64 t0;
+
+	mechanisms[MECH_AUTO_MOVABLE_STATS].design = d;
+	if (d == DESIGN_NEW)
+		auto_movable_stats_resync();
+	t0 = mm_cycles();
+	for (unsigned i = 0; i < calls; i++)
+		sink ^= auto_movable_can_online_movable(NUMA_NO_NODE, NULL, 32768) &&
+			auto_movable_can_online_movable((int)(i % (unsigned)ask_nodes), NULL, 32768);
+	return mm_cycles() - t0;
+}
+
+void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, u64 *walk, u64 *cached)
+{
+	enum mech_design saved = mech_design(MECH_AUTO_MOVABLE_STATS);
+	u64 w[AUTO_MOVABLE_BENCH_MAX_ROUNDS], c[AUTO_MOVABLE_BENCH_MAX_ROUNDS];
+
+	rounds = MIN(MAX(rounds, 1u), (unsigned)AUTO_MOVABLE_BENCH_MAX_ROUNDS);
+	ask_nodes = MAX(ask_nodes, 1);
+	for (unsigned r = 0; r < rounds; r++) {
+		if (r & 1) {
+			c[r] = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
+			w[r] = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
+		} else {
+			w[r] = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
+			c[r] = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
+		}
+	}
+	mechanisms[MECH_AUTO_MOVABLE_STATS].design = saved;
+	if (saved == DESIGN_NEW)
+		auto_movable_stats_resync();
+	*walk = median_u64(w, rounds);
+	*cached = median_u64(c, rounds);
 }

@@ -130,40 +130,17 @@ static void bench_contig_limit(void)
 	       (double)(mm_cycles() - t0) / 16);
 }
 
-static u64 auto_movable_round(enum mech_design d, int nr_nodes, int calls)
-{
-	volatile bool sink = false;
-	u64 t0;
-
-	mechanisms[MECH_AUTO_MOVABLE_STATS].design = d;
-	if (d == DESIGN_NEW)
-		auto_movable_stats_resync();
-	t0 = mm_cycles();
-	for (int i = 0; i < calls; i++)	/* as the policy asks: all nodes, then one */
-		sink ^= auto_movable_can_online_movable(NUMA_NO_NODE, NULL, 32768) &&
-			auto_movable_can_online_movable(i % nr_nodes, NULL, 32768);
-	return mm_cycles() - t0;
-}
-
 /* 7 rounds of 40000 checks per design, taking turns at going first; medians. */
 static void bench_auto_movable(int nr_nodes)
 {
 	enum { ROUNDS = 7, CALLS = 40000 };
-	u64 walk[ROUNDS], cached[ROUNDS];
+	u64 walk, cached;
 	double t_old, t_new;
 
 	boot(nr_nodes, HOT_BASE + (u64)nr_nodes * SZ_1G);
-	for (int r = 0; r < ROUNDS; r++) {
-		if (r & 1) {
-			cached[r] = auto_movable_round(DESIGN_NEW, nr_nodes, CALLS);
-			walk[r] = auto_movable_round(DESIGN_OLD, nr_nodes, CALLS);
-		} else {
-			walk[r] = auto_movable_round(DESIGN_OLD, nr_nodes, CALLS);
-			cached[r] = auto_movable_round(DESIGN_NEW, nr_nodes, CALLS);
-		}
-	}
-	t_old = (double)median_u64(walk, ROUNDS);
-	t_new = (double)median_u64(cached, ROUNDS);
+	auto_movable_bench(nr_nodes, ROUNDS, CALLS, &walk, &cached);
+	t_old = (double)walk;
+	t_new = (double)cached;
 	printf("  %d node%s: walk %7.1f, cached %7.1f cycles/check, speedup %5.2fx", nr_nodes,
 	       nr_nodes > 1 ? "s" : " ", t_old / CALLS, t_new / CALLS, t_old / t_new);
 	if (nr_nodes == 8)

@@ -111,10 +111,14 @@ struct memmap_bench {
 	u64 init[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* cycles per run */
 	u64 memset_cycles;				/* memset() of the same bytes */
 	u64 stream_cycles;				/* movnti of the same bytes + sfence */
-	/* paired: run r of old against run r of the template, per kind */
-	unsigned wins[NR_MEMMAP_BENCH_KINDS];		/* runs the template was faster */
-	unsigned losses[NR_MEMMAP_BENCH_KINDS];		/* runs it was slower (ties: neither) */
-	u64 ratio_permille[NR_MEMMAP_BENCH_KINDS];	/* median of old/new, x1000 */
+	u64 stores_cycles;				/* 8 ordinary 8-byte stores per page */
+	/*
+	 * Paired: run r of old against run r of each template design
+	 * (DESIGN_NEW, DESIGN_NEW_NT), per kind; the DESIGN_OLD column stays 0.
+	 */
+	unsigned wins[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS];   /* runs it was faster */
+	unsigned losses[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* slower (ties: neither) */
+	u64 ratio_permille[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* median old/it, x1000 */
 };
 
 /*
@@ -138,10 +142,10 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 		      struct memmap_bench *b);
 
 /*
- * What the paired runs say about template against per-page, kind by
- * kind: faster or slower when the one-sided sign test gives p < 0.05 (at
- * least 5 of 5, 8 of 9, 12 of 15 runs; never with fewer than 5), else no
- * significant difference.
+ * What the paired runs say about template design d (DESIGN_NEW or
+ * DESIGN_NEW_NT) against per-page, kind by kind: faster or slower when the
+ * one-sided sign test gives p < 0.05 (at least 5 of 5, 8 of 9, 12 of 15,
+ * 27 of 41 runs; never with fewer than 5), else no significant difference.
  */
 enum memmap_bench_verdict {
 	MEMMAP_BENCH_FASTER,
@@ -149,10 +153,12 @@ enum memmap_bench_verdict {
 	MEMMAP_BENCH_SLOWER,
 };
 
-enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int kind);
+enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int kind,
+					   enum mech_design d);
 
 /* memmap_bench_print() - the table: cycles/page per kind and design, the
- * limits, and the ratios old/new, new/memset, template-nt/stream. */
+ * limits, the ratios old/new, old/nt, new/memset, nt/stream, and the sign
+ * test of each template design against per-page. */
 void memmap_bench_print(const struct memmap_bench *b, struct printer *p);
 
 #endif

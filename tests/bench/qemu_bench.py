@@ -75,12 +75,14 @@ def verdicts(devmem, contig_free, contig_online, automovable):
           "and the movnti stream: TCG runs rep stosq an iteration at a time):")
     bench = memlab.parse_memmap_bench(devmem)
     limit = min(bench["memset"], bench["stream"])   # the cheapest way to write the same bytes
-    for name, (old, new, nt, ratio) in bench["rows"].items():
-        wins, reps, _, verdict = bench["signs"][name]
-        best = min(new, nt)
-        print(f"  memmap init, {name}: old/new {ratio:.2f}x ({verdict}, "
-              f"{wins} of {reps} runs); best template "
-              f"{best / limit:.2f}x the limit: "
+    for name, (old, new, nt, _, _) in bench["rows"].items():
+        design, best = ("template-nt", nt) if nt < new else ("template", new)
+        wins, reps, _, verdict = bench["signs"][(name, design)]
+        ratio = bench["rows"][name][4 if design == "template-nt" else 3]
+        said = {"faster": "faster than", "SLOWER": "SLOWER than"}.get(
+            verdict, "NOT significantly faster than")
+        print(f"  memmap init, {name}: {design} {said} per-page ({ratio:.2f}x, "
+              f"{wins} of {reps} runs); {best / limit:.2f}x the limit: "
               f"{'within' if best <= 1.5 * limit else 'NOT within'} 1.5x")
     m = re.search(r"speedup new/old ([\d.]+)x", contig_free)
     f = re.search(r"frozen new/old ([\d.]+)x", contig_free)

@@ -438,9 +438,12 @@ MEMMAP_BENCH_KINDS = ("normal (Movable)", "device 4 KiB", "device 2 MiB")
 def parse_memmap_bench(text):
     """The table `devmem bench` prints (memmap_bench_print()), as a dict:
 
-        rows:   {kind: (old, template, template_nt, old_over_new)}  cycles/page
-        memset, stream:  the two limits, cycles/page
-        signs:  {kind: (wins, reps, p, verdict)}
+        rows:   {kind: (old, template, template_nt, old_over_new, old_over_nt)}
+                cycles/page, then the medians of the paired ratios
+        memset, stream, stores:  the three limits, cycles/page
+        signs:  {(kind, design): (wins, reps, p, verdict)}, design being
+                "template" or "template-nt", verdict one of "faster",
+                "no significant difference", "SLOWER"
 
     Raises HarnessError naming the first line it cannot find, so a change
     of the kernel's format fails loudly instead of as a None somewhere."""
@@ -453,12 +456,17 @@ def parse_memmap_bench(text):
     out = {"rows": {}, "signs": {}}
     for kind in MEMMAP_BENCH_KINDS:
         k = re.escape(kind)
-        r = need(rf"^  {k}\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x", f"'{kind}' row")
+        r = need(rf"^  {k}\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x\s+([\d.]+)x",
+                 f"'{kind}' row")
         out["rows"][kind] = tuple(float(v) for v in r.groups())
-        s = need(rf"^  {k}\s+template faster in (\d+) of (\d+) runs \(p=(\d\.\d{{3}})\): "
-                 r"(template faster|no significant difference|template SLOWER)$",
-                 f"'{kind}' sign test")
-        out["signs"][kind] = (int(s.group(1)), int(s.group(2)), float(s.group(3)), s.group(4))
+        for design in ("template", "template-nt"):
+            d = re.escape(design)
+            s = need(rf"^  {k}\s+{d} faster in (\d+) of (\d+) runs \(p=(\d\.\d{{3}})\): "
+                     rf"(?:{d} (faster|SLOWER)|(no significant difference))$",
+                     f"'{kind}' {design} sign test")
+            out["signs"][(kind, design)] = (int(s.group(1)), int(s.group(2)), float(s.group(3)),
+                                            s.group(4) or s.group(5))
     out["memset"] = float(need(r"limit: memset\s+([\d.]+)", "memset limit").group(1))
     out["stream"] = float(need(r"limit: movnti stream\s+([\d.]+)", "stream limit").group(1))
+    out["stores"] = float(need(r"limit: 8-byte stores\s+([\d.]+)", "8-byte store limit").group(1))
     return out

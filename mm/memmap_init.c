@@ -75,6 +75,7 @@ typedef u64 __attribute__((may_alias)) page_word_t;
 #define LRU_NEXT_WORD		(offsetof(struct page, lru.next) / sizeof(u64))
 #define LRU_PREV_WORD		(offsetof(struct page, lru.prev) / sizeof(u64))
 #define COMPOUND_HEAD_WORD	(offsetof(struct page, compound_head) / sizeof(u64))
+#define COMPOUND_INFO_WORD	(offsetof(struct page, compound_info) / sizeof(u64))
 
 _Static_assert(sizeof(struct page) == PAGE_WORDS * sizeof(u64),
 	       "the template copy needs struct page to be whole u64 words");
@@ -83,6 +84,9 @@ _Static_assert(offsetof(struct page, lru.next) % sizeof(u64) == 0 &&
 	       "lru words must be word-aligned for the refresh");
 _Static_assert(offsetof(struct page, compound_head) == offsetof(struct page, lru.next),
 	       "compound_head overlays lru.next");
+_Static_assert(offsetof(struct page, compound_info) % sizeof(u64) == 0 &&
+	       sizeof(((struct page *)0)->compound_info) == sizeof(u64),
+	       "the first tail's template sets compound_info as one word");
 
 /* The 64 bytes that are copied into each page. */
 struct page_template {
@@ -412,16 +416,20 @@ static void init_zone_device_old(u64 start_pfn, u64 end_pfn, int nid, unsigned o
 /*
  * Per section: the first head by the slow path, which becomes the head
  * template (4 KiB pages: the only template); for compounds also the first
- * tail by the slow path, which becomes the tail template.  Each following
- * compound: the head copied (lru refreshed), the tail template's head
- * word stamped with this head, the tails copied, drained (nt), then the
- * order written into the first tail.
+ * tail by the slow path, which becomes the tail template, and gets its
+ * order right after.  Each following compound: the head copied (lru
+ * refreshed), then the first tail and the other tails copied from two
+ * tail templates stamped with this head, the first one also holding the
+ * order.  So each page is written once, start to end: no tail line is
+ * visited again for the order, and the movnti variant needs no sfence per
+ * compound (the order is no longer an ordinary store over movnti data),
+ * only the one at the end.
  */
 static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsigned order,
 				      void *pgmap, bool nt)
 {
 	u64 nr = 1ULL << order;
-	struct page_template head_t, tail_t;
+	struct page_template head_t, tail_t, first_tail_t;
 
 	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
 		struct page *head = pfn_to_page(s);
@@ -445,19 +453,19 @@ static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsig
 		init_zone_device_page(head + 1, s + 1, nid, pgmap);
 		prep_compound_tail(head, head + 1);
 		template_from_page(&tail_t, head + 1);
-		template_fill(s + 2, s + nr, &tail_t, false, nt, MIGRATE_MOVABLE);
-		if (nt)
-			nt_drain();
 		prep_compound_head(head, order);
+		first_tail_t = tail_t;
+		first_tail_t.w[COMPOUND_INFO_WORD] = order;
+		template_fill(s + 2, s + nr, &tail_t, false, nt, MIGRATE_MOVABLE);
 
 		for (u64 h = s + nr; h < e; h += nr) {
-			head = pfn_to_page(h);
+			u64 head_word = (u64)(uintptr_t)pfn_to_page(h) | 1;
+
 			template_fill(h, h + 1, &head_t, true, nt, MIGRATE_MOVABLE);
-			tail_t.w[COMPOUND_HEAD_WORD] = (u64)(uintptr_t)head | 1;
-			template_fill(h + 1, h + nr, &tail_t, false, nt, MIGRATE_MOVABLE);
-			if (nt)
-				nt_drain();
-			prep_compound_head(head, order);
+			first_tail_t.w[COMPOUND_HEAD_WORD] = head_word;
+			tail_t.w[COMPOUND_HEAD_WORD] = head_word;
+			template_fill(h + 1, h + 2, &first_tail_t, false, nt, MIGRATE_MOVABLE);
+			template_fill(h + 2, h + nr, &tail_t, false, nt, MIGRATE_MOVABLE);
 		}
 		mech_trace(MECH_MEMMAP_INIT,
 			   "pfn %#llx +%llu pages: device, compound order %u: %s, %llu heads + %llu tails, 2 slow inits + %llu copies",

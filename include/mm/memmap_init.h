@@ -24,8 +24,10 @@
  *   or head       device's driver holds the page; it is never free)
  *   head          also PG_head
  *   tail          compound_head = head | 1, compound_info = 0, refcount 0
- *   first tail    compound_info = compound order, written after the first
- *                 tail is initialised (Linux's prep_compound_head order)
+ *   first tail    compound_info = compound order (the old design writes it
+ *                 after initialising the first tail, Linux's
+ *                 prep_compound_head order; the templates copy the first
+ *                 tail from a template that already holds it)
  *
  * Context: (boot) or (main); the range's memmap must be populated
  * (vmemmap) and nobody else may use the pages while they are initialised.

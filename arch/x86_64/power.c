@@ -92,8 +92,7 @@ void machine_poweroff(void)
 	outw(0xb004, 0x2000);	/* Bochs, old QEMU */
 	udelay(100000);
 	pr_emerg("power: could not power off; halting. It is now safe to turn off the machine.");
-	for (;;)
-		__asm__ volatile("cli; hlt");
+	cpu_halt_forever();
 }
 
 void machine_reboot(void) __noreturn;
@@ -127,11 +126,5 @@ void machine_reboot(void)
 	outb(0x64, 0xfe);
 	udelay(50000);
 	pr_info("reboot: triple fault");
-	{
-		struct { u16 limit; u64 base; } __packed empty = { 0, 0 };
-
-		__asm__ volatile("lidt %0; int3" : : "m"(empty));
-	}
-	for (;;)
-		__asm__ volatile("cli; hlt");
+	cpu_triple_fault();
 }

@@ -392,3 +392,31 @@ HTEST(reboot_reset_register_refused)
 	expect_reboot_fallback(0, how);
 	tables_free();
 }
+
+/*
+ * Bug: a \_S5 whose SLP_TYP does not fit the 3-bit field was cut to 3
+ * bits (9 became 1: S3 on QEMU, a suspend instead of a power off), and a
+ * \_S5 package with no elements took the next AML byte as its SLP_TYP.
+ * Expect both ignored with the fallbacks, and the reason for the first.
+ */
+HTEST(power_off_s5_not_a_sleep_type)
+{
+	static const u8 nine[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x08, 0x04, 0x0a, 0x09, 0x0a, 0x09,
+				   0x00, 0x00 };
+	static const u8 empty[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x02, 0x00,	/* Package (0) {} */
+				    0x01, 0x00 };				/* then One, Zero */
+	int logs = host_log_count, how;
+
+	set_fadt(244, 0x1804, 0, 0, 1, 0, 0);
+	set_dsdt(nine, sizeof(nine));
+	how = run(machine_poweroff);
+	CHECK(!written(0x1804));
+	expect_poweroff_fallback(0, how);
+	CHECK(host_log_seen("power: \\_S5 gives SLP_TYP 9, not a 3-bit sleep type; ignored", logs));
+
+	set_dsdt(empty, sizeof(empty));
+	how = run(machine_poweroff);
+	CHECK(!written(0x1804));
+	expect_poweroff_fallback(0, how);
+	tables_free();
+}

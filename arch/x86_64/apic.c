@@ -51,19 +51,19 @@ static struct ioapic ioapics[MADT_MAX_IOAPICS];
 static unsigned nr_ioapics;
 static bool enabled;
 
-static u32 lapic_read(u32 reg) { return lapic[reg / 4]; }
-static void lapic_write(u32 reg, u32 v) { lapic[reg / 4] = v; }
+static u32 lapic_read(u32 reg) { return mmio_read32(&lapic[reg / 4]); }
+static void lapic_write(u32 reg, u32 v) { mmio_write32(&lapic[reg / 4], v); }
 
 static u32 ioapic_read(struct ioapic *io, u32 reg)
 {
-	io->regs[0] = reg;
-	return io->regs[4];
+	mmio_write32(&io->regs[0], reg);
+	return mmio_read32(&io->regs[4]);
 }
 
 static void ioapic_write(struct ioapic *io, u32 reg, u32 v)
 {
-	io->regs[0] = reg;
-	io->regs[4] = v;
+	mmio_write32(&io->regs[0], reg);
+	mmio_write32(&io->regs[4], v);
 }
 
 bool apic_enabled(void)

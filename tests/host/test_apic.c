@@ -550,3 +550,44 @@ HTEST(apic_8259s_stay)
 	free(madt_tab);
 	madt_tab = NULL;
 }
+
+/*
+ * Bug: an I/O APIC entry at an address where nothing answers (reads give
+ * all ones) was taken as an I/O APIC with 256 pins: overrides to its GSIs
+ * were kept, and with no other I/O APIC the 8259s were masked, every
+ * interrupt lost.  Expect it ignored with the reason: alone, the 8259s
+ * stay; beside a real one, an override to its GSIs is dropped.
+ */
+HTEST(apic_ioapic_that_does_not_answer_is_ignored)
+{
+	int logs;
+
+	machine_reset();
+	models[0].all_ones = true;
+	madt_q35();
+	logs = host_log_count;
+	CHECK(!init());
+	CHECK(!apic_enabled());
+	CHECK_EQ(port_writes, 0);
+	CHECK(host_log_seen("apic: no I/O APIC answers at 0xfec00000 (id 0, GSI base 0); ignored",
+			    logs));
+
+	machine_reset();
+	models[1].phys = IOAPIC_PHYS + 0x1000;
+	models[1].all_ones = true;
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(1, (u32)models[1].phys, 24);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(3, 25, 0);
+	madt_override(0, 2, 0);
+	madt_end();
+	CHECK(init());
+	CHECK_EQ(nr_ioapics, 1);
+	CHECK_EQ(apic_test_madt_info.nr_overrides, 1);
+	expect_isa_irq(3, 3, false, false);
+	CHECK_EQ(route_isa_irq(3), 0);
+	CHECK_EQ(models[0].rte[2 * 3], 35);
+	free(madt_tab);
+	madt_tab = NULL;
+}

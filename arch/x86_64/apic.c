@@ -51,19 +51,19 @@ static struct ioapic ioapics[MADT_MAX_IOAPICS];
 static unsigned nr_ioapics;
 static bool enabled;
 
-static u32 lapic_read(u32 reg) { return lapic[reg / 4]; }
-static void lapic_write(u32 reg, u32 v) { lapic[reg / 4] = v; }
+static u32 lapic_read(u32 reg) { return mmio_read32(&lapic[reg / 4]); }
+static void lapic_write(u32 reg, u32 v) { mmio_write32(&lapic[reg / 4], v); }
 
 static u32 ioapic_read(struct ioapic *io, u32 reg)
 {
-	io->regs[0] = reg;
-	return io->regs[4];
+	mmio_write32(&io->regs[0], reg);
+	return mmio_read32(&io->regs[4]);
 }
 
 static void ioapic_write(struct ioapic *io, u32 reg, u32 v)
 {
-	io->regs[0] = reg;
-	io->regs[4] = v;
+	mmio_write32(&io->regs[0], reg);
+	mmio_write32(&io->regs[4], v);
 }
 
 bool apic_enabled(void)
@@ -153,13 +153,22 @@ bool apic_init(void)
 		return false;
 	for (u32 i = 0; i < madt_info.nr_ioapics && nr_ioapics < MADT_MAX_IOAPICS; i++) {
 		struct ioapic *io = &ioapics[nr_ioapics];
+		u32 ver;
 
 		io->regs = ioremap(madt_info.ioapics[i].addr, 0x20, IOREMAP_UC);
 		if (!io->regs)
 			continue;
 		io->gsi_base = madt_info.ioapics[i].gsi_base;
 		io->id = madt_info.ioapics[i].id;
-		io->nr_pins = ((ioapic_read(io, IOAPIC_VER) >> 16) & 0xff) + 1;
+		/* all ones: no device decodes the address (a wrong MADT entry);
+		 * taken at its word it would claim 256 GSIs and lose them */
+		ver = ioapic_read(io, IOAPIC_VER);
+		if (ver == 0xffffffff) {
+			pr_warn("apic: no I/O APIC answers at %#x (id %u, GSI base %u); ignored",
+				madt_info.ioapics[i].addr, io->id, io->gsi_base);
+			continue;
+		}
+		io->nr_pins = ((ver >> 16) & 0xff) + 1;
 		for (u32 pin = 0; pin < io->nr_pins; pin++)
 			ioapic_write(io, IOAPIC_REDTBL(pin), RTE_MASKED);
 		nr_ioapics++;

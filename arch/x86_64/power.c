@@ -28,7 +28,9 @@
 
 /*
  * Find \_S5's SLP_TYPa in the AML of the DSDT. Returns 0 and *slp_typ, or
- * -1 if no well-formed "_S5_" package is found.
+ * -1 if no well-formed "_S5_" package is found: one with at least one
+ * element, the first a byte constant that fits the 3-bit SLP_TYP field (a
+ * wider one cut to 3 bits would name another sleep state).
  */
 static int dsdt_find_s5(const struct acpi_sdt_header *dsdt, u8 *slp_typ)
 {
@@ -47,10 +49,17 @@ static int dsdt_find_s5(const struct acpi_sdt_header *dsdt, u8 *slp_typ)
 		if (j >= len)
 			continue;
 		j += 1 + (aml[j] >> 6);			/* PkgLength: 1-4 bytes */
-		j++;					/* NumElements */
+		if (j >= len || !aml[j])		/* NumElements: none */
+			continue;
+		j++;
 		if (j >= len)
 			continue;
 		if (aml[j] == 0x0a && j + 1 < len) {	/* BytePrefix value */
+			if (aml[j + 1] > 7) {
+				pr_warn("power: \\_S5 gives SLP_TYP %u, not a 3-bit sleep type; ignored",
+					aml[j + 1]);
+				continue;
+			}
 			*slp_typ = aml[j + 1];
 			return 0;
 		}
@@ -92,8 +101,7 @@ void machine_poweroff(void)
 	outw(0xb004, 0x2000);	/* Bochs, old QEMU */
 	udelay(100000);
 	pr_emerg("power: could not power off; halting. It is now safe to turn off the machine.");
-	for (;;)
-		__asm__ volatile("cli; hlt");
+	cpu_halt_forever();
 }
 
 void machine_reboot(void) __noreturn;
@@ -127,11 +135,5 @@ void machine_reboot(void)
 	outb(0x64, 0xfe);
 	udelay(50000);
 	pr_info("reboot: triple fault");
-	{
-		struct { u16 limit; u64 base; } __packed empty = { 0, 0 };
-
-		__asm__ volatile("lidt %0; int3" : : "m"(empty));
-	}
-	for (;;)
-		__asm__ volatile("cli; hlt");
+	cpu_triple_fault();
 }

@@ -34,6 +34,12 @@
  *     rules, and a FADT (GPE0 block anywhere up to port 0xffff) with a DSDT
  *     naming the memory hotplug device (slot count, register port, in any
  *     AML integer encoding).
+ * Then, over whatever tables were accepted: apic_init() (arch/x86_64/
+ * apic.c) with a local APIC and I/O APICs modelled at whatever addresses
+ * the MADT gives (an I/O APIC's pin count, or a dead one that reads all
+ * ones, chosen by bits of its address), every ISA IRQ routed as
+ * irq_register() does; and machine_poweroff() / machine_reboot()
+ * (arch/x86_64/power.c) run until the CPU would stop (a longjmp).
  * After each: every table acpi_find_table() returns is inside the image,
  * at least as long as its type's fixed part, with a good checksum; the MADT
  * counts are within their arrays, and a MADT is used only if every entry
@@ -47,7 +53,14 @@
  * nothing, 10 on the diagonal and more elsewhere; every view (acpi_dump,
  * madt_dump, acpi_decode_*, the events and hotplug views, the `acpi`
  * command with each argument) writes a bounded amount of text and leaves
- * the node maps as they were.  A violation is a __builtin_trap().
+ * the node maps as they were; every ISA IRQ maps to a GSI below memlab's
+ * 32 lines that an I/O APIC which answers serves (what idt.c's BUG_ON
+ * relies on), and apic.c writes only the registers the I/O APICs have;
+ * power off writes SLP_TYP|SLP_EN to the FADT's PM1 blocks only if both
+ * fit below port 0xffff, else only to the QEMU/Bochs ports; reset writes
+ * the FADT's reset register only if it is a whole I/O port of a FADT long
+ * enough to hold it, else only 0xcf9 and the keyboard controller.
+ * A violation is a __builtin_trap().
  *
  * Global state: acpi_tables_init(), srat_parse() and madt_parse() start
  * over on every call.  events.c and memhp.c are boot-once; the harness
@@ -70,8 +83,11 @@
 #include "../../drivers/acpi/decode.c"
 #include "../../drivers/acpi/events.c"
 #include "../../drivers/acpi/memhp.c"
+#include "../../arch/x86_64/apic.c"
+#include "../../arch/x86_64/power.c"
 #include <kernel/bootinfo.h>
 #include "platform_stub.h"
+#include <setjmp.h>
 
 #define CHECK(cond)	do { if (!(cond)) __builtin_trap(); } while (0)
 
@@ -83,14 +99,98 @@
 static u8 *img;			/* exactly img_len bytes (ASan-checked) */
 static size_t img_len;
 
+/*
+ * Device registers (ioremap uncached): one window per address asked for,
+ * up to MMIO_WINDOWS.  A 0x20-byte window is an I/O APIC: index at +0x00,
+ * data at +0x10; its pin count is bits 4-11 of its address + 1, and one
+ * at an odd multiple of 0x1000 reads all ones (nothing there).  Any other
+ * window is plain registers (the local APIC).
+ */
+#define MMIO_WINDOWS	(MADT_MAX_IOAPICS + 1)
+
+struct mmio_window {
+	u64 phys;			/* the address ioremap was given */
+	u64 size;			/* and the size */
+	u32 regs[0x400 / 4];		/* plain registers, or +0x00 the I/O APIC's index */
+	u32 rte[512];			/* I/O APIC registers 0x10-0x20f */
+};
+
+static struct mmio_window mmio[MMIO_WINDOWS];
+static unsigned nr_mmio;
+
+static bool ioapic_dead(const struct mmio_window *w) { return (w->phys >> 12) & 1; }
+static u32 ioapic_pins(const struct mmio_window *w) { return ((w->phys >> 4) & 0xff) + 1; }
+
 void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
 {
-	(void)cache;
+	if (cache == IOREMAP_UC) {
+		CHECK(size <= sizeof(mmio[0].regs));
+		if (nr_mmio == MMIO_WINDOWS)
+			return NULL;
+		mmio[nr_mmio] = (struct mmio_window){ .phys = phys, .size = size };
+		return mmio[nr_mmio++].regs;
+	}
 	if (!img || phys < IMG_PHYS || phys - IMG_PHYS > img_len ||
 	    size > img_len - (phys - IMG_PHYS))
 		return NULL;
 	return img + (phys - IMG_PHYS);
 }
+
+static struct mmio_window *mmio_of(const volatile u32 *reg, unsigned *off)
+{
+	for (unsigned i = 0; i < nr_mmio; i++)
+		if (reg >= mmio[i].regs && reg < mmio[i].regs + mmio[i].size / 4) {
+			*off = (unsigned)(reg - mmio[i].regs) * 4;
+			return &mmio[i];
+		}
+	CHECK(0);	/* outside every window */
+	return NULL;
+}
+
+u32 host_mmio_read32(const volatile u32 *reg)
+{
+	unsigned off;
+	struct mmio_window *w = mmio_of(reg, &off);
+
+	if (w->size != 0x20)
+		return w->regs[off / 4];
+	if (ioapic_dead(w))
+		return ~0u;
+	CHECK(off == 0x00 || off == 0x10);
+	if (off == 0x00)
+		return w->regs[0];			/* the index */
+	if (w->regs[0] == 0x00)
+		return 0;				/* id */
+	if (w->regs[0] == 0x01)
+		return (ioapic_pins(w) - 1) << 16 | 0x20;
+	CHECK(w->regs[0] >= 0x10 && w->regs[0] < 0x10 + 2 * ioapic_pins(w));
+	return w->rte[w->regs[0] - 0x10];
+}
+
+void host_mmio_write32(volatile u32 *reg, u32 v)
+{
+	unsigned off;
+	struct mmio_window *w = mmio_of(reg, &off);
+
+	if (w->size != 0x20 || off == 0x00) {
+		w->regs[off / 4] = v;
+		return;
+	}
+	CHECK(off == 0x10 && !ioapic_dead(w));
+	CHECK(w->regs[0] >= 0x10 && w->regs[0] < 0x10 + 2 * ioapic_pins(w));
+	w->rte[w->regs[0] - 0x10] = v;
+}
+
+struct cpu_info boot_cpu = { .has_apic = true };
+static u64 apic_base_msr;
+u64 host_rdmsr(u32 msr) { return apic_base_msr; }
+void host_wrmsr(u32 msr, u64 v) { apic_base_msr = v; }
+u64 irq_count(unsigned irq) { return irq; }
+
+/* machine_poweroff() and machine_reboot() end here. */
+static jmp_buf cpu_stopped;
+void host_cpu_halt(void) { longjmp(cpu_stopped, 1); }
+void host_cpu_triple_fault(void) { longjmp(cpu_stopped, 2); }
 
 /* Ports: no DIMM in any slot, SCI_EN already set, everything else 0. */
 u32 host_port_in(u16 port, unsigned width)
@@ -99,8 +199,14 @@ u32 host_port_in(u16 port, unsigned width)
 	return width == 2 ? 1 : 0;
 }
 
-void host_port_out(u16 port, unsigned width, u32 v) { (void)port; (void)width; (void)v; }
-void apic_dump(struct printer *p) { pr_printf(p, "(no APIC on the host)\n"); }
+static void (*check_port_write)(u16 port, unsigned width, u32 v);	/* or NULL */
+
+void host_port_out(u16 port, unsigned width, u32 v)
+{
+	if (check_port_write)
+		check_port_write(port, width, v);
+}
+
 int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq))
 {
 	(void)handler;
@@ -122,6 +228,13 @@ static void reset_boot_once_drivers(void)
 	sci_count = 0;
 	sci_wired = false;
 	memset(&gpe_poller, 0, sizeof(gpe_poller));
+	/* apic.c */
+	lapic = NULL;
+	memset(ioapics, 0, sizeof(ioapics));
+	nr_ioapics = 0;
+	enabled = false;
+	nr_mmio = 0;
+	apic_base_msr = 0xfee00900;
 	/* memhp.c */
 	memhp_port = 0;
 	nr_slots = 0;
@@ -283,6 +396,75 @@ static void check_memhp(void)
 		CHECK(memhp_port && (u32)memhp_port + 0x18 <= 0x10000);
 }
 
+/*
+ * apic_init() over the MADT that madt_parse() accepted: every override
+ * left is an ISA IRQ on a GSI below NR_IRQ_LINES that an I/O APIC which
+ * answers serves, so every ISA IRQ routes (idt.c's BUG_ON) and writes
+ * only pins that exist (the model checks that).
+ */
+static void check_apic(void)
+{
+	if (!apic_init()) {
+		CHECK(!apic_enabled());
+		return;
+	}
+	CHECK(nr_ioapics > 0 && nr_ioapics <= MADT_MAX_IOAPICS);
+	for (unsigned i = 0; i < nr_ioapics; i++)
+		CHECK(ioapics[i].nr_pins >= 1 && ioapics[i].nr_pins <= 256);
+	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
+		unsigned pin;
+
+		CHECK(madt_info.overrides[i].bus_irq < 16);
+		CHECK(madt_info.overrides[i].gsi < NR_IRQ_LINES);
+		CHECK(ioapic_for_gsi(madt_info.overrides[i].gsi, &pin));
+	}
+	for (unsigned irq = 0; irq < NR_IRQS; irq++) {
+		unsigned gsi;
+		bool level, low;
+
+		apic_isa_irq_to_gsi(irq, &gsi, &level, &low);
+		CHECK(gsi < NR_IRQ_LINES);
+		ioapic_route(gsi, IRQ_BASE + gsi, level, low);
+	}
+}
+
+/* The FADT power.c sees, and whether its PM1 blocks / reset register may
+ * be written (see the header comment). */
+static const struct acpi_fadt *power_fadt;
+
+static void check_poweroff_write(u16 port, unsigned width, u32 v)
+{
+	const struct acpi_fadt *f = power_fadt;
+	bool pm1_ok = f && f->pm1a_cnt_blk <= 0xfffe && f->pm1b_cnt_blk <= 0xfffe;
+
+	CHECK(width == 2 && (v & ~0x1c00u) == 0x2000);
+	CHECK(port == 0x604 || port == 0xb004 ||
+	      (pm1_ok && (port == f->pm1a_cnt_blk || port == f->pm1b_cnt_blk)));
+}
+
+static void check_reboot_write(u16 port, unsigned width, u32 v)
+{
+	const struct acpi_fadt *f = power_fadt;
+
+	CHECK(width == 1);
+	if (port == 0xcf9 || port == 0x64)
+		return;
+	CHECK(f && f->h.length >= 129 && f->reset_reg.space_id == 1 &&
+	      f->reset_reg.address == port && v == f->reset_value);
+}
+
+static void check_power(void)
+{
+	power_fadt = (const void *)acpi_find_table("FACP", 0);
+	check_port_write = check_poweroff_write;
+	if (!setjmp(cpu_stopped))
+		machine_poweroff();
+	check_port_write = check_reboot_write;
+	if (!setjmp(cpu_stopped))
+		machine_reboot();
+	check_port_write = NULL;
+}
+
 /* Each view into its own buffer: bounded, whatever the tables say. */
 static void check_dump(void (*dump)(struct printer *p))
 {
@@ -332,6 +514,8 @@ static void run(size_t rsdp_len, u32 tag)
 	check_ports();
 	acpi_memhp_init();
 	check_memhp();
+	check_apic();
+	check_power();
 
 	check_dump(acpi_dump);
 	check_dump(madt_dump);
@@ -589,6 +773,8 @@ static size_t put_aml_int(u8 *p, u32 v, unsigned enc)
  *   byte 1: the SLIT's locality count (bit 7: a huge count)
  *   bytes 2-3: which SLIT entry to spoil, and its value (if byte 2 != 0)
  *   byte 4: the GPE0 block: bits 0-6 its length, bit 7 near port 0xffff
+ *          (and then the PM1a block and the reset register near it too)
+ *   byte 3 also: bits 0-3 the \_S5 SLP_TYP in the DSDT
  *   byte 5: the DSDT's slot count (MDNR); bytes 6-7: its port (HPMR)
  *   record r[0] bits 0-3: 0-3, 14, 15 SRAT memory (40 bytes), 4 processor
  *         (16), 5 x2APIC (24), 6 GICC (18 here: short), 7 generic
@@ -701,7 +887,7 @@ static void run_records(const u8 *data, size_t size)
 		fadt_at = img_len;
 		img_len += 244;		/* a revision 3 FADT, as q35's */
 		dsdt_at = img_len;
-		dsdt_len = 36 + 7 + 5 + 7 + 5 + 5;
+		dsdt_len = 36 + 7 + 5 + 7 + 5 + 5 + 8 + 5;
 		img_len += dsdt_len;
 	}
 	img = calloc(1, img_len);
@@ -762,6 +948,18 @@ static void run_records(const u8 *data, size_t size)
 		memcpy(ft + 40, &dsdt, 4);
 		memcpy(ft + 46, &sci, 2);
 		memcpy(ft + 80, &gpe0, 4);
+		{	/* PM1a_CNT and the reset register (I/O, RESET_REG_SUP) */
+			u32 pm1a = data[4] & 0x80 ? 0xfffc + (data[6] & 7) : 0x604;
+			u32 flags = 1u << 10;
+			u64 reset = data[4] & 0x80 ? 0xfffe + (data[7] & 3) : 0xcf9;
+
+			memcpy(ft + 64, &pm1a, 4);
+			memcpy(ft + 112, &flags, 4);
+			ft[116] = 1;
+			ft[117] = 8;
+			memcpy(ft + 120, &reset, 8);
+			ft[128] = 0x0f;
+		}
 		ft[92] = data[4] & 0x7f;
 		seal(ft, 244, false);
 		entries[nr_entries++] = (u32)(IMG_PHYS + fadt_at);
@@ -777,6 +975,9 @@ static void run_records(const u8 *data, size_t size)
 		aml += 7;
 		aml += put_aml_int(aml, port, enc + 1);
 		aml += put_aml_int(aml, 0x18, enc);
+		memcpy(aml, "\x08_S5_\x12\x06\x04", 8);	/* Name (_S5, Package (4) { */
+		aml += 8;
+		aml += put_aml_int(aml, data[3] & 15, enc);	/*   SLP_TYP, ... }) */
 		put_header(d, "DSDT", (u32)(aml - d), 1);
 		seal(d, (size_t)(aml - d), false);
 	}

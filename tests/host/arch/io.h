@@ -6,6 +6,12 @@
  * inb()..outl() names as in the kernel; here every access goes to
  * host_port_in() / host_port_out(), which the test program defines: a
  * model of the device, or a sink that answers with fixed values.
+ *
+ * Memory-mapped registers likewise: mmio_read32() / mmio_write32() go to
+ * host_mmio_read32() / host_mmio_write32(), defined by a test program that
+ * compiles such a driver (tests/host/test_apic.c); the pointer is whatever
+ * that program's ioremap() returned, plus the register's offset, so the
+ * model tells devices and registers apart by address.
  */
 #ifndef ARCH_IO_H
 #define ARCH_IO_H
@@ -23,6 +29,13 @@ static inline void outl(u16 port, u32 v) { host_port_out(port, 4, v); }
 static inline u8 inb(u16 port) { return (u8)host_port_in(port, 1); }
 static inline u16 inw(u16 port) { return (u16)host_port_in(port, 2); }
 static inline u32 inl(u16 port) { return host_port_in(port, 4); }
+/* host_mmio_read32() - the value a 32-bit read of the register at reg gives. */
+u32 host_mmio_read32(const volatile u32 *reg);
+/* host_mmio_write32() - a 32-bit write of v to the register at reg. */
+void host_mmio_write32(volatile u32 *reg, u32 v);
+
+static inline u32 mmio_read32(const volatile u32 *reg) { return host_mmio_read32(reg); }
+static inline void mmio_write32(volatile u32 *reg, u32 v) { host_mmio_write32(reg, v); }
 static inline void io_wait(void) { outb(0x80, 0); }
 
 #endif

@@ -96,6 +96,24 @@ static inline bool irqs_enabled(void) { return read_rflags() & (1 << 9); }
 /* cpu_idle() - halt until the next interrupt, with interrupts enabled. */
 static inline void cpu_idle(void) { __asm__ volatile("sti; hlt" : : : "memory"); }
 
+/* cpu_halt_forever() - interrupts off, halt; an NMI or SMI wakes it only to
+ * halt again. */
+static inline __noreturn void cpu_halt_forever(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+/* cpu_triple_fault() - reset the machine the last way left: load an empty
+ * IDT and raise an exception, which then cannot be delivered (shutdown). */
+static inline __noreturn void cpu_triple_fault(void)
+{
+	struct { u16 limit; u64 base; } __packed empty = { 0, 0 };
+
+	__asm__ volatile("lidt %0; int3" : : "m"(empty));
+	cpu_halt_forever();
+}
+
 #define MSR_EFER	0xc0000080
 #define EFER_NXE	(1ULL << 11)
 #define CR0_WP		(1ULL << 16)

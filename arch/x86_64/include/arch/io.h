@@ -1,5 +1,10 @@
 /*
- * arch/io.h - x86 port I/O.
+ * arch/io.h - x86 port I/O, and 32-bit accesses to memory-mapped device
+ * registers.
+ *
+ * Drivers reach device registers only through these names, so that the
+ * host tests can compile a driver with tests/host/arch/io.h instead, which
+ * sends every access to a model of the device.
  *
  * Context: any.
  */
@@ -35,6 +40,14 @@ static inline u32 inl(u16 port)
 	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
 }
+
+/*
+ * mmio_read32() / mmio_write32() - one 32-bit access to a register of a
+ * device mapped uncached (ioremap).  Volatile: the compiler neither merges,
+ * splits, drops nor reorders it with other device accesses.
+ */
+static inline u32 mmio_read32(const volatile u32 *reg) { return *reg; }
+static inline void mmio_write32(volatile u32 *reg, u32 v) { *reg = v; }
 
 /* io_wait() - a short delay for old devices (a write to the unused port 0x80). */
 static inline void io_wait(void) { outb(0x80, 0); }

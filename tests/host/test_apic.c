@@ -1,0 +1,593 @@
+/*
+ * test_apic.c - the MADT (drivers/acpi/madt.c) and the APICs
+ * (arch/x86_64/apic.c) together: from MADT bytes to I/O APIC redirection
+ * entries.  q35's MADT, override polarity and trigger flags, overrides
+ * that cannot be right (ISA IRQ above 15, a GSI beyond memlab's vectors
+ * or no I/O APIC's), two I/O APICs, the local APIC address override, and
+ * MADTs that leave the 8259s in charge.  Each checks what the model
+ * devices were told, and that nothing panics.
+ *
+ * Both files are compiled into this one with the names they share with
+ * test_acpi.c (which links into the same binary with its own madt.c, table
+ * image and ioremap) renamed.  acpi_find_table() returns the test's MADT in
+ * a heap buffer of exactly its length (ASan).  ioremap() returns windows of
+ * the model devices below; their registers are reached only through
+ * mmio_read32/mmio_write32 (tests/host/arch/io.h), which come here:
+ *  - local APIC: 1 KiB of plain registers, ID at 0x20;
+ *  - I/O APIC: the index register at +0x00 selects, the window at +0x10
+ *    reads or writes the selected register: 0x00 id, 0x01 version (max
+ *    redirection entry in bits 16-23, read-only), 0x10 + 2 pin / + 1 the
+ *    low / high half of pin's redirection entry.  A write elsewhere is
+ *    counted as a stray write.
+ * The 8259 ports and the APIC base MSR are recorded too.
+ */
+#include "htest.h"
+
+#define acpi_find_table apic_test_find_table
+#define madt_info apic_test_madt_info
+#define madt_parse apic_test_madt_parse
+#define madt_dump apic_test_madt_dump
+#define ioremap apic_test_ioremap
+#define apic_dump apic_test_apic_dump
+#define host_port_in apic_test_port_in
+#define host_port_out apic_test_port_out
+#include "../../drivers/acpi/madt.c"
+#include "../../arch/x86_64/apic.c"
+#include "platform_stub.h"
+
+#include <stdlib.h>
+
+#define LAPIC_PHYS	0xfee00000ULL
+#define IOAPIC_PHYS	0xfec00000ULL
+#define MAX_PINS	256
+#define NR_MODEL_IOAPICS 3
+
+struct ioapic_model {
+	u64 phys;			/* where the MADT may say it is; 0: absent */
+	u32 window[8];			/* the mapped 0x20 bytes (addresses only) */
+	u32 index;			/* the selected register */
+	u32 id;				/* register 0x00 */
+	u32 version;			/* register 0x01 */
+	u32 rte[2 * MAX_PINS];		/* registers 0x10... */
+	unsigned stray_writes;		/* to registers that do not exist */
+	bool all_ones;			/* nothing answers: every read gives ~0 */
+};
+
+static u8 *madt_tab;			/* what acpi_find_table("APIC") gives */
+static u32 lapic_regs[0x400 / 4];	/* the local APIC's registers */
+static u64 lapic_phys;			/* where the model local APIC is */
+static struct ioapic_model models[NR_MODEL_IOAPICS];
+static u64 apic_base_msr;		/* MSR 0x1b */
+static u8 pic_masks[2];			/* last writes to ports 0x21, 0xa1 */
+static unsigned port_writes;		/* host_port_out() calls */
+
+struct cpu_info boot_cpu;
+
+const struct acpi_sdt_header *apic_test_find_table(const char *sig, unsigned n)
+{
+	return !n && !memcmp(sig, "APIC", 4) ? (const void *)madt_tab : NULL;
+}
+
+void *apic_test_ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
+{
+	CHECK_EQ(cache, IOREMAP_UC);
+	if (phys == lapic_phys && size <= sizeof(lapic_regs))
+		return lapic_regs;
+	for (unsigned i = 0; i < NR_MODEL_IOAPICS; i++)
+		if (models[i].phys && phys == models[i].phys && size <= sizeof(models[i].window))
+			return models[i].window;
+	return NULL;
+}
+
+static struct ioapic_model *model_of(const volatile u32 *reg, unsigned *off)
+{
+	for (unsigned i = 0; i < NR_MODEL_IOAPICS; i++)
+		if (reg >= models[i].window && reg < models[i].window + 8) {
+			*off = (unsigned)(reg - models[i].window) * 4;
+			return &models[i];
+		}
+	return NULL;
+}
+
+u32 host_mmio_read32(const volatile u32 *reg)
+{
+	struct ioapic_model *m;
+	unsigned off, pins;
+
+	if (reg >= lapic_regs && reg < lapic_regs + sizeof(lapic_regs) / 4)
+		return lapic_regs[reg - lapic_regs];
+	m = model_of(reg, &off);
+	CHECK(m != NULL);
+	if (!m || m->all_ones)
+		return ~0u;
+	if (off == 0x00)
+		return m->index;
+	CHECK_EQ(off, 0x10);
+	pins = ((m->version >> 16) & 0xff) + 1;
+	if (m->index == 0x00)
+		return m->id;
+	if (m->index == 0x01)
+		return m->version;
+	if (m->index >= 0x10 && m->index < 0x10 + 2 * pins)
+		return m->rte[m->index - 0x10];
+	return 0;
+}
+
+void host_mmio_write32(volatile u32 *reg, u32 v)
+{
+	struct ioapic_model *m;
+	unsigned off, pins;
+
+	if (reg >= lapic_regs && reg < lapic_regs + sizeof(lapic_regs) / 4) {
+		lapic_regs[reg - lapic_regs] = v;
+		return;
+	}
+	m = model_of(reg, &off);
+	CHECK(m != NULL);
+	if (!m || m->all_ones)
+		return;
+	if (off == 0x00) {
+		m->index = v;
+		return;
+	}
+	CHECK_EQ(off, 0x10);
+	pins = ((m->version >> 16) & 0xff) + 1;
+	if (m->index == 0x00)
+		m->id = v;
+	else if (m->index >= 0x10 && m->index < 0x10 + 2 * pins)
+		m->rte[m->index - 0x10] = v;
+	else
+		m->stray_writes++;
+}
+
+u64 host_rdmsr(u32 msr)
+{
+	CHECK_EQ(msr, MSR_APIC_BASE);
+	return apic_base_msr;
+}
+
+void host_wrmsr(u32 msr, u64 v)
+{
+	CHECK_EQ(msr, MSR_APIC_BASE);
+	apic_base_msr = v;
+}
+
+u32 apic_test_port_in(u16 port, unsigned width) { return 0; }
+
+void apic_test_port_out(u16 port, unsigned width, u32 v)
+{
+	port_writes++;
+	CHECK(port == 0x21 || port == 0xa1);
+	pic_masks[port == 0xa1] = (u8)v;
+}
+
+u64 irq_count(unsigned irq) { return irq; }
+
+/* ---- MADT images ----------------------------------------------------------- */
+
+static u8 scratch[1024];
+static u32 madt_len;
+
+/* Start a MADT: local APIC at lapic, PCAT_COMPAT (8259s present). */
+static void madt_begin(u32 lapic)
+{
+	u32 pcat = 1;
+
+	memset(scratch, 0, sizeof(scratch));
+	memcpy(scratch, "APIC", 4);
+	scratch[8] = 3;
+	memcpy(scratch + 36, &lapic, 4);
+	memcpy(scratch + 40, &pcat, 4);
+	madt_len = 44;
+}
+
+static void madt_entry(const u8 *e, u8 len)
+{
+	memcpy(scratch + madt_len, e, len);
+	madt_len += len;
+}
+
+static void madt_lapic(u8 cpu, u8 apic_id, u32 flags)
+{
+	u8 e[8] = { 0, 8, cpu, apic_id };
+
+	memcpy(e + 4, &flags, 4);
+	madt_entry(e, sizeof(e));
+}
+
+static void madt_ioapic(u8 id, u32 addr, u32 gsi_base)
+{
+	u8 e[12] = { 1, 12, id, 0 };
+
+	memcpy(e + 4, &addr, 4);
+	memcpy(e + 8, &gsi_base, 4);
+	madt_entry(e, sizeof(e));
+}
+
+static void madt_override(u8 irq, u32 gsi, u16 flags)
+{
+	u8 e[10] = { 2, 10, 0, irq };
+
+	memcpy(e + 4, &gsi, 4);
+	memcpy(e + 8, &flags, 2);
+	madt_entry(e, sizeof(e));
+}
+
+/* Local APIC NMI: LINT1 of every processor (0xff), as QEMU gives it. */
+static void madt_lapic_nmi(void)
+{
+	static const u8 e[6] = { 4, 6, 0xff, 0, 0, 1 };
+
+	madt_entry(e, sizeof(e));
+}
+
+static void madt_lapic_addr_override(u64 addr)
+{
+	u8 e[12] = { 5, 12 };
+
+	memcpy(e + 4, &addr, 8);
+	madt_entry(e, sizeof(e));
+}
+
+/* Finish the MADT into an exact heap buffer. */
+static void madt_end(void)
+{
+	memcpy(scratch + 4, &madt_len, 4);
+	free(madt_tab);
+	madt_tab = malloc(madt_len);
+	memcpy(madt_tab, scratch, madt_len);
+}
+
+/* The machine before apic_init(): a CPU with an APIC, a local APIC with id
+ * 0 at LAPIC_PHYS, I/O APIC 0 (24 pins, QEMU's version 0x11) at IOAPIC_PHYS,
+ * every redirection entry garbage; apic.c's state as at boot. */
+static void machine_reset(void)
+{
+	memset(&boot_cpu, 0, sizeof(boot_cpu));
+	boot_cpu.has_apic = true;
+	memset(lapic_regs, 0, sizeof(lapic_regs));
+	lapic_phys = LAPIC_PHYS;
+	memset(models, 0, sizeof(models));
+	models[0].phys = IOAPIC_PHYS;
+	models[0].version = 0x00170011;
+	for (unsigned i = 0; i < NR_MODEL_IOAPICS; i++)
+		memset(models[i].rte, 0xa5, sizeof(models[i].rte));
+	apic_base_msr = LAPIC_PHYS | (1 << 8);	/* BSP, not yet enabled */
+	pic_masks[0] = pic_masks[1] = 0;
+	port_writes = 0;
+	/* apic.c: boot-once state */
+	lapic = NULL;
+	memset(ioapics, 0, sizeof(ioapics));
+	nr_ioapics = 0;
+	enabled = false;
+}
+
+static bool init(void)
+{
+	bool ok;
+
+	printk_set_level(LOG_CRIT);
+	ok = apic_init();
+	printk_set_level(LOG_INFO);
+	return ok;
+}
+
+/* What irq_register(irq) does through the I/O APIC (arch/x86_64/idt.c). */
+static int route_isa_irq(unsigned irq)
+{
+	unsigned gsi;
+	bool level, low;
+
+	apic_isa_irq_to_gsi(irq, &gsi, &level, &low);
+	CHECK(gsi < NR_IRQ_LINES);
+	return ioapic_route(gsi, IRQ_BASE + gsi, level, low);
+}
+
+static void expect_all_masked(const struct ioapic_model *m, unsigned pins)
+{
+	for (unsigned pin = 0; pin < pins; pin++)
+		if (m->rte[2 * pin] != RTE_MASKED) {
+			CHECK_EQ(pin, ~0u);	/* names the pin in the report */
+			CHECK_EQ(m->rte[2 * pin], RTE_MASKED);
+			return;
+		}
+}
+
+static void expect_isa_irq(unsigned irq, unsigned gsi, bool level, bool active_low)
+{
+	unsigned g;
+	bool l, a;
+
+	apic_isa_irq_to_gsi(irq, &g, &l, &a);
+	CHECK_EQ(g, gsi);
+	CHECK_EQ(l, level);
+	CHECK_EQ(a, active_low);
+}
+
+/* QEMU q35's MADT for one CPU. */
+static void madt_q35(void)
+{
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(0, 2, 0);
+	madt_override(5, 5, 0xd);
+	madt_override(9, 9, 0xd);
+	madt_override(10, 10, 0xd);
+	madt_override(11, 11, 0xd);
+	madt_lapic_nmi();
+	madt_end();
+}
+
+/*
+ * q35: the timer (IRQ 0) arrives on GSI 2, the SCI (IRQ 9) and the PCI
+ * IRQs 5, 10, 11 are level, active-high.  Expect every one of the 24 pins
+ * masked by apic_init(), the 8259s masked, the local APIC enabled (MSR
+ * and spurious-vector register) with LINT0 masked; then the timer and the
+ * serial IRQ 4 routed to vectors 34 and 36 (edge, high), the SCI to 41
+ * (level), each to local APIC id 0 and unmasked.
+ */
+HTEST(apic_q35_madt)
+{
+	char text[2048];
+	struct buf_printer bp;
+
+	machine_reset();
+	lapic_regs[LAPIC_ID / 4] = 0;
+	madt_q35();
+	CHECK(init());
+	CHECK(apic_enabled());
+	CHECK_EQ(apic_test_madt_info.nr_cpus, 1);
+	CHECK_EQ(apic_test_madt_info.nr_overrides, 5);
+	expect_all_masked(&models[0], 24);
+	CHECK_EQ(models[0].stray_writes, 0);
+	CHECK_EQ(pic_masks[0], 0xff);
+	CHECK_EQ(pic_masks[1], 0xff);
+	CHECK(apic_base_msr & APIC_BASE_ENABLE);
+	CHECK_EQ(lapic_regs[LAPIC_SVR / 4], 0x100 | APIC_SPURIOUS_VECTOR);
+	CHECK_EQ(lapic_regs[LAPIC_TPR / 4], 0);
+	CHECK_EQ(lapic_regs[LAPIC_LVT_LINT0 / 4], LAPIC_LVT_MASKED);
+
+	expect_isa_irq(0, 2, false, false);
+	expect_isa_irq(4, 4, false, false);
+	expect_isa_irq(9, 9, true, false);
+	expect_isa_irq(2, 2, false, false);
+	CHECK_EQ(route_isa_irq(0), 0);
+	CHECK_EQ(route_isa_irq(4), 0);
+	CHECK_EQ(route_isa_irq(9), 0);
+	CHECK_EQ(models[0].rte[2 * 2], 34);
+	CHECK_EQ(models[0].rte[2 * 4], 36);
+	CHECK_EQ(models[0].rte[2 * 9], 41 | RTE_LEVEL);
+	CHECK_EQ(models[0].rte[2 * 2 + 1], 0);
+	CHECK_EQ(models[0].rte[2 * 0], RTE_MASKED);	/* GSI 0: nothing */
+
+	lapic_eoi();
+	CHECK_EQ(lapic_regs[LAPIC_EOI / 4], 0);
+	buf_printer_init(&bp, text, sizeof(text));
+	apic_test_apic_dump(&bp.p);
+	CHECK_STREQ(text, "interrupts: local APIC id 0 + I/O APIC; line = GSI, vector = 32 + GSI\n"
+			  "  GSI  2 -> vector  34, edge, active-high, 2 interrupts\n"
+			  "  GSI  4 -> vector  36, edge, active-high, 4 interrupts\n"
+			  "  GSI  9 -> vector  41, level, active-high, 9 interrupts\n");
+}
+
+/*
+ * Override flags: polarity in bits 0-1 (0 bus default = high for ISA, 1
+ * high, 3 low), trigger in bits 2-3 (0 default = edge, 1 edge, 3 level);
+ * the reserved values 2 read as the default.  Expect each redirection
+ * entry to carry exactly those bits, to local APIC id 3.
+ */
+HTEST(apic_override_polarity_and_trigger)
+{
+	static const struct { u8 irq; u16 flags; u32 rte; } cases[] = {
+		{ 1, 0x0, 33 },
+		{ 3, 0x3, 35 | RTE_ACTIVE_LOW },
+		{ 4, 0xf, 36 | RTE_ACTIVE_LOW | RTE_LEVEL },
+		{ 5, 0xd, 37 | RTE_LEVEL },
+		{ 6, 0x5, 38 },
+		{ 7, 0x2, 39 },			/* reserved polarity */
+		{ 8, 0x8, 40 },			/* reserved trigger */
+		{ 12, 0xc, 44 | RTE_LEVEL },
+	};
+
+	machine_reset();
+	lapic_regs[LAPIC_ID / 4] = 3u << 24;
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 3, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		madt_override(cases[i].irq, cases[i].irq, cases[i].flags);
+	madt_end();
+	CHECK(init());
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned gsi = cases[i].irq;
+
+		CHECK_EQ(route_isa_irq(cases[i].irq), 0);
+		CHECK_EQ(models[0].rte[2 * gsi], cases[i].rte);
+		CHECK_EQ(models[0].rte[2 * gsi + 1], 3u << 24);
+	}
+}
+
+/*
+ * Overrides that cannot be right, between good ones: ISA IRQ 16 and 200,
+ * a GSI no I/O APIC serves (24 pins: GSI 24-31 are nobody's), a GSI
+ * beyond memlab's 32 vectors, a GSI far away.  Expect each dropped with
+ * its reason, the good ones kept in order and applied, the dropped IRQs
+ * on their own GSI, and routing them through the I/O APIC to work.
+ */
+HTEST(apic_bad_overrides_are_dropped)
+{
+	int logs;
+
+	machine_reset();
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(16, 16, 0);
+	madt_override(0, 2, 0);
+	madt_override(200, 2, 0xf);
+	madt_override(3, 24, 0xf);
+	madt_override(9, 9, 0xd);
+	madt_override(4, 40, 0);
+	madt_override(6, 0xffffffff, 0);
+	madt_end();
+	logs = host_log_count;
+	CHECK(init());
+	CHECK(host_log_seen("MADT override IRQ 16 -> GSI 16: not an ISA IRQ; ignored", logs));
+	CHECK(host_log_seen("MADT override IRQ 200 -> GSI 2: not an ISA IRQ; ignored", logs));
+	CHECK(host_log_seen("MADT override IRQ 3 -> GSI 24: no I/O APIC serves that GSI; ignored",
+			    logs));
+	CHECK(host_log_seen("MADT override IRQ 4 -> GSI 40: GSI beyond memlab's vectors; ignored",
+			    logs));
+	CHECK(host_log_seen("MADT override IRQ 6 -> GSI 4294967295: GSI beyond", logs));
+	CHECK_EQ(apic_test_madt_info.nr_overrides, 2);
+	CHECK_EQ(apic_test_madt_info.overrides[0].bus_irq, 0);
+	CHECK_EQ(apic_test_madt_info.overrides[1].bus_irq, 9);
+
+	expect_isa_irq(0, 2, false, false);
+	expect_isa_irq(9, 9, true, false);
+	expect_isa_irq(3, 3, false, false);
+	expect_isa_irq(4, 4, false, false);
+	expect_isa_irq(6, 6, false, false);
+	for (unsigned irq = 0; irq < 16; irq++)
+		CHECK_EQ(route_isa_irq(irq), 0);
+	CHECK_EQ(models[0].rte[2 * 2], 34);		/* IRQ 0 */
+	CHECK_EQ(models[0].rte[2 * 3], 35);		/* IRQ 3: its own, edge, high */
+	CHECK_EQ(models[0].rte[2 * 4], 36);
+	CHECK_EQ(models[0].rte[2 * 9], 41 | RTE_LEVEL);
+	CHECK_EQ(models[0].stray_writes, 0);
+	for (unsigned pin = 16; pin < 24; pin++)
+		CHECK_EQ(models[0].rte[2 * pin], RTE_MASKED);
+}
+
+/*
+ * Two I/O APICs: 16 pins for GSI 0-15, 8 pins for GSI 16-23 at another
+ * address.  Expect both masked whole, an override to GSI 18 routed on the
+ * second one's pin 2, and a GSI past both refused by ioapic_route()
+ * without a write.
+ */
+HTEST(apic_two_ioapics)
+{
+	machine_reset();
+	models[0].version = 0x000f0020;			/* 16 pins */
+	models[1].phys = IOAPIC_PHYS + 0x1000;
+	models[1].version = 0x00070020;			/* 8 pins */
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_ioapic(1, (u32)models[1].phys, 16);
+	madt_override(5, 18, 0xf);
+	madt_end();
+	CHECK(init());
+	CHECK_EQ(nr_ioapics, 2);
+	CHECK_EQ(ioapics[1].nr_pins, 8);
+	expect_all_masked(&models[0], 16);
+	expect_all_masked(&models[1], 8);
+	CHECK_EQ(models[0].rte[2 * 16], 0xa5a5a5a5);	/* no such pin: untouched */
+	CHECK_EQ(route_isa_irq(5), 0);
+	CHECK_EQ(models[1].rte[2 * 2], 50 | RTE_LEVEL | RTE_ACTIVE_LOW);
+	CHECK_EQ(models[0].rte[2 * 5], RTE_MASKED);
+	CHECK_EQ(ioapic_route(24, 56, false, false), -1);
+	CHECK_EQ(models[0].stray_writes + models[1].stray_writes, 0);
+}
+
+/*
+ * The local APIC address override (type 5, 64 bits) replaces the header's
+ * address.  Expect the local APIC programmed at the new address, and the
+ * LINT1 NMI entry (type 4) skipped without effect.
+ */
+HTEST(apic_lapic_address_override)
+{
+	machine_reset();
+	lapic_phys = 0x1fee00000ULL;
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_lapic_nmi();
+	madt_lapic_addr_override(0x1fee00000ULL);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_end();
+	CHECK(init());
+	CHECK_EQ(apic_test_madt_info.lapic_addr, 0x1fee00000ULL);
+	CHECK_EQ(lapic_regs[LAPIC_SVR / 4], 0x100 | APIC_SPURIOUS_VECTOR);
+}
+
+/*
+ * MADTs that leave the 8259s in charge: none, no I/O APIC, a CPU without
+ * an APIC, a local APIC at 0 (address override to 0), an I/O APIC that
+ * cannot be mapped, a malformed entry (an override cut to 8 bytes).
+ * Expect apic_init() false, the 8259s not masked, no redirection entry
+ * written.
+ */
+HTEST(apic_8259s_stay)
+{
+	for (unsigned k = 0; k < 6; k++) {
+		machine_reset();
+		madt_begin(LAPIC_PHYS);
+		madt_lapic(0, 0, 1);
+		if (k != 1)
+			madt_ioapic(0, k == 4 ? IOAPIC_PHYS + 0x1000 : IOAPIC_PHYS, 0);
+		if (k == 2)
+			boot_cpu.has_apic = false;
+		if (k == 3)
+			madt_lapic_addr_override(0);
+		madt_override(0, 2, 0);
+		if (k == 5) {
+			static const u8 cut[8] = { 2, 8, 0, 9, 9, 0, 0, 0 };
+
+			madt_entry(cut, sizeof(cut));
+		}
+		madt_end();
+		if (k == 0) {
+			free(madt_tab);
+			madt_tab = NULL;
+		}
+		CHECK(!init());
+		CHECK(!apic_enabled());
+		CHECK_EQ(port_writes, 0);
+		CHECK_EQ(models[0].rte[0], 0xa5a5a5a5);
+		CHECK(!(apic_base_msr & APIC_BASE_ENABLE));
+	}
+	free(madt_tab);
+	madt_tab = NULL;
+}
+
+/*
+ * Bug: an I/O APIC entry at an address where nothing answers (reads give
+ * all ones) was taken as an I/O APIC with 256 pins: overrides to its GSIs
+ * were kept, and with no other I/O APIC the 8259s were masked, every
+ * interrupt lost.  Expect it ignored with the reason: alone, the 8259s
+ * stay; beside a real one, an override to its GSIs is dropped.
+ */
+HTEST(apic_ioapic_that_does_not_answer_is_ignored)
+{
+	int logs;
+
+	machine_reset();
+	models[0].all_ones = true;
+	madt_q35();
+	logs = host_log_count;
+	CHECK(!init());
+	CHECK(!apic_enabled());
+	CHECK_EQ(port_writes, 0);
+	CHECK(host_log_seen("apic: no I/O APIC answers at 0xfec00000 (id 0, GSI base 0); ignored",
+			    logs));
+
+	machine_reset();
+	models[1].phys = IOAPIC_PHYS + 0x1000;
+	models[1].all_ones = true;
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(1, (u32)models[1].phys, 24);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(3, 25, 0);
+	madt_override(0, 2, 0);
+	madt_end();
+	CHECK(init());
+	CHECK_EQ(nr_ioapics, 1);
+	CHECK_EQ(apic_test_madt_info.nr_overrides, 1);
+	expect_isa_irq(3, 3, false, false);
+	CHECK_EQ(route_isa_irq(3), 0);
+	CHECK_EQ(models[0].rte[2 * 3], 35);
+	free(madt_tab);
+	madt_tab = NULL;
+}

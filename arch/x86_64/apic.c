@@ -86,20 +86,39 @@ static struct ioapic *ioapic_for_gsi(unsigned gsi, unsigned *pin)
 	return NULL;
 }
 
-void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low)
+/*
+ * apic_irq_to_gsi() - where IRQ irq arrives on the I/O APICs, and how: the
+ * MADT's override for it if there is one (the last, as Linux), else GSI =
+ * irq.  Polarity and trigger are the override's where its flags name them;
+ * where they say "conforms to the bus" (0; the reserved value 2 is read
+ * the same way), or there is no override, the caller's defaults apply:
+ * edge, active-high for an ISA device; level, active-low for the ACPI SCI.
+ * Context: any.
+ */
+void apic_irq_to_gsi(unsigned irq, bool def_level, bool def_low, unsigned *gsi, bool *level,
+		     bool *active_low)
 {
 	*gsi = irq;
-	*level = false;		/* ISA: edge, active-high */
-	*active_low = false;
+	*level = def_level;
+	*active_low = def_low;
 	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
 		const struct madt_override *o = &madt_info.overrides[i];
+		u16 polarity = o->flags & 3, trigger = o->flags & 0xc;
 
 		if (o->bus_irq != irq)
 			continue;
 		*gsi = o->gsi;
-		*active_low = (o->flags & 3) == MADT_POLARITY_LOW;
-		*level = (o->flags & 0xc) == MADT_TRIGGER_LEVEL;
+		*active_low = polarity == MADT_POLARITY_LOW ? true :
+			      polarity == MADT_POLARITY_HIGH ? false : def_low;
+		*level = trigger == MADT_TRIGGER_LEVEL ? true :
+			 trigger == MADT_TRIGGER_EDGE ? false : def_level;
 	}
+}
+
+/* apic_isa_irq_to_gsi() - apic_irq_to_gsi() with the ISA defaults. */
+void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low)
+{
+	apic_irq_to_gsi(irq, false, false, gsi, level, active_low);
 }
 
 int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low)

@@ -87,29 +87,48 @@ void irq_register(unsigned irq, void (*handler)(unsigned irq))
 }
 
 /*
- * irq_register_gsi_level() - a level-triggered, active-high line (the ACPI
- * SCI).  With the 8259s, GSI n < 16 is IRQ n, and the chipset's edge/level
- * control register (ELCR, ports 0x4d0/0x4d1) must say "level" for it.
- * Returns 0, or -1 if the line cannot be reached.
+ * irq_register_sci() - the ACPI SCI.  FADT SCI_INT is the IRQ it is wired
+ * to in 8259 mode; with the I/O APIC the MADT's override for that IRQ maps
+ * it to a GSI.  ACPI makes the SCI a shareable, level-triggered,
+ * active-low line unless an override says otherwise (QEMU's says level,
+ * active-high).  With the 8259s the chipset's edge/level control register
+ * (ELCR, ports 0x4d0/0x4d1) must say "level" for it; the 8259 has no
+ * polarity.  *line gets the GSI (I/O APIC) or IRQ (8259) and *how its
+ * trigger and polarity, for the boot log.  Returns 0, or -1 if the line
+ * cannot be reached.  Context: (boot).
  */
-int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq))
+int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
+		     const char **how)
 {
-	u16 port = gsi < 8 ? 0x4d0 : 0x4d1;
+	u16 port = sci_int < 8 ? 0x4d0 : 0x4d1;
 
+	*line = sci_int;
+	*how = "not wired";
 	if (apic_enabled()) {
+		static const char *const names[2][2] = {
+			{ "edge, active-high", "edge, active-low" },
+			{ "level, active-high", "level, active-low" },
+		};
+		unsigned gsi;
+		bool level, low;
+
+		apic_irq_to_gsi(sci_int, true, true, &gsi, &level, &low);
+		*line = gsi;
 		if (gsi >= NR_IRQ_LINES)
 			return -1;
 		irq_handlers[gsi] = handler;
-		if (ioapic_route(gsi, IRQ_BASE + gsi, true, false)) {
+		if (ioapic_route(gsi, IRQ_BASE + gsi, level, low)) {
 			irq_handlers[gsi] = NULL;
 			return -1;
 		}
+		*how = names[level][low];
 		return 0;
 	}
-	if (gsi >= NR_IRQS || gsi == 0 || gsi == 2)
+	if (sci_int >= NR_IRQS || sci_int == 0 || sci_int == 2)
 		return -1;
-	outb(port, inb(port) | (u8)(1u << (gsi % 8)));
-	irq_register(gsi, handler);
+	outb(port, inb(port) | (u8)(1u << (sci_int % 8)));
+	irq_register(sci_int, handler);
+	*how = "level, 8259";
 	return 0;
 }
 

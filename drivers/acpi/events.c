@@ -36,6 +36,8 @@ static struct work *gpe_work[MAX_GPES];
 static u64 gpe_counts[MAX_GPES];
 static u64 sci_count;
 static bool sci_wired;
+static unsigned sci_line;		/* the GSI (I/O APIC) or IRQ (8259) it came to */
+static const char *sci_how = "not wired";	/* trigger, polarity */
 static struct poller gpe_poller;
 
 static u8 gpe_status_byte(unsigned i) { return inb((u16)(gpe0_port + i)); }
@@ -134,13 +136,16 @@ void acpi_events_init(void)
 	    !(inw((u16)fadt->pm1a_cnt_blk) & PM1_SCI_EN))
 		pr_warn("acpi: the firmware did not enter ACPI mode (SCI_EN stays 0)");
 
-	sci_wired = irq_register_gsi_level(fadt->sci_int, sci_handler) == 0;
+	sci_wired = irq_register_sci(fadt->sci_int, sci_handler, &sci_line, &sci_how) == 0;
 	gpe_poller = (struct poller){ .fn = gpe_poll, .name = "acpi gpe0 status",
 				      .period = sci_wired ? 100 : 10 };
 	register_poller(&gpe_poller);	/* a backstop even with the SCI */
-	pr_info("acpi: ACPI mode, SCI on IRQ %u %s, GPE0 at %#x (%u status bytes)",
-		fadt->sci_int, sci_wired ? "(level, active-high)" : "not wired: polling every 100 ms",
-		gpe0_port, gpe0_bytes);
+	if (sci_wired)
+		pr_info("acpi: ACPI mode, SCI on IRQ %u (line %u, %s), GPE0 at %#x (%u status bytes)",
+			fadt->sci_int, sci_line, sci_how, gpe0_port, gpe0_bytes);
+	else
+		pr_info("acpi: ACPI mode, SCI on IRQ %u not wired: polling every 100 ms, GPE0 at %#x "
+			"(%u status bytes)", fadt->sci_int, gpe0_port, gpe0_bytes);
 }
 
 void acpi_events_dump(struct printer *p)
@@ -149,8 +154,11 @@ void acpi_events_dump(struct printer *p)
 		pr_printf(p, "no GPE0 block\n");
 		return;
 	}
-	pr_printf(p, "SCI: IRQ %u, %s, %llu interrupts\n", fadt->sci_int,
-		  sci_wired ? "wired" : "polled", (unsigned long long)sci_count);
+	if (sci_wired)
+		pr_printf(p, "SCI: IRQ %u, wired (line %u, %s), %llu interrupts\n", fadt->sci_int,
+			  sci_line, sci_how, (unsigned long long)sci_count);
+	else
+		pr_printf(p, "SCI: IRQ %u, polled\n", fadt->sci_int);
 	pr_printf(p, "GPE0: port %#x, %u bytes of status and enable\n", gpe0_port, gpe0_bytes);
 	for (unsigned gpe = 0; gpe < MAX_GPES && gpe < gpe0_bytes * 8; gpe++)
 		if (gpe_work[gpe] || gpe_counts[gpe])

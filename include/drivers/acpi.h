@@ -110,6 +110,8 @@ bool acpi_checksum_ok(const void *p, size_t len);
 #define MADT_MAX_OVERRIDES	16
 #define MADT_POLARITY_LOW	0x3	/* flags bits 0-1 */
 #define MADT_TRIGGER_LEVEL	0xc	/* flags bits 2-3 */
+#define MADT_POLARITY_HIGH	0x1
+#define MADT_TRIGGER_EDGE	0x4
 
 struct madt_override {
 	u8 bus_irq;		/* ISA IRQ */
@@ -141,8 +143,9 @@ void acpi_events_init(void);
 int acpi_gpe_register(unsigned gpe, struct work *w);
 bool acpi_sci_wired(void);
 void acpi_events_dump(struct printer *p);
-/* int irq_register_gsi_level() is arch's (arch/traps.h). */
-int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq));
+/* irq_register_sci() is arch's (arch/traps.h). */
+int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
+		     const char **how);
 
 /* The ACPI memory hotplug device (drivers/acpi/memhp.c). */
 void acpi_memhp_init(void);

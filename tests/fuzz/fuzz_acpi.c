@@ -207,10 +207,13 @@ void host_port_out(u16 port, unsigned width, u32 v)
 		check_port_write(port, width, v);
 }
 
-int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq))
+int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
+		     const char **how)
 {
 	(void)handler;
-	return gsi < 24 ? 0 : -1;
+	*line = sci_int;
+	*how = "level, active-low";
+	return sci_int < 24 ? 0 : -1;
 }
 void schedule_work(struct work *w) { w->pending = true; }
 void register_poller(struct poller *p) { (void)p; }

@@ -58,7 +58,13 @@ void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
 u32 host_port_in(u16 port, unsigned width) { (void)port; return width == 2 ? 1 : 0; }
 void host_port_out(u16 port, unsigned width, u32 v) { port_writes++; last_port = port; }
 void apic_dump(struct printer *p) { (void)p; }
-int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq)) { return 0; }
+int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
+		     const char **how)
+{
+	*line = sci_int;
+	*how = "level, active-high";
+	return 0;
+}
 void schedule_work(struct work *w) { w->pending = true; }
 void register_poller(struct poller *p) { (void)p; }
 void udelay(u64 usecs) { (void)usecs; }

@@ -409,6 +409,50 @@ HTEST(apic_override_polarity_and_trigger)
 }
 
 /*
+ * The ACPI SCI's defaults are level, active-low (ACPI: a shareable, level,
+ * active-low interrupt), where the ISA defaults are edge, active-high:
+ * with no override for its IRQ, and where an override's flags say
+ * "conforms", the SCI keeps its own defaults, not the ISA ones; flags that
+ * name a polarity or trigger win.  IRQ 9 overridden to GSI 20 with default
+ * flags (a firmware that moved the SCI), IRQ 10 to itself as q35 does
+ * (0xd: level, high), IRQ 11 edge-high (0x5), IRQ 7 with none.
+ */
+HTEST(apic_sci_defaults_are_level_active_low)
+{
+	unsigned gsi;
+	bool level, low;
+
+	machine_reset();
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(9, 20, 0x0);
+	madt_override(10, 10, 0xd);
+	madt_override(11, 11, 0x5);
+	madt_end();
+	CHECK(init());
+	apic_irq_to_gsi(9, true, true, &gsi, &level, &low);
+	CHECK_EQ(gsi, 20);
+	CHECK(level && low);
+	apic_irq_to_gsi(10, true, true, &gsi, &level, &low);
+	CHECK_EQ(gsi, 10);
+	CHECK(level && !low);
+	apic_irq_to_gsi(11, true, true, &gsi, &level, &low);
+	CHECK_EQ(gsi, 11);
+	CHECK(!level && !low);
+	apic_irq_to_gsi(7, true, true, &gsi, &level, &low);
+	CHECK_EQ(gsi, 7);
+	CHECK(level && low);
+	/* the same table through the ISA defaults */
+	expect_isa_irq(9, 20, false, false);
+	expect_isa_irq(7, 7, false, false);
+	/* routed as idt.c's irq_register_sci() does: pin 20, level, low */
+	apic_irq_to_gsi(9, true, true, &gsi, &level, &low);
+	CHECK_EQ(ioapic_route(gsi, IRQ_BASE + gsi, level, low), 0);
+	CHECK_EQ(models[0].rte[2 * 20], (IRQ_BASE + 20) | RTE_LEVEL | RTE_ACTIVE_LOW);
+}
+
+/*
  * Overrides that cannot be right, between good ones: ISA IRQ 16 and 200,
  * a GSI no I/O APIC serves (24 pins: GSI 24-31 are nobody's), a GSI
  * beyond memlab's 32 vectors, a GSI far away.  Expect each dropped with

@@ -35,7 +35,8 @@ def test_interrupts_through_ioapic_and_sci(machine):
     assert "GSI  2 -> vector  34, edge" in out, out      # the PIT through the override
     assert "GSI  9 -> vector  41, level, active-high" in out, out   # the SCI
     out = machine.run("acpi events")
-    assert "SCI: IRQ 9, wired" in out, out
+    # q35's MADT overrides IRQ 9: GSI 9, level, active-high
+    assert "SCI: IRQ 9, wired (line 9, level, active-high)" in out, out
     assert "GPE  3" in out, out                          # memory hotplug claims GPE 3
     out = machine.run("acpi nosuch")
     assert "usage:" in out, out

@@ -33,12 +33,15 @@ void trap_dispatch(struct trap_frame *tf);
 /* irq_register() - run handler for PIC IRQ irq (0-15) and unmask it. */
 void irq_register(unsigned irq, void (*handler)(unsigned irq));
 
-/* irq_register_gsi_level() - a level-triggered active-high line (the SCI). */
-int irq_register_gsi_level(unsigned gsi, void (*handler)(unsigned irq));
+/* irq_register_sci() - the ACPI SCI, FADT SCI_INT (see idt.c). */
+int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
+		     const char **how);
 
 /* Local APIC and I/O APIC (apic.c), used when the MADT describes them. */
 bool apic_init(void);			/* false: stay with the 8259s */
 bool apic_enabled(void);
+void apic_irq_to_gsi(unsigned irq, bool def_level, bool def_low, unsigned *gsi, bool *level,
+		     bool *active_low);
 void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low);
 int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low);
 void lapic_eoi(void);

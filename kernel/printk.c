@@ -103,8 +103,7 @@ void panic(const char *fmt, ...)
 	kprintf("---[ end Kernel panic; QEMU exit status %u with isa-debug-exit ]---\n",
 		(EXIT_CODE_PANIC << 1) | 1);
 	qemu_debug_exit(EXIT_CODE_PANIC);
-	for (;;)
-		__asm__ volatile("cli; hlt");
+	cpu_halt_forever();
 }
 
 /* log_dump() - the ring buffer's contents, oldest first, starting at a line. */

@@ -143,6 +143,5 @@ void trap_exception(struct trap_frame *tf)
 	pr_printf(p, "---[ end trace: exception %u, memlab stopped; QEMU exit status %u with isa-debug-exit ]---\n",
 		  vec, ((EXIT_CODE_EXCEPTION_BASE + vec) << 1) | 1);
 	qemu_debug_exit((u8)(EXIT_CODE_EXCEPTION_BASE + vec));
-	for (;;)
-		__asm__ volatile("cli; hlt");
+	cpu_halt_forever();
 }

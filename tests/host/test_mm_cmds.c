@@ -218,3 +218,43 @@ HTEST(mm_cmds_hostile_arguments_change_nothing)
 		check_consistent();
 	}
 }
+
+/*
+ * Found by fuzz_mm_cmds: `page PFN` of a hot-added block that is not
+ * online decoded its poisoned memmap (node 63, zone 7) and indexed past
+ * the node table (UBSan).  Now refused with the reason.
+ */
+HTEST(mm_cmds_page_of_an_offline_block_is_refused)
+{
+	boot();
+	CHECK_EQ(mcm_dimm_add(1, 0, 2, MHP_NONE), 0);
+	CHECK_EQ(run("page 0x100201"), -EINVAL);
+	CHECK_STREQ(out, "page: pfn 0x100201: memmap not initialised: memory block 32 is offline (online it first)\n");
+	CHECK_EQ(run("memory online 32"), 0);
+	CHECK_EQ(run("page 0x100201"), 0);
+	CHECK(strstr(out, "node 1 zone") != NULL);
+	check_consistent();
+}
+
+/*
+ * Found by fuzz_mm_cmds: `memory online N-M` visited every id of the
+ * range, so 32-18446744073709551615 never ended, and a range without any
+ * block "succeeded" with "0 blocks onlined".  Now only the blocks that
+ * exist are visited, and an empty range is an error.
+ */
+HTEST(mm_cmds_memory_range_visits_existing_blocks_only)
+{
+	boot();
+	CHECK_EQ(mcm_dimm_add(1, 0, 2, MHP_NONE), 0);
+	CHECK_EQ(run("memory online 32-18446744073709551615 movable"), 0);
+	CHECK_STREQ(out, "memory32: online (zone Movable, node 1)\n"
+			 "memory33: online (zone Movable, node 1)\n"
+			 "memory: 2 blocks onlined\n");
+	CHECK_EQ(run("memory offline 40-100000000"), -ENODEV);
+	CHECK_STREQ(out, "memory: no memory block in 40-100000000 (see lsmem)\n");
+	CHECK_EQ(run("memory offline 36"), -ENODEV);
+	CHECK_STREQ(out, "memory: memory36: no such memory block\n");
+	CHECK_EQ(run("memory offline memory33-18446744073709551615"), 0);
+	CHECK_STREQ(out, "memory33: offline\nmemory: 1 blocks offlined\n");
+	check_consistent();
+}

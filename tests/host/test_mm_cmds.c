@@ -258,3 +258,27 @@ HTEST(mm_cmds_memory_range_visits_existing_blocks_only)
 	CHECK_STREQ(out, "memory33: offline\nmemory: 1 blocks offlined\n");
 	check_consistent();
 }
+
+/*
+ * `bench contig` onlines the offline hot-added blocks and offlines them
+ * again.  When offlining was refused (here: the MEM_GOING_OFFLINE error
+ * injection) the blocks stayed online, yet the bench reported its numbers
+ * as a success, or "online failed ... blocks left offline" on the second
+ * round.  Now it fails and names the blocks it left online.
+ */
+HTEST(mm_cmds_bench_contig_reports_blocks_left_online)
+{
+	boot();
+	CHECK_EQ(mcm_dimm_add(1, 0, 2, MHP_NONE), 0);
+	memhp_inject_going_offline_error = -EBUSY;
+	CHECK_EQ(run("bench contig"), -EBUSY);
+	CHECK(strstr(out, "bench contig: offlining failed; left online: memory32 memory33\n") != NULL);
+	CHECK_EQ(find_memory_block_by_id(32)->state, MEM_ONLINE);
+	check_consistent();
+	memhp_inject_going_offline_error = 0;
+	CHECK_EQ(run("memory offline 32-33"), 0);
+	CHECK_EQ(run("bench contig"), 0);
+	CHECK(strstr(out, "old/new total") != NULL);
+	CHECK_EQ(find_memory_block_by_id(32)->state, MEM_OFFLINE);
+	check_consistent();
+}

@@ -36,11 +36,32 @@ static int online_all(unsigned n, enum mech_design d, u64 *total)
 	return 0;
 }
 
-static void offline_all(unsigned n)
+/*
+ * Offline the blocks that are online again, last first; returns 0 or the
+ * first error, after trying every block (a refused one stays online, and
+ * the caller must say so).  Context: (main).
+ */
+static int offline_all(unsigned n)
 {
-	for (unsigned i = n; i-- > 0;)
-		if (bench_blocks[i]->state == MEM_ONLINE)
-			memory_block_offline(bench_blocks[i]);
+	int first_err = 0;
+
+	for (unsigned i = n; i-- > 0;) {
+		int err = bench_blocks[i]->state == MEM_ONLINE ? memory_block_offline(bench_blocks[i]) : 0;
+
+		if (err && !first_err)
+			first_err = err;
+	}
+	return first_err;
+}
+
+/* The blocks of the bench left online, by id, after an offline failed. */
+static void print_left_online(struct printer *out, unsigned n)
+{
+	pr_printf(out, "bench contig: offlining failed; left online:");
+	for (unsigned i = 0; i < n; i++)
+		if (bench_blocks[i]->state != MEM_OFFLINE)
+			pr_printf(out, " memory%lu", bench_blocks[i]->block_id);
+	pr_printf(out, "\n");
 }
 
 static u64 mean_cost(unsigned from, unsigned n)
@@ -72,7 +93,7 @@ static int bench_contig(struct printer *out)
 	unsigned n = 0;
 	u64 total_old = 0, total_new = 0, w0, walked_old;
 	struct memory_block *mem;
-	int err;
+	int err, off_err;
 
 	for (; (mem = memory_block_next(&id)) && n < BENCH_MAX_BLOCKS; id++)
 		if (mem->state == MEM_OFFLINE && !mem->early &&
@@ -88,16 +109,20 @@ static int bench_contig(struct printer *out)
 	w0 = zone_contig_walk_steps;
 	err = online_all(n, DESIGN_OLD, &total_old);
 	walked_old = zone_contig_walk_steps - w0;
-	offline_all(n);
-	if (!err) {
+	off_err = offline_all(n);
+	if (!err && !off_err) {
 		report(out, "old", n, total_old, walked_old);
 		w0 = zone_contig_walk_steps;
 		err = online_all(n, DESIGN_NEW, &total_new);
-		offline_all(n);
-		if (!err)
+		off_err = offline_all(n);
+		if (!err && !off_err)
 			report(out, "new", n, total_new, zone_contig_walk_steps - w0);
 	}
 	mechanisms[MECH_CONTIG_CHECK].design = saved;
+	if (off_err) {
+		print_left_online(out, n);
+		return off_err;
+	}
 	if (err) {
 		pr_printf(out, "bench contig: online failed: %s; blocks left offline\n", err_text(err));
 		return err;

@@ -326,24 +326,25 @@ static const char *state_error_hint(const struct memory_block *mem, bool online,
 	return "";
 }
 
+/*
+ * memory online/offline of one block, or of every existing block in N-M:
+ * the range is walked through the block table (memory_block_next), so its
+ * cost is the blocks that exist, not the width of the range the user typed
+ * (0-18446744073709551615 included).  A range without any block is an
+ * error, as a missing single block is.  Stops at the first failure, the
+ * blocks done so far staying done.  Context: (main).
+ */
 static int memory_set(struct printer *out, bool online, const char *range, const char *type)
 {
 	const char *word = online ? online_word(type) : "offline";
-	unsigned long first, last, done = 0;
+	unsigned long first, last, id, done = 0;
+	struct memory_block *mem;
 
 	if (!word || parse_block_range(range, &first, &last))
 		return shell_usage(out, shell_find("memory"));
-	for (unsigned long id = first; id <= last; id++) {
-		struct memory_block *mem = find_memory_block_by_id(id);
-		int err;
+	for (id = first; (mem = memory_block_next(&id)) && id <= last; id++) {
+		int err = memory_block_state_store(id, word, strlen(word));
 
-		if (!mem) {
-			if (first != last)
-				continue;	/* a hole in a range: nothing to do */
-			pr_printf(out, "memory: memory%lu: no such memory block\n", id);
-			return -ENODEV;
-		}
-		err = memory_block_state_store(id, word, strlen(word));
 		if (err) {
 			pr_printf(out, "memory: memory%lu: cannot %s: %s%s\n", id,
 				  online ? word : "offline", err_text(err),
@@ -359,6 +360,13 @@ static int memory_set(struct printer *out, bool online, const char *range, const
 		done++;
 		if (id == ~0UL)
 			break;
+	}
+	if (!done) {
+		if (first == last)
+			pr_printf(out, "memory: memory%lu: no such memory block\n", first);
+		else
+			pr_printf(out, "memory: no memory block in %lu-%lu (see lsmem)\n", first, last);
+		return -ENODEV;
 	}
 	if (first != last)
 		pr_printf(out, "memory: %lu blocks %s\n", done, online ? "onlined" : "offlined");

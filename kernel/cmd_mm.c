@@ -14,6 +14,7 @@
 #include <kernel/string.h>
 #include <mm/buddy.h>
 #include <mm/memblock.h>
+#include <mm/memory_hotplug.h>
 #include <mm/migrate.h>
 #include <mm/mm_init.h>
 #include <mm/mm_views.h>
@@ -36,7 +37,12 @@ static const char *section_state(const struct mem_section *ms, char *buf, size_t
 	return buf;
 }
 
-/* Why pfn has no struct page to show, in words; NULL if it has one. */
+/*
+ * Why pfn has no struct page to show, in words; NULL if it has one.  A
+ * pfn of a block that is present but not online has a memmap that is
+ * poisoned (memory_hotplug.h: zone 7, node 63), which must not be decoded:
+ * its node and zone index past the node and zone tables.  Context: (main).
+ */
 static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
 {
 	const struct mem_section *ms;
@@ -56,6 +62,9 @@ static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
 	else if (!pfn_valid(pfn))
 		ksnprintf(buf, size, "no memmap (subsection %u of section %llu is not present)",
 			  pfn_to_subsection(pfn), (unsigned long long)nr);
+	else if (page_memmap_poisoned(pfn_to_page(pfn)))
+		ksnprintf(buf, size, "memmap not initialised: memory block %lu is offline (online it first)",
+			  pfn_to_block_id(pfn));
 	else
 		return NULL;
 	return buf;

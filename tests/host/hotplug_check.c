@@ -8,8 +8,11 @@
 #include <mm/memblock.h>
 #include <mm/buddy.h>
 #include <mm/memory_hotplug.h>
+#include <mm/memremap.h>
 
 #define BLOCK_PAGES	PAGES_PER_MEMORY_BLOCK
+
+unsigned long long (*hotplug_check_frozen_pages)(const struct zone *zone);
 
 static struct zone *zone_of(int nid, enum zone_type z)
 {
@@ -36,6 +39,8 @@ static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline
 {
 	u64 free = 0, bad_free = 0;
 
+	if (hotplug_check_frozen_pages)
+		allocated += hotplug_check_frozen_pages(zone);
 	CHECK_EQ(zone->present_pages, present);
 	CHECK_EQ(zone->managed_pages + reserved + offline, zone->present_pages);
 	CHECK_EQ(zone->nr_free + allocated, zone->managed_pages);	/* no page lost */
@@ -54,7 +59,16 @@ static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline
 		}
 	CHECK_EQ(bad_free, 0);
 	CHECK_EQ(free + (u64)zone->pcp.count, zone->nr_free);
-	if (zone_is_empty(zone)) {
+	if (zone->idx == ZONE_DEVICE) {
+		/* device ranges (memremap.h): spanned, never present or
+		 * managed, their sections offline; the span ends on them */
+		CHECK_EQ(zone->present_pages, 0);
+		CHECK_EQ(zone->managed_pages, 0);
+		if (!zone_is_empty(zone)) {
+			CHECK(devmem_intersects(zone->zone_start_pfn, 1));
+			CHECK(devmem_intersects(zone_end_pfn(zone) - 1, 1));
+		}
+	} else if (zone_is_empty(zone)) {
 		CHECK_EQ(zone->present_pages, 0);
 		CHECK_EQ(zone->zone_start_pfn, 0);
 	} else {
@@ -147,7 +161,8 @@ void hotplug_check_invariants(void)
 		if (mem->state == MEM_OFFLINE) {
 			CHECK(!online_section(ms));
 			CHECK(mem->zone == NULL);
-			if (!mem->early) {
+			/* a device range's blocks carry its initialised memmap */
+			if (!mem->early && !devmem_intersects(start, BLOCK_PAGES)) {
 				CHECK(page_memmap_poisoned(pfn_to_page(start)));
 				CHECK(page_memmap_poisoned(pfn_to_page(end - 1)));
 			}

@@ -37,4 +37,13 @@
 
 void hotplug_check_invariants(void);
 
+/*
+ * hotplug_check_frozen_pages - NULL, or how many pages of zone the caller
+ * holds allocated frozen (refcount 0, alloc_contig_range(frozen)): the
+ * memmap cannot tell them from the tails of free blocks, so the no-page-
+ * lost rule counts them as allocated only on the caller's word.
+ */
+struct zone;
+extern unsigned long long (*hotplug_check_frozen_pages)(const struct zone *zone);
+
 #endif

@@ -88,7 +88,7 @@ static struct ioapic *ioapic_for_gsi(unsigned gsi, unsigned *pin)
 
 /*
  * apic_irq_to_gsi() - where IRQ irq arrives on the I/O APICs, and how: the
- * MADT's override for it if there is one (the last, as Linux), else GSI =
+ * MADT's override for it if there is one (the last in the table), else GSI =
  * irq.  Polarity and trigger are the override's where its flags name them;
  * where they say "conforms to the bus" (0; the reserved value 2 is read
  * the same way), or there is no override, the caller's defaults apply:

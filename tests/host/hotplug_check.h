@@ -35,6 +35,8 @@
 #ifndef HOST_HOTPLUG_CHECK_H
 #define HOST_HOTPLUG_CHECK_H
 
+#include <mm/memory_hotplug.h>
+
 void hotplug_check_invariants(void);
 
 /*
@@ -45,5 +47,22 @@ void hotplug_check_invariants(void);
  */
 struct zone;
 extern unsigned long long (*hotplug_check_frozen_pages)(const struct zone *zone);
+
+/*
+ * hotplug_knobs_default() - the memory hotplug settings as a fresh boot
+ * has them (online policy contig-zones, ratio 301, NUMA aware, no
+ * memmap_on_memory, new blocks offline, no injected errors), for fixtures
+ * that boot a machine again and again in one process.
+ */
+static inline void hotplug_knobs_default(void)
+{
+	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+	auto_movable_ratio = 301;
+	auto_movable_numa_aware = true;
+	memmap_on_memory = false;
+	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_inject_going_online_error = 0;
+	memhp_inject_going_offline_error = 0;
+}
 
 #endif

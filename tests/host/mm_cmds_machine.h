@@ -147,13 +147,7 @@ static MCM_UNUSED void mcm_boot(void)
 	mcm_bp.cma_size = MCM_CMA_SIZE;
 	mm_core_init(&mcm_bp);
 	memory_blocks_init_boot();
-	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
-	auto_movable_ratio = 301;
-	auto_movable_numa_aware = true;
-	memmap_on_memory = false;
-	memhp_default_online_type = MMOP_OFFLINE;
-	memhp_inject_going_online_error = 0;
-	memhp_inject_going_offline_error = 0;
+	hotplug_knobs_default();
 	mcm_reset_commands();
 	hotplug_check_frozen_pages = mcm_frozen_in_zone;
 

@@ -41,16 +41,6 @@ static struct zone *zone_of(int nid, enum zone_type z)
 	return &NODE_DATA(nid)->node_zones[z];
 }
 
-static void knobs_default(void)
-{
-	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
-	auto_movable_ratio = 301;
-	auto_movable_numa_aware = true;
-	memmap_on_memory = false;
-	memhp_default_online_type = MMOP_OFFLINE;
-	memhp_inject_going_online_error = 0;
-	memhp_inject_going_offline_error = 0;
-}
 
 /*
  * A machine with ram bytes of simulated RAM; the firmware map says RAM is
@@ -72,7 +62,7 @@ static void boot_with_hole(u64 ram, u64 boot_end, u64 hole_start, u64 hole_end)
 	fw_memmap_sanitize(&map);
 	mm_core_init(&bp);
 	memory_blocks_init_boot();	/* idempotent if mm_core_init did it */
-	knobs_default();
+	hotplug_knobs_default();
 }
 
 static void boot(u64 ram, u64 boot_end)

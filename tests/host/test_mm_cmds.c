@@ -17,10 +17,7 @@
 #include "htest.h"
 #include <kernel/vfs.h>
 
-#undef VFS_FILE
-#define VFS_FILE(ident, path_, ops_, data_)					\
-	static const struct vfs_static_file vfs_file_##ident __attribute__((unused)) = \
-	{ .path = (path_), .ops = (ops_), .data = (data_) }
+#include "vfs_unused.h"
 #define memory_sysfs_block_added	mm_cmds_test_block_added
 #define memory_sysfs_block_removed	mm_cmds_test_block_removed
 #define memory_sysfs_init		mm_cmds_test_sysfs_init

@@ -14,10 +14,7 @@
 #include "htest.h"
 #include <kernel/vfs.h>
 
-#undef VFS_FILE
-#define VFS_FILE(ident, path_, ops_, data_)					\
-	static const struct vfs_static_file vfs_file_##ident __attribute__((unused)) = \
-	{ .path = (path_), .ops = (ops_), .data = (data_) }
+#include "vfs_unused.h"
 #define memory_sysfs_block_added	sysfs_test_block_added
 #define memory_sysfs_block_removed	sysfs_test_block_removed
 #define memory_sysfs_init		sysfs_test_init

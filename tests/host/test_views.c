@@ -16,10 +16,7 @@
 #include "htest.h"
 #include <kernel/vfs.h>
 
-#undef VFS_FILE
-#define VFS_FILE(ident, path_, ops_, data_)					\
-	static const struct vfs_static_file vfs_file_##ident __attribute__((unused)) = \
-	{ .path = (path_), .ops = (ops_), .data = (data_) }
+#include "vfs_unused.h"
 
 #include "../../kernel/proc_mm.c"
 

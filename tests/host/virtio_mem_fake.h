@@ -43,6 +43,7 @@
 #include <mm/mm_init.h>
 #include <mm/memblock.h>
 #include "mm_host.h"
+#include "hotplug_check.h"
 
 #define FVM_MiB		(1ULL << 20)
 #define FVM_GiB		(1ULL << 30)
@@ -538,11 +539,7 @@ static FVM_UNUSED void fvm_machine(void)
 	fw_memmap_sanitize(&fvm_map);
 	mm_core_init(&fvm_bp);
 	memory_blocks_init_boot();
-	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
-	memhp_default_online_type = MMOP_OFFLINE;
-	memmap_on_memory = false;
-	memhp_inject_going_online_error = 0;
-	memhp_inject_going_offline_error = 0;
+	hotplug_knobs_default();
 
 	restore_online_page_callback(vmem_online_page);
 	memset(vmem_devs, 0, sizeof(vmem_devs));

@@ -92,7 +92,9 @@
  * read (the fake config is plain memory), and jiffies moving during a
  * resize round.
  *
- * FUZZ_VERBOSE=1 in the environment prints the kernel log of each input.
+ * FUZZ_VERBOSE=1 in the environment prints the kernel log of each input,
+ * and each reply byte the device takes from the back (numbered, so a seed
+ * can put a lie on the request it means: tests/fuzz/seeds/make_seeds.py).
  *
  * Build and run (the Makefile's test-fuzz does this with all HOST_SRCS):
  *   make build/fuzz/fuzz_virtio_mem
@@ -131,8 +133,6 @@
 #include "platform_stub.h"
 
 int htest_failures;		/* hotplug_check.c's CHECK() counts here */
-
-static bool fz_verbose;		/* FUZZ_VERBOSE set: log lines and the failed check */
 
 #undef CHECK
 #define CHECK(cond)							\
@@ -174,10 +174,19 @@ static u64 in_u64(void)
 	return v;
 }
 
+static bool fz_verbose;		/* FUZZ_VERBOSE set: log lines and the failed check */
+
+static unsigned nr_replies;	/* reply bytes taken so far, for FUZZ_VERBOSE */
+
 /* One byte from the back: how the device answers the next request. */
 static u8 in_reply(void)
 {
-	return in_back > in_front ? in_data[--in_back] : 0;
+	u8 r = in_back > in_front ? in_data[--in_back] : 0;
+
+	if (fz_verbose)
+		printf("device: reply byte %u: %#x%s, %zu input bytes left\n", ++nr_replies, r,
+		       r < 0x80 ? "" : " (a lie)", in_back - in_front);
+	return r;
 }
 
 /* ---- building the device from the input ----------------------------------- */
@@ -504,6 +513,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in_data = data;
 	in_front = 0;
 	in_back = size;
+	nr_replies = 0;
 	printk_set_level(LOG_EMERG);
 	fz_verbose = getenv("FUZZ_VERBOSE") != NULL;
 	if (fz_verbose) {		/* FUZZ_VERBOSE=1 build/fuzz/fuzz_virtio_mem CRASH */

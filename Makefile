@@ -271,10 +271,11 @@ $(B)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(FUZZ_SUPPORT) | deps-test
 test-fuzz: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$$t; \
+		seeds=; [ -d tests/fuzz/seeds/$$t ] && seeds=tests/fuzz/seeds/$$t; \
 		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 		./$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -seed=1 -print_final_stats=0 \
 			-artifact_prefix=$(B)/fuzz/$$t- \
-			$(B)/fuzz/corpus-$$t > $(B)/fuzz/$$t.log 2>&1 \
+			$(B)/fuzz/corpus-$$t $$seeds > $(B)/fuzz/$$t.log 2>&1 \
 			|| { tail -40 $(B)/fuzz/$$t.log; echo "*** fuzz target $$t found a bug (log: $(B)/fuzz/$$t.log)"; exit 1; }; \
 	done
 

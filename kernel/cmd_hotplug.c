@@ -319,6 +319,8 @@ static const char *state_error_hint(const struct memory_block *mem, bool online,
 		return " (the block is not offline)";
 	if (err == -EINVAL && !online && mem->state != MEM_ONLINE)
 		return " (the block is not online)";
+	if (err == -EBUSY && online)
+		return " (the block is in use as device memory: devmem list)";
 	if (err == -EBUSY)
 		return " (pages that cannot move: the log above names the first)";
 	if (err == -EINVAL)

@@ -161,6 +161,8 @@ HTEST(mm_cmds_dimm_online_offline_devmem)
 	CHECK(strstr(out, "devmem0: created, 2 MiB compound pages") != NULL);
 	check_consistent();
 	CHECK_EQ(run("memory online 33"), -EBUSY);		/* a device range's block */
+	CHECK(strstr(out, "in use as device memory") != NULL);
+	CHECK(strstr(out, "cannot move") == NULL);
 	CHECK_EQ(run("devmem rebind 0 old"), 0);
 	CHECK_EQ(run("devmem compare 0"), 0);
 	CHECK(strstr(out, "identical") != NULL);

@@ -10,7 +10,8 @@ console and over QMP:
                               cache, with 8 online nodes (the published case)
   contig bench 16384 REPS     free_contig_range of 16384 CMA pages: per page
                               vs batched (and frozen)
-  (QMP) object-add memory-backend-ram + device_add pc-dimm, 16 GiB, left
+  (QMP) object-add memory-backend-ram + device_add pc-dimm, 60 GiB (about
+        as much as maxmem=64G leaves: the largest zone this guest can grow), left
         offline (auto_online_blocks = offline)
   devmem bench START 4G REPS  memmap init on the offline DIMM: per page vs
                               template vs template-nt, beside memset and a
@@ -40,7 +41,7 @@ import memlab  # noqa: E402
 MEMDIR = "/sys/devices/system/memory"
 OST_DEVICE_CHECK = 1
 DIMM_START = 0x100000000     # the first hot-added DIMM on q35 with -m 2G
-DIMM_SIZE = 16 << 30
+DIMM_SIZE = 60 << 30
 BENCH_SIZE = 4 << 30         # 1048576 struct pages, 64 MiB of memmap
 NUMA8 = [a for n in range(8) for a in (
     "-object", f"memory-backend-ram,id=nm{n},size=256M",

@@ -428,10 +428,24 @@ One QMP command per line: NAME [key=value ...] or NAME {JSON}, e.g.
   query-memory-devices
   hmp info memory-devices        (any human monitor command)
   events                         (show the events kept so far)
-  wait EVENT [SECONDS]           (take the first kept or next event of that
-                                 name, e.g. wait DEVICE_DELETED)
+  wait EVENT [SECONDS]           (take the first event of that name that
+                                 came after your last command, shown or
+                                 not, e.g. wait DEVICE_DELETED)
   help, quit (or Ctrl-D)
 Events that arrive are printed before the next prompt."""
+
+
+def _wait_after(q, history, name, timeout):
+    """The interactive `wait`: the first event called name that is not in
+    history (the events kept when the last command was sent), so a wait
+    after device_del answers with that device's events, not with an older
+    one of the same name.  The older events stay kept, in front."""
+    old = [e for e in q.events if any(e is h for h in history)]
+    q.events[:] = [e for e in q.events if all(e is not h for h in history)]
+    try:
+        return q.wait_event(name, timeout=timeout)
+    finally:
+        q.events[:0] = old
 
 
 def _interactive(q):
@@ -443,6 +457,7 @@ def _interactive(q):
     print(f"connected to QEMU {ver.get('major')}.{ver.get('minor')}."
           f"{ver.get('micro')} at {q.path}; 'help' for help, Ctrl-D to quit")
     printed = 0         # q.events[:printed] have been shown
+    history = []        # the events kept when the last command was sent
 
     def show_new():
         nonlocal printed
@@ -483,10 +498,12 @@ def _interactive(q):
         try:
             if words[0] == "wait" and len(words) in (2, 3):
                 tmo = float(words[2]) if len(words) == 3 else 30.0
-                ev = q.wait_event(words[1], timeout=tmo)
+                ev = _wait_after(q, history, words[1], tmo)
                 printed = min(printed, len(q.events))
                 _print_event(ev)
                 continue
+            q.drain(0)
+            history = list(q.events)
             _print_result(_run_words(q, words))
         except QMPError as e:
             print(f"error: {e.cls}: {e.desc}", file=sys.stderr)

@@ -30,6 +30,7 @@
 #include <kernel/errno.h>
 #include <kernel/shell.h>
 #include <arch/paging.h>
+#include <arch/io.h>
 
 /* Configuration space registers used here (PCI Local Bus 3.0, PCIe 4.0). */
 #define CFG_VENDOR		0x00
@@ -143,8 +144,8 @@ int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *wh
  * at least 256 bytes).  Returns the offset of the first capability with
  * id cap_id after `start` (0: from the head), or 0.  The walk stops at a
  * pointer below 0x40, after CAP_WALK_LIMIT steps (a loop), and sets
- * *broken when it had to cut the list (broken may be NULL).  Pure, for
- * host tests too.  Context: (any).
+ * *broken when it had to cut the list (broken may be NULL).  Reads cfg
+ * only, through the mmio accessors.  Context: (any).
  */
 u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken)
 {
@@ -153,11 +154,11 @@ u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken)
 
 	if (broken)
 		*broken = false;
-	if (!(cfg[CFG_STATUS] & STATUS_CAP_LIST))
+	if (!(mmio_read8(cfg + CFG_STATUS) & STATUS_CAP_LIST))
 		return 0;
 	if (start && (start < 0x40 || start > 0xfc))
 		return 0;
-	pos = start ? cfg[start + 1] : cfg[CFG_CAP_PTR];
+	pos = start ? mmio_read8(cfg + start + 1) : mmio_read8(cfg + CFG_CAP_PTR);
 	pos &= 0xfc;
 	while (pos) {
 		if (pos < 0x40 || ++steps > CAP_WALK_LIMIT) {
@@ -165,9 +166,9 @@ u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken)
 				*broken = true;
 			return 0;
 		}
-		if (cap_id == 0xff || cfg[pos] == cap_id)
+		if (cap_id == 0xff || mmio_read8(cfg + pos) == cap_id)
 			return pos;
-		pos = cfg[pos + 1] & 0xfc;
+		pos = mmio_read8(cfg + pos + 1) & 0xfc;
 	}
 	return 0;
 }
@@ -182,37 +183,43 @@ static volatile u8 *cfg_of(unsigned bus, unsigned dev, unsigned fn)
 	return ecam_virt + (((u64)(bus - ecam.start_bus) << 20) | (dev << 15) | (fn << 12));
 }
 
+/*
+ * pci_read8() .. pci_write32() - one access to a register of d's
+ * configuration space through ECAM (arch/io.h's mmio accessors, which the
+ * host tests send to a model); offsets past the 4 KiB read as all ones and
+ * are not written.  Context: (any).
+ */
 u8 pci_read8(const struct pci_dev *d, u16 off)
 {
-	return off < 4096 ? d->cfg[off] : 0xff;
+	return off < 4096 ? mmio_read8(d->cfg + off) : 0xff;
 }
 
 u16 pci_read16(const struct pci_dev *d, u16 off)
 {
-	return off < 4095 ? *(volatile u16 *)(d->cfg + (off & ~1u)) : 0xffff;
+	return off < 4095 ? mmio_read16((const volatile u16 *)(d->cfg + (off & ~1u))) : 0xffff;
 }
 
 u32 pci_read32(const struct pci_dev *d, u16 off)
 {
-	return off < 4093 ? *(volatile u32 *)(d->cfg + (off & ~3u)) : 0xffffffff;
+	return off < 4093 ? mmio_read32((const volatile u32 *)(d->cfg + (off & ~3u))) : 0xffffffff;
 }
 
 void pci_write8(struct pci_dev *d, u16 off, u8 v)
 {
 	if (off < 4096)
-		d->cfg[off] = v;
+		mmio_write8(d->cfg + off, v);
 }
 
 void pci_write16(struct pci_dev *d, u16 off, u16 v)
 {
 	if (off < 4095)
-		*(volatile u16 *)(d->cfg + (off & ~1u)) = v;
+		mmio_write16((volatile u16 *)(d->cfg + (off & ~1u)), v);
 }
 
 void pci_write32(struct pci_dev *d, u16 off, u32 v)
 {
 	if (off < 4093)
-		*(volatile u32 *)(d->cfg + (off & ~3u)) = v;
+		mmio_write32((volatile u32 *)(d->cfg + (off & ~3u)), v);
 }
 
 u8 pci_find_capability(const struct pci_dev *d, u8 cap_id, u8 start)
@@ -617,12 +624,12 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 		fn = f->next & 7;
 		f->next++;
 		cfg = cfg_of(f->bus, dev, fn);
-		if (!cfg || *(volatile u16 *)cfg == 0xffff) {
+		if (!cfg || mmio_read16((const volatile u16 *)cfg) == 0xffff) {
 			if (fn == 0)
 				f->next = (u16)((dev + 1) << 3);	/* no function 0: no device */
 			continue;
 		}
-		if (fn == 0 && !(cfg[CFG_HEADER_TYPE] & HEADER_MULTIFUNCTION))
+		if (fn == 0 && !(mmio_read8(cfg + CFG_HEADER_TYPE) & HEADER_MULTIFUNCTION))
 			f->next = (u16)((dev + 1) << 3);	/* single-function device */
 		d = find_bdf(f->bus, dev, fn);
 		if (!d) {

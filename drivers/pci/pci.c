@@ -322,8 +322,10 @@ static bool overlaps(u64 a, u64 asize, u64 b, u64 bsize)
 
 /*
  * range_busy() - true if [base, base+size) meets any assigned memory BAR or
- * open bridge window known to the table, or the ECAM region.  `skip` is
- * not looked at (the device being placed).  Context: (main).
+ * (with `windows`) open bridge window known to the table, or the ECAM
+ * region.  The windows of `skip` (the bridge getting a new one) are not
+ * looked at; its BARs are, like everyone's: a device being placed must not
+ * land on its own BARs placed before.  Context: (main).
  */
 static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool windows)
 {
@@ -335,7 +337,7 @@ static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool wind
 	for (i = 0; i < nr_devices; i++) {
 		const struct pci_dev *d = &devices[i];
 
-		if (d == skip || !d->cfg)
+		if (!d->cfg)
 			continue;
 		for (j = 0; j < 6; j++) {
 			const struct pci_bar *b = &d->bars[j];
@@ -344,7 +346,7 @@ static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool wind
 			    overlaps(base, size, b->base, b->size))
 				return true;
 		}
-		if (windows && d->header_type == 1) {
+		if (windows && d->header_type == 1 && d != skip) {
 			if (window_open(d->mem_window_base, d->mem_window_limit) &&
 			    overlaps(base, size, d->mem_window_base,
 				     d->mem_window_limit - d->mem_window_base + 1))

@@ -227,6 +227,49 @@ static bool inside(u64 base, u64 size, u64 lo, u64 hi)
 }
 
 /*
+ * Hot-add behind a root port with windows (00:05.0, buses 4-4, memory
+ * fe600000-fe7fffff, prefetchable 800000000-8001fffff): a function with
+ * two 32-bit BARs (4 and 8 KiB) and a 64-bit prefetchable 1 MiB BAR.
+ * Expect each BAR inside the port's window of its kind, programmed into
+ * the function, no two BARs overlapping (the function's own included),
+ * memory decoding on, and the rescan counting one new function.
+ */
+HTEST(pci_hotplug_bars_inside_the_ports_windows)
+{
+	int rp4, hot;
+	struct pci_dev *d;
+
+	q35();
+	rp4 = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp4, 0, 4, 4);
+	pm_mem_window(rp4, 0xfe600000, 0xfe7fffff);
+	pm_pref_window(rp4, 0x800000000ULL, 0x8001fffffULL);
+	CHECK_EQ(init_quiet(), 0);
+	CHECK_EQ(rescan_quiet(), 0);
+
+	hot = pm_add(rp4, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(hot, 0, 4096, 0, 0);
+	pm_bar(hot, 1, 8192, 0, 0);
+	pm_bar(hot, 2, 1 << 20, 4 | 8, 0);
+	CHECK_EQ(rescan_quiet(), 1);
+	d = bdf(4, 0, 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK(d->hotplugged);
+	CHECK(inside(d->bars[0].base, 4096, 0xfe600000, 0xfe7fffff));
+	CHECK(inside(d->bars[1].base, 8192, 0xfe600000, 0xfe7fffff));
+	CHECK(inside(d->bars[2].base, 1 << 20, 0x800000000ULL, 0x8001fffffULL));
+	CHECK(bars_disjoint());
+	CHECK_EQ(pm_get(&pm.f[hot], 0x10, 4), (u32)d->bars[0].base);
+	CHECK_EQ(pm_get(&pm.f[hot], 0x14, 4), (u32)d->bars[1].base);
+	CHECK_EQ(pm_get(&pm.f[hot], 0x18, 4), (u32)d->bars[2].base | 0xc);
+	CHECK_EQ(pm_get(&pm.f[hot], 0x1c, 4), 8);
+	CHECK(pm_get(&pm.f[hot], 0x04, 2) & CMD_MEMORY);
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
  * Hot-add behind the root port whose windows are closed (00:03.0): a
  * 2 MiB memory window is opened at the highest free 2 MiB of the 32-bit
  * hole (fea00000 holds the VGA's BAR2, fe800000 is 00:02.0's window, so

@@ -76,7 +76,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#define PM_MAX_FUNCS	80
+#define PM_MAX_FUNCS	300
 #define PM_ECAM_SPAN	(256ULL << 20)
 #define PM_ECAM_BASE	0xb0000000ULL	/* q35's MCFG base */
 
@@ -89,8 +89,10 @@ struct pm_func {
 	u8 impl[4096];			/* 1: this byte is a register */
 };
 
+static struct pm_func pm_funcs[PM_MAX_FUNCS];
+
 struct pci_model {
-	struct pm_func f[PM_MAX_FUNCS];
+	struct pm_func *f;		/* pm_funcs */
 	unsigned nr;			/* functions in f */
 	u8 root_bus;			/* bus number of the root functions */
 	u8 *ecam;			/* the PROT_NONE reservation */
@@ -164,6 +166,7 @@ static void pm_reset(u8 start_bus, u8 end_bus)
 	}
 	free(pm.dsdt);
 	memset(&pm, 0, sizeof(pm));
+	pm.f = pm_funcs;
 	pm.ecam = res;
 	pm.mcfg = mcfg;
 	pm.root_bus = start_bus;

@@ -297,3 +297,155 @@ HTEST(pci_hotplug_opens_a_window)
 	CHECK(bars_disjoint());
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/* table_consistent() - every entry in use is inside the MCFG's buses, a
+ * bridge's secondary bus is above its own, and each entry's bridge link
+ * is a bridge in use whose bus range holds the entry's bus. */
+static bool table_consistent(void)
+{
+	for (unsigned i = 0; i < nr_devices; i++) {
+		const struct pci_dev *d = &devices[i];
+
+		if (!d->cfg)
+			continue;
+		if (d->bus < ecam.start_bus || d->bus > ecam.end_bus)
+			return false;
+		if (d->bridge && (!d->bridge->cfg || d->bridge->header_type != 1 ||
+				  d->bus != d->bridge->secondary_bus))
+			return false;
+		for (unsigned j = i + 1; j < nr_devices; j++)
+			if (devices[j].cfg && devices[j].bus == d->bus &&
+			    devices[j].dev == d->dev && devices[j].fn == d->fn)
+				return false;
+	}
+	return true;
+}
+
+/*
+ * MCFGs that cannot be used: shorter than its header (acpi_find_table()
+ * guarantees the length field covers the table), no entry, only segment 1, buses
+ * in the wrong order, a base that is 0 or not 1 MiB aligned, a range that
+ * wraps past 2^64, and no MCFG at all.  Expect pci_init() to fail with
+ * the reason logged, nothing mapped, and `lspci` to say PCI is off.
+ */
+HTEST(pci_mcfg_unusable)
+{
+	static const struct {
+		unsigned len, entries;
+		u64 base;
+		u16 seg;
+		u8 start, end;
+		int err;
+		const char *why;
+	} cases[] = {
+		{ 40, 0, 0, 0, 0, 0, -EINVAL, "not an MCFG of at least 44 bytes" },
+		{ 43, 1, PM_ECAM_BASE, 0, 0, 255, -EINVAL, "not an MCFG of at least 44 bytes" },
+		{ 44, 0, 0, 0, 0, 0, -ENOENT, "no entry for segment 0 in 0 entries" },
+		{ 59, 0, PM_ECAM_BASE, 0, 0, 255, -ENOENT, "no entry for segment 0 in 0 entries" },
+		{ 60, 1, PM_ECAM_BASE, 1, 0, 255, -ENOENT, "no entry for segment 0 in 1 entries" },
+		{ 60, 1, PM_ECAM_BASE, 0, 5, 4, -EINVAL, "buses 5-4" },
+		{ 60, 1, 0, 0, 0, 255, -EINVAL, "base 0 (must be nonzero" },
+		{ 60, 1, PM_ECAM_BASE + 4096, 0, 0, 255, -EINVAL, "base 0xb0001000" },
+		{ 60, 1, 0xfffffffff0000000ULL, 0, 0, 255, -EINVAL, "wraps past 2^64" },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		u8 t[64] = { 'M', 'C', 'F', 'G' };
+		u32 len = cases[i].len;
+		int since;
+
+		pm_reset(0, 255);
+		memcpy(t + 4, &len, 4);
+		if (cases[i].entries || cases[i].len > 44)
+			pm_mcfg_entry(t + 44, cases[i].base, cases[i].seg, cases[i].start,
+				      cases[i].end);
+		pm_set_mcfg(t, cases[i].len);
+		pm_add(-1, 0, 0, 0x8086, 0x29c0, 0, 6, 0);
+		since = host_log_count;
+		CHECK_EQ(init_quiet(), cases[i].err);
+		if (!host_log_seen(cases[i].why, since))
+			CHECK_STREQ(host_last_log, cases[i].why);
+		CHECK(host_log_seen("pci: MCFG unusable", since));
+		CHECK(ecam_virt == NULL);
+		CHECK_EQ(pcitest_device_count(), 0);
+		CHECK_EQ(pm.reads + pm.writes, 0);
+		CHECK_STREQ(lspci(), "pci: not initialised (no MCFG?)\n");
+		CHECK_EQ(pcitest_rescan(), -ENODEV);
+	}
+	pm_reset(0, 255);
+	pm_set_mcfg(NULL, 0);
+	CHECK_EQ(init_quiet(), -ENODEV);
+	CHECK(host_log_seen("no MCFG table", host_log_count - 1));
+}
+
+/*
+ * Capability lists that loop (40 -> 50 -> 40), point below 0x40, or run
+ * to the last dword: pci_find_capability() stops, says the list was cut,
+ * and `lspci -v` prints a bounded list.
+ */
+HTEST(pci_capability_list_hostile)
+{
+	int a, b, c;
+	int since;
+
+	q35();
+	a = pm_add(-1, 6, 0, 0x1af4, 0x1000, 0, 2, 0);
+	pm_cap(a, 0x40, 0x09, 0x50, true, 4);
+	pm_cap(a, 0x50, 0x05, 0x40, false, 4);
+	b = pm_add(-1, 7, 0, 0x1af4, 0x1000, 0, 2, 0);
+	pm_cap(b, 0x40, 0x09, 0x20, true, 4);
+	c = pm_add(-1, 8, 0, 0x1af4, 0x1000, 0, 2, 0);
+	pm_cap(c, 0xfc, 0x01, 0xff, true, 4);
+	CHECK_EQ(init_quiet(), 0);
+
+	since = host_log_count;
+	CHECK_EQ(pcitest_find_capability(bdf(0, 6, 0), PCI_CAP_ID_EXP, 0), 0);
+	CHECK(host_log_seen("00:06.0: capability list loops or points below 0x40; cut", since));
+	CHECK_EQ(pcitest_find_capability(bdf(0, 6, 0), 0x05, 0), 0x50);
+	since = host_log_count;
+	CHECK_EQ(pcitest_find_capability(bdf(0, 7, 0), PCI_CAP_ID_EXP, 0), 0);
+	CHECK(host_log_seen("00:07.0: capability list loops", since));
+	CHECK_EQ(pcitest_find_capability(bdf(0, 8, 0), 0x01, 0), 0xfc);
+	CHECK_EQ(pcitest_find_capability(bdf(0, 8, 0), 0x10, 0), 0);
+
+	printk_set_level(LOG_ERR);
+	CHECK_EQ(shell("lspci -v 00:06.0"), 0);
+	printk_set_level(LOG_INFO);
+	CHECK(strlen(text) < 4000);
+	CHECK(strstr(text, "cap 09 @40 vendor specific") != NULL);
+	CHECK_EQ(shell("lspci -v 00:08.0"), 0);
+	CHECK(strstr(text, "cap 01 @fc power management") != NULL);
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
+ * BARs that claim what cannot be: one whose every bit reads one (not
+ * implemented), a 64-bit BAR in the last slot (no upper half), and a
+ * 32-bit BAR with holes in its size mask.  Expect the first ignored, the
+ * second treated as a 32-bit BAR of its low mask, the third refused when
+ * it must be placed, and every BAR register restored after sizing.
+ */
+HTEST(pci_bar_sizes_hostile)
+{
+	int x;
+	struct pci_dev *d;
+
+	q35();
+	x = pm_add(q_rp2, 0, 0, 0x1af4, 0x1000, 0, 2, 0);
+	pm_bar_raw(x, 0x10, 0xffffffff, 0);		/* all ones, read-only */
+	pm_bar_raw(x, 0x24, 0x00000004, 0xfffff000);	/* 64-bit in BAR5 */
+	pm_bar_raw(x, 0x14, 0x00000000, 0xf0f0f000);	/* holes in the mask */
+	CHECK_EQ(init_quiet(), 0);
+	d = bdf(2, 0, 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK_EQ(d->bars[0].size, 0);
+	CHECK_EQ(d->bars[5].size, 4096);
+	CHECK(!d->bars[5].is_64);
+	CHECK_EQ(pm_get(&pm.f[x], 0x10, 4), 0xffffffff);
+	CHECK_EQ(pm_get(&pm.f[x], 0x14, 4), 0);
+	CHECK_EQ(pm_get(&pm.f[x], 0x24, 4), 4);
+	CHECK_EQ(pm.stray_writes, 0);
+	CHECK(table_consistent());
+}

@@ -363,14 +363,22 @@ static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool wind
 /*
  * open_window() - give bridge `br` a non-prefetchable memory window of at
  * least `need` bytes in the 32-bit PCI hole, highest free spot first, and
- * program it.  Returns 0 or -ENOSPC.  Context: (main).
+ * program it.  Returns 0 or -ENOSPC (a window that size cannot be in the
+ * hole, or none is free; the bridge is then left as it was).
+ * Context: (main).
  */
 static int open_window(struct pci_dev *br, u64 need)
 {
 	u64 size = HOTPLUG_WINDOW_SIZE, base;
 
-	while (size < need)
+	while (size < need && size <= PCI_HOLE32_HIGH - PCI_HOLE32_LOW)
 		size <<= 1;
+	if (size > PCI_HOLE32_HIGH - PCI_HOLE32_LOW) {
+		pr_warn("pci %02x:%02x.%x: a %llx-byte window does not fit the 32-bit PCI hole %llx-%llx",
+			br->bus, br->dev, br->fn, (unsigned long long)need,
+			(unsigned long long)PCI_HOLE32_LOW, (unsigned long long)PCI_HOLE32_HIGH - 1);
+		return -ENOSPC;
+	}
 	for (base = PCI_HOLE32_HIGH - size; base >= PCI_HOLE32_LOW; base -= size) {
 		if (range_busy(base, size, br, true))
 			continue;

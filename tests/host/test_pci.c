@@ -449,3 +449,34 @@ HTEST(pci_bar_sizes_hostile)
 	CHECK_EQ(pm.stray_writes, 0);
 	CHECK(table_consistent());
 }
+/*
+ * A hot-added function with a 64-bit non-prefetchable BAR of 8 GiB behind
+ * a port with closed windows: no window that size fits the 32-bit hole.
+ * Expect the BAR left unassigned with a logged reason, the function left
+ * disabled, and the port's window registers as they were (closed), with
+ * no other window opened.
+ */
+HTEST(pci_hotplug_bar_larger_than_the_hole)
+{
+	int x, since;
+	struct pci_dev *d;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	x = pm_add(q_rp2, 0, 0, 0x1af4, 0x1000, 0, 2, 0);
+	pm_bar(x, 0, 8ULL << 30, 4, 0);
+	since = host_log_count;
+	CHECK_EQ(rescan_quiet(), 1);
+	d = bdf(2, 0, 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK_EQ(d->bars[0].size, 8ULL << 30);
+	CHECK_EQ(d->bars[0].base, 0);
+	CHECK(host_log_seen("00:03.0: a 200000000-byte window does not fit the 32-bit PCI hole", since));
+	CHECK(host_log_seen("02:00.0: cannot assign BARs", since));
+	CHECK_EQ(pm_get(&pm.f[x], 0x04, 2) & CMD_MEMORY, 0);
+	CHECK_EQ(pm_get(&pm.f[q_rp2], 0x20, 4), 0x0000fff0);
+	CHECK(!window_open(bdf(0, 3, 0)->mem_window_base, bdf(0, 3, 0)->mem_window_limit));
+	CHECK_EQ(pm.stray_writes, 0);
+}

@@ -563,21 +563,39 @@ struct scan_frame {
 /*
  * push_bridge() - continue the walk below bridge d: its secondary bus as
  * the firmware numbered it, or, for an unconfigured bridge, the next free
- * bus number with subordinate 0xff until the walk returns.  Returns false
- * if the bridge cannot be entered.  Context: (boot, main).
+ * bus number with subordinate 0xff until the walk returns.  A bus is
+ * entered once per walk (`seen`, a bitmap of 256 buses): bridges whose
+ * ranges overlap, a bus outside the MCFG's range, and a bridge that does
+ * not keep the numbers written to it are reported and not entered, so the
+ * walk stays bounded and never records one function under two addresses.
+ * Returns false if the bridge cannot be entered.  Context: (boot, main).
  */
 static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
-			struct pci_dev *d, unsigned *last_bus)
+			struct pci_dev *d, unsigned *last_bus, u8 *seen)
 {
+	unsigned sec;
+
 	if (*depth >= max) {
 		pr_warn("pci %02x:%02x.%x: bridges nested too deep; not scanned",
 			d->bus, d->dev, d->fn);
 		return false;
 	}
 	if (d->secondary_bus > d->bus && d->subordinate_bus >= d->secondary_bus) {
+		sec = d->secondary_bus;
+		if (sec > ecam.end_bus) {
+			pr_warn("pci %02x:%02x.%x: secondary bus %02x is beyond the MCFG's buses %02x-%02x; not scanned",
+				d->bus, d->dev, d->fn, sec, ecam.start_bus, ecam.end_bus);
+			return false;
+		}
+		if (seen[sec / 8] & (1u << (sec % 8))) {
+			pr_warn("pci %02x:%02x.%x: secondary bus %02x was already scanned (bridges overlap); not scanned again",
+				d->bus, d->dev, d->fn, sec);
+			return false;
+		}
 		if (d->subordinate_bus > *last_bus)
 			*last_bus = d->subordinate_bus;
-		stack[(*depth)++] = (struct scan_frame){ .bus = d->secondary_bus, .bridge = d };
+		seen[sec / 8] |= (u8)(1u << (sec % 8));
+		stack[(*depth)++] = (struct scan_frame){ .bus = (u8)sec, .bridge = d };
 		return true;
 	}
 	if (*last_bus >= ecam.end_bus) {
@@ -585,14 +603,21 @@ static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
 			d->bus, d->dev, d->fn);
 		return false;
 	}
-	++*last_bus;
+	sec = *last_bus + 1;
 	pci_write8(d, CFG_PRIMARY_BUS, d->bus);
-	pci_write8(d, CFG_SECONDARY_BUS, (u8)*last_bus);
+	pci_write8(d, CFG_SECONDARY_BUS, (u8)sec);
 	pci_write8(d, CFG_SUBORDINATE_BUS, 0xff);
 	read_windows(d);
+	if (d->secondary_bus != sec || d->subordinate_bus != 0xff) {
+		pr_warn("pci %02x:%02x.%x: bridge does not keep its bus numbers (wrote %02x-ff, reads %02x-%02x); not scanned",
+			d->bus, d->dev, d->fn, sec, d->secondary_bus, d->subordinate_bus);
+		return false;
+	}
+	*last_bus = sec;
 	pr_info("pci %02x:%02x.%x: bridge was unconfigured; secondary bus %02x",
-		d->bus, d->dev, d->fn, *last_bus);
-	stack[(*depth)++] = (struct scan_frame){ .bus = d->secondary_bus, .bridge = d,
+		d->bus, d->dev, d->fn, sec);
+	seen[sec / 8] |= (u8)(1u << (sec % 8));
+	stack[(*depth)++] = (struct scan_frame){ .bus = (u8)sec, .bridge = d,
 						 .assigned = true };
 	return true;
 }
@@ -608,6 +633,7 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 {
 	struct scan_frame stack[32];
 	unsigned depth = 0, added = 0, last_bus = ecam.start_bus, i;
+	u8 seen[32];
 
 	/* bus numbers already in use, so that new bridges do not collide */
 	for (i = 0; i < nr_devices; i++)
@@ -615,6 +641,8 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 		    devices[i].subordinate_bus > last_bus)
 			last_bus = devices[i].subordinate_bus;
 
+	memset(seen, 0, sizeof(seen));
+	seen[ecam.start_bus / 8] |= (u8)(1u << (ecam.start_bus % 8));
 	stack[depth++] = (struct scan_frame){ .bus = ecam.start_bus };
 	while (depth) {
 		struct scan_frame *f = &stack[depth - 1];
@@ -655,7 +683,8 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 					d->class_code, d->subclass);
 		}
 		if (d->header_type == 1)
-			push_bridge(stack, &depth, sizeof(stack) / sizeof(stack[0]), d, &last_bus);
+			push_bridge(stack, &depth, sizeof(stack) / sizeof(stack[0]), d, &last_bus,
+				    seen);
 	}
 	return (int)added;
 }

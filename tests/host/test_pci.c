@@ -480,3 +480,43 @@ HTEST(pci_hotplug_bar_larger_than_the_hole)
 	CHECK(!window_open(bdf(0, 3, 0)->mem_window_base, bdf(0, 3, 0)->mem_window_limit));
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/*
+ * Bridges with garbage bus numbers: 00:05.0 unconfigured with read-only
+ * bus registers (writes do not stick), 00:06.0 and 00:07.0 both claiming
+ * bus 4 (each with a device behind, the model routes bus 4 to the first),
+ * and 00:08.0 numbered beyond the MCFG's last bus.  Expect each reported
+ * and not entered, every function in the table once, at boot and after a
+ * rescan, and the walk's configuration accesses bounded.
+ */
+HTEST(pci_bridge_bus_numbers_hostile)
+{
+	int ro, a, b, c, since;
+
+	pm_reset(0, 0x1f);
+	pm_add(-1, 0, 0, 0x8086, 0x29c0, 0, 6, 0);
+	ro = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 6, 4);
+	pm_reg(&pm.f[ro], 0x18, 3, 0);
+	pm_add(ro, 0, 0, 0x1af4, 0x1000, 0, 2, 0);
+	a = pm_add(-1, 6, 0, 0x1b36, 0x000c, 1, 6, 4);
+	pm_buses(a, 0, 4, 4);
+	pm_add(a, 0, 0, 0x1af4, 0x1001, 0, 2, 0);
+	b = pm_add(-1, 7, 0, 0x1b36, 0x000c, 1, 6, 4);
+	pm_buses(b, 0, 4, 4);
+	pm_add(b, 0, 0, 0x1af4, 0x1002, 0, 2, 0);
+	c = pm_add(-1, 8, 0, 0x1b36, 0x000c, 1, 6, 4);
+	pm_buses(c, 0, 0x40, 0x40);
+	since = host_log_count;
+	CHECK_EQ(init_quiet(), 0);
+	CHECK(host_log_seen("00:05.0: bridge does not keep its bus numbers (wrote 01-ff, reads 00-00)", since));
+	CHECK(host_log_seen("00:07.0: secondary bus 04 was already scanned", since));
+	CHECK(host_log_seen("00:08.0: secondary bus 40 is beyond the MCFG's buses 00-1f", since));
+	CHECK_EQ(pcitest_device_count(), 6);
+	CHECK(table_consistent());
+	CHECK(bdf(4, 0, 0) && bdf(4, 0, 0)->bridge == bdf(0, 6, 0));
+	CHECK_EQ(rescan_quiet(), 0);
+	CHECK_EQ(pcitest_device_count(), 6);
+	CHECK(table_consistent());
+	CHECK(pm.reads + pm.writes < 100000);
+	CHECK_EQ(pm.stray_writes, 0);
+}

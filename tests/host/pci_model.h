@@ -82,6 +82,7 @@
 
 struct pm_func {
 	int parent;			/* bridge function it sits behind; -1: root bus */
+	bool absent;			/* not plugged in (yet): reads all ones */
 	u8 dev, fn;			/* where on that bus */
 	u8 cfg[4096];			/* register contents */
 	u8 wmask[4096];			/* bits a write may change */
@@ -362,7 +363,7 @@ static int pm_bridge_child(int parent, unsigned bus)
 	for (unsigned i = 0; i < pm.nr; i++) {
 		const struct pm_func *f = &pm.f[i];
 
-		if (f->parent != parent || (f->cfg[0x0e] & 0x7f) != 1)
+		if (f->parent != parent || f->absent || (f->cfg[0x0e] & 0x7f) != 1)
 			continue;
 		if (f->cfg[0x19] <= bus && bus <= f->cfg[0x1a])
 			return (int)i;
@@ -389,7 +390,8 @@ static struct pm_func *pm_find(unsigned bus, unsigned dev, unsigned fn)
 		}
 	}
 	for (unsigned i = 0; i < pm.nr; i++)
-		if (pm.f[i].parent == parent && pm.f[i].dev == dev && pm.f[i].fn == fn)
+		if (pm.f[i].parent == parent && pm.f[i].dev == dev && pm.f[i].fn == fn &&
+		    !pm.f[i].absent)
 			return &pm.f[i];
 	return NULL;
 }

@@ -361,15 +361,47 @@ static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool wind
 }
 
 /*
+ * window_holds_bars() - does bridge br's memory window already hold an
+ * assigned memory BAR (of a device behind it: windows of bridges side by
+ * side do not overlap)?  Such a window cannot be moved: those BARs would
+ * be left outside it, unreachable.  Context: (main).
+ */
+static bool window_holds_bars(const struct pci_dev *br)
+{
+	u64 base = br->mem_window_base, limit = br->mem_window_limit;
+
+	if (!window_open(base, limit))
+		return false;
+	for (unsigned i = 0; i < nr_devices; i++)
+		for (unsigned j = 0; j < 6; j++) {
+			const struct pci_bar *b = &devices[i].bars[j];
+
+			if (devices[i].cfg && b->size && !b->is_io && b->base &&
+			    overlaps(b->base, b->size, base, limit - base + 1))
+				return true;
+		}
+	return false;
+}
+
+/*
  * open_window() - give bridge `br` a non-prefetchable memory window of at
- * least `need` bytes in the 32-bit PCI hole, highest free spot first, and
- * program it.  Returns 0 or -ENOSPC (a window that size cannot be in the
- * hole, or none is free; the bridge is then left as it was).
+ * least `need` bytes in the 32-bit PCI hole, highest free spot first,
+ * aligned to its size (so a BAR of that size fits in it), and program it.
+ * Returns 0 or -ENOSPC: a window that size cannot be in the hole, none is
+ * free, or the bridge's window is already in use by BARs behind it and
+ * moving it would strand them.  The bridge is then left as it was.
  * Context: (main).
  */
 static int open_window(struct pci_dev *br, u64 need)
 {
 	u64 size = HOTPLUG_WINDOW_SIZE, base;
+
+	if (window_holds_bars(br)) {
+		pr_warn("pci %02x:%02x.%x: memory window %llx-%llx is too small for a %llx-byte BAR and holds BARs of the devices behind it: not moved",
+			br->bus, br->dev, br->fn, (unsigned long long)br->mem_window_base,
+			(unsigned long long)br->mem_window_limit, (unsigned long long)need);
+		return -ENOSPC;
+	}
 
 	while (size < need && size <= PCI_HOLE32_HIGH - PCI_HOLE32_LOW)
 		size <<= 1;
@@ -379,7 +411,7 @@ static int open_window(struct pci_dev *br, u64 need)
 			(unsigned long long)PCI_HOLE32_LOW, (unsigned long long)PCI_HOLE32_HIGH - 1);
 		return -ENOSPC;
 	}
-	for (base = PCI_HOLE32_HIGH - size; base >= PCI_HOLE32_LOW; base -= size) {
+	for (base = (PCI_HOLE32_HIGH - size) & ~(size - 1); base >= PCI_HOLE32_LOW; base -= size) {
 		if (range_busy(base, size, br, true))
 			continue;
 		pci_write16(br, CFG_MEM_BASE, (u16)((base >> 16) & 0xfff0));

@@ -482,6 +482,58 @@ HTEST(pci_hotplug_bar_larger_than_the_hole)
 }
 
 /*
+ * Two functions hot-added behind one closed port, rescanned one after the
+ * other: the first (16 KiB) opens a 2 MiB window; the second (4 MiB) does
+ * not fit it.  The window must not move (it would strand the first BAR
+ * outside it): the second is refused with the reason, the first keeps its
+ * address inside the window.  Then a port whose first hot-added BAR is 8
+ * MiB: its window is aligned to 8 MiB, so the BAR fits in it.
+ */
+HTEST(pci_hotplug_window_in_use_is_not_moved)
+{
+	int a, b, c, since;
+	struct pci_dev *rp, *da, *db;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	a = pm_add(q_rp2, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(a, 0, 16384, 0, 0);
+	CHECK_EQ(rescan_quiet(), 1);
+	b = pm_add(q_rp2, 4, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(b, 0, 4ULL << 20, 0, 0);
+	since = host_log_count;
+	CHECK_EQ(rescan_quiet(), 1);
+	rp = bdf(0, 3, 0);
+	da = bdf(2, 0, 0);
+	db = bdf(2, 4, 0);
+	CHECK(rp && da && db);
+	if (!rp || !da || !db)
+		return;
+	CHECK_EQ(rp->mem_window_base, 0xfe600000);
+	CHECK_EQ(rp->mem_window_limit, 0xfe7fffff);
+	CHECK_EQ(da->bars[0].base, 0xfe600000);
+	CHECK_EQ(db->bars[0].base, 0);
+	CHECK(host_log_seen("00:03.0: memory window fe600000-fe7fffff is too small for a 400000-byte BAR", since));
+	CHECK(host_log_seen("02:04.0: cannot assign BARs", since));
+	CHECK(bars_disjoint());
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	c = pm_add(q_rp2, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(c, 0, 8ULL << 20, 0, 0);
+	CHECK_EQ(rescan_quiet(), 1);
+	rp = bdf(0, 3, 0);
+	da = bdf(2, 0, 0);
+	CHECK(rp && da);
+	if (!rp || !da)
+		return;
+	CHECK_EQ(rp->mem_window_base & ((8ULL << 20) - 1), 0);
+	CHECK_EQ(rp->mem_window_limit - rp->mem_window_base + 1, 8ULL << 20);
+	CHECK_EQ(da->bars[0].base, rp->mem_window_base);
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
  * Bridges with garbage bus numbers: 00:05.0 unconfigured with read-only
  * bus registers (writes do not stick), 00:06.0 and 00:07.0 both claiming
  * bus 4 (each with a device behind, the model routes bus 4 to the first),

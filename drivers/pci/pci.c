@@ -655,6 +655,51 @@ static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
 }
 
 /*
+ * quiet_bridges() - before the walk hands out bus numbers below `bus`:
+ * every bridge on it whose numbers are not a valid configuration (the ones
+ * push_bridge() will number) gets them cleared first.  Otherwise garbage
+ * left in such a bridge's subordinate register (say secondary 0,
+ * subordinate 5) makes it forward configuration cycles for buses that the
+ * walk hands to a bridge found before it, and two bridges answer for one
+ * bus (Linux likewise reconfigures such bridges only after a first pass).
+ * A bridge whose registers do not clear keeps its claimed range out of the
+ * numbers handed out.  Context: (boot, main).
+ */
+static void quiet_bridges(unsigned bus, unsigned *last_bus)
+{
+	for (unsigned devfn = 0; devfn < 256; devfn++) {
+		unsigned dev = devfn >> 3, fn = devfn & 7;
+		volatile u8 *cfg = cfg_of(bus, dev, fn);
+		u8 header, sec, sub;
+
+		if (!cfg || mmio_read16((const volatile u16 *)cfg) == 0xffff) {
+			if (!fn)
+				devfn |= 7;			/* no function 0: no device */
+			continue;
+		}
+		header = mmio_read8(cfg + CFG_HEADER_TYPE);
+		if (!fn && !(header & HEADER_MULTIFUNCTION))
+			devfn |= 7;				/* single-function device */
+		if ((header & 0x7f) != 1)
+			continue;
+		sec = mmio_read8(cfg + CFG_SECONDARY_BUS);
+		sub = mmio_read8(cfg + CFG_SUBORDINATE_BUS);
+		if ((sec > bus && sub >= sec) || (!sec && !sub))
+			continue;				/* configured, or quiet */
+		mmio_write8(cfg + CFG_SUBORDINATE_BUS, 0);
+		mmio_write8(cfg + CFG_SECONDARY_BUS, 0);
+		sec = mmio_read8(cfg + CFG_SECONDARY_BUS);
+		sub = mmio_read8(cfg + CFG_SUBORDINATE_BUS);
+		if (!sub)
+			continue;
+		pr_warn("pci %02x:%02x.%x: bridge does not clear its bus numbers (reads %02x-%02x); buses up to %02x are not handed out",
+			bus, dev, fn, sec, sub, sub);
+		if (sub > *last_bus)
+			*last_bus = sub;
+	}
+}
+
+/*
  * scan_all() - walk every bus reachable from the first MCFG bus, depth first
  * with an explicit stack, adding functions that are not in the table yet
  * (marked hotplugged when `hot`), and lists them in added_list (room for
@@ -682,6 +727,8 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 		volatile u8 *cfg;
 		struct pci_dev *d;
 
+		if (f->next == 0)
+			quiet_bridges(f->bus, &last_bus);
 		if (f->next >= 256) {
 			if (f->assigned && f->bridge) {
 				pci_write8(f->bridge, CFG_SUBORDINATE_BUS, (u8)last_bus);

@@ -572,3 +572,40 @@ HTEST(pci_bridge_bus_numbers_hostile)
 	CHECK(pm.reads + pm.writes < 100000);
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/*
+ * Two unconfigured bridges on the root bus: 00:03.0 (0/0/0) is numbered
+ * first and gets bus 1; 00:0e.0 has secondary 0 but a garbage subordinate
+ * 5, so until it is numbered it forwards cycles for buses 1-5 too, down to
+ * a bridge with read-only numbers 01-5e and a NIC at its 1f.0.  Without
+ * quieting 00:0e.0 first, the walk of bus 1 met that NIC as "01:1f.0"
+ * through the wrong bridge, and lost it once 00:0e.0 got bus 2 (writes to
+ * a function nobody answers for).  Expect bus 1 to hold only 00:03.0's
+ * device, 00:0e.0 numbered 2, the read-only bridge reported (its claimed
+ * buses kept out of the numbering), no stray write.
+ */
+HTEST(pci_unconfigured_bridge_with_garbage_subordinate_is_quieted)
+{
+	int a, b, c, since;
+
+	pm_reset(0, 0x1f);
+	pm_add(-1, 0, 0, 0x8086, 0x29c0, 0, 6, 0);
+	b = pm_add(-1, 0xe, 0, 0x1b36, 0x000c, 1, 6, 4);	/* first in the model's routing */
+	pm_buses(b, 0, 0, 5);
+	a = pm_add(-1, 3, 0, 0x1b36, 0x000c, 1, 6, 4);
+	pm_add(a, 0, 0, 0x1af4, 0x1000, 0, 2, 0);
+	c = pm_add(b, 0x1f, 0, 0x1b36, 0x000c, 1, 6, 4);
+	pm_buses(c, 0, 1, 0x5e);
+	pm_reg(&pm.f[c], 0x18, 3, 0);
+	pm_add(c, 0x1f, 0, 0x1af4, 0x1001, 0, 2, 0);
+	since = host_log_count;
+	CHECK_EQ(init_quiet(), 0);
+	CHECK(bdf(1, 0, 0) && bdf(1, 0, 0)->device == 0x1000);
+	CHECK(bdf(1, 0x1f, 0) == NULL);
+	CHECK(bdf(0, 0xe, 0) && bdf(0, 0xe, 0)->secondary_bus == 2);
+	CHECK(host_log_seen("02:1f.0: bridge does not clear its bus numbers (reads 01-5e)", since));
+	CHECK(table_consistent());
+	CHECK_EQ(rescan_quiet(), 0);
+	CHECK(table_consistent());
+	CHECK_EQ(pm.stray_writes, 0);
+}

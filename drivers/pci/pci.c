@@ -321,19 +321,21 @@ static bool overlaps(u64 a, u64 asize, u64 b, u64 bsize)
 }
 
 /*
- * range_busy() - true if [base, base+size) meets any assigned memory BAR or
- * (with `windows`) open bridge window known to the table, or the ECAM
- * region.  The windows of `skip` (the bridge getting a new one) are not
- * looked at; its BARs are, like everyone's: a device being placed must not
- * land on its own BARs placed before.  Context: (main).
+ * busy_end() - 0 if [base, base+size) is free, else the end (exclusive) of
+ * something it meets: an assigned memory BAR, (with `windows`) an open
+ * bridge window known to the table, or the ECAM region.  The windows of
+ * `skip` (the bridge getting a new one) are not looked at; its BARs are,
+ * like everyone's: a device being placed must not land on its own BARs
+ * placed before.  Context: (main).
  */
-static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool windows)
+static u64 busy_end(u64 base, u64 size, const struct pci_dev *skip, bool windows)
 {
+	u64 ecam_lo = ecam.base + ((u64)ecam.start_bus << 20);
+	u64 ecam_size = ((u64)ecam.end_bus - ecam.start_bus + 1) << 20;
 	unsigned i, j;
 
-	if (overlaps(base, size, ecam.base + ((u64)ecam.start_bus << 20),
-		     ((u64)ecam.end_bus - ecam.start_bus + 1) << 20))
-		return true;
+	if (overlaps(base, size, ecam_lo, ecam_size))
+		return ecam_lo + ecam_size;
 	for (i = 0; i < nr_devices; i++) {
 		const struct pci_dev *d = &devices[i];
 
@@ -344,20 +346,25 @@ static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool wind
 
 			if (b->size && !b->is_io && b->base &&
 			    overlaps(base, size, b->base, b->size))
-				return true;
+				return b->base + b->size;
 		}
 		if (windows && d->header_type == 1 && d != skip) {
 			if (window_open(d->mem_window_base, d->mem_window_limit) &&
 			    overlaps(base, size, d->mem_window_base,
 				     d->mem_window_limit - d->mem_window_base + 1))
-				return true;
+				return d->mem_window_limit + 1;
 			if (window_open(d->pref_window_base, d->pref_window_limit) &&
 			    overlaps(base, size, d->pref_window_base,
 				     d->pref_window_limit - d->pref_window_base + 1))
-				return true;
+				return d->pref_window_limit + 1;
 		}
 	}
-	return false;
+	return 0;
+}
+
+static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool windows)
+{
+	return busy_end(base, size, skip, windows) != 0;
 }
 
 /*
@@ -426,16 +433,26 @@ static int open_window(struct pci_dev *br, u64 need)
 	return -ENOSPC;
 }
 
-/* place_in() - the lowest free size-aligned spot for a BAR in [lo, hi], or 0. */
+/*
+ * place_in() - the lowest free size-aligned spot for a BAR in [lo, hi], or
+ * 0.  Each busy spot is jumped past to the end of what occupies it, not
+ * one BAR size at a time: a 16-byte BAR in a large window full of BARs
+ * would otherwise take billions of steps.  Context: (main).
+ */
 static u64 place_in(u64 lo, u64 hi, u64 size, const struct pci_dev *d)
 {
-	u64 a;
+	u64 a = (lo + size - 1) & ~(size - 1), end;
 
 	if (!window_open(lo, hi))
 		return 0;
-	for (a = (lo + size - 1) & ~(size - 1); a + size - 1 <= hi && a >= lo; a += size)
-		if (!range_busy(a, size, d, false))
+	while (a >= lo && a + size - 1 >= a && a + size - 1 <= hi) {
+		end = busy_end(a, size, d, false);
+		if (!end)
 			return a;
+		if (end <= a)
+			return 0;	/* cannot happen: what meets a ends above it */
+		a = (end + size - 1) & ~(size - 1);
+	}
 	return 0;
 }
 

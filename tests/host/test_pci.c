@@ -609,3 +609,33 @@ HTEST(pci_unconfigured_bridge_with_garbage_subordinate_is_quieted)
 	CHECK(table_consistent());
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/*
+ * A 16-byte BAR hot-added behind a port whose 64 GiB prefetchable window
+ * already holds a 32 GiB BAR at its start: the search for a free spot must
+ * jump past that BAR, not step through it 16 bytes at a time (2^31 steps:
+ * minutes here, this test hangs without the fix, and far longer in the
+ * kernel under TCG).  Expect the new BAR right after the big one.
+ */
+HTEST(pci_hotplug_small_bar_after_a_big_one_is_placed_at_once)
+{
+	const u64 win = 1ULL << 35;
+	int big, small;
+	struct pci_dev *d;
+
+	q35();
+	pm_pref_window(q_rp2, win, win + (64ULL << 30) - 1);
+	big = pm_add(q_rp2, 0, 0, 0x1af4, 0x1000, 0, 2, 0);
+	pm_bar(big, 0, 32ULL << 30, 0xc, win);
+	CHECK_EQ(init_quiet(), 0);
+	small = pm_add(q_rp2, 4, 0, 0x1af4, 0x1001, 0, 2, 0);
+	pm_bar(small, 0, 16, 0xc, 0);
+	CHECK_EQ(rescan_quiet(), 1);
+	d = bdf(2, 4, 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK_EQ(d->bars[0].base, win + (32ULL << 30));
+	CHECK(bars_disjoint());
+	CHECK_EQ(pm.stray_writes, 0);
+}

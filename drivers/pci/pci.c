@@ -846,6 +846,63 @@ void pci_remove_device(struct pci_dev *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* in_window() - is [base, base+size) inside [lo, hi] (an open window)? */
+static bool in_window(u64 base, u64 size, u64 lo, u64 hi)
+{
+	return window_open(lo, hi) && base >= lo && base + size - 1 >= base &&
+	       base + size - 1 <= hi;
+}
+
+/* bar_meets_other() - does BAR j of d overlap any other memory BAR known? */
+static bool bar_meets_other(const struct pci_dev *d, unsigned j)
+{
+	const struct pci_bar *b = &d->bars[j];
+
+	for (unsigned i = 0; i < nr_devices; i++)
+		for (unsigned k = 0; k < 6; k++) {
+			const struct pci_bar *o = &devices[i].bars[k];
+
+			if ((&devices[i] == d && k == j) || !devices[i].cfg || !o->size ||
+			    o->is_io || !o->base)
+				continue;
+			if (overlaps(b->base, b->size, o->base, o->size))
+				return true;
+		}
+	return false;
+}
+
+/*
+ * distrust_bars() - a function found by a rescan may come with addresses
+ * in its memory BARs: left from an earlier life, or garbage.  One is kept
+ * only if it lies inside a window of the bridge above (when there is a
+ * bridge) and meets no other BAR the table knows; otherwise the kernel
+ * says why and forgets it, and assign_bars() gives the BAR a proper place
+ * (or refuses the function).  Context: (main).
+ */
+static void distrust_bars(struct pci_dev *d)
+{
+	const struct pci_dev *br = d->bridge;
+
+	for (unsigned j = 0; j < 6; j++) {
+		struct pci_bar *b = &d->bars[j];
+		const char *why;
+
+		if (!b->size || b->is_io || !b->base)
+			continue;
+		if (br && !in_window(b->base, b->size, br->mem_window_base, br->mem_window_limit) &&
+		    !in_window(b->base, b->size, br->pref_window_base, br->pref_window_limit))
+			why = "is outside the windows of the bridge above";
+		else if (bar_meets_other(d, j))
+			why = "meets another BAR";
+		else
+			continue;
+		pr_warn("pci %02x:%02x.%x: BAR%u %llx-%llx %s; placed anew",
+			d->bus, d->dev, d->fn, j, (unsigned long long)b->base,
+			(unsigned long long)(b->base + b->size - 1), why);
+		b->base = 0;
+	}
+}
+
 /*
  * pci_rescan() - find functions that appeared since the last scan, give
  * their BARs addresses inside the window of the bridge above them, enable
@@ -865,6 +922,7 @@ int pci_rescan(void)
 
 		if (d->header_type != 0)
 			continue;
+		distrust_bars(d);
 		err = assign_bars(d);
 		if (err) {
 			pr_warn("pci %02x:%02x.%x: cannot assign BARs (%d); left disabled",

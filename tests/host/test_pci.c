@@ -639,3 +639,34 @@ HTEST(pci_hotplug_small_bar_after_a_big_one_is_placed_at_once)
 	CHECK(bars_disjoint());
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/*
+ * A function hot-added behind 01 (q35's first port) with addresses already
+ * in its BARs: BAR0 on the NIC's BAR1 (fe800000), BAR1 at 0x1000 (outside
+ * every window).  Neither can be trusted: expect each reported and placed
+ * anew inside the port's memory window, and no two BARs overlapping.
+ */
+HTEST(pci_hotplug_bars_with_stale_addresses_are_placed_anew)
+{
+	int hot, since;
+	struct pci_dev *d;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	hot = pm_add(q_rp1, 4, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(hot, 0, 4096, 0, 0xfe800000);
+	pm_bar(hot, 1, 4096, 0, 0x1000);
+	since = host_log_count;
+	CHECK_EQ(rescan_quiet(), 1);
+	d = bdf(1, 4, 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK(host_log_seen("01:04.0: BAR0 fe800000-fe800fff meets another BAR; placed anew", since));
+	CHECK(host_log_seen("01:04.0: BAR1 1000-1fff is outside the windows of the bridge above; placed anew", since));
+	CHECK(inside(d->bars[0].base, 4096, 0xfe800000, 0xfe9fffff));
+	CHECK(inside(d->bars[1].base, 4096, 0xfe800000, 0xfe9fffff));
+	CHECK(d->bars[0].base != 0xfe800000);
+	CHECK(bars_disjoint());
+	CHECK_EQ(pm.stray_writes, 0);
+}

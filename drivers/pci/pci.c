@@ -30,6 +30,7 @@
 #include <kernel/errno.h>
 #include <kernel/shell.h>
 #include <arch/paging.h>
+#include <arch/io.h>
 
 /* Configuration space registers used here (PCI Local Bus 3.0, PCIe 4.0). */
 #define CFG_VENDOR		0x00
@@ -143,8 +144,8 @@ int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *wh
  * at least 256 bytes).  Returns the offset of the first capability with
  * id cap_id after `start` (0: from the head), or 0.  The walk stops at a
  * pointer below 0x40, after CAP_WALK_LIMIT steps (a loop), and sets
- * *broken when it had to cut the list (broken may be NULL).  Pure, for
- * host tests too.  Context: (any).
+ * *broken when it had to cut the list (broken may be NULL).  Reads cfg
+ * only, through the mmio accessors.  Context: (any).
  */
 u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken)
 {
@@ -153,11 +154,11 @@ u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken)
 
 	if (broken)
 		*broken = false;
-	if (!(cfg[CFG_STATUS] & STATUS_CAP_LIST))
+	if (!(mmio_read8(cfg + CFG_STATUS) & STATUS_CAP_LIST))
 		return 0;
 	if (start && (start < 0x40 || start > 0xfc))
 		return 0;
-	pos = start ? cfg[start + 1] : cfg[CFG_CAP_PTR];
+	pos = start ? mmio_read8(cfg + start + 1) : mmio_read8(cfg + CFG_CAP_PTR);
 	pos &= 0xfc;
 	while (pos) {
 		if (pos < 0x40 || ++steps > CAP_WALK_LIMIT) {
@@ -165,9 +166,9 @@ u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken)
 				*broken = true;
 			return 0;
 		}
-		if (cap_id == 0xff || cfg[pos] == cap_id)
+		if (cap_id == 0xff || mmio_read8(cfg + pos) == cap_id)
 			return pos;
-		pos = cfg[pos + 1] & 0xfc;
+		pos = mmio_read8(cfg + pos + 1) & 0xfc;
 	}
 	return 0;
 }
@@ -182,37 +183,43 @@ static volatile u8 *cfg_of(unsigned bus, unsigned dev, unsigned fn)
 	return ecam_virt + (((u64)(bus - ecam.start_bus) << 20) | (dev << 15) | (fn << 12));
 }
 
+/*
+ * pci_read8() .. pci_write32() - one access to a register of d's
+ * configuration space through ECAM (arch/io.h's mmio accessors, which the
+ * host tests send to a model); offsets past the 4 KiB read as all ones and
+ * are not written.  Context: (any).
+ */
 u8 pci_read8(const struct pci_dev *d, u16 off)
 {
-	return off < 4096 ? d->cfg[off] : 0xff;
+	return off < 4096 ? mmio_read8(d->cfg + off) : 0xff;
 }
 
 u16 pci_read16(const struct pci_dev *d, u16 off)
 {
-	return off < 4095 ? *(volatile u16 *)(d->cfg + (off & ~1u)) : 0xffff;
+	return off < 4095 ? mmio_read16((const volatile u16 *)(d->cfg + (off & ~1u))) : 0xffff;
 }
 
 u32 pci_read32(const struct pci_dev *d, u16 off)
 {
-	return off < 4093 ? *(volatile u32 *)(d->cfg + (off & ~3u)) : 0xffffffff;
+	return off < 4093 ? mmio_read32((const volatile u32 *)(d->cfg + (off & ~3u))) : 0xffffffff;
 }
 
 void pci_write8(struct pci_dev *d, u16 off, u8 v)
 {
 	if (off < 4096)
-		d->cfg[off] = v;
+		mmio_write8(d->cfg + off, v);
 }
 
 void pci_write16(struct pci_dev *d, u16 off, u16 v)
 {
 	if (off < 4095)
-		*(volatile u16 *)(d->cfg + (off & ~1u)) = v;
+		mmio_write16((volatile u16 *)(d->cfg + (off & ~1u)), v);
 }
 
 void pci_write32(struct pci_dev *d, u16 off, u32 v)
 {
 	if (off < 4093)
-		*(volatile u32 *)(d->cfg + (off & ~3u)) = v;
+		mmio_write32((volatile u32 *)(d->cfg + (off & ~3u)), v);
 }
 
 u8 pci_find_capability(const struct pci_dev *d, u8 cap_id, u8 start)
@@ -314,55 +321,104 @@ static bool overlaps(u64 a, u64 asize, u64 b, u64 bsize)
 }
 
 /*
- * range_busy() - true if [base, base+size) meets any assigned memory BAR or
- * open bridge window known to the table, or the ECAM region.  `skip` is
- * not looked at (the device being placed).  Context: (main).
+ * busy_end() - 0 if [base, base+size) is free, else the end (exclusive) of
+ * something it meets: an assigned memory BAR, (with `windows`) an open
+ * bridge window known to the table, or the ECAM region.  The windows of
+ * `skip` (the bridge getting a new one) are not looked at; its BARs are,
+ * like everyone's: a device being placed must not land on its own BARs
+ * placed before.  Context: (main).
  */
-static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool windows)
+static u64 busy_end(u64 base, u64 size, const struct pci_dev *skip, bool windows)
 {
+	u64 ecam_lo = ecam.base + ((u64)ecam.start_bus << 20);
+	u64 ecam_size = ((u64)ecam.end_bus - ecam.start_bus + 1) << 20;
 	unsigned i, j;
 
-	if (overlaps(base, size, ecam.base + ((u64)ecam.start_bus << 20),
-		     ((u64)ecam.end_bus - ecam.start_bus + 1) << 20))
-		return true;
+	if (overlaps(base, size, ecam_lo, ecam_size))
+		return ecam_lo + ecam_size;
 	for (i = 0; i < nr_devices; i++) {
 		const struct pci_dev *d = &devices[i];
 
-		if (d == skip || !d->cfg)
+		if (!d->cfg)
 			continue;
 		for (j = 0; j < 6; j++) {
 			const struct pci_bar *b = &d->bars[j];
 
 			if (b->size && !b->is_io && b->base &&
 			    overlaps(base, size, b->base, b->size))
-				return true;
+				return b->base + b->size;
 		}
-		if (windows && d->header_type == 1) {
+		if (windows && d->header_type == 1 && d != skip) {
 			if (window_open(d->mem_window_base, d->mem_window_limit) &&
 			    overlaps(base, size, d->mem_window_base,
 				     d->mem_window_limit - d->mem_window_base + 1))
-				return true;
+				return d->mem_window_limit + 1;
 			if (window_open(d->pref_window_base, d->pref_window_limit) &&
 			    overlaps(base, size, d->pref_window_base,
 				     d->pref_window_limit - d->pref_window_base + 1))
-				return true;
+				return d->pref_window_limit + 1;
 		}
 	}
+	return 0;
+}
+
+static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool windows)
+{
+	return busy_end(base, size, skip, windows) != 0;
+}
+
+/*
+ * window_holds_bars() - does bridge br's memory window already hold an
+ * assigned memory BAR (of a device behind it: windows of bridges side by
+ * side do not overlap)?  Such a window cannot be moved: those BARs would
+ * be left outside it, unreachable.  Context: (main).
+ */
+static bool window_holds_bars(const struct pci_dev *br)
+{
+	u64 base = br->mem_window_base, limit = br->mem_window_limit;
+
+	if (!window_open(base, limit))
+		return false;
+	for (unsigned i = 0; i < nr_devices; i++)
+		for (unsigned j = 0; j < 6; j++) {
+			const struct pci_bar *b = &devices[i].bars[j];
+
+			if (devices[i].cfg && b->size && !b->is_io && b->base &&
+			    overlaps(b->base, b->size, base, limit - base + 1))
+				return true;
+		}
 	return false;
 }
 
 /*
  * open_window() - give bridge `br` a non-prefetchable memory window of at
- * least `need` bytes in the 32-bit PCI hole, highest free spot first, and
- * program it.  Returns 0 or -ENOSPC.  Context: (main).
+ * least `need` bytes in the 32-bit PCI hole, highest free spot first,
+ * aligned to its size (so a BAR of that size fits in it), and program it.
+ * Returns 0 or -ENOSPC: a window that size cannot be in the hole, none is
+ * free, or the bridge's window is already in use by BARs behind it and
+ * moving it would strand them.  The bridge is then left as it was.
+ * Context: (main).
  */
 static int open_window(struct pci_dev *br, u64 need)
 {
 	u64 size = HOTPLUG_WINDOW_SIZE, base;
 
-	while (size < need)
+	if (window_holds_bars(br)) {
+		pr_warn("pci %02x:%02x.%x: memory window %llx-%llx is too small for a %llx-byte BAR and holds BARs of the devices behind it: not moved",
+			br->bus, br->dev, br->fn, (unsigned long long)br->mem_window_base,
+			(unsigned long long)br->mem_window_limit, (unsigned long long)need);
+		return -ENOSPC;
+	}
+
+	while (size < need && size <= PCI_HOLE32_HIGH - PCI_HOLE32_LOW)
 		size <<= 1;
-	for (base = PCI_HOLE32_HIGH - size; base >= PCI_HOLE32_LOW; base -= size) {
+	if (size > PCI_HOLE32_HIGH - PCI_HOLE32_LOW) {
+		pr_warn("pci %02x:%02x.%x: a %llx-byte window does not fit the 32-bit PCI hole %llx-%llx",
+			br->bus, br->dev, br->fn, (unsigned long long)need,
+			(unsigned long long)PCI_HOLE32_LOW, (unsigned long long)PCI_HOLE32_HIGH - 1);
+		return -ENOSPC;
+	}
+	for (base = (PCI_HOLE32_HIGH - size) & ~(size - 1); base >= PCI_HOLE32_LOW; base -= size) {
 		if (range_busy(base, size, br, true))
 			continue;
 		pci_write16(br, CFG_MEM_BASE, (u16)((base >> 16) & 0xfff0));
@@ -377,16 +433,26 @@ static int open_window(struct pci_dev *br, u64 need)
 	return -ENOSPC;
 }
 
-/* place_in() - the lowest free size-aligned spot for a BAR in [lo, hi], or 0. */
+/*
+ * place_in() - the lowest free size-aligned spot for a BAR in [lo, hi], or
+ * 0.  Each busy spot is jumped past to the end of what occupies it, not
+ * one BAR size at a time: a 16-byte BAR in a large window full of BARs
+ * would otherwise take billions of steps.  Context: (main).
+ */
 static u64 place_in(u64 lo, u64 hi, u64 size, const struct pci_dev *d)
 {
-	u64 a;
+	u64 a = (lo + size - 1) & ~(size - 1), end;
 
 	if (!window_open(lo, hi))
 		return 0;
-	for (a = (lo + size - 1) & ~(size - 1); a + size - 1 <= hi && a >= lo; a += size)
-		if (!range_busy(a, size, d, false))
+	while (a >= lo && a + size - 1 >= a && a + size - 1 <= hi) {
+		end = busy_end(a, size, d, false);
+		if (!end)
 			return a;
+		if (end <= a)
+			return 0;	/* cannot happen: what meets a ends above it */
+		a = (end + size - 1) & ~(size - 1);
+	}
 	return 0;
 }
 
@@ -546,21 +612,39 @@ struct scan_frame {
 /*
  * push_bridge() - continue the walk below bridge d: its secondary bus as
  * the firmware numbered it, or, for an unconfigured bridge, the next free
- * bus number with subordinate 0xff until the walk returns.  Returns false
- * if the bridge cannot be entered.  Context: (boot, main).
+ * bus number with subordinate 0xff until the walk returns.  A bus is
+ * entered once per walk (`seen`, a bitmap of 256 buses): bridges whose
+ * ranges overlap, a bus outside the MCFG's range, and a bridge that does
+ * not keep the numbers written to it are reported and not entered, so the
+ * walk stays bounded and never records one function under two addresses.
+ * Returns false if the bridge cannot be entered.  Context: (boot, main).
  */
 static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
-			struct pci_dev *d, unsigned *last_bus)
+			struct pci_dev *d, unsigned *last_bus, u8 *seen)
 {
+	unsigned sec;
+
 	if (*depth >= max) {
 		pr_warn("pci %02x:%02x.%x: bridges nested too deep; not scanned",
 			d->bus, d->dev, d->fn);
 		return false;
 	}
 	if (d->secondary_bus > d->bus && d->subordinate_bus >= d->secondary_bus) {
+		sec = d->secondary_bus;
+		if (sec > ecam.end_bus) {
+			pr_warn("pci %02x:%02x.%x: secondary bus %02x is beyond the MCFG's buses %02x-%02x; not scanned",
+				d->bus, d->dev, d->fn, sec, ecam.start_bus, ecam.end_bus);
+			return false;
+		}
+		if (seen[sec / 8] & (1u << (sec % 8))) {
+			pr_warn("pci %02x:%02x.%x: secondary bus %02x was already scanned (bridges overlap); not scanned again",
+				d->bus, d->dev, d->fn, sec);
+			return false;
+		}
 		if (d->subordinate_bus > *last_bus)
 			*last_bus = d->subordinate_bus;
-		stack[(*depth)++] = (struct scan_frame){ .bus = d->secondary_bus, .bridge = d };
+		seen[sec / 8] |= (u8)(1u << (sec % 8));
+		stack[(*depth)++] = (struct scan_frame){ .bus = (u8)sec, .bridge = d };
 		return true;
 	}
 	if (*last_bus >= ecam.end_bus) {
@@ -568,16 +652,68 @@ static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
 			d->bus, d->dev, d->fn);
 		return false;
 	}
-	++*last_bus;
+	sec = *last_bus + 1;
 	pci_write8(d, CFG_PRIMARY_BUS, d->bus);
-	pci_write8(d, CFG_SECONDARY_BUS, (u8)*last_bus);
+	pci_write8(d, CFG_SECONDARY_BUS, (u8)sec);
 	pci_write8(d, CFG_SUBORDINATE_BUS, 0xff);
 	read_windows(d);
+	if (d->secondary_bus != sec || d->subordinate_bus != 0xff) {
+		pr_warn("pci %02x:%02x.%x: bridge does not keep its bus numbers (wrote %02x-ff, reads %02x-%02x); not scanned",
+			d->bus, d->dev, d->fn, sec, d->secondary_bus, d->subordinate_bus);
+		return false;
+	}
+	*last_bus = sec;
 	pr_info("pci %02x:%02x.%x: bridge was unconfigured; secondary bus %02x",
-		d->bus, d->dev, d->fn, *last_bus);
-	stack[(*depth)++] = (struct scan_frame){ .bus = d->secondary_bus, .bridge = d,
+		d->bus, d->dev, d->fn, sec);
+	seen[sec / 8] |= (u8)(1u << (sec % 8));
+	stack[(*depth)++] = (struct scan_frame){ .bus = (u8)sec, .bridge = d,
 						 .assigned = true };
 	return true;
+}
+
+/*
+ * quiet_bridges() - before the walk hands out bus numbers below `bus`:
+ * every bridge on it whose numbers are not a valid configuration (the ones
+ * push_bridge() will number) gets them cleared first.  Otherwise garbage
+ * left in such a bridge's subordinate register (say secondary 0,
+ * subordinate 5) makes it forward configuration cycles for buses that the
+ * walk hands to a bridge found before it, and two bridges answer for one
+ * bus (Linux likewise reconfigures such bridges only after a first pass).
+ * A bridge whose registers do not clear keeps its claimed range out of the
+ * numbers handed out.  Context: (boot, main).
+ */
+static void quiet_bridges(unsigned bus, unsigned *last_bus)
+{
+	for (unsigned devfn = 0; devfn < 256; devfn++) {
+		unsigned dev = devfn >> 3, fn = devfn & 7;
+		volatile u8 *cfg = cfg_of(bus, dev, fn);
+		u8 header, sec, sub;
+
+		if (!cfg || mmio_read16((const volatile u16 *)cfg) == 0xffff) {
+			if (!fn)
+				devfn |= 7;			/* no function 0: no device */
+			continue;
+		}
+		header = mmio_read8(cfg + CFG_HEADER_TYPE);
+		if (!fn && !(header & HEADER_MULTIFUNCTION))
+			devfn |= 7;				/* single-function device */
+		if ((header & 0x7f) != 1)
+			continue;
+		sec = mmio_read8(cfg + CFG_SECONDARY_BUS);
+		sub = mmio_read8(cfg + CFG_SUBORDINATE_BUS);
+		if ((sec > bus && sub >= sec) || (!sec && !sub))
+			continue;				/* configured, or quiet */
+		mmio_write8(cfg + CFG_SUBORDINATE_BUS, 0);
+		mmio_write8(cfg + CFG_SECONDARY_BUS, 0);
+		sec = mmio_read8(cfg + CFG_SECONDARY_BUS);
+		sub = mmio_read8(cfg + CFG_SUBORDINATE_BUS);
+		if (!sub)
+			continue;
+		pr_warn("pci %02x:%02x.%x: bridge does not clear its bus numbers (reads %02x-%02x); buses up to %02x are not handed out",
+			bus, dev, fn, sec, sub, sub);
+		if (sub > *last_bus)
+			*last_bus = sub;
+	}
 }
 
 /*
@@ -591,6 +727,7 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 {
 	struct scan_frame stack[32];
 	unsigned depth = 0, added = 0, last_bus = ecam.start_bus, i;
+	u8 seen[32];
 
 	/* bus numbers already in use, so that new bridges do not collide */
 	for (i = 0; i < nr_devices; i++)
@@ -598,6 +735,8 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 		    devices[i].subordinate_bus > last_bus)
 			last_bus = devices[i].subordinate_bus;
 
+	memset(seen, 0, sizeof(seen));
+	seen[ecam.start_bus / 8] |= (u8)(1u << (ecam.start_bus % 8));
 	stack[depth++] = (struct scan_frame){ .bus = ecam.start_bus };
 	while (depth) {
 		struct scan_frame *f = &stack[depth - 1];
@@ -605,6 +744,8 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 		volatile u8 *cfg;
 		struct pci_dev *d;
 
+		if (f->next == 0)
+			quiet_bridges(f->bus, &last_bus);
 		if (f->next >= 256) {
 			if (f->assigned && f->bridge) {
 				pci_write8(f->bridge, CFG_SUBORDINATE_BUS, (u8)last_bus);
@@ -617,12 +758,12 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 		fn = f->next & 7;
 		f->next++;
 		cfg = cfg_of(f->bus, dev, fn);
-		if (!cfg || *(volatile u16 *)cfg == 0xffff) {
+		if (!cfg || mmio_read16((const volatile u16 *)cfg) == 0xffff) {
 			if (fn == 0)
 				f->next = (u16)((dev + 1) << 3);	/* no function 0: no device */
 			continue;
 		}
-		if (fn == 0 && !(cfg[CFG_HEADER_TYPE] & HEADER_MULTIFUNCTION))
+		if (fn == 0 && !(mmio_read8(cfg + CFG_HEADER_TYPE) & HEADER_MULTIFUNCTION))
 			f->next = (u16)((dev + 1) << 3);	/* single-function device */
 		d = find_bdf(f->bus, dev, fn);
 		if (!d) {
@@ -638,7 +779,8 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 					d->class_code, d->subclass);
 		}
 		if (d->header_type == 1)
-			push_bridge(stack, &depth, sizeof(stack) / sizeof(stack[0]), d, &last_bus);
+			push_bridge(stack, &depth, sizeof(stack) / sizeof(stack[0]), d, &last_bus,
+				    seen);
 	}
 	return (int)added;
 }
@@ -704,6 +846,63 @@ void pci_remove_device(struct pci_dev *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* in_window() - is [base, base+size) inside [lo, hi] (an open window)? */
+static bool in_window(u64 base, u64 size, u64 lo, u64 hi)
+{
+	return window_open(lo, hi) && base >= lo && base + size - 1 >= base &&
+	       base + size - 1 <= hi;
+}
+
+/* bar_meets_other() - does BAR j of d overlap any other memory BAR known? */
+static bool bar_meets_other(const struct pci_dev *d, unsigned j)
+{
+	const struct pci_bar *b = &d->bars[j];
+
+	for (unsigned i = 0; i < nr_devices; i++)
+		for (unsigned k = 0; k < 6; k++) {
+			const struct pci_bar *o = &devices[i].bars[k];
+
+			if ((&devices[i] == d && k == j) || !devices[i].cfg || !o->size ||
+			    o->is_io || !o->base)
+				continue;
+			if (overlaps(b->base, b->size, o->base, o->size))
+				return true;
+		}
+	return false;
+}
+
+/*
+ * distrust_bars() - a function found by a rescan may come with addresses
+ * in its memory BARs: left from an earlier life, or garbage.  One is kept
+ * only if it lies inside a window of the bridge above (when there is a
+ * bridge) and meets no other BAR the table knows; otherwise the kernel
+ * says why and forgets it, and assign_bars() gives the BAR a proper place
+ * (or refuses the function).  Context: (main).
+ */
+static void distrust_bars(struct pci_dev *d)
+{
+	const struct pci_dev *br = d->bridge;
+
+	for (unsigned j = 0; j < 6; j++) {
+		struct pci_bar *b = &d->bars[j];
+		const char *why;
+
+		if (!b->size || b->is_io || !b->base)
+			continue;
+		if (br && !in_window(b->base, b->size, br->mem_window_base, br->mem_window_limit) &&
+		    !in_window(b->base, b->size, br->pref_window_base, br->pref_window_limit))
+			why = "is outside the windows of the bridge above";
+		else if (bar_meets_other(d, j))
+			why = "meets another BAR";
+		else
+			continue;
+		pr_warn("pci %02x:%02x.%x: BAR%u %llx-%llx %s; placed anew",
+			d->bus, d->dev, d->fn, j, (unsigned long long)b->base,
+			(unsigned long long)(b->base + b->size - 1), why);
+		b->base = 0;
+	}
+}
+
 /*
  * pci_rescan() - find functions that appeared since the last scan, give
  * their BARs addresses inside the window of the bridge above them, enable
@@ -723,6 +922,7 @@ int pci_rescan(void)
 
 		if (d->header_type != 0)
 			continue;
+		distrust_bars(d);
 		err = assign_bars(d);
 		if (err) {
 			pr_warn("pci %02x:%02x.%x: cannot assign BARs (%d); left disabled",

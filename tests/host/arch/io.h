@@ -11,7 +11,10 @@
  * host_mmio_read32() / host_mmio_write32(), defined by a test program that
  * compiles such a driver (tests/host/test_apic.c); the pointer is whatever
  * that program's ioremap() returned, plus the register's offset, so the
- * model tells devices and registers apart by address.
+ * model tells devices and registers apart by address.  The 8- and 16-bit
+ * forms go to host_mmio_read8/16() and host_mmio_write8/16() (PCI
+ * configuration space through ECAM: tests/host/pci_model.h); a program
+ * that never uses them need not define them.
  */
 #ifndef ARCH_IO_H
 #define ARCH_IO_H
@@ -34,8 +37,18 @@ u32 host_mmio_read32(const volatile u32 *reg);
 /* host_mmio_write32() - a 32-bit write of v to the register at reg. */
 void host_mmio_write32(volatile u32 *reg, u32 v);
 
+/* host_mmio_read16/8(), host_mmio_write16/8() - the same for narrower registers. */
+u16 host_mmio_read16(const volatile u16 *reg);
+void host_mmio_write16(volatile u16 *reg, u16 v);
+u8 host_mmio_read8(const volatile u8 *reg);
+void host_mmio_write8(volatile u8 *reg, u8 v);
+
 static inline u32 mmio_read32(const volatile u32 *reg) { return host_mmio_read32(reg); }
 static inline void mmio_write32(volatile u32 *reg, u32 v) { host_mmio_write32(reg, v); }
+static inline u16 mmio_read16(const volatile u16 *reg) { return host_mmio_read16(reg); }
+static inline void mmio_write16(volatile u16 *reg, u16 v) { host_mmio_write16(reg, v); }
+static inline u8 mmio_read8(const volatile u8 *reg) { return host_mmio_read8(reg); }
+static inline void mmio_write8(volatile u8 *reg, u8 v) { host_mmio_write8(reg, v); }
 static inline void io_wait(void) { outb(0x80, 0); }
 
 #endif

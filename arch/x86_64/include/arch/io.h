@@ -44,10 +44,16 @@ static inline u32 inl(u16 port)
 /*
  * mmio_read32() / mmio_write32() - one 32-bit access to a register of a
  * device mapped uncached (ioremap).  Volatile: the compiler neither merges,
- * splits, drops nor reorders it with other device accesses.
+ * splits, drops nor reorders it with other device accesses.  The 8- and
+ * 16-bit forms are the same for narrower registers (PCI configuration
+ * space through ECAM).
  */
 static inline u32 mmio_read32(const volatile u32 *reg) { return *reg; }
 static inline void mmio_write32(volatile u32 *reg, u32 v) { *reg = v; }
+static inline u16 mmio_read16(const volatile u16 *reg) { return *reg; }
+static inline void mmio_write16(volatile u16 *reg, u16 v) { *reg = v; }
+static inline u8 mmio_read8(const volatile u8 *reg) { return *reg; }
+static inline void mmio_write8(volatile u8 *reg, u8 v) { *reg = v; }
 
 /* io_wait() - a short delay for old devices (a write to the unused port 0x80). */
 static inline void io_wait(void) { outb(0x80, 0); }

@@ -672,6 +672,22 @@ static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
 }
 
 /*
+ * function_absent() - nothing at this configuration address: no mapping,
+ * or a vendor id of 0xffff (no device answered: the read is all ones) or
+ * 0x0000 (what some broken boards return for an empty slot; no vendor has
+ * that id).  Context: (boot, main).
+ */
+static bool function_absent(const volatile u8 *cfg)
+{
+	u16 vendor;
+
+	if (!cfg)
+		return true;
+	vendor = mmio_read16((const volatile u16 *)cfg);
+	return vendor == 0xffff || vendor == 0x0000;
+}
+
+/*
  * quiet_bridges() - before the walk hands out bus numbers below `bus`:
  * every bridge on it whose numbers are not a valid configuration (the ones
  * push_bridge() will number) gets them cleared first.  Otherwise garbage
@@ -689,7 +705,7 @@ static void quiet_bridges(unsigned bus, unsigned *last_bus)
 		volatile u8 *cfg = cfg_of(bus, dev, fn);
 		u8 header, sec, sub;
 
-		if (!cfg || mmio_read16((const volatile u16 *)cfg) == 0xffff) {
+		if (function_absent(cfg)) {
 			if (!fn)
 				devfn |= 7;			/* no function 0: no device */
 			continue;
@@ -758,7 +774,7 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 		fn = f->next & 7;
 		f->next++;
 		cfg = cfg_of(f->bus, dev, fn);
-		if (!cfg || mmio_read16((const volatile u16 *)cfg) == 0xffff) {
+		if (function_absent(cfg)) {
 			if (fn == 0)
 				f->next = (u16)((dev + 1) << 3);	/* no function 0: no device */
 			continue;

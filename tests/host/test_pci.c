@@ -6,7 +6,8 @@
  * window, or a window opened for it; and hostile firmware and devices
  * (MCFGs that are short or empty or do not fit, capability lists that
  * loop, BARs of absurd sizes, bridges with garbage bus numbers, a device
- * on every function, vendor ids 0xffff and 0x0000) each end with a logged
+ * on every function, vendor ids 0xffff and 0x0000, which both mean "no
+ * function") each end with a logged
  * reason, bounded work and a consistent table.
  */
 #include "htest.h"
@@ -668,5 +669,29 @@ HTEST(pci_hotplug_bars_with_stale_addresses_are_placed_anew)
 	CHECK(inside(d->bars[1].base, 4096, 0xfe800000, 0xfe9fffff));
 	CHECK(d->bars[0].base != 0xfe800000);
 	CHECK(bars_disjoint());
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
+ * A slot that answers with vendor id 0x0000 (some broken boards do for an
+ * empty slot; no vendor has that id) holds no function: expect it left out
+ * of the table at boot and at a rescan, as 0xffff is, and the rest of the
+ * machine enumerated as usual.
+ */
+HTEST(pci_vendor_0000_is_no_function)
+{
+	int before;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	before = pcitest_device_count();
+	q35();
+	pm_add(-1, 9, 0, 0x0000, 0x1234, 0, 0x02, 0x00);
+	CHECK_EQ(init_quiet(), 0);
+	CHECK(bdf(0, 9, 0) == NULL);
+	CHECK_EQ(pcitest_device_count(), before);
+	pm_add(q_rp2, 0, 0, 0x0000, 0x0000, 1, 0x06, 0x04);
+	CHECK_EQ(rescan_quiet(), 0);
+	CHECK(bdf(2, 0, 0) == NULL);
 	CHECK_EQ(pm.stray_writes, 0);
 }

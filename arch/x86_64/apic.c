@@ -88,8 +88,9 @@ static struct ioapic *ioapic_for_gsi(unsigned gsi, unsigned *pin)
 
 /*
  * apic_irq_to_gsi() - where IRQ irq arrives on the I/O APICs, and how: the
- * MADT's override for it if there is one (the last in the table), else GSI =
- * irq.  Polarity and trigger are the override's where its flags name them;
+ * MADT's override for it if there is one (apic_init() keeps one at most),
+ * else GSI = irq.  Polarity and trigger are the override's where its flags
+ * name them;
  * where they say "conforms to the bus" (0; the reserved value 2 is read
  * the same way), or there is no override, the caller's defaults apply:
  * edge, active-high for an ISA device; level, active-low for the ACPI SCI.
@@ -138,10 +139,13 @@ int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low)
 
 /*
  * Drop the MADT's interrupt source overrides that cannot be right: an ISA
- * IRQ above 15, or a GSI that no I/O APIC serves or that memlab has no
- * vector for.  The IRQ then keeps its identity mapping (GSI = IRQ), which
- * every I/O APIC with 16 pins or more serves; routing to a GSI nobody
- * serves would lose the interrupt (the timer's, the console's).
+ * IRQ above 15, a GSI that no I/O APIC serves or that memlab has no vector
+ * for, a second override for an IRQ already overridden, or a second IRQ
+ * sent to a GSI an earlier override already took (one handler per line:
+ * the second IRQ would take the first one's place).  The first of two
+ * wins.  A dropped IRQ keeps its identity mapping (GSI = IRQ), which every
+ * I/O APIC with 16 pins or more serves; routing to a GSI nobody serves
+ * would lose the interrupt (the timer's, the console's).
  */
 static void drop_bad_overrides(void)
 {
@@ -150,12 +154,23 @@ static void drop_bad_overrides(void)
 
 	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
 		const struct madt_override *o = &madt_info.overrides[i];
+		const char *why = NULL;
 
-		if (o->bus_irq >= 16 || o->gsi >= NR_IRQ_LINES || !ioapic_for_gsi(o->gsi, &pin)) {
+		if (o->bus_irq >= 16)
+			why = "not an ISA IRQ";
+		else if (o->gsi >= NR_IRQ_LINES)
+			why = "GSI beyond memlab's vectors";
+		else if (!ioapic_for_gsi(o->gsi, &pin))
+			why = "no I/O APIC serves that GSI";
+		for (u32 k = 0; !why && k < kept; k++) {
+			if (madt_info.overrides[k].bus_irq == o->bus_irq)
+				why = "the IRQ already has an override";
+			else if (madt_info.overrides[k].gsi == o->gsi)
+				why = "another IRQ already goes to that GSI";
+		}
+		if (why) {
 			pr_warn("apic: MADT override IRQ %u -> GSI %u: %s; ignored", o->bus_irq, o->gsi,
-				o->bus_irq >= 16 ? "not an ISA IRQ" :
-				o->gsi >= NR_IRQ_LINES ? "GSI beyond memlab's vectors" :
-				"no I/O APIC serves that GSI");
+				why);
 			continue;
 		}
 		madt_info.overrides[kept++] = *o;

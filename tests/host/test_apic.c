@@ -453,6 +453,38 @@ HTEST(apic_sci_defaults_are_level_active_low)
 }
 
 /*
+ * Overrides that collide: a second override for IRQ 9 (to GSI 20), and
+ * IRQ 10 sent to GSI 2, which IRQ 0's override already took.  One handler
+ * per line, so each later one is dropped with its reason and the first
+ * wins: IRQ 9 stays on GSI 9 (level, high), IRQ 10 keeps GSI 10.
+ */
+HTEST(apic_colliding_overrides_first_wins)
+{
+	int logs;
+
+	machine_reset();
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(0, 2, 0);
+	madt_override(9, 9, 0xd);
+	madt_override(9, 20, 0xf);
+	madt_override(10, 2, 0xd);
+	madt_end();
+	logs = host_log_count;
+	CHECK(init());
+	CHECK(host_log_seen("MADT override IRQ 9 -> GSI 20: the IRQ already has an override; ignored",
+			    logs));
+	CHECK(host_log_seen("MADT override IRQ 10 -> GSI 2: another IRQ already goes to that GSI; ignored",
+			    logs));
+	CHECK_EQ(apic_test_madt_info.nr_overrides, 2);
+	expect_isa_irq(0, 2, false, false);
+	expect_isa_irq(9, 9, true, false);
+	expect_isa_irq(10, 10, false, false);
+	CHECK_EQ(models[0].stray_writes, 0);
+}
+
+/*
  * Overrides that cannot be right, between good ones: ISA IRQ 16 and 200,
  * a GSI no I/O APIC serves (24 pins: GSI 24-31 are nobody's), a GSI
  * beyond memlab's 32 vectors, a GSI far away.  Expect each dropped with

@@ -324,10 +324,20 @@ static bool overlaps(u64 a, u64 asize, u64 b, u64 bsize)
  * busy_end() - 0 if [base, base+size) is free, else the end (exclusive) of
  * something it meets: an assigned memory BAR, (with `windows`) an open
  * bridge window known to the table, or the ECAM region.  The windows of
- * `skip` (the bridge getting a new one) are not looked at; its BARs are,
- * like everyone's: a device being placed must not land on its own BARs
- * placed before.  Context: (main).
+ * `skip` (the bridge getting a new one) and of the bridges above it (which
+ * hold it) are not looked at; its BARs are, like everyone's: a device
+ * being placed must not land on its own BARs placed before.
+ * Context: (main).
  */
+/* bridge_at_or_above() - is br, or a bridge above it, d? */
+static bool bridge_at_or_above(const struct pci_dev *d, const struct pci_dev *br)
+{
+	for (unsigned n = 0; br && n < PCI_MAX_DEVICES; n++, br = br->bridge)
+		if (d == br)
+			return true;
+	return false;
+}
+
 static u64 busy_end(u64 base, u64 size, const struct pci_dev *skip, bool windows)
 {
 	u64 ecam_lo = ecam.base + ((u64)ecam.start_bus << 20);
@@ -348,7 +358,7 @@ static u64 busy_end(u64 base, u64 size, const struct pci_dev *skip, bool windows
 			    overlaps(base, size, b->base, b->size))
 				return b->base + b->size;
 		}
-		if (windows && d->header_type == 1 && d != skip) {
+		if (windows && d->header_type == 1 && !bridge_at_or_above(d, skip)) {
 			if (window_open(d->mem_window_base, d->mem_window_limit) &&
 			    overlaps(base, size, d->mem_window_base,
 				     d->mem_window_limit - d->mem_window_base + 1))
@@ -392,16 +402,19 @@ static bool window_holds_bars(const struct pci_dev *br)
 
 /*
  * open_window() - give bridge `br` a non-prefetchable memory window of at
- * least `need` bytes in the 32-bit PCI hole, highest free spot first,
- * aligned to its size (so a BAR of that size fits in it), and program it.
- * Returns 0 or -ENOSPC: a window that size cannot be in the hole, none is
- * free, or the bridge's window is already in use by BARs behind it and
- * moving it would strand them.  The bridge is then left as it was.
- * Context: (main).
+ * least `need` bytes, highest free spot first, aligned to its size (so a
+ * BAR of that size fits in it), and program it.  The window must be
+ * reachable: inside the memory window of the bridge above, when there is
+ * one, else inside the 32-bit PCI hole.  Returns 0 or -ENOSPC: a window
+ * that size cannot be there, none is free, the bridge above has no
+ * 32-bit memory window, or the bridge's window is already in use by BARs
+ * behind it and moving it would strand them.  The bridge is then left as
+ * it was.  Context: (main).
  */
 static int open_window(struct pci_dev *br, u64 need)
 {
-	u64 size = HOTPLUG_WINDOW_SIZE, base;
+	const struct pci_dev *up = br->bridge;
+	u64 size = HOTPLUG_WINDOW_SIZE, base, lo = PCI_HOLE32_LOW, hi = PCI_HOLE32_HIGH;
 
 	if (window_holds_bars(br)) {
 		pr_warn("pci %02x:%02x.%x: memory window %llx-%llx is too small for a %llx-byte BAR and holds BARs of the devices behind it: not moved",
@@ -409,16 +422,26 @@ static int open_window(struct pci_dev *br, u64 need)
 			(unsigned long long)br->mem_window_limit, (unsigned long long)need);
 		return -ENOSPC;
 	}
-
-	while (size < need && size <= PCI_HOLE32_HIGH - PCI_HOLE32_LOW)
+	if (up) {
+		if (!window_open(up->mem_window_base, up->mem_window_limit) ||
+		    up->mem_window_limit >= (1ULL << 32)) {
+			pr_warn("pci %02x:%02x.%x: the bridge above (%02x:%02x.%x) has no 32-bit memory window to open one inside",
+				br->bus, br->dev, br->fn, up->bus, up->dev, up->fn);
+			return -ENOSPC;
+		}
+		lo = up->mem_window_base;
+		hi = up->mem_window_limit + 1;
+	}
+	while (size < need && size <= hi - lo)
 		size <<= 1;
-	if (size > PCI_HOLE32_HIGH - PCI_HOLE32_LOW) {
-		pr_warn("pci %02x:%02x.%x: a %llx-byte window does not fit the 32-bit PCI hole %llx-%llx",
+	if (size > hi - lo) {
+		pr_warn("pci %02x:%02x.%x: a %llx-byte window does not fit %s %llx-%llx",
 			br->bus, br->dev, br->fn, (unsigned long long)need,
-			(unsigned long long)PCI_HOLE32_LOW, (unsigned long long)PCI_HOLE32_HIGH - 1);
+			up ? "the window of the bridge above" : "the 32-bit PCI hole",
+			(unsigned long long)lo, (unsigned long long)hi - 1);
 		return -ENOSPC;
 	}
-	for (base = (PCI_HOLE32_HIGH - size) & ~(size - 1); base >= PCI_HOLE32_LOW; base -= size) {
+	for (base = (hi - size) & ~(size - 1); base >= lo && base + size <= hi; base -= size) {
 		if (range_busy(base, size, br, true))
 			continue;
 		pci_write16(br, CFG_MEM_BASE, (u16)((base >> 16) & 0xfff0));

@@ -695,3 +695,55 @@ HTEST(pci_vendor_0000_is_no_function)
 	CHECK(bdf(2, 0, 0) == NULL);
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/*
+ * A bridge behind a bridge: root port 00:05.0 (buses 4-5, memory window
+ * fe600000-fe7fffff) with a switch port 04:00.0 below it (bus 5, no
+ * window); a function hot-added behind the switch port needs one.
+ * The window opened for it must lie inside the root port's window, or
+ * nothing reaches it.  Then the same with a root port that has no memory
+ * window: refused, with the reason.
+ */
+HTEST(pci_hotplug_window_nested_inside_the_bridge_above)
+{
+	int rp, sw, hot, since;
+	struct pci_dev *s, *d;
+
+	q35();
+	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp, 0, 4, 5);
+	pm_mem_window(rp, 0xfe600000, 0xfe7fffff);
+	sw = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_buses(sw, 4, 5, 5);
+	CHECK_EQ(init_quiet(), 0);
+	s = bdf(4, 0, 0);
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	hot = pm_add(sw, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(hot, 0, 16384, 0, 0);
+	CHECK_EQ(rescan_quiet(), 1);
+	d = bdf(s->secondary_bus, 0, 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK(inside(s->mem_window_base, s->mem_window_limit - s->mem_window_base + 1,
+		     0xfe600000, 0xfe7fffff));
+	CHECK(inside(d->bars[0].base, 16384, s->mem_window_base, s->mem_window_limit));
+	CHECK(bars_disjoint());
+
+	q35();
+	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp, 0, 4, 5);
+	sw = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_buses(sw, 4, 5, 5);
+	CHECK_EQ(init_quiet(), 0);
+	hot = pm_add(sw, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(hot, 0, 16384, 0, 0);
+	since = host_log_count;
+	CHECK_EQ(rescan_quiet(), 1);
+	CHECK(host_log_seen("04:00.0: the bridge above (00:05.0) has no 32-bit memory window", since));
+	s = bdf(4, 0, 0);
+	CHECK(s && !window_open(s->mem_window_base, s->mem_window_limit));
+	CHECK_EQ(pm.stray_writes, 0);
+}

@@ -329,6 +329,32 @@ static bool overlaps(u64 a, u64 asize, u64 b, u64 bsize)
  * being placed must not land on its own BARs placed before.
  * Context: (main).
  */
+/*
+ * bar_overlapping() - the first assigned memory BAR in the table that meets
+ * [base, base+size), `except` left out, or NULL.  Context: (main).
+ */
+static const struct pci_bar *bar_overlapping(u64 base, u64 size, const struct pci_bar *except)
+{
+	for (unsigned i = 0; i < nr_devices; i++) {
+		if (!devices[i].cfg)
+			continue;
+		for (unsigned j = 0; j < 6; j++) {
+			const struct pci_bar *b = &devices[i].bars[j];
+
+			if (b != except && b->size && !b->is_io && b->base &&
+			    overlaps(base, size, b->base, b->size))
+				return b;
+		}
+	}
+	return NULL;
+}
+
+/* window_meets() - is [lo, hi] an open window that meets [base, base+size)? */
+static bool window_meets(u64 base, u64 size, u64 lo, u64 hi)
+{
+	return window_open(lo, hi) && overlaps(base, size, lo, hi - lo + 1);
+}
+
 /* bridge_at_or_above() - is br, or a bridge above it, d? */
 static bool bridge_at_or_above(const struct pci_dev *d, const struct pci_dev *br)
 {
@@ -342,32 +368,24 @@ static u64 busy_end(u64 base, u64 size, const struct pci_dev *skip, bool windows
 {
 	u64 ecam_lo = ecam.base + ((u64)ecam.start_bus << 20);
 	u64 ecam_size = ((u64)ecam.end_bus - ecam.start_bus + 1) << 20;
-	unsigned i, j;
+	const struct pci_bar *b;
 
 	if (overlaps(base, size, ecam_lo, ecam_size))
 		return ecam_lo + ecam_size;
-	for (i = 0; i < nr_devices; i++) {
+	b = bar_overlapping(base, size, NULL);
+	if (b)
+		return b->base + b->size;
+	if (!windows)
+		return 0;
+	for (unsigned i = 0; i < nr_devices; i++) {
 		const struct pci_dev *d = &devices[i];
 
-		if (!d->cfg)
+		if (!d->cfg || d->header_type != 1 || bridge_at_or_above(d, skip))
 			continue;
-		for (j = 0; j < 6; j++) {
-			const struct pci_bar *b = &d->bars[j];
-
-			if (b->size && !b->is_io && b->base &&
-			    overlaps(base, size, b->base, b->size))
-				return b->base + b->size;
-		}
-		if (windows && d->header_type == 1 && !bridge_at_or_above(d, skip)) {
-			if (window_open(d->mem_window_base, d->mem_window_limit) &&
-			    overlaps(base, size, d->mem_window_base,
-				     d->mem_window_limit - d->mem_window_base + 1))
-				return d->mem_window_limit + 1;
-			if (window_open(d->pref_window_base, d->pref_window_limit) &&
-			    overlaps(base, size, d->pref_window_base,
-				     d->pref_window_limit - d->pref_window_base + 1))
-				return d->pref_window_limit + 1;
-		}
+		if (window_meets(base, size, d->mem_window_base, d->mem_window_limit))
+			return d->mem_window_limit + 1;
+		if (window_meets(base, size, d->pref_window_base, d->pref_window_limit))
+			return d->pref_window_limit + 1;
 	}
 	return 0;
 }
@@ -387,17 +405,7 @@ static bool window_holds_bars(const struct pci_dev *br)
 {
 	u64 base = br->mem_window_base, limit = br->mem_window_limit;
 
-	if (!window_open(base, limit))
-		return false;
-	for (unsigned i = 0; i < nr_devices; i++)
-		for (unsigned j = 0; j < 6; j++) {
-			const struct pci_bar *b = &devices[i].bars[j];
-
-			if (devices[i].cfg && b->size && !b->is_io && b->base &&
-			    overlaps(b->base, b->size, base, limit - base + 1))
-				return true;
-		}
-	return false;
+	return window_open(base, limit) && bar_overlapping(base, limit - base + 1, NULL);
 }
 
 /*
@@ -695,19 +703,29 @@ static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
 }
 
 /*
- * function_absent() - nothing at this configuration address: no mapping,
- * or a vendor id of 0xffff (no device answered: the read is all ones) or
- * 0x0000 (what some broken boards return for an empty slot; no vendor has
- * that id).  Context: (boot, main).
+ * bus_function() - one step of a walk over the functions of bus: the
+ * configuration space of the function at devfn, or NULL when nothing is
+ * there (no mapping, or a vendor id of 0xffff: no device answered, or
+ * 0x0000: what some broken boards return for an empty slot; no vendor has
+ * that id).  *next gets the devfn to look at after it: the next function,
+ * or the next device's function 0 when function 0 is missing or its device
+ * is single-function.  Context: (boot, main).
  */
-static bool function_absent(const volatile u8 *cfg)
+static volatile u8 *bus_function(unsigned bus, unsigned devfn, unsigned *next)
 {
-	u16 vendor;
+	volatile u8 *cfg = cfg_of(bus, devfn >> 3, devfn & 7);
+	bool fn0 = !(devfn & 7);
+	u16 vendor = cfg ? mmio_read16((const volatile u16 *)cfg) : 0xffff;
 
-	if (!cfg)
-		return true;
-	vendor = mmio_read16((const volatile u16 *)cfg);
-	return vendor == 0xffff || vendor == 0x0000;
+	*next = devfn + 1;
+	if (vendor == 0xffff || vendor == 0x0000) {
+		if (fn0)
+			*next = (devfn | 7) + 1;
+		return NULL;
+	}
+	if (fn0 && !(mmio_read8(cfg + CFG_HEADER_TYPE) & HEADER_MULTIFUNCTION))
+		*next = (devfn | 7) + 1;
+	return cfg;
 }
 
 /*
@@ -723,20 +741,12 @@ static bool function_absent(const volatile u8 *cfg)
  */
 static void quiet_bridges(unsigned bus, unsigned *last_bus)
 {
-	for (unsigned devfn = 0; devfn < 256; devfn++) {
+	for (unsigned devfn = 0, next; devfn < 256; devfn = next) {
 		unsigned dev = devfn >> 3, fn = devfn & 7;
-		volatile u8 *cfg = cfg_of(bus, dev, fn);
-		u8 header, sec, sub;
+		volatile u8 *cfg = bus_function(bus, devfn, &next);
+		u8 sec, sub;
 
-		if (function_absent(cfg)) {
-			if (!fn)
-				devfn |= 7;			/* no function 0: no device */
-			continue;
-		}
-		header = mmio_read8(cfg + CFG_HEADER_TYPE);
-		if (!fn && !(header & HEADER_MULTIFUNCTION))
-			devfn |= 7;				/* single-function device */
-		if ((header & 0x7f) != 1)
+		if (!cfg || (mmio_read8(cfg + CFG_HEADER_TYPE) & 0x7f) != 1)
 			continue;
 		sec = mmio_read8(cfg + CFG_SECONDARY_BUS);
 		sub = mmio_read8(cfg + CFG_SUBORDINATE_BUS);
@@ -779,7 +789,7 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 	stack[depth++] = (struct scan_frame){ .bus = ecam.start_bus };
 	while (depth) {
 		struct scan_frame *f = &stack[depth - 1];
-		unsigned dev, fn;
+		unsigned dev, fn, next;
 		volatile u8 *cfg;
 		struct pci_dev *d;
 
@@ -795,15 +805,10 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 		}
 		dev = f->next >> 3;
 		fn = f->next & 7;
-		f->next++;
-		cfg = cfg_of(f->bus, dev, fn);
-		if (function_absent(cfg)) {
-			if (fn == 0)
-				f->next = (u16)((dev + 1) << 3);	/* no function 0: no device */
+		cfg = bus_function(f->bus, f->next, &next);
+		f->next = (u16)next;
+		if (!cfg)
 			continue;
-		}
-		if (fn == 0 && !(mmio_read8(cfg + CFG_HEADER_TYPE) & HEADER_MULTIFUNCTION))
-			f->next = (u16)((dev + 1) << 3);	/* single-function device */
 		d = find_bdf(f->bus, dev, fn);
 		if (!d) {
 			d = add_function(cfg, f->bus, dev, fn, f->bridge, hot);
@@ -892,24 +897,6 @@ static bool in_window(u64 base, u64 size, u64 lo, u64 hi)
 	       base + size - 1 <= hi;
 }
 
-/* bar_meets_other() - does BAR j of d overlap any other memory BAR known? */
-static bool bar_meets_other(const struct pci_dev *d, unsigned j)
-{
-	const struct pci_bar *b = &d->bars[j];
-
-	for (unsigned i = 0; i < nr_devices; i++)
-		for (unsigned k = 0; k < 6; k++) {
-			const struct pci_bar *o = &devices[i].bars[k];
-
-			if ((&devices[i] == d && k == j) || !devices[i].cfg || !o->size ||
-			    o->is_io || !o->base)
-				continue;
-			if (overlaps(b->base, b->size, o->base, o->size))
-				return true;
-		}
-	return false;
-}
-
 /*
  * distrust_bars() - a function found by a rescan may come with addresses
  * in its memory BARs: left from an earlier life, or garbage.  One is kept
@@ -931,7 +918,7 @@ static void distrust_bars(struct pci_dev *d)
 		if (br && !in_window(b->base, b->size, br->mem_window_base, br->mem_window_limit) &&
 		    !in_window(b->base, b->size, br->pref_window_base, br->pref_window_limit))
 			why = "is outside the windows of the bridge above";
-		else if (bar_meets_other(d, j))
+		else if (bar_overlapping(b->base, b->size, b))
 			why = "meets another BAR";
 		else
 			continue;

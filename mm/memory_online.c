@@ -32,20 +32,21 @@ static online_page_callback_t online_page_callback = generic_online_page;
  * resize_zone_range): an empty zone starts there, otherwise the start can
  * only move down and the end only up.  resize_pgdat_range() does the same
  * for the node.  Holes between the old span and the range become part of
- * the span.  Context: (main), pgdat_resize_lock in Linux's terms.
+ * the span.  Also used by memremap.c for ZONE_DEVICE.  Context: (main),
+ * pgdat_resize_lock in Linux's terms.
  */
-static void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages)
+void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages)
 {
-	u64 old_end_pfn = zone_end_pfn(zone);
+	u64 old_end_pfn = zone_is_empty(zone) ? 0 : zone_end_pfn(zone);
 
 	if (zone_is_empty(zone) || start_pfn < zone->zone_start_pfn)
 		zone->zone_start_pfn = start_pfn;
 	zone->spanned_pages = MAX(start_pfn + nr_pages, old_end_pfn) - zone->zone_start_pfn;
 }
 
-static void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages)
+void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages)
 {
-	u64 old_end_pfn = pgdat_end_pfn(pgdat);
+	u64 old_end_pfn = pgdat->node_spanned_pages ? pgdat_end_pfn(pgdat) : 0;
 
 	if (!pgdat->node_spanned_pages || start_pfn < pgdat->node_start_pfn)
 		pgdat->node_start_pfn = start_pfn;
@@ -106,8 +107,9 @@ static void shrink_zone_span(struct zone *zone, u64 start_pfn, u64 end_pfn)
 	}
 }
 
-/* update_pgdat_span() - the node spans its non-empty zones, min start to max end. */
-static void update_pgdat_span(struct pglist_data *pgdat)
+/* update_pgdat_span() - the node spans its non-empty zones, min start to
+ * max end.  Also used by memremap.c.  Context: (main). */
+void update_pgdat_span(struct pglist_data *pgdat)
 {
 	u64 start = NO_PFN, end = 0;
 

@@ -133,27 +133,9 @@ static int devmem_check_range(const char *what, phys_addr_t start, u64 size, int
 static void device_span_grow(int nid, u64 start_pfn, u64 nr_pages)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
-	struct zone *zone = &pgdat->node_zones[ZONE_DEVICE];
-	u64 end_pfn = start_pfn + nr_pages;
 
-	if (zone_is_empty(zone)) {
-		zone->zone_start_pfn = start_pfn;
-		zone->spanned_pages = nr_pages;
-	} else {
-		u64 zone_end = MAX((u64)zone_end_pfn(zone), end_pfn);
-
-		zone->zone_start_pfn = MIN((u64)zone->zone_start_pfn, start_pfn);
-		zone->spanned_pages = zone_end - zone->zone_start_pfn;
-	}
-	if (!pgdat->node_spanned_pages) {
-		pgdat->node_start_pfn = start_pfn;
-		pgdat->node_spanned_pages = nr_pages;
-	} else {
-		u64 node_end = MAX((u64)pgdat_end_pfn(pgdat), end_pfn);
-
-		pgdat->node_start_pfn = MIN((u64)pgdat->node_start_pfn, start_pfn);
-		pgdat->node_spanned_pages = node_end - pgdat->node_start_pfn;
-	}
+	resize_zone_range(&pgdat->node_zones[ZONE_DEVICE], start_pfn, nr_pages);
+	resize_pgdat_range(pgdat, start_pfn, nr_pages);
 }
 
 /* The node's ZONE_DEVICE span is its remaining device ranges; the node
@@ -174,19 +156,7 @@ static void device_span_recompute(int nid)
 	}
 	zone->zone_start_pfn = end ? start : 0;
 	zone->spanned_pages = end ? end - start : 0;
-
-	start = ~0ULL;
-	end = 0;
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		const struct zone *zn = &pgdat->node_zones[z];
-
-		if (zone_is_empty(zn))
-			continue;
-		start = MIN(start, (u64)zn->zone_start_pfn);
-		end = MAX(end, (u64)zone_end_pfn(zn));
-	}
-	pgdat->node_start_pfn = end ? start : 0;
-	pgdat->node_spanned_pages = end ? end - start : 0;
+	update_pgdat_span(pgdat);
 }
 
 /* ---- the memmap ---------------------------------------------------------- */

@@ -301,6 +301,15 @@ void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_e
 /* auto_movable_stats_resync() - rebuild the cache from the walk. */
 void auto_movable_stats_resync(void);
 extern u64 auto_movable_stat_walks, auto_movable_stat_cache_reads;
+/*
+ * Spans (memory_online.c): resize_zone_range() / resize_pgdat_range() grow
+ * a zone's or node's span over a range; update_pgdat_span() recomputes a
+ * node's span from its non-empty zones.  Context: (main).
+ */
+void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages);
+void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages);
+void update_pgdat_span(struct pglist_data *pgdat);
+
 bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages);
 
 /*

@@ -148,7 +148,12 @@ static void map_fallback(void)
 	}
 }
 
-/* bsel_bus() - the bus number behind selector sel, or -ENOENT. */
+/*
+ * bsel_bus() - the bus number behind selector sel, or -ENOENT: no such
+ * selector, no bridge at its address, or a bridge the walk could not
+ * number (its secondary bus reads 0, which would be taken for bus 0).
+ * Context: (main).
+ */
 static int bsel_bus(unsigned sel)
 {
 	unsigned i;
@@ -162,7 +167,7 @@ static int bsel_bus(unsigned sel)
 
 		if (d && d->bus == 0 && d->dev == bsels[sel].dev && d->fn == bsels[sel].fn &&
 		    d->header_type == 1)
-			return d->secondary_bus;
+			return d->secondary_bus > d->bus ? d->secondary_bus : -ENOENT;
 	}
 	return -ENOENT;
 }

@@ -613,3 +613,99 @@ HTEST(pcihp_native_removal_of_a_boot_device)
 	CHECK(pm.f[m_vmem].absent);
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/* ---- bugs and hostile input ------------------------------------------------------------ */
+
+/*
+ * A root port whose bus-number registers are read-only (the walk could not
+ * number it: its secondary bus reads 0) has BSEL 2.  A DOWN for slot 0 of
+ * it must not be taken for slot 0 of bus 0: the host bridge 00:00.0 stays
+ * in the table, and the selector shows no bus.
+ */
+HTEST(pcihp_bridge_without_a_bus_number_is_not_bus_0)
+{
+	struct aml a = { .n = 0 };
+	int ro, since;
+
+	machine();
+	ro = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_reg(&pm.f[ro], 0x18, 3, 0);
+	pm_pcihp_bsel(2, ro);
+	aml_pci0(&a);
+	aml_bridge(&a, "S10_", 2, 1);
+	aml_bridge(&a, "S18_", 3, 0);
+	aml_bridge(&a, "S28_", 5, 2);
+	pm_set_dsdt(a.b, a.n);
+	CHECK_EQ(boot(), 0);
+	CHECK(find_bdf(0, 5, 0) && find_bdf(0, 5, 0)->secondary_bus == 0);
+	CHECK(strstr(pcihp(), "bsel 2: bridge 00:05.0 bus ff down 0 rmv ffffffff\n") != NULL);
+	pm.down[2] = 1;
+	since = host_log_count;
+	CHECK(gpe1());
+	CHECK(find_bdf(0, 0, 0) != NULL);
+	CHECK_EQ(table_count(), 5);
+	CHECK(host_log_seen("pci-hotplug: remove request for bsel 2 slot 0: bus unknown; ejecting anyway", since));
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/* boot_dsdt() - machine() with these DSDT bytes, booted; the log line
+ * count before the boot in *since. */
+static void boot_dsdt(const struct aml *a, int *since)
+{
+	machine();
+	pm_set_dsdt(a->b, a->n);
+	*since = host_log_count;
+	CHECK_EQ(boot(), 0);
+}
+
+/*
+ * DSDTs cut short: in the middle of "BSEL", after it with no value, inside
+ * a DWord value, and a DSDT that is only its header.  The scanner must not
+ * read past the table (ASan watches the exact heap copy) and finds no BSEL:
+ * the slots are polled instead.  A BSEL whose value is the table's last
+ * byte still counts.
+ */
+HTEST(pcihp_dsdt_truncated)
+{
+	static const u8 cuts[][12] = {
+		{ 0x08, 'B', 'S' },
+		{ 0x08, 'B', 'S', 'E', 'L' },
+		{ 0x08, 'B', 'S', 'E', 'L', 0x0c, 0x01, 0x00 },
+		{ 0x08, 'B', 'S', 'E', 'L', 0x0a },
+	};
+	static const size_t lens[] = { 3, 5, 8, 6 };
+	int since;
+
+	for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		struct aml a = { .n = 0 };
+
+		aml_pci0(&a);
+		aml_device(&a, "S10_");
+		aml_name(&a, "_ADR");
+		aml_integer(&a, 0x00020000);
+		aml_put(&a, cuts[i], lens[i]);
+		boot_dsdt(&a, &since);
+		CHECK_EQ(pm.gpe_registered, 0);
+		CHECK_EQ(pm.pollers, 1);
+		CHECK_STREQ(pcihp(), "native PCIe hotplug (slot registers polled every 100 ms)\n"
+				     "events: up 0 down 0 ejected 0\n");
+	}
+	machine();
+	pm_set_dsdt("", 0);
+	CHECK_EQ(boot(), 0);
+	CHECK_EQ(pm.pollers, 1);
+
+	{
+		struct aml a = { .n = 0 };
+		static const u8 last[] = { 0x08, 'B', 'S', 'E', 'L', 0x01 };
+
+		aml_pci0(&a);
+		aml_device(&a, "S10_");
+		aml_name(&a, "_ADR");
+		aml_integer(&a, 0x00020000);
+		aml_put(&a, last, sizeof(last));
+		boot_dsdt(&a, &since);
+		CHECK_EQ(pm.gpe_registered, 1);
+		CHECK(strstr(pcihp(), "bsel 1: bridge 00:02.0 bus 01") != NULL);
+	}
+}

@@ -173,24 +173,81 @@ static int bsel_bus(unsigned sel)
 }
 
 /*
- * remove_slot() - every function of device `slot` on `bus` leaves: driver
- * remove, then the table.  Returns how many went.  Context: (main).
+ * A slot's functions, for release_slot(): those right behind a root port
+ * (native hotplug), or those of device `slot` on bus `bus` (ACPI).
  */
-static unsigned remove_slot(int bus, unsigned slot)
+struct slot_ref {
+	const struct pci_dev *port;	/* native: the port; NULL for ACPI */
+	int bus;			/* ACPI: the bus */
+	unsigned slot;			/* ACPI: the device number on it */
+};
+
+/*
+ * in_slot() - d is one of the slot's functions or sits below one of them
+ * (behind a bridge in the slot).  Follows bridge links up, at most
+ * PCI_MAX_DEVICES of them.  Context: (main).
+ */
+static bool in_slot(const struct pci_dev *d, const struct slot_ref *s)
 {
-	unsigned n = 0, i;
+	unsigned hops;
+
+	for (hops = 0; d && hops < PCI_MAX_DEVICES; hops++, d = d->bridge) {
+		if (s->port ? d->bridge == s->port : (d->bus == s->bus && d->dev == s->slot))
+			return true;
+	}
+	return false;
+}
+
+/* has_children() - some function in the table sits right behind bridge d. */
+static bool has_children(const struct pci_dev *d)
+{
+	unsigned i;
 
 	for (i = 0; i < pci_device_count(); i++) {
-		struct pci_dev *d = pci_device(i);
+		struct pci_dev *c = pci_device(i);
 
-		if (d && d->bus == bus && d->dev == slot) {
-			pci_remove_device(d);
-			n++;
+		if (c && c->bridge == d)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * release_slot() - every function of the slot, and everything behind a
+ * bridge in it, leaves: driver remove, then the table.  Deepest first:
+ * pci_remove_device() cuts the links of what sits behind a bridge, so a
+ * bridge that went first would leave its subtree in the table, drivers
+ * bound, with no way to find it from the slot.  Each pass removes the
+ * functions of the slot that nothing sits behind; a pass that removes
+ * nothing ends it.  Returns how many went.  Context: (main).
+ */
+static unsigned release_slot(const struct slot_ref *s)
+{
+	unsigned n = 0, pass, i, went;
+
+	for (pass = 0; pass <= PCI_MAX_DEVICES; pass++) {
+		went = 0;
+		for (i = 0; i < pci_device_count(); i++) {
+			struct pci_dev *d = pci_device(i);
+
+			if (d && in_slot(d, s) && !has_children(d)) {
+				pci_remove_device(d);
+				went++;
+			}
 		}
+		n += went;
+		if (!went)
+			break;
 	}
 	return n;
 }
 
+/*
+ * handle_down() - QEMU wants the devices in the slots of `mask` on
+ * selector sel gone: each slot's functions are released (release_slot),
+ * then the slot is ejected, also when the selector's bus is unknown, so
+ * that QEMU's request completes.  Context: (main).
+ */
 static void handle_down(unsigned sel, u32 mask)
 {
 	int bus = bsel_bus(sel);
@@ -204,8 +261,10 @@ static void handle_down(unsigned sel, u32 mask)
 			pr_warn("pci-hotplug: remove request for bsel %u slot %u: bus unknown; ejecting anyway",
 				sel, slot);
 		} else {
+			struct slot_ref ref = { .bus = bus, .slot = slot };
+
 			pr_info("pci-hotplug: remove request for %02x:%02x (bsel %u): %u function(s) released",
-				bus, slot, sel, remove_slot(bus, slot));
+				bus, slot, sel, release_slot(&ref));
 		}
 		outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
 		outl(PCIHP_PORT_Q35 + PCIHP_EJECT, 1u << slot);
@@ -319,7 +378,8 @@ static void native_poll(void)
 			ups++;
 			rescan = true;
 		} else if ((sta & SLTSTA_ABP) && !(ctl & SLTCTL_PCC_OFF)) {
-			unsigned n = remove_slot(d->secondary_bus, 0);
+			struct slot_ref ref = { .port = d };
+			unsigned n = release_slot(&ref);
 
 			pr_info("pci-hotplug: native: removal requested behind %02x:%02x.%x; %u function(s) released, slot powered off",
 				d->bus, d->dev, d->fn, n);

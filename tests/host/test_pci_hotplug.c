@@ -648,6 +648,53 @@ HTEST(pcihp_bridge_without_a_bus_number_is_not_bus_0)
 	CHECK_EQ(pm.stray_writes, 0);
 }
 
+/*
+ * A switch (bridge 1b36:000e with 1af4:1058 behind it) in the slot of a
+ * root port the firmware left unconfigured (00:04.0, BSEL 2): the walk
+ * numbers port and switch at boot.  device_del of the switch: the function
+ * behind it must go first (its driver's remove called), then the switch;
+ * none of them may stay in the table.
+ */
+HTEST(pcihp_removing_a_bridge_removes_what_is_behind_it)
+{
+	struct aml a = { .n = 0 };
+	int port, sw, leaf;
+	struct pci_dev *d;
+
+	machine();
+	port = pm_add(-1, 4, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	sw = pm_add(port, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	leaf = pm_add(sw, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(leaf, 0, 4096, 0, 0);
+	pm_pcihp_bsel(2, port);
+	aml_pci0(&a);
+	aml_bridge(&a, "S10_", 2, 1);
+	aml_bridge(&a, "S18_", 3, 0);
+	aml_bridge(&a, "S20_", 4, 2);
+	pm_set_dsdt(a.b, a.n);
+	CHECK_EQ(boot(), 0);
+	d = find_bdf(0, 4, 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK_EQ(d->secondary_bus, 3);
+	CHECK(find_bdf(3, 0, 0) != NULL);
+	CHECK(find_bdf(4, 0, 0) && find_bdf(4, 0, 0)->driver == &fake_drv);
+	CHECK_EQ(fx.probes, 2);
+	pm_acpi_unplug_request(sw);
+	CHECK_EQ(pm.down[2], 1);
+	CHECK(gpe1());
+	CHECK_EQ(fx.removes, 1);
+	CHECK_EQ(fx.removed_bus, 4);
+	CHECK_EQ(fx.vendor_at_remove, 0x1af4);
+	CHECK(find_bdf(3, 0, 0) == NULL);
+	CHECK(find_bdf(4, 0, 0) == NULL);
+	CHECK_EQ(table_count(), 5);
+	CHECK(pm.f[sw].absent && pm.f[leaf].absent);
+	CHECK_EQ(pm.ejected[2], 1);
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
 /* boot_dsdt() - machine() with these DSDT bytes, booted; the log line
  * count before the boot in *since. */
 static void boot_dsdt(const struct aml *a, int *since)

@@ -94,8 +94,9 @@ static unsigned aml_int(const u8 *p, size_t avail, u64 *v)
 
 /*
  * map_from_dsdt() - fill bsels from `Name (_ADR, a) ... Name (BSEL, n)`
- * pairs: n belongs to the nearest _ADR before it.  Returns how many were
- * found.  Context: (boot).
+ * pairs: n belongs to the nearest _ADR before it.  A number memlab cannot
+ * hold (MAX_BSEL and above) is reported and skipped.  Returns how many
+ * were taken.  Context: (boot).
  */
 static unsigned map_from_dsdt(void)
 {
@@ -104,6 +105,7 @@ static unsigned map_from_dsdt(void)
 	size_t len, i;
 	u64 adr = 0, v;
 	unsigned found = 0;
+	u8 dev, fn;
 
 	if (!dsdt || dsdt->length <= sizeof(*dsdt))
 		return 0;
@@ -112,17 +114,25 @@ static unsigned map_from_dsdt(void)
 	for (i = 0; i + 5 < len; i++) {
 		if (aml[i] != 0x08)	/* NameOp */
 			continue;
-		if (!memcmp(aml + i + 1, "_ADR", 4))
+		if (!memcmp(aml + i + 1, "_ADR", 4)) {
 			aml_int(aml + i + 5, len - i - 5, &adr);
-		else if (!memcmp(aml + i + 1, "BSEL", 4) &&
-			 aml_int(aml + i + 5, len - i - 5, &v) && v < MAX_BSEL) {
-			bsels[v].known = true;
-			bsels[v].dev = (u8)((adr >> 16) & 0x1f);
-			bsels[v].fn = (u8)(adr & 7);
-			if (v + 1 > nr_bsel)
-				nr_bsel = (unsigned)v + 1;
-			found++;
+			continue;
 		}
+		if (memcmp(aml + i + 1, "BSEL", 4) || !aml_int(aml + i + 5, len - i - 5, &v))
+			continue;
+		dev = (u8)((adr >> 16) & 0x1f);
+		fn = (u8)(adr & 7);
+		if (v >= MAX_BSEL) {
+			pr_warn("pci-hotplug: DSDT: BSEL %llu (bridge 00:%02x.%x) out of range (0-%u); ignored",
+				(unsigned long long)v, dev, fn, MAX_BSEL - 1);
+			continue;
+		}
+		bsels[v].known = true;
+		bsels[v].dev = dev;
+		bsels[v].fn = fn;
+		if (v + 1 > nr_bsel)
+			nr_bsel = (unsigned)v + 1;
+		found++;
 	}
 	return found;
 }

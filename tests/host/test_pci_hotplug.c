@@ -706,6 +706,40 @@ static void boot_dsdt(const struct aml *a, int *since)
 }
 
 /*
+ * BSEL numbers memlab cannot hold (32, 200, Ones) beside a good one: each
+ * is reported with the bridge it belongs to and skipped, the good one
+ * works.  With only such numbers the reason is printed too, and the
+ * slots are polled instead.
+ */
+HTEST(pcihp_dsdt_bsel_out_of_range_is_reported)
+{
+	struct aml a = { .n = 0 };
+	int since;
+	static const u8 ones[] = { 0x08, 'B', 'S', 'E', 'L', 0xff };
+
+	aml_pci0(&a);
+	aml_bridge(&a, "S10_", 2, 32);
+	aml_bridge(&a, "S18_", 3, 0);
+	aml_bridge(&a, "S20_", 4, 200);
+	aml_put(&a, ones, sizeof(ones));
+	boot_dsdt(&a, &since);
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 32 (bridge 00:02.0) out of range (0-31); ignored", since));
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 200 (bridge 00:04.0) out of range (0-31); ignored", since));
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 18446744073709551615 (bridge 00:04.0) out of range (0-31); ignored", since));
+	CHECK_STREQ(pcihp(), "ACPI PCI hotplug at cc0 (GPE 1), bsel map from DSDT\n"
+			     "bsel 0: bridge 00:03.0 bus 02 down 0 rmv ffffffff\n"
+			     "events: up 0 down 0 ejected 0\n");
+
+	a.n = 0;
+	aml_pci0(&a);
+	aml_bridge(&a, "S10_", 2, 32);
+	boot_dsdt(&a, &since);
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 32 (bridge 00:02.0) out of range (0-31); ignored", since));
+	CHECK_EQ(pm.gpe_registered, 0);
+	CHECK_EQ(pm.pollers, 1);
+}
+
+/*
  * DSDTs cut short: in the middle of "BSEL", after it with no value, inside
  * a DWord value, and a DSDT that is only its header.  The scanner must not
  * read past the table (ASan watches the exact heap copy) and finds no BSEL:

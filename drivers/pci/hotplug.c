@@ -95,8 +95,9 @@ static unsigned aml_int(const u8 *p, size_t avail, u64 *v)
 /*
  * map_from_dsdt() - fill bsels from `Name (_ADR, a) ... Name (BSEL, n)`
  * pairs: n belongs to the nearest _ADR before it.  A number memlab cannot
- * hold (MAX_BSEL and above) is reported and skipped.  Returns how many
- * were taken.  Context: (boot).
+ * hold (MAX_BSEL and above) is reported and skipped, and so is a number
+ * seen before (the first keeps it).  Returns how many were taken.
+ * Context: (boot).
  */
 static unsigned map_from_dsdt(void)
 {
@@ -125,6 +126,11 @@ static unsigned map_from_dsdt(void)
 		if (v >= MAX_BSEL) {
 			pr_warn("pci-hotplug: DSDT: BSEL %llu (bridge 00:%02x.%x) out of range (0-%u); ignored",
 				(unsigned long long)v, dev, fn, MAX_BSEL - 1);
+			continue;
+		}
+		if (bsels[v].known) {
+			pr_warn("pci-hotplug: DSDT: BSEL %llu appears again (bridge 00:%02x.%x, first 00:%02x.%x); ignored",
+				(unsigned long long)v, dev, fn, bsels[v].dev, bsels[v].fn);
 			continue;
 		}
 		bsels[v].known = true;

@@ -740,6 +740,25 @@ HTEST(pcihp_dsdt_bsel_out_of_range_is_reported)
 }
 
 /*
+ * One BSEL number twice (after 00:02.0 and after 00:03.0): the second is
+ * reported and ignored, the first kept.
+ */
+HTEST(pcihp_dsdt_bsel_twice_keeps_the_first)
+{
+	struct aml a = { .n = 0 };
+	int since;
+
+	aml_pci0(&a);
+	aml_bridge(&a, "S10_", 2, 0);
+	aml_bridge(&a, "S18_", 3, 0);
+	boot_dsdt(&a, &since);
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 0 appears again (bridge 00:03.0, first 00:02.0); ignored", since));
+	CHECK_STREQ(pcihp(), "ACPI PCI hotplug at cc0 (GPE 1), bsel map from DSDT\n"
+			     "bsel 0: bridge 00:02.0 bus 01 down 0 rmv ffffffff\n"
+			     "events: up 0 down 0 ejected 0\n");
+}
+
+/*
  * DSDTs cut short: in the middle of "BSEL", after it with no value, inside
  * a DWord value, and a DSDT that is only its header.  The scanner must not
  * read past the table (ASan watches the exact heap copy) and finds no BSEL:

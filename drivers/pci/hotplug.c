@@ -94,7 +94,9 @@ static unsigned aml_int(const u8 *p, size_t avail, u64 *v)
 
 /*
  * map_from_dsdt() - fill bsels from `Name (_ADR, a) ... Name (BSEL, n)`
- * pairs: n belongs to the nearest _ADR before it.  A number memlab cannot
+ * pairs: n belongs to the nearest _ADR before it (when that _ADR's value
+ * is not a plain integer, n belongs to no known bridge and is skipped
+ * with a warning, not given to an earlier _ADR).  A number memlab cannot
  * hold (MAX_BSEL and above) is reported and skipped, and so is a number
  * seen before (the first keeps it).  Returns how many were taken.
  * Context: (boot).
@@ -105,6 +107,7 @@ static unsigned map_from_dsdt(void)
 	const u8 *aml;
 	size_t len, i;
 	u64 adr = 0, v;
+	bool adr_ok = true;	/* no _ADR yet: 0, the root bus */
 	unsigned found = 0;
 	u8 dev, fn;
 
@@ -116,11 +119,16 @@ static unsigned map_from_dsdt(void)
 		if (aml[i] != 0x08)	/* NameOp */
 			continue;
 		if (!memcmp(aml + i + 1, "_ADR", 4)) {
-			aml_int(aml + i + 5, len - i - 5, &adr);
+			adr_ok = aml_int(aml + i + 5, len - i - 5, &adr) != 0;
 			continue;
 		}
 		if (memcmp(aml + i + 1, "BSEL", 4) || !aml_int(aml + i + 5, len - i - 5, &v))
 			continue;
+		if (!adr_ok) {
+			pr_warn("pci-hotplug: DSDT: BSEL %llu follows an _ADR that is not a number; ignored",
+				(unsigned long long)v);
+			continue;
+		}
 		dev = (u8)((adr >> 16) & 0x1f);
 		fn = (u8)(adr & 7);
 		if (v >= MAX_BSEL) {

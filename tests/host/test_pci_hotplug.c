@@ -759,6 +759,31 @@ HTEST(pcihp_dsdt_bsel_twice_keeps_the_first)
 }
 
 /*
+ * An `_ADR` whose value is not an integer (a method, 0x14) before a BSEL:
+ * the BSEL must not be paired with the `_ADR` before that one (00:02.0);
+ * it is reported and ignored.
+ */
+HTEST(pcihp_dsdt_adr_not_a_number)
+{
+	struct aml a = { .n = 0 };
+	static const u8 method[] = { 0x14, 0x05, 'X', 'X', 'X', 'X', 0x00 };
+	int since;
+
+	aml_pci0(&a);
+	aml_bridge(&a, "S10_", 2, 1);
+	aml_device(&a, "S18_");
+	aml_name(&a, "_ADR");
+	aml_put(&a, method, sizeof(method));
+	aml_name(&a, "BSEL");
+	aml_integer(&a, 0);
+	boot_dsdt(&a, &since);
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 0 follows an _ADR that is not a number; ignored", since));
+	CHECK_STREQ(pcihp(), "ACPI PCI hotplug at cc0 (GPE 1), bsel map from DSDT\n"
+			     "bsel 1: bridge 00:02.0 bus 01 down 0 rmv ffffffff\n"
+			     "events: up 0 down 0 ejected 0\n");
+}
+
+/*
  * DSDTs cut short: in the middle of "BSEL", after it with no value, inside
  * a DWord value, and a DSDT that is only its header.  The scanner must not
  * read past the table (ASan watches the exact heap copy) and finds no BSEL:

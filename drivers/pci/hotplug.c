@@ -342,10 +342,10 @@ static void pcihp_work_fn(struct work *w)
  *     bit3 presence detect changed, bit6 presence detect state;
  *   slot control (PCIe cap + 0x18): bits 8-9 power indicator (01 on,
  *     11 off), bit 10 power controller (1 = power off).
- * A device appearing in a powered-off slot is powered on, then the bus is
- * rescanned; an attention button press on an occupied slot (device_del)
- * releases the functions and powers the slot off, which is QEMU's cue to
- * unplug the device.
+ * A device appearing in an empty slot has its slot powered on, then the
+ * bus is rescanned; an attention button press on an occupied slot
+ * (device_del) releases the functions and powers the slot off, which is
+ * QEMU's cue to unplug the device.
  */
 #define EXP_SLTCAP		0x14
 #define EXP_SLTCTL		0x18
@@ -377,6 +377,36 @@ static u8 slot_cap(struct pci_dev *d)
 	return pos;
 }
 
+/* slot_occupied() - some function of the slot is in the table. */
+static bool slot_occupied(const struct slot_ref *s)
+{
+	unsigned i;
+
+	for (i = 0; i < pci_device_count(); i++) {
+		struct pci_dev *d = pci_device(i);
+
+		if (d && in_slot(d, s))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * native_poll() - one look at every hotplug-capable port's slot.  Its
+ * events (attention button pressed, presence detect changed) are cleared
+ * by writing back the bits that were set (QEMU undoes a write of one to a
+ * clear bit), then what the slot says is compared with the table, not
+ * with the slot's power, which a slot without a power controller does not
+ * have:
+ *   - a device present and none of the slot's functions in the table: an
+ *     arrival (QEMU's device_add sets both events).  The slot is powered
+ *     on with its indicator on (a power controller that is off, or none),
+ *     then the buses are rescanned;
+ *   - the slot's functions in the table and the attention button pressed
+ *     (device_del): they are released, and the slot is powered off with
+ *     its indicator off, which is QEMU's cue to unplug the device.
+ * Context: (main).
+ */
 static void native_poll(void)
 {
 	unsigned i;
@@ -385,7 +415,9 @@ static void native_poll(void)
 	for (i = 0; i < pci_device_count(); i++) {
 		struct pci_dev *d = pci_device(i);
 		u8 pos = slot_cap(d);
+		struct slot_ref ref = { .port = d };
 		u16 sta, ctl;
+		bool occupied;
 
 		if (!pos)
 			continue;
@@ -394,15 +426,16 @@ static void native_poll(void)
 			continue;
 		pci_write16(d, (u16)(pos + EXP_SLTSTA), sta & (SLTSTA_ABP | SLTSTA_PDC));
 		ctl = pci_read16(d, (u16)(pos + EXP_SLTCTL));
-		if ((sta & SLTSTA_PDS) && (ctl & SLTCTL_PCC_OFF)) {
-			pr_info("pci-hotplug: native: device present behind %02x:%02x.%x; powering the slot",
-				d->bus, d->dev, d->fn);
+		occupied = slot_occupied(&ref);
+		if ((sta & SLTSTA_PDS) && !occupied) {
+			pr_info("pci-hotplug: native: device present behind %02x:%02x.%x%s",
+				d->bus, d->dev, d->fn,
+				ctl & SLTCTL_PCC_OFF ? "; powering the slot" : "");
 			pci_write16(d, (u16)(pos + EXP_SLTCTL),
 				    (u16)((ctl & ~(SLTCTL_PCC_OFF | SLTCTL_PIC_MASK)) | SLTCTL_PIC_ON));
 			ups++;
 			rescan = true;
-		} else if ((sta & SLTSTA_ABP) && !(ctl & SLTCTL_PCC_OFF)) {
-			struct slot_ref ref = { .port = d };
+		} else if (occupied && (sta & SLTSTA_ABP)) {
 			unsigned n = release_slot(&ref);
 
 			pr_info("pci-hotplug: native: removal requested behind %02x:%02x.%x; %u function(s) released, slot powered off",

@@ -834,3 +834,35 @@ HTEST(pcihp_dsdt_truncated)
 		CHECK(strstr(pcihp(), "bsel 1: bridge 00:02.0 bus 01") != NULL);
 	}
 }
+
+/*
+ * A root port whose slot has no power controller (slot control's power
+ * bit reads 0 and does not change): device_add sets presence, presence
+ * changed and attention button as always.  That is an arrival, not a
+ * removal request: expect the function found and probed, and no write that
+ * makes QEMU unplug it again.
+ */
+HTEST(pcihp_native_slot_without_power_controller)
+{
+	int hot;
+
+	native_machine();
+	pm_slot_no_power_controller(m_portb);
+	hot = hot_function(m_portb, 0);
+	CHECK_EQ(boot(), 0);
+	pm_slot_plug(m_portb, hot);
+	CHECK(poll());
+	CHECK(!pm.f[hot].absent);
+	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK_EQ(fx.probes, 2);
+	CHECK_EQ(fx.removes, 0);
+	CHECK_EQ(pm_slot_reg(m_portb, 0x18, 2) & PM_SLTCTL_PIC, PM_SLTCTL_PIC_ON);
+
+	/* and device_del still works: attention button, power (indicator) off */
+	pm_slot_unplug_request(m_portb);
+	CHECK(poll());
+	CHECK(find_bdf(2, 0, 0) == NULL);
+	CHECK(pm.f[hot].absent);
+	CHECK_EQ(fx.removes, 1);
+	CHECK_EQ(pm.stray_writes, 0);
+}

@@ -404,7 +404,10 @@ static bool slot_occupied(const struct slot_ref *s)
  *     then the buses are rescanned;
  *   - the slot's functions in the table and the attention button pressed
  *     (device_del): they are released, and the slot is powered off with
- *     its indicator off, which is QEMU's cue to unplug the device.
+ *     its indicator off, which is QEMU's cue to unplug the device;
+ *   - the slot's functions in the table and no device present (a surprise
+ *     removal): they are released and the slot powered off, so that the
+ *     next device arrives the usual way.
  * Context: (main).
  */
 static void native_poll(void)
@@ -444,6 +447,14 @@ static void native_poll(void)
 				    (u16)(ctl | SLTCTL_PCC_OFF | SLTCTL_PIC_OFF));
 			downs++;
 			ejects++;
+		} else if (occupied && !(sta & SLTSTA_PDS)) {
+			unsigned n = release_slot(&ref);
+
+			pr_warn("pci-hotplug: native: device behind %02x:%02x.%x is gone; %u function(s) released",
+				d->bus, d->dev, d->fn, n);
+			pci_write16(d, (u16)(pos + EXP_SLTCTL),
+				    (u16)(ctl | SLTCTL_PCC_OFF | SLTCTL_PIC_OFF));
+			downs++;
 		}
 	}
 	if (rescan)

@@ -866,3 +866,26 @@ HTEST(pcihp_native_slot_without_power_controller)
 	CHECK_EQ(fx.removes, 1);
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/*
+ * Surprise removal: the device behind port A is gone (presence detect
+ * state clear, presence detect changed set) without an attention button.
+ * Expect its driver's remove and the function out of the table.
+ */
+HTEST(pcihp_native_surprise_removal)
+{
+	int since;
+
+	native_machine();
+	CHECK_EQ(boot(), 0);
+	pm_slot_unplug(m_porta);
+	since = host_log_count;
+	CHECK(poll());
+	CHECK_EQ(fx.removes, 1);
+	CHECK(find_bdf(1, 0, 0) == NULL);
+	CHECK(host_log_seen("pci-hotplug: native: device behind 00:02.0 is gone; 1 function(s) released", since));
+	CHECK_EQ(pm_slot_reg(m_porta, 0x1a, 2) & PM_SLTSTA_PDC, 0);
+	/* pci_remove_device() turns decoding off in a function that is gone:
+	 * one write nobody answers, harmless, and the only one */
+	CHECK_EQ(pm.stray_writes, 1);
+}

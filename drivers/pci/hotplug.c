@@ -339,7 +339,8 @@ static void pcihp_work_fn(struct work *w)
  * root port's PCIe slot registers instead.  memlab polls them every 100 ms
  * rather than wiring the port's interrupt:
  *   slot status (PCIe cap + 0x1a, RW1C): bit0 attention button pressed,
- *     bit3 presence detect changed, bit6 presence detect state;
+ *     bit1 power fault detected, bit3 presence detect changed, bit6
+ *     presence detect state;
  *   slot control (PCIe cap + 0x18): bits 8-9 power indicator (01 on,
  *     11 off), bit 10 power controller (1 = power off).
  * A device appearing in an empty slot has its slot powered on, then the
@@ -353,6 +354,7 @@ static void pcihp_work_fn(struct work *w)
 #define EXP_FLAGS_SLOT		0x0100
 #define SLTCAP_HPC		0x0040
 #define SLTSTA_ABP		0x0001
+#define SLTSTA_PFD		0x0002
 #define SLTSTA_PDC		0x0008
 #define SLTSTA_PDS		0x0040
 #define SLTCTL_PIC_MASK		0x0300
@@ -393,7 +395,8 @@ static bool slot_occupied(const struct slot_ref *s)
 
 /*
  * native_poll() - one look at every hotplug-capable port's slot.  Its
- * events (attention button pressed, presence detect changed) are cleared
+ * events (attention button pressed, presence detect changed, power fault
+ * detected: reported, nothing else) are cleared
  * by writing back the bits that were set (QEMU undoes a write of one to a
  * clear bit), then what the slot says is compared with the table, not
  * with the slot's power, which a slot without a power controller does not
@@ -425,9 +428,15 @@ static void native_poll(void)
 		if (!pos)
 			continue;
 		sta = pci_read16(d, (u16)(pos + EXP_SLTSTA));
+		if (!(sta & (SLTSTA_ABP | SLTSTA_PDC | SLTSTA_PFD)))
+			continue;
+		pci_write16(d, (u16)(pos + EXP_SLTSTA),
+			    sta & (SLTSTA_ABP | SLTSTA_PDC | SLTSTA_PFD));
+		if (sta & SLTSTA_PFD)
+			pr_warn("pci-hotplug: native: power fault on the slot of %02x:%02x.%x",
+				d->bus, d->dev, d->fn);
 		if (!(sta & (SLTSTA_ABP | SLTSTA_PDC)))
 			continue;
-		pci_write16(d, (u16)(pos + EXP_SLTSTA), sta & (SLTSTA_ABP | SLTSTA_PDC));
 		ctl = pci_read16(d, (u16)(pos + EXP_SLTCTL));
 		occupied = slot_occupied(&ref);
 		if ((sta & SLTSTA_PDS) && !occupied) {

@@ -889,3 +889,32 @@ HTEST(pcihp_native_surprise_removal)
 	 * one write nobody answers, harmless, and the only one */
 	CHECK_EQ(pm.stray_writes, 1);
 }
+
+/*
+ * A power fault on port A's slot: reported once and cleared, nothing
+ * removed.  With a device_add on port B in the same poll, B's device
+ * still arrives.
+ */
+HTEST(pcihp_native_power_fault)
+{
+	int hot, since;
+
+	native_machine();
+	hot = hot_function(m_portb, 0);
+	CHECK_EQ(boot(), 0);
+	pm_slot_event(m_porta, PM_SLTSTA_PFD);
+	pm_slot_plug(m_portb, hot);
+	pm_slot_event(m_portb, PM_SLTSTA_PFD);
+	since = host_log_count;
+	CHECK(poll());
+	CHECK(host_log_seen("pci-hotplug: native: power fault on the slot of 00:02.0", since));
+	CHECK(host_log_seen("pci-hotplug: native: power fault on the slot of 00:03.0", since));
+	CHECK_EQ(pm_slot_reg(m_porta, 0x1a, 2) & PM_SLTSTA_PFD, 0);
+	CHECK_EQ(pm_slot_reg(m_portb, 0x1a, 2) & PM_SLTSTA_PFD, 0);
+	CHECK(find_bdf(1, 0, 0) != NULL);
+	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK_EQ(fx.removes, 0);
+	since = host_log_count;
+	CHECK(poll());
+	CHECK(!host_log_seen("power fault", since));
+}

@@ -62,6 +62,8 @@ struct bsel_map {
 static struct bsel_map bsels[MAX_BSEL];
 static unsigned nr_bsel;		/* selectors to look at */
 static bool from_dsdt;			/* bsels came from the DSDT */
+static bool acpi_mode;			/* GPE 1 is ours: ACPI PCI hotplug is on */
+static const char *off_reason;		/* why hotplug is off (set by pci_hotplug_init) */
 static u64 ups, downs, ejects;		/* events handled */
 static void pcihp_work_fn(struct work *w);
 static struct work pcihp_work = WORK_INIT(pcihp_work_fn, "pci-hotplug");
@@ -478,7 +480,8 @@ static void native_init(void)
 		if (slot_cap(pci_device(i)))
 			ports++;
 	if (!ports) {
-		pr_info("pci-hotplug: no ACPI PCI hotplug and no hotplug-capable PCIe slots");
+		off_reason = "no ACPI PCI hotplug and no hotplug-capable PCIe slots";
+		pr_info("pci-hotplug: %s", off_reason);
 		return;
 	}
 	native_mode = true;
@@ -489,6 +492,13 @@ static void native_init(void)
 	pr_info("pci-hotplug: native PCIe hotplug on %u slot(s), polled every 100 ms", ports);
 }
 
+/*
+ * pci_hotplug_init() - choose the mechanism: ACPI PCI hotplug when the
+ * DSDT names bus selectors (or, without a DSDT, QEMU's order is guessed)
+ * and the register block and GPE 1 are there; native slot polling when
+ * the DSDT has no BSEL; otherwise off, with the reason kept for `pcihp`.
+ * Context: (boot), from pci_init().
+ */
 void pci_hotplug_init(void)
 {
 	unsigned n = map_from_dsdt();
@@ -504,26 +514,39 @@ void pci_hotplug_init(void)
 		pr_info("pci-hotplug: no DSDT; guessing QEMU's bus selector order");
 	}
 	if (!nr_bsel) {
-		pr_info("pci-hotplug: no hotplug buses");
+		off_reason = "no hotplug buses";
+		pr_info("pci-hotplug: %s", off_reason);
 		return;
 	}
 	if (inl(PCIHP_PORT_Q35 + PCIHP_BNUM) == 0xffffffff) {
-		pr_info("pci-hotplug: no register block at %x", PCIHP_PORT_Q35);
+		off_reason = "no register block at cc0";
+		pr_info("pci-hotplug: %s", off_reason);
 		return;
 	}
-	if (acpi_gpe_register(GPE_PCI_HOTPLUG, &pcihp_work))
-		pr_warn("pci-hotplug: GPE %u unavailable; no PCI hotplug", GPE_PCI_HOTPLUG);
-	else
-		pr_info("pci-hotplug: ACPI PCI hotplug at %x, %u bus selector(s), GPE %u",
-			PCIHP_PORT_Q35, nr_bsel, GPE_PCI_HOTPLUG);
+	if (acpi_gpe_register(GPE_PCI_HOTPLUG, &pcihp_work)) {
+		off_reason = "GPE 1 unavailable";
+		pr_warn("pci-hotplug: %s; no PCI hotplug", off_reason);
+		return;
+	}
+	acpi_mode = true;
+	pr_info("pci-hotplug: ACPI PCI hotplug at %x, %u bus selector(s), GPE %u",
+		PCIHP_PORT_Q35, nr_bsel, GPE_PCI_HOTPLUG);
 	/* a device added before we listened: look now */
 	schedule_work(&pcihp_work);
 }
 
+/*
+ * cmd_pcihp() - the `pcihp` view: the mechanism in use and its state, or
+ * why PCI hotplug is off.  Context: (main).
+ */
 static int cmd_pcihp(struct printer *out, int argc, char **argv)
 {
 	unsigned sel;
 
+	if (!native_mode && !acpi_mode) {
+		pr_printf(out, "PCI hotplug off: %s\n", off_reason ? off_reason : "PCI not initialised");
+		return 0;
+	}
 	if (native_mode) {
 		pr_printf(out, "native PCIe hotplug (slot registers polled every 100 ms)\n");
 		pr_printf(out, "events: up %llu down %llu ejected %llu\n", (unsigned long long)ups,

@@ -218,6 +218,8 @@ static void pm_reset(u8 start_bus, u8 end_bus)
 	memset(bsels, 0, sizeof(bsels));
 	nr_bsel = 0;
 	from_dsdt = false;
+	acpi_mode = false;
+	off_reason = NULL;
 	ups = downs = ejects = 0;
 	native_mode = false;
 	memset(&native_poller, 0, sizeof(native_poller));

@@ -918,3 +918,38 @@ HTEST(pcihp_native_power_fault)
 	CHECK(poll());
 	CHECK(!host_log_seen("power fault", since));
 }
+
+/*
+ * When PCI hotplug is not on, `pcihp` says so and why, rather than
+ * describe a register block nobody listens to: no DSDT and no root port;
+ * BSELs but no register block; BSELs but GPE 1 refused.
+ */
+HTEST(pcihp_view_when_hotplug_is_off)
+{
+	pm_reset(0, 0xff);
+	pm_add(-1, 0, 0, 0x8086, 0x29c0, 0, 0x06, 0x00);
+	pm_pcihp();
+	CHECK_EQ(boot(), 0);
+	CHECK_STREQ(pcihp(), "PCI hotplug off: no hotplug buses\n");
+
+	machine();
+	dsdt_qemu();
+	pm.pcihp_present = false;
+	CHECK_EQ(boot(), 0);
+	CHECK_EQ(pm.gpe_registered, 0);
+	CHECK_STREQ(pcihp(), "PCI hotplug off: no register block at cc0\n");
+
+	machine();
+	dsdt_qemu();
+	pm.gpe_fails = true;
+	CHECK_EQ(boot(), 0);
+	CHECK_STREQ(pcihp(), "PCI hotplug off: GPE 1 unavailable\n");
+
+	machine();
+	pm_set_dsdt("", 0);
+	pm.f[m_porta].slot_pos = 0;
+	pm.f[m_porta].cfg[0x34] = 0;
+	pm.f[m_portb].cfg[0x34] = 0;
+	CHECK_EQ(boot(), 0);
+	CHECK_STREQ(pcihp(), "PCI hotplug off: no ACPI PCI hotplug and no hotplug-capable PCIe slots\n");
+}

@@ -62,6 +62,8 @@ struct bsel_map {
 static struct bsel_map bsels[MAX_BSEL];
 static unsigned nr_bsel;		/* selectors to look at */
 static bool from_dsdt;			/* bsels came from the DSDT */
+static bool acpi_mode;			/* GPE 1 is ours: ACPI PCI hotplug is on */
+static const char *off_reason;		/* why hotplug is off (set by pci_hotplug_init) */
 static u64 ups, downs, ejects;		/* events handled */
 static void pcihp_work_fn(struct work *w);
 static struct work pcihp_work = WORK_INIT(pcihp_work_fn, "pci-hotplug");
@@ -94,8 +96,12 @@ static unsigned aml_int(const u8 *p, size_t avail, u64 *v)
 
 /*
  * map_from_dsdt() - fill bsels from `Name (_ADR, a) ... Name (BSEL, n)`
- * pairs: n belongs to the nearest _ADR before it.  Returns how many were
- * found.  Context: (boot).
+ * pairs: n belongs to the nearest _ADR before it (when that _ADR's value
+ * is not a plain integer, n belongs to no known bridge and is skipped
+ * with a warning, not given to an earlier _ADR).  A number memlab cannot
+ * hold (MAX_BSEL and above) is reported and skipped, and so is a number
+ * seen before (the first keeps it).  Returns how many were taken.
+ * Context: (boot).
  */
 static unsigned map_from_dsdt(void)
 {
@@ -103,7 +109,9 @@ static unsigned map_from_dsdt(void)
 	const u8 *aml;
 	size_t len, i;
 	u64 adr = 0, v;
+	bool adr_ok = true;	/* no _ADR yet: 0, the root bus */
 	unsigned found = 0;
+	u8 dev, fn;
 
 	if (!dsdt || dsdt->length <= sizeof(*dsdt))
 		return 0;
@@ -112,17 +120,35 @@ static unsigned map_from_dsdt(void)
 	for (i = 0; i + 5 < len; i++) {
 		if (aml[i] != 0x08)	/* NameOp */
 			continue;
-		if (!memcmp(aml + i + 1, "_ADR", 4))
-			aml_int(aml + i + 5, len - i - 5, &adr);
-		else if (!memcmp(aml + i + 1, "BSEL", 4) &&
-			 aml_int(aml + i + 5, len - i - 5, &v) && v < MAX_BSEL) {
-			bsels[v].known = true;
-			bsels[v].dev = (u8)((adr >> 16) & 0x1f);
-			bsels[v].fn = (u8)(adr & 7);
-			if (v + 1 > nr_bsel)
-				nr_bsel = (unsigned)v + 1;
-			found++;
+		if (!memcmp(aml + i + 1, "_ADR", 4)) {
+			adr_ok = aml_int(aml + i + 5, len - i - 5, &adr) != 0;
+			continue;
 		}
+		if (memcmp(aml + i + 1, "BSEL", 4) || !aml_int(aml + i + 5, len - i - 5, &v))
+			continue;
+		if (!adr_ok) {
+			pr_warn("pci-hotplug: DSDT: BSEL %llu follows an _ADR that is not a number; ignored",
+				(unsigned long long)v);
+			continue;
+		}
+		dev = (u8)((adr >> 16) & 0x1f);
+		fn = (u8)(adr & 7);
+		if (v >= MAX_BSEL) {
+			pr_warn("pci-hotplug: DSDT: BSEL %llu (bridge 00:%02x.%x) out of range (0-%u); ignored",
+				(unsigned long long)v, dev, fn, MAX_BSEL - 1);
+			continue;
+		}
+		if (bsels[v].known) {
+			pr_warn("pci-hotplug: DSDT: BSEL %llu appears again (bridge 00:%02x.%x, first 00:%02x.%x); ignored",
+				(unsigned long long)v, dev, fn, bsels[v].dev, bsels[v].fn);
+			continue;
+		}
+		bsels[v].known = true;
+		bsels[v].dev = dev;
+		bsels[v].fn = fn;
+		if (v + 1 > nr_bsel)
+			nr_bsel = (unsigned)v + 1;
+		found++;
 	}
 	return found;
 }
@@ -148,7 +174,12 @@ static void map_fallback(void)
 	}
 }
 
-/* bsel_bus() - the bus number behind selector sel, or -ENOENT. */
+/*
+ * bsel_bus() - the bus number behind selector sel, or -ENOENT: no such
+ * selector, no bridge at its address, or a bridge the walk could not
+ * number (its secondary bus reads 0, which would be taken for bus 0).
+ * Context: (main).
+ */
 static int bsel_bus(unsigned sel)
 {
 	unsigned i;
@@ -162,30 +193,87 @@ static int bsel_bus(unsigned sel)
 
 		if (d && d->bus == 0 && d->dev == bsels[sel].dev && d->fn == bsels[sel].fn &&
 		    d->header_type == 1)
-			return d->secondary_bus;
+			return d->secondary_bus > d->bus ? d->secondary_bus : -ENOENT;
 	}
 	return -ENOENT;
 }
 
 /*
- * remove_slot() - every function of device `slot` on `bus` leaves: driver
- * remove, then the table.  Returns how many went.  Context: (main).
+ * A slot's functions, for release_slot(): those right behind a root port
+ * (native hotplug), or those of device `slot` on bus `bus` (ACPI).
  */
-static unsigned remove_slot(int bus, unsigned slot)
+struct slot_ref {
+	const struct pci_dev *port;	/* native: the port; NULL for ACPI */
+	int bus;			/* ACPI: the bus */
+	unsigned slot;			/* ACPI: the device number on it */
+};
+
+/*
+ * in_slot() - d is one of the slot's functions or sits below one of them
+ * (behind a bridge in the slot).  Follows bridge links up, at most
+ * PCI_MAX_DEVICES of them.  Context: (main).
+ */
+static bool in_slot(const struct pci_dev *d, const struct slot_ref *s)
 {
-	unsigned n = 0, i;
+	unsigned hops;
+
+	for (hops = 0; d && hops < PCI_MAX_DEVICES; hops++, d = d->bridge) {
+		if (s->port ? d->bridge == s->port : (d->bus == s->bus && d->dev == s->slot))
+			return true;
+	}
+	return false;
+}
+
+/* has_children() - some function in the table sits right behind bridge d. */
+static bool has_children(const struct pci_dev *d)
+{
+	unsigned i;
 
 	for (i = 0; i < pci_device_count(); i++) {
-		struct pci_dev *d = pci_device(i);
+		struct pci_dev *c = pci_device(i);
 
-		if (d && d->bus == bus && d->dev == slot) {
-			pci_remove_device(d);
-			n++;
+		if (c && c->bridge == d)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * release_slot() - every function of the slot, and everything behind a
+ * bridge in it, leaves: driver remove, then the table.  Deepest first:
+ * pci_remove_device() cuts the links of what sits behind a bridge, so a
+ * bridge that went first would leave its subtree in the table, drivers
+ * bound, with no way to find it from the slot.  Each pass removes the
+ * functions of the slot that nothing sits behind; a pass that removes
+ * nothing ends it.  Returns how many went.  Context: (main).
+ */
+static unsigned release_slot(const struct slot_ref *s)
+{
+	unsigned n = 0, pass, i, went;
+
+	for (pass = 0; pass <= PCI_MAX_DEVICES; pass++) {
+		went = 0;
+		for (i = 0; i < pci_device_count(); i++) {
+			struct pci_dev *d = pci_device(i);
+
+			if (d && in_slot(d, s) && !has_children(d)) {
+				pci_remove_device(d);
+				went++;
+			}
 		}
+		n += went;
+		if (!went)
+			break;
 	}
 	return n;
 }
 
+/*
+ * handle_down() - QEMU wants the devices in the slots of `mask` on
+ * selector sel gone: each slot's functions are released (release_slot),
+ * then the slot is ejected, also when the selector's bus is unknown, so
+ * that QEMU's request completes.  Context: (main).
+ */
 static void handle_down(unsigned sel, u32 mask)
 {
 	int bus = bsel_bus(sel);
@@ -199,8 +287,10 @@ static void handle_down(unsigned sel, u32 mask)
 			pr_warn("pci-hotplug: remove request for bsel %u slot %u: bus unknown; ejecting anyway",
 				sel, slot);
 		} else {
+			struct slot_ref ref = { .bus = bus, .slot = slot };
+
 			pr_info("pci-hotplug: remove request for %02x:%02x (bsel %u): %u function(s) released",
-				bus, slot, sel, remove_slot(bus, slot));
+				bus, slot, sel, release_slot(&ref));
 		}
 		outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
 		outl(PCIHP_PORT_Q35 + PCIHP_EJECT, 1u << slot);
@@ -251,13 +341,14 @@ static void pcihp_work_fn(struct work *w)
  * root port's PCIe slot registers instead.  memlab polls them every 100 ms
  * rather than wiring the port's interrupt:
  *   slot status (PCIe cap + 0x1a, RW1C): bit0 attention button pressed,
- *     bit3 presence detect changed, bit6 presence detect state;
+ *     bit1 power fault detected, bit3 presence detect changed, bit6
+ *     presence detect state;
  *   slot control (PCIe cap + 0x18): bits 8-9 power indicator (01 on,
  *     11 off), bit 10 power controller (1 = power off).
- * A device appearing in a powered-off slot is powered on, then the bus is
- * rescanned; an attention button press on an occupied slot (device_del)
- * releases the functions and powers the slot off, which is QEMU's cue to
- * unplug the device.
+ * A device appearing in an empty slot has its slot powered on, then the
+ * bus is rescanned; an attention button press on an occupied slot
+ * (device_del) releases the functions and powers the slot off, which is
+ * QEMU's cue to unplug the device.
  */
 #define EXP_SLTCAP		0x14
 #define EXP_SLTCTL		0x18
@@ -265,6 +356,7 @@ static void pcihp_work_fn(struct work *w)
 #define EXP_FLAGS_SLOT		0x0100
 #define SLTCAP_HPC		0x0040
 #define SLTSTA_ABP		0x0001
+#define SLTSTA_PFD		0x0002
 #define SLTSTA_PDC		0x0008
 #define SLTSTA_PDS		0x0040
 #define SLTCTL_PIC_MASK		0x0300
@@ -289,6 +381,40 @@ static u8 slot_cap(struct pci_dev *d)
 	return pos;
 }
 
+/* slot_occupied() - some function of the slot is in the table. */
+static bool slot_occupied(const struct slot_ref *s)
+{
+	unsigned i;
+
+	for (i = 0; i < pci_device_count(); i++) {
+		struct pci_dev *d = pci_device(i);
+
+		if (d && in_slot(d, s))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * native_poll() - one look at every hotplug-capable port's slot.  Its
+ * events (attention button pressed, presence detect changed, power fault
+ * detected: reported, nothing else) are cleared
+ * by writing back the bits that were set (QEMU undoes a write of one to a
+ * clear bit), then what the slot says is compared with the table, not
+ * with the slot's power, which a slot without a power controller does not
+ * have:
+ *   - a device present and none of the slot's functions in the table: an
+ *     arrival (QEMU's device_add sets both events).  The slot is powered
+ *     on with its indicator on (a power controller that is off, or none),
+ *     then the buses are rescanned;
+ *   - the slot's functions in the table and the attention button pressed
+ *     (device_del): they are released, and the slot is powered off with
+ *     its indicator off, which is QEMU's cue to unplug the device;
+ *   - the slot's functions in the table and no device present (a surprise
+ *     removal): they are released and the slot powered off, so that the
+ *     next device arrives the usual way.
+ * Context: (main).
+ */
 static void native_poll(void)
 {
 	unsigned i;
@@ -297,24 +423,34 @@ static void native_poll(void)
 	for (i = 0; i < pci_device_count(); i++) {
 		struct pci_dev *d = pci_device(i);
 		u8 pos = slot_cap(d);
+		struct slot_ref ref = { .port = d };
 		u16 sta, ctl;
+		bool occupied;
 
 		if (!pos)
 			continue;
 		sta = pci_read16(d, (u16)(pos + EXP_SLTSTA));
+		if (!(sta & (SLTSTA_ABP | SLTSTA_PDC | SLTSTA_PFD)))
+			continue;
+		pci_write16(d, (u16)(pos + EXP_SLTSTA),
+			    sta & (SLTSTA_ABP | SLTSTA_PDC | SLTSTA_PFD));
+		if (sta & SLTSTA_PFD)
+			pr_warn("pci-hotplug: native: power fault on the slot of %02x:%02x.%x",
+				d->bus, d->dev, d->fn);
 		if (!(sta & (SLTSTA_ABP | SLTSTA_PDC)))
 			continue;
-		pci_write16(d, (u16)(pos + EXP_SLTSTA), sta & (SLTSTA_ABP | SLTSTA_PDC));
 		ctl = pci_read16(d, (u16)(pos + EXP_SLTCTL));
-		if ((sta & SLTSTA_PDS) && (ctl & SLTCTL_PCC_OFF)) {
-			pr_info("pci-hotplug: native: device present behind %02x:%02x.%x; powering the slot",
-				d->bus, d->dev, d->fn);
+		occupied = slot_occupied(&ref);
+		if ((sta & SLTSTA_PDS) && !occupied) {
+			pr_info("pci-hotplug: native: device present behind %02x:%02x.%x%s",
+				d->bus, d->dev, d->fn,
+				ctl & SLTCTL_PCC_OFF ? "; powering the slot" : "");
 			pci_write16(d, (u16)(pos + EXP_SLTCTL),
 				    (u16)((ctl & ~(SLTCTL_PCC_OFF | SLTCTL_PIC_MASK)) | SLTCTL_PIC_ON));
 			ups++;
 			rescan = true;
-		} else if ((sta & SLTSTA_ABP) && !(ctl & SLTCTL_PCC_OFF)) {
-			unsigned n = remove_slot(d->secondary_bus, 0);
+		} else if (occupied && (sta & SLTSTA_ABP)) {
+			unsigned n = release_slot(&ref);
 
 			pr_info("pci-hotplug: native: removal requested behind %02x:%02x.%x; %u function(s) released, slot powered off",
 				d->bus, d->dev, d->fn, n);
@@ -322,6 +458,14 @@ static void native_poll(void)
 				    (u16)(ctl | SLTCTL_PCC_OFF | SLTCTL_PIC_OFF));
 			downs++;
 			ejects++;
+		} else if (occupied && !(sta & SLTSTA_PDS)) {
+			unsigned n = release_slot(&ref);
+
+			pr_warn("pci-hotplug: native: device behind %02x:%02x.%x is gone; %u function(s) released",
+				d->bus, d->dev, d->fn, n);
+			pci_write16(d, (u16)(pos + EXP_SLTCTL),
+				    (u16)(ctl | SLTCTL_PCC_OFF | SLTCTL_PIC_OFF));
+			downs++;
 		}
 	}
 	if (rescan)
@@ -336,7 +480,8 @@ static void native_init(void)
 		if (slot_cap(pci_device(i)))
 			ports++;
 	if (!ports) {
-		pr_info("pci-hotplug: no ACPI PCI hotplug and no hotplug-capable PCIe slots");
+		off_reason = "no ACPI PCI hotplug and no hotplug-capable PCIe slots";
+		pr_info("pci-hotplug: %s", off_reason);
 		return;
 	}
 	native_mode = true;
@@ -347,6 +492,13 @@ static void native_init(void)
 	pr_info("pci-hotplug: native PCIe hotplug on %u slot(s), polled every 100 ms", ports);
 }
 
+/*
+ * pci_hotplug_init() - choose the mechanism: ACPI PCI hotplug when the
+ * DSDT names bus selectors (or, without a DSDT, QEMU's order is guessed)
+ * and the register block and GPE 1 are there; native slot polling when
+ * the DSDT has no BSEL; otherwise off, with the reason kept for `pcihp`.
+ * Context: (boot), from pci_init().
+ */
 void pci_hotplug_init(void)
 {
 	unsigned n = map_from_dsdt();
@@ -362,26 +514,39 @@ void pci_hotplug_init(void)
 		pr_info("pci-hotplug: no DSDT; guessing QEMU's bus selector order");
 	}
 	if (!nr_bsel) {
-		pr_info("pci-hotplug: no hotplug buses");
+		off_reason = "no hotplug buses";
+		pr_info("pci-hotplug: %s", off_reason);
 		return;
 	}
 	if (inl(PCIHP_PORT_Q35 + PCIHP_BNUM) == 0xffffffff) {
-		pr_info("pci-hotplug: no register block at %x", PCIHP_PORT_Q35);
+		off_reason = "no register block at cc0";
+		pr_info("pci-hotplug: %s", off_reason);
 		return;
 	}
-	if (acpi_gpe_register(GPE_PCI_HOTPLUG, &pcihp_work))
-		pr_warn("pci-hotplug: GPE %u unavailable; no PCI hotplug", GPE_PCI_HOTPLUG);
-	else
-		pr_info("pci-hotplug: ACPI PCI hotplug at %x, %u bus selector(s), GPE %u",
-			PCIHP_PORT_Q35, nr_bsel, GPE_PCI_HOTPLUG);
+	if (acpi_gpe_register(GPE_PCI_HOTPLUG, &pcihp_work)) {
+		off_reason = "GPE 1 unavailable";
+		pr_warn("pci-hotplug: %s; no PCI hotplug", off_reason);
+		return;
+	}
+	acpi_mode = true;
+	pr_info("pci-hotplug: ACPI PCI hotplug at %x, %u bus selector(s), GPE %u",
+		PCIHP_PORT_Q35, nr_bsel, GPE_PCI_HOTPLUG);
 	/* a device added before we listened: look now */
 	schedule_work(&pcihp_work);
 }
 
+/*
+ * cmd_pcihp() - the `pcihp` view: the mechanism in use and its state, or
+ * why PCI hotplug is off.  Context: (main).
+ */
 static int cmd_pcihp(struct printer *out, int argc, char **argv)
 {
 	unsigned sel;
 
+	if (!native_mode && !acpi_mode) {
+		pr_printf(out, "PCI hotplug off: %s\n", off_reason ? off_reason : "PCI not initialised");
+		return 0;
+	}
 	if (native_mode) {
 		pr_printf(out, "native PCIe hotplug (slot registers polled every 100 ms)\n");
 		pr_printf(out, "events: up %llu down %llu ejected %llu\n", (unsigned long long)ups,

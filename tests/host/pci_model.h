@@ -2,12 +2,16 @@
  * pci_model.h - drivers/pci/pci.c and hotplug.c compiled for the host,
  * against a model of PCI configuration space behind ECAM.
  *
- * Included by tests/host/test_pci.c and tests/fuzz/fuzz_pci.c, once per
- * program.  The drivers' exported names, and the platform functions they
- * call, are renamed to pcitest_* so that this file links into the one
- * host-tests binary beside test_virtio.c (which has its own pci_read8()..)
- * and test_acpi.c / test_apic.c (their own ioremap(), acpi_find_table(),
- * port and MMIO models).
+ * Included by tests/host/test_pci.c, tests/host/test_pci_hotplug.c and
+ * tests/fuzz/fuzz_pci.c.  The drivers' exported names, and the platform
+ * functions they call, are renamed with PM_NAME() (pcitest_* unless the
+ * includer defines PM_NAME first) so that this file links into the one
+ * host-tests binary beside test_virtio.c (which has its own pci_read8()..),
+ * test_acpi.c / test_apic.c (their own ioremap(), acpi_find_table(), port
+ * and MMIO models) and a second includer with its own copy of the drivers.
+ * Such a second includer also defines PM_PRIVATE_SHELL: its copies of
+ * lspci, setpci and pcihp then stay out of the shell's command table (which
+ * must name each command once) and are reached as shell_cmd_lspci etc.
  *
  * The model.  Up to PM_MAX_FUNCS functions, each with 4 KiB of register
  * bytes (cfg), the bits a write may change (wmask), the bits a write of
@@ -32,44 +36,58 @@
  * are not registers (stray), accesses outside the mapping (oob).
  *
  * Also here: acpi_find_table() serving an MCFG (exact heap buffer) and an
- * optional DSDT, and QEMU's ACPI PCI hotplug registers at port 0xcc0 (per
- * bus selector: UP, DOWN, RMV; writes to EJECT recorded).
+ * optional DSDT (pm_set_dsdt()), and hotplug as QEMU 7.2 signals it:
+ *   - ACPI PCI hotplug: the register block at port 0xcc0 (pm_pcihp_*(),
+ *     see "ACPI PCI hotplug" below), GPE 1 delivered by pm_gpe(), the
+ *     work item and poller the driver registers run by pm_run_work() and
+ *     pm_poll();
+ *   - native PCIe hotplug: a root port's slot registers (pm_pcie_slot(),
+ *     pm_slot_plug(), pm_slot_unplug_request(); see "PCIe slots" below).
  */
 #ifndef TESTS_HOST_PCI_MODEL_H
 #define TESTS_HOST_PCI_MODEL_H
 
-#define acpi_find_table		pcitest_acpi_find_table
-#define acpi_gpe_register	pcitest_acpi_gpe_register
-#define ioremap			pcitest_ioremap
-#define host_port_in		pcitest_port_in
-#define host_port_out		pcitest_port_out
-#define host_mmio_read8		pcitest_mmio_read8
-#define host_mmio_read16	pcitest_mmio_read16
-#define host_mmio_read32	pcitest_mmio_read32
-#define host_mmio_write8	pcitest_mmio_write8
-#define host_mmio_write16	pcitest_mmio_write16
-#define host_mmio_write32	pcitest_mmio_write32
-#define schedule_work		pcitest_schedule_work
-#define register_poller		pcitest_register_poller
-#define pci_read8		pcitest_read8
-#define pci_read16		pcitest_read16
-#define pci_read32		pcitest_read32
-#define pci_write8		pcitest_write8
-#define pci_write16		pcitest_write16
-#define pci_write32		pcitest_write32
-#define pci_find_capability	pcitest_find_capability
-#define pci_enable_device	pcitest_enable_device
-#define pci_map_bar		pcitest_map_bar
-#define pci_register_driver	pcitest_register_driver
-#define pci_device_count	pcitest_device_count
-#define pci_device		pcitest_device
-#define pci_remove_device	pcitest_remove_device
-#define pci_mcfg_parse		pcitest_mcfg_parse
-#define pci_cap_find_raw	pcitest_cap_find_raw
-#define pci_hotplug_init	pcitest_hotplug_init
-#define pci_init		pcitest_init
-#define pci_rescan		pcitest_rescan
-#define pci_dump		pcitest_dump
+#ifndef PM_NAME
+#define PM_NAME(x)		pcitest_##x
+#endif
+#define acpi_find_table		PM_NAME(acpi_find_table)
+#define acpi_gpe_register	PM_NAME(acpi_gpe_register)
+#define ioremap			PM_NAME(ioremap)
+#define host_port_in		PM_NAME(port_in)
+#define host_port_out		PM_NAME(port_out)
+#define host_mmio_read8		PM_NAME(mmio_read8)
+#define host_mmio_read16	PM_NAME(mmio_read16)
+#define host_mmio_read32	PM_NAME(mmio_read32)
+#define host_mmio_write8	PM_NAME(mmio_write8)
+#define host_mmio_write16	PM_NAME(mmio_write16)
+#define host_mmio_write32	PM_NAME(mmio_write32)
+#define schedule_work		PM_NAME(schedule_work)
+#define register_poller		PM_NAME(register_poller)
+#define pci_read8		PM_NAME(read8)
+#define pci_read16		PM_NAME(read16)
+#define pci_read32		PM_NAME(read32)
+#define pci_write8		PM_NAME(write8)
+#define pci_write16		PM_NAME(write16)
+#define pci_write32		PM_NAME(write32)
+#define pci_find_capability	PM_NAME(find_capability)
+#define pci_enable_device	PM_NAME(enable_device)
+#define pci_map_bar		PM_NAME(map_bar)
+#define pci_register_driver	PM_NAME(register_driver)
+#define pci_device_count	PM_NAME(device_count)
+#define pci_device		PM_NAME(device)
+#define pci_remove_device	PM_NAME(remove_device)
+#define pci_mcfg_parse		PM_NAME(mcfg_parse)
+#define pci_cap_find_raw	PM_NAME(cap_find_raw)
+#define pci_hotplug_init	PM_NAME(hotplug_init)
+#define pci_init		PM_NAME(init)
+#define pci_rescan		PM_NAME(rescan)
+#define pci_dump		PM_NAME(dump)
+#ifdef PM_PRIVATE_SHELL
+#include <kernel/shell.h>
+#undef SHELL_COMMAND
+#define SHELL_COMMAND(ident, ...)					\
+	static const struct shell_cmd shell_cmd_##ident __attribute__((unused)) = { __VA_ARGS__ }
+#endif
 #include "../../drivers/pci/pci.c"
 #include "../../drivers/pci/hotplug.c"
 
@@ -79,11 +97,14 @@
 #define PM_MAX_FUNCS	300
 #define PM_ECAM_SPAN	(256ULL << 20)
 #define PM_ECAM_BASE	0xb0000000ULL	/* q35's MCFG base */
+#define PM_NR_BSEL	32		/* bus selectors modelled (QEMU has 256) */
+#define PM_BSEL_NONE	(-2)		/* pci_model.bsel_bridge[]: selects no bus */
 
 struct pm_func {
 	int parent;			/* bridge function it sits behind; -1: root bus */
 	bool absent;			/* not plugged in (yet): reads all ones */
 	u8 dev, fn;			/* where on that bus */
+	u8 slot_pos;			/* PCIe capability with slot registers (pm_pcie_slot), 0: none */
 	u8 cfg[4096];			/* register contents */
 	u8 wmask[4096];			/* bits a write may change */
 	u8 w1c[4096];			/* bits a write of one clears */
@@ -105,14 +126,23 @@ struct pci_model {
 	u64 stray_writes;		/* to absent functions or non-registers */
 	u64 oob;			/* outside the ECAM mapping */
 	int last_stray;			/* offset of the last stray write (debugging) */
-	/* ACPI PCI hotplug registers (port 0xcc0) */
-	bool pcihp_present;
-	u32 bnum;			/* selected bus selector */
-	u32 up[32], down[32], rmv[32];	/* per selector */
-	u32 ejected[32];		/* slots ejected per selector */
+	/* ACPI PCI hotplug registers (port 0xcc0), per bus selector (bsel) */
+	bool pcihp_present;		/* the block answers (else ports read all ones) */
+	u32 bnum;			/* BNUM: the selected bsel */
+	int bsel_bridge[PM_NR_BSEL];	/* the bridge whose secondary bus it selects; -1 root bus, PM_BSEL_NONE */
+	u32 up[PM_NR_BSEL], down[PM_NR_BSEL], rmv[PM_NR_BSEL];	/* UP, DOWN, RMV */
+	u32 ejected[PM_NR_BSEL];	/* slots ejected per selector */
+	unsigned eject_writes;		/* writes to EJECT, whatever they did */
+	bool gpe_fails;			/* acpi_gpe_register() refuses */
 	unsigned gpe_registered;	/* acpi_gpe_register() calls */
+	unsigned gpe;			/* the GPE it asked for */
+	struct work *gpe_work;		/* and the work it wants run */
 	unsigned work_scheduled;	/* schedule_work() calls */
+	struct work *work;		/* the last work scheduled */
 	unsigned pollers;		/* register_poller() calls */
+	struct poller *poller;		/* the last poller registered */
+	/* PCIe slots */
+	bool slot_power_gates;		/* functions behind a powered-off slot read all ones */
 };
 
 static struct pci_model pm;
@@ -172,6 +202,8 @@ static void pm_reset(u8 start_bus, u8 end_bus)
 	pm.mcfg = mcfg;
 	pm.root_bus = start_bus;
 	pm.last_stray = -1;
+	for (unsigned i = 0; i < PM_NR_BSEL; i++)
+		pm.bsel_bridge[i] = PM_BSEL_NONE;
 	pm_mcfg_simple(PM_ECAM_BASE, start_bus, end_bus);
 
 	/* pci.c */
@@ -186,6 +218,8 @@ static void pm_reset(u8 start_bus, u8 end_bus)
 	memset(bsels, 0, sizeof(bsels));
 	nr_bsel = 0;
 	from_dsdt = false;
+	acpi_mode = false;
+	off_reason = NULL;
 	ups = downs = ejects = 0;
 	native_mode = false;
 	memset(&native_poller, 0, sizeof(native_poller));
@@ -295,7 +329,7 @@ static void pm_bar(int x, unsigned i, u64 size, u32 flags, u64 addr)
 }
 
 /* pm_bar_raw() - BAR register at off: any value and write mask (hostile). */
-static void pm_bar_raw(int x, unsigned off, u32 value, u32 wmask)
+static inline void pm_bar_raw(int x, unsigned off, u32 value, u32 wmask)
 {
 	pm_reg(&pm.f[x], off, 4, wmask);
 	pm_put(&pm.f[x], off, 4, value);
@@ -339,19 +373,150 @@ static void pm_cap(int x, u8 pos, u8 id, u8 next, bool first, unsigned len)
 		f->impl[pos + i] = 1;
 }
 
-/* pm_pcie_slot() - a PCIe capability at pos with a hotplug-capable slot:
- * slot control writable, slot status bits 0-4 write-one-to-clear. */
+/* ---- PCIe slots ------------------------------------------------------------- */
+
+/*
+ * A root port's slot as QEMU 7.2's pcie-root-port has it (hw/pci/pcie.c
+ * behaviour, as facts): slot capabilities (PCIe cap + 0x14) 0x7b:
+ * attention button, power controller, attention and power indicators,
+ * surprise, hotplug capable; slot control (+0x18) and slot status (+0x1a).
+ *   - device_add: the function appears, presence detect state is set,
+ *     and the events presence detect changed and attention button pressed
+ *     (pm_slot_plug);
+ *   - device_del: attention button pressed; or, when the slot is powered
+ *     off with its power indicator off, the functions leave at once
+ *     (pm_slot_unplug_request);
+ *   - a write to slot control that powers an occupied slot off with its
+ *     power indicator off (and it was not so before) unplugs the functions
+ *     behind the port: presence state clears, presence changed is set.
+ *     QEMU looks at the value written, not at what the register keeps, so
+ *     a slot without a power controller is emptied that way too;
+ *   - every write to slot control completes a command (bit 4).
+ * With slot_power_gates, functions behind a powered-off slot read all ones
+ * and ignore writes, as QEMU's has_power does.
+ */
+#define PM_SLTCAP_QEMU		0x7b
+#define PM_SLTCAP_PCP		0x02	/* power controller present */
+#define PM_SLTCTL_PIC		0x0300	/* power indicator: 01 on, 11 off */
+#define PM_SLTCTL_PIC_ON	0x0100
+#define PM_SLTCTL_PCC		0x0400	/* power controller: 1 = off */
+#define PM_SLTSTA_ABP		0x0001
+#define PM_SLTSTA_PFD		0x0002
+#define PM_SLTSTA_PDC		0x0008
+#define PM_SLTSTA_CC		0x0010
+#define PM_SLTSTA_PDS		0x0040
+
+/* pm_pcie_slot() - a PCIe capability at pos with a hotplug-capable slot
+ * (QEMU's slot capabilities): slot control writable, powered off with the
+ * indicator off; slot status bits 0-4 and 8 write-one-to-clear. */
 static void pm_pcie_slot(int x, u8 pos, u8 next, bool first)
 {
 	struct pm_func *f = &pm.f[x];
 
 	pm_cap(x, pos, PCI_CAP_ID_EXP, next, first, 0x3c);
 	pm_put(f, pos + 2, 2, 0x0142);	/* version 2, root port, slot implemented */
-	pm_put(f, pos + 0x14, 4, 0x40);	/* hotplug capable */
+	pm_put(f, pos + 0x14, 4, PM_SLTCAP_QEMU);
 	pm_reg(f, pos + 0x18, 2, 0x07ff);
-	pm_put(f, pos + 0x18, 2, 0x0400 | 0x0300);	/* powered off, indicator off */
+	pm_put(f, pos + 0x18, 2, PM_SLTCTL_PCC | PM_SLTCTL_PIC);	/* powered off, indicator off */
 	for (unsigned i = 0; i < 2; i++)
 		f->w1c[pos + 0x1a + i] = i ? 0x01 : 0x1f;
+	f->slot_pos = pos;
+}
+
+/* pm_slot_reg() - slot register at `off` (0x14, 0x18, 0x1a) of port x. */
+static u32 pm_slot_reg(int x, unsigned off, unsigned width)
+{
+	return pm_get(&pm.f[x], pm.f[x].slot_pos + off, width);
+}
+
+static void pm_slot_set(int x, unsigned off, unsigned width, u32 v)
+{
+	pm_put(&pm.f[x], pm.f[x].slot_pos + off, width, v);
+}
+
+/* pm_slot_no_power_controller() - port x's slot has no power controller:
+ * the bit is not in its capabilities and slot control keeps it zero. */
+static inline void pm_slot_no_power_controller(int x)
+{
+	struct pm_func *f = &pm.f[x];
+
+	pm_slot_set(x, 0x14, 4, pm_slot_reg(x, 0x14, 4) & ~(u32)PM_SLTCAP_PCP);
+	pm_slot_set(x, 0x18, 2, pm_slot_reg(x, 0x18, 2) & ~(u32)PM_SLTCTL_PCC);
+	f->wmask[f->slot_pos + 0x19] &= (u8)~(PM_SLTCTL_PCC >> 8);
+}
+
+/* pm_slot_powered() - the functions behind port x have power. */
+static bool pm_slot_powered(int x)
+{
+	return !(pm_slot_reg(x, 0x14, 4) & PM_SLTCAP_PCP) ||
+	       !(pm_slot_reg(x, 0x18, 2) & PM_SLTCTL_PCC);
+}
+
+/* pm_slot_occupied() - the model has a present function right behind x. */
+static inline bool pm_slot_occupied(int x)
+{
+	for (unsigned i = 0; i < pm.nr; i++)
+		if (pm.f[i].parent == x && !pm.f[i].absent)
+			return true;
+	return false;
+}
+
+/* pm_slot_populated() - QEMU's state after reset for a slot with a device:
+ * powered on, power indicator on, presence detected, no events. */
+static inline void pm_slot_populated(int x)
+{
+	u32 ctl = pm_slot_reg(x, 0x18, 2) & ~(u32)(PM_SLTCTL_PCC | PM_SLTCTL_PIC);
+
+	pm_slot_set(x, 0x18, 2, ctl | PM_SLTCTL_PIC_ON);
+	pm_slot_set(x, 0x1a, 2, PM_SLTSTA_PDS);
+}
+
+/* pm_slot_event() - set status bits of port x's slot (QEMU's slot event). */
+static void pm_slot_event(int x, u16 bits)
+{
+	pm_slot_set(x, 0x1a, 2, pm_slot_reg(x, 0x1a, 2) | bits);
+}
+
+/* pm_slot_unplug() - QEMU takes the functions behind port x away:
+ * presence state clears, presence detect changed is set. */
+static void pm_slot_unplug(int x)
+{
+	for (unsigned i = 0; i < pm.nr; i++)
+		if (pm.f[i].parent == x)
+			pm.f[i].absent = true;
+	pm_slot_set(x, 0x1a, 2, (pm_slot_reg(x, 0x1a, 2) & ~(u32)PM_SLTSTA_PDS) | PM_SLTSTA_PDC);
+}
+
+/* pm_slot_plug() - device_add of function y (built absent, behind port x). */
+static inline void pm_slot_plug(int x, int y)
+{
+	pm.f[y].absent = false;
+	pm_slot_event(x, PM_SLTSTA_PDS);
+	if (pm.f[y].fn == 0)
+		pm_slot_event(x, PM_SLTSTA_PDC | PM_SLTSTA_ABP);
+}
+
+/* pm_slot_unplug_request() - device_del of what is behind port x. */
+static inline void pm_slot_unplug_request(int x)
+{
+	u32 ctl = pm_slot_reg(x, 0x18, 2);
+
+	if ((ctl & PM_SLTCTL_PIC) == PM_SLTCTL_PIC && (ctl & PM_SLTCTL_PCC)) {
+		pm_slot_unplug(x);
+		return;
+	}
+	pm_slot_event(x, PM_SLTSTA_ABP);
+}
+
+/* pm_slot_control_written() - QEMU's side effects of a write of val to
+ * port x's slot control, which held old before. */
+static void pm_slot_control_written(int x, u16 old, u16 val)
+{
+	if ((pm_slot_reg(x, 0x1a, 2) & PM_SLTSTA_PDS) && (val & PM_SLTCTL_PCC) &&
+	    (val & PM_SLTCTL_PIC) == PM_SLTCTL_PIC &&
+	    (!(old & PM_SLTCTL_PCC) || (old & PM_SLTCTL_PIC) != PM_SLTCTL_PIC))
+		pm_slot_unplug(x);
+	pm_slot_event(x, PM_SLTSTA_CC);
 }
 
 /* ---- routing ----------------------------------------------------------------- */
@@ -389,6 +554,9 @@ static struct pm_func *pm_find(unsigned bus, unsigned dev, unsigned fn)
 				break;
 		}
 	}
+	if (parent >= 0 && pm.slot_power_gates && pm.f[parent].slot_pos &&
+	    !pm_slot_powered(parent))
+		return NULL;
 	for (unsigned i = 0; i < pm.nr; i++)
 		if (pm.f[i].parent == parent && pm.f[i].dev == dev && pm.f[i].fn == fn &&
 		    !pm.f[i].absent)
@@ -430,12 +598,17 @@ static void pm_write(volatile void *p, unsigned width, u32 v)
 	unsigned reg;
 	struct pm_func *f;
 
+	unsigned ctl_at;
+	u16 old_ctl;
+
 	pm.writes++;
 	f = pm_decode(p, width, &reg);
 	if (!f) {
 		pm.stray_writes++;
 		return;
 	}
+	ctl_at = f->slot_pos + 0x18u;
+	old_ctl = f->slot_pos ? (u16)pm_get(f, ctl_at, 2) : 0;
 	for (unsigned i = 0; i < width; i++) {
 		u8 b = (u8)(v >> (8 * i));
 
@@ -448,18 +621,22 @@ static void pm_write(volatile void *p, unsigned width, u32 v)
 				       (b & f->wmask[reg + i]));
 		f->cfg[reg + i] &= (u8)~(b & f->w1c[reg + i]);
 	}
+	/* a write that covers all of slot control is a slot command */
+	if (f->slot_pos && reg <= ctl_at && reg + width >= ctl_at + 2)
+		pm_slot_control_written((int)(f - pm.f), old_ctl, (u16)(v >> (8 * (ctl_at - reg))));
 }
 
-u8 pcitest_mmio_read8(const volatile u8 *reg) { return (u8)pm_read(reg, 1); }
-u16 pcitest_mmio_read16(const volatile u16 *reg) { return (u16)pm_read(reg, 2); }
-u32 pcitest_mmio_read32(const volatile u32 *reg) { return pm_read(reg, 4); }
-void pcitest_mmio_write8(volatile u8 *reg, u8 v) { pm_write(reg, 1, v); }
-void pcitest_mmio_write16(volatile u16 *reg, u16 v) { pm_write(reg, 2, v); }
-void pcitest_mmio_write32(volatile u32 *reg, u32 v) { pm_write(reg, 4, v); }
+/* (host_mmio_* and the platform functions below carry PM_NAME() names) */
+u8 host_mmio_read8(const volatile u8 *reg) { return (u8)pm_read(reg, 1); }
+u16 host_mmio_read16(const volatile u16 *reg) { return (u16)pm_read(reg, 2); }
+u32 host_mmio_read32(const volatile u32 *reg) { return pm_read(reg, 4); }
+void host_mmio_write8(volatile u8 *reg, u8 v) { pm_write(reg, 1, v); }
+void host_mmio_write16(volatile u16 *reg, u16 v) { pm_write(reg, 2, v); }
+void host_mmio_write32(volatile u32 *reg, u32 v) { pm_write(reg, 4, v); }
 
 /* ---- platform ------------------------------------------------------------------ */
 
-void *pcitest_ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
+void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
 {
 	if (cache != IOREMAP_UC || size > PM_ECAM_SPAN || !pm.ecam)
 		return NULL;
@@ -468,7 +645,7 @@ void *pcitest_ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
 	return pm.ecam;
 }
 
-const struct acpi_sdt_header *pcitest_acpi_find_table(const char *sig, unsigned n)
+const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n)
 {
 	if (n)
 		return NULL;
@@ -479,58 +656,208 @@ const struct acpi_sdt_header *pcitest_acpi_find_table(const char *sig, unsigned 
 	return NULL;
 }
 
-int pcitest_acpi_gpe_register(unsigned gpe, struct work *w)
+/* pm_set_dsdt() - acpi_find_table("DSDT") gives a heap table of exactly
+ * the header plus len bytes of aml (NULL: no DSDT). */
+static inline void pm_set_dsdt(const void *aml, size_t len)
+{
+	struct acpi_sdt_header h = { .signature = { 'D', 'S', 'D', 'T' }, .revision = 1 };
+
+	free(pm.dsdt);
+	pm.dsdt = NULL;
+	if (!aml)
+		return;
+	h.length = (u32)(sizeof(h) + len);
+	pm.dsdt = malloc(h.length);
+	memcpy(pm.dsdt, &h, sizeof(h));
+	memcpy(pm.dsdt + sizeof(h), aml, len);
+}
+
+int acpi_gpe_register(unsigned gpe, struct work *w)
 {
 	pm.gpe_registered++;
+	if (pm.gpe_fails)
+		return -1;
+	pm.gpe = gpe;
+	pm.gpe_work = w;
 	return 0;
 }
 
-void pcitest_schedule_work(struct work *w)
+void schedule_work(struct work *w)
 {
 	w->pending = true;
 	pm.work_scheduled++;
+	pm.work = w;
 }
 
-void pcitest_register_poller(struct poller *p)
+void register_poller(struct poller *p)
 {
 	pm.pollers++;
+	pm.poller = p;
 }
 
-u32 pcitest_port_in(u16 port, unsigned width)
+/* pm_run_work() - what the main loop does: run the scheduled work once, if
+ * it is pending.  Returns whether it ran. */
+static bool pm_run_work(void)
 {
-	u32 sel = pm.bnum < 32 ? pm.bnum : 0;
-	u32 v;
+	struct work *w = pm.work;
 
-	if (!pm.pcihp_present || port < PCIHP_PORT_Q35 || port >= PCIHP_PORT_Q35 + 0x18)
+	if (!w || !w->pending)
+		return false;
+	w->pending = false;
+	w->runs++;
+	w->fn(w);
+	return true;
+}
+
+/* pm_gpe() - GPE `gpe` fires: the events code schedules the work registered
+ * for it, and the main loop runs it.  Returns whether anything ran. */
+static inline bool pm_gpe(unsigned gpe)
+{
+	if (!pm.gpe_work || pm.gpe != gpe)
+		return false;
+	schedule_work(pm.gpe_work);
+	return pm_run_work();
+}
+
+/* pm_poll() - the main loop calls the registered poller once (if any). */
+static inline bool pm_poll(void)
+{
+	if (!pm.poller || !pm.poller->fn)
+		return false;
+	pm.poller->calls++;
+	pm.poller->fn();
+	return true;
+}
+
+/* ---- ACPI PCI hotplug ------------------------------------------------------------ */
+
+/*
+ * QEMU 7.2's ACPI PCI hotplug registers on q35 (hw/acpi/pcihp.c behaviour,
+ * as facts): 0x18 bytes at port 0xcc0, a window onto the bus selector
+ * written to BNUM.
+ *   +0x00 UP: slots with a device added; reading clears it (q35);
+ *   +0x04 DOWN: slots whose device device_del asked to remove; reading
+ *         does not clear it, an eject of the slot does;
+ *   +0x08 EJECT: write a slot mask; only its lowest set bit counts: that
+ *         slot's UP and DOWN bits clear and its functions leave (here:
+ *         become absent; so does what is behind them).  A selector with
+ *         no bus, or a mask of 0, does nothing;
+ *   +0x0c RMV: slots whose devices may be removed;
+ *   +0x10 BNUM: the selector (reads back); above the modelled ones, UP,
+ *         DOWN and RMV read 0 and EJECT does nothing.
+ * Which bus a selector stands for is bsel_bridge[]: a bridge function's
+ * secondary bus, or the root bus (-1).
+ */
+#define PM_PCIHP_BASE	0x0cc0
+#define PM_PCIHP_LEN	0x18
+
+/* pm_pcihp() - the register block answers; every slot removable. */
+static inline void pm_pcihp(void)
+{
+	pm.pcihp_present = true;
+	for (unsigned i = 0; i < PM_NR_BSEL; i++)
+		pm.rmv[i] = 0xffffffff;
+}
+
+/* pm_pcihp_bsel() - selector sel stands for the secondary bus of bridge
+ * function x (-1: the root bus). */
+static inline void pm_pcihp_bsel(unsigned sel, int x)
+{
+	pm.bsel_bridge[sel] = x;
+}
+
+/* pm_bsel_of() - the selector of the bus function y sits on, or -1. */
+static int pm_bsel_of(int y)
+{
+	for (unsigned i = 0; i < PM_NR_BSEL; i++)
+		if (pm.bsel_bridge[i] != PM_BSEL_NONE && pm.bsel_bridge[i] == pm.f[y].parent)
+			return (int)i;
+	return -1;
+}
+
+/* pm_acpi_plug() - device_add of function y (built absent): it appears
+ * and its slot's UP bit is set.  The test then fires GPE 1. */
+static inline void pm_acpi_plug(int y)
+{
+	int sel = pm_bsel_of(y);
+
+	pm.f[y].absent = false;
+	if (sel >= 0)
+		pm.up[sel] |= 1u << pm.f[y].dev;
+}
+
+/* pm_acpi_unplug_request() - device_del of function y: its slot's DOWN bit. */
+static inline void pm_acpi_unplug_request(int y)
+{
+	int sel = pm_bsel_of(y);
+
+	if (sel >= 0)
+		pm.down[sel] |= 1u << pm.f[y].dev;
+}
+
+/* pm_below() - function y is x or sits below bridge x (bounded walk). */
+static bool pm_below(int y, int x)
+{
+	for (unsigned hops = 0; y >= 0 && hops <= pm.nr; hops++, y = pm.f[y].parent)
+		if (y == x)
+			return true;
+	return false;
+}
+
+/* pm_pcihp_eject() - a write of mask to EJECT with selector sel. */
+static void pm_pcihp_eject(u32 sel, u32 mask)
+{
+	unsigned slot;
+
+	pm.eject_writes++;
+	if (sel >= PM_NR_BSEL || pm.bsel_bridge[sel] == PM_BSEL_NONE || !mask)
+		return;
+	slot = (unsigned)__builtin_ctz(mask);
+	pm.down[sel] &= ~(1u << slot);
+	pm.up[sel] &= ~(1u << slot);
+	pm.ejected[sel] |= 1u << slot;
+	for (unsigned i = 0; i < pm.nr; i++)
+		if (pm.f[i].parent == pm.bsel_bridge[sel] && pm.f[i].dev == slot)
+			for (unsigned j = 0; j < pm.nr; j++)
+				if (pm_below((int)j, (int)i))
+					pm.f[j].absent = true;
+}
+
+u32 host_port_in(u16 port, unsigned width)
+{
+	u32 sel = pm.bnum, v;
+
+	if (!pm.pcihp_present || port < PM_PCIHP_BASE || port >= PM_PCIHP_BASE + PM_PCIHP_LEN)
 		return 0xffffffff;
-	switch (port - PCIHP_PORT_Q35) {
-	case PCIHP_UP:
+	if (port == PM_PCIHP_BASE + 0x10)
+		return pm.bnum;
+	if (sel >= PM_NR_BSEL)
+		return 0;
+	switch (port - PM_PCIHP_BASE) {
+	case 0x00:
 		v = pm.up[sel];
 		pm.up[sel] = 0;
 		return v;
-	case PCIHP_DOWN: return pm.down[sel];
-	case PCIHP_RMV: return pm.rmv[sel];
-	case PCIHP_BNUM: return pm.bnum;
+	case 0x04: return pm.down[sel];
+	case 0x0c: return pm.rmv[sel];
 	default: return 0;
 	}
 }
 
-void pcitest_port_out(u16 port, unsigned width, u32 v)
+void host_port_out(u16 port, unsigned width, u32 v)
 {
-	if (!pm.pcihp_present || port < PCIHP_PORT_Q35 || port >= PCIHP_PORT_Q35 + 0x18)
+	if (!pm.pcihp_present || port < PM_PCIHP_BASE || port >= PM_PCIHP_BASE + PM_PCIHP_LEN)
 		return;
-	if (port == PCIHP_PORT_Q35 + PCIHP_BNUM)
+	if (port == PM_PCIHP_BASE + 0x10)
 		pm.bnum = v;
-	else if (port == PCIHP_PORT_Q35 + PCIHP_EJECT && pm.bnum < 32) {
-		pm.ejected[pm.bnum] |= v;
-		pm.down[pm.bnum] &= ~v;
-	}
+	else if (port == PM_PCIHP_BASE + 0x08)
+		pm_pcihp_eject(pm.bnum, v);
 }
 
 /* pm_init() - pci_init() with the log quiet unless verbose. */
 static int pm_init(void)
 {
-	return pcitest_init();
+	return pci_init();
 }
 
 #endif

@@ -52,7 +52,7 @@
 #define PCIHP_RMV		0x0c
 #define PCIHP_BNUM		0x10
 #define GPE_PCI_HOTPLUG		1
-#define MAX_BSEL		32
+#define MAX_BSEL		256	/* QEMU numbers at most 256 hotplug buses */
 
 struct bsel_map {
 	bool known;		/* a BSEL was found for this number */

@@ -97,7 +97,7 @@
 #define PM_MAX_FUNCS	300
 #define PM_ECAM_SPAN	(256ULL << 20)
 #define PM_ECAM_BASE	0xb0000000ULL	/* q35's MCFG base */
-#define PM_NR_BSEL	32		/* bus selectors modelled (QEMU has 256) */
+#define PM_NR_BSEL	256		/* bus selectors, as many as QEMU numbers */
 #define PM_BSEL_NONE	(-2)		/* pci_model.bsel_bridge[]: selects no bus */
 
 struct pm_func {

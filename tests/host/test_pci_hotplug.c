@@ -11,7 +11,7 @@
  *     ejected so QEMU drops it), both in one event, DOWN for an empty slot,
  *     a selector that selects nothing, a bridge without a bus number, a
  *     bridge removed with what is behind it;
- *   - hostile DSDTs: BSEL numbers of 32 and more, a BSEL twice, an `_ADR`
+ *   - hostile DSDTs: BSEL numbers of 256 and more, a BSEL twice, an `_ADR`
  *     that is not a number, tables cut inside a name or a number;
  *   - the native PCIe fallback (a DSDT without BSEL): presence detect
  *     changed and attention button as QEMU sets them on device_add and
@@ -706,7 +706,7 @@ static void boot_dsdt(const struct aml *a, int *since)
 }
 
 /*
- * BSEL numbers memlab cannot hold (32, 200, Ones) beside a good one: each
+ * BSEL numbers QEMU never uses (256, 300, Ones) beside a good one: each
  * is reported with the bridge it belongs to and skipped, the good one
  * works.  With only such numbers the reason is printed too, and the
  * slots are polled instead.
@@ -718,25 +718,55 @@ HTEST(pcihp_dsdt_bsel_out_of_range_is_reported)
 	static const u8 ones[] = { 0x08, 'B', 'S', 'E', 'L', 0xff };
 
 	aml_pci0(&a);
-	aml_bridge(&a, "S10_", 2, 32);
+	aml_bridge(&a, "S10_", 2, 256);
 	aml_bridge(&a, "S18_", 3, 0);
-	aml_bridge(&a, "S20_", 4, 200);
+	aml_bridge(&a, "S20_", 4, 300);
 	aml_put(&a, ones, sizeof(ones));
 	boot_dsdt(&a, &since);
-	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 32 (bridge 00:02.0) out of range (0-31); ignored", since));
-	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 200 (bridge 00:04.0) out of range (0-31); ignored", since));
-	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 18446744073709551615 (bridge 00:04.0) out of range (0-31); ignored", since));
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 256 (bridge 00:02.0) out of range (0-255); ignored", since));
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 300 (bridge 00:04.0) out of range (0-255); ignored", since));
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 18446744073709551615 (bridge 00:04.0) out of range (0-255); ignored", since));
 	CHECK_STREQ(pcihp(), "ACPI PCI hotplug at cc0 (GPE 1), bsel map from DSDT\n"
 			     "bsel 0: bridge 00:03.0 bus 02 down 0 rmv ffffffff\n"
 			     "events: up 0 down 0 ejected 0\n");
 
 	a.n = 0;
 	aml_pci0(&a);
-	aml_bridge(&a, "S10_", 2, 32);
+	aml_bridge(&a, "S10_", 2, 256);
 	boot_dsdt(&a, &since);
-	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 32 (bridge 00:02.0) out of range (0-31); ignored", since));
+	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 256 (bridge 00:02.0) out of range (0-255); ignored", since));
 	CHECK_EQ(pm.gpe_registered, 0);
 	CHECK_EQ(pm.pollers, 1);
+}
+
+/*
+ * QEMU numbers up to 256 hotplug buses; a selector high in that range
+ * (port B on 255) is taken like any other: listed by `pcihp`, and a
+ * device_add behind port B arrives through it.
+ */
+HTEST(pcihp_dsdt_bsel_255_is_a_bus_like_any)
+{
+	struct aml a = { .n = 0 };
+	int since, hot;
+
+	machine();
+	pm_pcihp_bsel(0, PM_BSEL_NONE);
+	pm_pcihp_bsel(255, m_portb);
+	aml_pci0(&a);
+	aml_bridge(&a, "S10_", 2, 1);
+	aml_bridge(&a, "S18_", 3, 255);
+	pm_set_dsdt(a.b, a.n);
+	hot = hot_function(m_portb, 0);
+	CHECK_EQ(boot(), 0);
+	CHECK(strstr(pcihp(), "bsel 1: bridge 00:02.0 bus 01 down 0 rmv ffffffff\n"
+			      "bsel 255: bridge 00:03.0 bus 02 down 0 rmv ffffffff\n") != NULL);
+	pm_acpi_plug(hot);
+	CHECK_EQ(pm.up[255], 1);
+	since = host_log_count;
+	CHECK(gpe1());
+	CHECK(host_log_seen("pci-hotplug: device added on bus 02 (bsel 255, slots 1)", since));
+	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK_EQ(pm.up[255], 0);
 }
 
 /*

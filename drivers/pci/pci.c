@@ -691,7 +691,7 @@ static bool bus_numbers_valid(unsigned bus, unsigned sec, unsigned sub, unsigned
 }
 
 /* claim() - mark buses [sec, sub] in the bitmap `map` (256 bits); a bridge
- * with subordinate 0, or sec above sub, forwards nothing. */
+ * with subordinate 0, or sec above sub, forwards nothing.  Context: (any). */
 static void claim(u8 *map, unsigned sec, unsigned sub)
 {
 	for (unsigned b = sec; sub && b <= sub && b < 256; b++)

@@ -24,6 +24,7 @@
 #include <drivers/acpi.h>
 #include <kernel/printk.h>
 #include <kernel/kernel.h>
+#include <kernel/errno.h>
 
 #define MSR_APIC_BASE		0x1b
 #define APIC_BASE_ENABLE	(1ULL << 11)
@@ -87,6 +88,19 @@ static struct ioapic *ioapic_for_gsi(unsigned gsi, unsigned *pin)
 }
 
 /*
+ * apic_gsi_owner() - the IRQ that one of the MADT's overrides (those
+ * apic_init() kept: at most one per GSI) sends to `gsi`, or -1.
+ * Context: any.
+ */
+int apic_gsi_owner(unsigned gsi)
+{
+	for (u32 i = 0; i < madt_info.nr_overrides; i++)
+		if (madt_info.overrides[i].gsi == gsi)
+			return madt_info.overrides[i].bus_irq;
+	return -1;
+}
+
+/*
  * apic_irq_to_gsi() - where IRQ irq arrives on the I/O APICs, and how: the
  * MADT's override for it if there is one (apic_init() keeps one at most),
  * else GSI = irq.  Polarity and trigger are the override's where its flags
@@ -94,10 +108,17 @@ static struct ioapic *ioapic_for_gsi(unsigned gsi, unsigned *pin)
  * where they say "conforms to the bus" (0; the reserved value 2 is read
  * the same way), or there is no override, the caller's defaults apply:
  * edge, active-high for an ISA device; level, active-low for the ACPI SCI.
+ * An IRQ without an override whose own GSI is where an override sends
+ * another IRQ has no line: the override names a wire, the identity mapping
+ * is only a default, and one line cannot carry two IRQs' handlers (q35:
+ * IRQ 0 -> GSI 2 leaves IRQ 2, the cascade, without one; Linux likewise
+ * leaves such an IRQ unmapped, "IRQ2 used by override").  Returns 0, or
+ * -EBUSY for such an IRQ, with *gsi its own GSI (apic_gsi_owner() says
+ * whose it is) and the defaults in *level and *active_low.
  * Context: any.
  */
-void apic_irq_to_gsi(unsigned irq, bool def_level, bool def_low, unsigned *gsi, bool *level,
-		     bool *active_low)
+int apic_irq_to_gsi(unsigned irq, bool def_level, bool def_low, unsigned *gsi, bool *level,
+		    bool *active_low)
 {
 	*gsi = irq;
 	*level = def_level;
@@ -113,13 +134,15 @@ void apic_irq_to_gsi(unsigned irq, bool def_level, bool def_low, unsigned *gsi, 
 			      polarity == MADT_POLARITY_HIGH ? false : def_low;
 		*level = trigger == MADT_TRIGGER_LEVEL ? true :
 			 trigger == MADT_TRIGGER_EDGE ? false : def_level;
+		return 0;
 	}
+	return apic_gsi_owner(irq) >= 0 ? -EBUSY : 0;
 }
 
 /* apic_isa_irq_to_gsi() - apic_irq_to_gsi() with the ISA defaults. */
-void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low)
+int apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low)
 {
-	apic_irq_to_gsi(irq, false, false, gsi, level, active_low);
+	return apic_irq_to_gsi(irq, false, false, gsi, level, active_low);
 }
 
 int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low)
@@ -145,7 +168,9 @@ int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low)
  * the second IRQ would take the first one's place).  The first of two
  * wins.  A dropped IRQ keeps its identity mapping (GSI = IRQ), which every
  * I/O APIC with 16 pins or more serves; routing to a GSI nobody serves
- * would lose the interrupt (the timer's, the console's).
+ * would lose the interrupt (the timer's, the console's).  (Unless a kept
+ * override sends another IRQ to that GSI: then the IRQ has no line, see
+ * apic_irq_to_gsi().)
  */
 static void drop_bad_overrides(void)
 {
@@ -176,6 +201,26 @@ static void drop_bad_overrides(void)
 		madt_info.overrides[kept++] = *o;
 	}
 	madt_info.nr_overrides = kept;
+}
+
+/*
+ * report_lineless_irqs() - say which ISA IRQs have no line because an
+ * override sends another IRQ to their own GSI (apic_irq_to_gsi()): on q35
+ * IRQ 2, the cascade, which nothing uses; on a machine whose MADT sends
+ * IRQ 9 to GSI 4, the serial port's IRQ 4, whose driver then polls.
+ * Context: apic_init (boot), after drop_bad_overrides().
+ */
+static void report_lineless_irqs(void)
+{
+	for (unsigned irq = 0; irq < NR_IRQS; irq++) {
+		unsigned gsi;
+		bool level, low;
+
+		if (apic_isa_irq_to_gsi(irq, &gsi, &level, &low) == 0)
+			continue;
+		pr_info("apic: ISA IRQ %u has no line of its own: the MADT's override sends IRQ %d to GSI %u; IRQ %u is not routed",
+			irq, apic_gsi_owner(gsi), gsi, irq);
+	}
 }
 
 bool apic_init(void)
@@ -210,6 +255,7 @@ bool apic_init(void)
 	if (!nr_ioapics)
 		return false;
 	drop_bad_overrides();
+	report_lineless_irqs();
 
 	/* the 8259s stay programmed (vectors 32-47) but fully masked */
 	outb(0x21, 0xff);
@@ -246,5 +292,13 @@ void apic_dump(struct printer *p)
 				  low & RTE_ACTIVE_LOW ? "active-low" : "active-high",
 				  (unsigned long long)irq_count(io->gsi_base + pin));
 		}
+	}
+	for (unsigned irq = 0; irq < NR_IRQS; irq++) {
+		unsigned gsi;
+		bool level, low;
+
+		if (apic_isa_irq_to_gsi(irq, &gsi, &level, &low))
+			pr_printf(p, "  ISA IRQ %u: no line, GSI %u carries IRQ %d (MADT override)\n",
+				  irq, gsi, apic_gsi_owner(gsi));
 	}
 }

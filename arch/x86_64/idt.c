@@ -66,7 +66,10 @@ void idt_init(void)
 /*
  * irq_register() - handler for ISA IRQ irq.  Through the I/O APIC the IRQ is
  * first mapped to its GSI by the MADT's overrides (IRQ 0 is GSI 2 on q35),
- * with the override's polarity and trigger (ISA default: high, edge).
+ * with the override's polarity and trigger (ISA default: high, edge).  An
+ * IRQ that has no line (an override sends another IRQ to its GSI) is not
+ * registered, with the reason: the handler of the IRQ on that line stays.
+ * Context: (boot).
  */
 void irq_register(unsigned irq, void (*handler)(unsigned irq))
 {
@@ -75,7 +78,11 @@ void irq_register(unsigned irq, void (*handler)(unsigned irq))
 		unsigned gsi;
 		bool level, low;
 
-		apic_isa_irq_to_gsi(irq, &gsi, &level, &low);
+		if (apic_isa_irq_to_gsi(irq, &gsi, &level, &low)) {
+			pr_warn("irq: ISA IRQ %u has no I/O APIC line (the MADT's override sends IRQ %d to GSI %u); handler not installed",
+				irq, apic_gsi_owner(gsi), gsi);
+			return;
+		}
 		BUG_ON(gsi >= NR_IRQ_LINES);	/* apic_init() dropped such overrides */
 		irq_handlers[gsi] = handler;
 		if (ioapic_route(gsi, IRQ_BASE + gsi, level, low))
@@ -95,7 +102,9 @@ void irq_register(unsigned irq, void (*handler)(unsigned irq))
  * (ELCR, ports 0x4d0/0x4d1) must say "level" for it; the 8259 has no
  * polarity.  *line gets the GSI (I/O APIC) or IRQ (8259) and *how its
  * trigger and polarity, for the boot log.  Returns 0, or -1 if the line
- * cannot be reached.  Context: (boot).
+ * cannot be reached (with the I/O APIC also when the SCI's IRQ has no line
+ * because an override sends another IRQ to its GSI; the reason is logged).
+ * Context: (boot).
  */
 int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
 		     const char **how)
@@ -112,7 +121,12 @@ int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *
 		unsigned gsi;
 		bool level, low;
 
-		apic_irq_to_gsi(sci_int, true, true, &gsi, &level, &low);
+		if (apic_irq_to_gsi(sci_int, true, true, &gsi, &level, &low)) {
+			pr_warn("irq: SCI IRQ %u has no I/O APIC line (the MADT's override sends IRQ %d to GSI %u)",
+				sci_int, apic_gsi_owner(gsi), gsi);
+			*line = gsi;
+			return -1;
+		}
 		*line = gsi;
 		if (gsi >= NR_IRQ_LINES)
 			return -1;

@@ -55,7 +55,9 @@
  * command with each argument) writes a bounded amount of text and leaves
  * the node maps as they were; every ISA IRQ maps to a GSI below memlab's
  * 32 lines that an I/O APIC which answers serves (what idt.c's BUG_ON
- * relies on), and apic.c writes only the registers the I/O APICs have;
+ * relies on), or has no line because an override sends another IRQ to its
+ * GSI, no two ISA IRQs map to one GSI, and apic.c writes only the
+ * registers the I/O APICs have;
  * power off writes SLP_TYP|SLP_EN to the FADT's PM1 blocks only if both
  * fit below port 0xffff, else only to the QEMU/Bochs ports; reset writes
  * the FADT's reset register only if it is a whole I/O port of a FADT long
@@ -402,8 +404,9 @@ static void check_memhp(void)
 /*
  * apic_init() over the MADT that madt_parse() accepted: every override
  * left is an ISA IRQ on a GSI below NR_IRQ_LINES that an I/O APIC which
- * answers serves, so every ISA IRQ routes (idt.c's BUG_ON) and writes
- * only pins that exist (the model checks that).
+ * answers serves, so every ISA IRQ with a line routes (idt.c's BUG_ON),
+ * no two share a GSI, and routing writes only pins that exist (the model
+ * checks that).
  */
 static void check_apic(void)
 {
@@ -421,12 +424,20 @@ static void check_apic(void)
 		CHECK(madt_info.overrides[i].gsi < NR_IRQ_LINES);
 		CHECK(ioapic_for_gsi(madt_info.overrides[i].gsi, &pin));
 	}
+	bool taken[NR_IRQ_LINES] = { false };
+
 	for (unsigned irq = 0; irq < NR_IRQS; irq++) {
 		unsigned gsi;
 		bool level, low;
 
-		apic_isa_irq_to_gsi(irq, &gsi, &level, &low);
+		if (apic_isa_irq_to_gsi(irq, &gsi, &level, &low)) {
+			/* no line: an override sends another IRQ to its GSI */
+			CHECK(gsi == irq && apic_gsi_owner(gsi) >= 0 && apic_gsi_owner(gsi) != (int)irq);
+			continue;
+		}
 		CHECK(gsi < NR_IRQ_LINES);
+		CHECK(!taken[gsi]);	/* one IRQ per line */
+		taken[gsi] = true;
 		ioapic_route(gsi, IRQ_BASE + gsi, level, low);
 	}
 }

@@ -3,8 +3,9 @@
  * (arch/x86_64/apic.c) together: from MADT bytes to I/O APIC redirection
  * entries.  q35's MADT, override polarity and trigger flags, overrides
  * that cannot be right (ISA IRQ above 15, a GSI beyond memlab's vectors
- * or no I/O APIC's), two I/O APICs, the local APIC address override, and
- * MADTs that leave the 8259s in charge.  Each checks what the model
+ * or no I/O APIC's), an override onto another IRQ's identity GSI (that
+ * IRQ is left without a line), two I/O APICs, the local APIC address
+ * override, and MADTs that leave the 8259s in charge.  Each checks what the model
  * devices were told, and that nothing panics.
  *
  * Both files are compiled into this one with the names they share with
@@ -278,7 +279,8 @@ static int route_isa_irq(unsigned irq)
 	unsigned gsi;
 	bool level, low;
 
-	apic_isa_irq_to_gsi(irq, &gsi, &level, &low);
+	if (apic_isa_irq_to_gsi(irq, &gsi, &level, &low))
+		return -EBUSY;
 	CHECK(gsi < NR_IRQ_LINES);
 	return ioapic_route(gsi, IRQ_BASE + gsi, level, low);
 }
@@ -293,12 +295,23 @@ static void expect_all_masked(const struct ioapic_model *m, unsigned pins)
 		}
 }
 
+/* expect_no_line() - ISA IRQ irq has no line: its GSI (irq) carries `owner`. */
+static void expect_no_line(unsigned irq, unsigned owner)
+{
+	unsigned g;
+	bool l, a;
+
+	CHECK_EQ(apic_isa_irq_to_gsi(irq, &g, &l, &a), -EBUSY);
+	CHECK_EQ(g, irq);
+	CHECK_EQ(apic_gsi_owner(irq), owner);
+}
+
 static void expect_isa_irq(unsigned irq, unsigned gsi, bool level, bool active_low)
 {
 	unsigned g;
 	bool l, a;
 
-	apic_isa_irq_to_gsi(irq, &g, &l, &a);
+	CHECK_EQ(apic_isa_irq_to_gsi(irq, &g, &l, &a), 0);
 	CHECK_EQ(g, gsi);
 	CHECK_EQ(l, level);
 	CHECK_EQ(a, active_low);
@@ -351,7 +364,7 @@ HTEST(apic_q35_madt)
 	expect_isa_irq(0, 2, false, false);
 	expect_isa_irq(4, 4, false, false);
 	expect_isa_irq(9, 9, true, false);
-	expect_isa_irq(2, 2, false, false);
+	expect_no_line(2, 0);		/* the cascade: GSI 2 is the timer's */
 	CHECK_EQ(route_isa_irq(0), 0);
 	CHECK_EQ(route_isa_irq(4), 0);
 	CHECK_EQ(route_isa_irq(9), 0);
@@ -368,7 +381,8 @@ HTEST(apic_q35_madt)
 	CHECK_STREQ(text, "interrupts: local APIC id 0 + I/O APIC; line = GSI, vector = 32 + GSI\n"
 			  "  GSI  2 -> vector  34, edge, active-high, 2 interrupts\n"
 			  "  GSI  4 -> vector  36, edge, active-high, 4 interrupts\n"
-			  "  GSI  9 -> vector  41, level, active-high, 9 interrupts\n");
+			  "  GSI  9 -> vector  41, level, active-high, 9 interrupts\n"
+			  "  ISA IRQ 2: no line, GSI 2 carries IRQ 0 (MADT override)\n");
 }
 
 /*
@@ -526,7 +540,7 @@ HTEST(apic_bad_overrides_are_dropped)
 	expect_isa_irq(4, 4, false, false);
 	expect_isa_irq(6, 6, false, false);
 	for (unsigned irq = 0; irq < 16; irq++)
-		CHECK_EQ(route_isa_irq(irq), 0);
+		CHECK_EQ(route_isa_irq(irq), irq == 2 ? -EBUSY : 0);
 	CHECK_EQ(models[0].rte[2 * 2], 34);		/* IRQ 0 */
 	CHECK_EQ(models[0].rte[2 * 3], 35);		/* IRQ 3: its own, edge, high */
 	CHECK_EQ(models[0].rte[2 * 4], 36);
@@ -666,4 +680,129 @@ HTEST(apic_ioapic_that_does_not_answer_is_ignored)
 	CHECK_EQ(models[0].rte[2 * 3], 35);
 	free(madt_tab);
 	madt_tab = NULL;
+}
+
+/*
+ * lines_distinct() - every ISA IRQ that has a line has its own: no two
+ * IRQs map to one GSI (one handler per line).
+ */
+static bool lines_distinct(void)
+{
+	unsigned owner[NR_IRQ_LINES];
+
+	for (unsigned g = 0; g < NR_IRQ_LINES; g++)
+		owner[g] = ~0u;
+	for (unsigned irq = 0; irq < 16; irq++) {
+		unsigned gsi;
+		bool level, low;
+
+		if (apic_isa_irq_to_gsi(irq, &gsi, &level, &low))
+			continue;
+		if (gsi >= NR_IRQ_LINES || owner[gsi] != ~0u) {
+			printf("  IRQ %u -> GSI %u, which IRQ %u has\n", irq, gsi,
+			       gsi < NR_IRQ_LINES ? owner[gsi] : ~0u);
+			return false;
+		}
+		owner[gsi] = irq;
+	}
+	return true;
+}
+
+/*
+ * An override onto another IRQ's identity GSI: IRQ 9 -> GSI 4 (level,
+ * high), and IRQ 4 has no override, so by identity it would be on GSI 4
+ * too.  The override names the wire; the identity mapping is a default.
+ * Expect the override kept, IRQ 9 on GSI 4, IRQ 4 (and IRQ 2, displaced by
+ * IRQ 0 -> GSI 2) without a line, each said in the log, no two IRQs on one
+ * GSI, routing IRQ 4 refused without touching GSI 4's entry (IRQ 9's), and
+ * the dump naming both.  GSI 9, IRQ 9's own, carries nothing.
+ */
+HTEST(apic_override_onto_an_identity_gsi_takes_it)
+{
+	char text[2048];
+	struct buf_printer bp;
+	int logs;
+
+	machine_reset();
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(0, 2, 0);
+	madt_override(9, 4, 0xd);
+	madt_end();
+	logs = host_log_count;
+	CHECK(init());
+	CHECK_EQ(apic_test_madt_info.nr_overrides, 2);
+	CHECK(host_log_seen("apic: ISA IRQ 4 has no line of its own: the MADT's override sends IRQ 9 to GSI 4; IRQ 4 is not routed",
+			    logs));
+	CHECK(host_log_seen("apic: ISA IRQ 2 has no line of its own: the MADT's override sends IRQ 0 to GSI 2",
+			    logs));
+	expect_isa_irq(9, 4, true, false);
+	expect_isa_irq(0, 2, false, false);
+	expect_isa_irq(3, 3, false, false);
+	expect_no_line(4, 9);
+	expect_no_line(2, 0);
+	CHECK_EQ(apic_gsi_owner(9), -1);
+	CHECK(lines_distinct());
+	CHECK_EQ(route_isa_irq(9), 0);
+	CHECK_EQ(route_isa_irq(4), -EBUSY);
+	CHECK_EQ(models[0].rte[2 * 4], 36 | RTE_LEVEL);
+	CHECK_EQ(models[0].rte[2 * 9], RTE_MASKED);
+	buf_printer_init(&bp, text, sizeof(text));
+	apic_test_apic_dump(&bp.p);
+	CHECK(strstr(text, "  ISA IRQ 2: no line, GSI 2 carries IRQ 0 (MADT override)\n") != NULL);
+	CHECK(strstr(text, "  ISA IRQ 4: no line, GSI 4 carries IRQ 9 (MADT override)\n") != NULL);
+	CHECK(strstr(text, "  GSI  4 -> vector  36, level, active-high, 4 interrupts\n") != NULL);
+}
+
+/*
+ * The same override, IRQ 9 -> GSI 4, where IRQ 4 has an override of its
+ * own (to GSI 20): GSI 4 is nobody else's, so every IRQ keeps a line.
+ * Then a swap, IRQ 3 -> GSI 4 and IRQ 4 -> GSI 3: both fine.  And the SCI's
+ * view: with IRQ 5 -> GSI 9 and the SCI on IRQ 9 without an override, the
+ * SCI has no line either.
+ */
+HTEST(apic_identity_gsi_free_when_its_irq_is_overridden_too)
+{
+	unsigned gsi;
+	bool level, low;
+	int logs;
+
+	machine_reset();
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(9, 4, 0xd);
+	madt_override(4, 20, 0);
+	madt_end();
+	logs = host_log_count;
+	CHECK(init());
+	CHECK(!host_log_seen("has no line", logs));
+	expect_isa_irq(9, 4, true, false);
+	expect_isa_irq(4, 20, false, false);
+	CHECK(lines_distinct());
+
+	machine_reset();
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(3, 4, 0);
+	madt_override(4, 3, 0);
+	madt_end();
+	CHECK(init());
+	expect_isa_irq(3, 4, false, false);
+	expect_isa_irq(4, 3, false, false);
+	CHECK(lines_distinct());
+
+	machine_reset();
+	madt_begin(LAPIC_PHYS);
+	madt_lapic(0, 0, 1);
+	madt_ioapic(0, IOAPIC_PHYS, 0);
+	madt_override(5, 9, 0xd);
+	madt_end();
+	CHECK(init());
+	CHECK_EQ(apic_irq_to_gsi(9, true, true, &gsi, &level, &low), -EBUSY);
+	CHECK_EQ(gsi, 9);
+	CHECK_EQ(apic_gsi_owner(9), 5);
+	CHECK(lines_distinct());
 }

@@ -540,7 +540,9 @@ HTEST(pci_hotplug_window_in_use_is_not_moved)
  * bus 4 (each with a device behind, the model routes bus 4 to the first),
  * and 00:08.0 numbered beyond the MCFG's last bus.  Expect each reported
  * and not entered, every function in the table once, at boot and after a
- * rescan, and the walk's configuration accesses bounded.
+ * rescan, and the walk's configuration accesses bounded.  (00:05.0 is
+ * offered 01-03: bus 04 belongs to 00:06.0, so the run of free numbers
+ * from 01 ends at 03.)
  */
 HTEST(pci_bridge_bus_numbers_hostile)
 {
@@ -561,7 +563,7 @@ HTEST(pci_bridge_bus_numbers_hostile)
 	pm_buses(c, 0, 0x40, 0x40);
 	since = host_log_count;
 	CHECK_EQ(init_quiet(), 0);
-	CHECK(host_log_seen("00:05.0: bridge does not keep its bus numbers (wrote 01-ff, reads 00-00)", since));
+	CHECK(host_log_seen("00:05.0: bridge does not keep its bus numbers (wrote 01-03, reads 00-00)", since));
 	CHECK(host_log_seen("00:07.0: secondary bus 04 was already scanned", since));
 	CHECK(host_log_seen("00:08.0: secondary bus 40 is beyond the MCFG's buses 00-1f", since));
 	CHECK_EQ(pcitest_device_count(), 6);
@@ -745,5 +747,255 @@ HTEST(pci_hotplug_window_nested_inside_the_bridge_above)
 	CHECK(host_log_seen("04:00.0: the bridge above (00:05.0) has no 32-bit memory window", since));
 	s = bdf(4, 0, 0);
 	CHECK(s && !window_open(s->mem_window_base, s->mem_window_limit));
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/* id_count() - how many entries of the table are 1af4:`device`. */
+static unsigned id_count(u16 device)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < nr_devices; i++)
+		if (devices[i].cfg && devices[i].vendor == 0x1af4 && devices[i].device == device)
+			n++;
+	return n;
+}
+
+/*
+ * has_device() - the table holds 1af4:`device` exactly once, on `bus`,
+ * behind `bridge`.
+ */
+static bool has_device(u16 device, unsigned bus, const struct pci_dev *bridge)
+{
+	for (unsigned i = 0; i < nr_devices; i++) {
+		const struct pci_dev *d = &devices[i];
+
+		if (d->cfg && d->vendor == 0x1af4 && d->device == device)
+			return id_count(device) == 1 && d->bus == bus && bridge &&
+			       d->bridge == bridge;
+	}
+	return false;
+}
+
+/*
+ * Unconfigured bridges below a configured one.  Root port 00:05.0 was
+ * numbered by the firmware, buses 04-08; on its bus 04 two switch ports
+ * were left unconfigured (bus numbers 0), each with a device behind:
+ *
+ *   00:05.0 [04-08] -+- 04:00.0 [unconfigured] --- device 1af4:1000
+ *                    +- 04:01.0 [unconfigured] --- device 1af4:1001
+ *
+ * Configuration cycles for a bus outside 04-08 never reach 00:05.0, so the
+ * switch ports must be numbered inside it.  Expect 04:00.0 -> 05-05 and
+ * 04:01.0 -> 06-06 (the lowest free numbers, each subordinate cut back to
+ * what is below it), both devices found once behind their port, 00:05.0
+ * still 04-08, the registers as the table says, and the same after a
+ * rescan.
+ */
+HTEST(pci_unconfigured_bridges_below_a_configured_one_get_buses_inside_it)
+{
+	int rp, a, b;
+	struct pci_dev *pa, *pb;
+
+	q35();
+	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp, 0, 4, 8);
+	a = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_add(a, 0, 0, 0x1af4, 0x1000, 0, 0x02, 0x00);
+	b = pm_add(rp, 1, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_add(b, 0, 0, 0x1af4, 0x1001, 0, 0x02, 0x00);
+	CHECK_EQ(init_quiet(), 0);
+	pa = bdf(4, 0, 0);
+	pb = bdf(4, 1, 0);
+	CHECK(pa && pb);
+	if (!pa || !pb)
+		return;
+	CHECK_EQ(pa->secondary_bus, 5);
+	CHECK_EQ(pa->subordinate_bus, 5);
+	CHECK_EQ(pb->secondary_bus, 6);
+	CHECK_EQ(pb->subordinate_bus, 6);
+	CHECK_EQ(pm_get(&pm.f[a], 0x18, 3), 0x050504);
+	CHECK_EQ(pm_get(&pm.f[b], 0x18, 3), 0x060604);
+	CHECK_EQ(pm_get(&pm.f[rp], 0x18, 3), 0x080400);
+	CHECK(has_device(0x1000, 5, pa));
+	CHECK(has_device(0x1001, 6, pb));
+	CHECK(table_consistent());
+	CHECK_EQ(rescan_quiet(), 0);
+	CHECK(has_device(0x1000, 5, pa));
+	CHECK(has_device(0x1001, 6, pb));
+	CHECK(table_consistent());
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
+ * No room: root port 00:05.0 numbered 04-04 by the firmware, and an
+ * unconfigured switch port on its bus 04 with a device behind it.  No
+ * number inside 04-04 is free.  Expect the switch port left unnumbered
+ * (registers 0) with the reason logged, its device not in the table, the
+ * table consistent, and the same after a rescan.  Then 00:05.0 numbered
+ * 04-05 with a configured switch port 04:01.0 owning 05-05 beside the
+ * unconfigured one: full too, and the configured port's device is found.
+ */
+HTEST(pci_unconfigured_bridge_below_a_full_bus_range_stays_unnumbered)
+{
+	int rp, a, c, since;
+	struct pci_dev *pa;
+
+	q35();
+	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp, 0, 4, 4);
+	a = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_add(a, 0, 0, 0x1af4, 0x1000, 0, 0x02, 0x00);
+	since = host_log_count;
+	CHECK_EQ(init_quiet(), 0);
+	CHECK(host_log_seen("04:00.0: bus range 04-04 of the bridge above (00:05.0) is full", since));
+	pa = bdf(4, 0, 0);
+	CHECK(pa && pa->secondary_bus == 0 && pa->subordinate_bus == 0);
+	CHECK_EQ(pm_get(&pm.f[a], 0x18, 3), 0);
+	CHECK_EQ(id_count(0x1000), 0);
+	CHECK(table_consistent());
+	since = host_log_count;
+	CHECK_EQ(rescan_quiet(), 0);
+	CHECK(host_log_seen("04:00.0: bus range 04-04 of the bridge above (00:05.0) is full", since));
+	CHECK_EQ(pm_get(&pm.f[a], 0x18, 3), 0);
+	CHECK_EQ(id_count(0x1000), 0);
+	CHECK(table_consistent());
+	CHECK_EQ(pm.stray_writes, 0);
+
+	q35();
+	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp, 0, 4, 5);
+	a = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_add(a, 0, 0, 0x1af4, 0x1000, 0, 0x02, 0x00);
+	c = pm_add(rp, 1, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_buses(c, 4, 5, 5);
+	pm_add(c, 0, 0, 0x1af4, 0x1001, 0, 0x02, 0x00);
+	since = host_log_count;
+	CHECK_EQ(init_quiet(), 0);
+	CHECK(host_log_seen("04:00.0: bus range 04-05 of the bridge above (00:05.0) is full", since));
+	CHECK_EQ(pm_get(&pm.f[a], 0x18, 3), 0);
+	CHECK_EQ(id_count(0x1000), 0);
+	CHECK(has_device(0x1001, 5, bdf(4, 1, 0)));
+	CHECK(table_consistent());
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
+ * A configured sibling bounds what a newly numbered bridge may forward
+ * while the walk is below it.  Root port 00:05.0 [04-08]; on bus 04:
+ *
+ *   04:00.0 [unconfigured] --- 05:00.0 [unconfigured] --- device 1af4:1000
+ *   04:01.0 [06-06, configured] --- device 1af4:1001
+ *
+ * 04:00.0 gets bus 05, and the free run from 05 ends where 04:01.0's
+ * buses begin: while the walk is below 04:00.0 its subordinate must not
+ * reach 06, or two bridges would answer for bus 06 and the bridge behind
+ * it could be handed 06.  So 05:00.0 finds 04:00.0's range 05-05 full.
+ * Expect that reason logged, 05:00.0 unnumbered, 04:01.0's device found
+ * once at 06:00.0 behind 04:01.0.
+ */
+HTEST(pci_configured_sibling_bounds_a_newly_numbered_bridge)
+{
+	int rp, a, a2, c, since;
+
+	q35();
+	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp, 0, 4, 8);
+	a = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	a2 = pm_add(a, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_add(a2, 0, 0, 0x1af4, 0x1000, 0, 0x02, 0x00);
+	c = pm_add(rp, 1, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_buses(c, 4, 6, 6);
+	pm_add(c, 0, 0, 0x1af4, 0x1001, 0, 0x02, 0x00);
+	since = host_log_count;
+	CHECK_EQ(init_quiet(), 0);
+	CHECK(host_log_seen("05:00.0: bus range 05-05 of the bridge above (04:00.0) is full", since));
+	CHECK_EQ(pm_get(&pm.f[a], 0x18, 3), 0x050504);
+	CHECK_EQ(pm_get(&pm.f[a2], 0x18, 3), 0);
+	CHECK_EQ(id_count(0x1000), 0);
+	CHECK(has_device(0x1001, 6, bdf(4, 1, 0)));
+	CHECK(bdf(6, 0, 0) && bdf(6, 0, 0)->device == 0x1001);
+	CHECK(table_consistent());
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
+ * A configured bridge whose bus range does not lie inside the range of the
+ * bridge above: root port 00:05.0 [04-05], switch port 04:00.0 claiming
+ * 07-07 (wholly outside: cycles for bus 07 never reach 00:05.0), and root
+ * port 00:06.0 [08-0a] with switch port 08:00.0 claiming 0a-0c (partly
+ * outside), each with a device behind.  memlab treats such numbers as
+ * garbage: reported, cleared, and the bridge numbered inside the range
+ * above like an unconfigured one.  Expect the reasons logged, 04:00.0 ->
+ * 05-05 and 08:00.0 -> 09-09, both devices found behind them, the table
+ * consistent, and nothing changed by a rescan.
+ */
+HTEST(pci_configured_bridge_outside_the_range_above_is_renumbered)
+{
+	int rp, c, rp2, c2, since;
+
+	q35();
+	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp, 0, 4, 5);
+	c = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_buses(c, 4, 7, 7);
+	pm_add(c, 0, 0, 0x1af4, 0x1000, 0, 0x02, 0x00);
+	rp2 = pm_add(-1, 6, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp2, 0, 8, 0xa);
+	c2 = pm_add(rp2, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_buses(c2, 8, 0xa, 0xc);
+	pm_add(c2, 0, 0, 0x1af4, 0x1001, 0, 0x02, 0x00);
+	since = host_log_count;
+	CHECK_EQ(init_quiet(), 0);
+	CHECK(host_log_seen("04:00.0: bus numbers 07-07 are not inside 04-05, the range of the bridge above (00:05.0); renumbered", since));
+	CHECK(host_log_seen("08:00.0: bus numbers 0a-0c are not inside 08-0a, the range of the bridge above (00:06.0); renumbered", since));
+	CHECK_EQ(pm_get(&pm.f[c], 0x18, 3), 0x050504);
+	CHECK_EQ(pm_get(&pm.f[c2], 0x18, 3), 0x090908);
+	CHECK(has_device(0x1000, 5, bdf(4, 0, 0)));
+	CHECK(has_device(0x1001, 9, bdf(8, 0, 0)));
+	CHECK(table_consistent());
+	CHECK_EQ(rescan_quiet(), 0);
+	CHECK_EQ(pm_get(&pm.f[c], 0x18, 3), 0x050504);
+	CHECK_EQ(pm_get(&pm.f[c2], 0x18, 3), 0x090908);
+	CHECK(table_consistent());
+	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
+ * Hot-add of a switch: root port 00:05.0 [04-05] with memory window
+ * fe600000-fe7fffff and nothing behind it at boot; then an unconfigured
+ * switch port appears on bus 04 with a device behind it (16 KiB BAR, no
+ * address).  Expect the rescan to find both, the port numbered 05-05 inside
+ * 00:05.0's range, the device at 05:00.0 behind it, a window opened for
+ * the port inside 00:05.0's window, the BAR inside that, decoding on.
+ */
+HTEST(pci_hotplug_switch_below_a_configured_port_is_numbered_and_its_device_placed)
+{
+	int rp, sw, hot;
+	struct pci_dev *s, *d;
+
+	q35();
+	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(rp, 0, 4, 5);
+	pm_mem_window(rp, 0xfe600000, 0xfe7fffff);
+	CHECK_EQ(init_quiet(), 0);
+	sw = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	hot = pm_add(sw, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(hot, 0, 16384, 0, 0);
+	CHECK_EQ(rescan_quiet(), 2);
+	s = bdf(4, 0, 0);
+	d = bdf(5, 0, 0);
+	CHECK(s && d);
+	if (!s || !d)
+		return;
+	CHECK_EQ(pm_get(&pm.f[sw], 0x18, 3), 0x050504);
+	CHECK(d->bridge == s && d->hotplugged);
+	CHECK(inside(s->mem_window_base, s->mem_window_limit - s->mem_window_base + 1,
+		     0xfe600000, 0xfe7fffff));
+	CHECK(inside(d->bars[0].base, 16384, s->mem_window_base, s->mem_window_limit));
+	CHECK_EQ(pm_get(&pm.f[hot], 0x10, 4), (u32)d->bars[0].base);
+	CHECK(pm_get(&pm.f[hot], 0x04, 2) & CMD_MEMORY);
+	CHECK(bars_disjoint());
+	CHECK(table_consistent());
 	CHECK_EQ(pm.stray_writes, 0);
 }

@@ -40,9 +40,12 @@ int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *
 /* Local APIC and I/O APIC (apic.c), used when the MADT describes them. */
 bool apic_init(void);			/* false: stay with the 8259s */
 bool apic_enabled(void);
-void apic_irq_to_gsi(unsigned irq, bool def_level, bool def_low, unsigned *gsi, bool *level,
-		     bool *active_low);
-void apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low);
+/* apic_irq_to_gsi() - IRQ -> GSI, polarity, trigger (see apic.c); 0, or
+ * -EBUSY: the IRQ has no line, an override sends apic_gsi_owner(*gsi) there. */
+int apic_irq_to_gsi(unsigned irq, bool def_level, bool def_low, unsigned *gsi, bool *level,
+		    bool *active_low);
+int apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_low);
+int apic_gsi_owner(unsigned gsi);
 int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low);
 void lapic_eoi(void);
 struct printer;

@@ -12,6 +12,7 @@
 #include <arch/traps.h>
 #include <arch/cpu.h>
 #include <kernel/printk.h>
+#include <kernel/errno.h>
 #include <arch/io.h>
 
 struct idt_entry {
@@ -69,9 +70,10 @@ void idt_init(void)
  * with the override's polarity and trigger (ISA default: high, edge).  An
  * IRQ that has no line (an override sends another IRQ to its GSI) is not
  * registered, with the reason: the handler of the IRQ on that line stays.
- * Context: (boot).
+ * Returns 0, or -EBUSY for such an IRQ or a line the I/O APIC cannot route
+ * (the caller falls back to polling).  Context: (boot).
  */
-void irq_register(unsigned irq, void (*handler)(unsigned irq))
+int irq_register(unsigned irq, void (*handler)(unsigned irq))
 {
 	BUG_ON(irq >= NR_IRQS);
 	if (apic_enabled()) {
@@ -81,16 +83,19 @@ void irq_register(unsigned irq, void (*handler)(unsigned irq))
 		if (apic_isa_irq_to_gsi(irq, &gsi, &level, &low)) {
 			pr_warn("irq: ISA IRQ %u has no I/O APIC line (the MADT's override sends IRQ %d to GSI %u); handler not installed",
 				irq, apic_gsi_owner(gsi), gsi);
-			return;
+			return -EBUSY;
 		}
 		BUG_ON(gsi >= NR_IRQ_LINES);	/* apic_init() dropped such overrides */
 		irq_handlers[gsi] = handler;
-		if (ioapic_route(gsi, IRQ_BASE + gsi, level, low))
+		if (ioapic_route(gsi, IRQ_BASE + gsi, level, low)) {
 			irq_handlers[gsi] = NULL;
-		return;
+			return -EBUSY;
+		}
+		return 0;
 	}
 	irq_handlers[irq] = handler;
 	pic_unmask(irq);
+	return 0;
 }
 
 /*

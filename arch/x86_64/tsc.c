@@ -12,6 +12,10 @@
  *
  * Conversion to nanoseconds is a multiply and a shift (no division at run
  * time): ns = cycles * mult >> 32, with mult = 10^6 * 2^32 / tsc_khz.
+ *
+ * Without the tick (an interrupt source override in a hostile MADT can
+ * leave IRQ 0 without a line) jiffies are counted from the TSC instead and
+ * the idle loop spins rather than halts: nothing else is sure to wake it.
  */
 #include <kernel/time.h>
 #include <kernel/printk.h>
@@ -29,6 +33,8 @@ static u64 tsc_at_boot;
 static u64 tsc_mult;		/* ns per cycle << 32 */
 static u64 tsc_freq_khz;
 static volatile u64 tick_count;
+static bool tick_wired;		/* IRQ 0 has a handler: the tick counts jiffies */
+static u64 tsc_per_jiffy;	/* for jiffies without the tick */
 static u64 idle_cycles;
 
 void time_early_init(void)
@@ -63,6 +69,8 @@ u64 tsc_khz(void)
 
 u64 jiffies(void)
 {
+	if (!tick_wired && tsc_per_jiffy)
+		return (rdtsc() - tsc_at_boot) / tsc_per_jiffy;
 	return tick_count;
 }
 
@@ -155,7 +163,10 @@ void time_init(void)
 	outb(PIT_CMD, 0x34);
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
-	irq_register(0, timer_tick);
+	tsc_per_jiffy = tsc_freq_khz * 1000 / HZ;
+	tick_wired = irq_register(0, timer_tick) == 0;
+	if (!tick_wired)
+		pr_warn("tsc: no timer interrupt (IRQ 0 has no line): jiffies come from the TSC and the idle loop polls instead of halting");
 }
 
 void udelay(u64 usecs)
@@ -171,6 +182,13 @@ void cpu_wait_for_interrupt(void)
 {
 	u64 t0 = rdtsc();
 
+	if (!tick_wired && tsc_per_jiffy) {	/* no tick to end a hlt */
+		irq_enable();
+		cpu_relax();
+		irq_disable();
+		idle_cycles += rdtsc() - t0;
+		return;
+	}
 	cpu_idle();		/* sti; hlt: the interrupt runs here */
 	irq_disable();
 	idle_cycles += rdtsc() - t0;

@@ -19,6 +19,7 @@
 #include <arch/io.h>
 #include <arch/cpu.h>
 #include <arch/traps.h>
+#include <kernel/printk.h>
 
 #define COM1		0x3f8
 #define REG_DATA	0	/* receive / transmit */
@@ -75,10 +76,16 @@ void serial_init(void)
 	outb(COM1 + REG_MCR, 0x0b);		/* DTR, RTS, OUT2 (IRQ gate) */
 }
 
-/* serial_enable_irq() - start interrupt-driven input. Context: boot. */
+/*
+ * serial_enable_irq() - start interrupt-driven input.  If IRQ 4 has no
+ * line (irq_register() said why), input stays polled.  Context: boot.
+ */
 void serial_enable_irq(void)
 {
-	irq_register(4, uart_irq);
+	if (irq_register(4, uart_irq)) {
+		pr_warn("serial: no interrupt for COM1: input is polled from the idle loop");
+		return;
+	}
 	outb(COM1 + REG_IER, 0x01);		/* received data available */
 }
 

@@ -30,8 +30,13 @@ void gdt_init(void);
 void idt_init(void);
 void trap_dispatch(struct trap_frame *tf);
 
-/* irq_register() - run handler for PIC IRQ irq (0-15) and unmask it. */
-void irq_register(unsigned irq, void (*handler)(unsigned irq));
+/*
+ * irq_register() - run handler for ISA IRQ irq (0-15) and unmask it.
+ * Returns 0, or -EBUSY when the IRQ has no line of its own (the MADT's
+ * override gave its identity GSI to another IRQ) or its line cannot be
+ * routed; the reason is logged and nothing is installed.
+ */
+int irq_register(unsigned irq, void (*handler)(unsigned irq));
 
 /* irq_register_sci() - the ACPI SCI, FADT SCI_INT (see idt.c). */
 int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,

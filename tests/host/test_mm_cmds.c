@@ -443,6 +443,45 @@ HTEST(mm_cmds_vmem_auto_movable_groups)
 /* ---- memmap_on_memory ---------------------------------------------------------- */
 
 /*
+ * A DIMM added with memmap_on_memory (the knob set, as the ACPI driver
+ * passes it): the first 512 pages of each block hold that block's struct
+ * pages.  Online, they are PG_reserved PGTY_TABLE pages owned by the
+ * memmap (the owner walk checks it), never free, and a contiguous
+ * allocation over them is refused naming the block; the block still
+ * offlines (its memmap goes with it), onlines again, and is ejected.
+ */
+HTEST(mm_cmds_memmap_on_memory_pages_belong_to_the_memmap)
+{
+	u64 managed;
+
+	boot();
+	memmap_on_memory = true;
+	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
+	CHECK_EQ(find_memory_block_by_id(32)->nr_vmemmap_pages, 512);
+	managed = totalram_pages();
+	CHECK_EQ(run("memory online 32-33"), 0);
+	CHECK_EQ(totalram_pages() - managed, 2 * (32768 - 512));
+	check_consistent();
+	CHECK_EQ(run("page 0x1001ff"), 0);
+	CHECK(strstr(out, "flags:      0x4080000000000001 (reserved)") != NULL);
+	CHECK(strstr(out, "page_type:  0xf3000000 (table)") != NULL);
+	CHECK_EQ(run("contig alloc 0x100000 512"), -EBUSY);
+	CHECK(strstr(out, "pfn 0x100000: memory block 32's own memmap (memmap_on_memory") != NULL);
+	CHECK_EQ(run("contig alloc 0x1081ff 2 frozen"), -EBUSY);
+	CHECK(strstr(out, "pfn 0x1081ff: memory block 33's own memmap") != NULL);
+	CHECK_EQ(run("contig alloc 0x100200 512"), 0);	/* right after it: fine */
+	check_consistent();
+	CHECK_EQ(run("contig free 0x100200 512"), 0);
+	CHECK_EQ(run("memory offline 33"), 0);
+	check_consistent();
+	CHECK_EQ(run("memory online 33 movable"), 0);
+	check_consistent();
+	CHECK_EQ(run("memory offline 32-33"), 0);
+	CHECK_EQ(mcm_dimm_remove(0, 2), 0);
+	check_consistent();
+}
+
+/*
  * The owner walk itself: each rule for kept pages breaks when a page is
  * changed by hand, and holds again once it is put back.  (A check that
  * cannot fail checks nothing.)

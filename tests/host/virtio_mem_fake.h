@@ -552,8 +552,18 @@ static FVM_UNUSED void fvm_machine(void)
  * built some other way (tests/host/mm_cmds_machine.h) after its
  * mm_core_init().
  */
+/*
+ * test_mm_cmds.c holds a second copy of the driver (virtio_mem_rename.h)
+ * in the host-tests binary; its machine leaves that copy's
+ * online_page_callback set, which only that copy can take back.  It
+ * defines this to do so; where it is not linked in, it is NULL.
+ */
+void mm_cmds_release_online_page_callback(void) __attribute__((weak));
+
 static FVM_UNUSED void fvm_driver_reset(void)
 {
+	if (mm_cmds_release_online_page_callback)
+		mm_cmds_release_online_page_callback();
 	restore_online_page_callback(vmem_online_page);
 	memset(vmem_devs, 0, sizeof(vmem_devs));
 	memset(vmem_seen_request, 0, sizeof(vmem_seen_request));

@@ -37,6 +37,7 @@
  */
 #include <mm/migrate.h>
 #include <mm/buddy.h>
+#include <mm/memory_hotplug.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
@@ -234,7 +235,13 @@ void describe_unmovable(u64 pfn, char *buf, size_t size)
 	page = pfn_to_page(pfn);
 	zone = page_zone(page);
 	if (page_has_type(page, PGTY_TABLE)) {
-		ksnprintf(buf, size, "pfn 0x%llx: page table / memmap page", p);
+		struct memory_block *mem = find_memory_block_by_id((unsigned long)(pfn / PAGES_PER_MEMORY_BLOCK));
+
+		if (mem && pfn % PAGES_PER_MEMORY_BLOCK < mem->nr_vmemmap_pages)
+			ksnprintf(buf, size, "pfn 0x%llx: memory block %lu's own memmap (memmap_on_memory: its first %lu pages hold its struct pages; they go only with the block)",
+				  p, mem->block_id, mem->nr_vmemmap_pages);
+		else
+			ksnprintf(buf, size, "pfn 0x%llx: page table / memmap page", p);
 		return;
 	}
 	if (PageReserved(page)) {

@@ -10,25 +10,34 @@
  * memmap map, memblock, numa, meminit), cmd_mech.c (mech, trace,
  * contiguity), cmd_bench.c (bench contig/automovable) and
  * kernel/sysfs_memory.c (memory_block_state_store() behind `memory`, and
- * the /sys files).  Their VFS_FILE()s are real here, so `echo N >
+ * the /sys files), and drivers/virtio/virtio_pci.c + virtio_mem.c (the
+ * `virtio-mem` command and the driver behind it, against the fake device
+ * of tests/host/virtio_mem_fake.h, which answers as QEMU does).  Their VFS_FILE()s are real here, so `echo N >
  * /sys/kernel/debug/cma/cma0/alloc`, `echo online >
  * /sys/devices/system/memory/memory33/state` and the knobs are fuzzed too
  * (cmd_fs.c's echo and cat, and shell.c's redirection, are in HOST_SRCS).
  *
  * Every input gets a fresh machine (tests/host/mm_cmds_machine.h: two
- * nodes of 128 MiB, cma=16M, a 512 MiB hot-add window of four blocks on
- * node 1) and fresh command tables.  The input is a program read from the
+ * nodes of 128 MiB, cma=16M, a 1 GiB hot-add window on node 1: four DIMM
+ * blocks 32-35, then a virtio-mem region of four blocks 36-39, probed,
+ * nothing requested) and fresh command tables.  The input is a program read from the
  * front, one byte per operation (0 once it runs out), at most MAX_OPS:
  *   - most bytes pick a line template from `lines` below, whose
  *     placeholders are filled from the input by generators that mix
  *     values from the current state (live handle ids and pfns, held
  *     contig ranges, the CMA area, memory block ids and addresses, devmem
- *     ids) with hostile ones (0, huge, 2^64 and beyond, unaligned, off by
- *     one, negative, garbage words); one more byte may then replace a
- *     word with garbage, drop the last word or add one;
- *   - the rest are the hardware: a DIMM of 1-4 blocks is added in the
+ *     ids, virtio-mem addresses) with hostile ones (0, huge, 2^64 and
+ *     beyond, unaligned, off by one, negative, garbage words); one more
+ *     byte may then replace a word with garbage, drop the last word or add
+ *     one;
+ *   - bytes 224-231 are the virtio-mem host: requested-size set (sub-block
+ *     or block multiples, 0, not a multiple of the block size, beyond the
+ *     region) and the driver's poller 100 ms later, or polls seconds later
+ *     so its retries come due;
+ *   - bytes 232-255 are the DIMMs: one of 1-4 blocks is added in the
  *     window (add_memory(), as the ACPI driver does, honouring
- *     auto_online_blocks), or ejected (offline_and_remove_memory()).
+ *     auto_online_blocks and, after the knob was set, possibly by this
+ *     byte, memmap_on_memory), or ejected (offline_and_remove_memory()).
  *
  * Checked after every operation (a violation is __builtin_trap(); ASan,
  * UBSan and LeakSanitizer catch the rest):
@@ -39,22 +48,28 @@
  *   - mcm_check_owners(): every allocated page has exactly one owner the
  *     commands know (a handle, a contig range, a cma allocation, a
  *     hot-added block's memmap, or the boot state), no free page has one,
- *     and no owner claims a page that is not online memory;
+ *     and no owner claims a page that is not online memory; the pages of
+ *     unplugged virtio-mem sub-blocks are virtio-mem's alone (PageOffline,
+ *     refcount 0) and no other page is PageOffline; the first 512 pages of
+ *     a memmap_on_memory block are its memmap's alone (PG_reserved,
+ *     PGTY_TABLE, never free); and the virtio-mem driver's bookkeeping
+ *     agrees with itself, the kernel's blocks and the device
+ *     (fvm_check_driver());
  *   - a command that fails returns a negative errno and printed why; one
  *     that succeeds printed something (the mm commands never succeed
  *     silently), except `trace`, which is silent by design.
  * At the end everything is given back through the commands themselves
  * (`free all`, `contig free` of every held range, `cma release all`,
- * `devmem destroy` of every range) and the DIMMs are ejected; each of
- * those must succeed, and then free pages, managed pages and the populated
- * memmap are what they were after boot.
+ * `devmem destroy` of every range), virtio-mem is asked for nothing and
+ * the DIMMs are ejected, in passes (a block's memmap may live in the
+ * other kind's memory); each of those must succeed, and then free pages,
+ * managed pages and the populated memmap are what they were after boot.
  *
  * Not covered: `bench automovable` and large `contig bench`/`devmem
  * bench` runs (only small sizes and one or two repetitions: they are
- * measurements, each run costs seconds under ASan); memmap_on_memory
- * DIMMs that take a block's memmap from the block itself are added, but
- * the memmap pages in such a block are not checked for an owner (they are
- * PG_reserved).
+ * measurements, each run costs seconds under ASan); a lying virtio-mem
+ * device (fuzz_virtio_mem.c does that), a second device, and devmem over
+ * virtio-mem memory the driver has not added (refused: not present).
  *
  * FUZZ_VERBOSE=1 prints every line and its output.
  *
@@ -83,6 +98,9 @@
 #include <mm/memremap.h>
 #pragma clang attribute pop
 
+#include "../../drivers/virtio/virtio_pci.c"
+#include "../../drivers/virtio/virtio_mem.c"	/* the driver gets coverage, its fake does not */
+
 #include "../../kernel/cmd_contig.c"
 #include "../../kernel/cmd_devmem.c"
 #include "../../kernel/cmd_hotplug.c"
@@ -94,6 +112,7 @@
 
 /* The checkers and the machine get no coverage: feedback is the commands'. */
 #pragma clang attribute push(__attribute__((no_sanitize("coverage"))), apply_to = function)
+#include "../host/virtio_mem_fake.h"
 #include "../host/hotplug_check.c"
 #include "../host/mm_cmds_machine.h"
 #pragma clang attribute pop
@@ -109,7 +128,7 @@ int htest_failures;		/* hotplug_check.c's CHECK() counts here */
 static bool fz_verbose;
 static const char *fz_line;	/* the line being checked, for the report */
 
-static void fail(const char *what)
+static void fz_fail(const char *what)
 {
 	if (fz_verbose)
 		fprintf(stderr, "fuzz_mm_cmds: %s\n  after: %s\n", what, fz_line ? fz_line : "(setup)");
@@ -207,15 +226,18 @@ static u64 hostile_u64(u8 k)
 	return k & 8 ? in_u64() : v[k % 8];
 }
 
-/* A block id: boot blocks 0-3, window blocks 32-35, their neighbours, hostile ones. */
+/*
+ * A block id: boot blocks 0-3, window blocks 32-39 (DIMMs 32-35, virtio-mem
+ * 36-39), their neighbours, hostile ones.
+ */
 static u64 gen_block_id(void)
 {
 	u8 k = in_u8();
 
 	switch (k % 8) {
 	case 0: case 1: return k / 8 % 4;
-	case 2: case 3: case 4: return MCM_FIRST_HOT + k / 8 % 4;
-	case 5: return k & 0x80 ? 4 : MCM_FIRST_HOT + MCM_NR_HOT;
+	case 2: case 3: case 4: return MCM_FIRST_HOT + k / 8 % 8;
+	case 5: return k & 0x80 ? 4 : MCM_END_BLOCK;
 	case 6: return k & 0x80 ? MAX_MEMORY_BLOCKS : 31;
 	default: return hostile_u64(k / 8);
 	}
@@ -238,11 +260,11 @@ static u64 gen_pfn(void)
 	case 3:
 		return cma_areas[0].base_pfn + (k & 0x10 ? off * 64 : 0) - (k & 0x20 ? 1 : 0);
 	case 4: case 5:
-		return gen_block_id() % (MCM_FIRST_HOT + MCM_NR_HOT) * PAGES_PER_MEMORY_BLOCK + off * 512;
+		return gen_block_id() % MCM_END_BLOCK * PAGES_PER_MEMORY_BLOCK + off * 512;
 	case 6:
 		return in_u64() % (MCM_BOOT_RAM >> PAGE_SHIFT);
 	case 7:
-		return (MCM_WINDOW >> PAGE_SHIFT) + in_u64() % (MCM_WINDOW_SIZE >> PAGE_SHIFT);
+		return (MCM_WINDOW >> PAGE_SHIFT) + in_u64() % ((MCM_SIM_RAM - MCM_WINDOW) >> PAGE_SHIFT);
 	case 8:
 		return off * 1024 + (k & 0x10);
 	default:
@@ -289,13 +311,13 @@ static u64 gen_handle_id(void)
 	}
 }
 
-/* A devmem address: window blocks mostly, boot memory, unaligned, hostile. */
+/* A devmem address: window blocks mostly (the virtio-mem region's too), boot memory, unaligned, hostile. */
 static u64 gen_addr(void)
 {
 	u8 k = in_u8();
 
 	switch (k % 8) {
-	case 0: case 1: case 2: case 3: return MCM_WINDOW + (k / 8 % 5) * MEMORY_BLOCK_SIZE;
+	case 0: case 1: case 2: case 3: return MCM_WINDOW + (k / 8 % 9) * MEMORY_BLOCK_SIZE;
 	case 4: return (k / 8 % 4) * MEMORY_BLOCK_SIZE;
 	case 5: return MCM_WINDOW + (u64)in_u8() * 2 * MCM_MiB + (k & 0x80 ? 4096 : 0);
 	default: return hostile_u64(k / 8);
@@ -323,6 +345,32 @@ static u64 gen_devmem_id(void)
 		if (devmem_find((k / 4 + i) % DEVMEM_MAX_RANGES))
 			return (u64)(k / 4 + i) % DEVMEM_MAX_RANGES;
 	return k / 4 % (DEVMEM_MAX_RANGES + 1);
+}
+
+/* An address for `virtio-mem state`: in the region (maybe unaligned), or not. */
+static u64 gen_vmem_addr(void)
+{
+	u8 k = in_u8();
+
+	switch (k % 8) {
+	case 0: case 1: case 2: case 3: case 4: return MCM_VMEM + (u64)in_u8() * MCM_VMEM_BS;
+	case 5: return MCM_VMEM + (u64)in_u8() * MCM_VMEM_BS + 4096;
+	case 6: return MCM_VMEM - MCM_VMEM_BS;
+	default: return hostile_u64(k / 8);
+	}
+}
+
+/* A size for `virtio-mem state`: device blocks, unaligned, too many, hostile. */
+static u64 gen_vmem_size(void)
+{
+	u8 k = in_u8();
+
+	switch (k % 8) {
+	case 0: case 1: case 2: case 3: case 4: return (1 + (u64)in_u8() % 64) * MCM_VMEM_BS;
+	case 5: return (u64)in_u8() * MCM_VMEM_BS + 4096;
+	case 6: return 0x10000 * MCM_VMEM_BS;
+	default: return hostile_u64(k / 8);
+	}
 }
 
 static const char *pick(const char *const *words, unsigned n)
@@ -376,6 +424,9 @@ static void expand(char c)
 	case 'K': put("%s", PICK("contig_check", "memmap_init", "contig_free", "auto_movable_stats",
 				 "all", "nosuch")); break;
 	case 'o': put("%s", PICK("on", "off", "1")); break;
+	case 'V': put_num(gen_vmem_addr()); break;
+	case 'v': put_num(gen_vmem_size()); break;
+	case 'J': put("%s", PICK("nack", "busy", "error", "off", "ack")); break;
 	case 'Z': put("%s", PICK("0", "1", "Y", "N", "on", "maybe")); break;
 	case 'X': put("%s", PICK("0", "-16", "-12", "-4095", "-4096", "5", "x")); break;
 	case 'R': {			/* a held contig range, or part of one, as START NR */
@@ -439,6 +490,8 @@ static const char *const lines[] = {
 	"echo %X > /sys/kernel/debug/notifier-error-inject/memory/actions/MEM_GOING_OFFLINE/error",
 	"echo %X > /sys/kernel/debug/notifier-error-inject/memory/actions/MEM_GOING_ONLINE/error",
 	"echo %E > /sys/kernel/mm/memlab/%K",
+	"virtio-mem", "virtio-mem", "virtio-mem retry", "virtio-mem state %V %v",
+	"virtio-mem inject %J %n", "virtio-mem inject %J",
 };
 
 /* Build the line of template t from the input, then maybe spoil one word. */
@@ -492,10 +545,10 @@ __attribute__((no_sanitize("coverage"))) static void check_state(void)
 	htest_failures = 0;
 	hotplug_check_invariants();
 	if (htest_failures)
-		fail("hotplug_check_invariants() failed");
+		fz_fail("hotplug_check_invariants() failed");
 	why = mcm_check_owners();
 	if (why)
-		fail(why);
+		fz_fail(why);
 }
 
 static int run_line(const char *text)
@@ -511,18 +564,50 @@ static int run_line(const char *text)
 		printf("> %s\n%s[%d]\n", text, out_buf, ret);
 	/* an error says why; a success of an mm command says what it did */
 	if (ret < 0 && !out_buf[0] && !strchr(text, '>'))
-		fail("a command failed without saying why");
+		fz_fail("a command failed without saying why");
 	if (ret == 0 && !out_buf[0] && !strchr(text, '>') && strncmp(text, "trace ", 6))
-		fail("a command succeeded without output");
+		fz_fail("a command succeeded without output");
 	check_state();
 	return ret;
 }
 
+/* The host's requested-size for the virtio-mem device, from the input. */
+static u64 gen_vmem_request(u8 a)
+{
+	switch (a % 8) {
+	case 0: case 1: case 2: return (u64)in_u8() * MCM_VMEM_BS;	/* up to 510 MiB */
+	case 3: case 4: return (u64)(in_u8() % 5) * MEMORY_BLOCK_SIZE;
+	case 5: return 0;
+	case 6: return (u64)in_u8() * MCM_VMEM_BS + 4096;		/* not a multiple */
+	default: return MCM_VMEM_SIZE + (u64)in_u8() * MCM_VMEM_BS;	/* beyond the region */
+	}
+}
+
 static void run_op(u8 op)
 {
-	if (op < 232) {
+	if (op < 224) {
 		build_line(lines[op % ARRAY_SIZE(lines)]);
 		run_line(line);
+		return;
+	}
+	if (op < 232) {
+		u8 a = in_u8();
+		u64 size = 0;
+
+		if (op < 230) {		/* qom-set requested-size, the poller 100 ms later */
+			size = gen_vmem_request(a);
+			fz_line = "(virtio-mem request)";
+			mcm_vmem_request(size);
+			mcm_vmem_poll(10);
+		} else {		/* seconds later: retries come due */
+			fz_line = "(virtio-mem poll)";
+			for (unsigned n = 0; n < 1 + a % 8; n++)
+				mcm_vmem_poll(HZ);
+		}
+		if (fz_verbose)
+			printf("> %s %#llx: plugged %llu MiB\n", fz_line, (unsigned long long)size,
+			       (unsigned long long)(mcm_vmem()->plugged_sbs * mcm_vmem()->sb_size >> 20));
+		check_state();
 		return;
 	}
 	{
@@ -531,10 +616,13 @@ static void run_op(u8 op)
 		int err;
 
 		fz_line = op & 1 ? "(dimm eject)" : "(dimm add)";
-		if (op & 1)
+		if (op & 1) {
 			err = mcm_dimm_remove(first, nr);
-		else
-			err = mcm_dimm_add(1 - (a >> 7), first, nr, a & 0x40 ? MHP_MEMMAP_ON_MEMORY : MHP_NONE);
+		} else {
+			if (a & 0x40)	/* the administrator set memory_hotplug.memmap_on_memory */
+				memmap_on_memory = true;
+			err = mcm_dimm_add(1 - (a >> 7), first, nr);
+		}
 		if (fz_verbose)
 			printf("> %s blocks %llu-%llu: %d\n", fz_line, MCM_FIRST_HOT + first,
 			       MCM_FIRST_HOT + first + nr - 1, err);
@@ -550,7 +638,7 @@ static void teardown(void)
 	memhp_inject_going_online_error = 0;
 	memhp_inject_going_offline_error = 0;
 	if (run_line("free all"))
-		fail("free all failed");
+		fz_fail("free all failed");
 	for (unsigned i = 0; i < CONTIG_MAX_RANGES; i++) {
 		struct contig_range *c = &contig_ranges[i];
 
@@ -559,26 +647,40 @@ static void teardown(void)
 		snprintf(buf, sizeof(buf), "contig free %#llx %llu", (unsigned long long)c->pfn,
 			 (unsigned long long)c->nr_pages);
 		if (run_line(buf))
-			fail("contig free of a held range failed");
+			fz_fail("contig free of a held range failed");
 	}
 	if (cma_debug_allocated(&cma_areas[0]) && run_line("cma release all"))
-		fail("cma release all failed");
+		fz_fail("cma release all failed");
 	for (int id = 0; id < DEVMEM_MAX_RANGES; id++) {
 		if (!devmem_find(id))
 			continue;
 		snprintf(buf, sizeof(buf), "devmem destroy %d", id);
 		if (run_line(buf))
-			fail("devmem destroy failed");
+			fz_fail("devmem destroy failed");
 	}
-	/* eject the DIMMs block by block, newest memmap first, until none is left */
-	for (int pass = 0; pass < MCM_NR_HOT; pass++)
+	/*
+	 * Eject the DIMMs block by block and unplug all of virtio-mem, in
+	 * passes until nothing is left: a block's memmap may live in a DIMM
+	 * block or in a virtio-mem block onlined before it.
+	 */
+	inject_count = 0;
+	mcm_vmem_request(0);
+	for (int pass = 0; pass < MCM_NR_HOT + MCM_NR_VMEM; pass++) {
 		for (int b = MCM_NR_HOT - 1; b >= 0; b--)
 			if (find_memory_block_by_id(MCM_FIRST_HOT + b))
 				mcm_dimm_remove((unsigned)b, 1);
+		if (run_line("virtio-mem retry"))
+			fz_fail("virtio-mem retry failed");
+	}
 	fz_line = "(teardown)";
 	for (unsigned b = 0; b < MCM_NR_HOT; b++)
 		if (find_memory_block_by_id(MCM_FIRST_HOT + b))
-			fail("a hot-added block cannot be ejected once everything is freed");
+			fz_fail("a hot-added block cannot be ejected once everything is freed");
+	if (mcm_vmem()->plugged_sbs || fvm.plugged)
+		fz_fail("virtio-mem cannot unplug everything once everything is freed");
+	for (unsigned b = 0; b < MCM_NR_VMEM; b++)
+		if (find_memory_block_by_id(MCM_FIRST_VMEM + b))
+			fz_fail("a virtio-mem block is left once nothing is plugged");
 	check_state();
 }
 
@@ -615,7 +717,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				global_free_pages(), start_free, totalram_pages(), start_total,
 				(unsigned long long)host_vmemmap_populated_pages,
 				(unsigned long long)start_vmemmap);
-		fail("after giving everything back, free/managed pages or the memmap differ from boot");
+		fz_fail("after giving everything back, free/managed pages or the memmap differ from boot");
 	}
 	return 0;
 }

@@ -13,7 +13,13 @@
  * kernel/sysfs_memory.c, included for memory_block_state_store() behind
  * `memory online`, has its hooks renamed as test_sysfs_memory.c does, so
  * no per-block files are made.
+ *
+ * The machine has a virtio-mem device: drivers/virtio/virtio_pci.c,
+ * virtio_mem.c and the fake device of virtio_mem_fake.h are compiled in
+ * too, a second copy next to test_virtio.c's, under the names of
+ * virtio_mem_rename.h.
  */
+#include "virtio_mem_rename.h"
 #include "htest.h"
 #include <kernel/vfs.h>
 
@@ -31,6 +37,9 @@
 #include "../../kernel/cmd_mech.c"
 #include "../../kernel/cmd_bench.c"
 #include "../../kernel/sysfs_memory.c"
+#include "../../drivers/virtio/virtio_pci.c"
+#include "../../drivers/virtio/virtio_mem.c"
+#include "virtio_mem_fake.h"
 
 #include <stdlib.h>
 #include <kernel/errno.h>
@@ -38,6 +47,14 @@
 #include "mm_cmds_machine.h"
 
 static char out[1 << 16];
+
+/* See virtio_mem_fake.h: this copy's callback goes when another machine boots. */
+void mm_cmds_release_online_page_callback(void)
+{
+	restore_online_page_callback(vmem_online_page);
+	memset(vmem_devs, 0, sizeof(vmem_devs));
+	vmem_callback_set = false;
+}
 
 /* Run one line; its output is in out. */
 static int run(const char *text)
@@ -149,7 +166,7 @@ HTEST(mm_cmds_cma_alloc_release)
 HTEST(mm_cmds_dimm_online_offline_devmem)
 {
 	boot();
-	CHECK_EQ(mcm_dimm_add(1, 0, 3, MHP_NONE), 0);
+	CHECK_EQ(mcm_dimm_add(1, 0, 3), 0);
 	check_consistent();
 	CHECK_EQ(run("memory online 32 movable"), 0);
 	CHECK_STREQ(out, "memory32: online (zone Movable, node 1)\n");
@@ -226,7 +243,7 @@ HTEST(mm_cmds_hostile_arguments_change_nothing)
 HTEST(mm_cmds_page_of_an_offline_block_is_refused)
 {
 	boot();
-	CHECK_EQ(mcm_dimm_add(1, 0, 2, MHP_NONE), 0);
+	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
 	CHECK_EQ(run("page 0x100201"), -EINVAL);
 	CHECK_STREQ(out, "page: pfn 0x100201: memmap not initialised: memory block 32 is offline (online it first)\n");
 	CHECK_EQ(run("memory online 32"), 0);
@@ -244,7 +261,7 @@ HTEST(mm_cmds_page_of_an_offline_block_is_refused)
 HTEST(mm_cmds_memory_range_visits_existing_blocks_only)
 {
 	boot();
-	CHECK_EQ(mcm_dimm_add(1, 0, 2, MHP_NONE), 0);
+	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
 	CHECK_EQ(run("memory online 32-18446744073709551615 movable"), 0);
 	CHECK_STREQ(out, "memory32: online (zone Movable, node 1)\n"
 			 "memory33: online (zone Movable, node 1)\n"
@@ -268,7 +285,7 @@ HTEST(mm_cmds_memory_range_visits_existing_blocks_only)
 HTEST(mm_cmds_bench_contig_reports_blocks_left_online)
 {
 	boot();
-	CHECK_EQ(mcm_dimm_add(1, 0, 2, MHP_NONE), 0);
+	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
 	memhp_inject_going_offline_error = -EBUSY;
 	CHECK_EQ(run("bench contig"), -EBUSY);
 	CHECK(strstr(out, "bench contig: offlining failed; left online: memory32 memory33\n") != NULL);
@@ -280,4 +297,238 @@ HTEST(mm_cmds_bench_contig_reports_blocks_left_online)
 	CHECK(strstr(out, "old/new total") != NULL);
 	CHECK_EQ(find_memory_block_by_id(32)->state, MEM_OFFLINE);
 	check_consistent();
+}
+
+/* ---- virtio-mem in the machine ------------------------------------------------ */
+
+/* The host asks for size bytes; the driver's poller runs 100 ms later. */
+static void host_request(u64 size)
+{
+	mcm_vmem_request(size);
+	mcm_vmem_poll(10);
+}
+
+
+/* The driver's view: state name and plugged count of memory block id. */
+static bool vmem_block_is(unsigned long id, const char *state, unsigned plugged)
+{
+	struct vmem_dev *vm = mcm_vmem();
+	unsigned i = (unsigned)(id - vm->first_mb_id);
+
+	if (!strcmp(vmem_mb_state_names[vm->mb_state[i]], state) && mb_nr_plugged(vm, i) == plugged)
+		return true;
+	fprintf(stderr, "  memory%lu: %s %u/64, expected %s %u/64\n", id,
+		vmem_mb_state_names[vm->mb_state[i]], mb_nr_plugged(vm, i), state, plugged);
+	return false;
+}
+
+/*
+ * virtio-mem plugs 200 MiB: memory36 whole, memory37 with 36 of its 64
+ * sub-blocks; the other 28 are PageOffline, owned by virtio-mem, and
+ * `contig alloc` over them is refused with the reason.  A kernel
+ * allocation (a contig range) and movable handles in the plugged memory;
+ * then the host asks for nothing: movable pages migrate, the sub-block
+ * under the contig range stays plugged and `virtio-mem` says why; once the
+ * range is freed a retry unplugs the rest.  Every page keeps exactly one
+ * owner throughout.
+ */
+HTEST(mm_cmds_vmem_unplug_under_contig_and_handles)
+{
+	boot();
+	host_request(200 * MCM_MiB);
+	CHECK(vmem_block_is(36, "kernel", 64));
+	CHECK(vmem_block_is(37, "kernel-partial", 36));
+	check_consistent();
+	CHECK_EQ(run("virtio-mem"), 0);
+	CHECK(strstr(out, "plugged:     200 MiB (device: 200 MiB)") != NULL);
+	CHECK(strstr(out, "memory37     Normal   kernel-partial   36/64") != NULL);
+
+	/* sub-block 36 of memory37, pfn 0x128000 + 36 * 512, is unplugged */
+	CHECK_EQ(run("contig alloc 0x12c800 512"), -EBUSY);
+	CHECK(strstr(out, "pfn 0x12c800: offline page (no memory to give)") != NULL);
+	CHECK_EQ(run("contig alloc 0x12c600 1024 frozen"), -EBUSY);
+	CHECK(strstr(out, "pfn 0x12c800: offline page") != NULL);
+	CHECK_EQ(run("page 0x12c9ff"), 0);
+	CHECK(strstr(out, "page_type:  0xf2000000 (offline)") && strstr(out, "refcount:   0"));
+	check_consistent();
+
+	CHECK_EQ(run("contig alloc 0x12a000 512"), 0);	/* sub-block 16 of memory37 */
+	CHECK_EQ(run("alloc 9 8 movable node=1"), 0);
+	CHECK_EQ(run("alloc 3 8 movable node=1 quiet"), 0);
+	CHECK_EQ(run("cma alloc 100"), 0);
+	check_consistent();
+
+	/* left: the contig range's sub-block, and memory37's memmap in memory36 */
+	host_request(0);
+	check_consistent();
+	CHECK_EQ(mcm_vmem()->plugged_sbs, 2);
+	CHECK(vmem_block_is(37, "kernel-partial", 1));
+	CHECK(vmem_block_is(36, "kernel-partial", 1));
+	CHECK_EQ(run("virtio-mem"), 0);
+	CHECK(strstr(out, "stopped short: sub-block [0x120000000, +2 MiB) of memory36 is in use") != NULL);
+	CHECK_EQ(run("page 0x12a000"), 0);
+	CHECK(strstr(out, "refcount:   1") != NULL);
+	CHECK_EQ(run("check all"), 0);			/* the handles migrated intact */
+
+	CHECK_EQ(run("contig free 0x12a000 512"), 0);
+	CHECK_EQ(run("virtio-mem retry"), 0);
+	CHECK_STREQ(out, "virtio-mem 01:00.0: plugged 0 MiB, requested 0 MiB\n");
+	CHECK(find_memory_block_by_id(37) == NULL);
+	CHECK_EQ(fvm.plugged, 0);
+	check_consistent();
+}
+
+/*
+ * A virtio-mem block offlined behind the driver's back (`memory offline`):
+ * the next plug round fills that offline block first (an offline-partial
+ * block), `memory online` then gives only the plugged sub-blocks to the
+ * buddy; offline again, a shrink unplugs from the offline block and
+ * removes it.
+ */
+HTEST(mm_cmds_vmem_block_offlined_behind_its_back)
+{
+	u64 managed;
+
+	boot();
+	host_request(200 * MCM_MiB);
+	CHECK_EQ(run("memory offline 37"), 0);
+	CHECK_EQ(run("virtio-mem"), 0);			/* the driver looks again */
+	CHECK(vmem_block_is(37, "offline-partial", 36));
+	check_consistent();
+	host_request(220 * MCM_MiB);
+	CHECK(vmem_block_is(37, "offline-partial", 46));
+	managed = totalram_pages();
+	CHECK_EQ(run("memory online 37 movable"), 0);
+	CHECK_STREQ(out, "memory37: online (zone Movable, node 1)\n");
+	CHECK_EQ(totalram_pages() - managed, 46 * 512);
+	CHECK_EQ(run("virtio-mem"), 0);
+	CHECK(vmem_block_is(37, "movable-partial", 46));
+	check_consistent();
+	CHECK_EQ(run("memory offline 37"), 0);
+	host_request(128 * MCM_MiB);
+	CHECK(find_memory_block_by_id(37) == NULL);
+	CHECK(vmem_block_is(36, "kernel", 64));
+	CHECK_EQ(fvm.plugged, 128 * MCM_MiB);
+	check_consistent();
+}
+
+/*
+ * The auto-movable online policy with virtio-mem's dynamic memory group:
+ * each block is placed on its own (a unit of one block), ZONE_MOVABLE
+ * while movable memory stays within auto_movable_ratio (301%) of the
+ * kernel memory of the machine and of node 1: memory36 goes to Normal, the
+ * other three to Movable.  Movable handles and CMA in
+ * use while it shrinks: the handles migrate, intact.
+ */
+HTEST(mm_cmds_vmem_auto_movable_groups)
+{
+	unsigned movable = 0;
+
+	boot();
+	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+	host_request(512 * MCM_MiB);
+	CHECK_EQ(mcm_vmem()->plugged_sbs, 256);
+	for (unsigned long id = MCM_FIRST_VMEM; id < MCM_END_BLOCK; id++) {
+		struct memory_block *mem = find_memory_block_by_id(id);
+
+		CHECK(mem && mem->state == MEM_ONLINE);
+		if (mem && mem->zone && mem->zone->idx == ZONE_MOVABLE)
+			movable++;
+	}
+	CHECK_EQ(movable, 3);
+	check_consistent();
+	CHECK_EQ(run("alloc 10 8 movable node=1"), 0);
+	CHECK_EQ(run("cma alloc 2048"), 0);
+	host_request(128 * MCM_MiB);
+	CHECK_EQ(mcm_vmem()->plugged_sbs, 64);
+	CHECK_EQ(run("check all"), 0);
+	check_consistent();
+	host_request(0);
+	CHECK_EQ(mcm_vmem()->plugged_sbs, 0);
+	check_consistent();
+}
+
+/* ---- memmap_on_memory ---------------------------------------------------------- */
+
+/*
+ * A DIMM added with memmap_on_memory (the knob set, as the ACPI driver
+ * passes it): the first 512 pages of each block hold that block's struct
+ * pages.  Online, they are PG_reserved PGTY_TABLE pages owned by the
+ * memmap (the owner walk checks it), never free, and a contiguous
+ * allocation over them is refused naming the block; the block still
+ * offlines (its memmap goes with it), onlines again, and is ejected.
+ */
+HTEST(mm_cmds_memmap_on_memory_pages_belong_to_the_memmap)
+{
+	u64 managed;
+
+	boot();
+	memmap_on_memory = true;
+	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
+	CHECK_EQ(find_memory_block_by_id(32)->nr_vmemmap_pages, 512);
+	managed = totalram_pages();
+	CHECK_EQ(run("memory online 32-33"), 0);
+	CHECK_EQ(totalram_pages() - managed, 2 * (32768 - 512));
+	check_consistent();
+	CHECK_EQ(run("page 0x1001ff"), 0);
+	CHECK(strstr(out, "flags:      0x4080000000000001 (reserved)") != NULL);
+	CHECK(strstr(out, "page_type:  0xf3000000 (table)") != NULL);
+	CHECK_EQ(run("contig alloc 0x100000 512"), -EBUSY);
+	CHECK(strstr(out, "pfn 0x100000: memory block 32's own memmap (memmap_on_memory") != NULL);
+	CHECK_EQ(run("contig alloc 0x1081ff 2 frozen"), -EBUSY);
+	CHECK(strstr(out, "pfn 0x1081ff: memory block 33's own memmap") != NULL);
+	CHECK_EQ(run("contig alloc 0x100200 512"), 0);	/* right after it: fine */
+	check_consistent();
+	CHECK_EQ(run("contig free 0x100200 512"), 0);
+	CHECK_EQ(run("memory offline 33"), 0);
+	check_consistent();
+	CHECK_EQ(run("memory online 33 movable"), 0);
+	check_consistent();
+	CHECK_EQ(run("memory offline 32-33"), 0);
+	CHECK_EQ(mcm_dimm_remove(0, 2), 0);
+	check_consistent();
+}
+
+/*
+ * The owner walk itself: each rule for kept pages breaks when a page is
+ * changed by hand, and holds again once it is put back.  (A check that
+ * cannot fail checks nothing.)
+ */
+HTEST(mm_cmds_owner_walk_sees_kept_pages)
+{
+	struct page *memmap_page, *unplugged, *plain;
+	struct page saved;
+	const char *why;
+
+	boot();
+	memmap_on_memory = true;
+	CHECK_EQ(mcm_dimm_add(1, 0, 1), 0);
+	CHECK_EQ(run("memory online 32"), 0);
+	host_request(100 * MCM_MiB);		/* memory36: 50 of 64 sub-blocks */
+	CHECK(mcm_check_owners() == NULL);
+
+	memmap_page = pfn_to_page(0x100010);	/* memory32's own memmap */
+	saved = *memmap_page;
+	ClearPageReserved(memmap_page);
+	memmap_page->page_type = PAGE_TYPE_NONE;	/* as if handed out */
+	why = mcm_check_owners();
+	CHECK(why && strstr(why, "a memmap_on_memory page is not PG_reserved PGTY_TABLE"));
+	*memmap_page = saved;
+
+	unplugged = pfn_to_page(0x120000 + 60 * 512);	/* sub-block 60 of memory36 */
+	saved = *unplugged;
+	unplugged->refcount = 1;
+	why = mcm_check_owners();
+	CHECK(why && strstr(why, "unplugged virtio-mem sub-block's page is not PageOffline"));
+	*unplugged = saved;
+
+	plain = pfn_to_page(0x120000 + 10 * 512);	/* plugged, free */
+	CHECK(PageBuddy(plain) || plain->refcount == 0);
+	saved = *plain;
+	page_set_type(plain, PGTY_OFFLINE);
+	why = mcm_check_owners();
+	CHECK(why && strstr(why, "PageOffline page that no unplugged virtio-mem sub-block explains"));
+	*plain = saved;
+
+	CHECK(mcm_check_owners() == NULL);
 }

@@ -19,8 +19,13 @@
  * drivers/virtio/virtio_pci.c and virtio_mem.c are compiled into this file
  * (they are not part of the host sources), with the PCI accessors,
  * pci_map_bar(), ktime_ns() and jiffies() from virtio_mem_fake.h.
+ * test_mm_cmds.c compiles a second copy (virtio_mem_rename.h); that copy's
+ * `virtio-mem` command is the registered one, this file calls
+ * cmd_virtio_mem() directly.
  */
 #include "htest.h"
+#include <kernel/shell.h>
+#include "shell_unused.h"
 #include "../../drivers/virtio/virtio_pci.c"
 #include "../../drivers/virtio/virtio_mem.c"
 #include "virtio_mem_fake.h"

@@ -524,6 +524,8 @@ static FVM_UNUSED void fvm_setup(u64 bs, u16 pxm, u64 addr, u64 region, u64 usab
 static struct fw_memmap fvm_map;
 static struct mm_boot_params fvm_bp;
 
+static void fvm_driver_reset(void);
+
 /*
  * fvm_machine() - a fresh simulated machine (FVM_BOOT_RAM of boot RAM on
  * node 0 in FVM_SIM_RAM), hotplug knobs at their defaults, and the
@@ -540,7 +542,28 @@ static FVM_UNUSED void fvm_machine(void)
 	mm_core_init(&fvm_bp);
 	memory_blocks_init_boot();
 	hotplug_knobs_default();
+	fvm_driver_reset();
+}
 
+/*
+ * fvm_driver_reset() - the driver's and the fake's statics as at boot: no
+ * device, the default online_page_callback, nothing injected, proximity
+ * domain 0 on node 0, an honest device, time at its start.  For a machine
+ * built some other way (tests/host/mm_cmds_machine.h) after its
+ * mm_core_init().
+ */
+/*
+ * test_mm_cmds.c holds a second copy of the driver (virtio_mem_rename.h)
+ * in the host-tests binary; its machine leaves that copy's
+ * online_page_callback set, which only that copy can take back.  It
+ * defines this to do so; where it is not linked in, it is NULL.
+ */
+void mm_cmds_release_online_page_callback(void) __attribute__((weak));
+
+static FVM_UNUSED void fvm_driver_reset(void)
+{
+	if (mm_cmds_release_online_page_callback)
+		mm_cmds_release_online_page_callback();
 	restore_online_page_callback(vmem_online_page);
 	memset(vmem_devs, 0, sizeof(vmem_devs));
 	memset(vmem_seen_request, 0, sizeof(vmem_seen_request));

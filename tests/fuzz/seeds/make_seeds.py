@@ -48,23 +48,35 @@ def u64le(v):
 #
 # The input is read from the front, one byte per operation, at most MAX_OPS
 # (40) operations:
-#   op < 232: the line template lines[op % len(lines)], then the bytes its
+#   op < 224: the line template lines[op % len(lines)], then the bytes its
 #             placeholders read, then one byte "m" that may spoil the line
 #             (m % 16 == 0, 1, 2: garbage word, word dropped, word added;
 #             we always write 3: leave the line alone);
+#   224 <= op < 230: the host sets virtio-mem's requested-size from one
+#             byte a (and more, see gen_vmem_request), the poller runs
+#             100 ms later;
+#   op 230, 231: 1 + a % 8 polls a second apart (retries come due);
 #   op >= 232: a DIMM event, one argument byte a: first block a % 4 of the
 #             window, nr = 1 + a / 4 % (4 - first) blocks, node 1 - (a >> 7),
-#             memmap_on_memory if a & 0x40; odd op = eject, even op = add.
+#             the memmap_on_memory knob set first if a & 0x40 (the DIMM is
+#             added as the ACPI driver does: memmap on memory when the knob
+#             is set); odd op = eject, even op = add.
 #
 # The machine (tests/host/mm_cmds_machine.h): node 0 = [0, 128M), node 1 =
 # [128M, 256M), blocks 0-1, cma0 of 16 MiB, a hot-add window at 4 GiB of
-# four blocks (ids 32-35, pfns 0x100000-0x11ffff) on node 1; new blocks
-# are offline (auto_online_blocks = offline).
+# four blocks (ids 32-35, pfns 0x100000-0x11ffff) on node 1, and a
+# virtio-mem device on node 1 whose region follows it (blocks 36-39, pfns
+# 0x120000-0x13ffff, 2 MiB device blocks, nothing requested at boot); new
+# DIMM blocks are offline (auto_online_blocks = offline), virtio-mem
+# onlines its blocks itself.
 
 MM_MAX_OPS = 40
 MM_BLOCK_PAGES = 32768              # 128 MiB memory blocks
 MM_FIRST_HOT = 32
+MM_END_BLOCK = 40                   # DIMMs 32-35, virtio-mem 36-39
 MM_WINDOW = 4 * GiB
+MM_VMEM = MM_WINDOW + 512 * MiB
+MM_LINE_OPS = 224
 NO_SPOIL = 3
 
 
@@ -91,6 +103,7 @@ PICKS = {
     "Z": ["0", "1", "Y", "N", "on", "maybe"],
     "X": ["0", "-16", "-12", "-4095", "-4096", "5", "x"],
     "Y": ["contig-zones", "auto-movable", "auto_movable"],
+    "J": ["nack", "busy", "error", "off", "ack"],
 }
 
 # put_num()'s format byte
@@ -152,10 +165,10 @@ def reps(r):
 
 
 def block_id_byte(b):
-    """gen_block_id(): a boot block 0-3 or a window block 32-35."""
+    """gen_block_id(): a boot block 0-3 or a window block 32-39."""
     if b < 4:
         return 8 * b
-    assert MM_FIRST_HOT <= b < MM_FIRST_HOT + 4
+    assert MM_FIRST_HOT <= b < MM_END_BLOCK
     return 2 + 8 * (b - MM_FIRST_HOT)
 
 
@@ -184,7 +197,7 @@ def kbyte(case, mod, bits=0, nbits=0, also=lambda k: True):
 
 def pfn_in_block(b, plus_2m=0, fmt=HEX):
     """%P: the first pfn of block b, plus plus_2m pageblocks (< 256)."""
-    v = (b % (MM_FIRST_HOT + 4)) * MM_BLOCK_PAGES + plus_2m * 512
+    v = (b % MM_END_BLOCK) * MM_BLOCK_PAGES + plus_2m * 512
     return Arg([4, plus_2m, block_id_byte(b), fmt], num_text(v, fmt))
 
 
@@ -216,7 +229,7 @@ def handle_live(fmt=DEC):
 
 
 def addr_block(j, fmt=HEX):
-    """%A: the start of window block j (0-4; 4 is just past the window)."""
+    """%A: the start of window block j (0-8; 4-7 are virtio-mem's, 8 is past the window)."""
     return Arg([8 * j, fmt], num_text(MM_WINDOW + j * 128 * MiB, fmt))
 
 
@@ -234,6 +247,18 @@ def size_2m(plus_block=False, fmt=HEX):
     """%S: 2 MiB (+ a block)."""
     return Arg([4 | (8 if plus_block else 0), fmt],
                num_text((128 * MiB if plus_block else 0) + 2 * MiB, fmt))
+
+
+def vmem_addr(n2m, unaligned=False, fmt=HEX):
+    """%V: virtio-mem's region + n2m * 2 MiB (+ 4 KiB)."""
+    return Arg([5 if unaligned else 0, n2m, fmt],
+               num_text(MM_VMEM + n2m * 2 * MiB + (4096 if unaligned else 0), fmt))
+
+
+def vmem_size(n2m, fmt=HEX):
+    """%v: 1-64 device blocks of 2 MiB."""
+    assert 1 <= n2m <= 64
+    return Arg([0, n2m - 1, fmt], num_text(n2m * 2 * MiB, fmt))
 
 
 def devmem_first(fmt=DEC):
@@ -280,7 +305,7 @@ def line(template, *args, expect="ok", drop_last=False):
     """One shell line from a template of fuzz_mm_cmds.c's lines[] (without
     its last word if drop_last)."""
     op = MM_LINES.index(template)
-    assert op < 232
+    assert op < MM_LINE_OPS
     data = bytearray([op])
     text = ""
     parts = re.split(r"(%.)", template)
@@ -315,6 +340,28 @@ def dimm_eject(first, nr, expect="ok"):
     a = first + 4 * (nr - 1)
     assert first + nr <= 4
     return MmOp(bytes([233, a]), "(dimm eject) blocks %d-%d" % (32 + first, 32 + first + nr - 1), expect)
+
+
+def c_hex(v):
+    """printf's %#llx: no 0x for 0."""
+    return "%#x" % v if v else "0"
+
+
+def vmem_request(mib):
+    """The host sets requested-size to mib MiB (an even number < 512), the poller runs."""
+    assert mib % 2 == 0 and 0 <= mib // 2 < 256
+    return MmOp(bytes([224, 0, mib // 2]), "(virtio-mem request) %s" % c_hex(mib * MiB), "ok")
+
+
+def vmem_request_unaligned(mib):
+    """requested-size mib MiB + 4 KiB: not a multiple of the block size."""
+    assert mib % 2 == 0 and 0 <= mib // 2 < 256
+    return MmOp(bytes([224, 6, mib // 2]), "(virtio-mem request) %#x" % (mib * MiB + 4096), "ok")
+
+
+def vmem_poll_seconds(n):
+    """n (1-8) polls a second apart."""
+    return MmOp(bytes([230, n - 1]), "(virtio-mem poll)", "ok")
 
 
 KNOB = "/sys/module/memory_hotplug/parameters/"
@@ -587,6 +634,131 @@ mm_scenario(
 )
 
 
+# virtio-mem plugs 200 MiB (memory36 whole, memory37 36 of 64 sub-blocks)
+# and the plugged memory is used: a contig range, movable handles, CMA; a
+# contig range over unplugged sub-blocks (PageOffline, virtio-mem's) is
+# refused; then the host asks for nothing: the handles migrate, the
+# range's sub-block (and memory37's memmap in memory36) stay plugged until
+# the range is freed and the driver retries.
+mm_scenario(
+    "vmem_unplug_under_contig",
+    vmem_request(200),
+    line("virtio-mem"),
+    line("contig alloc %P %N", pfn_in_block(37, 36), pages(512), expect="fail"),
+    line("contig alloc %P %N frozen", pfn_in_block(37, 35), pages(1024), expect="fail"),
+    line("page %P", pfn_in_block(37, 40)),
+    line("contig alloc %P %N", pfn_in_block(37, 16), pages(512)),
+    line("alloc %O %C %M %M", order(9), count(8), word("M", "movable"), word("M", "node=1")),
+    line("alloc %O %C %M", order(3), count(8), word("M", "movable")),
+    line("cma alloc %N", pages(512)),
+    line("devmem create %A %S %G", addr_block(6), size_blocks(1), word("G", "4k"), expect="fail"),
+    line("memory offline %B", blocks(37), expect="fail"),
+    vmem_request(0),
+    line("virtio-mem"),
+    line("check all"),
+    line("contig free %R", range_all()),
+    line("virtio-mem retry"),
+    line("virtio-mem"),
+    line("lsmem"),
+)
+
+# A virtio-mem block offlined behind the driver's back, plugged into while
+# offline, onlined movable (only the plugged sub-blocks reach the buddy),
+# offlined again and unplugged; the sysfs view of its zones.
+mm_scenario(
+    "vmem_offline_behind_its_back",
+    vmem_request(200),
+    line("memory offline %B", blocks(37)),
+    line("virtio-mem"),
+    vmem_request(220),
+    line("cat /sys/devices/system/memory/memory%b/valid_zones", block(37)),
+    line("memory online %B %T", blocks(37), word("T", "online_movable")),
+    line("page %P", pfn_in_block(37, 50)),
+    line("alloc %O %C %M %M", order(4), count(8), word("M", "movable"), word("M", "node=1")),
+    line("virtio-mem"),
+    line("memory offline %B", blocks(36, 37), expect="fail"),  # 36 holds 37's memmap
+    vmem_request(128),                                      # offline memory37 goes first
+    line("memory offline %B", blocks(36)),
+    line("memory online %B %T", blocks(36), word("T", "online_kernel")),
+    line("echo %T > /sys/devices/system/memory/memory%b/state", word("T", "offline"), block(36)),
+    vmem_request(0),
+    line("lsmem"),
+    line("virtio-mem"),
+)
+
+# The auto-movable online policy with virtio-mem's dynamic group: blocks
+# placed one by one (memory36 Normal, the rest Movable); movable handles
+# and CMA in use while it shrinks; STATE requests of plugged, unplugged,
+# mixed and unaligned ranges.
+mm_scenario(
+    "vmem_auto_movable",
+    line("echo %Y > /sys/module/memory_hotplug/parameters/online_policy", word("Y", "auto-movable")),
+    vmem_request(510),
+    line("lsmem %L", word("L", "-abn")),
+    line("alloc %O %C %M %M", order(10), count(8), word("M", "movable"), word("M", "node=1")),
+    line("cma alloc %N", pages(2048)),
+    line("virtio-mem state %V %v", vmem_addr(0), vmem_size(64)),
+    line("virtio-mem state %V %v", vmem_addr(200), vmem_size(8)),
+    line("virtio-mem state %V %v", vmem_addr(250), vmem_size(8), expect="fail"),   # past the end
+    line("virtio-mem state %V %v", vmem_addr(3, unaligned=True), vmem_size(1), expect="fail"),
+    vmem_request(128),
+    line("check all"),
+    line("virtio-mem state %V %v", vmem_addr(60), vmem_size(8)),
+    line("echo %n > /sys/module/memory_hotplug/parameters/auto_movable_ratio", small(1)),
+    vmem_request(300),
+    line("memory"),
+    vmem_request(0),
+    line("virtio-mem"),
+)
+
+# Replies injected by the shell (NACK, BUSY, ERROR) while plugging and
+# unplugging, a requested size that is no multiple of the block size, and
+# retries a second later.
+mm_scenario(
+    "vmem_inject_replies",
+    line("virtio-mem inject %J %n", word("J", "nack"), small(1)),
+    vmem_request(64),
+    line("virtio-mem retry"),
+    line("virtio-mem inject %J", word("J", "busy")),
+    vmem_request(200),
+    vmem_poll_seconds(2),
+    line("virtio-mem inject %J %n", word("J", "error"), small(9)),
+    vmem_request(20),
+    line("virtio-mem"),
+    line("virtio-mem inject %J", word("J", "ack"), expect="fail"),
+    line("virtio-mem inject %J", word("J", "off")),
+    vmem_poll_seconds(3),
+    vmem_request_unaligned(100),
+    line("virtio-mem retry"),
+    line("virtio-mem"),
+)
+
+# memmap_on_memory DIMM blocks next to virtio-mem: their first 512 pages
+# hold their own memmap (refused to contig alloc with the reason), the
+# virtio-mem blocks' memmaps come from them; offline, online, eject.
+mm_scenario(
+    "memmap_on_memory_with_vmem",
+    dimm_add(0, 2, memmap_on_memory=True),
+    line("memory online %B %T", blocks(32, 33), word("T", "online_kernel")),
+    line("page %P", pfn_in_block(32)),
+    line("contig alloc %P %N", pfn_in_block(32), pages(512), expect="fail"),
+    line("contig alloc %P %N frozen", pfn_in_block(33), pages(1024), expect="fail"),
+    line("contig alloc %P %N", pfn_in_block(33, 1), pages(512)),
+    vmem_request(300),
+    line("sections"),
+    line("memory offline %B", blocks(33), expect="fail"),  # the contig range
+    line("contig free %R", range_all()),
+    line("memory offline %B", blocks(33)),
+    line("memory online %B %T", blocks(33), word("T", "online_movable")),
+    vmem_request(0),
+    line("memory offline %B", blocks(32, 33)),
+    dimm_eject(0, 2),
+    line("echo %Z > /sys/module/memory_hotplug/parameters/memmap_on_memory", word("Z", "N")),
+    dimm_add(2, 2),
+    line("memory"),
+)
+
+
 def mm_seeds():
     out = {}
     for name, ops in MM_SCENARIOS.items():
@@ -604,6 +776,11 @@ def mm_parse(stdout):
             m = re.match(r"> (\(dimm \w+\) blocks \d+-\d+): (-?\d+)$", l)
             if m:
                 res.append((m.group(1), int(m.group(2))))
+                cur = None
+                continue
+            m = re.match(r"> (\(virtio-mem \w+\) \S+): plugged \d+ MiB$", l)
+            if m:
+                res.append((m.group(1), 0))
                 cur = None
                 continue
             cur = l[2:]

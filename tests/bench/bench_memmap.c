@@ -25,6 +25,7 @@
  *   64 sections cold  128 MiB: far beyond any last-level cache
  *   4 sections warm   the same 8 MiB left in the cache by a memset(): no
  *                     memory traffic, so this shows the CPU's cost alone
+ *                     (no bandwidth limit applies; see below)
  *
  * "Faster" is decided per kind by a sign test over the paired runs (old
  * and template of the same repetition): p < 0.05 needs at least 27 of 41
@@ -32,8 +33,14 @@
  * the honest answer can be "no significant difference".
  *
  * Targets (issue 5): template faster than per-page, and within 1.5x of the
- * limit: the cheaper of memset() and the movnti stream of the same bytes.
- * Each run ends with a line per kind saying whether they are met.
+ * bandwidth limit: the cheaper of memset() and the movnti stream of the
+ * same bytes.  The two cold runs are judged; each ends with a line per kind
+ * saying whether the target is met, and the last line sums them up.  The
+ * warm run gets the same lines, plus the distance from the 8-byte-store
+ * limit, and does not count: with the memmap in the cache memset() is
+ * limited by the width of its stores, not by bandwidth (rep stosq writes
+ * whole lines inside the CPU), and the template sits at the limit of
+ * general-register code, the 8-byte-store loop.
  *
  * Usage: bench-memmap [REPS]   (default 41, at most 41)
  */
@@ -70,12 +77,16 @@ static int bench_sections(u64 start_pfn, u64 nr_pages)
 }
 
 /*
- * The issue-5 target per kind, for the better of the two template designs
- * (the lower median; each has its own paired sign test against per-page):
- * faster than per-page, and within 1.5x of the cheaper limit.
+ * verdict() - the issue-5 target per kind, for the better of the two
+ * template designs (the lower median; each has its own paired sign test
+ * against per-page): faster than per-page, and within 1.5x of the cheaper
+ * limit.  Returns how many kinds met it.  A warm run's lines add the
+ * template's distance from the 8-byte-store limit and count nothing.
  */
-static void verdict(const struct memmap_bench *b)
+static int verdict(const struct memmap_bench *b)
 {
+	int met = 0;
+
 	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
 		enum mech_design d = b->init[k][DESIGN_NEW_NT] < b->init[k][DESIGN_NEW] ?
 				     DESIGN_NEW_NT : DESIGN_NEW;
@@ -84,15 +95,23 @@ static void verdict(const struct memmap_bench *b)
 					b->stream_cycles);
 		enum memmap_bench_verdict v = memmap_bench_verdict(b, k, d);
 
-		printf("  %-13s %s %s per-page (%.2fx, %u of %u runs); %.2fx the limit: %s\n",
+		printf("  %-13s %s %s per-page (%.2fx, %u of %u runs); %.2fx the limit",
 		       k == MEMMAP_BENCH_NORMAL ? "normal:" : k == MEMMAP_BENCH_DEV_4K ?
 		       "device 4 KiB:" : "device 2 MiB:",
 		       d == DESIGN_NEW ? "template" : "template-nt",
 		       v == MEMMAP_BENCH_FASTER ? "faster than" :
 		       v == MEMMAP_BENCH_SLOWER ? "SLOWER than" : "NOT significantly faster than",
-		       (double)b->ratio_permille[k][d] / 1000, b->wins[k][d], b->reps, best / limit,
-		       best <= 1.5 * limit ? "within 1.5x" : "NOT within 1.5x");
+		       (double)b->ratio_permille[k][d] / 1000, b->wins[k][d], b->reps, best / limit);
+		printf(": %s", best <= 1.5 * limit ? "within 1.5x" : "NOT within 1.5x");
+		if (b->warm) {
+			printf("; %.2fx the 8-byte-store limit (store width, not bandwidth: not counted)\n",
+			       best / (double)b->stores_cycles);
+			continue;
+		}
+		printf("\n");
+		met += v == MEMMAP_BENCH_FASTER && best <= 1.5 * limit;
 	}
+	return met;
 }
 
 int main(int argc, char **argv)
@@ -102,6 +121,7 @@ int main(int argc, char **argv)
 	};
 	unsigned reps = argc > 1 ? (unsigned)atoi(argv[1]) : MEMMAP_BENCH_MAX_REPS;
 	static struct memmap_bench b;
+	int met = 0, judged = 0;
 
 	host_mm_reset(0);
 	printk_set_level(LOG_WARNING);
@@ -123,7 +143,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		memmap_bench_print(&b, &out);
-		verdict(&b);
+		met += verdict(&b);
+		judged += runs[i].warm ? 0 : NR_MEMMAP_BENCH_KINDS;
 	}
+	printf("\nissue 5, memmap init (template faster than per-page and within 1.5x of the\n"
+	       "bandwidth limit, the cold runs): met in %d of %d kind-runs: %s\n",
+	       met, judged, met == judged ? "met" : "NOT met");
 	return 0;
 }

@@ -155,6 +155,14 @@ static int cmd_page(struct printer *out, int argc, char **argv)
 	page_free_state(out, pfn, page);
 	if (early_section(ms) && !memblock_is_memory(&memblock, PFN_PHYS(pfn)))
 		pr_printf(out, "  memory:     none: a hole in boot memory, initialised as reserved\n");
+	{
+		const struct memory_block *mem =
+			find_memory_block_by_id((unsigned long)(pfn / PAGES_PER_MEMORY_BLOCK));
+
+		if (mem && pfn % PAGES_PER_MEMORY_BLOCK < mem->nr_vmemmap_pages)
+			pr_printf(out, "  memory:     block %lu's own memmap (memmap_on_memory: its first %lu pages hold its struct pages)\n",
+				  mem->block_id, mem->nr_vmemmap_pages);
+	}
 	pb = pageblock_start_pfn(pfn);
 	pr_printf(out, "  pageblock:  [0x%llx-0x%llx) %s%s\n", (unsigned long long)pb,
 		  (unsigned long long)(pb + pageblock_nr_pages),
@@ -170,7 +178,8 @@ SHELL_COMMAND(page, .name = "page", .usage = "page PFN",
 	      .summary = "decode the struct page of a page frame number",
 	      .help = "Node, zone, flags and page type by name, refcount, private (the\n"
 		      "buddy order of a free block's head), the owning handle, where the\n"
-		      "page stands in the buddy, its pageblock's migratetype and isolate\n"
+		      "page stands in the buddy, whether it holds its block's own memmap\n"
+		      "(memmap_on_memory), its pageblock's migratetype and isolate\n"
 		      "bit, and its section's state.  A pfn without a memmap is refused\n"
 		      "with the reason (which section or subsection is missing).",
 	      .fn = cmd_page);

@@ -473,6 +473,9 @@ HTEST(mm_cmds_memmap_on_memory_pages_belong_to_the_memmap)
 	CHECK_EQ(run("page 0x1001ff"), 0);
 	CHECK(strstr(out, "flags:      0x4080000000000001 (reserved)") != NULL);
 	CHECK(strstr(out, "page_type:  0xf3000000 (table)") != NULL);
+	CHECK(strstr(out, "memory:     block 32's own memmap (memmap_on_memory: its first 512 pages hold its struct pages)") != NULL);
+	CHECK_EQ(run("page 0x100200"), 0);	/* the first page after it */
+	CHECK(strstr(out, "own memmap") == NULL);
 	CHECK_EQ(run("contig alloc 0x100000 512"), -EBUSY);
 	CHECK(strstr(out, "pfn 0x100000: memory block 32's own memmap (memmap_on_memory") != NULL);
 	CHECK_EQ(run("contig alloc 0x1081ff 2 frozen"), -EBUSY);

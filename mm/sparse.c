@@ -17,17 +17,7 @@
 #include <kernel/errno.h>
 #include <kernel/string.h>
 
-static struct mem_section *mem_section_roots[NR_SECTION_ROOTS];
-
-struct mem_section *__nr_to_section(u64 section_nr)
-{
-	struct mem_section *root;
-
-	if (section_nr >= NR_MEM_SECTIONS)
-		return NULL;
-	root = mem_section_roots[section_nr / SECTIONS_PER_ROOT];
-	return root ? &root[section_nr % SECTIONS_PER_ROOT] : NULL;
-}
+struct mem_section *mem_section_roots[NR_SECTION_ROOTS];
 
 /* Make sure the root holding section_nr exists; NULL if it cannot be had. */
 static struct mem_section *section_get_or_alloc(u64 section_nr, void *(*root_alloc)(void))

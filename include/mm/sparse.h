@@ -57,8 +57,26 @@ static inline unsigned pfn_to_subsection(u64 pfn)
 	return (unsigned)((pfn & ~PAGE_SECTION_MASK) >> PFN_SUBSECTION_SHIFT);
 }
 
-/* __nr_to_section() - the section, or NULL if its root is not allocated. */
-struct mem_section *__nr_to_section(u64 section_nr);
+/*
+ * The section table's roots (mm/sparse.c writes them; everything else
+ * only reads them, through __nr_to_section()).
+ */
+extern struct mem_section *mem_section_roots[NR_SECTION_ROOTS];
+
+/*
+ * __nr_to_section() - the section, or NULL if its root is not allocated.
+ * Inline: pfn_valid() and pfn_to_online_page() run it for every page a
+ * walk looks at.
+ */
+static inline struct mem_section *__nr_to_section(u64 section_nr)
+{
+	struct mem_section *root;
+
+	if (section_nr >= NR_MEM_SECTIONS)
+		return NULL;
+	root = mem_section_roots[section_nr / SECTIONS_PER_ROOT];
+	return root ? &root[section_nr % SECTIONS_PER_ROOT] : NULL;
+}
 
 static inline struct mem_section *__pfn_to_section(u64 pfn)
 {

@@ -272,17 +272,28 @@ static unsigned release_slot(const struct slot_ref *s)
  * handle_down() - QEMU wants the devices in the slots of `mask` on
  * selector sel gone: each slot's functions are released (release_slot),
  * then the slot is ejected, also when the selector's bus is unknown, so
- * that QEMU's request completes.  Context: (main).
+ * that QEMU's request completes.  A slot whose RMV bit is clear is not
+ * removable (its DSDT device has no _EJ0, so an ACPI kernel could not
+ * eject it either): its request is refused with a warning and its
+ * functions stay.  Context: (main).
  */
 static void handle_down(unsigned sel, u32 mask)
 {
 	int bus = bsel_bus(sel);
 	unsigned slot;
+	u32 rmv;
 
+	outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
+	rmv = inl(PCIHP_PORT_Q35 + PCIHP_RMV);
 	for (slot = 0; slot < 32; slot++) {
 		if (!(mask & (1u << slot)))
 			continue;
 		downs++;
+		if (!(rmv & (1u << slot))) {
+			pr_warn("pci-hotplug: remove request for bsel %u slot %u refused: the slot is not removable (RMV %x)",
+				sel, slot, rmv);
+			continue;
+		}
 		if (bus < 0) {
 			pr_warn("pci-hotplug: remove request for bsel %u slot %u: bus unknown; ejecting anyway",
 				sel, slot);

@@ -478,6 +478,37 @@ HTEST(pcihp_down_for_an_empty_slot)
 }
 
 /*
+ * DOWN for 01:00.0 where RMV says slot 0 of bsel 1 is not removable (QEMU
+ * refuses device_del there; a lying register block might not): the
+ * request is refused with the reason, the function stays with its driver,
+ * nothing is ejected.  With the RMV bit set the same request goes through.
+ */
+HTEST(pcihp_down_for_a_slot_that_is_not_removable)
+{
+	int since;
+
+	machine();
+	dsdt_qemu();
+	CHECK_EQ(boot(), 0);
+	pm.rmv[1] = ~1u;
+	pm.down[1] = 1;
+	since = host_log_count;
+	CHECK(gpe1());
+	CHECK(host_log_seen("pci-hotplug: remove request for bsel 1 slot 0 refused: the slot is not removable (RMV fffffffe)",
+			    since));
+	CHECK(find_bdf(1, 0, 0) != NULL);
+	CHECK_EQ(fx.removes, 0);
+	CHECK_EQ(pm.eject_writes, 0);
+	CHECK_EQ(pm.stray_writes, 0);
+
+	pm.rmv[1] = ~0u;
+	CHECK(gpe1());
+	CHECK(find_bdf(1, 0, 0) == NULL);
+	CHECK_EQ(fx.removes, 1);
+	CHECK_EQ(pm.ejected[1], 1);
+}
+
+/*
  * A DSDT whose BSEL 2 follows the _ADR of 00:09.0, where there is no
  * bridge: `pcihp` shows bus ff; an UP on it rescans and finds nothing
  * new; a DOWN on it is reported with the reason and ejected anyway

@@ -1,0 +1,166 @@
+/*
+ * test_uart.c - drivers/serial/uart16550.c on the host, against a model
+ * COM1: the loopback check at init, interrupt-driven input when IRQ 4 can
+ * be wired, and polled input when it cannot (a MADT override took IRQ 4's
+ * line, so irq_register() refuses): the receive interrupt stays off, the
+ * reason is logged, and bytes still arrive through console_getc().
+ *
+ * uart16550.c is compiled into this file with its public names renamed,
+ * so the host's own console (platform_stub.c) stays what the other tests
+ * use.  The model keeps the registers the driver touches: IER, MCR (with
+ * loopback), LSR's data-ready and transmit-empty bits, and a queue of
+ * bytes "typed" by the test.
+ */
+#include "htest.h"
+
+#define host_port_in		uart_test_port_in
+#define host_port_out		uart_test_port_out
+#define irq_register		uart_test_irq_register
+#define serial_init		uart_test_serial_init
+#define serial_enable_irq	uart_test_serial_enable_irq
+#define console_putc		uart_test_console_putc
+#define console_write		uart_test_console_write
+#define console_trygetc		uart_test_console_trygetc
+#define console_getc		uart_test_console_getc
+#define serial_rx_dropped	uart_test_serial_rx_dropped
+#define run_pending_work	uart_test_run_pending_work
+#define run_pollers		uart_test_run_pollers
+#define work_pending_any	uart_test_work_pending_any
+#define cpu_wait_for_interrupt	uart_test_cpu_wait_for_interrupt
+#include "../../drivers/serial/uart16550.c"
+#include "platform_stub.h"
+#include <kernel/errno.h>
+
+static struct {
+	u8 ier, mcr, lcr, scratch_loop;		/* registers as last written */
+	char typed[64];				/* bytes waiting in the receiver */
+	unsigned head, tail;
+	char sent[64];				/* bytes transmitted */
+	unsigned nr_sent;
+	unsigned waits, pollers;		/* idle waits, poller rounds */
+} u;
+static int irq_answer;				/* what irq_register() returns */
+static void (*irq4_handler)(unsigned irq);
+
+u32 uart_test_port_in(u16 port, unsigned width)
+{
+	(void)width;
+	switch (port - COM1) {
+	case REG_DATA:
+		if (u.mcr & 0x10)		/* loopback: what was written */
+			return u.scratch_loop;
+		return u.head != u.tail ? (u8)u.typed[u.tail++ % sizeof(u.typed)] : 0;
+	case REG_IER:
+		return u.ier;
+	case REG_LSR:
+		return LSR_THR_EMPTY | (u.head != u.tail ? LSR_DATA_READY : 0);
+	default:
+		return 0;
+	}
+}
+
+void uart_test_port_out(u16 port, unsigned width, u32 v)
+{
+	(void)width;
+	switch (port - COM1) {
+	case REG_DATA:
+		if (u.lcr & 0x80)		/* divisor latch, not data */
+			break;
+		if (u.mcr & 0x10)
+			u.scratch_loop = (u8)v;
+		else if (u.nr_sent < sizeof(u.sent))
+			u.sent[u.nr_sent++] = (char)v;
+		break;
+	case REG_IER:
+		if (!(u.lcr & 0x80))
+			u.ier = (u8)v;
+		break;
+	case REG_LCR:
+		u.lcr = (u8)v;
+		break;
+	case REG_MCR:
+		u.mcr = (u8)v;
+		break;
+	}
+}
+
+int uart_test_irq_register(unsigned irq, void (*handler)(unsigned irq))
+{
+	if (irq == 4 && !irq_answer)
+		irq4_handler = handler;
+	return irq_answer;
+}
+
+unsigned uart_test_run_pending_work(void) { return 0; }
+void uart_test_run_pollers(void) { u.pollers++; }
+bool uart_test_work_pending_any(void) { return false; }
+
+/* The idle wait: a byte is typed while the CPU "halts", as a person would. */
+void uart_test_cpu_wait_for_interrupt(void)
+{
+	u.waits++;
+	if (u.waits == 3)
+		u.typed[u.head++ % sizeof(u.typed)] = 'x';
+}
+
+/* boot() - a fresh COM1, serial_init() and serial_enable_irq() with irq_register() saying answer. */
+static void boot(int answer)
+{
+	memset(&u, 0, sizeof(u));
+	rx_head = rx_tail = 0;
+	irq_answer = answer;
+	irq4_handler = NULL;
+	uart_test_serial_init();
+	uart_test_serial_enable_irq();
+}
+
+/* type() - the person at the terminal types s. */
+static void type(const char *s)
+{
+	while (*s)
+		u.typed[u.head++ % sizeof(u.typed)] = *s++;
+}
+
+/*
+ * IRQ 4 wired: the loopback check finds the UART, the receive interrupt
+ * is switched on, and the handler moves typed bytes into the ring.
+ */
+HTEST(uart_input_by_interrupt)
+{
+	boot(0);
+	CHECK(uart_present);
+	CHECK_EQ(u.ier, 0x01);
+	CHECK(irq4_handler != NULL);
+	type("ab");
+	if (irq4_handler)
+		irq4_handler(4);
+	CHECK_EQ(u.head, u.tail);		/* the handler drained the receiver */
+	CHECK_EQ(uart_test_console_trygetc(), 'a');
+	CHECK_EQ(uart_test_console_trygetc(), 'b');
+	CHECK_EQ(uart_test_console_trygetc(), -1);
+	uart_test_console_write("ok\n", 3);
+	CHECK_EQ(u.nr_sent, 4);			/* "\n" goes out as "\r\n" */
+	CHECK(!memcmp(u.sent, "ok\r\n", 4));
+}
+
+/*
+ * IRQ 4 refused: the receive interrupt stays off (an enabled interrupt
+ * with no handler would be a stuck line), the log says input is polled,
+ * and console_getc() still returns what is typed, through its own
+ * polling of the line status register in the idle loop.
+ */
+HTEST(uart_input_polled_without_irq4)
+{
+	int logs = host_log_count;
+
+	boot(-EBUSY);
+	CHECK(uart_present);
+	CHECK_EQ(u.ier, 0x00);
+	CHECK(irq4_handler == NULL);
+	CHECK(host_log_seen("serial: no interrupt for COM1: input is polled from the idle loop", logs));
+	type("q");
+	CHECK_EQ(uart_test_console_getc(), 'q');
+	CHECK_EQ(uart_test_console_getc(), 'x');	/* typed during the third idle wait */
+	CHECK_EQ(u.waits, 3);
+	CHECK(u.pollers >= 3);
+}

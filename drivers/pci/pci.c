@@ -422,16 +422,19 @@ static bool window_holds_bars(const struct pci_dev *br)
  * least `need` bytes, highest free spot first, aligned to its size (so a
  * BAR of that size fits in it), and program it.  The window must be
  * reachable: inside the memory window of the bridge above, when there is
- * one, else inside the 32-bit PCI hole.  Returns 0 or -ENOSPC: a window
+ * one, else inside the 32-bit PCI hole.  Returns 0, -ENOSPC: a window
  * that size cannot be there, none is free, the bridge above has no
  * 32-bit memory window, or the bridge's window is already in use by BARs
- * behind it and moving it would strand them.  The bridge is then left as
- * it was.  Context: (main).
+ * behind it and moving it would strand them; or -EIO: the bridge's
+ * registers do not read back the window written (a broken bridge; its
+ * old values are written back).  The bridge is then left as it was.
+ * Context: (main).
  */
 static int open_window(struct pci_dev *br, u64 need)
 {
 	const struct pci_dev *up = br->bridge;
 	u64 size = HOTPLUG_WINDOW_SIZE, base, lo = PCI_HOLE32_LOW, hi = PCI_HOLE32_HIGH;
+	u16 old_base = pci_read16(br, CFG_MEM_BASE), old_limit = pci_read16(br, CFG_MEM_LIMIT);
 
 	if (window_holds_bars(br)) {
 		pr_warn("pci %02x:%02x.%x: memory window %llx-%llx is too small for a %llx-byte BAR and holds BARs of the devices behind it: not moved",
@@ -463,8 +466,19 @@ static int open_window(struct pci_dev *br, u64 need)
 			continue;
 		pci_write16(br, CFG_MEM_BASE, (u16)((base >> 16) & 0xfff0));
 		pci_write16(br, CFG_MEM_LIMIT, (u16)(((base + size - 1) >> 16) & 0xfff0));
-		pci_write16(br, CFG_COMMAND, pci_read16(br, CFG_COMMAND) | CMD_MEMORY | CMD_MASTER);
 		read_windows(br);
+		if (br->mem_window_base != base || br->mem_window_limit != base + size - 1) {
+			pr_warn("pci %02x:%02x.%x: bridge does not keep the memory window %llx-%llx written to it (reads %llx-%llx); not used",
+				br->bus, br->dev, br->fn, (unsigned long long)base,
+				(unsigned long long)(base + size - 1),
+				(unsigned long long)br->mem_window_base,
+				(unsigned long long)br->mem_window_limit);
+			pci_write16(br, CFG_MEM_BASE, old_base);
+			pci_write16(br, CFG_MEM_LIMIT, old_limit);
+			read_windows(br);
+			return -EIO;
+		}
+		pci_write16(br, CFG_COMMAND, pci_read16(br, CFG_COMMAND) | CMD_MEMORY | CMD_MASTER);
 		pr_info("pci %02x:%02x.%x: opened memory window %llx-%llx for hotplug",
 			br->bus, br->dev, br->fn, (unsigned long long)br->mem_window_base,
 			(unsigned long long)br->mem_window_limit);

@@ -10,7 +10,8 @@
  *     the function still answers, the function out of the table, the slot
  *     ejected so QEMU drops it), both in one event, DOWN for an empty slot,
  *     a selector that selects nothing, a bridge without a bus number, a
- *     bridge removed with what is behind it;
+ *     bridge removed with what is behind it, a bridge that does not keep
+ *     the memory window written to it;
  *   - hostile DSDTs: BSEL numbers of 256 and more, a BSEL twice, an `_ADR`
  *     that is not a number, tables cut inside a name or a number;
  *   - the native PCIe fallback (a DSDT without BSEL): presence detect
@@ -1013,4 +1014,38 @@ HTEST(pcihp_view_when_hotplug_is_off)
 	pm.f[m_portb].cfg[0x34] = 0;
 	CHECK_EQ(boot(), 0);
 	CHECK_STREQ(pcihp(), "PCI hotplug off: no ACPI PCI hotplug and no hotplug-capable PCIe slots\n");
+}
+
+/*
+ * A root port whose memory window registers ignore writes (hard-wired
+ * closed: base fff0, limit 0000), with a device_add behind it that needs
+ * a non-prefetchable window.  Opening one writes the registers, which
+ * still read closed: that must be reported as the bridge not keeping the
+ * window, not as a window opened (the log would name an address range the
+ * bridge does not decode), and the function is left disabled with its
+ * BAR unassigned.
+ */
+HTEST(pcihp_bridge_that_does_not_keep_its_window)
+{
+	int hot, since;
+	struct pci_dev *d;
+
+	machine();
+	dsdt_qemu();
+	pm_reg(&pm.f[m_portb], 0x20, 4, 0);
+	pm_put(&pm.f[m_portb], 0x20, 4, 0x0000fff0);
+	hot = hot_function(m_portb, 0);
+	CHECK_EQ(boot(), 0);
+	pm_acpi_plug(hot);
+	since = host_log_count;
+	CHECK(gpe1());
+	CHECK(!host_log_seen("opened memory window", since));
+	CHECK(host_log_seen("pci 00:03.0: bridge does not keep the memory window fe", since));
+	d = find_bdf(2, 0, 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK_EQ(d->bars[0].base, 0);
+	CHECK_EQ(pm_get(&pm.f[hot], 0x04, 2) & CMD_MEMORY, 0);
+	CHECK_EQ(fx.probes, 1);
 }

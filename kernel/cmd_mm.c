@@ -103,6 +103,7 @@ static void page_free_state(struct printer *out, u64 pfn, const struct page *pag
 static int cmd_page(struct printer *out, int argc, char **argv)
 {
 	const struct mem_section *ms;
+	const struct memory_block *mem;
 	const struct page *page;
 	char buf[96];
 	const char *why;
@@ -155,14 +156,10 @@ static int cmd_page(struct printer *out, int argc, char **argv)
 	page_free_state(out, pfn, page);
 	if (early_section(ms) && !memblock_is_memory(&memblock, PFN_PHYS(pfn)))
 		pr_printf(out, "  memory:     none: a hole in boot memory, initialised as reserved\n");
-	{
-		const struct memory_block *mem =
-			find_memory_block_by_id((unsigned long)(pfn / PAGES_PER_MEMORY_BLOCK));
-
-		if (mem && pfn % PAGES_PER_MEMORY_BLOCK < mem->nr_vmemmap_pages)
-			pr_printf(out, "  memory:     block %lu's own memmap (memmap_on_memory: its first %lu pages hold its struct pages)\n",
-				  mem->block_id, mem->nr_vmemmap_pages);
-	}
+	mem = memmap_on_memory_block_of(pfn);
+	if (mem)
+		pr_printf(out, "  memory:     block %lu's own memmap (memmap_on_memory: its first %lu pages hold its struct pages)\n",
+			  mem->block_id, mem->nr_vmemmap_pages);
 	pb = pageblock_start_pfn(pfn);
 	pr_printf(out, "  pageblock:  [0x%llx-0x%llx) %s%s\n", (unsigned long long)pb,
 		  (unsigned long long)(pb + pageblock_nr_pages),

@@ -175,6 +175,18 @@ struct memory_block *find_memory_block_by_id(unsigned long block_id)
 }
 
 /*
+ * memmap_on_memory_block_of() - the block whose own memmap lives at pfn
+ * (memmap_on_memory: the first nr_vmemmap_pages of the block hold its
+ * struct pages), or NULL when pfn is no such page.  Context: (main).
+ */
+struct memory_block *memmap_on_memory_block_of(u64 pfn)
+{
+	struct memory_block *mem = find_memory_block_by_id(pfn_to_block_id(pfn));
+
+	return mem && pfn % PAGES_PER_MEMORY_BLOCK < mem->nr_vmemmap_pages ? mem : NULL;
+}
+
+/*
  * memory_block_next() - the existing block with the smallest id >=
  * *block_id, whose id is stored in *block_id; NULL when there is none.
  * Loop as:  for (id = 0; (mem = memory_block_next(&id)); id++).

@@ -235,9 +235,9 @@ void describe_unmovable(u64 pfn, char *buf, size_t size)
 	page = pfn_to_page(pfn);
 	zone = page_zone(page);
 	if (page_has_type(page, PGTY_TABLE)) {
-		struct memory_block *mem = find_memory_block_by_id((unsigned long)(pfn / PAGES_PER_MEMORY_BLOCK));
+		const struct memory_block *mem = memmap_on_memory_block_of(pfn);
 
-		if (mem && pfn % PAGES_PER_MEMORY_BLOCK < mem->nr_vmemmap_pages)
+		if (mem)
 			ksnprintf(buf, size, "pfn 0x%llx: memory block %lu's own memmap (memmap_on_memory: its first %lu pages hold its struct pages; they go only with the block)",
 				  p, mem->block_id, mem->nr_vmemmap_pages);
 		else

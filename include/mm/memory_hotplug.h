@@ -176,6 +176,8 @@ int memory_block_offline(struct memory_block *mem);
 
 /* Find blocks.  NULL if the block does not exist. */
 struct memory_block *find_memory_block_by_id(unsigned long block_id);
+/* memmap_on_memory_block_of() - the block whose own memmap holds pfn, or NULL. */
+struct memory_block *memmap_on_memory_block_of(u64 pfn);
 /* memory_block_next() - iterate existing blocks in id order from *block_id. */
 struct memory_block *memory_block_next(unsigned long *block_id);
 

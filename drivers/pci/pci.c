@@ -330,15 +330,6 @@ static bool overlaps(u64 a, u64 asize, u64 b, u64 bsize)
 }
 
 /*
- * busy_end() - 0 if [base, base+size) is free, else the end (exclusive) of
- * something it meets: an assigned memory BAR, (with `windows`) an open
- * bridge window known to the table, or the ECAM region.  The windows of
- * `skip` (the bridge getting a new one) and of the bridges above it (which
- * hold it) are not looked at; its BARs are, like everyone's: a device
- * being placed must not land on its own BARs placed before.
- * Context: (main).
- */
-/*
  * bar_overlapping() - the first assigned memory BAR in the table that meets
  * [base, base+size), `except` left out, or NULL.  Context: (main).
  */
@@ -373,6 +364,15 @@ static bool bridge_at_or_above(const struct pci_dev *d, const struct pci_dev *br
 	return false;
 }
 
+/*
+ * busy_end() - 0 if [base, base+size) is free, else the end (exclusive) of
+ * something it meets: an assigned memory BAR, (with `windows`) an open
+ * bridge window known to the table, or the ECAM region.  The windows of
+ * `skip` (the bridge getting a new one) and of the bridges above it (which
+ * hold it) are not looked at; its BARs are, like everyone's: a device
+ * being placed must not land on its own BARs placed before.
+ * Context: (main).
+ */
 static u64 busy_end(u64 base, u64 size, const struct pci_dev *skip, bool windows)
 {
 	u64 ecam_lo = ecam.base + ((u64)ecam.start_bus << 20);
@@ -399,6 +399,7 @@ static u64 busy_end(u64 base, u64 size, const struct pci_dev *skip, bool windows
 	return 0;
 }
 
+/* range_busy() - does [base, base+size) meet anything?  (busy_end() != 0) */
 static bool range_busy(u64 base, u64 size, const struct pci_dev *skip, bool windows)
 {
 	return busy_end(base, size, skip, windows) != 0;
@@ -704,12 +705,23 @@ static bool bus_numbers_valid(unsigned bus, unsigned sec, unsigned sub, unsigned
 	return sec > bus && sub >= sec && sub <= limit;
 }
 
+/* bus_marked() / mark_bus() - bus b in a bitmap of 256 buses (u8[32]). */
+static bool bus_marked(const u8 *map, unsigned b)
+{
+	return map[b / 8] & (1u << (b % 8));
+}
+
+static void mark_bus(u8 *map, unsigned b)
+{
+	map[b / 8] |= (u8)(1u << (b % 8));
+}
+
 /* claim() - mark buses [sec, sub] in the bitmap `map` (256 bits); a bridge
  * with subordinate 0, or sec above sub, forwards nothing.  Context: (any). */
 static void claim(u8 *map, unsigned sec, unsigned sub)
 {
 	for (unsigned b = sec; sub && b <= sub && b < 256; b++)
-		map[b / 8] |= (u8)(1u << (b % 8));
+		mark_bus(map, b);
 }
 
 /*
@@ -751,12 +763,12 @@ static bool free_bus_run(const struct pci_dev *d, const struct scan_frame *stack
 			claim(taken, mmio_read8(cfg + CFG_SECONDARY_BUS),
 			      mmio_read8(cfg + CFG_SUBORDINATE_BUS));
 	}
-	for (n = lo; n <= hi && (taken[n / 8] & (1u << (n % 8))); n++)
+	for (n = lo; n <= hi && bus_marked(taken, n); n++)
 		;
 	if (n > hi)
 		return false;
 	*first = n;
-	while (n + 1 <= hi && !(taken[(n + 1) / 8] & (1u << ((n + 1) % 8))))
+	while (n + 1 <= hi && !bus_marked(taken, n + 1))
 		n++;
 	*last = n;
 	return true;
@@ -797,12 +809,12 @@ static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
 				d->bus, d->dev, d->fn, sec, ecam.start_bus, ecam.end_bus);
 			return false;
 		}
-		if (seen[sec / 8] & (1u << (sec % 8))) {
+		if (bus_marked(seen, sec)) {
 			pr_warn("pci %02x:%02x.%x: secondary bus %02x was already scanned (bridges overlap); not scanned again",
 				d->bus, d->dev, d->fn, sec);
 			return false;
 		}
-		seen[sec / 8] |= (u8)(1u << (sec % 8));
+		mark_bus(seen, sec);
 		stack[(*depth)++] = (struct scan_frame){ .bus = (u8)sec,
 			.limit = d->subordinate_bus, .max_bus = (u8)sec, .bridge = d };
 		return true;
@@ -830,7 +842,7 @@ static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
 	}
 	pr_info("pci %02x:%02x.%x: bridge was unconfigured; secondary bus %02x (free up to %02x)",
 		d->bus, d->dev, d->fn, sec, sub);
-	seen[sec / 8] |= (u8)(1u << (sec % 8));
+	mark_bus(seen, sec);
 	stack[(*depth)++] = (struct scan_frame){ .bus = (u8)sec, .limit = (u8)sub,
 						 .max_bus = (u8)sec, .bridge = d,
 						 .assigned = true };
@@ -900,7 +912,7 @@ static int scan_all(bool hot, struct pci_dev **added_list)
 	u8 seen[32];
 
 	memset(seen, 0, sizeof(seen));
-	seen[ecam.start_bus / 8] |= (u8)(1u << (ecam.start_bus % 8));
+	mark_bus(seen, ecam.start_bus);
 	stack[depth++] = (struct scan_frame){ .bus = ecam.start_bus, .limit = 0xff,
 					      .max_bus = ecam.start_bus };
 	while (depth) {

@@ -275,16 +275,14 @@ static unsigned release_slot(const struct slot_ref *s)
  * that QEMU's request completes.  A slot whose RMV bit is clear is not
  * removable (its DSDT device has no _EJ0, so an ACPI kernel could not
  * eject it either): its request is refused with a warning and its
- * functions stay.  Context: (main).
+ * functions stay.  Called with sel selected (BNUM), as pcihp_work_fn()
+ * leaves it.  Context: (main).
  */
 static void handle_down(unsigned sel, u32 mask)
 {
 	int bus = bsel_bus(sel);
 	unsigned slot;
-	u32 rmv;
-
-	outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
-	rmv = inl(PCIHP_PORT_Q35 + PCIHP_RMV);
+	u32 rmv = inl(PCIHP_PORT_Q35 + PCIHP_RMV);
 	for (slot = 0; slot < 32; slot++) {
 		if (!(mask & (1u << slot)))
 			continue;

@@ -128,6 +128,18 @@ def make_iso(kernel, cmdline=""):
     return out
 
 
+OVMF_DIR = Path("/usr/share/OVMF")
+
+
+def ovmf_files():
+    """OVMF's code and variable-store images (Debian package ovmf)."""
+    for code, vars_ in (("OVMF_CODE_4M.fd", "OVMF_VARS_4M.fd"),
+                        ("OVMF_CODE.fd", "OVMF_VARS.fd")):
+        if (OVMF_DIR / code).is_file() and (OVMF_DIR / vars_).is_file():
+            return OVMF_DIR / code, OVMF_DIR / vars_
+    raise HarnessError(f"no OVMF images in {OVMF_DIR}: run tools/deps.sh test")
+
+
 def _safe_name(name):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_")[:120] or "machine"
 
@@ -158,7 +170,10 @@ class Machine:
     comma); cpu the -cpu model; extra more QEMU arguments."""
 
     def __init__(self, iso, name="machine", mem="2G", cpu="max", extra=(),
-                 log_dir=None):
+                 log_dir=None, firmware="bios"):
+        if firmware not in ("bios", "uefi"):
+            raise HarnessError(f"firmware {firmware!r}: bios or uefi")
+        self.firmware = firmware
         self.iso = Path(iso)
         self.name = _safe_name(name)
         self.mem = mem if "," in mem else f"{mem},slots=8,maxmem=64G"
@@ -193,7 +208,18 @@ class Machine:
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
             "-cdrom", str(self.iso), "-boot", "d",
-        ] + self.extra
+        ] + self.firmware_args() + self.extra
+
+    def firmware_args(self):
+        """SeaBIOS is QEMU's default; UEFI is OVMF from pflash, with a
+        private copy of its variable store (OVMF writes to it)."""
+        if self.firmware == "bios":
+            return []
+        code, vars_ = ovmf_files()
+        mine = os.path.join(self.tmpdir, "OVMF_VARS.fd")
+        shutil.copyfile(vars_, mine)
+        return ["-drive", f"if=pflash,format=raw,readonly=on,file={code}",
+                "-drive", f"if=pflash,format=raw,file={mine}"]
 
     def start(self):
         self.tmpdir = tempfile.mkdtemp(prefix="memlab-")

@@ -67,36 +67,50 @@ DRIVER_OBJS := \
 	drivers/virtio/virtio_pci.o \
 	drivers/virtio/virtio_mem.o
 
+# kmain: the table of contents of the boot (init/main.c).
+INIT_OBJS := \
+	init/main.o
+
+# Core services every driver and view may use: the log, the main loop's
+# pollers and work, kallsyms, the self-test framework, the command line.
 KERNEL_OBJS := \
-	kernel/main.o \
 	kernel/printk.o \
-	kernel/string.o \
-	kernel/strlcpy.o \
-	kernel/vsnprintf.o \
-	kernel/printer.o \
-	kernel/errno.o \
 	kernel/kallsyms.o \
 	kernel/ktest.o \
 	kernel/cmdline.o \
-	kernel/fw_memmap.o \
-	kernel/cmd_memmap.o \
-	kernel/iomem.o \
-	kernel/line_edit.o \
-	kernel/shell.o \
-	kernel/shell_run.o \
-	kernel/vfs.o \
-	kernel/cmd_fs.o \
-	kernel/cmd_sys.o \
-	kernel/workqueue.o \
-	kernel/cmd_mech.o \
-	kernel/cmd_bench.o \
-	kernel/cmd_devmem.o \
-	kernel/cmd_contig.o \
-	kernel/sysfs_memory.o \
-	kernel/cmd_hotplug.o \
-	kernel/proc_mm.o \
-	kernel/cmd_handles.o \
-	kernel/cmd_mm.o
+	kernel/workqueue.o
+
+# The C library pieces every folder may use.
+LIB_OBJS := \
+	lib/string.o \
+	lib/strlcpy.o \
+	lib/vsnprintf.o \
+	lib/printer.o \
+	lib/errno.o \
+	lib/fw_memmap.o
+
+# The shell, its line editor and every command.
+SHELL_OBJS := \
+	shell/line_edit.o \
+	shell/shell.o \
+	shell/shell_run.o \
+	shell/cmd_fs.o \
+	shell/cmd_sys.o \
+	shell/cmd_memmap.o \
+	shell/cmd_mech.o \
+	shell/cmd_bench.o \
+	shell/cmd_devmem.o \
+	shell/cmd_contig.o \
+	shell/cmd_hotplug.o \
+	shell/cmd_handles.o \
+	shell/cmd_mm.o
+
+# The virtual file tree and its /proc and /sys files.
+VIEWS_OBJS := \
+	views/vfs.o \
+	views/iomem.o \
+	views/sysfs_memory.o \
+	views/proc_mm.o
 
 MM_OBJS := \
 	mm/mechanisms.o \
@@ -128,8 +142,8 @@ KTEST_OBJS := \
 	tests/kernel/ktest_isolation.o \
 	tests/kernel/ktest_mech.o
 
-KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) $(KERNEL_OBJS) \
-	$(MM_OBJS) $(KTEST_OBJS))
+KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(INIT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) \
+	$(KERNEL_OBJS) $(LIB_OBJS) $(SHELL_OBJS) $(VIEWS_OBJS) $(MM_OBJS) $(KTEST_OBJS))
 
 KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	-ffreestanding -fno-builtin-printf -fno-pie -fno-pic -mno-red-zone \
@@ -224,24 +238,24 @@ debug: deps-run iso
 
 # Portable sources that the host tests compile with ASan and UBSan.
 HOST_SRCS := \
-	kernel/vsnprintf.c \
-	kernel/printer.c \
-	kernel/errno.c \
-	kernel/strlcpy.c \
+	lib/vsnprintf.c \
+	lib/printer.c \
+	lib/errno.c \
+	lib/strlcpy.c \
 	kernel/cmdline.c \
-	kernel/fw_memmap.c \
-	kernel/cmd_memmap.c \
-	kernel/line_edit.c \
-	kernel/shell.c \
-	kernel/vfs.c \
-	kernel/cmd_fs.c \
+	lib/fw_memmap.c \
+	shell/cmd_memmap.c \
+	shell/line_edit.c \
+	shell/shell.c \
+	views/vfs.c \
+	shell/cmd_fs.c \
 	arch/x86_64/multiboot2.c \
 	$(addsuffix .c,$(basename $(MM_OBJS)))
 
 HOST_TEST_SRCS := $(sort $(wildcard tests/host/*.c))
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Iinclude -Itests/host -DHOST_TEST
+	-fno-omit-frame-pointer -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 # One compiler run over many sources writes the dependencies of the last one
 # only with -MD -MF; -MM lists every source's (test_virtio.c #includes
@@ -257,7 +271,7 @@ test-host: $(B)/host-tests
 
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -Iinclude -Itests/host -DHOST_TEST
+	-fno-sanitize-recover=all -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
 
@@ -285,7 +299,7 @@ test-qemu: deps-test $(B)/memlab.elf
 # Benchmarks: never part of `make test`.  Old vs new measured in one run,
 # beside the physical limit (see each benchmark's header comment).
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-	-Iinclude -Itests/host -DHOST_TEST
+	-Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 # The kernel's sources are built for the benchmarks with the kernel's own
 # code generation (general registers only: no SSE/AVX stores that the

@@ -13,9 +13,9 @@
  * into the caller's buffer each time the key matches, so the last match is
  * what remains.
  */
-#include <kernel/bootinfo.h>
-#include <kernel/errno.h>
-#include <kernel/string.h>
+#include <arch/bootinfo.h>
+#include <lib/errno.h>
+#include <lib/string.h>
 
 static bool is_space(char c)
 {

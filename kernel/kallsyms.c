@@ -7,7 +7,7 @@
  * last address <= addr.
  */
 #include <kernel/kallsyms.h>
-#include <kernel/sections.h>
+#include <arch/sections.h>
 
 extern const u64 kallsyms_num;
 extern const u64 kallsyms_addrs[];

@@ -10,8 +10,8 @@
  * Context: main loop only.
  */
 #include <kernel/ktest.h>
-#include <kernel/string.h>
-#include <kernel/errno.h>
+#include <lib/string.h>
+#include <lib/errno.h>
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
 {

@@ -13,11 +13,11 @@
  *
  * Context: any (no locks; the console writes synchronously).
  */
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include <kernel/console.h>
 #include <kernel/time.h>
-#include <kernel/shell.h>
-#include <kernel/string.h>
+#include <shell/shell.h>
+#include <lib/string.h>
 #include <arch/traps.h>
 #include <arch/cpu.h>
 

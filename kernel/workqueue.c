@@ -8,8 +8,8 @@
  */
 #include <kernel/workqueue.h>
 #include <kernel/time.h>
-#include <kernel/shell.h>
-#include <kernel/printk.h>
+#include <shell/shell.h>
+#include <lib/printk.h>
 #include <arch/cpu.h>
 
 static struct work *queue_head, *queue_tail;

@@ -104,8 +104,8 @@
  * contract: (boot) or (main), never from an interrupt handler).
  */
 #include <mm/buddy.h>
-#include <kernel/printk.h>
-#include <kernel/errno.h>
+#include <lib/printk.h>
+#include <lib/errno.h>
 
 /* Fallback types, in the order they are tried (MIGRATE_TYPES ends a row). */
 static const int fallbacks[MIGRATE_PCPTYPES][3] = {

@@ -39,9 +39,9 @@
 #include <mm/cma.h>
 #include <mm/memblock.h>
 #include <mm/memory_hotplug.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 

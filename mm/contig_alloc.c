@@ -41,9 +41,9 @@
 #include <mm/contig_alloc.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 
 #define NO_PFN	(~0ULL)
 

@@ -105,9 +105,9 @@
  * CPU, never from interrupt handlers).
  */
 #include <mm/contig_alloc.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 
 /* ---- helpers ------------------------------------------------------------- */
 

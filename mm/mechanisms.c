@@ -3,8 +3,8 @@
  * include/mm/mechanisms.h for what each one chooses).
  */
 #include <mm/mechanisms.h>
-#include <kernel/string.h>
-#include <kernel/errno.h>
+#include <lib/string.h>
+#include <lib/errno.h>
 
 struct mechanism mechanisms[NR_MECHS] = {
 	[MECH_CONTIG_CHECK] = {

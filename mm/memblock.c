@@ -56,9 +56,9 @@
  */
 #include <mm/memblock.h>
 #include <mm/page.h>
-#include <kernel/errno.h>
-#include <kernel/printer.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/printer.h>
+#include <lib/string.h>
 
 struct memblock memblock;
 

@@ -58,9 +58,9 @@
 #include <mm/memmap_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
-#include <kernel/errno.h>
-#include <kernel/median.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/median.h>
+#include <lib/string.h>
 
 /* ---- a struct page as eight words --------------------------------------- */
 

@@ -40,11 +40,11 @@
  * at (boot).
  */
 #include <mm/memory_hotplug.h>
-#include <mm/memory_sysfs.h>
+#include <views/memory_sysfs.h>
 #include <mm/sparse.h>
-#include <kernel/errno.h>
-#include <kernel/string.h>
-#include <kernel/printk.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <lib/printk.h>
 
 unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
 
@@ -561,7 +561,7 @@ void memory_hotplug_dump(struct printer *p)
 }
 
 /*
- * The sysfs view of blocks lives in kernel/sysfs_memory.c, which the host
+ * The sysfs view of blocks lives in views/sysfs_memory.c, which the host
  * tests do not link (its static /sys files would change the file-tree
  * fixtures of other tests).  These weak no-op defaults stand in for it
  * there; the kernel's strong definitions replace them at link time.

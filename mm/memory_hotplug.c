@@ -73,10 +73,10 @@
 #include <mm/mm_init.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
-#include <mm/memory_sysfs.h>
-#include <kernel/errno.h>
-#include <kernel/string.h>
-#include <kernel/printk.h>
+#include <views/memory_sysfs.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <lib/printk.h>
 
 bool memmap_on_memory;
 enum mmop memhp_default_online_type = MMOP_ONLINE;	/* hot-added memory just appears (memhp_default_state=) */

@@ -15,10 +15,10 @@
 #include <mm/mm_init.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
-#include <mm/memory_sysfs.h>
-#include <kernel/errno.h>
-#include <kernel/string.h>
-#include <kernel/printk.h>
+#include <views/memory_sysfs.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <lib/printk.h>
 
 /* Rounds of migrate + test when offlining (Linux retries until a signal). */
 #define OFFLINE_MIGRATE_TRIES	5

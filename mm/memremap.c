@@ -41,9 +41,9 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/gfp.h>
-#include <kernel/errno.h>
-#include <kernel/string.h>
-#include <kernel/printk.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <lib/printk.h>
 
 static struct dev_pagemap devmem_ranges[DEVMEM_MAX_RANGES];
 

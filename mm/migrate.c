@@ -38,9 +38,9 @@
 #include <mm/migrate.h>
 #include <mm/buddy.h>
 #include <mm/memory_hotplug.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 
 /* Targets refused for overlapping the avoided range before giving up. */
 #define MIGRATE_MAX_REFUSED	32

@@ -30,8 +30,8 @@
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
 #include <mm/cma.h>
-#include <kernel/string.h>
-#include <kernel/printk.h>
+#include <lib/string.h>
+#include <lib/printk.h>
 
 struct mm_boot_stats mm_boot_stats;
 struct numa_memblk numa_hotplug_blks[MM_MAX_NUMA_BLKS];

@@ -23,8 +23,8 @@
 #include <mm/mechanisms.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
-#include <kernel/median.h>
-#include <kernel/printk.h>
+#include <lib/median.h>
+#include <lib/printk.h>
 
 enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
 unsigned int auto_movable_ratio = 301;

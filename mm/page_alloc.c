@@ -31,9 +31,9 @@
  * functions run under the zone lock (a contract: one CPU, no interrupts).
  */
 #include <mm/buddy.h>
-#include <kernel/string.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
+#include <lib/string.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
 
 struct pglist_data node_data[MAX_NUMNODES];
 u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES];

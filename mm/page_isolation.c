@@ -75,8 +75,8 @@
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
 #include <mm/buddy.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
 
 #define NO_PFN	(~0ULL)
 

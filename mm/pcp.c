@@ -44,7 +44,7 @@
  * Context: zone lock ((boot) or (main) on the one CPU).
  */
 #include <mm/buddy.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 
 void pcp_init_lists(struct zone *zone)
 {

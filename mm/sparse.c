@@ -14,8 +14,8 @@
  * they are the only writers of struct mem_section.
  */
 #include <mm/sparse.h>
-#include <kernel/errno.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/string.h>
 
 struct mem_section *mem_section_roots[NR_SECTION_ROOTS];
 

@@ -22,9 +22,9 @@
 #include <arch/io.h>
 #include <arch/paging.h>
 #include <drivers/acpi.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include <kernel/kernel.h>
-#include <kernel/errno.h>
+#include <lib/errno.h>
 
 #define MSR_APIC_BASE		0x1b
 #define APIC_BASE_ENABLE	(1ULL << 11)

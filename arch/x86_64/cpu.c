@@ -7,8 +7,8 @@
  * feature flags memlab cares about, by their Linux names.
  */
 #include <arch/cpu.h>
-#include <kernel/shell.h>
-#include <kernel/string.h>
+#include <shell/shell.h>
+#include <lib/string.h>
 
 struct cpu_info boot_cpu;
 

@@ -8,7 +8,7 @@
  * still ends in a readable report instead of a silent triple fault.
  */
 #include <arch/traps.h>
-#include <kernel/string.h>
+#include <lib/string.h>
 
 #define GDT_KERNEL_CS	0x08
 #define GDT_KERNEL_DS	0x10

@@ -11,8 +11,8 @@
  */
 #include <arch/traps.h>
 #include <arch/cpu.h>
-#include <kernel/printk.h>
-#include <kernel/errno.h>
+#include <lib/printk.h>
+#include <lib/errno.h>
 #include <arch/io.h>
 
 struct idt_entry {

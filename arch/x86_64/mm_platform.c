@@ -6,8 +6,8 @@
 #include <mm/page.h>
 #include <arch/paging.h>
 #include <arch/cpu.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
 
 struct page *mm_vmemmap = (struct page *)VMEMMAP_BASE;
 

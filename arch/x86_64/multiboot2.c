@@ -26,11 +26,11 @@
  * in words in bi->notes.  No asm and no kernel-only calls, so the host tests
  * compile this file unchanged.
  */
-#include <kernel/bootinfo.h>
-#include <kernel/errno.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/printer.h>
-#include <kernel/string.h>
+#include <arch/bootinfo.h>
+#include <lib/errno.h>
+#include <lib/fw_memmap.h>
+#include <lib/printer.h>
+#include <lib/string.h>
 
 #define MB2_TAG_END		0
 #define MB2_TAG_CMDLINE		1

@@ -16,11 +16,11 @@
  */
 #include <arch/paging.h>
 #include <arch/cpu.h>
-#include <kernel/sections.h>
-#include <kernel/printk.h>
-#include <kernel/errno.h>
-#include <kernel/string.h>
-#include <kernel/shell.h>
+#include <arch/sections.h>
+#include <lib/printk.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <shell/shell.h>
 
 #define PTE_P		(1ULL << 0)	/* present */
 #define PTE_W		(1ULL << 1)	/* writable */

@@ -17,9 +17,9 @@
  * Context: main loop; does not return.
  */
 #include <drivers/acpi.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include <kernel/time.h>
-#include <kernel/string.h>
+#include <lib/string.h>
 #include <arch/io.h>
 #include <arch/cpu.h>
 

@@ -16,9 +16,9 @@
 #include <arch/traps.h>
 #include <arch/cpu.h>
 #include <arch/io.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include <kernel/kallsyms.h>
-#include <kernel/sections.h>
+#include <arch/sections.h>
 
 extern char boot_stack[], boot_stack_top[];
 extern u64 ist_df_stack_lo, ist_df_stack_hi;

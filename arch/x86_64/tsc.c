@@ -18,7 +18,7 @@
  * the idle loop spins rather than halts: nothing else is sure to wake it.
  */
 #include <kernel/time.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include <arch/cpu.h>
 #include <arch/io.h>
 #include <arch/traps.h>

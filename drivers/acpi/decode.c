@@ -6,7 +6,7 @@
  * they never number a node (acpi_pxm_find_node, not acpi_pxm_to_node).
  */
 #include <drivers/acpi.h>
-#include <kernel/string.h>
+#include <lib/string.h>
 #include <mm/page.h>		/* NUMA_NO_NODE */
 
 void acpi_decode_fadt(struct printer *p)

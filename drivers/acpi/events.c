@@ -19,9 +19,9 @@
  * Context: acpi_events_init (boot); the handler (interrupt); the poll (main).
  */
 #include <drivers/acpi.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include <kernel/workqueue.h>
-#include <kernel/string.h>
+#include <lib/string.h>
 #include <kernel/time.h>
 #include <arch/io.h>
 #include <arch/traps.h>

@@ -11,8 +11,8 @@
  * Context: (boot).
  */
 #include <drivers/acpi.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 
 struct madt_info madt_info;
 

@@ -31,11 +31,11 @@
  */
 #include <drivers/acpi.h>
 #include <mm/memory_hotplug.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include <kernel/workqueue.h>
-#include <kernel/string.h>
-#include <kernel/errno.h>
-#include <kernel/shell.h>
+#include <lib/string.h>
+#include <lib/errno.h>
+#include <shell/shell.h>
 #include <kernel/time.h>
 #include <arch/io.h>
 

@@ -16,8 +16,8 @@
  */
 #include <drivers/acpi.h>
 #include <mm/mm_init.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 
 #define SRAT_HEADER_LEN		48	/* ACPI header + 12 reserved bytes */
 #define SLIT_HEADER_LEN		44	/* ACPI header + number of localities */

@@ -12,10 +12,10 @@
  * SeaBIOS gives only tag 14, so only the RSDT.
  */
 #include <drivers/acpi.h>
-#include <kernel/bootinfo.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
-#include <kernel/shell.h>
+#include <arch/bootinfo.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+#include <shell/shell.h>
 #include <arch/paging.h>
 #include <arch/traps.h>
 

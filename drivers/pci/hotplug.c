@@ -38,11 +38,11 @@
  */
 #include <drivers/pci.h>
 #include <drivers/acpi.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 #include <kernel/workqueue.h>
-#include <kernel/shell.h>
-#include <kernel/errno.h>
+#include <shell/shell.h>
+#include <lib/errno.h>
 #include <arch/io.h>
 
 #define PCIHP_PORT_Q35		0x0cc0

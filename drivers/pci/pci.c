@@ -34,10 +34,10 @@
  */
 #include <drivers/pci.h>
 #include <drivers/acpi.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
-#include <kernel/errno.h>
-#include <kernel/shell.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+#include <lib/errno.h>
+#include <shell/shell.h>
 #include <arch/paging.h>
 #include <arch/io.h>
 

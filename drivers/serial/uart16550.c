@@ -19,7 +19,7 @@
 #include <arch/io.h>
 #include <arch/cpu.h>
 #include <arch/traps.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 
 #define COM1		0x3f8
 #define REG_DATA	0	/* receive / transmit */

@@ -49,11 +49,11 @@
 #include <drivers/virtio_mem.h>
 #include <drivers/pci.h>
 #include <drivers/acpi.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
-#include <kernel/printer.h>
-#include <kernel/shell.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/printer.h>
+#include <shell/shell.h>
+#include <lib/string.h>
 #include <kernel/time.h>
 #include <kernel/workqueue.h>
 #include <mm/buddy.h>

@@ -10,9 +10,9 @@
  */
 #include <drivers/virtio.h>
 #include <drivers/pci.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 #include <kernel/time.h>
 #include <mm/gfp.h>
 #include <mm/page.h>

@@ -16,8 +16,8 @@
 #ifndef DRIVERS_ACPI_H
 #define DRIVERS_ACPI_H
 
-#include <kernel/types.h>
-#include <kernel/printer.h>
+#include <lib/types.h>
+#include <lib/printer.h>
 
 struct acpi_sdt_header {
 	char signature[4];	/* "FACP", "APIC", "SRAT", ... */

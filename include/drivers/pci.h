@@ -15,8 +15,8 @@
 #ifndef DRIVERS_PCI_H
 #define DRIVERS_PCI_H
 
-#include <kernel/types.h>
-#include <kernel/printer.h>
+#include <lib/types.h>
+#include <lib/printer.h>
 
 #define PCI_MAX_DEVICES		64
 #define PCI_CAP_ID_VNDR		0x09	/* vendor-specific (virtio uses it) */

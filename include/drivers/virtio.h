@@ -33,7 +33,7 @@
 #ifndef DRIVERS_VIRTIO_H
 #define DRIVERS_VIRTIO_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 #include <drivers/pci.h>
 
 /* device_status bits */

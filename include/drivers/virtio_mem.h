@@ -11,7 +11,7 @@
 #ifndef DRIVERS_VIRTIO_MEM_H
 #define DRIVERS_VIRTIO_MEM_H
 
-#include <kernel/printer.h>
+#include <lib/printer.h>
 
 void virtio_mem_init(void);
 

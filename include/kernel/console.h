@@ -11,7 +11,7 @@
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 
 void console_write(const char *s, size_t len);
 void console_putc(char c);

@@ -12,7 +12,7 @@
 #ifndef KERNEL_KALLSYMS_H
 #define KERNEL_KALLSYMS_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 
 /*
  * kallsyms_lookup() - the function containing addr, or NULL.

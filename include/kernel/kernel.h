@@ -4,7 +4,7 @@
 #ifndef KERNEL_KERNEL_H
 #define KERNEL_KERNEL_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 
 #define MEMLAB_VERSION	"0.1.0"
 

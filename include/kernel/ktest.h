@@ -24,8 +24,8 @@
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H
 
-#include <kernel/types.h>
-#include <kernel/printer.h>
+#include <lib/types.h>
+#include <lib/printer.h>
 
 struct ktest {
 	struct printer *out;	/* where diagnostics go */

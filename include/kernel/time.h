@@ -10,7 +10,7 @@
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 
 #define NSEC_PER_SEC	1000000000ULL
 #define NSEC_PER_USEC	1000ULL

@@ -16,7 +16,7 @@
 #ifndef KERNEL_WORKQUEUE_H
 #define KERNEL_WORKQUEUE_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 
 struct work {
 	void (*fn)(struct work *w);	/* runs in the main loop */

@@ -143,7 +143,7 @@ int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_desig
  * pages (in the CMA area if there is one) freed with the old, new, frozen
  * old and frozen new designs, 5 rounds, median cycles per page beside a
  * memset of the same number of struct pages.  Implemented in
- * kernel/cmd_contig.c (kernel only, not in the host build).
+ * shell/cmd_contig.c (kernel only, not in the host build).
  */
 struct printer;
 void bench_contig_free(struct printer *p);

@@ -27,9 +27,9 @@
 #ifndef MM_MECHANISMS_H
 #define MM_MECHANISMS_H
 
-#include <kernel/types.h>
-#include <kernel/printk.h>
-#include <kernel/printer.h>
+#include <lib/types.h>
+#include <lib/printk.h>
+#include <lib/printer.h>
 
 enum mech_id {
 	MECH_CONTIG_CHECK,

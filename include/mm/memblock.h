@@ -22,8 +22,8 @@
 #ifndef MM_MEMBLOCK_H
 #define MM_MEMBLOCK_H
 
-#include <kernel/types.h>
-#include <kernel/printer.h>
+#include <lib/types.h>
+#include <lib/printer.h>
 
 #define MEMBLOCK_MAX_REGIONS	256
 #define MEMBLOCK_ALLOC_ANYWHERE	(~(phys_addr_t)0)

@@ -37,7 +37,7 @@
 
 #include <mm/page.h>
 #include <mm/mechanisms.h>
-#include <kernel/printer.h>
+#include <lib/printer.h>
 
 /* Compound orders memmap_init_zone_device() accepts: a compound never
  * crosses a section, so the template can be rebuilt per section. */

@@ -33,7 +33,7 @@
 #define MM_MEMORY_HOTPLUG_H
 
 #include <mm/mmzone.h>
-#include <kernel/printer.h>
+#include <lib/printer.h>
 
 #define MEMORY_BLOCK_SIZE	(128ULL << 20)	/* = one section */
 #define PAGES_PER_MEMORY_BLOCK	(MEMORY_BLOCK_SIZE >> PAGE_SHIFT)

@@ -1,7 +1,7 @@
 /*
  * mm_init.h - bringing up the memory core at boot.
  *
- * The platform (kernel/main.c) describes the machine in neutral terms,
+ * The platform (init/main.c) describes the machine in neutral terms,
  * struct mm_boot_params, and calls mm_core_init() once.  That builds, in
  * order: memblock from the firmware map and the reservations; nodes from the
  * NUMA ranges; the section table and the vmemmap; zone spans; the memmap,
@@ -15,9 +15,9 @@
 #ifndef MM_MM_INIT_H
 #define MM_MM_INIT_H
 
-#include <kernel/types.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/printer.h>
+#include <lib/types.h>
+#include <lib/fw_memmap.h>
+#include <lib/printer.h>
 #include <mm/page.h>
 
 #define MM_MAX_BOOT_RESERVED	16

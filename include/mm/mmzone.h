@@ -26,8 +26,8 @@
 #define MM_MMZONE_H
 
 #include <mm/page.h>
-#include <kernel/list.h>
-#include <kernel/printer.h>
+#include <lib/list.h>
+#include <lib/printer.h>
 
 enum migratetype {
 	MIGRATE_UNMOVABLE,	/* kernel allocations that never move */

@@ -24,8 +24,8 @@
 #ifndef MM_PAGE_H
 #define MM_PAGE_H
 
-#include <kernel/types.h>
-#include <kernel/list.h>
+#include <lib/types.h>
+#include <lib/list.h>
 #include <mm/platform.h>
 
 #define PAGE_SHIFT		12

@@ -17,8 +17,8 @@
 #ifndef MM_PLATFORM_H
 #define MM_PLATFORM_H
 
-#include <kernel/types.h>
-#include <kernel/printk.h>
+#include <lib/types.h>
+#include <lib/printk.h>
 
 /*
  * mm_vmemmap - the struct page of pfn 0; pfn_to_page(pfn) = mm_vmemmap + pfn.

@@ -23,7 +23,7 @@
 #define MM_SPARSE_H
 
 #include <mm/page.h>
-#include <kernel/printer.h>
+#include <lib/printer.h>
 
 #define SECTION_MARKED_PRESENT	(1UL << 0)
 #define SECTION_HAS_MEM_MAP	(1UL << 1)

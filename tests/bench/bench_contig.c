@@ -28,13 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <kernel/median.h>
+#include <lib/median.h>
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/contig_alloc.h>
 #include <mm/cma.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/printk.h>
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
 #include "../host/mm_host.h"
 
 #define NR_PAGES	16384ULL

@@ -24,13 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <kernel/median.h>
+#include <lib/median.h>
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/printk.h>
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
 #include "../host/mm_host.h"
 
 #define BOOT_RAM	(2 * SZ_1G)

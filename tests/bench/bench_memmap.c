@@ -50,7 +50,7 @@
 #include <mm/memmap_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include "../host/mm_host.h"
 
 static void stdout_write(struct printer *p, const char *s, size_t len)

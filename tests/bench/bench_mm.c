@@ -22,9 +22,9 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/gfp.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/median.h>
-#include <kernel/printk.h>
+#include <lib/fw_memmap.h>
+#include <lib/median.h>
+#include <lib/printk.h>
 #include "../host/mm_host.h"
 
 #define REPS	7

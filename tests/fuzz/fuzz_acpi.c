@@ -87,7 +87,7 @@
 #include "../../drivers/acpi/memhp.c"
 #include "../../arch/x86_64/apic.c"
 #include "../../arch/x86_64/power.c"
-#include <kernel/bootinfo.h>
+#include <arch/bootinfo.h>
 #include "platform_stub.h"
 #include <setjmp.h>
 

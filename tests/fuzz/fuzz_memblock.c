@@ -36,8 +36,8 @@
  *
  * Build and run (the Makefile's test-fuzz does this with all HOST_SRCS):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Itests/host \
- *     -DHOST_TEST tests/fuzz/fuzz_memblock.c mm/memblock.c kernel/vsnprintf.c \
- *     kernel/printer.c kernel/errno.c kernel/strlcpy.c \
+ *     -DHOST_TEST tests/fuzz/fuzz_memblock.c mm/memblock.c lib/vsnprintf.c \
+ *     lib/printer.c lib/errno.c lib/strlcpy.c \
  *     tests/host/platform_stub.c -o build/fuzz_memblock
  *   build/fuzz_memblock -max_total_time=60
  */
@@ -46,8 +46,8 @@
 #include <string.h>
 #include <mm/memblock.h>
 #include <mm/page.h>
-#include <kernel/errno.h>
-#include <kernel/printer.h>
+#include <lib/errno.h>
+#include <lib/printer.h>
 
 #define CHECK(cond)	do { if (!(cond)) __builtin_trap(); } while (0)
 

@@ -3,13 +3,13 @@
  * run through shell_execute() on the host's simulated machine.
  *
  * The commands are the kernel's own files, compiled into this one:
- * kernel/cmd_contig.c (contig alloc/free/list/compare/bench, cma),
+ * shell/cmd_contig.c (contig alloc/free/list/compare/bench, cma),
  * cmd_devmem.c (devmem create/rebind/destroy/compare/bench/list),
  * cmd_hotplug.c (memory online/offline, lsmem), cmd_handles.c (alloc,
  * free, fill, check, move, handles, drain), cmd_mm.c (page, sections,
  * memmap map, memblock, numa, meminit), cmd_mech.c (mech, trace,
  * contiguity), cmd_bench.c (bench contig/automovable) and
- * kernel/sysfs_memory.c (memory_block_state_store() behind `memory`, and
+ * views/sysfs_memory.c (memory_block_state_store() behind `memory`, and
  * the /sys files), and drivers/virtio/virtio_pci.c + virtio_mem.c (the
  * `virtio-mem` command and the driver behind it, against the fake device
  * of tests/host/virtio_mem_fake.h, which answers as QEMU does).  Their VFS_FILE()s are real here, so `echo N >
@@ -101,14 +101,14 @@
 #include "../../drivers/virtio/virtio_pci.c"
 #include "../../drivers/virtio/virtio_mem.c"	/* the driver gets coverage, its fake does not */
 
-#include "../../kernel/cmd_contig.c"
-#include "../../kernel/cmd_devmem.c"
-#include "../../kernel/cmd_hotplug.c"
-#include "../../kernel/cmd_handles.c"
-#include "../../kernel/cmd_mm.c"
-#include "../../kernel/cmd_mech.c"
-#include "../../kernel/cmd_bench.c"
-#include "../../kernel/sysfs_memory.c"
+#include "../../shell/cmd_contig.c"
+#include "../../shell/cmd_devmem.c"
+#include "../../shell/cmd_hotplug.c"
+#include "../../shell/cmd_handles.c"
+#include "../../shell/cmd_mm.c"
+#include "../../shell/cmd_mech.c"
+#include "../../shell/cmd_bench.c"
+#include "../../views/sysfs_memory.c"
 
 /* The checkers and the machine get no coverage: feedback is the commands'. */
 #pragma clang attribute push(__attribute__((no_sanitize("coverage"))), apply_to = function)
@@ -117,7 +117,7 @@
 #include "../host/mm_cmds_machine.h"
 #pragma clang attribute pop
 
-#include <kernel/vfs.h>
+#include <views/vfs.h>
 #include "platform_stub.h"
 
 int htest_failures;		/* hotplug_check.c's CHECK() counts here */

@@ -23,15 +23,15 @@
  * Build and run (from the repository root):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Itests/host \
  *     tests/fuzz/fuzz_multiboot2.c arch/x86_64/multiboot2.c \
- *     kernel/fw_memmap.c kernel/vsnprintf.c kernel/printer.c \
+ *     lib/fw_memmap.c lib/vsnprintf.c lib/printer.c \
  *     -o build/fuzz_multiboot2
  *   build/fuzz_multiboot2 -max_total_time=30
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <kernel/bootinfo.h>
-#include <kernel/fw_memmap.h>
+#include <arch/bootinfo.h>
+#include <lib/fw_memmap.h>
 
 #define CHECK(cond)	do { if (!(cond)) __builtin_trap(); } while (0)
 

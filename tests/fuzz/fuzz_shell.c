@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <errno.h>	/* the host's: same values as kernel/errno.h */
 #include "term_model.h"
-#include <kernel/shell.h>
-#include <kernel/vfs.h>
-#include <kernel/line_edit.h>
+#include <shell/shell.h>
+#include <views/vfs.h>
+#include <shell/line_edit.h>
 
 static char fuzz_value[64];
 

@@ -1,6 +1,6 @@
 /*
  * mm_cmds_machine.h - a small simulated machine for the mm shell commands
- * (kernel/cmd_contig.c, cmd_devmem.c, cmd_hotplug.c, cmd_handles.c,
+ * (shell/cmd_contig.c, cmd_devmem.c, cmd_hotplug.c, cmd_handles.c,
  * cmd_mm.c, cmd_mech.c, cmd_bench.c) and the virtio-mem driver, shared by
  * tests/host/test_mm_cmds.c and tests/fuzz/fuzz_mm_cmds.c.  Include it
  * after those .c files and after drivers/virtio/virtio_pci.c,
@@ -59,8 +59,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/shell.h>
+#include <lib/fw_memmap.h>
+#include <shell/shell.h>
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>

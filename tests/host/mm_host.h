@@ -10,7 +10,7 @@
 #ifndef HOST_MM_HOST_H
 #define HOST_MM_HOST_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 
 #define HOST_MAX_PHYS	(1ULL << 40)	/* vmemmap covers pfns below 1 TiB */
 

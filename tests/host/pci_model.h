@@ -83,7 +83,7 @@
 #define pci_rescan		PM_NAME(rescan)
 #define pci_dump		PM_NAME(dump)
 #ifdef PM_PRIVATE_SHELL
-#include <kernel/shell.h>
+#include <shell/shell.h>
 #undef SHELL_COMMAND
 #define SHELL_COMMAND(ident, ...)					\
 	static const struct shell_cmd shell_cmd_##ident __attribute__((unused)) = { __VA_ARGS__ }

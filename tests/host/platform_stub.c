@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <kernel/printk.h>
+#include <lib/printk.h>
 #include <kernel/console.h>
 #include <kernel/time.h>
 #include "platform_stub.h"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
-#include <kernel/printer.h>
+#include <lib/printer.h>
 
 extern int host_log_verbose;		/* print every printk, whatever its level */
 extern int host_log_count;		/* printk calls so far */

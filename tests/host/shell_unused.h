@@ -3,7 +3,7 @@
  * SHELL_COMMAND() that another test file of the same binary registers
  * already: each entry becomes an unused static instead of a member of the
  * shell_cmds link section, so shell_find() finds one command per name.
- * Include after <kernel/shell.h> and before the kernel file; call the
+ * Include after <shell/shell.h> and before the kernel file; call the
  * command's function directly.
  */
 #undef SHELL_COMMAND

@@ -14,8 +14,8 @@
 #define TERM_MODEL_H
 
 #include <string.h>
-#include <kernel/printer.h>
-#include <kernel/line_edit.h>
+#include <lib/printer.h>
+#include <shell/line_edit.h>
 
 #define TERM_COLS	1024
 

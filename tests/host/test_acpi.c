@@ -29,7 +29,7 @@
 #include "../../drivers/acpi/events.c"
 #include "../../drivers/acpi/memhp.c"
 #undef ktime_ns
-#include <kernel/bootinfo.h>
+#include <arch/bootinfo.h>
 #include <mm/mm_init.h>
 #include "platform_stub.h"
 

@@ -2,9 +2,9 @@
  * test_cmd_fs.c - ls, cat, grep and echo over a small private tree.
  */
 #include "htest.h"
-#include <kernel/shell.h>
-#include <kernel/vfs.h>
-#include <kernel/errno.h>
+#include <shell/shell.h>
+#include <views/vfs.h>
+#include <lib/errno.h>
 
 static char out_buf[1 << 16];
 static struct buf_printer out_bp;

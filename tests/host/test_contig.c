@@ -34,9 +34,9 @@
 #include <mm/page_isolation.h>
 #include <mm/mm_init.h>
 #include <mm/memblock.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/errno.h>
-#include <kernel/printk.h>
+#include <lib/fw_memmap.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
 
 #define MiB		(1ULL << 20)
 #define PB		pageblock_nr_pages

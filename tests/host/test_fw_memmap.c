@@ -6,8 +6,8 @@
  * the change was noted.  Ranges in comments are half-open [start, end).
  */
 #include "htest.h"
-#include <kernel/fw_memmap.h>
-#include <kernel/printer.h>
+#include <lib/fw_memmap.h>
+#include <lib/printer.h>
 
 #define RAM	FW_MEM_RAM
 #define RES	FW_MEM_RESERVED

@@ -23,9 +23,9 @@
 #include <mm/buddy.h>
 #include <mm/memory_hotplug.h>
 #include <mm/migrate.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/printk.h>
-#include <kernel/errno.h>
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
+#include <lib/errno.h>
 
 #define MiB		(1ULL << 20)
 #define GiB		(1ULL << 30)

@@ -22,7 +22,7 @@
 #include "test_owner.h"
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
-#include <kernel/errno.h>
+#include <lib/errno.h>
 
 #define MiB		(1ULL << 20)
 #define NO_PFN		(~0ULL)

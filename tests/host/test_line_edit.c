@@ -8,7 +8,7 @@
  */
 #include "htest.h"
 #include "term_model.h"
-#include <kernel/line_edit.h>
+#include <shell/line_edit.h>
 
 #define UP	"\x1b[A"
 #define DOWN	"\x1b[B"

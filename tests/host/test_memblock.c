@@ -17,8 +17,8 @@
 #include "htest.h"
 #include <mm/memblock.h>
 #include <mm/page.h>
-#include <kernel/errno.h>
-#include <kernel/printer.h>
+#include <lib/errno.h>
+#include <lib/printer.h>
 
 #define NO	NUMA_NO_NODE
 #define HP	MEMBLOCK_HOTPLUG

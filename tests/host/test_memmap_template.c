@@ -42,9 +42,9 @@
 #include <mm/memblock.h>
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/printk.h>
-#include <kernel/errno.h>
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
+#include <lib/errno.h>
 
 #define AREA_PFN	((64ULL << 30) >> PAGE_SHIFT)	/* far above any simulated RAM */
 #define AREA_SECTIONS	4

@@ -10,7 +10,7 @@
  * HOST_SRCS: their SHELL_COMMAND()s would be in every host test, which is
  * harmless, but their VFS_FILE()s would appear in the file tree of the
  * other tests).  VFS_FILE() keeps each entry as an unused static, and
- * kernel/sysfs_memory.c, included for memory_block_state_store() behind
+ * views/sysfs_memory.c, included for memory_block_state_store() behind
  * `memory online`, has its hooks renamed as test_sysfs_memory.c does, so
  * no per-block files are made.
  *
@@ -21,7 +21,7 @@
  */
 #include "virtio_mem_rename.h"
 #include "htest.h"
-#include <kernel/vfs.h>
+#include <views/vfs.h>
 
 #include "vfs_unused.h"
 #define memory_sysfs_block_added	mm_cmds_test_block_added
@@ -29,20 +29,20 @@
 #define memory_sysfs_init		mm_cmds_test_sysfs_init
 #define memory_block_state_store	mm_cmds_test_state_store
 
-#include "../../kernel/cmd_contig.c"
-#include "../../kernel/cmd_devmem.c"
-#include "../../kernel/cmd_hotplug.c"
-#include "../../kernel/cmd_handles.c"
-#include "../../kernel/cmd_mm.c"
-#include "../../kernel/cmd_mech.c"
-#include "../../kernel/cmd_bench.c"
-#include "../../kernel/sysfs_memory.c"
+#include "../../shell/cmd_contig.c"
+#include "../../shell/cmd_devmem.c"
+#include "../../shell/cmd_hotplug.c"
+#include "../../shell/cmd_handles.c"
+#include "../../shell/cmd_mm.c"
+#include "../../shell/cmd_mech.c"
+#include "../../shell/cmd_bench.c"
+#include "../../views/sysfs_memory.c"
 #include "../../drivers/virtio/virtio_pci.c"
 #include "../../drivers/virtio/virtio_mem.c"
 #include "virtio_mem_fake.h"
 
 #include <stdlib.h>
-#include <kernel/errno.h>
+#include <lib/errno.h>
 #include "platform_stub.h"
 #include "mm_cmds_machine.h"
 

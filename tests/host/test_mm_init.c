@@ -15,8 +15,8 @@
 #include <mm/sparse.h>
 #include <mm/memblock.h>
 #include <mm/gfp.h>
-#include <kernel/fw_memmap.h>
-#include <kernel/printk.h>
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
 
 static struct fw_memmap map;
 static struct mm_boot_params bp;

@@ -8,11 +8,11 @@
  * that the parser never reads outside the bytes it was given.
  */
 #include "htest.h"
-#include <kernel/errno.h>
+#include <lib/errno.h>
 #include <stdlib.h>
-#include <kernel/bootinfo.h>
-#include <kernel/printer.h>
-#include <kernel/shell.h>
+#include <arch/bootinfo.h>
+#include <lib/printer.h>
+#include <shell/shell.h>
 
 struct mb {
 	u8 buf[16384] __aligned(8);	/* the block */

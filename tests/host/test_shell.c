@@ -6,9 +6,9 @@
  * test compares the exact text a user would see on the console.
  */
 #include "htest.h"
-#include <kernel/shell.h>
-#include <kernel/vfs.h>
-#include <kernel/errno.h>
+#include <shell/shell.h>
+#include <views/vfs.h>
+#include <lib/errno.h>
 
 static char out_buf[16384];
 static struct buf_printer out_bp;

@@ -1,5 +1,5 @@
 /*
- * test_sysfs_memory.c - kernel/sysfs_memory.c on a simulated machine under
+ * test_sysfs_memory.c - views/sysfs_memory.c on a simulated machine under
  * ASan and UBSan: what a write to a memory block's files brings is parsed
  * the way Linux's kstrto*() and sysfs_streq() parse it, and the state and
  * online files drive the hotplug core the way Linux's state_store() and
@@ -9,10 +9,10 @@
  * hooks are renamed, so the rest of the host tests keep the weak no-op
  * hooks of mm/memory_block.c and create no files when they add memory, and
  * its static VFS_FILE() entries are kept as unused statics.  The per-block
- * files are created for real, in the file tree of kernel/vfs.c.
+ * files are created for real, in the file tree of views/vfs.c.
  */
 #include "htest.h"
-#include <kernel/vfs.h>
+#include <views/vfs.h>
 
 #include "vfs_unused.h"
 #define memory_sysfs_block_added	sysfs_test_block_added
@@ -20,11 +20,11 @@
 #define memory_sysfs_init		sysfs_test_init
 #define memory_block_state_store	sysfs_test_state_store
 
-#include "../../kernel/sysfs_memory.c"
+#include "../../views/sysfs_memory.c"
 
 #include <string.h>
-#include <kernel/errno.h>
-#include <kernel/fw_memmap.h>
+#include <lib/errno.h>
+#include <lib/fw_memmap.h>
 #include <mm/mm_init.h>
 #include "mm_host.h"
 

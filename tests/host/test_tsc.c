@@ -43,7 +43,7 @@ static u64 tsc_test_rdtsc(void)
 #define rdtsc			tsc_test_rdtsc	/* <arch/cpu.h> is in: only tsc.c's calls */
 #include "../../arch/x86_64/tsc.c"
 #include "platform_stub.h"
-#include <kernel/errno.h>
+#include <lib/errno.h>
 
 #define PIT_MODEL_CYCLES	2000000ULL	/* "10 ms": a 200 MHz TSC to tsc.c */
 

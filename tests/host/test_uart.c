@@ -29,7 +29,7 @@
 #define cpu_wait_for_interrupt	uart_test_cpu_wait_for_interrupt
 #include "../../drivers/serial/uart16550.c"
 #include "platform_stub.h"
-#include <kernel/errno.h>
+#include <lib/errno.h>
 
 static struct {
 	u8 ier, mcr, lcr, scratch_loop;		/* registers as last written */

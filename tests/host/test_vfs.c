@@ -5,8 +5,8 @@
  * entries (here, /htest/static/hello).
  */
 #include "htest.h"
-#include <kernel/vfs.h>
-#include <kernel/errno.h>
+#include <views/vfs.h>
+#include <lib/errno.h>
 
 static int show_name(struct printer *p, void *data)
 {

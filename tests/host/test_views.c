@@ -1,5 +1,5 @@
 /*
- * test_views.c - the Linux-format views of kernel/proc_mm.c (/proc/meminfo,
+ * test_views.c - the Linux-format views of views/proc_mm.c (/proc/meminfo,
  * buddyinfo, zoneinfo, pagetypeinfo, the node files) on a simulated
  * machine, under ASan and UBSan.
  *
@@ -8,22 +8,22 @@
  * in it compared with the counter it shows, after allocations that change
  * them, and the show functions are run into buffers too small for them.
  *
- * kernel/proc_mm.c is compiled into this file (it is not in HOST_SRCS:
+ * views/proc_mm.c is compiled into this file (it is not in HOST_SRCS:
  * its VFS_FILE() entries would appear in the file tree of every other host
  * test).  VFS_FILE() is defined here to keep each entry as an unused
  * static instead, so the show functions are called directly.
  */
 #include "htest.h"
-#include <kernel/vfs.h>
+#include <views/vfs.h>
 
 #include "vfs_unused.h"
 
-#include "../../kernel/proc_mm.c"
+#include "../../views/proc_mm.c"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <kernel/fw_memmap.h>
+#include <lib/fw_memmap.h>
 #include <mm/gfp.h>
 #include <mm/mm_init.h>
 #include "mm_host.h"

@@ -24,7 +24,7 @@
  * cmd_virtio_mem() directly.
  */
 #include "htest.h"
-#include <kernel/shell.h>
+#include <shell/shell.h>
 #include "shell_unused.h"
 #include "../../drivers/virtio/virtio_pci.c"
 #include "../../drivers/virtio/virtio_mem.c"

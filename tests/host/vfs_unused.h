@@ -2,7 +2,7 @@
  * vfs_unused.h - for a test that #includes a kernel file defining
  * VFS_FILE()s: each entry becomes an unused static instead of a member of
  * the vfs_files link section, so the file's paths stay out of the file
- * tree every other host test sees.  Include after <kernel/vfs.h> and before
+ * tree every other host test sees.  Include after <views/vfs.h> and before
  * the kernel file.
  */
 #undef VFS_FILE

@@ -39,7 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <kernel/fw_memmap.h>
+#include <lib/fw_memmap.h>
 #include <mm/mm_init.h>
 #include <mm/memblock.h>
 #include "mm_host.h"

@@ -16,8 +16,8 @@
  * Context: (main), nothing else allocating meanwhile.
  */
 #include <kernel/ktest.h>
-#include <kernel/errno.h>
-#include <kernel/string.h>
+#include <lib/errno.h>
+#include <lib/string.h>
 #include <mm/buddy.h>
 #include <mm/migrate.h>
 #include <mm/page_isolation.h>

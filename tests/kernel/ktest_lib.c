@@ -4,11 +4,11 @@
  * tables and the clock.  Each case uses its own buffers only.
  */
 #include <kernel/ktest.h>
-#include <kernel/string.h>
-#include <kernel/errno.h>
+#include <lib/string.h>
+#include <lib/errno.h>
 #include <kernel/kallsyms.h>
 #include <kernel/time.h>
-#include <kernel/sections.h>
+#include <arch/sections.h>
 #include <arch/paging.h>
 
 static void fmt_integers(struct ktest *t)

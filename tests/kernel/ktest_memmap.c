@@ -9,11 +9,11 @@
  * whole pages.  The host tests (tests/host/test_fw_memmap.c) cover the same
  * code in depth; these show that the kernel build of it behaves the same.
  */
-#include <kernel/bootinfo.h>
-#include <kernel/errno.h>
-#include <kernel/fw_memmap.h>
+#include <arch/bootinfo.h>
+#include <lib/errno.h>
+#include <lib/fw_memmap.h>
 #include <kernel/ktest.h>
-#include <kernel/string.h>
+#include <lib/string.h>
 
 static struct fw_memmap fixture;
 static struct boot_info bi_fixture;

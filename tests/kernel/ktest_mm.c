@@ -21,7 +21,7 @@
  * allocating meanwhile.
  */
 #include <kernel/ktest.h>
-#include <kernel/string.h>
+#include <lib/string.h>
 #include <mm/buddy.h>
 #include <mm/memblock.h>
 #include <mm/mmzone.h>

@@ -10,11 +10,11 @@
  * it was.
  */
 #include <kernel/ktest.h>
-#include <kernel/line_edit.h>
-#include <kernel/shell.h>
-#include <kernel/vfs.h>
-#include <kernel/string.h>
-#include <kernel/errno.h>
+#include <shell/line_edit.h>
+#include <shell/shell.h>
+#include <views/vfs.h>
+#include <lib/string.h>
+#include <lib/errno.h>
 
 /* Static: an editor carries its 4 KiB history. */
 static struct line_edit kt_editor;

@@ -13,7 +13,7 @@ The checks tie the views to each other and to the firmware map:
     MemFree                   == sum of the zones' pages free
 
 memlab counts pages on the per-CPU lists as free (zone->nr_free, see
-kernel/proc_mm.c), so MemFree comes back exactly after `free all`;
+views/proc_mm.c), so MemFree comes back exactly after `free all`;
 buddyinfo comes back exactly once `drain` has emptied the pcp lists.
 """
 

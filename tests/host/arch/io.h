@@ -19,7 +19,7 @@
 #ifndef ARCH_IO_H
 #define ARCH_IO_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 
 /* host_port_in() - the value a `width`-byte (1, 2, 4) read of port gives. */
 u32 host_port_in(u16 port, unsigned width);

@@ -7,8 +7,8 @@
 #ifndef ARCH_CPU_H
 #define ARCH_CPU_H
 
-#include <kernel/types.h>
-#include <kernel/printer.h>
+#include <lib/types.h>
+#include <lib/printer.h>
 
 struct cpu_info {
 	char vendor[13];	/* "GenuineIntel", "AuthenticAMD" */

@@ -18,9 +18,9 @@
 #ifndef ARCH_PAGING_H
 #define ARCH_PAGING_H
 
-#include <kernel/types.h>
-#include <kernel/printer.h>
-#include <kernel/fw_memmap.h>
+#include <lib/types.h>
+#include <lib/printer.h>
+#include <lib/fw_memmap.h>
 
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		(1ULL << PAGE_SHIFT)

@@ -11,7 +11,7 @@
 #ifndef ARCH_TRAPS_H
 #define ARCH_TRAPS_H
 
-#include <kernel/types.h>
+#include <lib/types.h>
 
 struct trap_frame {
 	u64 r15, r14, r13, r12, r11, r10, r9, r8;	/* pushed by isr.asm */

@@ -1,0 +1,112 @@
+/*
+ * vfs.h - a small read-mostly virtual file tree for the Linux-style views.
+ *
+ * Files are produced on demand: reading a file calls its show() to print the
+ * current contents into a printer, so /proc/meminfo is always up to date and
+ * nothing is stored.  Writing (the shell's `echo VALUE > FILE`) calls store()
+ * with the bytes Linux would pass, "VALUE\n"; a file without store() is
+ * read-only and a write fails with -EACCES ("Permission denied").
+ *
+ * Files come from two places:
+ *  - VFS_FILE() entries placed in the "vfs_files" link section, for files
+ *    that exist for the whole boot (/proc/cmdline, /proc/meminfo);
+ *  - vfs_create()/vfs_remove() at run time, for files that come and go with
+ *    the objects they show (/sys/devices/system/memory/memoryN/state).
+ * Directories are implied by the paths of the files below them.
+ *
+ * Paths are absolute, '/'-separated, without "." or ".." components
+ * (lookups normalise repeated and trailing slashes).  For the shell, which
+ * has no working directory, the lookup functions (read, write, list, stat,
+ * remove) also accept a path without the leading '/' as relative to the
+ * root, and "." and ".." components; vfs_create() does not.  Any lookup
+ * may also fail with -ENOTDIR (a component above is a file) or
+ * -ENAMETOOLONG (a path or component too long).
+ *
+ * Storage: nodes (files and directories, the root included) come from a
+ * static pool of VFS_MAX_NODES with names stored inline, so the tree needs
+ * no allocator (64 bytes a node, 1.5 MiB of .bss).  That is enough for
+ * the directories of about 2700 memory blocks with 8 files each (9 nodes a
+ * block); when the pool is full vfs_create() fails with -ENOSPC and nothing
+ * else changes.  Directory entries are kept in plain strcmp() order, as
+ * `ls` shows them in the C locale: "memory10" comes before "memory2".  A
+ * name lookup is a hash-table probe, so a directory of thousands of entries
+ * is as quick to search as a small one.
+ *
+ * Context: main loop only (no locking).  show(), store() and vfs_list()'s
+ * emit callback may look paths up but must not create or remove any.
+ */
+#ifndef VIEWS_VFS_H
+#define VIEWS_VFS_H
+
+#include <lib/types.h>
+#include <lib/printer.h>
+
+#define VFS_PATH_MAX	128	/* bytes in a path, NUL included */
+#define VFS_NAME_MAX	32	/* bytes in one component, NUL included */
+#define VFS_MAX_NODES	24576	/* files + directories, the root included */
+
+struct vfs_file_ops {
+	/* show() - print the contents to p. Returns 0 or -errno. */
+	int (*show)(struct printer *p, void *data);
+	/* store() - take a write of buf[0, len). Returns 0 or -errno.
+	 * NULL means the file is read-only. */
+	int (*store)(const char *buf, size_t len, void *data);
+};
+
+struct vfs_static_file {
+	const char *path;		/* absolute path */
+	const struct vfs_file_ops *ops;	/* show/store */
+	void *data;			/* passed to show/store */
+};
+
+#define VFS_FILE(ident, path_, ops_, data_)				\
+	static const struct vfs_static_file vfs_file_##ident		\
+	__used __section("vfs_files") __aligned(8) =			\
+	{ .path = (path_), .ops = (ops_), .data = (data_) }
+
+extern const struct vfs_static_file __start_vfs_files[];
+extern const struct vfs_static_file __stop_vfs_files[];
+
+/*
+ * vfs_init() - empty the tree, then add every VFS_FILE() of the "vfs_files"
+ * section (a failure is logged and the file skipped).  Called once at boot
+ * before the first vfs_create(); host tests call it again to start afresh.
+ */
+void vfs_init(void);
+
+/*
+ * vfs_create() - add a file at path with ops (not NULL) and data, creating
+ * the missing directories above it.
+ * Returns 0, -EEXIST if the path is taken, -EINVAL for a malformed path
+ * (relative, "." or "..", the root) or NULL ops, -ENOTDIR if a component
+ * above is a file, -ENAMETOOLONG, or -ENOSPC when the node pool cannot hold
+ * the file and its new directories (then nothing is created).
+ */
+int vfs_create(const char *path, const struct vfs_file_ops *ops, void *data);
+
+/*
+ * vfs_remove() - remove the file at path, or the directory at path and
+ * everything below it.  Returns 0, -ENOENT, or -EINVAL for the root.
+ * The removed files' data is not touched (the caller owns it).
+ */
+int vfs_remove(const char *path);
+
+/* vfs_read() - print the file at path into p. -ENOENT, -EISDIR, -EACCES
+ * (no show()), or show()'s result. */
+int vfs_read(const char *path, struct printer *p);
+
+/* vfs_write() - store buf[0,len) into the file at path. -ENOENT, -EISDIR, -EACCES or store()'s result. */
+int vfs_write(const char *path, const char *buf, size_t len);
+
+/*
+ * vfs_list() - call emit(name, is_dir, ctx) for every entry of the directory
+ * at path, in name order.  Returns 0, -ENOENT, or -ENOTDIR.
+ */
+int vfs_list(const char *path,
+	     void (*emit)(const char *name, bool is_dir, void *ctx), void *ctx);
+
+/* vfs_stat() - 0 and *is_dir, *writable (file with store()) for an
+ * existing path, -ENOENT otherwise.  Either pointer may be NULL. */
+int vfs_stat(const char *path, bool *is_dir, bool *writable);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * main.c - kmain(), the table of contents of memlab's boot.
+ *
+ * boot/entry.asm arrives here in long mode on the boot stack, with the boot
+ * page tables (the first 4 GiB identity-mapped, the kernel at KERNEL_VMA)
+ * and interrupts off.  Each line below sets up one thing, in the order the
+ * next ones need it.
+ */
+#include <kernel/kernel.h>
+#include <arch/bootinfo.h>
+#include <lib/printk.h>
+#include <kernel/time.h>
+#include <shell/shell.h>
+#include <views/vfs.h>
+#include <lib/string.h>
+#include <arch/sections.h>
+#include <kernel/kallsyms.h>
+#include <drivers/acpi.h>
+#include <drivers/pci.h>
+#include <drivers/virtio_mem.h>
+#include <arch/cpu.h>
+#include <arch/traps.h>
+#include <arch/paging.h>
+#include <mm/mm_init.h>
+#include <views/mm_views.h>
+#include <views/memory_sysfs.h>
+#include <mm/memory_hotplug.h>
+
+#define MB2_MAGIC	0x36d76289
+
+const char memlab_version_string[] =
+	"memlab version " MEMLAB_VERSION " (gcc version " __VERSION__ ") #1 x86_64 multiboot2";
+
+/* Print the sanitized firmware map the way Linux prints its e820 table. */
+static void print_memmap(const struct fw_memmap *m)
+{
+	pr_info("BIOS-provided physical RAM map (%u entries from the boot loader):", m->nr_raw);
+	for (u32 i = 0; i < m->nr; i++)
+		pr_info("  [mem 0x%016llx-0x%016llx] %s", (unsigned long long)m->map[i].start,
+			(unsigned long long)m->map[i].end - 1, fw_mem_type_name(m->map[i].type));
+	for (u32 i = 0; i < m->nr_notes && i < FW_MEMMAP_NOTES; i++)
+		pr_notice("memmap: %s", m->notes[i]);
+	if (m->nr_notes > FW_MEMMAP_NOTES)
+		pr_notice("memmap: ... and %u more changes (see `memmap`)",
+			  m->nr_notes - FW_MEMMAP_NOTES);
+	pr_info("memmap: %llu MiB of System RAM", (unsigned long long)(fw_memmap_ram_bytes(m) >> 20));
+}
+
+/*
+ * "kernelcore=" and "movablecore=": a size (512M, 2G) or a percentage of
+ * memory (25%), as Linux accepts.  A malformed value is reported and ignored.
+ */
+static void parse_core_param(const char *cmdline, const char *key, u64 *value, bool *percent)
+{
+	char val[32];
+	size_t len;
+
+	if (cmdline_get(cmdline, key, val, sizeof(val)))
+		return;
+	len = strlen(val);
+	*percent = len && val[len - 1] == '%';
+	if (*percent)
+		val[len - 1] = '\0';
+	if (parse_u64(val, value) || (*percent && *value > 100)) {
+		pr_warn("%s=%s%s: not a size or a percentage; ignored", key, val, *percent ? "%" : "");
+		*value = 0;
+		*percent = false;
+	}
+}
+
+/*
+ * Memory hotplug parameters, as Linux spells them on its command line:
+ * memhp_default_state=online|offline|online_kernel|online_movable and
+ * memory_hotplug.{online_policy,auto_movable_ratio,auto_movable_numa_aware,
+ * memmap_on_memory}=.  A bad value is reported and the default kept.
+ */
+static void hotplug_cmdline(const char *cmdline)
+{
+	char val[32];
+	u64 n;
+	int t;
+
+	if (!cmdline_get(cmdline, "memhp_default_state", val, sizeof(val))) {
+		t = mmop_from_string(val, strlen(val));
+		if (t < 0)
+			pr_warn("memhp_default_state=%s: not offline/online/online_kernel/online_movable", val);
+		else
+			memhp_default_online_type = (enum mmop)t;
+	}
+	if (!cmdline_get(cmdline, "memory_hotplug.online_policy", val, sizeof(val))) {
+		if (!strcmp(val, "contig-zones"))
+			memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+		else if (!strcmp(val, "auto-movable"))
+			memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+		else
+			pr_warn("memory_hotplug.online_policy=%s: not contig-zones/auto-movable", val);
+	}
+	if (!cmdline_get(cmdline, "memory_hotplug.auto_movable_ratio", val, sizeof(val))) {
+		if (parse_u64(val, &n) || n > 10000)
+			pr_warn("memory_hotplug.auto_movable_ratio=%s: not a percentage", val);
+		else
+			auto_movable_ratio = (unsigned)n;
+	}
+	if (!cmdline_get(cmdline, "memory_hotplug.auto_movable_numa_aware", val, sizeof(val)))
+		auto_movable_numa_aware = !strcmp(val, "1") || !strcmp(val, "Y") || !strcmp(val, "y");
+	if (!cmdline_get(cmdline, "memory_hotplug.memmap_on_memory", val, sizeof(val)))
+		memmap_on_memory = !strcmp(val, "1") || !strcmp(val, "Y") || !strcmp(val, "y");
+}
+
+/* What mm/ needs to know about this machine, in its own neutral terms. */
+static struct mm_boot_params mm_params;
+
+static void mm_setup(void)
+{
+	struct mm_boot_params *bp = &mm_params;
+	char val[8];
+
+	bp->memmap = &boot_info.memmap;
+	bp->reserved[bp->nr_reserved++] = (typeof(bp->reserved[0])){
+		kernel_pa(_kernel_start), kernel_pa(_end), "kernel image" };
+	bp->reserved[bp->nr_reserved++] = (typeof(bp->reserved[0])){
+		ALIGN_DOWN(boot_info.mbi_start, 4096), ALIGN_UP(boot_info.mbi_end, 4096),
+		"multiboot2 information" };
+	srat_parse(bp);
+	parse_core_param(boot_info.cmdline, "kernelcore", &bp->kernelcore, &bp->kernelcore_percent);
+	parse_core_param(boot_info.cmdline, "movablecore", &bp->movablecore, &bp->movablecore_percent);
+	bp->page_poison = !cmdline_get(boot_info.cmdline, "page_poison", val, sizeof(val)) &&
+			  (!strcmp(val, "1") || !strcmp(val, "on"));
+	{
+		char cma_val[24];
+
+		if (!cmdline_get(boot_info.cmdline, "cma", cma_val, sizeof(cma_val)) &&
+		    parse_u64(cma_val, &bp->cma_size)) {
+			pr_warn("cma=%s: not a size; ignored", cma_val);
+			bp->cma_size = 0;
+		}
+	}
+	mm_core_init(bp);
+	hotplug_cmdline(boot_info.cmdline);
+}
+
+static void apply_cmdline(const char *cmdline)
+{
+	char val[16];
+	u64 level;
+
+	if (!cmdline_get(cmdline, "loglevel", val, sizeof(val)) && !parse_u64(val, &level) &&
+	    level <= 7)
+		printk_set_level((int)level);
+	if (!cmdline_get(cmdline, "quiet", val, sizeof(val)))
+		printk_set_level(LOG_WARNING);
+}
+
+void kmain(u32 magic, u64 mbi_phys);
+void kmain(u32 magic, u64 mbi_phys)
+{
+	int err;
+
+	time_early_init();		/* time zero: the TSC now */
+	serial_init();			/* COM1, so we can say things */
+	cpu_detect();			/* CPUID: NX, 1 GiB pages, ... */
+	if (magic != MB2_MAGIC)
+		panic("not booted by a multiboot2 loader: magic %#x", magic);
+	/* the information block is still reachable through the identity map */
+	err = multiboot2_parse(&boot_info, (const void *)(uintptr_t)mbi_phys,
+			       mbi_phys < SZ_4G ? MIN(SZ_4G - mbi_phys, SZ_16M) : 0, mbi_phys);
+	apply_cmdline(boot_info.cmdline);
+	pr_info("%s", memlab_version_string);
+	pr_info("Command line: %s", boot_info.cmdline);
+	if (err)
+		panic("multiboot2 information at %#llx is unusable: error %d",
+		      (unsigned long long)mbi_phys, err);
+	pr_info("boot loader: %s; %u tags (%u unknown)", boot_info.loader_name,
+		boot_info.nr_tags, boot_info.nr_unknown_tags);
+	print_memmap(&boot_info.memmap);
+	if (!fw_memmap_ram_bytes(&boot_info.memmap))
+		panic("the firmware memory map has no usable RAM");
+
+	gdt_init();			/* segments, TSS with the double-fault stack */
+	idt_init();			/* exception and IRQ vectors */
+	paging_init(&boot_info.memmap);	/* direct map, kernel W^X; identity map gone */
+	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, MADT, SRAT, DSDT */
+	pic_init();			/* 8259s moved to vectors 32-47, all masked */
+	apic_init();			/* I/O APIC + local APIC if the MADT has them */
+	time_init();			/* TSC frequency from the PIT, 100 Hz tick */
+	serial_enable_irq();		/* console input by interrupt */
+	irq_enable();
+	mm_setup();			/* memblock, sections, zones, buddy */
+	vfs_init();			/* /proc files registered at link time */
+	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
+	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */
+	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */
+	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
+	pci_init();			/* ECAM, buses behind root ports, drivers */
+	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
+
+	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());
+	pr_info("boot: ready in %llu ms; type 'help'",
+		(unsigned long long)(ktime_ns() / 1000000));
+	shell_run();			/* the serial shell, forever */
+}

@@ -1,0 +1,711 @@
+/*
+ * cmd_contig.c - contiguous ranges and CMA from the shell: the commands
+ * `cma` and `contig`, Linux's CMA debugfs and sysfs files, the live
+ * equivalence check of the two free_contig_range() designs and their
+ * in-kernel benchmark.
+ *
+ * Files (cma0 exists when the kernel was booted with cma=SIZE; without an
+ * area reading them fails with "No such device"):
+ *   /sys/kernel/debug/cma/cma0/alloc          write N: cma_alloc N pages, remembered
+ *   /sys/kernel/debug/cma/cma0/free           write N: release N pages, newest first
+ *   /sys/kernel/debug/cma/cma0/count          pages in the area
+ *   /sys/kernel/debug/cma/cma0/used           pages handed out (bitmap)
+ *   /sys/kernel/debug/cma/cma0/maxchunk       largest free run, pages
+ *   /sys/kernel/debug/cma/cma0/base_pfn       first pfn
+ *   /sys/kernel/debug/cma/cma0/order_per_bit  pages per bitmap bit, log2
+ *   /sys/kernel/debug/cma/cma0/bitmap         the bitmap as 32-bit words, decimal
+ *   /sys/kernel/mm/cma/cma0/{alloc_pages_success,alloc_pages_fail,
+ *                            release_pages_success,total_pages,available_pages}
+ * as Linux's mm/cma_debug.c and mm/cma_sysfs.c show them (Linux names the
+ * cma= area "reserved").
+ *
+ * Commands:
+ *   cma                      the areas: range, zone, counters, allocations
+ *   cma alloc N              as `echo N > .../alloc`
+ *   cma release N|all        as `echo N > .../free`
+ *   contig alloc START NR [frozen]   alloc_contig_range() on any range
+ *   contig free START NR     free_contig_range() of (part of) such a range
+ *   contig list              the ranges `contig alloc` handed out
+ *   contig compare [NR] [frozen]     old vs new design, live (see below)
+ *   contig bench [NR] [REPS] cycles per page, old vs new vs frozen
+ * `contig free` only accepts pages that `contig alloc` handed out: freeing
+ * pages some other part of the kernel owns would corrupt it.
+ *
+ * contig compare.  The live version of the host tests' proof: take a range
+ * of NR pages (in the CMA area when there is one, else anywhere movable),
+ * free it with the old design, drain the pcp lists, snapshot the window of
+ * the range rounded out to 1024 pages (free blocks as (pfn, order,
+ * migratetype), zone counters, a digest of the struct pages); allocate the
+ * same range again, free it with the new design, drain, snapshot; compare.
+ * Nothing else runs in between (one CPU, a shell command), so both frees
+ * start from the same state.
+ *
+ * Context: (main).
+ */
+#include <lib/errno.h>
+#include <lib/median.h>
+#include <lib/printk.h>
+#include <shell/shell.h>
+#include <lib/string.h>
+#include <kernel/time.h>
+#include <views/vfs.h>
+#include <mm/cma.h>
+#include <mm/contig_alloc.h>
+
+#define NO_PFN			(~0ULL)
+#define CONTIG_MAX_RANGES	64
+#define CONTIG_MAX_COMPARE	65536	/* pages: the window's blocks fit the buffers */
+#define BENCH_MAX_REPS		31
+
+/* ---- numbers --------------------------------------------------------------- */
+
+/* num/den with two decimals, into buf. */
+static const char *fixed2(char *buf, size_t size, u64 num, u64 den)
+{
+	u64 hundredths = den ? (num * 100 + den / 2) / den : 0;
+
+	ksnprintf(buf, size, "%llu.%02llu", (unsigned long long)(hundredths / 100),
+		  (unsigned long long)(hundredths % 100));
+	return buf;
+}
+
+/* A page count from the shell: a number, 1 .. max; prints why not. */
+static int parse_pages(struct printer *out, const char *cmd, const char *arg, u64 max, u64 *nr)
+{
+	if (parse_u64(arg, nr)) {
+		pr_printf(out, "%s: '%s' is not a number of pages\n", cmd, arg);
+		return -EINVAL;
+	}
+	if (!*nr || *nr > max) {
+		pr_printf(out, "%s: %llu pages: must be 1-%llu\n", cmd, (unsigned long long)*nr,
+			  (unsigned long long)max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- the CMA files ------------------------------------------------------------ */
+
+enum cma_attr {
+	CMA_COUNT, CMA_USED, CMA_MAXCHUNK, CMA_BASE_PFN, CMA_ORDER_PER_BIT,
+	CMA_SUCCESS, CMA_FAIL, CMA_RELEASED, CMA_TOTAL, CMA_AVAILABLE,
+};
+
+struct cma_attr_file {
+	struct cma *cma;	/* the area */
+	enum cma_attr attr;	/* which number */
+};
+
+static int cma_attr_show(struct printer *p, void *data)
+{
+	const struct cma_attr_file *f = data;
+	const struct cma *cma = f->cma;
+	u64 v = 0;
+
+	if (!cma->active)
+		return -ENODEV;
+	switch (f->attr) {
+	case CMA_COUNT:		v = cma->count; break;
+	case CMA_USED:		v = cma_used_pages(cma); break;
+	case CMA_MAXCHUNK:	v = cma_maxchunk_pages(cma); break;
+	case CMA_BASE_PFN:	v = cma->base_pfn; break;
+	case CMA_ORDER_PER_BIT:	v = cma->order_per_bit; break;
+	case CMA_SUCCESS:	v = cma->alloc_pages_success; break;
+	case CMA_FAIL:		v = cma->alloc_pages_fail; break;
+	case CMA_RELEASED:	v = cma->release_pages_success; break;
+	case CMA_TOTAL:		v = cma->count; break;
+	case CMA_AVAILABLE:	v = cma->count - cma_used_pages(cma); break;
+	}
+	pr_printf(p, "%llu\n", (unsigned long long)v);
+	return 0;
+}
+
+/* debugfs_create_u32_array's format: words separated by spaces, then a newline. */
+static int cma_bitmap_show(struct printer *p, void *data)
+{
+	const struct cma *cma = data;
+	u64 words = (cma->nr_bits + 31) / 32;
+
+	if (!cma->active)
+		return -ENODEV;
+	for (u64 i = 0; i < words; i++) {
+		u32 w = (u32)(cma->bitmap[i / 2] >> (32 * (i % 2)));
+
+		pr_printf(p, "%u%c", w, i + 1 == words ? '\n' : ' ');
+	}
+	return 0;
+}
+
+/* "N\n" as the shell's echo writes it. */
+static int store_count(const char *buf, size_t len, u64 *count)
+{
+	char num[24];
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, len);
+	num[len] = '\0';
+	return parse_u64(num, count);
+}
+
+static int cma_alloc_store(const char *buf, size_t len, void *data)
+{
+	struct cma *cma = data;
+	char why[200];
+	u64 count;
+	int err = store_count(buf, len, &count);
+
+	if (err)
+		return err;
+	if (!cma->active)
+		return -ENODEV;
+	err = cma_debug_alloc(cma, count, why, sizeof(why));
+	if (err)
+		pr_warn("cma: %s: alloc of %llu pages failed: %s", cma->name,
+			(unsigned long long)count, why);
+	return err;
+}
+
+static int cma_free_store(const char *buf, size_t len, void *data)
+{
+	struct cma *cma = data;
+	char why[200];
+	u64 count;
+	int err = store_count(buf, len, &count);
+
+	if (err)
+		return err;
+	err = cma_debug_free(cma, count, why, sizeof(why));
+	if (err)
+		pr_warn("cma: %s: free of %llu pages refused: %s", cma->name,
+			(unsigned long long)count, why);
+	return err;
+}
+
+static const struct vfs_file_ops cma_attr_ops = { .show = cma_attr_show };
+static const struct vfs_file_ops cma_bitmap_ops = { .show = cma_bitmap_show };
+static const struct vfs_file_ops cma_alloc_ops = { .store = cma_alloc_store };
+static const struct vfs_file_ops cma_free_ops = { .store = cma_free_store };
+
+static struct cma_attr_file cma0_files[] = {
+	{ &cma_areas[0], CMA_COUNT }, { &cma_areas[0], CMA_USED }, { &cma_areas[0], CMA_MAXCHUNK },
+	{ &cma_areas[0], CMA_BASE_PFN }, { &cma_areas[0], CMA_ORDER_PER_BIT },
+	{ &cma_areas[0], CMA_SUCCESS }, { &cma_areas[0], CMA_FAIL }, { &cma_areas[0], CMA_RELEASED },
+	{ &cma_areas[0], CMA_TOTAL }, { &cma_areas[0], CMA_AVAILABLE },
+};
+
+#define CMA_DEBUG "/sys/kernel/debug/cma/cma0/"
+#define CMA_SYSFS "/sys/kernel/mm/cma/cma0/"
+VFS_FILE(cma0_alloc, CMA_DEBUG "alloc", &cma_alloc_ops, &cma_areas[0]);
+VFS_FILE(cma0_free, CMA_DEBUG "free", &cma_free_ops, &cma_areas[0]);
+VFS_FILE(cma0_count, CMA_DEBUG "count", &cma_attr_ops, &cma0_files[0]);
+VFS_FILE(cma0_used, CMA_DEBUG "used", &cma_attr_ops, &cma0_files[1]);
+VFS_FILE(cma0_maxchunk, CMA_DEBUG "maxchunk", &cma_attr_ops, &cma0_files[2]);
+VFS_FILE(cma0_base_pfn, CMA_DEBUG "base_pfn", &cma_attr_ops, &cma0_files[3]);
+VFS_FILE(cma0_order_per_bit, CMA_DEBUG "order_per_bit", &cma_attr_ops, &cma0_files[4]);
+VFS_FILE(cma0_bitmap, CMA_DEBUG "bitmap", &cma_bitmap_ops, &cma_areas[0]);
+VFS_FILE(cma0_success, CMA_SYSFS "alloc_pages_success", &cma_attr_ops, &cma0_files[5]);
+VFS_FILE(cma0_fail, CMA_SYSFS "alloc_pages_fail", &cma_attr_ops, &cma0_files[6]);
+VFS_FILE(cma0_released, CMA_SYSFS "release_pages_success", &cma_attr_ops, &cma0_files[7]);
+VFS_FILE(cma0_total, CMA_SYSFS "total_pages", &cma_attr_ops, &cma0_files[8]);
+VFS_FILE(cma0_available, CMA_SYSFS "available_pages", &cma_attr_ops, &cma0_files[9]);
+
+/* ---- cma ------------------------------------------------------------------------ */
+
+static struct cma *active_area(struct printer *out, const char *cmd)
+{
+	if (cma_area_count && cma_areas[0].active)
+		return &cma_areas[0];
+	pr_printf(out, "%s: no CMA area: boot with cma=SIZE (e.g. cma=64M)%s\n", cmd,
+		  cma_area_count ? "; cma0 could not be activated (see the boot log)" : "");
+	return NULL;
+}
+
+static int cmd_cma(struct printer *out, int argc, char **argv)
+{
+	struct cma *cma;
+	char why[200];
+	u64 count;
+	int err;
+
+	if (argc == 1) {
+		if (!cma_area_count) {
+			pr_printf(out, "cma: no CMA area: boot with cma=SIZE (e.g. cma=64M)\n");
+			return 0;
+		}
+		for (unsigned i = 0; i < cma_area_count; i++)
+			cma_dump(&cma_areas[i], out);
+		pr_printf(out, "releases use the %s free_contig_range design (mech contig_free)\n",
+			  mech_design_name(mech_design(MECH_CONTIG_FREE)));
+		return 0;
+	}
+	if (argc != 3 || (strcmp(argv[1], "alloc") && strcmp(argv[1], "release")))
+		return shell_usage(out, shell_find("cma"));
+	cma = active_area(out, "cma");
+	if (!cma)
+		return -ENODEV;
+	if (!strcmp(argv[1], "release") && !strcmp(argv[2], "all")) {
+		count = cma_debug_allocated(cma);
+		if (!count) {
+			pr_printf(out, "cma release: nothing to release: `cma alloc` holds no pages\n");
+			return 0;
+		}
+	} else if (parse_pages(out, argv[1][0] == 'a' ? "cma alloc" : "cma release", argv[2],
+			       ~0ULL >> PAGE_SHIFT, &count)) {
+		return -EINVAL;
+	}
+	if (!strcmp(argv[1], "alloc")) {
+		err = cma_debug_alloc(cma, count, why, sizeof(why));
+		if (err) {
+			pr_printf(out, "cma alloc: %s (%s)\n", why, err_text(err));
+			return err;
+		}
+		pr_printf(out, "%s: allocated %llu pages (%llu KiB) at pfn 0x%llx; used %llu of %llu pages\n",
+			  cma->name, (unsigned long long)count,
+			  (unsigned long long)(count << (PAGE_SHIFT - 10)),
+			  (unsigned long long)cma->mem[cma->nr_mem - 1].pfn,
+			  (unsigned long long)cma_used_pages(cma), (unsigned long long)cma->count);
+		return 0;
+	}
+	err = cma_debug_free(cma, count, why, sizeof(why));
+	if (err) {
+		pr_printf(out, "cma release: %s (%s); nothing released\n", why, err_text(err));
+		return err;
+	}
+	pr_printf(out, "%s: released %llu pages (%s design); used %llu of %llu pages\n", cma->name,
+		  (unsigned long long)count, mech_design_name(mech_design(MECH_CONTIG_FREE)),
+		  (unsigned long long)cma_used_pages(cma), (unsigned long long)cma->count);
+	return 0;
+}
+
+SHELL_COMMAND(cma, .name = "cma", .usage = "cma [alloc N | release N|all]",
+	      .summary = "the CMA area: status, allocate and release like Linux's CMA debugfs",
+	      .help = "Boot with cma=SIZE (e.g. cma=64M) to reserve an area.  `cma alloc N`\n"
+		      "is `echo N > /sys/kernel/debug/cma/cma0/alloc`: cma_alloc() of N pages\n"
+		      "(movable tenants are migrated out); `cma release N` releases N pages,\n"
+		      "newest allocation first, with free_contig_range() in the design that\n"
+		      "`mech contig_free` selects.  See also /sys/kernel/mm/cma/cma0/.",
+	      .fn = cmd_cma);
+
+/* ---- contig alloc / free / list ------------------------------------------------------ */
+
+struct contig_range {
+	u64 pfn;		/* first page */
+	u64 nr_pages;		/* pages; 0: slot free */
+	bool frozen;		/* refcount 0 pages (alloc_contig_frozen_range) */
+};
+
+static struct contig_range contig_ranges[CONTIG_MAX_RANGES];
+
+static const char *step_words(const char *step)
+{
+	if (!strcmp(step, "check"))
+		return "checking the range";
+	if (!strcmp(step, "isolate"))
+		return "isolating its pageblocks";
+	if (!strcmp(step, "migrate"))
+		return "migrating its movable pages away";
+	if (!strcmp(step, "test"))
+		return "testing that every page is free";
+	return "checking the arguments";
+}
+
+static struct contig_range *range_slot(void)
+{
+	for (unsigned i = 0; i < CONTIG_MAX_RANGES; i++)
+		if (!contig_ranges[i].nr_pages)
+			return &contig_ranges[i];
+	return NULL;
+}
+
+static int contig_alloc_cmd(struct printer *out, u64 start, u64 nr, bool frozen)
+{
+	struct contig_range *slot = range_slot();
+	struct contig_alloc_report r;
+	struct page *page;
+	int err;
+
+	if (!slot) {
+		pr_printf(out, "contig alloc: %d ranges are held already: free one first\n",
+			  CONTIG_MAX_RANGES);
+		return -ENOSPC;
+	}
+	err = alloc_contig_range_explain(start, start + nr, MIGRATE_MOVABLE, __GFP_NOWARN, frozen, &r);
+	if (err) {
+		pr_printf(out, "contig alloc: [0x%llx-0x%llx): %s while %s: %s\n",
+			  (unsigned long long)start, (unsigned long long)(start + nr), err_text(err),
+			  step_words(r.step), r.why);
+		return err;
+	}
+	*slot = (struct contig_range){ start, nr, frozen };
+	page = pfn_to_page(start);
+	pr_printf(out, "contig: allocated [0x%llx-0x%llx) %llu pages (%llu KiB) in zone %s of node %d, %s; %llu pages migrated away\n",
+		  (unsigned long long)start, (unsigned long long)(start + nr), (unsigned long long)nr,
+		  (unsigned long long)(nr << (PAGE_SHIFT - 10)), page_zone(page)->name,
+		  page_to_nid(page), frozen ? "frozen (refcount 0)" : "refcount 1 each",
+		  (unsigned long long)r.migrated);
+	return 0;
+}
+
+static int contig_free_cmd(struct printer *out, u64 start, u64 nr)
+{
+	struct contig_free_stats st;
+	struct contig_range *r = NULL, *rest = NULL;
+	enum mech_design design = mech_design(MECH_CONTIG_FREE);
+	u64 end = start + nr;
+
+	for (unsigned i = 0; i < CONTIG_MAX_RANGES; i++) {
+		struct contig_range *c = &contig_ranges[i];
+
+		if (c->nr_pages && c->pfn <= start && end <= c->pfn + c->nr_pages)
+			r = c;
+	}
+	if (!r) {
+		pr_printf(out, "contig free: [0x%llx-0x%llx) was not handed out by `contig alloc` (see `contig list`); nothing freed\n",
+			  (unsigned long long)start, (unsigned long long)end);
+		return -EINVAL;
+	}
+	if (r->pfn < start && end < r->pfn + r->nr_pages) {
+		rest = range_slot();	/* the part after the hole needs its own slot */
+		if (!rest) {
+			pr_printf(out, "contig free: splitting the range needs a free slot (%d held)\n",
+				  CONTIG_MAX_RANGES);
+			return -ENOSPC;
+		}
+	}
+	free_contig_range_design(start, nr, r->frozen, design, &st);
+	if (rest)
+		*rest = (struct contig_range){ end, r->pfn + r->nr_pages - end, r->frozen };
+	if (r->pfn == start) {
+		r->pfn = end;
+		r->nr_pages -= nr;
+	} else {
+		r->nr_pages = start - r->pfn;
+	}
+	pr_printf(out, "contig: freed [0x%llx-0x%llx) with the %s design: %llu pages freed",
+		  (unsigned long long)start, (unsigned long long)end, mech_design_name(design),
+		  (unsigned long long)st.freed);
+	if (design == DESIGN_OLD)
+		pr_printf(out, " one by one through the per-CPU lists");
+	else
+		pr_printf(out, " in %llu chunks (largest order %u)", (unsigned long long)st.inserts,
+			  st.max_order);
+	if (st.in_use || st.bad)
+		pr_printf(out, "; %llu still in use, %llu bad (see the log)", (unsigned long long)st.in_use,
+			  (unsigned long long)st.bad);
+	pr_printf(out, "\n");
+	return 0;
+}
+
+static void contig_list(struct printer *out)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < CONTIG_MAX_RANGES; i++) {
+		const struct contig_range *c = &contig_ranges[i];
+
+		if (!c->nr_pages)
+			continue;
+		pr_printf(out, "[0x%llx-0x%llx) %llu pages%s\n", (unsigned long long)c->pfn,
+			  (unsigned long long)(c->pfn + c->nr_pages), (unsigned long long)c->nr_pages,
+			  c->frozen ? " frozen" : "");
+		n++;
+	}
+	pr_printf(out, "%u ranges held by `contig alloc`; free_contig_range design: %s\n", n,
+		  mech_design_name(mech_design(MECH_CONTIG_FREE)));
+}
+
+/* ---- picking a range for compare and bench ------------------------------------------- */
+
+/*
+ * Allocate nr pages (refcounted or frozen) for a measurement: in the CMA
+ * area if one has room (the bitmap is not claimed: nothing else runs until
+ * the range is free again), else wherever alloc_contig_pages() finds them.
+ */
+static int pick_range(struct printer *out, const char *cmd, u64 nr, bool frozen, u64 *pfn, int *mt)
+{
+	struct contig_alloc_report r;
+	struct page *page;
+
+	if (cma_area_count && cma_areas[0].active) {
+		u64 p = cma_first_free_range(&cma_areas[0], nr);
+
+		if (p != NO_PFN && !alloc_contig_range_explain(p, p + nr, MIGRATE_CMA, __GFP_NOWARN,
+							       frozen, &r)) {
+			*pfn = p;
+			*mt = MIGRATE_CMA;
+			return 0;
+		}
+	}
+	page = alloc_contig_pages(nr, __GFP_MOVABLE, NUMA_NO_NODE, frozen);
+	if (!page) {
+		pr_printf(out, "%s: no range of %llu free or movable pages found (CMA area or any zone)\n",
+			  cmd, (unsigned long long)nr);
+		return -ENOMEM;
+	}
+	*pfn = page_to_pfn(page);
+	*mt = MIGRATE_MOVABLE;
+	return 0;
+}
+
+static int realloc_range(struct printer *out, const char *cmd, u64 pfn, u64 nr, int mt, bool frozen)
+{
+	struct contig_alloc_report r;
+	int err = alloc_contig_range_explain(pfn, pfn + nr, mt, __GFP_NOWARN, frozen, &r);
+
+	if (err)
+		pr_printf(out, "%s: allocating [0x%llx-0x%llx) again failed (%s while %s: %s)\n", cmd,
+			  (unsigned long long)pfn, (unsigned long long)(pfn + nr), err_text(err),
+			  step_words(r.step), r.why);
+	return err;
+}
+
+/* ---- contig compare ----------------------------------------------------------------- */
+
+static int contig_compare(struct printer *out, u64 nr, bool frozen)
+{
+	const unsigned buf_order = 6;	/* 256 KiB: 16384 blocks each */
+	const unsigned max_blocks = (unsigned)((PAGE_SIZE << buf_order) / sizeof(struct contig_block));
+	struct contig_free_stats st_old, st_new;
+	struct contig_snapshot a, b;
+	struct page *buf_a, *buf_b;
+	u64 pfn, ws, we, m0, d0, t0, t_old, t_new, merges_old, drains_old;
+	bool trace = mechanisms[MECH_CONTIG_FREE].trace;
+	struct zone *zone;
+	char why[200];
+	int mt, err, differ;
+
+	buf_a = alloc_pages(GFP_KERNEL | __GFP_NOWARN, buf_order);
+	buf_b = alloc_pages(GFP_KERNEL | __GFP_NOWARN, buf_order);
+	if (!buf_a || !buf_b) {
+		pr_printf(out, "contig compare: no memory for the two snapshots (2 x %llu KiB)\n",
+			  (unsigned long long)((PAGE_SIZE << buf_order) >> 10));
+		err = -ENOMEM;
+		goto out;
+	}
+	err = pick_range(out, "contig compare", nr, frozen, &pfn, &mt);
+	if (err)
+		goto out;
+	zone = page_zone(pfn_to_page(pfn));
+	ws = ALIGN_DOWN(pfn, MAX_ORDER_NR_PAGES);
+	we = ALIGN_UP(pfn + nr, MAX_ORDER_NR_PAGES);
+	mechanisms[MECH_CONTIG_FREE].trace = false;
+
+	pcp_drain_zone(zone);
+	m0 = zone->ev.merges;
+	d0 = zone->ev.pcp_drains;
+	t0 = cycles_now();
+	free_contig_range_design(pfn, nr, frozen, DESIGN_OLD, &st_old);
+	t_old = cycles_now() - t0;
+	pcp_drain_zone(zone);
+	merges_old = zone->ev.merges - m0;
+	drains_old = zone->ev.pcp_drains - d0;
+	contig_snapshot_take(&a, zone, ws, we, mm_phys_to_virt(page_to_phys(buf_a)), max_blocks);
+
+	err = realloc_range(out, "contig compare", pfn, nr, mt, frozen);
+	if (err)
+		goto out_trace;
+	pcp_drain_zone(zone);
+	m0 = zone->ev.merges;
+	d0 = zone->ev.pcp_drains;
+	t0 = cycles_now();
+	free_contig_range_design(pfn, nr, frozen, DESIGN_NEW, &st_new);
+	t_new = cycles_now() - t0;
+	pcp_drain_zone(zone);
+	contig_snapshot_take(&b, zone, ws, we, mm_phys_to_virt(page_to_phys(buf_b)), max_blocks);
+
+	pr_printf(out, "contig compare: %llu %spages at pfn 0x%llx (%s, zone %s), window [0x%llx-0x%llx)\n",
+		  (unsigned long long)nr, frozen ? "frozen " : "", (unsigned long long)pfn,
+		  migratetype_name(mt), zone->name, (unsigned long long)a.start_pfn,
+		  (unsigned long long)a.end_pfn);
+	pr_printf(out, "  old: %llu pages freed one by one: %llu merges, %llu pcp drains, %llu cycles\n",
+		  (unsigned long long)st_old.freed, (unsigned long long)merges_old,
+		  (unsigned long long)drains_old, (unsigned long long)t_old);
+	pr_printf(out, "  new: %llu pages freed in %llu chunks (largest order %u): %llu merges, %llu pcp drains, %llu cycles\n",
+		  (unsigned long long)st_new.freed, (unsigned long long)st_new.inserts, st_new.max_order,
+		  (unsigned long long)(zone->ev.merges - m0), (unsigned long long)(zone->ev.pcp_drains - d0),
+		  (unsigned long long)t_new);
+	differ = contig_snapshot_compare(&a, &b, why, sizeof(why));
+	if (!differ && (st_old.freed != st_new.freed || st_old.bad != st_new.bad ||
+			st_old.in_use != st_new.in_use)) {
+		ksnprintf(why, sizeof(why), "the calls freed %llu/%llu pages", (unsigned long long)st_old.freed,
+			  (unsigned long long)st_new.freed);
+		differ = 1;
+	}
+	if (differ) {
+		pr_printf(out, "  DIFFERENT: %s (first: old, second: new)\n", why);
+		err = -EIO;
+	} else {
+		pr_printf(out, "  free lists (%u blocks in the window, as (pfn, order, migratetype)), zone counters, struct pages: identical\n",
+			  a.nr_blocks);
+	}
+out_trace:
+	mechanisms[MECH_CONTIG_FREE].trace = trace;
+out:
+	if (buf_a)
+		free_pages(buf_a, buf_order);
+	if (buf_b)
+		free_pages(buf_b, buf_order);
+	return err;
+}
+
+/* ---- contig bench ------------------------------------------------------------------- */
+
+/* Free the allocated range with one design, timed. */
+static u64 timed_free(u64 pfn, u64 nr, bool frozen, enum mech_design d)
+{
+	u64 t0 = cycles_now();
+
+	free_contig_range_design(pfn, nr, frozen, d, NULL);
+	return cycles_now() - t0;
+}
+
+static int contig_bench(struct printer *out, u64 nr, unsigned reps)
+{
+	static u64 t[5][BENCH_MAX_REPS];
+	static const char *const names[5] = {
+		"old (page by page, pcp)", "new (prepare + chunks)", "frozen old", "frozen new",
+		"memset 64 B/page (limit)",
+	};
+	bool trace = mechanisms[MECH_CONTIG_FREE].trace;
+	u64 pfn, bytes = nr * sizeof(struct page), med[5], khz = tsc_khz();
+	unsigned scratch_order = 0;
+	struct page *scratch;
+	char b1[24], b2[24];
+	int mt, err = 0;
+
+	while ((PAGE_SIZE << scratch_order) < bytes && scratch_order < MAX_PAGE_ORDER)
+		scratch_order++;
+	scratch = alloc_pages(GFP_KERNEL | __GFP_NOWARN, scratch_order);
+	if (!scratch) {
+		pr_printf(out, "contig bench: no memory for the memset buffer\n");
+		return -ENOMEM;
+	}
+	err = pick_range(out, "contig bench", nr, false, &pfn, &mt);
+	if (err)
+		goto out_scratch;
+	mechanisms[MECH_CONTIG_FREE].trace = false;
+	for (unsigned r = 0; r < reps && !err; r++) {
+		u8 *mem = mm_phys_to_virt(page_to_phys(scratch));
+		u64 left = bytes, t0;
+
+		/* The range is allocated (refcount 1) at the top of each round. */
+		t[0][r] = timed_free(pfn, nr, false, DESIGN_OLD);
+		err = realloc_range(out, "contig bench", pfn, nr, mt, false);
+		if (err)
+			break;
+		t[1][r] = timed_free(pfn, nr, false, DESIGN_NEW);
+		err = realloc_range(out, "contig bench", pfn, nr, mt, true);
+		if (err)
+			break;
+		t[2][r] = timed_free(pfn, nr, true, DESIGN_OLD);
+		err = realloc_range(out, "contig bench", pfn, nr, mt, true);
+		if (err)
+			break;
+		t[3][r] = timed_free(pfn, nr, true, DESIGN_NEW);
+		err = realloc_range(out, "contig bench", pfn, nr, mt, false);
+		t0 = cycles_now();
+		while (left) {
+			u64 n = MIN(left, (u64)(PAGE_SIZE << scratch_order));
+
+			memset(mem, (int)r, n);
+			left -= n;
+		}
+		t[4][r] = cycles_now() - t0;
+	}
+	mechanisms[MECH_CONTIG_FREE].trace = trace;
+	if (err)
+		goto out_scratch;	/* the range is free: realloc failed after a free */
+	free_contig_range(pfn, nr);
+
+	for (unsigned i = 0; i < 5; i++)
+		med[i] = median_u64(t[i], reps);
+	pr_printf(out, "contig bench: free_contig_range of %llu pages at pfn 0x%llx (%s, zone %s), median of %u runs\n",
+		  (unsigned long long)nr, (unsigned long long)pfn, migratetype_name(mt),
+		  page_zone(pfn_to_page(pfn))->name, reps);
+	pr_printf(out, "  %-26s %12s %12s\n", "", "cycles/page", "us/range");
+	for (unsigned i = 0; i < 5; i++)
+		pr_printf(out, "  %-26s %12s %12s\n", names[i], fixed2(b1, sizeof(b1), med[i], nr),
+			  khz ? fixed2(b2, sizeof(b2), med[i] * 1000, khz) : "?");
+	pr_printf(out, "  speedup new/old %sx, frozen new/old %sx",
+		  fixed2(b1, sizeof(b1), med[0], med[1]), fixed2(b2, sizeof(b2), med[2], med[3]));
+	pr_printf(out, ", new/limit %sx (published: 1406 -> 402 us, 3.50x)\n",
+		  fixed2(b1, sizeof(b1), med[1], med[4]));
+out_scratch:
+	free_pages(scratch, scratch_order);
+	return err;
+}
+
+void bench_contig_free(struct printer *p)
+{
+	contig_bench(p, 16384, 5);
+}
+
+/* ---- contig ------------------------------------------------------------------------- */
+
+static int cmd_contig(struct printer *out, int argc, char **argv)
+{
+	const u64 max_pages = 1ULL << 24;	/* 64 GiB: a sanity bound */
+	u64 start, nr = 0, reps = 5;
+	bool frozen = false;
+
+	if (argc == 2 && !strcmp(argv[1], "list")) {
+		contig_list(out);
+		return 0;
+	}
+	if (argc >= 4 && (!strcmp(argv[1], "alloc") || !strcmp(argv[1], "free"))) {
+		const char *cmd = argv[1][0] == 'a' ? "contig alloc" : "contig free";
+
+		if (argc > 5 || (argc == 5 && (argv[1][0] != 'a' || strcmp(argv[4], "frozen"))))
+			return shell_usage(out, shell_find("contig"));
+		if (parse_u64(argv[2], &start) || start >= MAX_PFN) {
+			pr_printf(out, "%s: '%s' is not a pfn below 0x%llx\n", cmd, argv[2],
+				  (unsigned long long)MAX_PFN);
+			return -EINVAL;
+		}
+		if (parse_pages(out, cmd, argv[3], MIN(max_pages, MAX_PFN - start), &nr))
+			return -EINVAL;
+		if (argv[1][0] == 'a')
+			return contig_alloc_cmd(out, start, nr, argc == 5);
+		return contig_free_cmd(out, start, nr);
+	}
+	if (argc >= 2 && !strcmp(argv[1], "compare") && argc <= 4) {
+		nr = 4096;
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "frozen"))
+				frozen = true;
+			else if (parse_pages(out, "contig compare", argv[i], CONTIG_MAX_COMPARE, &nr))
+				return -EINVAL;
+		}
+		return contig_compare(out, nr, frozen);
+	}
+	if (argc >= 2 && !strcmp(argv[1], "bench") && argc <= 4) {
+		nr = 16384;
+		if (argc >= 3 && parse_pages(out, "contig bench", argv[2], max_pages, &nr))
+			return -EINVAL;
+		if (argc == 4 && parse_pages(out, "contig bench", argv[3], BENCH_MAX_REPS, &reps))
+			return -EINVAL;
+		return contig_bench(out, nr, (unsigned)reps);
+	}
+	return shell_usage(out, shell_find("contig"));
+}
+
+SHELL_COMMAND(contig, .name = "contig",
+	      .usage = "contig alloc START NR [frozen] | free START NR | list | compare [NR] [frozen] | bench [NR] [REPS]",
+	      .summary = "contiguous ranges: alloc_contig_range, free_contig_range old vs new",
+	      .help = "alloc: alloc_contig_range(START, START+NR) on any pfn range of one zone:\n"
+		      "  free pages are taken, movable allocations migrated away; an\n"
+		      "  unmovable page, a reserved page or a hole fails, naming the pfn, the\n"
+		      "  step and the reason, and changes nothing.  frozen: refcount 0.\n"
+		      "free: free_contig_range() of a range (or part of one) from `contig\n"
+		      "  alloc`, in the design `mech contig_free` selects (old: page by page\n"
+		      "  through the pcp lists; new: prepared, then largest aligned chunks).\n"
+		      "compare: free NR pages (default 4096; the CMA area if any) with the old\n"
+		      "  design, then the same range with the new one; prints \"identical\" or\n"
+		      "  the first difference in free lists, counters or struct pages.\n"
+		      "bench: free_contig_range of NR pages (default 16384) old vs new vs\n"
+		      "  frozen, REPS rounds (default 5), median cycles/page and ratios.\n"
+		      "`trace contig_free on` narrates the steps.",
+	      .fn = cmd_contig);

@@ -1,0 +1,248 @@
+/*
+ * cmd_devmem.c - the shell's device-memory command (mm/memremap.c) and
+ * the memmap init measurements on the live kernel.
+ *
+ *   devmem [list]                          the device ranges
+ *   devmem create START SIZE 4k|2m         offline blocks -> ZONE_DEVICE
+ *   devmem rebind ID [old|new|template-nt] memmap torn down and initialised
+ *                                          again with that design (default:
+ *                                          the memmap_init switch), timed
+ *   devmem destroy ID                      back to offline blocks
+ *   devmem compare ID                      the three designs, byte for byte
+ *   devmem bench START SIZE [REPS] [warm]  cycles per struct page of every
+ *                                          design beside memset and movnti,
+ *                                          over offline blocks; the memmap
+ *                                          cold before each run, or warm
+ *
+ * A typical session after `device_add pc-dimm` with auto_online_blocks
+ * "offline" (the DIMM at 4 GiB, 1 GiB):
+ *   devmem create 0x100000000 1G 2m
+ *   devmem rebind 0 old ; devmem rebind 0 new ; devmem rebind 0 template-nt
+ *   devmem compare 0
+ *   devmem destroy 0
+ *   devmem bench 0x100000000 1G
+ *
+ * Context: (main).
+ */
+#include <lib/errno.h>
+#include <shell/shell.h>
+#include <lib/string.h>
+#include <kernel/time.h>
+#include <mm/memremap.h>
+
+/* "old", "new" (or "template"), "template-nt"; -1 if none of them. */
+static int parse_design(const char *word)
+{
+	if (!strcmp(word, "old"))
+		return DESIGN_OLD;
+	if (!strcmp(word, "new") || !strcmp(word, "template"))
+		return DESIGN_NEW;
+	if (!strcmp(word, "template-nt"))
+		return DESIGN_NEW_NT;
+	return -1;
+}
+
+static int parse_id(struct printer *out, const char *word, int *id)
+{
+	u64 v;
+
+	if (parse_u64(word, &v) || v >= DEVMEM_MAX_RANGES) {
+		pr_printf(out, "devmem: %s: not a device range id (0-%d)\n", word,
+			  DEVMEM_MAX_RANGES - 1);
+		return -EINVAL;
+	}
+	*id = (int)v;
+	return 0;
+}
+
+/* cycles, cycles/page with two decimals, and the time, in one phrase. */
+static void print_init_time(struct printer *out, u64 cycles, u64 pages)
+{
+	u64 per100 = pages ? (cycles * 100 + pages / 2) / pages : 0;
+	u64 ns = cycles_to_ns(cycles);
+
+	pr_printf(out, "initialised %llu pages in %llu cycles (%llu.%02llu cycles/page, %llu.%03llu ms)",
+		  (unsigned long long)pages, (unsigned long long)cycles,
+		  (unsigned long long)(per100 / 100), (unsigned long long)(per100 % 100),
+		  (unsigned long long)(ns / 1000000), (unsigned long long)(ns / 1000 % 1000));
+}
+
+static int devmem_cmd_create(struct printer *out, int argc, char **argv)
+{
+	u64 start, size;
+	unsigned order;
+	int id;
+
+	if (argc != 5)
+		return shell_usage(out, shell_find("devmem"));
+	if (parse_u64(argv[2], &start) || parse_u64(argv[3], &size)) {
+		pr_printf(out, "devmem: %s %s: not an address and a size\n", argv[2], argv[3]);
+		return -EINVAL;
+	}
+	if (!strcmp(argv[4], "4k") || !strcmp(argv[4], "4K"))
+		order = 0;
+	else if (!strcmp(argv[4], "2m") || !strcmp(argv[4], "2M"))
+		order = pageblock_order;
+	else {
+		pr_printf(out, "devmem: %s: compound size is 4k or 2m\n", argv[4]);
+		return -EINVAL;
+	}
+	id = devmem_create(start, size, order);
+	if (id < 0) {
+		pr_printf(out, "devmem: cannot create [%#llx-%#llx): %s (see the log line above)\n",
+			  (unsigned long long)start, (unsigned long long)(start + size), err_text(id));
+		return id;
+	}
+	pr_printf(out, "devmem%d: created, %s pages: ", id, order ? "2 MiB compound" : "4 KiB");
+	print_init_time(out, devmem_find(id)->last_init_cycles, devmem_find(id)->last_init_pages);
+	pr_printf(out, " (%s)\n", mech_design_name(devmem_find(id)->last_design));
+	return 0;
+}
+
+static int devmem_cmd_rebind(struct printer *out, int argc, char **argv)
+{
+	const struct dev_pagemap *pgmap;
+	int id, d = -1, err;
+
+	if (argc != 3 && argc != 4)
+		return shell_usage(out, shell_find("devmem"));
+	err = parse_id(out, argv[2], &id);
+	if (err)
+		return err;
+	if (argc == 4 && (d = parse_design(argv[3])) < 0) {
+		pr_printf(out, "devmem: %s: the design is old, new or template-nt\n", argv[3]);
+		return -EINVAL;
+	}
+	err = devmem_rebind(id, d);
+	if (err) {
+		pr_printf(out, "devmem: rebind %d: %s\n", id, err_text(err));
+		return err;
+	}
+	pgmap = devmem_find(id);
+	pr_printf(out, "devmem%d: rebind (%s): ", id, mech_design_name(pgmap->last_design));
+	print_init_time(out, pgmap->last_init_cycles, pgmap->last_init_pages);
+	pr_printf(out, "\n");
+	return 0;
+}
+
+static int devmem_cmd_destroy(struct printer *out, int argc, char **argv)
+{
+	int id, err;
+
+	if (argc != 3)
+		return shell_usage(out, shell_find("devmem"));
+	err = parse_id(out, argv[2], &id);
+	if (!err)
+		err = devmem_destroy(id);
+	if (err) {
+		pr_printf(out, "devmem: destroy %s: %s\n", argv[2], err_text(err));
+		return err;
+	}
+	pr_printf(out, "devmem%d: destroyed; its blocks are offline memory again\n", id);
+	return 0;
+}
+
+static int devmem_cmd_compare(struct printer *out, int argc, char **argv)
+{
+	u64 cycles[NR_MEMMAP_DESIGNS];
+	struct memmap_diff diff;
+	const struct dev_pagemap *pgmap;
+	bool pb_diff;
+	int id, err;
+
+	if (argc != 3)
+		return shell_usage(out, shell_find("devmem"));
+	err = parse_id(out, argv[2], &id);
+	if (err)
+		return err;
+	err = devmem_compare(id, &diff, &pb_diff, cycles);
+	if (err < 0) {
+		pr_printf(out, "devmem: compare %d: %s\n", id, err_text(err));
+		return err;
+	}
+	pgmap = devmem_find(id);
+	for (int d = 0; d < NR_MEMMAP_DESIGNS; d++) {
+		pr_printf(out, "  %-11s ", mech_design_name((enum mech_design)d));
+		print_init_time(out, cycles[d], pgmap->nr_pages);
+		pr_printf(out, "\n");
+	}
+	if (err == 0) {
+		pr_printf(out, "devmem%d: old, new and template-nt memmaps: identical (%llu struct pages, %llu pageblocks)\n",
+			  id, (unsigned long long)pgmap->nr_pages,
+			  (unsigned long long)(pgmap->nr_pages / pageblock_nr_pages));
+		return 0;
+	}
+	if (pb_diff)
+		pr_printf(out, "devmem%d: DIFFERENT: pageblock at pfn %#llx: migratetype %u (old) vs %u\n",
+			  id, (unsigned long long)(pgmap->start_pfn + diff.index), diff.expect, diff.got);
+	else
+		pr_printf(out, "devmem%d: DIFFERENT: pfn %#llx byte %u: %#04x (old) vs %#04x\n", id,
+			  (unsigned long long)(pgmap->start_pfn + diff.index), diff.byte, diff.expect,
+			  diff.got);
+	return -EIO;
+}
+
+static int devmem_cmd_bench(struct printer *out, int argc, char **argv)
+{
+	static struct memmap_bench b;
+	u64 start, size, reps = 5;
+	bool warm = argc > 4 && !strcmp(argv[argc - 1], "warm");
+	int nargs = argc - warm;	/* the arguments before "warm" */
+	int err;
+
+	if (nargs != 4 && nargs != 5)
+		return shell_usage(out, shell_find("devmem"));
+	if (parse_u64(argv[2], &start) || parse_u64(argv[3], &size) ||
+	    (nargs == 5 && (parse_u64(argv[4], &reps) || !reps || reps > MEMMAP_BENCH_MAX_REPS))) {
+		pr_printf(out, "devmem: bench START SIZE [REPS 1-%d] [warm]\n", MEMMAP_BENCH_MAX_REPS);
+		return -EINVAL;
+	}
+	err = devmem_bench(start, size, (unsigned)reps, warm, &b);
+	if (err) {
+		pr_printf(out, "devmem: bench [%#llx-%#llx): %s (see the log line above)\n",
+			  (unsigned long long)start, (unsigned long long)(start + size), err_text(err));
+		return err;
+	}
+	memmap_bench_print(&b, out);
+	pr_printf(out, "  (TSC %llu kHz; the memmap is poisoned again: the blocks stay offline)\n",
+		  (unsigned long long)tsc_khz());
+	return 0;
+}
+
+static int cmd_devmem(struct printer *out, int argc, char **argv)
+{
+	if (argc == 1 || (argc == 2 && !strcmp(argv[1], "list"))) {
+		devmem_dump(out);
+		return 0;
+	}
+	if (!strcmp(argv[1], "create"))
+		return devmem_cmd_create(out, argc, argv);
+	if (!strcmp(argv[1], "rebind"))
+		return devmem_cmd_rebind(out, argc, argv);
+	if (!strcmp(argv[1], "destroy"))
+		return devmem_cmd_destroy(out, argc, argv);
+	if (!strcmp(argv[1], "compare"))
+		return devmem_cmd_compare(out, argc, argv);
+	if (!strcmp(argv[1], "bench"))
+		return devmem_cmd_bench(out, argc, argv);
+	return shell_usage(out, shell_find("devmem"));
+}
+
+SHELL_COMMAND(devmem, .name = "devmem",
+	      .usage = "devmem [list | create START SIZE 4k|2m | rebind ID [old|new|template-nt] | "
+		       "destroy ID | compare ID | bench START SIZE [REPS] [warm]]",
+	      .summary = "device memory (ZONE_DEVICE) from offline blocks; memmap init measured",
+	      .help = "create turns offline memory blocks (a DIMM hot-added with\n"
+		      "auto_online_blocks=offline) into a ZONE_DEVICE range of 4 KiB pages\n"
+		      "or 2 MiB compound pages; its memmap is initialised with the design\n"
+		      "of /sys/kernel/mm/memlab/memmap_init.  rebind tears the memmap down\n"
+		      "and initialises it again (with the design given, else the switch's)\n"
+		      "and reports the time, like Linux's dax_pmem rebind measurement.\n"
+		      "compare initialises each section with old, new and template-nt and\n"
+		      "compares the struct pages and pageblock flags byte for byte.\n"
+		      "destroy gives the blocks back, offline.  bench times every design\n"
+		      "over offline blocks (normal, device 4 KiB, device 2 MiB) beside a\n"
+		      "memset and a movnti stream of the same bytes; each run starts with\n"
+		      "the memmap out of the cache (cold), or in it with \"warm\" (the CPU's\n"
+		      "cost alone, for ranges smaller than the cache).",
+	      .fn = cmd_devmem);

@@ -1,0 +1,275 @@
+/*
+ * cmd_fs.c - the shell commands that read and write the virtual file tree:
+ * ls, cat, grep and echo.
+ *
+ * They behave like their GNU namesakes on the subset they implement, and
+ * print the same error texts, so what a reader learns here about
+ * /proc/meminfo or /sys/devices/system/memory carries over to Linux.  The
+ * shell has no working directory: a relative path is relative to "/".
+ *
+ * Writing is not done here: `echo 1 > FILE` is the shell's redirection
+ * (shell.c), which sends echo's output, "1\n", to the file's store().
+ */
+#include <shell/shell.h>
+#include <views/vfs.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+
+#define GREP_LINE_MAX	512	/* bytes of one line grep keeps, NUL included */
+
+/* The mode column of `ls -l`, as Linux shows sysfs and procfs entries. */
+static const char *mode_string(bool is_dir, bool writable)
+{
+	if (is_dir)
+		return "dr-xr-xr-x";
+	return writable ? "-rw-r--r--" : "-r--r--r--";
+}
+
+/* What ls_emit() needs to print one directory entry. */
+struct ls_ctx {
+	struct printer *out;	/* where the listing goes */
+	const char *dir;	/* the directory's path, as given */
+	bool long_format;	/* -l */
+};
+
+static void ls_emit(const char *name, bool is_dir, void *arg)
+{
+	struct ls_ctx *ctx = arg;
+	const char *suffix = is_dir ? "/" : "";
+
+	if (ctx->long_format) {
+		char path[VFS_PATH_MAX + VFS_NAME_MAX + 1];
+		bool writable = false;
+
+		ksnprintf(path, sizeof(path), "%s/%s", ctx->dir, name);
+		if (vfs_stat(path, NULL, &writable) < 0)
+			writable = false;	/* path too long to name: show it read-only */
+		pr_printf(ctx->out, "%s %s%s\n", mode_string(is_dir, writable), name, suffix);
+	} else {
+		pr_printf(ctx->out, "%s%s\n", name, suffix);
+	}
+}
+
+static int cmd_ls(struct printer *out, int argc, char **argv)
+{
+	struct ls_ctx ctx = { .out = out, .dir = "/", .long_format = false };
+	bool is_dir = false, writable = false;
+	int i, ret;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(argv[i], "-l") != 0)
+			return shell_usage(out, shell_find("ls"));
+		ctx.long_format = true;
+	}
+	if (argc - i > 1)
+		return shell_usage(out, shell_find("ls"));
+	if (argc - i == 1)
+		ctx.dir = argv[i];
+
+	ret = vfs_stat(ctx.dir, &is_dir, &writable);
+	if (ret) {
+		pr_printf(out, "ls: cannot access '%s': %s\n", ctx.dir, err_text(ret));
+		return ret;
+	}
+	if (!is_dir) {
+		if (ctx.long_format)
+			pr_printf(out, "%s ", mode_string(false, writable));
+		pr_printf(out, "%s\n", ctx.dir);
+		return 0;
+	}
+	return vfs_list(ctx.dir, ls_emit, &ctx);
+}
+
+SHELL_COMMAND(ls,
+	.name = "ls",
+	.usage = "ls [-l] [PATH]",
+	.summary = "list a directory of the virtual file tree",
+	.help = "Print the entries of the directory PATH (default /), one per line,\n"
+		"in strcmp() order; directories end in '/'.  For a file, print its\n"
+		"name.  -l adds the mode: -r--r--r-- read-only, -rw-r--r-- writable\n"
+		"with `echo VALUE > FILE`, dr-xr-xr-x directory.",
+	.fn = cmd_ls);
+
+static int cmd_cat(struct printer *out, int argc, char **argv)
+{
+	int i, ret, err = 0;
+
+	if (argc < 2)
+		return shell_usage(out, shell_find("cat"));
+	for (i = 1; i < argc; i++) {
+		ret = vfs_read(argv[i], out);
+		if (ret) {
+			pr_printf(out, "cat: %s: %s\n", argv[i], err_text(ret));
+			err = ret;
+		}
+	}
+	return err;
+}
+
+SHELL_COMMAND(cat,
+	.name = "cat",
+	.usage = "cat FILE...",
+	.summary = "print files",
+	.help = "Print each FILE in turn.  Virtual files are generated when read,\n"
+		"so the contents are always current.",
+	.fn = cmd_cat);
+
+/*
+ * grep as a printer: the file's show() writes into it, it cuts the stream
+ * into lines and passes on the selected ones.  Only one line is held at a
+ * time, so a file of any size needs GREP_LINE_MAX bytes.  A longer line is
+ * cut at GREP_LINE_MAX - 1 bytes for matching and printing, and grep says
+ * so after the file.
+ */
+struct grep_printer {
+	struct printer p;		/* must stay first: grep_write() casts */
+	struct printer *out;		/* where selected lines go */
+	const char *pattern;		/* substring to look for */
+	const char *prefix;		/* "FILE" before each line, or NULL */
+	bool invert;			/* -v: select lines without the pattern */
+	bool count_only;		/* -c: print only the number selected */
+	char line[GREP_LINE_MAX];	/* the line being received */
+	size_t len;			/* bytes in line[] */
+	bool cut;			/* this line lost bytes */
+	unsigned long nr_cut;		/* lines that lost bytes */
+	unsigned long nr_selected;	/* lines selected so far */
+};
+
+static void grep_line_done(struct grep_printer *g)
+{
+	bool match;
+
+	g->line[g->len] = '\0';
+	match = strstr(g->line, g->pattern) != NULL;
+	if (match != g->invert) {
+		g->nr_selected++;
+		if (!g->count_only) {
+			if (g->prefix)
+				pr_printf(g->out, "%s:", g->prefix);
+			g->out->write(g->out, g->line, g->len);
+			g->out->write(g->out, "\n", 1);
+		}
+	}
+	g->len = 0;
+	g->cut = false;
+}
+
+static void grep_write(struct printer *p, const char *s, size_t len)
+{
+	struct grep_printer *g = (struct grep_printer *)p;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\n') {
+			grep_line_done(g);
+		} else if (g->len < sizeof(g->line) - 1) {
+			g->line[g->len++] = s[i];
+		} else if (!g->cut) {
+			g->cut = true;
+			g->nr_cut++;
+		}
+	}
+}
+
+static int cmd_grep(struct printer *out, int argc, char **argv)
+{
+	struct grep_printer g;
+	bool invert = false, count_only = false, any = false;
+	const char *pattern;
+	int i, ret, err = 0;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		for (const char *o = argv[i] + 1; *o; o++) {
+			if (*o == 'c')
+				count_only = true;
+			else if (*o == 'v')
+				invert = true;
+			else
+				return shell_usage(out, shell_find("grep"));
+		}
+	}
+	if (argc - i < 2)
+		return shell_usage(out, shell_find("grep"));
+	pattern = argv[i++];
+
+	for (int first = i; i < argc; i++) {
+		memset(&g, 0, sizeof(g));
+		g.p.write = grep_write;
+		g.out = out;
+		g.pattern = pattern;
+		g.prefix = argc - first > 1 ? argv[i] : NULL;
+		g.invert = invert;
+		g.count_only = count_only;
+
+		ret = vfs_read(argv[i], &g.p);
+		if (ret) {
+			pr_printf(out, "grep: %s: %s\n", argv[i], err_text(ret));
+			err = ret;
+			continue;
+		}
+		if (g.len || g.cut)
+			grep_line_done(&g);	/* last line had no newline */
+		if (count_only) {
+			if (g.prefix)
+				pr_printf(out, "%s:", g.prefix);
+			pr_printf(out, "%lu\n", g.nr_selected);
+		}
+		if (g.nr_cut)
+			pr_printf(out, "grep: %s: %lu lines cut to %d bytes\n",
+				  argv[i], g.nr_cut, GREP_LINE_MAX - 1);
+		if (g.nr_selected)
+			any = true;
+	}
+	if (err)
+		return err;
+	return any ? 0 : 1;	/* 1: nothing selected, like grep's exit status */
+}
+
+SHELL_COMMAND(grep,
+	.name = "grep",
+	.usage = "grep [-c] [-v] PATTERN FILE...",
+	.summary = "print the lines of files that contain a string",
+	.help = "Print each line of each FILE that contains PATTERN (a plain\n"
+		"substring, not a regular expression).  With several files each\n"
+		"line starts with \"FILE:\".\n"
+		"  -c  print only the number of selected lines\n"
+		"  -v  select the lines that do not contain PATTERN\n"
+		"Like grep, it succeeds only if some line was selected.",
+	.fn = cmd_grep);
+
+static int cmd_echo(struct printer *out, int argc, char **argv)
+{
+	bool newline = true;
+	int i = 1;
+
+	if (argc > 1 && strcmp(argv[1], "-n") == 0) {
+		newline = false;
+		i++;
+	}
+	for (int first = i; i < argc; i++) {
+		if (i > first)
+			out->write(out, " ", 1);
+		pr_puts(out, argv[i]);
+	}
+	if (newline)
+		out->write(out, "\n", 1);
+	return 0;
+}
+
+SHELL_COMMAND(echo,
+	.name = "echo",
+	.usage = "echo [-n] [WORD...] [> FILE]",
+	.summary = "print words, or write them into a file",
+	.help = "Print the WORDs separated by spaces and followed by a newline\n"
+		"(none with -n).  With `> FILE` the text goes into the virtual file\n"
+		"in one write, as on Linux: `echo online > /sys/devices/system/\n"
+		"memory/memory32/state`.  A value the file rejects gives\n"
+		"\"echo: write error: Invalid argument\".",
+	.fn = cmd_echo);

@@ -1,0 +1,176 @@
+/*
+ * cmd_mech.c - the switches of the four mechanisms as files and commands.
+ *
+ *   /sys/kernel/mm/memlab/<name>         old | new (| template-nt)
+ *   /sys/kernel/mm/memlab/trace/<name>   0 | 1
+ *   mech [NAME [old|new|template-nt]]    show or switch
+ *   trace NAME on|off                    narrate a mechanism's steps
+ */
+#include <mm/mechanisms.h>
+#include <mm/mmzone.h>
+#include <views/vfs.h>
+#include <shell/shell.h>
+#include <lib/string.h>
+#include <lib/errno.h>
+
+static int show_design(struct printer *p, void *data)
+{
+	const struct mechanism *m = data;
+
+	pr_printf(p, "%s\n", mech_design_name(m->design));
+	return 0;
+}
+
+static int store_design(const char *buf, size_t len, void *data)
+{
+	return mech_set_design(data, buf, len);
+}
+
+static int show_trace(struct printer *p, void *data)
+{
+	const struct mechanism *m = data;
+
+	pr_printf(p, "%d\n", m->trace ? 1 : 0);
+	return 0;
+}
+
+static int store_trace(const char *buf, size_t len, void *data)
+{
+	struct mechanism *m = data;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len != 1 || (buf[0] != '0' && buf[0] != '1'))
+		return -EINVAL;
+	m->trace = buf[0] == '1';
+	return 0;
+}
+
+static const struct vfs_file_ops design_ops = { .show = show_design, .store = store_design };
+static const struct vfs_file_ops trace_ops = { .show = show_trace, .store = store_trace };
+
+#define MECH_FILES(id, name)								\
+	VFS_FILE(mech_##name, "/sys/kernel/mm/memlab/" #name, &design_ops,		\
+		 &mechanisms[id]);							\
+	VFS_FILE(trace_##name, "/sys/kernel/mm/memlab/trace/" #name, &trace_ops,	\
+		 &mechanisms[id])
+
+MECH_FILES(MECH_CONTIG_CHECK, contig_check);
+MECH_FILES(MECH_MEMMAP_INIT, memmap_init);
+MECH_FILES(MECH_CONTIG_FREE, contig_free);
+MECH_FILES(MECH_AUTO_MOVABLE_STATS, auto_movable_stats);
+
+static int cmd_mech(struct printer *out, int argc, char **argv)
+{
+	struct mechanism *m;
+	int err;
+
+	if (argc == 1) {
+		mech_dump(out);
+		return 0;
+	}
+	m = mech_find(argv[1]);
+	if (!m) {
+		pr_printf(out, "mech: %s: no such mechanism (contig_check, memmap_init, contig_free, auto_movable_stats)\n",
+			  argv[1]);
+		return -ENOENT;
+	}
+	if (argc == 2) {
+		pr_printf(out, "%s: %s\n", m->name, mech_design_name(m->design));
+		return 0;
+	}
+	if (argc != 3)
+		return shell_usage(out, shell_find("mech"));
+	err = mech_set_design(m, argv[2], strlen(argv[2]));
+	if (err) {
+		pr_printf(out, "mech: %s: '%s' is not a design (old, new%s)\n", m->name, argv[2],
+			  m->has_nt ? ", template-nt" : "");
+		return err;
+	}
+	pr_printf(out, "%s: %s\n", m->name, mech_design_name(m->design));
+	return 0;
+}
+
+SHELL_COMMAND(mech, .name = "mech", .usage = "mech [NAME [old|new|template-nt]]",
+	      .summary = "show or switch the old/new design of each mechanism",
+	      .help = "The four mechanisms memlab keeps in two designs:\n"
+		      "  contig_check        zone contiguity: walk (old) or counter (new)\n"
+		      "  memmap_init         per page (old), template (new), template-nt\n"
+		      "  contig_free         free_contig_range page by page or in chunks\n"
+		      "  auto_movable_stats  auto-movable check: zone sums or cached\n"
+		      "The same switches are /sys/kernel/mm/memlab/<name>.  See `trace`.",
+	      .fn = cmd_mech);
+
+static int cmd_trace(struct printer *out, int argc, char **argv)
+{
+	struct mechanism *m;
+
+	if (argc == 1) {
+		for (int i = 0; i < NR_MECHS; i++)
+			pr_printf(out, "%-19s %s\n", mechanisms[i].name, mechanisms[i].trace ? "on" : "off");
+		return 0;
+	}
+	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off")))
+		return shell_usage(out, shell_find("trace"));
+	m = !strcmp(argv[1], "all") ? NULL : mech_find(argv[1]);
+	if (!m && strcmp(argv[1], "all")) {
+		pr_printf(out, "trace: %s: no such mechanism\n", argv[1]);
+		return -ENOENT;
+	}
+	for (int i = 0; i < NR_MECHS; i++)
+		if (!m || m == &mechanisms[i])
+			mechanisms[i].trace = !strcmp(argv[2], "on");
+	return 0;
+}
+
+SHELL_COMMAND(trace, .name = "trace", .usage = "trace [NAME|all on|off]",
+	      .summary = "narrate a mechanism's steps on the console (teaching)",
+	      .help = "With trace on, each mechanism prints what it does as it does it:\n"
+		      "which pageblocks the contiguity walk visits, which chunks are\n"
+		      "freed at which order, how memmap init copies its template, how\n"
+		      "the auto-movable check sums its statistics.  Off by default;\n"
+		      "tracing slows the operation it narrates.",
+	      .fn = cmd_trace);
+
+/*
+ * `contiguity`: both answers for every populated zone, side by side, and
+ * what each design has cost so far.  The walk is run here only to compare;
+ * zone->contiguous is left as the selected design set it.
+ */
+static int cmd_contiguity(struct printer *out, int argc, char **argv)
+{
+	struct zone *zone;
+	bool all_agree = true;
+
+	(void)argv;
+	if (argc != 1)
+		return shell_usage(out, shell_find("contiguity"));
+	pr_printf(out, "%-4s %-8s %10s %10s %10s %6s %8s %5s\n", "node", "zone", "spanned",
+		  "present", "online_mm", "walk", "counter", "flag");
+	for_each_zone(zone) {
+		bool walk, counter;
+
+		if (!zone->zone_pgdat || !populated_zone(zone))
+			continue;
+		walk = zone_contiguous_by_walk(zone);
+		counter = zone_contiguous_by_counter(zone);
+		all_agree &= walk == counter;
+		pr_printf(out, "%-4d %-8s %10lu %10lu %10lu %6s %8s %5d\n",
+			  zone->zone_pgdat->node_id, zone->name, zone->spanned_pages,
+			  zone->present_pages, zone->pages_with_online_memmap,
+			  walk ? "yes" : "no", counter ? "yes" : "no", zone->contiguous);
+	}
+	pr_printf(out, "designs %s; contig_check=%s; %lu pageblocks walked, %lu counter checks since boot\n",
+		  all_agree ? "agree" : "DISAGREE", mech_design_name(mech_design(MECH_CONTIG_CHECK)),
+		  zone_contig_walk_steps, zone_contig_counter_checks);
+	return 0;
+}
+
+SHELL_COMMAND(contiguity, .name = "contiguity", .usage = "contiguity",
+	      .summary = "zone contiguity: the walk's answer and the counter's, per zone",
+	      .help = "For each populated zone: spanned and present pages, the counter\n"
+		      "pages_with_online_memmap, whether the old pageblock walk and the\n"
+		      "new counter call the zone contiguous, and the flag in use.  The\n"
+		      "last line says whether the designs agree and what they have cost\n"
+		      "(pageblocks walked vs O(1) checks).  See docs/zone-contiguity.md.",
+	      .fn = cmd_contiguity);

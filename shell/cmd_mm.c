@@ -1,0 +1,404 @@
+/*
+ * cmd_mm.c - shell commands that look at the memory core: page, sections,
+ * memmap map, memblock, numa, meminit.  They only format: the text of
+ * `sections`, `memblock` and `meminit` comes from the dump functions of the
+ * mechanisms themselves.  The commands that use the allocator by hand
+ * (alloc, free, fill, check, move, handles) are in cmd_handles.c.
+ *
+ * Context: (main).
+ */
+#include <shell/mm_handles.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <shell/shell.h>
+#include <lib/string.h>
+#include <mm/buddy.h>
+#include <mm/memblock.h>
+#include <mm/memory_hotplug.h>
+#include <mm/migrate.h>
+#include <mm/mm_init.h>
+#include <views/mm_views.h>
+#include <mm/mmzone.h>
+#include <mm/sparse.h>
+
+
+/* ---- page PFN ------------------------------------------------------------- */
+
+/* "present,memmap,online,early" into buf. */
+static const char *section_state(const struct mem_section *ms, char *buf, size_t size)
+{
+	if (!present_section(ms)) {
+		strlcpy(buf, "absent", size);
+		return buf;
+	}
+	ksnprintf(buf, size, "present%s%s%s", ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
+		  ms->flags & SECTION_IS_ONLINE ? ",online" : "",
+		  ms->flags & SECTION_IS_EARLY ? ",early" : "");
+	return buf;
+}
+
+/*
+ * Why pfn has no struct page to show, in words; NULL if it has one.  A
+ * pfn of a block that is present but not online has a memmap that is
+ * poisoned (memory_hotplug.h: zone 7, node 63), which must not be decoded:
+ * its node and zone index past the node and zone tables.  Context: (main).
+ */
+static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
+{
+	const struct mem_section *ms;
+	u64 nr = pfn_to_section_nr(pfn);
+
+	if (pfn >= MAX_PFN) {
+		ksnprintf(buf, size, "beyond the %d-bit physical address space (pfns end at 0x%llx)",
+			  MAX_PHYSMEM_BITS, (unsigned long long)MAX_PFN);
+		return buf;
+	}
+	ms = __nr_to_section(nr);
+	if (!present_section(ms))
+		ksnprintf(buf, size, "no memmap (section %llu is not present)", (unsigned long long)nr);
+	else if (!valid_section(ms))
+		ksnprintf(buf, size, "no memmap (section %llu is present but has no memmap)",
+			  (unsigned long long)nr);
+	else if (!pfn_valid(pfn))
+		ksnprintf(buf, size, "no memmap (subsection %u of section %llu is not present)",
+			  pfn_to_subsection(pfn), (unsigned long long)nr);
+	else if (page_memmap_poisoned(pfn_to_page(pfn)))
+		ksnprintf(buf, size, "memmap not initialised: memory block %lu is offline (online it first)",
+			  pfn_to_block_id(pfn));
+	else
+		return NULL;
+	return buf;
+}
+
+/* Where pfn stands in the buddy: heading or inside a free block, on a pcp list. */
+static void page_free_state(struct printer *out, u64 pfn, const struct page *page)
+{
+	if (PageBuddy(page)) {
+		pr_printf(out, "  free:       heads an order-%u free block [0x%llx-0x%llx) on the %s list\n",
+			  buddy_order(page), (unsigned long long)pfn,
+			  (unsigned long long)(pfn + (1ULL << buddy_order(page))),
+			  migratetype_name(get_pageblock_migratetype(pfn)));
+		return;
+	}
+	if (PagePcp(page)) {
+		pr_printf(out, "  free:       on the per-CPU list (order %lu)\n", page->private);
+		return;
+	}
+	for (unsigned order = 1; order <= MAX_PAGE_ORDER; order++) {
+		u64 head_pfn = ALIGN_DOWN(pfn, 1ULL << order);
+		const struct page *head;
+
+		if (!pfn_valid(head_pfn))
+			break;
+		head = pfn_to_page(head_pfn);
+		if (PageBuddy(head) && buddy_order(head) >= order &&
+		    page_zone(head) == page_zone(page)) {
+			pr_printf(out, "  free:       inside the order-%u free block at pfn 0x%llx\n",
+				  buddy_order(head), (unsigned long long)head_pfn);
+			return;
+		}
+	}
+}
+
+static int cmd_page(struct printer *out, int argc, char **argv)
+{
+	const struct mem_section *ms;
+	const struct memory_block *mem;
+	const struct page *page;
+	char buf[96];
+	const char *why;
+	u64 pfn, pb;
+	unsigned long id;
+
+	if (argc != 2 || parse_u64(argv[1], &pfn))
+		return shell_usage(out, shell_find("page"));
+	why = pfn_invalid_reason(pfn, buf, sizeof(buf));
+	if (why) {
+		pr_printf(out, "page: pfn 0x%llx: %s\n", (unsigned long long)pfn, why);
+		return -EINVAL;
+	}
+	page = pfn_to_page(pfn);
+	ms = __pfn_to_section(pfn);
+	pr_printf(out, "pfn 0x%llx (phys 0x%llx), struct page at %p\n", (unsigned long long)pfn,
+		  (unsigned long long)PFN_PHYS(pfn), (const void *)page);
+	pr_printf(out, "  node %d zone %s%s\n", page_to_nid(page), zone_names[page_zonenum(page)],
+		  zone_spans_pfn(page_zone(page), pfn) ? "" : " (outside the zone's span)");
+	pr_printf(out, "  flags:      0x%lx (", page->flags);
+	{
+		bool any = false;
+
+		for (int f = 0; f < __NR_PAGEFLAGS; f++) {
+			if (!page_flag_test(page, (enum pageflags)f))
+				continue;
+			pr_printf(out, "%s%s", any ? "|" : "", page_flag_name((enum pageflags)f));
+			any = true;
+		}
+		pr_printf(out, "%s)\n", any ? "" : "none");
+	}
+	pr_printf(out, "  page_type:  %#010x (%s)\n", page->page_type, page_type_name(page));
+	pr_printf(out, "  refcount:   %d\n", page->refcount);
+	pr_printf(out, "  private:    %lu%s\n", page->private,
+		  PageBuddy(page) ? " (buddy order)" : PagePcp(page) ? " (pcp order)" : "");
+	id = mm_handle_of(page);
+	if (id)
+		pr_printf(out, "  owner:      handle %lu (index %lu)\n", id, page->index);
+	else if (page->owner)
+		pr_printf(out, "  owner:      %p (index %lu)\n", page->owner, page->index);
+	else
+		pr_printf(out, "  owner:      none\n");
+	if (PageTail(page))
+		pr_printf(out, "  compound:   tail of the page at pfn 0x%llx\n",
+			  (unsigned long long)page_to_pfn(compound_head((struct page *)page)));
+	else if (PageHead(page))
+		pr_printf(out, "  compound:   head\n");
+	if (page->memlab_debug)
+		pr_printf(out, "  debug:      0x%lx\n", page->memlab_debug);
+	page_free_state(out, pfn, page);
+	if (early_section(ms) && !memblock_is_memory(&memblock, PFN_PHYS(pfn)))
+		pr_printf(out, "  memory:     none: a hole in boot memory, initialised as reserved\n");
+	mem = memmap_on_memory_block_of(pfn);
+	if (mem)
+		pr_printf(out, "  memory:     block %lu's own memmap (memmap_on_memory: its first %lu pages hold its struct pages)\n",
+			  mem->block_id, mem->nr_vmemmap_pages);
+	pb = pageblock_start_pfn(pfn);
+	pr_printf(out, "  pageblock:  [0x%llx-0x%llx) %s%s\n", (unsigned long long)pb,
+		  (unsigned long long)(pb + pageblock_nr_pages),
+		  migratetype_name(get_pageblock_migratetype(pfn)),
+		  get_pageblock_isolate(pfn) ? ", isolated" : "");
+	pr_printf(out, "  section:    %llu %s, node %d, subsection %u, %u pages present\n",
+		  (unsigned long long)pfn_to_section_nr(pfn), section_state(ms, buf, sizeof(buf)),
+		  ms->nid, pfn_to_subsection(pfn), ms->nr_present_pages);
+	return 0;
+}
+
+SHELL_COMMAND(page, .name = "page", .usage = "page PFN",
+	      .summary = "decode the struct page of a page frame number",
+	      .help = "Node, zone, flags and page type by name, refcount, private (the\n"
+		      "buddy order of a free block's head), the owning handle, where the\n"
+		      "page stands in the buddy, whether it holds its block's own memmap\n"
+		      "(memmap_on_memory), its pageblock's migratetype and isolate\n"
+		      "bit, and its section's state.  A pfn without a memmap is refused\n"
+		      "with the reason (which section or subsection is missing).",
+	      .fn = cmd_page);
+
+/* ---- sections, memmap map ------------------------------------------------- */
+
+static int cmd_sections(struct printer *out, int argc, char **argv)
+{
+	if (argc != 1)
+		return shell_usage(out, shell_find("sections"));
+	sparse_dump(out);
+	return 0;
+}
+
+SHELL_COMMAND(sections, .name = "sections", .usage = "sections",
+	      .summary = "list the present 128 MiB memory sections and their state",
+	      .help = "One line per present section: number, pfn range, node, pages of\n"
+		      "memory, the map of its 64 subsections of 2 MiB, and its flags\n"
+		      "(present, memmap, online, early).  See also: memmap map.",
+	      .fn = cmd_sections);
+
+#define MAP_PER_LINE	64	/* sections per line: 8 GiB */
+#define MAP_MAX_LINES	64	/* lines drawn at most (absent runs are folded) */
+
+static const char zone_letters[MAX_NR_ZONES] = {
+	[ZONE_DMA] = 'D', [ZONE_DMA32] = 'd', [ZONE_NORMAL] = 'N',
+	[ZONE_MOVABLE] = 'M', [ZONE_DEVICE] = 'V',
+};
+
+/* All memory pages of the online section are PG_reserved (none for the buddy). */
+static bool section_all_reserved(u64 nr)
+{
+	u64 start = section_nr_to_pfn(nr);
+
+	for (u64 pfn = start; pfn < start + PAGES_PER_SECTION; pfn++)
+		if (pfn_valid(pfn) && !PageReserved(pfn_to_page(pfn)))
+			return false;
+	return true;
+}
+
+/* The zone of the section's node whose span covers most of the section. */
+static int section_main_zone(const struct mem_section *ms, u64 nr)
+{
+	u64 start = section_nr_to_pfn(nr), end = start + PAGES_PER_SECTION, best_pages = 0;
+	int best = -1;
+
+	if (ms->nid < 0 || ms->nid >= MAX_NUMNODES)
+		return -1;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &NODE_DATA(ms->nid)->node_zones[z];
+		u64 s = MAX(start, (u64)zone->zone_start_pfn), e = MIN(end, (u64)zone_end_pfn(zone));
+
+		if (s < e && e - s > best_pages) {
+			best_pages = e - s;
+			best = z;
+		}
+	}
+	return best;
+}
+
+static char section_char(u64 nr)
+{
+	const struct mem_section *ms = __nr_to_section(nr);
+	int z;
+
+	if (!present_section(ms))
+		return '.';
+	if (!online_section(ms))
+		return 'o';
+	if (ms->nr_present_pages < PAGES_PER_SECTION)
+		return 'h';
+	if (section_all_reserved(nr))
+		return 'r';
+	z = section_main_zone(ms, nr);
+	return z < 0 ? '?' : zone_letters[z];
+}
+
+int memmap_map_show(struct printer *p)
+{
+	u64 nr = 0, highest = 0, counts[128] = { 0 };
+	char line[MAP_PER_LINE + 1];
+	unsigned lines = 0;
+	bool any = false;
+
+	for (; sparse_next_present(&nr); nr++) {
+		highest = nr;
+		any = true;
+	}
+	if (!any) {
+		pr_printf(p, "no present sections\n");
+		return 0;
+	}
+	for (u64 base = 0; base <= highest; base += MAP_PER_LINE) {
+		u64 next = base;
+		bool empty = true;
+
+		unsigned len = (unsigned)MIN((u64)MAP_PER_LINE, highest + 1 - base);
+
+		for (unsigned i = 0; i < len; i++) {
+			char c = section_char(base + i);
+
+			line[i] = c;
+			counts[(u8)c & 127]++;
+			empty &= c == '.';
+		}
+		line[len] = '\0';
+		if (empty) {
+			/* fold a run of lines without memory into one */
+			if (!sparse_next_present(&next))
+				break;
+			next = ALIGN_DOWN(next, MAP_PER_LINE);
+			pr_printf(p, "0x%012llx  (no memory up to 0x%llx)\n",
+				  (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
+				  (unsigned long long)PFN_PHYS(section_nr_to_pfn(next)));
+			base = next - MAP_PER_LINE;
+			continue;
+		}
+		if (lines++ == MAP_MAX_LINES) {
+			pr_printf(p, "... (the map stops after %d lines; highest present section %llu)\n",
+				  MAP_MAX_LINES, (unsigned long long)highest);
+			break;
+		}
+		pr_printf(p, "0x%012llx  %s\n", (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
+			  line);
+	}
+	pr_printf(p, "one character per %llu MiB section, %d per line (%llu GiB):\n",
+		  (unsigned long long)(PAGES_PER_SECTION * PAGE_SIZE >> 20), MAP_PER_LINE,
+		  (unsigned long long)(MAP_PER_LINE * PAGES_PER_SECTION * PAGE_SIZE >> 30));
+	pr_printf(p, "  . absent  o present, not online  h online, part hole  r all reserved\n"
+		     "  D DMA  d DMA32  N Normal  M Movable  V Device (the zone of most pages)\n");
+	pr_printf(p, "drawn: %llu D, %llu d, %llu N, %llu M, %llu V, %llu h, %llu r, %llu o, %llu .\n",
+		  (unsigned long long)counts['D'], (unsigned long long)counts['d'],
+		  (unsigned long long)counts['N'], (unsigned long long)counts['M'],
+		  (unsigned long long)counts['V'], (unsigned long long)counts['h'],
+		  (unsigned long long)counts['r'], (unsigned long long)counts['o'],
+		  (unsigned long long)counts['.']);
+	return 0;
+}
+
+/* ---- memblock, numa, meminit ---------------------------------------------- */
+
+static int cmd_memblock(struct printer *out, int argc, char **argv)
+{
+	if (argc != 1)
+		return shell_usage(out, shell_find("memblock"));
+	memblock_dump(&memblock, out);
+	return 0;
+}
+
+SHELL_COMMAND(memblock, .name = "memblock", .usage = "memblock",
+	      .summary = "the boot-time allocator's memory and reserved lists",
+	      .help = "What memblock knew when it handed free memory to the buddy\n"
+		      "allocator: RAM ranges with their node, and the reserved ranges\n"
+		      "(first MiB, kernel image, multiboot2 block, early allocations).",
+	      .fn = cmd_memblock);
+
+static int cmd_numa(struct printer *out, int argc, char **argv)
+{
+	int nid, other;
+
+	if (argc != 1)
+		return shell_usage(out, shell_find("numa"));
+	for_each_online_node(nid) {
+		const struct pglist_data *pgdat = NODE_DATA(nid);
+		unsigned long managed = 0;
+
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			managed += pgdat->node_zones[z].managed_pages;
+		pr_printf(out, "node %d: [mem 0x%016llx-0x%016llx] pfn [0x%llx-0x%llx)\n", nid,
+			  (unsigned long long)PFN_PHYS(pgdat->node_start_pfn),
+			  (unsigned long long)PFN_PHYS(pgdat_end_pfn(pgdat)) - 1,
+			  (unsigned long long)pgdat->node_start_pfn,
+			  (unsigned long long)pgdat_end_pfn(pgdat));
+		pr_printf(out, "  %lu pages spanned, %lu present, %lu managed (%lu MiB)\n",
+			  pgdat->node_spanned_pages, pgdat->node_present_pages, managed,
+			  managed >> (20 - PAGE_SHIFT));
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			const struct zone *zone = &pgdat->node_zones[z];
+
+			if (zone_is_empty(zone))
+				continue;
+			pr_printf(out, "  zone %-8s pfn [0x%llx-0x%llx) %lu present\n", zone_names[z],
+				  (unsigned long long)zone->zone_start_pfn,
+				  (unsigned long long)zone_end_pfn(zone), zone->present_pages);
+		}
+	}
+	pr_printf(out, "node distances:\nnode ");
+	for_each_online_node(other)
+		pr_printf(out, "%4d", other);
+	pr_printf(out, "\n");
+	for_each_online_node(nid) {
+		pr_printf(out, "%3d: ", nid);
+		for_each_online_node(other)
+			pr_printf(out, "%4u", (unsigned)numa_distance[nid][other]);
+		pr_printf(out, "\n");
+	}
+	pr_printf(out, "SRAT hotpluggable ranges: %u\n", nr_numa_hotplug_blks);
+	for (u32 i = 0; i < nr_numa_hotplug_blks; i++)
+		pr_printf(out, "  [mem 0x%016llx-0x%016llx] node %d\n",
+			  (unsigned long long)numa_hotplug_blks[i].start,
+			  (unsigned long long)numa_hotplug_blks[i].end - 1, numa_hotplug_blks[i].nid);
+	return 0;
+}
+
+SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
+	      .summary = "nodes: spans, present and managed pages, zones, distances",
+	      .help = "Nodes come from the ACPI SRAT (one node without it); distances\n"
+		      "from the SLIT (10 local, 20 remote without it).  Also lists the\n"
+		      "ranges SRAT marks hotpluggable, where memory may appear later.",
+	      .fn = cmd_numa);
+
+static int cmd_meminit(struct printer *out, int argc, char **argv)
+{
+	if (argc != 1)
+		return shell_usage(out, shell_find("meminit"));
+	mm_init_dump(out);
+	return 0;
+}
+
+SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit",
+	      .summary = "what mm_core_init did at boot, with its costs",
+	      .help = "Cycles spent initialising the memmap and handing memory to the\n"
+		      "buddy, the memmap's own size, reserved pages, and where\n"
+		      "ZONE_MOVABLE starts on each node.",
+	      .fn = cmd_meminit);

@@ -1,0 +1,360 @@
+/*
+ * shell.c - turning a command line into a call of a shell command.
+ *
+ * A line goes through three steps:
+ *   1. shell_split() cuts it into words in place (quotes, backslashes, '>');
+ *   2. shell_find() looks the first word up in the "shell_cmds" section;
+ *   3. the command runs, printing to the caller's printer, or, for
+ *      `CMD ... > FILE`, into a buffer whose contents then go to the virtual
+ *      file in a single vfs_write().
+ * The interactive loop around it (prompt, line editor, console) is in
+ * shell_run.c, so this file builds unchanged in the host tests.
+ *
+ * Also here: parse_u64() for commands that take numbers, and `help`.
+ */
+#include <shell/shell.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <views/vfs.h>
+
+/* Output of a redirected command: one page, as sysfs accepts per write. */
+#define SHELL_REDIRECT_MAX	4096
+
+#define STRINGIFY_(x)	#x
+#define STRINGIFY(x)	STRINGIFY_(x)
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * The word being built ends at *w: terminate it and file it as an argument,
+ * or as the redirection target if a '>' came before it.  Returns 0 or the
+ * split error.
+ */
+static int end_word(struct shell_words *sw, char **w, char *start,
+		    bool *want_target)
+{
+	*(*w)++ = '\0';
+	if (*want_target) {
+		sw->redirect = start;
+		*want_target = false;
+		return 0;
+	}
+	if (sw->argc >= SHELL_MAX_ARGS) {
+		sw->error = "too many arguments (max " STRINGIFY(SHELL_MAX_ARGS) " words)";
+		return -E2BIG;
+	}
+	sw->argv[sw->argc++] = start;
+	return 0;
+}
+
+/*
+ * The output pointer w never passes the input pointer r: every input byte
+ * yields at most one output byte, and each word's NUL takes the place of
+ * the blank, '>' or NUL that ended it.  So the line can be rewritten in
+ * place, and every word stays valid for as long as the line does.
+ */
+int shell_split(char *line, struct shell_words *sw)
+{
+	char *r = line, *w = line, *start = NULL;
+	bool in_word = false, in_quote = false, want_target = false;
+	int ret;
+
+	sw->argc = 0;
+	sw->argv[0] = NULL;
+	sw->redirect = NULL;
+	sw->error = NULL;
+
+	for (;;) {
+		char c = *r;
+
+		if (c == '\0') {
+			if (in_quote) {
+				sw->error = "missing closing quote";
+				return -EINVAL;
+			}
+			if (in_word) {
+				ret = end_word(sw, &w, start, &want_target);
+				if (ret)
+					return ret;
+			}
+			break;
+		}
+		r++;
+
+		if (in_quote) {
+			if (c == '"') {
+				in_quote = false;
+				continue;
+			}
+			if (c == '\\' && *r)
+				c = *r++;
+			*w++ = c;
+			continue;
+		}
+
+		if (is_blank(c) || c == '>') {
+			if (in_word) {
+				in_word = false;
+				ret = end_word(sw, &w, start, &want_target);
+				if (ret)
+					return ret;
+			}
+			if (c == '>') {
+				if (want_target) {
+					sw->error = "'>' needs a file name";
+					return -EINVAL;
+				}
+				if (sw->redirect) {
+					sw->error = "only one '>' redirection is allowed";
+					return -EINVAL;
+				}
+				want_target = true;
+				if (*r == '>')
+					r++;	/* ">>": the same as '>' for virtual files */
+			}
+			continue;
+		}
+		if (c == '|' || c == '<') {
+			sw->error = c == '|' ? "pipes ('|') are not supported; use grep PATTERN FILE"
+					     : "input redirection ('<') is not supported";
+			return -EINVAL;
+		}
+
+		if (!in_word) {
+			in_word = true;
+			start = w;
+		}
+		if (c == '"') {
+			in_quote = true;
+			continue;
+		}
+		if (c == '\\' && *r)
+			c = *r++;
+		*w++ = c;
+	}
+
+	if (want_target) {
+		sw->error = "'>' needs a file name";
+		return -EINVAL;
+	}
+	if (sw->redirect && sw->argc == 0) {
+		sw->error = "missing command before '>'";
+		return -EINVAL;
+	}
+	sw->argv[sw->argc] = NULL;
+	return sw->argc;
+}
+
+const struct shell_cmd *shell_find(const char *name)
+{
+	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+int shell_usage(struct printer *out, const struct shell_cmd *cmd)
+{
+	pr_printf(out, "usage: %s\n", cmd->usage);
+	return -EINVAL;
+}
+
+/*
+ * Run cmd with its output going into the file sw->redirect.  The file is
+ * checked first, as bash opens it before running the command.  There is no
+ * stderr, so when the command fails its buffered output (its error message)
+ * is shown instead of written.  Empty output writes nothing, as a write of
+ * zero bytes never reaches a sysfs store().
+ */
+static int run_redirected(struct printer *out, const struct shell_cmd *cmd,
+			  struct shell_words *sw)
+{
+	static char buf[SHELL_REDIRECT_MAX + 1];
+	struct buf_printer bp;
+	bool is_dir = false, writable = false;
+	int ret, err;
+
+	err = vfs_stat(sw->redirect, &is_dir, &writable);
+	if (!err && is_dir)
+		err = -EISDIR;
+	else if (!err && !writable)
+		err = -EACCES;
+	if (err) {
+		pr_printf(out, "%s: %s\n", sw->redirect, err_text(err));
+		return err;
+	}
+
+	buf_printer_init(&bp, buf, sizeof(buf));
+	ret = cmd->fn(&bp.p, sw->argc, sw->argv);
+	if (ret < 0) {
+		out->write(out, bp.buf, bp.len);
+		return ret;
+	}
+	if (bp.overflow)
+		err = -ENOSPC;
+	else if (bp.len)
+		err = vfs_write(sw->redirect, bp.buf, bp.len);
+	if (err) {
+		pr_printf(out, "%s: write error: %s\n", sw->argv[0], err_text(err));
+		return err;
+	}
+	return ret;
+}
+
+int shell_execute(struct printer *out, char *line)
+{
+	struct shell_words sw;
+	const struct shell_cmd *cmd;
+	int ret;
+
+	ret = shell_split(line, &sw);
+	if (ret < 0) {
+		pr_printf(out, "error: %s\n", sw.error);
+		return ret;
+	}
+	if (sw.argc == 0)
+		return 0;
+
+	cmd = shell_find(sw.argv[0]);
+	if (!cmd) {
+		pr_printf(out, "%s: command not found\n"
+			  "type 'help' for a list of commands\n", sw.argv[0]);
+		return -ENOENT;
+	}
+	if (sw.redirect)
+		return run_redirected(out, cmd, &sw);
+	return cmd->fn(out, sw.argc, sw.argv);
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * The whole string is checked before overflow is reported, so "12x" is
+ * -EINVAL even when the digits alone would overflow.  *out is written only
+ * on success.
+ */
+int parse_u64(const char *s, u64 *out)
+{
+	unsigned int base = 10, shift = 0, digits = 0;
+	bool overflow = false;
+	u64 v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	for (; *s; s++) {
+		int d = digit_value(*s);
+
+		if (d < 0 || (unsigned int)d >= base)
+			break;
+		digits++;
+		if (v > (UINT64_MAX - (u64)d) / base)
+			overflow = true;
+		else
+			v = v * base + (u64)d;
+	}
+	if (!digits)
+		return -EINVAL;
+
+	switch (*s) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	case 'T': case 't': shift = 40; break;
+	}
+	if (shift)
+		s++;
+	if (*s)
+		return -EINVAL;
+	if (overflow || (shift && v > (UINT64_MAX >> shift)))
+		return -ERANGE;
+	*out = v << shift;
+	return 0;
+}
+
+/* Order of `help`: by name, ties (duplicate names) by table position. */
+static bool cmd_before(const struct shell_cmd *a, const struct shell_cmd *b)
+{
+	int d = strcmp(a->name, b->name);
+
+	return d < 0 || (d == 0 && a < b);
+}
+
+/*
+ * List every command sorted by name without sorting the table (it is
+ * read-only) or allocating: each round picks the smallest command after the
+ * one printed last.  Quadratic, which is nothing for a few dozen commands.
+ */
+static void help_list(struct printer *out)
+{
+	const struct shell_cmd *prev = NULL;
+	int width = 0;
+
+	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++)
+		width = MAX(width, (int)strlen(c->name));
+
+	for (;;) {
+		const struct shell_cmd *next = NULL;
+
+		for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++) {
+			if (prev && !cmd_before(prev, c))
+				continue;
+			if (!next || cmd_before(c, next))
+				next = c;
+		}
+		if (!next)
+			break;
+		pr_printf(out, "%-*s  %s\n", width, next->name,
+			  next->summary ? next->summary : "");
+		prev = next;
+	}
+}
+
+static int cmd_help(struct printer *out, int argc, char **argv)
+{
+	const struct shell_cmd *cmd;
+
+	if (argc == 1) {
+		help_list(out);
+		return 0;
+	}
+	if (argc != 2)
+		return shell_usage(out, shell_find("help"));
+
+	cmd = shell_find(argv[1]);
+	if (!cmd) {
+		pr_printf(out, "help: no command named '%s'\n"
+			  "type 'help' for a list of commands\n", argv[1]);
+		return -ENOENT;
+	}
+	pr_printf(out, "usage: %s\n", cmd->usage);
+	if (cmd->summary)
+		pr_printf(out, "%s\n", cmd->summary);
+	if (cmd->help && cmd->help[0]) {
+		size_t len = strlen(cmd->help);
+
+		pr_printf(out, "\n%s%s", cmd->help, cmd->help[len - 1] == '\n' ? "" : "\n");
+	}
+	return 0;
+}
+
+SHELL_COMMAND(help,
+	.name = "help",
+	.usage = "help [COMMAND]",
+	.summary = "list the commands, or explain one",
+	.help = "Without COMMAND, print every command with a one-line summary.\n"
+		"With COMMAND, print its usage line and what it does.",
+	.fn = cmd_help);

@@ -1,0 +1,44 @@
+/*
+ * shell_run.c - the interactive shell on the serial console.
+ *
+ * Kept apart from shell.c because it never returns and reads the console:
+ * everything it calls (the line editor, shell_execute) is portable and
+ * tested on the host; this loop is the only glue.
+ */
+#include <shell/shell.h>
+#include <shell/line_edit.h>
+#include <kernel/console.h>
+#include <lib/printk.h>
+
+#define SHELL_PROMPT	"memlab> "
+
+_Static_assert(LINE_EDIT_MAX == SHELL_MAX_LINE, "the editor's line is the shell's line");
+
+/* Static, not on the stack: the editor carries its 4 KiB history. */
+static struct line_edit shell_editor;
+
+/*
+ * shell_run() - prompt, read one line through the editor, run it, forever.
+ * Context: the main loop, once everything else is initialised.
+ */
+void shell_run(void)
+{
+	struct printer *out = &console_printer;
+	struct line_edit *le = &shell_editor;
+
+	line_edit_init(le, out);
+	for (;;) {
+		enum line_event ev;
+
+		pr_puts(out, SHELL_PROMPT);
+		do {
+			ev = line_edit_feed(le, console_getc());
+		} while (ev == LINE_NONE);
+
+		if (ev == LINE_DONE)
+			shell_execute(out, le->buf);
+		else if (ev == LINE_TOO_LONG)
+			pr_printf(out, "error: line too long (max %d characters)\n",
+				  SHELL_MAX_LINE - 1);
+	}
+}

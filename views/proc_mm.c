@@ -1,0 +1,499 @@
+/*
+ * proc_mm.c - the memory core as Linux shows it: /proc/meminfo,
+ * /proc/buddyinfo, /proc/pagetypeinfo, /proc/zoneinfo and the node files
+ * under /sys/devices/system/node/.
+ *
+ * The text is Linux 6.1's, byte for byte, for every field memlab has, so a
+ * student can put `cat /proc/zoneinfo` of memlab and of a Linux guest side
+ * by side (research/linux-6.1-outputs/ holds such a guest's files).  A
+ * field is printed only when memlab can give its true value; fields about
+ * things memlab does not have at all (page cache, anonymous memory, slab,
+ * swap, huge pages) are printed as 0, which is what they are here.  Fields
+ * memlab has but does not count are left out rather than invented:
+ *   meminfo       PageTables, CommitLimit, Committed_AS, Vmalloc*, Percpu,
+ *                 DirectMap* (the direct map's page sizes are in `pagetables`)
+ *   zoneinfo      the "per-node stats" block, the numa_* events and the
+ *                 "vm stats threshold" line (memlab has one CPU, as a
+ *                 !CONFIG_SMP Linux, which does not print it either)
+ * memlab's additions come last in each populated zone of /proc/zoneinfo:
+ * "contiguous" (the flag, decided by the walk or the counter, see
+ * mm/zone_contig.c) and "pages_with_online_memmap" (the counter).
+ *
+ * What the numbers mean (mmzone.h has the invariants):
+ *   MemTotal     pages the buddy manages (managed: present minus reserved)
+ *   MemFree      zone->nr_free summed: pages free in the buddy AND on the
+ *                per-CPU lists.  Linux's NR_FREE_PAGES leaves pcp pages
+ *                out; memlab counts them, because they are free, so that
+ *                MemFree comes back exactly after everything is freed.
+ *                zoneinfo's "pages free" and "nr_free_pages" are the same
+ *                number per zone, and for every zone
+ *                  pages free = sum of buddyinfo[k] * 2^k + pagesets count
+ *   MemAvailable MemFree minus totalreserve_pages (each zone's high
+ *                watermark plus its largest lowmem reserve), clipped at 0:
+ *                Linux's si_mem_available() without page cache and
+ *                reclaimable slab, which memlab has none of
+ *   buddyinfo    free blocks per order, buddy lists only, as in Linux
+ *
+ * Every show() only reads: zone counters, free lists and pageblock flags.
+ * Context: (main).
+ */
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+#include <views/vfs.h>
+#include <mm/buddy.h>
+#include <views/mm_views.h>
+#include <mm/mmzone.h>
+#include <mm/sparse.h>
+
+static unsigned long pages_to_kb(unsigned long pages)
+{
+	return pages << (PAGE_SHIFT - 10);
+}
+
+/* Pages of z's own free lists and pcp lists are in z->nr_free; summed per node. */
+static void node_totals(int nid, unsigned long *managed, unsigned long *free)
+{
+	const struct pglist_data *pgdat = NODE_DATA(nid);
+
+	*managed = *free = 0;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		*managed += pgdat->node_zones[z].managed_pages;
+		*free += pgdat->node_zones[z].nr_free;
+	}
+}
+
+static bool node_has_memory(int nid)
+{
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (populated_zone(&NODE_DATA(nid)->node_zones[z]))
+			return true;
+	return false;
+}
+
+/* N_NORMAL_MEMORY: memory any kernel allocation may use (a zone up to Normal). */
+static bool node_has_normal_memory(int nid)
+{
+	for (int z = 0; z <= ZONE_NORMAL; z++)
+		if (populated_zone(&NODE_DATA(nid)->node_zones[z]))
+			return true;
+	return false;
+}
+
+/* ---- /proc/meminfo -------------------------------------------------------- */
+
+/*
+ * One line of /proc/meminfo: the label padded to 16 columns and the value
+ * in 8 (Linux's show_val_kb); longer labels get one space and keep the
+ * line's width, as "HardwareCorrupted: %5lu kB" does.
+ */
+static void meminfo_kb(struct printer *p, const char *label, unsigned long kb)
+{
+	size_t len = strlen(label);
+
+	if (len < 16)
+		pr_printf(p, "%-16s%8lu kB\n", label, kb);
+	else
+		pr_printf(p, "%s %*lu kB\n", label, (int)MAX(23 - (int)len, 1), kb);
+}
+
+/* Fields that are 0 because memlab has no such thing (no page cache, no
+ * user memory, no swap, no slab, no task stacks), in Linux's order. */
+static const char *const meminfo_absent_1[] = {
+	"Buffers:", "Cached:", "SwapCached:", "Active:", "Inactive:",
+	"Active(anon):", "Inactive(anon):", "Active(file):", "Inactive(file):",
+	"Unevictable:", "Mlocked:", "SwapTotal:", "SwapFree:", "Zswap:",
+	"Zswapped:", "Dirty:", "Writeback:", "AnonPages:", "Mapped:", "Shmem:",
+	"KReclaimable:", "Slab:", "SReclaimable:", "SUnreclaim:", "KernelStack:",
+};
+static const char *const meminfo_absent_2[] = {
+	"SecPageTables:", "NFS_Unstable:", "Bounce:", "WritebackTmp:",
+	"HardwareCorrupted:", "AnonHugePages:", "ShmemHugePages:",
+	"ShmemPmdMapped:", "FileHugePages:", "FilePmdMapped:",
+};
+
+static int meminfo_show(struct printer *p, void *data)
+{
+	unsigned long total = 0, free = 0, cma_total = 0, cma_free = 0;
+	unsigned long reserve = totalreserve_pages;
+	int nid;
+
+	(void)data;
+	for_each_online_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			total += zone->managed_pages;
+			free += zone->nr_free;
+			cma_total += zone->cma_pages;
+			cma_free += zone->nr_free_cma;
+		}
+	}
+	meminfo_kb(p, "MemTotal:", pages_to_kb(total));
+	meminfo_kb(p, "MemFree:", pages_to_kb(free));
+	meminfo_kb(p, "MemAvailable:", pages_to_kb(free > reserve ? free - reserve : 0));
+	for (size_t i = 0; i < ARRAY_SIZE(meminfo_absent_1); i++)
+		meminfo_kb(p, meminfo_absent_1[i], 0);
+	for (size_t i = 0; i < ARRAY_SIZE(meminfo_absent_2); i++)
+		meminfo_kb(p, meminfo_absent_2[i], 0);
+	meminfo_kb(p, "CmaTotal:", pages_to_kb(cma_total));
+	meminfo_kb(p, "CmaFree:", pages_to_kb(cma_free));
+	pr_printf(p, "HugePages_Total:   %5u\n"
+		     "HugePages_Free:    %5u\n"
+		     "HugePages_Rsvd:    %5u\n"
+		     "HugePages_Surp:    %5u\n", 0, 0, 0, 0);
+	meminfo_kb(p, "Hugepagesize:", pages_to_kb(pageblock_nr_pages));
+	meminfo_kb(p, "Hugetlb:", 0);
+	return 0;
+}
+
+/* ---- /proc/buddyinfo ------------------------------------------------------ */
+
+/* Free blocks per order, populated zones only, "%6lu " each (mm/vmstat.c). */
+static int buddyinfo_show(struct printer *p, void *data)
+{
+	int nid;
+
+	(void)data;
+	for_each_online_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (!populated_zone(zone))
+				continue;
+			pr_printf(p, "Node %d, zone %8s ", nid, zone_names[z]);
+			for (int order = 0; order < NR_PAGE_ORDERS; order++)
+				pr_printf(p, "%6lu ", zone->free_area[order].nr_free);
+			pr_printf(p, "\n");
+		}
+	}
+	return 0;
+}
+
+/* ---- /proc/pagetypeinfo --------------------------------------------------- */
+
+/* Linux stops counting a free list here; the count is then shown as ">N". */
+#define FREE_LIST_COUNT_CAP	100000
+
+static unsigned long free_list_count(const struct list_head *head, bool *overflow)
+{
+	unsigned long n = 0;
+
+	*overflow = false;
+	for (const struct list_head *pos = head->next; pos != head; pos = pos->next) {
+		if (++n >= FREE_LIST_COUNT_CAP) {
+			*overflow = true;
+			break;
+		}
+	}
+	return n;
+}
+
+/*
+ * Pageblocks of zone per type, as Linux's pagetypeinfo_showblockcount_print:
+ * one probe every pageblock_nr_pages from zone_start_pfn, counting only
+ * pfns with an online memmap that belongs to this zone.
+ */
+static void zone_count_pageblocks(struct zone *zone, unsigned long *count)
+{
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		count[mt] = 0;
+	for (u64 pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone); pfn += pageblock_nr_pages) {
+		struct page *page = pfn_to_online_page(pfn);
+		int mt;
+
+		if (!page || page_zone(page) != zone)
+			continue;
+		mt = buddy_list_mt(pfn);	/* Isolate while isolated, as Linux */
+		if (mt >= 0 && mt < MIGRATE_TYPES)
+			count[mt]++;
+	}
+}
+
+static void pagetypeinfo_node(struct printer *p, int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	unsigned long count[MIGRATE_TYPES];
+
+	pr_printf(p, "Page block order: %d\n", pageblock_order);
+	pr_printf(p, "Pages per block:  %lu\n", pageblock_nr_pages);
+	pr_printf(p, "\n");
+
+	pr_printf(p, "%-43s ", "Free pages count per migrate type at order");
+	for (int order = 0; order < NR_PAGE_ORDERS; order++)
+		pr_printf(p, "%6d ", order);
+	pr_printf(p, "\n");
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			pr_printf(p, "Node %4d, zone %8s, type %12s ", nid, zone_names[z],
+				  migratetype_name(mt));
+			for (int order = 0; order < NR_PAGE_ORDERS; order++) {
+				bool overflow;
+				unsigned long n = free_list_count(&zone->free_area[order].free_list[mt],
+								  &overflow);
+
+				pr_printf(p, "%s%6lu ", overflow ? ">" : "", n);
+			}
+			pr_printf(p, "\n");
+		}
+	}
+
+	pr_printf(p, "\n%-23s", "Number of blocks type ");
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		pr_printf(p, "%12s ", migratetype_name(mt));
+	pr_printf(p, "\n");
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		zone_count_pageblocks(zone, count);
+		pr_printf(p, "Node %d, zone %8s ", nid, zone_names[z]);
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			pr_printf(p, "%12lu ", count[mt]);
+		pr_printf(p, "\n");
+	}
+}
+
+/* One block per node with memory, each with its own header, as Linux. */
+static int pagetypeinfo_show(struct printer *p, void *data)
+{
+	int nid;
+
+	(void)data;
+	for_each_online_node(nid)
+		if (node_has_memory(nid))
+			pagetypeinfo_node(p, nid);
+	return 0;
+}
+
+/* ---- /proc/zoneinfo ------------------------------------------------------- */
+
+/* Linux's zone vmstat items in order; memlab has only the free counters,
+ * and every other item counts something memlab has none of. */
+static const char *const zone_stat_absent[] = {
+	"nr_zone_inactive_anon", "nr_zone_active_anon", "nr_zone_inactive_file",
+	"nr_zone_active_file", "nr_zone_unevictable", "nr_zone_write_pending",
+	"nr_mlock", "nr_bounce", "nr_zspages",
+};
+
+static void zoneinfo_zone(struct printer *p, int nid, int z)
+{
+	const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+	pr_printf(p, "Node %d, zone %8s", nid, zone_names[z]);
+	pr_printf(p, "\n  pages free     %lu"
+		     "\n        boost    %lu"
+		     "\n        min      %lu"
+		     "\n        low      %lu"
+		     "\n        high     %lu"
+		     "\n        spanned  %lu"
+		     "\n        present  %lu"
+		     "\n        managed  %lu"
+		     "\n        cma      %lu",
+		  zone->nr_free, 0UL, zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW],
+		  zone->watermark[WMARK_HIGH], zone->spanned_pages, zone->present_pages,
+		  zone->managed_pages, zone->cma_pages);
+	pr_printf(p, "\n        protection: (%ld", (long)zone->lowmem_reserve[0]);
+	for (int i = 1; i < MAX_NR_ZONES; i++)
+		pr_printf(p, ", %ld", (long)zone->lowmem_reserve[i]);
+	pr_printf(p, ")");
+	/* Linux: "If unpopulated, no other information is useful". */
+	if (!populated_zone(zone)) {
+		pr_printf(p, "\n");
+		return;
+	}
+	pr_printf(p, "\n      %-12s %lu", "nr_free_pages", zone->nr_free);
+	for (size_t i = 0; i < ARRAY_SIZE(zone_stat_absent); i++)
+		pr_printf(p, "\n      %-12s %lu", zone_stat_absent[i], 0UL);
+	pr_printf(p, "\n      %-12s %lu", "nr_free_cma", zone->nr_free_cma);
+	pr_printf(p, "\n  pagesets"
+		     "\n    cpu: %i"
+		     "\n              count: %i"
+		     "\n              high:  %i"
+		     "\n              batch: %i",
+		  0, zone->pcp.count, zone->pcp.high, zone->pcp.batch);
+	pr_printf(p, "\n  node_unreclaimable:  %u"
+		     "\n  start_pfn:           %lu",
+		  0u, zone->zone_start_pfn);
+	/* memlab's additions */
+	pr_printf(p, "\n  contiguous:          %u"
+		     "\n  pages_with_online_memmap: %lu",
+		  (unsigned)zone->contiguous, zone->pages_with_online_memmap);
+	pr_printf(p, "\n");
+}
+
+/* Every zone of every online node, populated or not, as Linux. */
+static int zoneinfo_show(struct printer *p, void *data)
+{
+	int nid;
+
+	(void)data;
+	for_each_online_node(nid)
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			zoneinfo_zone(p, nid, z);
+	return 0;
+}
+
+static const struct vfs_file_ops meminfo_ops = { .show = meminfo_show };
+static const struct vfs_file_ops buddyinfo_ops = { .show = buddyinfo_show };
+static const struct vfs_file_ops pagetypeinfo_ops = { .show = pagetypeinfo_show };
+static const struct vfs_file_ops zoneinfo_ops = { .show = zoneinfo_show };
+VFS_FILE(proc_meminfo, "/proc/meminfo", &meminfo_ops, NULL);
+VFS_FILE(proc_buddyinfo, "/proc/buddyinfo", &buddyinfo_ops, NULL);
+VFS_FILE(proc_pagetypeinfo, "/proc/pagetypeinfo", &pagetypeinfo_ops, NULL);
+VFS_FILE(proc_zoneinfo, "/proc/zoneinfo", &zoneinfo_ops, NULL);
+
+/* ---- /sys/devices/system/node --------------------------------------------- */
+
+/* A node mask as Linux's "%*pbl": ranges "0-1", lists "0,2-3", then "\n". */
+static void print_node_list(struct printer *p, bool (*member)(int nid))
+{
+	bool first = true;
+
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		int last = nid;
+
+		if (!member(nid))
+			continue;
+		while (last + 1 < MAX_NUMNODES && member(last + 1))
+			last++;
+		pr_printf(p, "%s%d", first ? "" : ",", nid);
+		if (last > nid)
+			pr_printf(p, "-%d", last);
+		first = false;
+		nid = last;
+	}
+	pr_printf(p, "\n");
+}
+
+static bool node_is_online(int nid)
+{
+	return NODE_DATA(nid)->online;
+}
+
+static bool node_online_with_memory(int nid)
+{
+	return NODE_DATA(nid)->online && node_has_memory(nid);
+}
+
+static bool node_online_with_normal_memory(int nid)
+{
+	return NODE_DATA(nid)->online && node_has_normal_memory(nid);
+}
+
+static int node_online_show(struct printer *p, void *data)
+{
+	(void)data;
+	print_node_list(p, node_is_online);
+	return 0;
+}
+
+static int node_has_memory_show(struct printer *p, void *data)
+{
+	(void)data;
+	print_node_list(p, node_online_with_memory);
+	return 0;
+}
+
+static int node_has_normal_memory_show(struct printer *p, void *data)
+{
+	(void)data;
+	print_node_list(p, node_online_with_normal_memory);
+	return 0;
+}
+
+static const struct vfs_file_ops node_online_ops = { .show = node_online_show };
+static const struct vfs_file_ops node_has_memory_ops = { .show = node_has_memory_show };
+static const struct vfs_file_ops node_has_normal_memory_ops = { .show = node_has_normal_memory_show };
+VFS_FILE(node_online, "/sys/devices/system/node/online", &node_online_ops, NULL);
+VFS_FILE(node_has_memory, "/sys/devices/system/node/has_memory", &node_has_memory_ops, NULL);
+VFS_FILE(node_has_normal_memory, "/sys/devices/system/node/has_normal_memory",
+	 &node_has_normal_memory_ops, NULL);
+
+/* The zero fields of drivers/base/node.c's node_read_meminfo(), in order,
+ * between MemUsed and the huge page counts (see the top of this file). */
+static const char *const node_meminfo_absent[] = {
+	"SwapCached:", "Active:", "Inactive:", "Active(anon):", "Inactive(anon):",
+	"Active(file):", "Inactive(file):", "Unevictable:", "Mlocked:", "Dirty:",
+	"Writeback:", "FilePages:", "Mapped:", "AnonPages:", "Shmem:",
+	"KernelStack:", "SecPageTables:", "NFS_Unstable:", "Bounce:",
+	"WritebackTmp:", "KReclaimable:", "Slab:", "SReclaimable:", "SUnreclaim:",
+	"AnonHugePages:", "ShmemHugePages:", "ShmemPmdMapped:", "FileHugePages:",
+	"FilePmdMapped:",
+};
+
+/* /sys/devices/system/node/nodeN/meminfo: "Node %d %-16s%8lu kB" lines. */
+static int node_meminfo_show(struct printer *p, void *data)
+{
+	int nid = (int)(uintptr_t)data;
+	unsigned long managed, free;
+
+	node_totals(nid, &managed, &free);
+	pr_printf(p, "Node %d %-16s%8lu kB\n", nid, "MemTotal:", pages_to_kb(managed));
+	pr_printf(p, "Node %d %-16s%8lu kB\n", nid, "MemFree:", pages_to_kb(free));
+	pr_printf(p, "Node %d %-16s%8lu kB\n", nid, "MemUsed:",
+		  pages_to_kb(managed > free ? managed - free : 0));
+	for (size_t i = 0; i < ARRAY_SIZE(node_meminfo_absent); i++)
+		pr_printf(p, "Node %d %-16s%8lu kB\n", nid, node_meminfo_absent[i], 0UL);
+	pr_printf(p, "Node %d HugePages_Total: %5u\n"
+		     "Node %d HugePages_Free:  %5u\n"
+		     "Node %d HugePages_Surp:  %5u\n", nid, 0, nid, 0, nid, 0);
+	return 0;
+}
+
+/* /sys/devices/system/node/nodeN/distance: to every online node, one line. */
+static int node_distance_show(struct printer *p, void *data)
+{
+	int nid = (int)(uintptr_t)data, other;
+	bool first = true;
+
+	for_each_online_node(other) {
+		pr_printf(p, "%s%u", first ? "" : " ", (unsigned)numa_distance[nid][other]);
+		first = false;
+	}
+	pr_printf(p, "\n");
+	return 0;
+}
+
+static const struct vfs_file_ops node_meminfo_ops = { .show = node_meminfo_show };
+static const struct vfs_file_ops node_distance_ops = { .show = node_distance_show };
+
+int mm_views_add_node(int nid)
+{
+	static const struct { const char *name; const struct vfs_file_ops *ops; } files[] = {
+		{ "meminfo", &node_meminfo_ops },
+		{ "distance", &node_distance_ops },
+	};
+	char path[VFS_PATH_MAX];
+
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		int err;
+
+		ksnprintf(path, sizeof(path), "/sys/devices/system/node/node%d/%s", nid,
+			  files[i].name);
+		err = vfs_create(path, files[i].ops, (void *)(uintptr_t)nid);
+		if (err && err != -EEXIST)
+			return err;
+	}
+	return 0;
+}
+
+void mm_views_init(void)
+{
+	int nid;
+
+	for_each_online_node(nid) {
+		int err = mm_views_add_node(nid);
+
+		if (err)
+			pr_warn("mm_views: cannot create the sysfs files of node %d: %s",
+				nid, err_text(err));
+	}
+}

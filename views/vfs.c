@@ -1,0 +1,425 @@
+/*
+ * vfs.c - the virtual file tree behind /proc and /sys (see vfs.h).
+ *
+ * Every file and directory is a struct vfs_node in one static array; links
+ * between nodes are 16-bit indices into it, and index 0, the root, doubles
+ * as "none" (the root is nobody's child, sibling or hash neighbour).
+ *
+ *   vfs_nodes[0]  "/"        first_child -> proc
+ *   vfs_nodes[1]  "proc"     parent 0, next -> sys,  first_child -> meminfo
+ *   vfs_nodes[2]  "meminfo"  parent 1, ops = &meminfo_ops
+ *   vfs_nodes[3]  "sys"      parent 0, prev -> proc, ...
+ *
+ * A node is a directory exactly when its ops is NULL.  Each directory keeps
+ * its children on a doubly linked list in strcmp() order, which is what
+ * vfs_list() walks.  Finding one child by name goes through a hash table
+ * keyed by (parent index, name) instead, so the 2000-entry memory-block
+ * directory is as fast to search as a small one.  Inserting into the sorted
+ * list starts from the child inserted last (the directory's `hint`) when the
+ * new name sorts after it, which makes the usual creation pattern (memory0,
+ * memory1, ...) cost a step or two instead of a walk of the whole list.
+ *
+ * Unused nodes above `vfs_hwm` have never been handed out; freed nodes are
+ * chained through hash_next on vfs_free_head.  Nothing here recurses: the
+ * removal of a directory walks its subtree with a loop (vfs_remove()).
+ */
+#include <views/vfs.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <lib/printk.h>
+
+#define VFS_HASH_SIZE	8192	/* lookup buckets, a power of two */
+#define VFS_ROOT	0	/* the root's index, also "no node" in links */
+
+_Static_assert(VFS_MAX_NODES <= 65536, "node links are 16-bit");
+_Static_assert((VFS_HASH_SIZE & (VFS_HASH_SIZE - 1)) == 0, "hash size must be a power of two");
+
+struct vfs_node {
+	char name[VFS_NAME_MAX];	/* component, NUL-terminated; "" for the root */
+	const struct vfs_file_ops *ops;	/* file operations; NULL for a directory */
+	void *data;			/* passed to show()/store() */
+	u16 parent;			/* containing directory (root: itself) */
+	u16 first_child;		/* directory: smallest name, or none */
+	u16 next, prev;			/* siblings in strcmp() order, or none */
+	u16 hash_next;			/* bucket chain; the free list when unused */
+	u16 hint;			/* directory: child inserted last, or none */
+};
+
+_Static_assert(sizeof(struct vfs_node) == 64, "vfs.h quotes 64 bytes a node");
+
+static struct vfs_node vfs_nodes[VFS_MAX_NODES];
+static u16 vfs_buckets[VFS_HASH_SIZE];	/* first node of each chain, or none */
+static unsigned int vfs_hwm = 1;	/* nodes [vfs_hwm, MAX) were never used */
+static u16 vfs_free_head;		/* freed nodes, chained by hash_next */
+static unsigned int vfs_nr_used = 1;	/* nodes in the tree, root included */
+
+/*
+ * The static files: declared weak here so a build without any VFS_FILE()
+ * (a test binary, say) still links, with an empty table.
+ */
+extern const struct vfs_static_file __start_vfs_files[] __attribute__((weak));
+extern const struct vfs_static_file __stop_vfs_files[] __attribute__((weak));
+
+static bool node_is_dir(unsigned int n)
+{
+	return vfs_nodes[n].ops == NULL;
+}
+
+/* FNV-1a over the name, seeded with the parent so equal names in different
+ * directories land in different buckets. */
+static unsigned int name_hash(unsigned int parent, const char *name)
+{
+	u32 h = 2166136261u ^ (parent * 0x9e3779b1u);
+
+	for (; *name; name++) {
+		h ^= (u8)*name;
+		h *= 16777619u;
+	}
+	return h & (VFS_HASH_SIZE - 1);
+}
+
+/* The child of dir called name, or VFS_ROOT when there is none. */
+static unsigned int find_child(unsigned int dir, const char *name)
+{
+	unsigned int n = vfs_buckets[name_hash(dir, name)];
+
+	for (; n != VFS_ROOT; n = vfs_nodes[n].hash_next)
+		if (vfs_nodes[n].parent == dir && strcmp(vfs_nodes[n].name, name) == 0)
+			return n;
+	return VFS_ROOT;
+}
+
+/*
+ * Copy the next component of *pathp into name and step past it, skipping
+ * any slashes before it.  Returns the component's length, 0 at the end of
+ * the path, or -ENAMETOOLONG if it does not fit in VFS_NAME_MAX.
+ */
+static int next_component(const char **pathp, char name[VFS_NAME_MAX])
+{
+	const char *p = *pathp;
+	size_t len = 0;
+
+	while (*p == '/')
+		p++;
+	while (p[len] && p[len] != '/')
+		len++;
+	if (len >= VFS_NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	*pathp = p + len;
+	return (int)len;
+}
+
+/* Is the rest of a path empty but for trailing slashes? */
+static bool only_slashes(const char *p)
+{
+	while (*p == '/')
+		p++;
+	return *p == '\0';
+}
+
+static bool is_dot_or_dotdot(const char *name)
+{
+	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+}
+
+static int check_path(const char *path)
+{
+	if (!path)
+		return -EINVAL;
+	if (strnlen(path, VFS_PATH_MAX) >= VFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * Resolve path (absolute, or relative to the root) to a node index in *out.
+ * "." stays, ".." goes up (the root's parent is the root).
+ */
+static int vfs_walk(const char *path, unsigned int *out)
+{
+	char name[VFS_NAME_MAX];
+	unsigned int n = VFS_ROOT;
+	int len, ret;
+
+	ret = check_path(path);
+	if (ret)
+		return ret;
+	while ((len = next_component(&path, name)) > 0) {
+		if (!node_is_dir(n))
+			return -ENOTDIR;
+		if (strcmp(name, ".") == 0)
+			continue;
+		if (strcmp(name, "..") == 0) {
+			n = vfs_nodes[n].parent;
+			continue;
+		}
+		n = find_child(n, name);
+		if (n == VFS_ROOT)
+			return -ENOENT;
+	}
+	if (len < 0)
+		return len;
+	*out = n;
+	return 0;
+}
+
+static unsigned int node_alloc(void)
+{
+	unsigned int n;
+
+	if (vfs_free_head != VFS_ROOT) {
+		n = vfs_free_head;
+		vfs_free_head = vfs_nodes[n].hash_next;
+	} else {
+		n = vfs_hwm++;
+	}
+	BUG_ON(n == VFS_ROOT || n >= VFS_MAX_NODES);	/* vfs_create() checked the room */
+	vfs_nr_used++;
+	return n;
+}
+
+/*
+ * Link the new node n into dir's sorted child list and the hash table.
+ * Invariant of the walk: every child from the list head up to `after` sorts
+ * before n, and `c` is the one right after `after`.
+ */
+static void link_child(unsigned int dir, unsigned int n)
+{
+	struct vfs_node *d = &vfs_nodes[dir], *node = &vfs_nodes[n];
+	unsigned int after = VFS_ROOT, c = d->first_child;
+	unsigned int bucket = name_hash(dir, node->name);
+
+	if (d->hint != VFS_ROOT && strcmp(vfs_nodes[d->hint].name, node->name) < 0) {
+		after = d->hint;
+		c = vfs_nodes[after].next;
+	}
+	while (c != VFS_ROOT && strcmp(vfs_nodes[c].name, node->name) < 0) {
+		after = c;
+		c = vfs_nodes[c].next;
+	}
+	node->prev = (u16)after;
+	node->next = (u16)c;
+	if (after != VFS_ROOT)
+		vfs_nodes[after].next = (u16)n;
+	else
+		d->first_child = (u16)n;
+	if (c != VFS_ROOT)
+		vfs_nodes[c].prev = (u16)n;
+	d->hint = (u16)n;
+
+	node->hash_next = vfs_buckets[bucket];
+	vfs_buckets[bucket] = (u16)n;
+}
+
+/* Make a node called name (fits VFS_NAME_MAX) under dir; ops NULL makes a directory. */
+static unsigned int node_create(unsigned int dir, const char *name,
+				const struct vfs_file_ops *ops, void *data)
+{
+	unsigned int n = node_alloc();
+	struct vfs_node *node = &vfs_nodes[n];
+
+	memset(node, 0, sizeof(*node));
+	strlcpy(node->name, name, sizeof(node->name));
+	node->ops = ops;
+	node->data = data;
+	node->parent = (u16)dir;
+	link_child(dir, n);
+	return n;
+}
+
+/* Unlink the childless node n from its directory and the hash table, and free it. */
+static void node_destroy(unsigned int n)
+{
+	struct vfs_node *node = &vfs_nodes[n];
+	struct vfs_node *d = &vfs_nodes[node->parent];
+	u16 *link = &vfs_buckets[name_hash(node->parent, node->name)];
+
+	if (node->prev != VFS_ROOT)
+		vfs_nodes[node->prev].next = node->next;
+	else
+		d->first_child = node->next;
+	if (node->next != VFS_ROOT)
+		vfs_nodes[node->next].prev = node->prev;
+	if (d->hint == n)
+		d->hint = node->prev;
+
+	while (*link != n)
+		link = &vfs_nodes[*link].hash_next;
+	*link = node->hash_next;
+
+	memset(node, 0, sizeof(*node));
+	node->hash_next = vfs_free_head;
+	vfs_free_head = (u16)n;
+	vfs_nr_used--;
+}
+
+void vfs_init(void)
+{
+	memset(vfs_nodes, 0, vfs_hwm * sizeof(vfs_nodes[0]));
+	memset(vfs_buckets, 0, sizeof(vfs_buckets));
+	vfs_hwm = 1;
+	vfs_free_head = VFS_ROOT;
+	vfs_nr_used = 1;
+
+	for (const struct vfs_static_file *f = __start_vfs_files; f < __stop_vfs_files; f++) {
+		int ret = vfs_create(f->path, f->ops, f->data);
+
+		if (ret)
+			pr_warn("vfs: cannot add %s: %s", f->path, err_text(ret));
+	}
+}
+
+/*
+ * Two passes over the path.  The first checks every component and counts
+ * the nodes that will be new (all those after the deepest existing prefix),
+ * so a pool too small for them is refused before anything changes.  The
+ * second creates them.
+ */
+int vfs_create(const char *path, const struct vfs_file_ops *ops, void *data)
+{
+	char name[VFS_NAME_MAX];
+	const char *p = path;
+	unsigned int n = VFS_ROOT, missing = 0, components = 0;
+	int len, ret;
+
+	ret = check_path(path);
+	if (ret)
+		return ret;
+	if (path[0] != '/' || !ops)
+		return -EINVAL;
+
+	while ((len = next_component(&p, name)) > 0) {
+		if (is_dot_or_dotdot(name))
+			return -EINVAL;
+		components++;
+		if (missing == 0) {
+			unsigned int c;
+
+			if (!node_is_dir(n))
+				return -ENOTDIR;
+			c = find_child(n, name);
+			if (c != VFS_ROOT) {
+				n = c;
+				continue;
+			}
+		}
+		missing++;
+	}
+	if (len < 0)
+		return len;
+	if (components == 0)
+		return -EINVAL;
+	if (missing == 0)
+		return -EEXIST;
+	if (missing > VFS_MAX_NODES - vfs_nr_used)
+		return -ENOSPC;
+
+	/* Second pass: continue below n, creating the missing tail. */
+	p = path;
+	n = VFS_ROOT;
+	while (next_component(&p, name) > 0) {
+		unsigned int c = find_child(n, name);
+
+		if (c == VFS_ROOT) {
+			bool last = only_slashes(p);
+
+			c = node_create(n, name, last ? ops : NULL, last ? data : NULL);
+		}
+		n = c;
+	}
+	return 0;
+}
+
+/*
+ * Remove the subtree at n without recursion: go down first children until
+ * a leaf, free it, go back to its parent, repeat.  Each node is freed once
+ * all its children are gone, and the loop ends when the top node is freed.
+ */
+int vfs_remove(const char *path)
+{
+	unsigned int top, n;
+	int ret;
+
+	ret = vfs_walk(path, &top);
+	if (ret)
+		return ret;
+	if (top == VFS_ROOT)
+		return -EINVAL;
+
+	n = top;
+	for (;;) {
+		unsigned int parent;
+
+		while (vfs_nodes[n].first_child != VFS_ROOT)
+			n = vfs_nodes[n].first_child;
+		parent = vfs_nodes[n].parent;
+		node_destroy(n);
+		if (n == top)
+			break;
+		n = parent;
+	}
+	return 0;
+}
+
+int vfs_read(const char *path, struct printer *p)
+{
+	unsigned int n;
+	int ret;
+
+	ret = vfs_walk(path, &n);
+	if (ret)
+		return ret;
+	if (node_is_dir(n))
+		return -EISDIR;
+	if (!vfs_nodes[n].ops->show)
+		return -EACCES;
+	return vfs_nodes[n].ops->show(p, vfs_nodes[n].data);
+}
+
+int vfs_write(const char *path, const char *buf, size_t len)
+{
+	unsigned int n;
+	int ret;
+
+	ret = vfs_walk(path, &n);
+	if (ret)
+		return ret;
+	if (node_is_dir(n))
+		return -EISDIR;
+	if (!vfs_nodes[n].ops->store)
+		return -EACCES;
+	return vfs_nodes[n].ops->store(buf, len, vfs_nodes[n].data);
+}
+
+int vfs_list(const char *path,
+	     void (*emit)(const char *name, bool is_dir, void *ctx), void *ctx)
+{
+	unsigned int n, c;
+	int ret;
+
+	ret = vfs_walk(path, &n);
+	if (ret)
+		return ret;
+	if (!node_is_dir(n))
+		return -ENOTDIR;
+	for (c = vfs_nodes[n].first_child; c != VFS_ROOT; c = vfs_nodes[c].next)
+		emit(vfs_nodes[c].name, node_is_dir(c), ctx);
+	return 0;
+}
+
+int vfs_stat(const char *path, bool *is_dir, bool *writable)
+{
+	unsigned int n;
+	int ret;
+
+	ret = vfs_walk(path, &n);
+	if (ret)
+		return ret;
+	if (is_dir)
+		*is_dir = node_is_dir(n);
+	if (writable)
+		*writable = !node_is_dir(n) && vfs_nodes[n].ops->store != NULL;
+	return 0;
+}

@@ -155,7 +155,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 	-z noexecstack -T linker.ld
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-.PHONY: all iso run debug test test-host test-qemu test-fuzz bench clean deps \
+.PHONY: all iso run debug test test-host test-qemu test-fuzz check-tree bench clean deps \
 	deps-build deps-run deps-test FORCE
 .DELETE_ON_ERROR:
 
@@ -292,6 +292,11 @@ test-fuzz: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 			$(B)/fuzz/corpus-$$t $$seeds > $(B)/fuzz/$$t.log 2>&1 \
 			|| { tail -40 $(B)/fuzz/$$t.log; echo "*** fuzz target $$t found a bug (log: $(B)/fuzz/$$t.log)"; exit 1; }; \
 	done
+
+# The layout rules (docs/architecture.md): homes of commands and views, the
+# folder import graph, paths named in comments and docs, unused functions.
+check-tree: $(B)/memlab.elf
+	$(PYTHON) tools/check_tree.py
 
 test-qemu: deps-test $(B)/memlab.elf
 	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_ARGS)

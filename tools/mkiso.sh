@@ -20,7 +20,7 @@
 # drivers (vbe or efi_gop), which the multiboot2 framebuffer request needs.
 #
 # Testing hook, as in deps.sh: MKISO_FAKE_MISSING="grub-efi-amd64-bin"
-# builds as if that package were not installed (tests/iso/test_mkiso.sh).
+# builds as if that package were not installed (tests/qemu/test_iso.py).
 set -eu
 ELF=$1
 OUT=$2

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""check_tree.py - the rules that keep memlab's layout true, checked.
+
+    tools/check_tree.py [--graph]      (make check-tree; part of make test)
+
+Each rule prints one line per violation, "RULE: file:line: what", and the
+script exits 1 if there was any.  --graph prints the folder import graph.
+
+  paths     a path named in a comment, a doc or the Makefile exists in the
+            repository (src/foo.c, docs/x.md, include/mm/page.h, or a
+            header as it is included, <mm/page.h>); nothing names a file
+            that lives outside it (DESIGN.md, research notes)
+  commands  SHELL_COMMAND() is used only in shell/ (and tests/)
+  views     virtual files (VFS_FILE, vfs_create*, vfs_mkdir*, vfs_symlink) are
+            created only in views/ (and tests/)
+  include-c no file #includes a .c file
+  imports   the folder import graph (which top-level folder includes
+            headers of which) has no circle, and mm/ includes only lib/,
+            its own headers and mm/platform.h
+  unused    every function with external linkage in the kernel is called
+            from another object file, or from tests/ (needs build/: run
+            after make build/memlab.elf; skipped with a note otherwise)
+
+Folders and their layer (lower never includes higher), see docs/architecture.md:
+  lib < mm < arch < kernel < drivers < views < shell < init
+mm/ sees only lib/ and its own headers; arch/ implements mm's platform
+header (arch/x86_64/mm_platform.c), so it may include mm/.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Where an included header lives, by its first path component.
+HEADER_ROOTS = {
+    "arch": REPO / "arch" / "x86_64" / "include",
+}
+SOURCE_EXT = (".c", ".h", ".asm")
+TEXT_EXT = SOURCE_EXT + (".md", ".py", ".sh", ".ld", ".cfg", ".txt")
+TOP = ["lib", "arch", "kernel", "mm", "drivers", "views", "shell", "init",
+       "boot", "tests", "tools", "docs", "iso", "include"]
+# Allowed imports per folder (besides itself).  tests/ and tools/ may use anything.
+ALLOWED = {
+    "lib":     set(),
+    "arch":    {"lib", "mm"},
+    "kernel":  {"lib", "arch", "mm"},
+    "mm":      {"lib"},
+    "drivers": {"lib", "arch", "kernel", "mm"},
+    "views":   {"lib", "arch", "kernel", "mm", "drivers"},
+    "shell":   {"lib", "arch", "kernel", "mm", "drivers", "views"},
+    "init":    {"lib", "arch", "kernel", "mm", "drivers", "views", "shell"},
+    "boot":    set(),
+}
+# Names that refer to material outside the repository.
+OUTSIDE = re.compile(r"\bDESIGN\.md\b|\bresearch/[\w./-]*|\.\./shared\b")
+
+violations = []
+
+
+def report(rule, path, line, what):
+    violations.append(f"{rule}: {path}:{line}: {what}")
+
+
+def tracked_files():
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"],
+                         cwd=REPO, stdout=subprocess.PIPE, text=True).stdout
+    return sorted(p for p in out.split() if (REPO / p).is_file())
+
+
+def read(p):
+    try:
+        return (REPO / p).read_text()
+    except (UnicodeDecodeError, OSError):
+        return None
+
+
+def folder_of(path):
+    """The top-level folder a repository file belongs to; include/X/... and
+    arch/x86_64/include/arch/... belong to X and arch."""
+    parts = path.split("/")
+    if parts[0] == "include" and len(parts) > 2:
+        return parts[1]
+    return parts[0]
+
+
+def header_path(inc):
+    """The repository file an #include <inc> names, or None (a system or
+    test-only header)."""
+    first = inc.split("/")[0]
+    root = HEADER_ROOTS.get(first, REPO / "include")
+    p = root / inc
+    return p.relative_to(REPO).as_posix() if p.is_file() else None
+
+
+# -- paths ----------------------------------------------------------------
+
+PATH_RE = re.compile(
+    r"(?<![\w./<-])((?:%s)/[\w./-]*\w\.(?:c|h|asm|md|py|sh|ld|cfg|txt))\b"
+    % "|".join(TOP))
+INCLUDE_NAME_RE = re.compile(r"<((?:lib|arch|kernel|mm|drivers|views|shell)/[\w/]+\.h)>")
+
+
+def check_paths(files):
+    for p in files:
+        if not p.endswith(TEXT_EXT) and p != "Makefile" and "/" in p and not p.startswith(".ci"):
+            continue
+        if p == "tools/check_tree.py":
+            continue
+        text = read(p)
+        if text is None:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            m = OUTSIDE.search(line)
+            if m:
+                report("paths", p, n, f"refers to {m.group(0)!r}, which is not in the repository")
+            for m in PATH_RE.finditer(line):
+                name = m.group(1).rstrip(".")
+                if "*" in name or "%" in name or "$" in name:
+                    continue
+                if name.startswith("build/") or name.startswith("tests/fuzz/seeds/"):
+                    continue
+                if (REPO / name).exists():
+                    continue
+                # a header named as it is included (mm/page.h, arch/cpu.h)
+                if name.endswith(".h") and header_path(name):
+                    continue
+                report("paths", p, n, f"names {name}, which does not exist")
+            for m in INCLUDE_NAME_RE.finditer(line):
+                if not header_path(m.group(1)) and not p.startswith("tests/"):
+                    report("paths", p, n, f"names <{m.group(1)}>, which does not exist")
+
+
+# -- commands, views, include-c ---------------------------------------------
+
+VFS_CREATE_RE = re.compile(r"\bvfs_(?:create\w*|mkdir\w*|symlink)\s*\(|\bVFS_FILE\s*\(")
+
+
+def check_homes(files):
+    for p in files:
+        if not p.endswith((".c", ".h")) or p.startswith("tests/"):
+            continue
+        text = read(p)
+        if text is None:
+            continue
+        top = folder_of(p)
+        for n, line in enumerate(text.splitlines(), 1):
+            code = line.split("//")[0]
+            if re.match(r"\s*(\*|/\*)", code):
+                continue
+            if "SHELL_COMMAND(" in code and top != "shell" and p != "include/shell/shell.h" \
+                    and not code.lstrip().startswith("#define"):
+                report("commands", p, n, "SHELL_COMMAND outside shell/")
+            if VFS_CREATE_RE.search(code) and top != "views" and not code.lstrip().startswith("#define") \
+                    and p != "include/views/vfs.h":
+                report("views", p, n, "a virtual file created outside views/")
+
+
+def check_include_c(files):
+    for p in files:
+        if not p.endswith(SOURCE_EXT):
+            continue
+        text = read(p)
+        if text is None:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if re.match(r'\s*#\s*include\s*["<][^">]*\.c[">]', line):
+                report("include-c", p, n, line.strip())
+
+
+# -- imports ----------------------------------------------------------------
+
+INC_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+
+def import_graph(files):
+    edges = {}          # (from, to) -> first "file:line" seen
+    for p in files:
+        if not p.endswith((".c", ".h")):
+            continue
+        src = folder_of(p)
+        if src not in ALLOWED:
+            continue
+        text = read(p) or ""
+        for m in INC_RE.finditer(text):
+            inc = m.group(1)
+            hp = header_path(inc)
+            if hp is None:
+                continue
+            dst = folder_of(hp)
+            line = text.count("\n", 0, m.start()) + 1
+            if src == "mm" and inc == "mm/platform.h":
+                continue
+            if dst != src:
+                edges.setdefault((src, dst), f"{p}:{line}")
+    return edges
+
+
+def check_imports(files, show):
+    edges = import_graph(files)
+    if show:
+        for (a, b), where in sorted(edges.items()):
+            print(f"{a} -> {b}   ({where})")
+    for (a, b), where in sorted(edges.items()):
+        if b not in ALLOWED.get(a, set()):
+            f, line = where.rsplit(":", 1)
+            report("imports", f, line, f"{a}/ includes {b}/ (allowed: "
+                   f"{', '.join(sorted(ALLOWED.get(a, ()))) or 'nothing'})")
+    # A circle is impossible when every edge goes down the layers above; the
+    # search below still proves it on the graph as found.
+    graph = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+    state = {}
+
+    def visit(n, stack):
+        state[n] = 1
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == 1:
+                cyc = stack[stack.index(m):] + [m] if m in stack else [n, m]
+                report("imports", "-", 0, "circle: " + " -> ".join(cyc))
+            elif m not in state:
+                visit(m, stack + [m])
+        state[n] = 2
+    for n in sorted(graph):
+        if n not in state:
+            visit(n, [n])
+
+
+# -- unused -----------------------------------------------------------------
+
+# Entered from assembly, the linker script or by name from outside C.
+ENTRY_POINTS = {"kmain", "_start", "long_mode_start", "isr_common", "trap_dispatch"}
+
+
+def check_unused(files):
+    objdir = REPO / "build"
+    objs = [o for o in objdir.rglob("*.o")
+            if o.relative_to(objdir).parts[0] in ("arch", "boot", "drivers", "init",
+                                                   "kernel", "lib", "mm", "shell",
+                                                   "views", "tests")
+            and "bench-obj" not in o.parts]
+    if not (objdir / "memlab.elf").is_file() or not objs:
+        print("check_tree: unused: skipped (no build/memlab.elf; run make first)")
+        return
+    defined = {}        # symbol -> object
+    used_by = {}        # symbol -> set of objects that reference it
+    for o in objs:
+        out = subprocess.run(["nm", str(o)], stdout=subprocess.PIPE, text=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] == "T":
+                defined[parts[2]] = o
+            elif len(parts) == 2 and parts[0] == "U":
+                used_by.setdefault(parts[1], set()).add(o)
+    # tests/ sources (host tests, fuzz targets, benches) count as callers.
+    test_text = "\n".join(read(p) or "" for p in files
+                          if p.startswith("tests/") and p.endswith((".c", ".h")))
+    for sym, o in sorted(defined.items()):
+        if sym in ENTRY_POINTS or sym.startswith(("isr", "__")):
+            continue
+        if used_by.get(sym, set()) - {o}:
+            continue
+        if re.search(r"\b%s\b" % re.escape(sym), test_text):
+            continue
+        src = o.relative_to(objdir).with_suffix("")
+        report("unused", f"{src}", 0, f"{sym}() has external linkage and no caller "
+               "outside its file (make it static or delete it)")
+
+
+def main():
+    show = "--graph" in sys.argv[1:]
+    files = tracked_files()
+    check_paths(files)
+    check_homes(files)
+    check_include_c(files)
+    check_imports(files, show)
+    check_unused(files)
+    for v in violations:
+        print(v)
+    if violations:
+        print(f"check_tree: {len(violations)} violations")
+        return 1
+    print("check_tree: layout rules hold")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -252,22 +252,53 @@ HOST_SRCS := \
 	arch/x86_64/multiboot2.c \
 	$(addsuffix .c,$(basename $(MM_OBJS)))
 
-HOST_TEST_SRCS := $(sort $(wildcard tests/host/*.c))
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
-# One compiler run over many sources writes the dependencies of the last one
-# only with -MD -MF; -MM lists every source's (test_virtio.c #includes
-# drivers/virtio/*.c), all made dependencies of the one binary.
-$(B)/host-tests: $(HOST_TEST_SRCS) $(HOST_SRCS) $(wildcard tests/host/*.h) | deps-test
-	@mkdir -p $(B)
-	@$(HOSTCC) $(HOST_CFLAGS) -MM $(HOST_TEST_SRCS) $(HOST_SRCS) | \
-		sed 's|^[^:]*:|$@:|' > $(B)/host-tests.d
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_TEST_SRCS) $(HOST_SRCS) -o $@
+# Host test suites.  A suite is one binary, build/host-tests-NAME: the
+# portable sources (HOST_SRCS), the shared test support (HOST_COMMON), and
+# the suite's own files, HOST_SUITE_NAME: its test files, the real sources
+# of the kernel it tests beyond HOST_SRCS (a driver, shell commands), and
+# the fakes those need (a PCI function, a model PIT).  A test gets a suite
+# of its own when its fakes would clash with another suite's real code in
+# one binary; tests never #include a .c file.  The suite `main` holds every
+# tests/host/*.c that neither HOST_COMMON nor another suite names.
+# `build/host-tests-NAME SUBSTRING` runs the tests whose name contains it.
+HOST_COMMON := tests/host/main.c tests/host/platform_stub.c \
+	tests/host/mm_platform_host.c tests/host/buddy_fixture.c \
+	tests/host/hotplug_check.c tests/host/test_owner.c
+HOST_SUITES := main
+HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
+HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 
-test-host: $(B)/host-tests
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/host-tests
+# One compiler run over many sources writes the dependencies of the last
+# one only with -MD -MF; -MM lists every source's, all made dependencies of
+# the one binary.
+define host_suite
+$(B)/host-tests-$(1): $$(HOST_COMMON) $$(HOST_SRCS) $$(HOST_SUITE_$(1)) $$(wildcard tests/host/*.h) | deps-test
+	@mkdir -p $(B)
+	@$$(HOSTCC) $$(HOST_CFLAGS) -MM $$(HOST_COMMON) $$(HOST_SRCS) $$(HOST_SUITE_$(1)) | \
+		sed 's|^[^:]*:|$$@:|' > $$@.d
+	$$(HOSTCC) $$(HOST_CFLAGS) $$(HOST_COMMON) $$(HOST_SRCS) $$(HOST_SUITE_$(1)) -o $$@
+-include $(B)/host-tests-$(1).d
+endef
+$(foreach s,$(HOST_SUITES),$(eval $(call host_suite,$(s))))
+
+# Every suite (its failures and log lines shown, its ok lines in its log),
+# then one line with the totals.
+test-host: $(addprefix $(B)/host-tests-,$(HOST_SUITES))
+	@tp=0; tf=0; for s in $(HOST_SUITES); do \
+		log=$(B)/host-tests-$$s.log; \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+			./$(B)/host-tests-$$s > $$log 2>&1; rc=$$?; \
+		line=$$(tail -1 $$log); \
+		p=$$(echo "$$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\1/p'); \
+		f=$$(echo "$$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\2/p'); \
+		if [ -z "$$p" ] || [ $$rc != 0 ]; then grep -v '^ok ' $$log | tail -60; \
+			echo "*** host-tests-$$s failed (exit $$rc; log: $$log)"; exit 1; fi; \
+		echo "host-tests-$$s: $$line"; tp=$$((tp + p)); tf=$$((tf + f)); \
+	done; echo "host-tests: $$tp passed, $$tf failed in $(words $(HOST_SUITES)) suites"
 
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -275,11 +306,14 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
 
-# The .d file: a target that #includes a driver's or a test's .c is rebuilt when it changes.
-$(B)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(FUZZ_SUPPORT) | deps-test
+# A target links, beyond HOST_SRCS and FUZZ_SUPPORT, the real sources and
+# fakes it names in FUZZ_SRCS_<target> (as a host suite does).  The .d file
+# rebuilds it when a header changes.
+.SECONDEXPANSION:
+$(B)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(FUZZ_SUPPORT) $$(FUZZ_SRCS_$$*) | deps-test
 	@mkdir -p $(B)/fuzz
-	@$(FUZZCC) $(FUZZ_CFLAGS) -MM -MP -MT $@ $< > $@.d
-	$(FUZZCC) $(FUZZ_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) -o $@
+	@$(FUZZCC) $(FUZZ_CFLAGS) -MM -MP -MT $@ $< $(FUZZ_SRCS_$*) > $@.d
+	$(FUZZCC) $(FUZZ_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) $(FUZZ_SRCS_$*) -o $@
 -include $(wildcard $(B)/fuzz/*.d)
 
 test-fuzz: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
@@ -350,4 +384,4 @@ clean:
 
 FORCE:
 
--include $(KOBJS:.o=.d) $(B)/host-tests.d
+-include $(KOBJS:.o=.d)

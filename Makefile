@@ -78,6 +78,7 @@ KERNEL_OBJS := \
 	kernel/kallsyms.o \
 	kernel/ktest.o \
 	kernel/cmdline.o \
+	kernel/params.o \
 	kernel/workqueue.o
 
 # The C library pieces every folder may use.
@@ -87,6 +88,8 @@ LIB_OBJS := \
 	lib/vsnprintf.o \
 	lib/printer.o \
 	lib/errno.o \
+	lib/kstrtox.o \
+	lib/params.o \
 	lib/fw_memmap.o
 
 # The shell, its line editor and every command.
@@ -103,13 +106,15 @@ SHELL_OBJS := \
 	shell/cmd_contig.o \
 	shell/cmd_hotplug.o \
 	shell/cmd_handles.o \
-	shell/cmd_mm.o
+	shell/cmd_mm.o \
+	shell/cmd_params.o
 
 # The virtual file tree and its /proc and /sys files.
 VIEWS_OBJS := \
 	views/vfs.o \
 	views/iomem.o \
 	views/sysfs_memory.o \
+	views/sysfs_params.o \
 	views/proc_mm.o
 
 MM_OBJS := \
@@ -128,6 +133,7 @@ MM_OBJS := \
 	mm/cma.o \
 	mm/memory_block.o \
 	mm/memory_hotplug.o \
+	mm/memory_hotplug_params.o \
 	mm/memory_online.o \
 	mm/online_policy.o \
 	mm/memremap.o \
@@ -242,12 +248,16 @@ HOST_SRCS := \
 	lib/printer.c \
 	lib/errno.c \
 	lib/strlcpy.c \
+	lib/kstrtox.c \
+	lib/params.c \
 	kernel/cmdline.c \
+	kernel/params.c \
 	lib/fw_memmap.c \
 	shell/cmd_memmap.c \
 	shell/line_edit.c \
 	shell/shell.c \
 	views/vfs.c \
+	views/sysfs_params.c \
 	shell/cmd_fs.c \
 	arch/x86_64/multiboot2.c \
 	$(addsuffix .c,$(basename $(MM_OBJS)))

@@ -21,6 +21,9 @@
 #include <arch/cpu.h>
 #include <arch/traps.h>
 #include <arch/paging.h>
+#include <kernel/params.h>
+#include <lib/params.h>
+#include <views/sysfs_params.h>
 #include <mm/mm_init.h>
 #include <views/mm_views.h>
 #include <views/memory_sysfs.h>
@@ -68,52 +71,12 @@ static void parse_core_param(const char *cmdline, const char *key, u64 *value, b
 	}
 }
 
-/*
- * Memory hotplug parameters, as Linux spells them on its command line:
- * memhp_default_state=online|offline|online_kernel|online_movable and
- * memory_hotplug.{online_policy,auto_movable_ratio,auto_movable_numa_aware,
- * memmap_on_memory}=.  A bad value is reported and the default kept.
- */
-static void hotplug_cmdline(const char *cmdline)
-{
-	char val[32];
-	u64 n;
-	int t;
-
-	if (!cmdline_get(cmdline, "memhp_default_state", val, sizeof(val))) {
-		t = mmop_from_string(val, strlen(val));
-		if (t < 0)
-			pr_warn("memhp_default_state=%s: not offline/online/online_kernel/online_movable", val);
-		else
-			memhp_default_online_type = (enum mmop)t;
-	}
-	if (!cmdline_get(cmdline, "memory_hotplug.online_policy", val, sizeof(val))) {
-		if (!strcmp(val, "contig-zones"))
-			memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
-		else if (!strcmp(val, "auto-movable"))
-			memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
-		else
-			pr_warn("memory_hotplug.online_policy=%s: not contig-zones/auto-movable", val);
-	}
-	if (!cmdline_get(cmdline, "memory_hotplug.auto_movable_ratio", val, sizeof(val))) {
-		if (parse_u64(val, &n) || n > 10000)
-			pr_warn("memory_hotplug.auto_movable_ratio=%s: not a percentage", val);
-		else
-			auto_movable_ratio = (unsigned)n;
-	}
-	if (!cmdline_get(cmdline, "memory_hotplug.auto_movable_numa_aware", val, sizeof(val)))
-		auto_movable_numa_aware = !strcmp(val, "1") || !strcmp(val, "Y") || !strcmp(val, "y");
-	if (!cmdline_get(cmdline, "memory_hotplug.memmap_on_memory", val, sizeof(val)))
-		memmap_on_memory = !strcmp(val, "1") || !strcmp(val, "Y") || !strcmp(val, "y");
-}
-
 /* What mm/ needs to know about this machine, in its own neutral terms. */
 static struct mm_boot_params mm_params;
 
 static void mm_setup(void)
 {
 	struct mm_boot_params *bp = &mm_params;
-	char val[8];
 
 	bp->memmap = &boot_info.memmap;
 	bp->reserved[bp->nr_reserved++] = (typeof(bp->reserved[0])){
@@ -124,20 +87,24 @@ static void mm_setup(void)
 	srat_parse(bp);
 	parse_core_param(boot_info.cmdline, "kernelcore", &bp->kernelcore, &bp->kernelcore_percent);
 	parse_core_param(boot_info.cmdline, "movablecore", &bp->movablecore, &bp->movablecore_percent);
-	bp->page_poison = !cmdline_get(boot_info.cmdline, "page_poison", val, sizeof(val)) &&
-			  (!strcmp(val, "1") || !strcmp(val, "on"));
-	{
-		char cma_val[24];
-
-		if (!cmdline_get(boot_info.cmdline, "cma", cma_val, sizeof(cma_val)) &&
-		    parse_u64(cma_val, &bp->cma_size)) {
-			pr_warn("cma=%s: not a size; ignored", cma_val);
-			bp->cma_size = 0;
-		}
-	}
+	params_apply_cmdline(boot_info.cmdline);	/* the parameter table: cma=, page_poison=, ... */
 	mm_core_init(bp);
-	hotplug_cmdline(boot_info.cmdline);
 }
+
+/*
+ * Boot parameters that fill mm_params, in the one parameter table.  They
+ * have no /sys/module file (no module), as in Linux, where cma= and
+ * page_poison= are early parameters.  kernelcore= and movablecore= keep
+ * their own reader above: a size or a percentage is no type of the table.
+ */
+KERNEL_PARAM(cma,
+	.name = "cma", .type = PARAM_SIZE, .value = &mm_params.cma_size,
+	.min = 0, .max = ~0ULL, .def = 0,
+	.help = "size of the CMA area reserved at boot (0: none)");
+KERNEL_PARAM(page_poison,
+	.name = "page_poison", .type = PARAM_BOOL, .value = &mm_params.page_poison,
+	.max = 1, .def = 0,
+	.help = "poison free pages and check the poison when they are allocated");
 
 static void apply_cmdline(const char *cmdline)
 {
@@ -189,6 +156,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	vfs_init();			/* /proc files registered at link time */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
 	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */
+	sysfs_params_init();		/* /sys/module/MODULE/parameters/ */
 	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */
 	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
 	pci_init();			/* ECAM, buses behind root ports, drivers */

@@ -1,13 +1,14 @@
 /*
- * sysfs_memory.c - memory blocks and the hotplug knobs as Linux shows them:
- * /sys/devices/system/memory/, /sys/module/memory_hotplug/parameters/ and
- * the memory notifier error injection under /sys/kernel/debug/.
+ * sysfs_memory.c - memory blocks as Linux shows them, in
+ * /sys/devices/system/memory/, and the memory notifier error injection under
+ * /sys/kernel/debug/.  (The memory_hotplug module parameters are files of
+ * the parameter table: views/sysfs_params.c.)
  *
- * Each file does what its Linux namesake does (drivers/base/memory.c,
- * mm/memory_hotplug.c's module parameters, lib/memory-notifier-error-inject.c),
- * prints the same text and fails with the same errno, so a script written
- * for Linux, such as the logic of tools/testing/selftests/memory-hotplug/
- * mem-on-off-test.sh, runs unchanged through the shell's `cat` and `echo >`:
+ * Each file does what its Linux namesake does (Linux's drivers/base/memory.c
+ * and lib/memory-notifier-error-inject.c), prints the same text and fails
+ * with the same errno, so a script written for Linux, such as the logic of
+ * Linux's memory-hotplug selftest mem-on-off-test.sh, runs unchanged
+ * through the shell's `cat` and `echo >`:
  *
  *   echo online_movable > /sys/devices/system/memory/memory40/state
  *   echo: write error: Invalid argument            (it was online already)
@@ -27,14 +28,6 @@
  *   memoryN/phys_device  "0" (only s390 ever gave it a meaning)
  *   memoryN/node         the node: memlab's stand-in for Linux's memoryN/nodeM
  *                        symlink, since memlab's file tree has no symlinks
- *   online_policy        "contig-zones" or "auto-movable"
- *   auto_movable_ratio   "%u\n", percent of MOVABLE per early kernel memory
- *   auto_movable_numa_aware, memmap_on_memory
- *                        "Y" or "N" as Linux prints bool parameters; writes
- *                        take 1/0, y/n, Y/N (and t/f, on/off) as kstrtobool
- *                        does.  Linux makes memmap_on_memory read-only after
- *                        boot; memlab lets it be written at run time, and
- *                        the new value applies to memory added afterwards
  *   .../MEM_GOING_ONLINE/error, .../MEM_GOING_OFFLINE/error
  *                        a signed errno ("-12"), 0 = no injection; written
  *                        values are clamped to [-4095, 0] as Linux does
@@ -55,6 +48,7 @@
  * Context: (main).
  */
 #include <lib/errno.h>
+#include <lib/kstrtox.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <views/vfs.h>
@@ -62,124 +56,11 @@
 #include <views/memory_sysfs.h>
 
 #define MEMORY_DIR	"/sys/devices/system/memory"
-#define PARAMS_DIR	"/sys/module/memory_hotplug/parameters"
 #define INJECT_DIR	"/sys/kernel/debug/notifier-error-inject/memory/actions"
 #define MAX_ERRNO	4095
 
 /* Set by memory_sysfs_init(): from then on the hooks create and remove. */
 static bool memory_sysfs_ready;
-
-/* ---- parsing what a write brings ----------------------------------------- */
-
-/*
- * True if buf[0, len) is word, optionally followed by one newline: the way
- * Linux's sysfs_streq() compares what `echo word >` delivers.
- */
-static bool sysfs_word_is(const char *buf, size_t len, const char *word)
-{
-	size_t wlen = strlen(word);
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	return len == wlen && !memcmp(buf, word, len);
-}
-
-/*
- * Parse an unsigned number the way kstrtoull(s, 0, ...) does: optional '+',
- * "0x" for hex, a leading 0 for octal, else decimal; one trailing newline
- * allowed, nothing else.  Returns 0, -EINVAL, or -ERANGE on overflow.
- */
-static int parse_ull(const char *buf, size_t len, unsigned long long *out)
-{
-	unsigned long long v = 0;
-	unsigned base = 10;
-	size_t i = 0;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (i < len && buf[i] == '+')
-		i++;
-	if (i + 1 < len && buf[i] == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X')) {
-		base = 16;
-		i += 2;
-	} else if (i + 1 < len && buf[i] == '0') {
-		base = 8;
-		i++;
-	}
-	if (i >= len)
-		return -EINVAL;
-	for (; i < len; i++) {
-		char c = buf[i];
-		unsigned d;
-
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
-			return -EINVAL;
-		if (d >= base)
-			return -EINVAL;
-		if (v > (~0ULL - d) / base)
-			return -ERANGE;
-		v = v * base + d;
-	}
-	*out = v;
-	return 0;
-}
-
-/* The signed variant (kstrtoll): an optional '-' before the number, or a
- * '+' as parse_ull() takes it, but not both ("-+5" is -EINVAL). */
-static int parse_ll(const char *buf, size_t len, long long *out)
-{
-	unsigned long long v;
-	bool neg = len && buf[0] == '-';
-	int err;
-
-	if (neg && len > 1 && buf[1] == '+')
-		return -EINVAL;
-	err = parse_ull(buf + neg, len - neg, &v);
-	if (err)
-		return err;
-	if (neg ? v > (1ULL << 63) : v > (unsigned long long)INT64_MAX)
-		return -ERANGE;
-	*out = neg ? (long long)(0 - v) : (long long)v;
-	return 0;
-}
-
-/*
- * kstrtobool's rule: only the first character counts (y/Y/t/T/1 true,
- * n/N/f/F/0 false), except "on"/"off" which need the second.
- */
-static int parse_bool(const char *buf, size_t len, bool *out)
-{
-	if (!len)
-		return -EINVAL;
-	switch (buf[0]) {
-	case 'y': case 'Y': case 't': case 'T': case '1':
-		*out = true;
-		return 0;
-	case 'n': case 'N': case 'f': case 'F': case '0':
-		*out = false;
-		return 0;
-	case 'o': case 'O':
-		if (len < 2)
-			return -EINVAL;
-		if (buf[1] == 'n' || buf[1] == 'N') {
-			*out = true;
-			return 0;
-		}
-		if (buf[1] == 'f' || buf[1] == 'F') {
-			*out = false;
-			return 0;
-		}
-		return -EINVAL;
-	default:
-		return -EINVAL;
-	}
-}
 
 /* ---- /sys/devices/system/memory: the root files -------------------------- */
 
@@ -298,7 +179,7 @@ static int online_store(const char *buf, size_t len, void *data)
 {
 	struct memory_block *mem = block_of(data);
 	bool want_online;
-	int err = parse_bool(buf, len, &want_online);
+	int err = kstrtobool(buf, len, &want_online);
 
 	if (err)
 		return err;
@@ -455,88 +336,6 @@ void memory_sysfs_init(void)
 	pr_info("memory_sysfs: %lu memory blocks under " MEMORY_DIR, nr);
 }
 
-/* ---- /sys/module/memory_hotplug/parameters/ ------------------------------ */
-
-static const char *const online_policy_names[] = {
-	[ONLINE_POLICY_CONTIG_ZONES] = "contig-zones",
-	[ONLINE_POLICY_AUTO_MOVABLE] = "auto-movable",
-};
-
-static int online_policy_show(struct printer *p, void *data)
-{
-	(void)data;
-	pr_printf(p, "%s\n", online_policy_names[memhp_online_policy]);
-	return 0;
-}
-
-static int online_policy_store(const char *buf, size_t len, void *data)
-{
-	(void)data;
-	for (size_t i = 0; i < ARRAY_SIZE(online_policy_names); i++) {
-		if (sysfs_word_is(buf, len, online_policy_names[i])) {
-			memhp_online_policy = (enum online_policy)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-static int auto_movable_ratio_show(struct printer *p, void *data)
-{
-	(void)data;
-	pr_printf(p, "%u\n", auto_movable_ratio);
-	return 0;
-}
-
-static int auto_movable_ratio_store(const char *buf, size_t len, void *data)
-{
-	unsigned long long v;
-	int err = parse_ull(buf, len, &v);
-
-	(void)data;
-	if (err)
-		return err;
-	if (v > 0xffffffffULL)
-		return -ERANGE;
-	auto_movable_ratio = (unsigned int)v;
-	return 0;
-}
-
-/* Bool parameters: data points at the bool. */
-static int bool_param_show(struct printer *p, void *data)
-{
-	pr_printf(p, "%c\n", *(bool *)data ? 'Y' : 'N');
-	return 0;
-}
-
-static int bool_param_store(const char *buf, size_t len, void *data)
-{
-	bool v;
-	int err = parse_bool(buf, len, &v);
-
-	if (err)
-		return err;
-	*(bool *)data = v;
-	return 0;
-}
-
-static const struct vfs_file_ops online_policy_ops = {
-	.show = online_policy_show, .store = online_policy_store,
-};
-static const struct vfs_file_ops auto_movable_ratio_ops = {
-	.show = auto_movable_ratio_show, .store = auto_movable_ratio_store,
-};
-static const struct vfs_file_ops bool_param_ops = {
-	.show = bool_param_show, .store = bool_param_store,
-};
-VFS_FILE(memhp_online_policy, PARAMS_DIR "/online_policy", &online_policy_ops, NULL);
-VFS_FILE(memhp_auto_movable_ratio, PARAMS_DIR "/auto_movable_ratio", &auto_movable_ratio_ops,
-	 NULL);
-VFS_FILE(memhp_auto_movable_numa_aware, PARAMS_DIR "/auto_movable_numa_aware", &bool_param_ops,
-	 &auto_movable_numa_aware);
-VFS_FILE(memhp_memmap_on_memory, PARAMS_DIR "/memmap_on_memory", &bool_param_ops,
-	 &memmap_on_memory);
-
 /* ---- notifier error injection -------------------------------------------- */
 
 /* data points at the int the hotplug core returns at that notifier point. */
@@ -549,7 +348,7 @@ static int inject_error_show(struct printer *p, void *data)
 static int inject_error_store(const char *buf, size_t len, void *data)
 {
 	long long v;
-	int err = parse_ll(buf, len, &v);
+	int err = kstrtoll(buf, len, &v);
 
 	if (err)
 		return err;

@@ -34,53 +34,6 @@
 static struct fw_memmap smap;
 static struct mm_boot_params sbp;
 
-HTEST(sysfs_memory_parsers_follow_kstrto)
-{
-	static const struct { const char *s; int err; unsigned long long v; } ull[] = {
-		{ "0", 0, 0 }, { "42\n", 0, 42 }, { "+7", 0, 7 }, { "0x1f", 0, 31 },
-		{ "0X1F\n", 0, 31 }, { "017", 0, 15 }, { "18446744073709551615", 0, ~0ULL },
-		{ "18446744073709551616", -ERANGE, 0 }, { "", -EINVAL, 0 }, { "\n", -EINVAL, 0 },
-		{ "0x", -EINVAL, 0 }, { "08", -EINVAL, 0 }, { "1 ", -EINVAL, 0 },
-		{ "1\n\n", -EINVAL, 0 }, { "-1", -EINVAL, 0 }, { "+", -EINVAL, 0 },
-	};
-	static const struct { const char *s; int err; long long v; } ll[] = {
-		{ "-12\n", 0, -12 }, { "-9223372036854775808", 0, INT64_MIN },
-		{ "9223372036854775807", 0, INT64_MAX }, { "9223372036854775808", -ERANGE, 0 },
-		{ "-9223372036854775809", -ERANGE, 0 }, { "-", -EINVAL, 0 }, { "--1", -EINVAL, 0 },
-		{ "+5", 0, 5 }, { "-+5", -EINVAL, 0 },	/* kstrtoll: "+" only without "-" */
-	};
-	static const struct { const char *s; int err; bool v; } bools[] = {
-		{ "1", 0, true }, { "Y\n", 0, true }, { "on", 0, true }, { "ON", 0, true },
-		{ "0", 0, false }, { "no", 0, false }, { "off\n", 0, false }, { "o", -EINVAL, 0 },
-		{ "ox", -EINVAL, 0 }, { "", -EINVAL, 0 }, { "2", -EINVAL, 0 },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(ull); i++) {
-		unsigned long long v = 0;
-
-		CHECK_EQ(parse_ull(ull[i].s, strlen(ull[i].s), &v), ull[i].err);
-		if (!ull[i].err)
-			CHECK_EQ(v, ull[i].v);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(ll); i++) {
-		long long v = 0;
-
-		CHECK_EQ(parse_ll(ll[i].s, strlen(ll[i].s), &v), ll[i].err);
-		if (!ll[i].err)
-			CHECK_EQ(v, ll[i].v);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(bools); i++) {
-		bool v = !bools[i].v;
-
-		CHECK_EQ(parse_bool(bools[i].s, strlen(bools[i].s), &v), bools[i].err);
-		if (!bools[i].err)
-			CHECK_EQ(v, bools[i].v);
-	}
-	CHECK(sysfs_word_is("online\n", 7, "online"));
-	CHECK(!sysfs_word_is("online\n\n", 8, "online"));
-	CHECK(!sysfs_word_is("onlin", 5, "online"));
-}
-
 /* A file's text, NUL-terminated, in a static buffer. */
 static const char *cat(const char *path)
 {

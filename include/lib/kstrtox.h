@@ -1,0 +1,49 @@
+/*
+ * kstrtox.h - numbers and booleans from text, by the rules Linux's kstrto*()
+ * helpers apply to what arrives from a sysfs write or the command line.
+ *
+ * Every parser takes buf[0, len) (no NUL needed) and allows exactly one
+ * trailing newline, the one `echo` appends; anything else that is not part
+ * of the number is -EINVAL.  Overflow of the target type is -ERANGE.  On an
+ * error *out is not written.
+ *
+ * Context: any.
+ */
+#ifndef LIB_KSTRTOX_H
+#define LIB_KSTRTOX_H
+
+#include <lib/types.h>
+
+/*
+ * kstrtoull() - an unsigned number as kstrtoull(s, 0, ...) reads it: an
+ * optional '+', then "0x"/"0X" for hex, a leading 0 for octal, else
+ * decimal.  Returns 0, -EINVAL or -ERANGE.
+ */
+int kstrtoull(const char *buf, size_t len, unsigned long long *out);
+
+/*
+ * kstrtoll() - the signed variant: an optional '-' before the number, or a
+ * '+' as kstrtoull() takes it, but not both ("-+5" is -EINVAL).
+ */
+int kstrtoll(const char *buf, size_t len, long long *out);
+
+/*
+ * kstrtobool() - only the first character counts (y/Y/t/T/1 true,
+ * n/N/f/F/0 false), except "on"/"off", which need the second.
+ */
+int kstrtobool(const char *buf, size_t len, bool *out);
+
+/*
+ * memparse() - a size with an optional K/M/G/T/P/E suffix (either case,
+ * powers of 1024), the number read as kstrtoull() reads it: "512M",
+ * "0x1000", "2G".  Returns 0, -EINVAL or -ERANGE.
+ */
+int memparse(const char *buf, size_t len, unsigned long long *out);
+
+/*
+ * sysfs_streq() - true if buf[0, len) is word, optionally followed by one
+ * newline: the way Linux compares what `echo word >` delivers.
+ */
+bool sysfs_streq(const char *buf, size_t len, const char *word);
+
+#endif

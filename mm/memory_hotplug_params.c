@@ -1,0 +1,57 @@
+/*
+ * memory_hotplug_params.c - the parameters of memory hotplug, in the one
+ * parameter table (include/lib/params.h).
+ *
+ * Linux declares these with module_param() in its mm/memory_hotplug.c, so
+ * they are set on the command line as memory_hotplug.NAME= and read and
+ * written as /sys/module/memory_hotplug/parameters/NAME; memhp_default_state=
+ * is a plain boot parameter that sets what
+ * /sys/devices/system/memory/auto_online_blocks shows.  The variables live
+ * where the code that reads them lives (memory_hotplug.c, online_policy.c);
+ * this file only describes them.
+ *
+ * memlab differs from Linux in one place: memmap_on_memory is writable at
+ * run time (Linux makes it 0444 after boot); the new value applies to
+ * memory added afterwards.
+ */
+#include <lib/params.h>
+#include <mm/memory_hotplug.h>
+
+static const char *const online_policy_names[] = {
+	[ONLINE_POLICY_CONTIG_ZONES] = "contig-zones",
+	[ONLINE_POLICY_AUTO_MOVABLE] = "auto-movable",
+};
+
+static const char *const online_type_names[] = {
+	[MMOP_OFFLINE] = "offline",
+	[MMOP_ONLINE] = "online",
+	[MMOP_ONLINE_KERNEL] = "online_kernel",
+	[MMOP_ONLINE_MOVABLE] = "online_movable",
+};
+
+_Static_assert(sizeof(enum online_policy) == sizeof(int), "PARAM_ENUM stores an int");
+_Static_assert(sizeof(enum mmop) == sizeof(int), "PARAM_ENUM stores an int");
+
+KERNEL_PARAM(online_policy,
+	.module = "memory_hotplug", .name = "online_policy", .type = PARAM_ENUM,
+	.value = &memhp_online_policy, .def = ONLINE_POLICY_CONTIG_ZONES,
+	.names = online_policy_names, .nr_names = 2, .writable = true,
+	.help = "how `online` picks a zone: contig-zones or auto-movable");
+KERNEL_PARAM(auto_movable_ratio,
+	.module = "memory_hotplug", .name = "auto_movable_ratio", .type = PARAM_UINT,
+	.value = &auto_movable_ratio, .min = 0, .max = 0xffffffffULL, .def = 301,
+	.writable = true,
+	.help = "auto-movable: MOVABLE memory allowed, in percent of kernel memory");
+KERNEL_PARAM(auto_movable_numa_aware,
+	.module = "memory_hotplug", .name = "auto_movable_numa_aware", .type = PARAM_BOOL,
+	.value = &auto_movable_numa_aware, .max = 1, .def = 1, .writable = true,
+	.help = "auto-movable: apply the ratio per node as well as globally");
+KERNEL_PARAM(memmap_on_memory,
+	.module = "memory_hotplug", .name = "memmap_on_memory", .type = PARAM_BOOL,
+	.value = &memmap_on_memory, .max = 1, .def = 0, .writable = true,
+	.help = "place a hot-added block's memmap at the start of the block itself");
+KERNEL_PARAM(memhp_default_state,
+	.name = "memhp_default_state", .type = PARAM_ENUM,
+	.value = &memhp_default_online_type, .def = MMOP_ONLINE,
+	.names = online_type_names, .nr_names = 4,
+	.help = "the online type hot-added memory gets (auto_online_blocks)");

@@ -10,6 +10,8 @@
 #include <lib/string.h>
 #include <shell/shell.h>
 
+#define PARAMS_LISTED	64	/* `params` lists at most this many */
+
 /* "boot" for a plain boot parameter, else its sysfs mode as Linux would set it. */
 static const char *param_where(const struct kernel_param *kp)
 {
@@ -64,8 +66,29 @@ static int cmd_params(struct printer *out, int argc, char **argv)
 		show_one(out, kp);
 		return 0;
 	}
-	pr_printf(out, "%-36s %-5s %-14s %-14s %s\n", "NAME", "TYPE", "VALUE", "DEFAULT", "SET BY");
+	/* by full name: the table is in link order */
+	const struct kernel_param *sorted[PARAMS_LISTED];
+	unsigned n = 0;
+
 	for_each_kernel_param(kp) {
+		char a[64], b[64];
+		unsigned i;
+
+		if (n == PARAMS_LISTED)
+			break;
+		param_full_name(kp, a, sizeof(a));
+		for (i = n; i > 0; i--) {
+			param_full_name(sorted[i - 1], b, sizeof(b));
+			if (strcmp(b, a) <= 0)
+				break;
+			sorted[i] = sorted[i - 1];
+		}
+		sorted[i] = kp;
+		n++;
+	}
+	pr_printf(out, "%-40s %-5s %-14s %-14s %s\n", "NAME", "TYPE", "VALUE", "DEFAULT", "SET BY");
+	for (unsigned i = 0; i < n; i++) {
+		const struct kernel_param *kp = sorted[i];
 		char name[64], val[32], def[32];
 		struct buf_printer bv, bd;
 
@@ -73,7 +96,7 @@ static int cmd_params(struct printer *out, int argc, char **argv)
 		buf_printer_init(&bd, def, sizeof(def));
 		param_show_value(kp, &bv.p, param_get(kp));
 		param_show_value(kp, &bd.p, kp->def);
-		pr_printf(out, "%-36s %-5s %-14s %-14s %s\n", param_full_name(kp, name, sizeof(name)),
+		pr_printf(out, "%-40s %-5s %-14s %-14s %s\n", param_full_name(kp, name, sizeof(name)),
 			  param_type_name(kp), val, def, param_where(kp));
 	}
 	return 0;

@@ -155,8 +155,8 @@ void kmain(u32 magic, u64 mbi_phys)
 	mm_setup();			/* memblock, sections, zones, buddy */
 	vfs_init();			/* /proc files registered at link time */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
+	sysfs_params_init();		/* /sys/module/MODULE/parameters/: a few, first */
 	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */
-	sysfs_params_init();		/* /sys/module/MODULE/parameters/ */
 	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */
 	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
 	pci_init();			/* ECAM, buses behind root ports, drivers */

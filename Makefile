@@ -96,6 +96,7 @@ LIB_OBJS := \
 SHELL_OBJS := \
 	shell/line_edit.o \
 	shell/shell.o \
+	shell/args.o \
 	shell/shell_run.o \
 	shell/cmd_fs.o \
 	shell/cmd_sys.o \
@@ -256,6 +257,7 @@ HOST_SRCS := \
 	shell/cmd_memmap.c \
 	shell/line_edit.c \
 	shell/shell.c \
+	shell/args.c \
 	views/vfs.c \
 	views/sysfs_params.c \
 	shell/cmd_fs.c \

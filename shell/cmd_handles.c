@@ -35,6 +35,7 @@
 #include <shell/mm_handles.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
+#include <shell/args.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <mm/buddy.h>
@@ -207,10 +208,8 @@ static struct mm_handle *handle_arg(struct printer *out, const char *cmd, const 
 	struct mm_handle *h;
 	u64 id;
 
-	if (parse_u64(arg, &id)) {
-		pr_printf(out, "%s: '%s' is not a handle number\n", cmd, arg);
+	if (shell_arg_u64(out, cmd, "handle", arg, 0, ~0ULL, NULL, &id))
 		return NULL;
-	}
 	h = handle_find(id);
 	if (h)
 		return h;
@@ -236,45 +235,65 @@ static void print_handle_line(struct printer *out, const struct mm_handle *h)
 		  page_to_nid(page), zone_names[page_zonenum(page)], gfp_type_name(h->gfp));
 }
 
+/*
+ * An option that picks one of two things (movable/unmovable, node=N) may
+ * be repeated with the same value; a second, different value contradicts
+ * the first and is refused.
+ */
+static int alloc_contradiction(struct printer *out, const char *first, const char *second)
+{
+	pr_printf(out, "alloc: '%s' and '%s' contradict each other: give one\n", first, second);
+	return -EINVAL;
+}
+
 static int cmd_alloc(struct printer *out, int argc, char **argv)
 {
 	u64 order, count = 1, val;
-	int nid = NUMA_NO_NODE;
+	int nid = NUMA_NO_NODE, err;
 	bool movable = false, quiet = false, have_count = false;
+	const char *type_word = NULL, *node_word = NULL;
 	unsigned long first_id = 0, done = 0;
+	char why[64];
 	gfp_t gfp;
 
-	if (argc < 2 || parse_u64(argv[1], &order))
+	if (argc < 2)
 		return shell_usage(out, shell_find("alloc"));
+	ksnprintf(why, sizeof(why), "MAX_PAGE_ORDER, %lu KiB blocks", order_kb(MAX_PAGE_ORDER));
+	err = shell_arg_u64(out, "alloc", "order", argv[1], 0, MAX_PAGE_ORDER, why, &order);
+	if (err)
+		return err;
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "movable")) {
-			movable = true;
-		} else if (!strcmp(argv[i], "unmovable")) {
-			movable = false;
-		} else if (!strcmp(argv[i], "quiet")) {
+		const char *w = argv[i];
+
+		if (!strcmp(w, "movable") || !strcmp(w, "unmovable")) {
+			if (type_word && strcmp(type_word, w))
+				return alloc_contradiction(out, type_word, w);
+			type_word = w;
+			movable = !strcmp(w, "movable");
+		} else if (!strcmp(w, "quiet")) {
 			quiet = true;
-		} else if (!strncmp(argv[i], "node=", 5)) {
-			if (parse_u64(argv[i] + 5, &val) || val >= MAX_NUMNODES ||
-			    !NODE_DATA(val)->online) {
-				pr_printf(out, "alloc: %s: not an online node\n", argv[i]);
+		} else if (!strncmp(w, "node=", 5)) {
+			err = shell_arg_u64(out, "alloc", "node", w + 5, 0, MAX_NUMNODES - 1,
+					    "MAX_NUMNODES", &val);
+			if (err)
+				return err;
+			if (!NODE_DATA(val)->online) {
+				pr_printf(out, "alloc: %s: not an online node\n", w);
 				return -EINVAL;
 			}
+			if (node_word && nid != (int)val)
+				return alloc_contradiction(out, node_word, w);
+			node_word = w;
 			nid = (int)val;
-		} else if (!have_count && !parse_u64(argv[i], &count)) {
+		} else if (!have_count && w[0] >= '0' && w[0] <= '9') {
+			ksnprintf(why, sizeof(why), "the handle table's size");
+			err = shell_arg_u64(out, "alloc", "count", w, 1, MM_MAX_HANDLES, why, &count);
+			if (err)
+				return err;
 			have_count = true;
 		} else {
 			return shell_usage(out, shell_find("alloc"));
 		}
-	}
-	if (order > MAX_PAGE_ORDER) {
-		pr_printf(out, "alloc: order %llu is too large: the largest is %d (MAX_PAGE_ORDER, %lu KiB blocks)\n",
-			  (unsigned long long)order, MAX_PAGE_ORDER, order_kb(MAX_PAGE_ORDER));
-		return -EINVAL;
-	}
-	if (count < 1 || count > MM_MAX_HANDLES) {
-		pr_printf(out, "alloc: count %llu: must be 1-%d (the handle table's size)\n",
-			  (unsigned long long)count, MM_MAX_HANDLES);
-		return -EINVAL;
 	}
 
 	gfp = (movable ? __GFP_MOVABLE : GFP_KERNEL) | __GFP_NOWARN;

@@ -417,3 +417,38 @@ HTEST(shell_redirect_errors)
 	CHECK_EQ(stored_calls, 0);
 	vfs_init();
 }
+
+/* ---- shell_arg_u64(): one reader and one set of messages for numeric arguments ---- */
+#include <shell/args.h>
+
+HTEST(shell_arg_u64_names_the_argument_and_its_range)
+{
+	static const struct {
+		const char *word; u64 min, max; const char *why; int err; const char *msg;
+	} t[] = {
+		{ "7", 0, 10, NULL, 0, "" },
+		{ "0x10", 0, 16, NULL, 0, "" },
+		{ "2K", 0, 4096, NULL, 0, "" },
+		{ "x", 0, 10, NULL, -EINVAL, "cmd: order 'x' is not a number\n" },
+		{ "11", 0, 10, "MAX", -ERANGE, "cmd: order 11 is out of range: 0-10 (MAX)\n" },
+		{ "99999999999999999999", 0, 10, NULL, -ERANGE,
+		  "cmd: order 99999999999999999999 is out of range: 0-10\n" },
+		{ "0", 1, 1, NULL, -ERANGE, "cmd: order 0 is out of range: it must be 1\n" },
+		{ "0x10000000000", 0x100000, 0xffffffffffULL, NULL, -ERANGE,
+		  "cmd: order 0x10000000000 is out of range: 0x100000-0xffffffffff\n" },
+		{ "", 0, 10, NULL, -EINVAL, "cmd: order '' is not a number\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char buf[160];
+		struct buf_printer bp;
+		u64 v = 12345;
+
+		buf_printer_init(&bp, buf, sizeof(buf));
+		CHECK_EQ(shell_arg_u64(&bp.p, "cmd", "order", t[i].word, t[i].min, t[i].max,
+				       t[i].why, &v), t[i].err);
+		CHECK_STREQ(buf, t[i].msg);
+		if (t[i].err)
+			CHECK_EQ(v, 12345);	/* unchanged on an error */
+	}
+}

@@ -463,18 +463,32 @@ def test_bad_input_changes_nothing(machine):
     m = machine
     before = snapshot(m)
     out = m.run("alloc 11")
-    assert out == "alloc: order 11 is too large: the largest is 10 (MAX_PAGE_ORDER, 4096 KiB blocks)\n", out
+    assert out == "alloc: order 11 is out of range: 0-10 (MAX_PAGE_ORDER, 4096 KiB blocks)\n", out
+    # a number too large for 64 bits is out of range too, never wrapped
+    assert m.run("alloc 99999999999999999999") == \
+        "alloc: order 99999999999999999999 is out of range: 0-10 (MAX_PAGE_ORDER, 4096 KiB blocks)\n"
+    assert m.run("alloc 0 99999999999999999999") == \
+        "alloc: count 99999999999999999999 is out of range: 1-4096 (the handle table's size)\n"
+    assert m.run("alloc x") == "alloc: order 'x' is not a number\n"
+    # contradictory options are refused; a repeated one is not a contradiction
+    assert m.run("alloc 10 1 movable unmovable") == \
+        "alloc: 'movable' and 'unmovable' contradict each other: give one\n"
+    assert m.run("alloc 3 node=0 node=1") in (
+        "alloc: node=1: not an online node\n",
+        "alloc: 'node=0' and 'node=1' contradict each other: give one\n")
+    assert m.run("alloc 3 node=99999999999999999999") == \
+        "alloc: node 99999999999999999999 is out of range: 0-7 (MAX_NUMNODES)\n"
     assert m.run("free 1") == "free: no handle 1: nothing was allocated yet\n"
     assert "usage: alloc" in m.run("alloc")
     assert "usage: alloc" in m.run("alloc 3 lots")
     assert m.run("alloc 3 node=7") == "alloc: node=7: not an online node\n"
-    assert "count 0" in m.run("alloc 3 0")
+    assert m.run("alloc 3 0") == "alloc: count 0 is out of range: 1-4096 (the handle table's size)\n"
     out = run_ok(m, "alloc 2")
     assert re.fullmatch(r"handle 1: pfn 0x[0-9a-f]+ order 2 \(16 KiB\) node 0 zone \w+ unmovable\n", out), out
     assert re.fullmatch(r"handle 1: freed pfn 0x[0-9a-f]+ order 2 \(16 KiB\)\n", m.run("free 1"))
     assert m.run("free 1") == "free: handle 1 was already freed\n"
     assert m.run("free 2") == "free: no handle 2: handles given so far are 1-1\n"
-    assert m.run("free x") == "free: 'x' is not a handle number\n"
+    assert m.run("free x") == "free: handle 'x' is not a number\n"
     assert m.run("fill 1 0x55") == "fill: handle 1 was already freed\n"
     assert m.run("fill 7 0x55") == "fill: no handle 7: handles given so far are 1-1\n"
     assert m.run("check 7") == "check: no handle 7: handles given so far are 1-1\n"

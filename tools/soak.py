@@ -155,6 +155,7 @@ class Soak:
         if self.m is not None:
             self.m.kill()
         self.boots += 1
+        self.__dict__.pop("base", None)     # I2 compares with this boot's value
         self.m = Machine(self.iso, name=f"soak-{self.seed}-{self.boots}",
                          mem="2G,slots=8,maxmem=64G", extra=vm_args()).start()
         self.m.wait_boot()
@@ -672,6 +673,12 @@ class Soak:
                 self.violation(f"hang: {e}")
         except QMPError as e:
             self.violation(f"QMP error: {e}")
+        except (QMPTimeout, OSError) as e:     # QMP gone: QEMU died or hangs
+            if self.m.alive():
+                self.hangs += 1
+            else:
+                self.crashes += 1
+            self.violation(f"{'hang' if self.m.alive() else 'crash'}: QMP: {e}")
         finally:
             self.t_ops += time.monotonic() - t0
         # after a violation, start again from a clean machine

@@ -163,7 +163,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
 .PHONY: all iso run debug test test-host test-qemu test-fuzz check-tree bench clean deps \
-	deps-build deps-run deps-test FORCE
+	deps-build deps-run deps-test soak fuzz-long FORCE
 .DELETE_ON_ERROR:
 
 all: $(B)/memlab.elf
@@ -338,6 +338,32 @@ test-fuzz: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 			$(B)/fuzz/corpus-$$t $$seeds > $(B)/fuzz/$$t.log 2>&1 \
 			|| { tail -40 $(B)/fuzz/$$t.log; echo "*** fuzz target $$t found a bug (log: $(B)/fuzz/$$t.log)"; exit 1; }; \
 	done
+
+# Each fuzz target for FUZZ_LONG_SECONDS (default 1800: millions of runs),
+# growing its corpus in build/fuzz/corpus-<target> (kept between runs).
+# A crash leaves build/fuzz/<target>-crash-*; docs/testing.md says how it
+# becomes a seed in tests/fuzz/seeds/<target>/.
+FUZZ_LONG_SECONDS ?= 1800
+fuzz-long: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus-$$t; \
+		seeds=; [ -d tests/fuzz/seeds/$$t ] && seeds=tests/fuzz/seeds/$$t; \
+		echo "fuzz-long: $$t for $(FUZZ_LONG_SECONDS) s"; \
+		./$(B)/fuzz/$$t -max_total_time=$(FUZZ_LONG_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=$(B)/fuzz/$$t- \
+			$(B)/fuzz/corpus-$$t $$seeds > $(B)/fuzz/$$t-long.log 2>&1 \
+			|| { tail -40 $(B)/fuzz/$$t-long.log; echo "*** fuzz target $$t found a bug (log: $(B)/fuzz/$$t-long.log)"; exit 1; }; \
+		grep -h '^stat::number_of_executed_units' $(B)/fuzz/$$t-long.log | \
+			sed "s/^stat::number_of_executed_units: */fuzz-long: $$t: /; s/$$/ executions, corpus $$(ls $(B)/fuzz/corpus-$$t | wc -l) files/"; \
+	done
+
+# The soak (docs/testing.md, "Soak"; never part of `make test`): a seeded
+# random storm of hotplug, allocation and state operations, the memory
+# invariants checked after each.  SOAK_OPS operations on each of SOAK_SEED.
+SOAK_OPS ?= 10000
+SOAK_SEED ?= 1,2,3
+soak: deps-test $(B)/memlab.elf
+	MEMLAB_NO_BUILD=1 SOAK_OPS=$(SOAK_OPS) SOAK_SEED=$(SOAK_SEED) $(PYTHON) tools/soak.py $(SOAK_ARGS)
 
 # The layout rules (docs/architecture.md): homes of commands and views, the
 # folder import graph, paths named in comments and docs, unused functions.

@@ -1,0 +1,75 @@
+"""The short soak: tools/soak.py (`make soak`) with 100 operations on fixed
+seeds, so that a regression of any soak invariant shows in `make test`.
+
+Each seed boots its own machine (q35, 2 GiB, eight DIMM slots, a
+cold-plugged virtio-mem device, cma=64M) and runs 100 random operations
+(hotplug, virtio-mem resizes, alloc/fill/move/check/free, block state
+writes, mech, drain, devmem, CMA, reboots), checking the invariants of
+docs/testing.md ("Soak") after each one and comparing with just after
+boot at the end.  Bounded by the operation count, not by time: every wait
+has a generous timeout (MEMLAB_TIMEOUT_SCALE scales them).
+
+Seeds: 3 and 7.  Seeds 1 and 6 are left out while issue 18's bug is
+open: within 100 operations they offline a plugged virtio-mem block, make
+it device memory (`devmem create`) and shrink the device, and the driver
+unplugs the range under the live devmem range (invariant I5).  The
+shortest sequence (from seed 1, found with `tools/soak.py --shrink`):
+dimm-add 128 MiB, vmem-resize 468 MiB, offline memory32, devmem create
+0x100000000 128M 4k, vmem-resize 0.
+"""
+
+import sys
+
+import pytest
+
+import memlab
+
+sys.path.insert(0, str(memlab.REPO / "tools"))
+import soak  # noqa: E402
+
+OPS = 100
+SEEDS = (3, 7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+def test_short_soak(seed, kernel, capsys):
+    s = soak.Soak(seed, OPS).run()
+    summary = s.summary()
+    with capsys.disabled():
+        print("\n" + summary.splitlines()[0])
+    assert len(s.ops_done) == OPS, summary
+    assert s.violations == [], "\n".join(
+        [summary] + [f"{text}\n  after: {ops}" for text, ops in s.violations])
+    assert (s.crashes, s.hangs, s.lost_pages) == (0, 0, 0), summary
+    assert summary.startswith(f"soak: seed {seed}: {OPS} operations, 0 crashes, 0 hangs, "
+                              "0 lost pages, 0 invariant violations"), summary
+
+
+def test_parsers_read_the_views():
+    """The soak's parsers against the formats the kernel prints (as the
+    other scenarios compare them), so a format change fails here first."""
+    lsmem = ("RANGE                                  SIZE   STATE REMOVABLE BLOCK\n"
+             "0x0000000000000000-0x0000000007ffffff  128M  online       yes     0\n"
+             "0x0000000008000000-0x000000000fffffff  128M offline               1\n"
+             "0x0000000010000000-0x0000000027ffffff  384M  online       yes   2-4\n")
+    assert soak.parse_lsmem(lsmem) == {0: "online", 1: "offline", 2: "online",
+                                       3: "online", 4: "online"}
+    handles = (" handle pfn            order       KiB node zone     type      pattern\n"
+               "      1 0x7ffc8            3        32    0 DMA32    movable   -\n")
+    assert soak.parse_handles(handles) == {1: (0x7ffc8, 3, "DMA32")}
+    devmem = (" 0 [mem 0x0000000028000000-0x000000002fffffff]    0     32768     4 KiB new\n")
+    assert soak.parse_devmem(devmem) == {0: (0x28000000, 0x30000000)}
+    vmem = ("  plugged:     300 MiB (device: 300 MiB)\n"
+            "  memory32     Normal   kernel           64/64 " + "#" * 64 + "\n"
+            "  memory34     Normal   kernel-partial   22/64 " + "#" * 22 + "." * 42 + "\n")
+    assert soak.parse_vmem(vmem) == (300 << 20, {32: 64, 34: 22})
+    buddy = ("MemTotal:        2058080 kB\nMemFree:         2058068 kB\n"
+             "Node 0, zone      DMA\n  pages free     2554\n        managed  2554\n"
+             "  pagesets\n    cpu: 0\n              count: 0\n"
+             "Node 0, zone      DMA      0      1      0      1      1      1      1      1"
+             "      1      0      2 \n")
+    st = soak.parse_mm(buddy)
+    assert st["zones"][(0, "DMA")] == {"free": 2554, "managed": 2554, "pcp": 0}
+    assert st["buddy"][(0, "DMA")] == 2554
+    assert soak.kind_of("I5 devmem0 [0x100000000-0x108000000) is in memory") == "I5 devmemN"

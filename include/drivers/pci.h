@@ -83,6 +83,17 @@ void pci_register_driver(const struct pci_driver *drv);
 unsigned pci_device_count(void);
 struct pci_dev *pci_device(unsigned i);
 
+/* pci_get_bdf() - the table's entry for (bus, dev, fn), or NULL. */
+struct pci_dev *pci_get_bdf(unsigned bus, unsigned dev, unsigned fn);
+
+/* pci_config_read()/pci_config_write() - `width` (1, 2, 4) bytes at `off`
+ * of function (bus, dev, fn), found by address: 0, -ENODEV (no such
+ * function) or -EINVAL (width not 1/2/4, off not aligned to it or past the
+ * 4 KiB, or a value wider than width).  A write to a bridge refreshes its
+ * windows and bus numbers in the table. */
+int pci_config_read(unsigned bus, unsigned dev, unsigned fn, u16 off, unsigned width, u32 *val);
+int pci_config_write(unsigned bus, unsigned dev, unsigned fn, u16 off, unsigned width, u32 val);
+
 /* pci_remove_device() - driver remove, decoding off, entry freed (other
  * entries never move; d itself must not be used afterwards). */
 void pci_remove_device(struct pci_dev *d);
@@ -103,9 +114,13 @@ u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken);
 
 /* ACPI PCI hotplug (drivers/pci/hotplug.c); called by pci_init(). */
 void pci_hotplug_init(void);
+/* pci_hotplug_dump() - the `pcihp` view: mechanism, bus selectors, counts. */
+void pci_hotplug_dump(struct printer *p);
 
 int pci_init(void);		/* ECAM from the MCFG, enumerate, assign, probe */
 int pci_rescan(void);		/* find hot-added devices; returns how many are new */
 void pci_dump(struct printer *p);	/* `lspci` */
+/* pci_dump_device() - `lspci -v`: d's line, registers and capabilities. */
+void pci_dump_device(struct printer *p, const struct pci_dev *d);
 
 #endif

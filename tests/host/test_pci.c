@@ -1000,3 +1000,99 @@ HTEST(pci_hotplug_switch_below_a_configured_port_is_numbered_and_its_device_plac
 	CHECK(table_consistent());
 	CHECK_EQ(pm.stray_writes, 0);
 }
+
+/*
+ * setpci: a good line writes the register and prints the dword holding
+ * it; "=0000000ff" is a byte (leading zeros are not digits of the value).
+ */
+HTEST(pci_setpci_writes_and_prints_the_dword)
+{
+	char want[64];
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	CHECK_EQ(shell("setpci 00:01.0 3c.B=0b"), 0);
+	CHECK_EQ(pm_get(&pm.f[q_vga], 0x3c, 1), 0x0b);
+	snprintf(want, sizeof(want), "00:01.0 [03c] = %08x\n", pm_get(&pm.f[q_vga], 0x3c, 4));
+	CHECK_STREQ(text, want);
+	CHECK_EQ(shell("setpci 00:01.0 3c.b=0000000ff"), 0);
+	CHECK_EQ(pm_get(&pm.f[q_vga], 0x3c, 1), 0xff);
+	CHECK_EQ(shell("setpci 00:01.0 04.W=0007"), 0);
+	CHECK_EQ(pm_get(&pm.f[q_vga], 0x04, 2), 0x0007 & 0x0547);
+	CHECK_EQ(shell("setpci 00:01.0 ffc.L=ffffffff"), 0);	/* the last dword */
+	CHECK_EQ(shell("setpci 05:00.0 3c.B=1"), -ENODEV);
+	CHECK(strstr(text, "setpci: no device 05:00.0") != NULL);
+}
+
+/*
+ * Issue 18: a value wider than its width was written truncated
+ * (3c.B=1ff wrote ff, =12abc wrote bc).  Now it is refused, the message
+ * names the value and the width's limit, and nothing is written; 9 or
+ * more hex digits get their own message, not the usage line.
+ */
+HTEST(pci_setpci_value_wider_than_its_width_is_refused)
+{
+	static const struct { const char *line, *msg; } bad[] = {
+		{ "setpci 00:01.0 3c.B=1ff",
+		  "setpci: value 1ff does not fit in a byte (B: at most ff)\n" },
+		{ "setpci 00:01.0 3c.B=12abc",
+		  "setpci: value 12abc does not fit in a byte (B: at most ff)\n" },
+		{ "setpci 00:01.0 04.W=10000",
+		  "setpci: value 10000 does not fit in a word (W: at most ffff)\n" },
+		{ "setpci 00:01.0 3c.L=123456789",
+		  "setpci: value 123456789 has more than 8 hex digits: no register is that wide (L, a dword: at most ffffffff)\n" },
+		{ "setpci 00:01.0 3c.B=fffffffffffffffffffff",
+		  "setpci: value fffffffffffffffffffff has more than 8 hex digits: no register is that wide (B, a byte: at most ff)\n" },
+	};
+	u64 writes;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	pm_put(&pm.f[q_vga], 0x3c, 1, 0x0a);
+	writes = pm.writes;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(shell(bad[i].line), -ERANGE);
+		CHECK_STREQ(text, bad[i].msg);
+	}
+	CHECK_EQ(pm.writes, writes);
+	CHECK_EQ(pm_get(&pm.f[q_vga], 0x3c, 1), 0x0a);
+}
+
+/*
+ * Offsets: past fff (also with 9+ digits), not aligned to the width (a
+ * word at 3d used to go to 3c), or running past the end are refused with
+ * their reason; malformed lines still get the usage line.  Nothing is
+ * written by any of them.
+ */
+HTEST(pci_setpci_offsets_out_of_range_are_refused)
+{
+	static const struct { const char *line; int err; const char *msg; } bad[] = {
+		{ "setpci 00:01.0 1000.L=1", -ERANGE,
+		  "setpci: offset 1000 is past the 4 KiB of configuration space (000-fff)\n" },
+		{ "setpci 00:01.0 123456789.B=1", -ERANGE,
+		  "setpci: offset 123456789 is past the 4 KiB of configuration space (000-fff)\n" },
+		{ "setpci 00:01.0 3d.W=1", -EINVAL,
+		  "setpci: offset 03d is not aligned to a word (W: a multiple of 2)\n" },
+		{ "setpci 00:01.0 3e.L=1", -EINVAL,
+		  "setpci: offset 03e is not aligned to a dword (L: a multiple of 4)\n" },
+	};
+	static const char *const usage[] = {
+		"setpci 00:01.0", "setpci 00:01.0 20.Q=1", "setpci 00:01.0 zz.L=1",
+		"setpci 00:01.0 3c.B=", "setpci 00:01.0 3c.B=xyz", "setpci 00:01.0 .B=1",
+		"setpci 00:20.0 3c.B=1",
+	};
+	u64 writes;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	writes = pm.writes;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(shell(bad[i].line), bad[i].err);
+		CHECK_STREQ(text, bad[i].msg);
+	}
+	for (unsigned i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
+		CHECK_EQ(shell(usage[i]), -EINVAL);
+		CHECK(strncmp(text, "usage: setpci", 13) == 0);
+	}
+	CHECK_EQ(pm.writes, writes);
+}

@@ -26,9 +26,9 @@ volatile u8 *pci_ecam_virt;			/* its mapping */
  * must be 1 MiB aligned and the mapping must not wrap.  Returns 0 with *out
  * filled, -ENOENT if no entry is for segment 0, -EINVAL if the table is
  * malformed; on an error, why (size bytes) says what is wrong, with the
- * values.  Pure: no I/O, usable by host tests.  Context: (any).
+ * values.  Pure: no I/O.  Context: (any).
  */
-int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *why, size_t size)
+static int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *why, size_t size)
 {
 	const u8 *t = table;
 	u32 tlen;
@@ -82,7 +82,7 @@ int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *wh
  * *broken when it had to cut the list (broken may be NULL).  Reads cfg
  * only, through the mmio accessors.  Context: (any).
  */
-u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken)
+static u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken)
 {
 	unsigned steps = 0;
 	u8 pos;

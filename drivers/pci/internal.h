@@ -57,6 +57,14 @@
 #define PCI_MAX_DRIVERS		16
 #define CAP_WALK_LIMIT		48	/* (256 - 64) / 4 capabilities at most */
 
+/* The MCFG (PCI Firmware 3.0): a header, then 16-byte allocation entries. */
+#define PCI_MCFG_HEADER_LEN	44	/* SDT header + 8 reserved bytes */
+#define PCI_MCFG_ENTRY_LEN	16
+struct pci_ecam {
+	u64 base;		/* physical address of bus 0's configuration space */
+	u8 start_bus, end_bus;	/* buses it decodes */
+};
+
 /* config.c: segment 0 from the MCFG, and its uncached mapping (NULL before
  * pci_ecam_init()). */
 extern struct pci_ecam pci_ecam;

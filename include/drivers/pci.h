@@ -98,20 +98,6 @@ int pci_config_write(unsigned bus, unsigned dev, unsigned fn, u16 off, unsigned 
  * entries never move; d itself must not be used afterwards). */
 void pci_remove_device(struct pci_dev *d);
 
-/* Portable parsers (no I/O), used by the kernel and tests/host. */
-#define PCI_MCFG_HEADER_LEN	44	/* SDT header + 8 reserved bytes */
-#define PCI_MCFG_ENTRY_LEN	16
-struct pci_ecam {
-	u64 base;		/* physical address of bus 0's configuration space */
-	u8 start_bus, end_bus;	/* buses it decodes */
-};
-/* pci_mcfg_parse() - segment 0 of an MCFG of len bytes: 0, -ENOENT, -EINVAL
- * with the reason in why (size bytes). */
-int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *why, size_t size);
-/* pci_cap_find_raw() - capability walk over a 256-byte image (cap_id 0xff:
- * any); 0 if none; *broken (may be NULL) set when a bad list was cut. */
-u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken);
-
 /* ACPI PCI hotplug (drivers/pci/hotplug.c); called by pci_init(). */
 void pci_hotplug_init(void);
 /* pci_hotplug_dump() - the `pcihp` view: mechanism, bus selectors, counts. */

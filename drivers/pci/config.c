@@ -110,7 +110,7 @@ static u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *br
 
 /* --- configuration space access -------------------------------------------- */
 
-
+/* pci_cfg_of() - see internal.h: (bus, dev, fn)'s 4 KiB, or NULL. */
 volatile u8 *pci_cfg_of(unsigned bus, unsigned dev, unsigned fn)
 {
 	if (!pci_ecam_virt || bus < pci_ecam.start_bus || bus > pci_ecam.end_bus || dev > 31 || fn > 7)

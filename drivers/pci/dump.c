@@ -139,7 +139,6 @@ static void dump_caps(struct printer *p, const struct pci_dev *d)
 	}
 }
 
-
 /*
  * pci_dump_device() - the `lspci -v BB:DD.F` view of d: its `lspci` line,
  * then its command and status registers, interrupt routing and header

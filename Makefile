@@ -62,8 +62,13 @@ DRIVER_OBJS := \
 	drivers/acpi/events.o \
 	drivers/acpi/memhp.o \
 	drivers/acpi/decode.o \
-	drivers/pci/pci.o \
+	drivers/pci/config.o \
+	drivers/pci/resource.o \
+	drivers/pci/probe.o \
+	drivers/pci/bus.o \
+	drivers/pci/dump.o \
 	drivers/pci/hotplug.o \
+	drivers/pci/hotplug_native.o \
 	drivers/virtio/virtio_pci.o \
 	drivers/virtio/virtio_mem.o
 
@@ -108,7 +113,8 @@ SHELL_OBJS := \
 	shell/cmd_hotplug.o \
 	shell/cmd_handles.o \
 	shell/cmd_mm.o \
-	shell/cmd_params.o
+	shell/cmd_params.o \
+	shell/cmd_pci.o
 
 # The virtual file tree and its /proc and /sys files.
 VIEWS_OBJS := \
@@ -281,6 +287,12 @@ HOST_COMMON := tests/host/main.c tests/host/platform_stub.c \
 	tests/host/mm_platform_host.c tests/host/buddy_fixture.c \
 	tests/host/hotplug_check.c tests/host/test_owner.c
 HOST_SUITES := main
+# PCI: the real drivers/pci and its commands against a model of ECAM, the
+# hotplug registers and the platform (tests/host/pci_model.c).
+PCI_SRCS := $(patsubst %.o,%.c,$(filter drivers/pci/%,$(DRIVER_OBJS))) shell/cmd_pci.c
+HOST_SUITES += pci
+HOST_SUITE_pci := tests/host/test_pci.c tests/host/test_pci_hotplug.c \
+	tests/host/pci_model.c $(PCI_SRCS)
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 
@@ -317,6 +329,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
+FUZZ_SRCS_fuzz_pci := tests/host/pci_model.c $(PCI_SRCS)
 
 # A target links, beyond HOST_SRCS and FUZZ_SUPPORT, the real sources and
 # fakes it names in FUZZ_SRCS_<target> (as a host suite does).  The .d file

@@ -1,5 +1,5 @@
 /*
- * hotplug.c - ACPI PCI hotplug as QEMU 7.2 implements it on q35.
+ * drivers/pci/hotplug.c - ACPI PCI hotplug as QEMU 7.2 implements it on q35.
  *
  * Which mechanism: on QEMU 7.2 q35, pcie-root-port slots are hot-plugged
  * through ACPI by default (acpi-pci-hotplug-with-bridge-support=on since
@@ -32,16 +32,15 @@
  * DEVICE_DELETED).
  *
  * When the DSDT has no BSEL (ACPI PCI hotplug switched off), the root
- * ports' native PCIe slot registers are polled instead (see below).
+ * ports' native PCIe slot registers are polled instead
+ * (drivers/pci/hotplug_native.c).  The `pcihp` view of both is here.
  *
  * Context: pci_hotplug_init (boot); the rest (main).
  */
-#include <drivers/pci.h>
+#include "internal.h"
 #include <drivers/acpi.h>
 #include <lib/printk.h>
 #include <lib/string.h>
-#include <kernel/workqueue.h>
-#include <shell/shell.h>
 #include <lib/errno.h>
 #include <arch/io.h>
 
@@ -52,21 +51,15 @@
 #define PCIHP_RMV		0x0c
 #define PCIHP_BNUM		0x10
 #define GPE_PCI_HOTPLUG		1
-#define MAX_BSEL		256	/* QEMU numbers at most 256 hotplug buses */
 
-struct bsel_map {
-	bool known;		/* a BSEL was found for this number */
-	u8 dev, fn;		/* the bridge on bus 0 (0:0.0 = the root bus itself) */
-};
-
-static struct bsel_map bsels[MAX_BSEL];
-static unsigned nr_bsel;		/* selectors to look at */
-static bool from_dsdt;			/* bsels came from the DSDT */
-static bool acpi_mode;			/* GPE 1 is ours: ACPI PCI hotplug is on */
-static const char *off_reason;		/* why hotplug is off (set by pci_hotplug_init) */
-static u64 ups, downs, ejects;		/* events handled */
+struct pcihp_bsel pcihp_bsels[PCIHP_MAX_BSEL];
+unsigned pcihp_nr_bsel;
+bool pcihp_from_dsdt;
+bool pcihp_acpi_mode;
+const char *pcihp_off_reason;
+u64 pcihp_ups, pcihp_downs, pcihp_ejects;
 static void pcihp_work_fn(struct work *w);
-static struct work pcihp_work = WORK_INIT(pcihp_work_fn, "pci-hotplug");
+struct work pcihp_work = WORK_INIT(pcihp_work_fn, "pci-hotplug");
 
 /* aml_int() - an AML integer (Zero, One, Ones, Byte/Word/DWord/QWord prefix)
  * at p (avail bytes); returns the bytes used, 0 if it is not one. */
@@ -95,11 +88,11 @@ static unsigned aml_int(const u8 *p, size_t avail, u64 *v)
 }
 
 /*
- * map_from_dsdt() - fill bsels from `Name (_ADR, a) ... Name (BSEL, n)`
+ * map_from_dsdt() - fill pcihp_bsels from `Name (_ADR, a) ... Name (BSEL, n)`
  * pairs: n belongs to the nearest _ADR before it (when that _ADR's value
  * is not a plain integer, n belongs to no known bridge and is skipped
  * with a warning, not given to an earlier _ADR).  A number memlab cannot
- * hold (MAX_BSEL and above) is reported and skipped, and so is a number
+ * hold (PCIHP_MAX_BSEL and above) is reported and skipped, and so is a number
  * seen before (the first keeps it).  Returns how many were taken.
  * Context: (boot).
  */
@@ -133,21 +126,21 @@ static unsigned map_from_dsdt(void)
 		}
 		dev = (u8)((adr >> 16) & 0x1f);
 		fn = (u8)(adr & 7);
-		if (v >= MAX_BSEL) {
+		if (v >= PCIHP_MAX_BSEL) {
 			pr_warn("pci-hotplug: DSDT: BSEL %llu (bridge 00:%02x.%x) out of range (0-%u); ignored",
-				(unsigned long long)v, dev, fn, MAX_BSEL - 1);
+				(unsigned long long)v, dev, fn, PCIHP_MAX_BSEL - 1);
 			continue;
 		}
-		if (bsels[v].known) {
+		if (pcihp_bsels[v].known) {
 			pr_warn("pci-hotplug: DSDT: BSEL %llu appears again (bridge 00:%02x.%x, first 00:%02x.%x); ignored",
-				(unsigned long long)v, dev, fn, bsels[v].dev, bsels[v].fn);
+				(unsigned long long)v, dev, fn, pcihp_bsels[v].dev, pcihp_bsels[v].fn);
 			continue;
 		}
-		bsels[v].known = true;
-		bsels[v].dev = dev;
-		bsels[v].fn = fn;
-		if (v + 1 > nr_bsel)
-			nr_bsel = (unsigned)v + 1;
+		pcihp_bsels[v].known = true;
+		pcihp_bsels[v].dev = dev;
+		pcihp_bsels[v].fn = fn;
+		if (v + 1 > pcihp_nr_bsel)
+			pcihp_nr_bsel = (unsigned)v + 1;
 		found++;
 	}
 	return found;
@@ -162,15 +155,15 @@ static void map_fallback(void)
 {
 	unsigned i = pci_device_count();
 
-	while (i-- > 0 && nr_bsel < MAX_BSEL) {
+	while (i-- > 0 && pcihp_nr_bsel < PCIHP_MAX_BSEL) {
 		struct pci_dev *d = pci_device(i);
 
 		if (!d || d->bus != 0 || d->header_type != 1)
 			continue;
-		bsels[nr_bsel].known = true;
-		bsels[nr_bsel].dev = d->dev;
-		bsels[nr_bsel].fn = d->fn;
-		nr_bsel++;
+		pcihp_bsels[pcihp_nr_bsel].known = true;
+		pcihp_bsels[pcihp_nr_bsel].dev = d->dev;
+		pcihp_bsels[pcihp_nr_bsel].fn = d->fn;
+		pcihp_nr_bsel++;
 	}
 }
 
@@ -184,14 +177,14 @@ static int bsel_bus(unsigned sel)
 {
 	unsigned i;
 
-	if (sel >= MAX_BSEL || !bsels[sel].known)
+	if (sel >= PCIHP_MAX_BSEL || !pcihp_bsels[sel].known)
 		return -ENOENT;
-	if (bsels[sel].dev == 0 && bsels[sel].fn == 0)
+	if (pcihp_bsels[sel].dev == 0 && pcihp_bsels[sel].fn == 0)
 		return 0;
 	for (i = 0; i < pci_device_count(); i++) {
 		struct pci_dev *d = pci_device(i);
 
-		if (d && d->bus == 0 && d->dev == bsels[sel].dev && d->fn == bsels[sel].fn &&
+		if (d && d->bus == 0 && d->dev == pcihp_bsels[sel].dev && d->fn == pcihp_bsels[sel].fn &&
 		    d->header_type == 1)
 			return d->secondary_bus > d->bus ? d->secondary_bus : -ENOENT;
 	}
@@ -199,21 +192,11 @@ static int bsel_bus(unsigned sel)
 }
 
 /*
- * A slot's functions, for release_slot(): those right behind a root port
- * (native hotplug), or those of device `slot` on bus `bus` (ACPI).
- */
-struct slot_ref {
-	const struct pci_dev *port;	/* native: the port; NULL for ACPI */
-	int bus;			/* ACPI: the bus */
-	unsigned slot;			/* ACPI: the device number on it */
-};
-
-/*
- * in_slot() - d is one of the slot's functions or sits below one of them
+ * pcihp_in_slot() - d is one of the slot's functions or sits below one of them
  * (behind a bridge in the slot).  Follows bridge links up, at most
  * PCI_MAX_DEVICES of them.  Context: (main).
  */
-static bool in_slot(const struct pci_dev *d, const struct slot_ref *s)
+bool pcihp_in_slot(const struct pci_dev *d, const struct pcihp_slot *s)
 {
 	unsigned hops;
 
@@ -239,7 +222,7 @@ static bool has_children(const struct pci_dev *d)
 }
 
 /*
- * release_slot() - every function of the slot, and everything behind a
+ * pcihp_release_slot() - every function of the slot, and everything behind a
  * bridge in it, leaves: driver remove, then the table.  Deepest first:
  * pci_remove_device() cuts the links of what sits behind a bridge, so a
  * bridge that went first would leave its subtree in the table, drivers
@@ -247,7 +230,7 @@ static bool has_children(const struct pci_dev *d)
  * functions of the slot that nothing sits behind; a pass that removes
  * nothing ends it.  Returns how many went.  Context: (main).
  */
-static unsigned release_slot(const struct slot_ref *s)
+unsigned pcihp_release_slot(const struct pcihp_slot *s)
 {
 	unsigned n = 0, pass, i, went;
 
@@ -256,7 +239,7 @@ static unsigned release_slot(const struct slot_ref *s)
 		for (i = 0; i < pci_device_count(); i++) {
 			struct pci_dev *d = pci_device(i);
 
-			if (d && in_slot(d, s) && !has_children(d)) {
+			if (d && pcihp_in_slot(d, s) && !has_children(d)) {
 				pci_remove_device(d);
 				went++;
 			}
@@ -270,7 +253,7 @@ static unsigned release_slot(const struct slot_ref *s)
 
 /*
  * handle_down() - QEMU wants the devices in the slots of `mask` on
- * selector sel gone: each slot's functions are released (release_slot),
+ * selector sel gone: each slot's functions are released (pcihp_release_slot),
  * then the slot is ejected, also when the selector's bus is unknown, so
  * that QEMU's request completes.  A slot whose RMV bit is clear is not
  * removable (its DSDT device has no _EJ0, so an ACPI kernel could not
@@ -286,7 +269,7 @@ static void handle_down(unsigned sel, u32 mask)
 	for (slot = 0; slot < 32; slot++) {
 		if (!(mask & (1u << slot)))
 			continue;
-		downs++;
+		pcihp_downs++;
 		if (!(rmv & (1u << slot))) {
 			pr_warn("pci-hotplug: remove request for bsel %u slot %u refused: the slot is not removable (RMV %x)",
 				sel, slot, rmv);
@@ -296,14 +279,14 @@ static void handle_down(unsigned sel, u32 mask)
 			pr_warn("pci-hotplug: remove request for bsel %u slot %u: bus unknown; ejecting anyway",
 				sel, slot);
 		} else {
-			struct slot_ref ref = { .bus = bus, .slot = slot };
+			struct pcihp_slot ref = { .bus = bus, .slot = slot };
 
 			pr_info("pci-hotplug: remove request for %02x:%02x (bsel %u): %u function(s) released",
-				bus, slot, sel, release_slot(&ref));
+				bus, slot, sel, pcihp_release_slot(&ref));
 		}
 		outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
 		outl(PCIHP_PORT_Q35 + PCIHP_EJECT, 1u << slot);
-		ejects++;
+		pcihp_ejects++;
 		pr_info("pci-hotplug: bsel %u slot %u ejected", sel, slot);
 	}
 }
@@ -318,7 +301,7 @@ static void pcihp_work_fn(struct work *w)
 	bool any_up = false;
 	unsigned sel;
 
-	for (sel = 0; sel < nr_bsel; sel++) {
+	for (sel = 0; sel < pcihp_nr_bsel; sel++) {
 		u32 up, down;
 
 		outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
@@ -329,7 +312,7 @@ static void pcihp_work_fn(struct work *w)
 
 			pr_info("pci-hotplug: device added on bus %02x (bsel %u, slots %x)",
 				bus < 0 ? 0xff : bus, sel, up);
-			ups++;
+			pcihp_ups++;
 			any_up = true;
 		}
 		if (down)
@@ -340,165 +323,6 @@ static void pcihp_work_fn(struct work *w)
 
 		pr_info("pci-hotplug: rescan found %d new function(s)", n);
 	}
-}
-
-/* --- native PCIe hotplug (fallback) ------------------------------------------ */
-
-/*
- * With ACPI PCI hotplug switched off (-global
- * ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off) QEMU signals through the
- * root port's PCIe slot registers instead.  memlab polls them every 100 ms
- * rather than wiring the port's interrupt:
- *   slot status (PCIe cap + 0x1a, RW1C): bit0 attention button pressed,
- *     bit1 power fault detected, bit3 presence detect changed, bit6
- *     presence detect state;
- *   slot control (PCIe cap + 0x18): bits 8-9 power indicator (01 on,
- *     11 off), bit 10 power controller (1 = power off).
- * A device appearing in an empty slot has its slot powered on, then the
- * bus is rescanned; an attention button press on an occupied slot
- * (device_del) releases the functions and powers the slot off, which is
- * QEMU's cue to unplug the device.
- */
-#define EXP_SLTCAP		0x14
-#define EXP_SLTCTL		0x18
-#define EXP_SLTSTA		0x1a
-#define EXP_FLAGS_SLOT		0x0100
-#define SLTCAP_HPC		0x0040
-#define SLTSTA_ABP		0x0001
-#define SLTSTA_PFD		0x0002
-#define SLTSTA_PDC		0x0008
-#define SLTSTA_PDS		0x0040
-#define SLTCTL_PIC_MASK		0x0300
-#define SLTCTL_PIC_ON		0x0100
-#define SLTCTL_PIC_OFF		0x0300
-#define SLTCTL_PCC_OFF		0x0400
-
-static bool native_mode;
-static struct poller native_poller;
-
-/* slot_cap() - the PCIe capability of a hotplug-capable root/downstream port, or 0. */
-static u8 slot_cap(struct pci_dev *d)
-{
-	u8 pos;
-
-	if (!d || d->header_type != 1)
-		return 0;
-	pos = pci_find_capability(d, PCI_CAP_ID_EXP, 0);
-	if (!pos || !(pci_read16(d, (u16)(pos + 2)) & EXP_FLAGS_SLOT) ||
-	    !(pci_read32(d, (u16)(pos + EXP_SLTCAP)) & SLTCAP_HPC))
-		return 0;
-	return pos;
-}
-
-/* slot_occupied() - some function of the slot is in the table. */
-static bool slot_occupied(const struct slot_ref *s)
-{
-	unsigned i;
-
-	for (i = 0; i < pci_device_count(); i++) {
-		struct pci_dev *d = pci_device(i);
-
-		if (d && in_slot(d, s))
-			return true;
-	}
-	return false;
-}
-
-/*
- * native_poll() - one look at every hotplug-capable port's slot.  Its
- * events (attention button pressed, presence detect changed, power fault
- * detected: reported, nothing else) are cleared
- * by writing back the bits that were set (QEMU undoes a write of one to a
- * clear bit), then what the slot says is compared with the table, not
- * with the slot's power, which a slot without a power controller does not
- * have:
- *   - a device present and none of the slot's functions in the table: an
- *     arrival (QEMU's device_add sets both events).  The slot is powered
- *     on with its indicator on (a power controller that is off, or none),
- *     then the buses are rescanned;
- *   - the slot's functions in the table and the attention button pressed
- *     (device_del): they are released, and the slot is powered off with
- *     its indicator off, which is QEMU's cue to unplug the device;
- *   - the slot's functions in the table and no device present (a surprise
- *     removal): they are released and the slot powered off, so that the
- *     next device arrives the usual way.
- * Context: (main).
- */
-static void native_poll(void)
-{
-	unsigned i;
-	bool rescan = false;
-
-	for (i = 0; i < pci_device_count(); i++) {
-		struct pci_dev *d = pci_device(i);
-		u8 pos = slot_cap(d);
-		struct slot_ref ref = { .port = d };
-		u16 sta, ctl;
-		bool occupied;
-
-		if (!pos)
-			continue;
-		sta = pci_read16(d, (u16)(pos + EXP_SLTSTA));
-		if (!(sta & (SLTSTA_ABP | SLTSTA_PDC | SLTSTA_PFD)))
-			continue;
-		pci_write16(d, (u16)(pos + EXP_SLTSTA),
-			    sta & (SLTSTA_ABP | SLTSTA_PDC | SLTSTA_PFD));
-		if (sta & SLTSTA_PFD)
-			pr_warn("pci-hotplug: native: power fault on the slot of %02x:%02x.%x",
-				d->bus, d->dev, d->fn);
-		if (!(sta & (SLTSTA_ABP | SLTSTA_PDC)))
-			continue;
-		ctl = pci_read16(d, (u16)(pos + EXP_SLTCTL));
-		occupied = slot_occupied(&ref);
-		if ((sta & SLTSTA_PDS) && !occupied) {
-			pr_info("pci-hotplug: native: device present behind %02x:%02x.%x%s",
-				d->bus, d->dev, d->fn,
-				ctl & SLTCTL_PCC_OFF ? "; powering the slot" : "");
-			pci_write16(d, (u16)(pos + EXP_SLTCTL),
-				    (u16)((ctl & ~(SLTCTL_PCC_OFF | SLTCTL_PIC_MASK)) | SLTCTL_PIC_ON));
-			ups++;
-			rescan = true;
-		} else if (occupied && (sta & SLTSTA_ABP)) {
-			unsigned n = release_slot(&ref);
-
-			pr_info("pci-hotplug: native: removal requested behind %02x:%02x.%x; %u function(s) released, slot powered off",
-				d->bus, d->dev, d->fn, n);
-			pci_write16(d, (u16)(pos + EXP_SLTCTL),
-				    (u16)(ctl | SLTCTL_PCC_OFF | SLTCTL_PIC_OFF));
-			downs++;
-			ejects++;
-		} else if (occupied && !(sta & SLTSTA_PDS)) {
-			unsigned n = release_slot(&ref);
-
-			pr_warn("pci-hotplug: native: device behind %02x:%02x.%x is gone; %u function(s) released",
-				d->bus, d->dev, d->fn, n);
-			pci_write16(d, (u16)(pos + EXP_SLTCTL),
-				    (u16)(ctl | SLTCTL_PCC_OFF | SLTCTL_PIC_OFF));
-			downs++;
-		}
-	}
-	if (rescan)
-		pr_info("pci-hotplug: rescan found %d new function(s)", pci_rescan());
-}
-
-static void native_init(void)
-{
-	unsigned i, ports = 0;
-
-	for (i = 0; i < pci_device_count(); i++)
-		if (slot_cap(pci_device(i)))
-			ports++;
-	if (!ports) {
-		off_reason = "no ACPI PCI hotplug and no hotplug-capable PCIe slots";
-		pr_info("pci-hotplug: %s", off_reason);
-		return;
-	}
-	native_mode = true;
-	native_poller.fn = native_poll;
-	native_poller.name = "pcie-hotplug";
-	native_poller.period = 10;	/* 100 ms */
-	register_poller(&native_poller);
-	pr_info("pci-hotplug: native PCIe hotplug on %u slot(s), polled every 100 ms", ports);
 }
 
 /*
@@ -513,76 +337,67 @@ void pci_hotplug_init(void)
 	unsigned n = map_from_dsdt();
 
 	if (n) {
-		from_dsdt = true;
+		pcihp_from_dsdt = true;
 	} else if (acpi_find_table("DSDT", 0)) {
 		/* QEMU writes BSEL only when ACPI PCI hotplug is on */
-		native_init();
+		pcihp_native_init();
 		return;
 	} else {
 		map_fallback();
 		pr_info("pci-hotplug: no DSDT; guessing QEMU's bus selector order");
 	}
-	if (!nr_bsel) {
-		off_reason = "no hotplug buses";
-		pr_info("pci-hotplug: %s", off_reason);
+	if (!pcihp_nr_bsel) {
+		pcihp_off_reason = "no hotplug buses";
+		pr_info("pci-hotplug: %s", pcihp_off_reason);
 		return;
 	}
 	if (inl(PCIHP_PORT_Q35 + PCIHP_BNUM) == 0xffffffff) {
-		off_reason = "no register block at cc0";
-		pr_info("pci-hotplug: %s", off_reason);
+		pcihp_off_reason = "no register block at cc0";
+		pr_info("pci-hotplug: %s", pcihp_off_reason);
 		return;
 	}
 	if (acpi_gpe_register(GPE_PCI_HOTPLUG, &pcihp_work)) {
-		off_reason = "GPE 1 unavailable";
-		pr_warn("pci-hotplug: %s; no PCI hotplug", off_reason);
+		pcihp_off_reason = "GPE 1 unavailable";
+		pr_warn("pci-hotplug: %s; no PCI hotplug", pcihp_off_reason);
 		return;
 	}
-	acpi_mode = true;
+	pcihp_acpi_mode = true;
 	pr_info("pci-hotplug: ACPI PCI hotplug at %x, %u bus selector(s), GPE %u",
-		PCIHP_PORT_Q35, nr_bsel, GPE_PCI_HOTPLUG);
+		PCIHP_PORT_Q35, pcihp_nr_bsel, GPE_PCI_HOTPLUG);
 	/* a device added before we listened: look now */
 	schedule_work(&pcihp_work);
 }
 
 /*
- * cmd_pcihp() - the `pcihp` view: the mechanism in use and its state, or
- * why PCI hotplug is off.  Context: (main).
+ * pci_hotplug_dump() - the `pcihp` view: the mechanism in use and its
+ * state, or why PCI hotplug is off.  Context: (main).
  */
-static int cmd_pcihp(struct printer *out, int argc, char **argv)
+void pci_hotplug_dump(struct printer *out)
 {
 	unsigned sel;
 
-	if (!native_mode && !acpi_mode) {
-		pr_printf(out, "PCI hotplug off: %s\n", off_reason ? off_reason : "PCI not initialised");
-		return 0;
+	if (!pcihp_native_mode && !pcihp_acpi_mode) {
+		pr_printf(out, "PCI hotplug off: %s\n", pcihp_off_reason ? pcihp_off_reason : "PCI not initialised");
+		return;
 	}
-	if (native_mode) {
+	if (pcihp_native_mode) {
 		pr_printf(out, "native PCIe hotplug (slot registers polled every 100 ms)\n");
-		pr_printf(out, "events: up %llu down %llu ejected %llu\n", (unsigned long long)ups,
-			  (unsigned long long)downs, (unsigned long long)ejects);
-		return 0;
+		pr_printf(out, "events: up %llu down %llu ejected %llu\n", (unsigned long long)pcihp_ups,
+			  (unsigned long long)pcihp_downs, (unsigned long long)pcihp_ejects);
+		return;
 	}
 	pr_printf(out, "ACPI PCI hotplug at %x (GPE %u), bsel map from %s\n",
-		  PCIHP_PORT_Q35, GPE_PCI_HOTPLUG, from_dsdt ? "DSDT" : "guess");
-	for (sel = 0; sel < nr_bsel; sel++) {
+		  PCIHP_PORT_Q35, GPE_PCI_HOTPLUG, pcihp_from_dsdt ? "DSDT" : "guess");
+	for (sel = 0; sel < pcihp_nr_bsel; sel++) {
 		int bus = bsel_bus(sel);
 
-		if (!bsels[sel].known)
+		if (!pcihp_bsels[sel].known)
 			continue;
 		outl(PCIHP_PORT_Q35 + PCIHP_BNUM, sel);
 		pr_printf(out, "bsel %u: bridge 00:%02x.%x bus %02x down %x rmv %x\n", sel,
-			  bsels[sel].dev, bsels[sel].fn, bus < 0 ? 0xff : bus,
+			  pcihp_bsels[sel].dev, pcihp_bsels[sel].fn, bus < 0 ? 0xff : bus,
 			  inl(PCIHP_PORT_Q35 + PCIHP_DOWN), inl(PCIHP_PORT_Q35 + PCIHP_RMV));
 	}
-	pr_printf(out, "events: up %llu down %llu ejected %llu\n", (unsigned long long)ups,
-		  (unsigned long long)downs, (unsigned long long)ejects);
-	return 0;
+	pr_printf(out, "events: up %llu down %llu ejected %llu\n", (unsigned long long)pcihp_ups,
+		  (unsigned long long)pcihp_downs, (unsigned long long)pcihp_ejects);
 }
-
-SHELL_COMMAND(pcihp, .name = "pcihp", .usage = "pcihp",
-	      .summary = "ACPI PCI hotplug: bus selectors, pending removals, counts",
-	      .help = "QEMU's ACPI PCI hotplug register block (0x0cc0 on q35): for each\n"
-		      "bus selector (BSEL from the DSDT), the bridge it stands for, its\n"
-		      "secondary bus, the pending DOWN mask and the removable-slots mask.\n"
-		      "UP is not shown: reading it clears it.",
-	      .fn = cmd_pcihp);

@@ -83,29 +83,30 @@ void pci_register_driver(const struct pci_driver *drv);
 unsigned pci_device_count(void);
 struct pci_dev *pci_device(unsigned i);
 
+/* pci_get_bdf() - the table's entry for (bus, dev, fn), or NULL. */
+struct pci_dev *pci_get_bdf(unsigned bus, unsigned dev, unsigned fn);
+
+/* pci_config_read()/pci_config_write() - `width` (1, 2, 4) bytes at `off`
+ * of function (bus, dev, fn), found by address: 0, -ENODEV (no such
+ * function) or -EINVAL (width not 1/2/4, off not aligned to it or past the
+ * 4 KiB, or a value wider than width).  A write to a bridge refreshes its
+ * windows and bus numbers in the table. */
+int pci_config_read(unsigned bus, unsigned dev, unsigned fn, u16 off, unsigned width, u32 *val);
+int pci_config_write(unsigned bus, unsigned dev, unsigned fn, u16 off, unsigned width, u32 val);
+
 /* pci_remove_device() - driver remove, decoding off, entry freed (other
  * entries never move; d itself must not be used afterwards). */
 void pci_remove_device(struct pci_dev *d);
 
-/* Portable parsers (no I/O), used by the kernel and tests/host. */
-#define PCI_MCFG_HEADER_LEN	44	/* SDT header + 8 reserved bytes */
-#define PCI_MCFG_ENTRY_LEN	16
-struct pci_ecam {
-	u64 base;		/* physical address of bus 0's configuration space */
-	u8 start_bus, end_bus;	/* buses it decodes */
-};
-/* pci_mcfg_parse() - segment 0 of an MCFG of len bytes: 0, -ENOENT, -EINVAL
- * with the reason in why (size bytes). */
-int pci_mcfg_parse(const void *table, size_t len, struct pci_ecam *out, char *why, size_t size);
-/* pci_cap_find_raw() - capability walk over a 256-byte image (cap_id 0xff:
- * any); 0 if none; *broken (may be NULL) set when a bad list was cut. */
-u8 pci_cap_find_raw(const volatile u8 *cfg, u8 cap_id, u8 start, bool *broken);
-
 /* ACPI PCI hotplug (drivers/pci/hotplug.c); called by pci_init(). */
 void pci_hotplug_init(void);
+/* pci_hotplug_dump() - the `pcihp` view: mechanism, bus selectors, counts. */
+void pci_hotplug_dump(struct printer *p);
 
 int pci_init(void);		/* ECAM from the MCFG, enumerate, assign, probe */
 int pci_rescan(void);		/* find hot-added devices; returns how many are new */
 void pci_dump(struct printer *p);	/* `lspci` */
+/* pci_dump_device() - `lspci -v`: d's line, registers and capabilities. */
+void pci_dump_device(struct printer *p, const struct pci_dev *d);
 
 #endif

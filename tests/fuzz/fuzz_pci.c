@@ -1,5 +1,5 @@
 /*
- * fuzz_pci.c - libFuzzer target for drivers/pci/pci.c and hotplug.c: PCI
+ * fuzz_pci.c - libFuzzer target for drivers/pci/ and shell/cmd_pci.c: PCI
  * enumeration, BAR sizing and placement, bridge numbering and windows,
  * rescan, lspci and setpci, against the configuration-space model of
  * tests/host/pci_model.h, with topologies and register contents from the
@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include "pci_model.h"
 #include "platform_stub.h"
+#include <shell/shell.h>
 
 #define MAX_RECORDS	48
 #define MAX_ACCESSES	4000000ULL
@@ -198,18 +199,18 @@ static void check(bool after_setpci)
 		fail("unbounded configuration accesses");
 	if (!pci_ready)
 		return;
-	for (unsigned i = 0; i < nr_devices; i++) {
-		const struct pci_dev *d = &devices[i];
+	for (unsigned i = 0; i < pci_nr_devices; i++) {
+		const struct pci_dev *d = &pci_devices[i];
 
 		if (!d->cfg)
 			continue;
-		if (d->bus < ecam.start_bus || d->bus > ecam.end_bus)
+		if (d->bus < pci_ecam.start_bus || d->bus > pci_ecam.end_bus)
 			fail("function outside the MCFG's buses");
 		if (d->bridge && (!d->bridge->cfg || d->bridge->header_type != 1))
 			fail("bridge link to a non-bridge");
-		for (unsigned j = i + 1; j < nr_devices; j++)
-			if (devices[j].cfg && devices[j].bus == d->bus && devices[j].dev == d->dev &&
-			    devices[j].fn == d->fn)
+		for (unsigned j = i + 1; j < pci_nr_devices; j++)
+			if (pci_devices[j].cfg && pci_devices[j].bus == d->bus && pci_devices[j].dev == d->dev &&
+			    pci_devices[j].fn == d->fn)
 				fail("a function twice in the table");
 		for (unsigned a = 0; a < 6; a++) {
 			const struct pci_bar *b = &d->bars[a];
@@ -235,18 +236,18 @@ static void check(bool after_setpci)
 						(unsigned long long)b->size, d->bridge ? "there" : "none");
 				fail("assigned BAR outside its bridge's windows");
 			}
-			for (unsigned j = 0; j < nr_devices; j++)
+			for (unsigned j = 0; j < pci_nr_devices; j++)
 				for (unsigned c = 0; c < 6; c++) {
-					const struct pci_bar *o = &devices[j].bars[c];
+					const struct pci_bar *o = &pci_devices[j].bars[c];
 
-					if ((j == i && c == a) || !devices[j].cfg || !o->size ||
+					if ((j == i && c == a) || !pci_devices[j].cfg || !o->size ||
 					    o->is_io || !o->base)
 						continue;
 					if (b->base < o->base + o->size && o->base < b->base + b->size) {
 						if (getenv("FUZZ_VERBOSE"))
 							fprintf(stderr, "%02x:%02x.%x BAR%u %llx+%llx overlaps %02x:%02x.%x BAR%u %llx+%llx\n",
 								d->bus, d->dev, d->fn, a, (unsigned long long)b->base, (unsigned long long)b->size,
-								devices[j].bus, devices[j].dev, devices[j].fn, c,
+								pci_devices[j].bus, pci_devices[j].dev, pci_devices[j].fn, c,
 								(unsigned long long)o->base, (unsigned long long)o->size);
 						fail("assigned BAR overlaps another BAR");
 					}
@@ -264,14 +265,14 @@ static const volatile u8 *noted_cfg[PCI_MAX_DEVICES];	/* the entry noted was thi
 
 static void remember_bases(void)
 {
-	for (unsigned i = 0; i < nr_devices; i++) {
-		if (!devices[i].cfg || (noted[i] && noted_cfg[i] == devices[i].cfg))
+	for (unsigned i = 0; i < pci_nr_devices; i++) {
+		if (!pci_devices[i].cfg || (noted[i] && noted_cfg[i] == pci_devices[i].cfg))
 			continue;
 		noted[i] = true;
-		noted_cfg[i] = devices[i].cfg;
+		noted_cfg[i] = pci_devices[i].cfg;
 		for (unsigned a = 0; a < 6; a++)
-			fw_base[i][a] = devices[i].hotplugged ? came_with_address(&devices[i], a) :
-				devices[i].bars[a].base != 0;
+			fw_base[i][a] = pci_devices[i].hotplugged ? came_with_address(&pci_devices[i], a) :
+				pci_devices[i].bars[a].base != 0;
 	}
 }
 
@@ -282,14 +283,14 @@ static void views(void)
 	struct buf_printer bp;
 
 	buf_printer_init(&bp, out, sizeof(out));
-	pcitest_dump(&bp.p);
-	for (unsigned i = 0; i < nr_devices; i++) {
+	pci_dump(&bp.p);
+	for (unsigned i = 0; i < pci_nr_devices; i++) {
 		char a[16], *argv[3] = { "lspci", "-v", a };
 
-		if (!devices[i].cfg)
+		if (!pci_devices[i].cfg)
 			continue;
-		ksnprintf(a, sizeof(a), "%02x:%02x.%x", devices[i].bus, devices[i].dev,
-			  devices[i].fn);
+		ksnprintf(a, sizeof(a), "%02x:%02x.%x", pci_devices[i].bus, pci_devices[i].dev,
+			  pci_devices[i].fn);
 		buf_printer_init(&bp, out, sizeof(out));
 		shell_find("lspci")->fn(&bp.p, 3, argv);
 	}
@@ -349,7 +350,7 @@ static const volatile u8 *entry_cfg[PCI_MAX_DEVICES];	/* and its cfg then */
 /* fake_probe() - binds every 1af4:1058; an entry bound twice is a bug. */
 static int fake_probe(struct pci_dev *d)
 {
-	unsigned i = (unsigned)(d - devices);
+	unsigned i = (unsigned)(d - pci_devices);
 
 	if (i >= PCI_MAX_DEVICES)
 		fail("probe of something not in the table");
@@ -362,7 +363,7 @@ static int fake_probe(struct pci_dev *d)
 /* fake_remove() - remove of a function the driver does not hold is a bug. */
 static void fake_remove(struct pci_dev *d)
 {
-	unsigned i = (unsigned)(d - devices);
+	unsigned i = (unsigned)(d - pci_devices);
 
 	if (i >= PCI_MAX_DEVICES || !bound[i])
 		fail("driver remove of a function it does not hold (twice?)");
@@ -574,16 +575,16 @@ static bool compare_maps(void)
 		return false;
 	for (unsigned s = 0; s < PM_NR_BSEL; s++) {
 		int x = pm.bsel_bridge[s];
-		bool k = s < nr_bsel && bsels[s].known;
+		bool k = s < pcihp_nr_bsel && pcihp_bsels[s].known;
 
 		if (x == PM_BSEL_NONE || !k) {
 			if ((x == PM_BSEL_NONE) != !k)
 				return false;
 			continue;
 		}
-		if (x < 0 ? (bsels[s].dev || bsels[s].fn) :
-		    (bsels[s].dev != pm.f[x].dev || bsels[s].fn != pm.f[x].fn ||
-		     (!bsels[s].dev && !bsels[s].fn)))
+		if (x < 0 ? (pcihp_bsels[s].dev || pcihp_bsels[s].fn) :
+		    (pcihp_bsels[s].dev != pm.f[x].dev || pcihp_bsels[s].fn != pm.f[x].fn ||
+		     (!pcihp_bsels[s].dev && !pcihp_bsels[s].fn)))
 			return false;
 	}
 	for (unsigned i = 0; i < pm.nr; i++) {
@@ -636,8 +637,8 @@ static bool below(const struct pci_dev *a, const struct pci_dev *b)
  */
 static void check_windows(void)
 {
-	for (unsigned i = 0; i < nr_devices; i++) {
-		const struct pci_dev *d = &devices[i];
+	for (unsigned i = 0; i < pci_nr_devices; i++) {
+		const struct pci_dev *d = &pci_devices[i];
 		int x = d->cfg ? model_index(d->cfg) : -1;
 		u64 base, limit;
 
@@ -658,8 +659,8 @@ static void check_windows(void)
 		if (d->bridge && d->bridge->mem_window_limit > d->bridge->mem_window_base &&
 		    (base < d->bridge->mem_window_base || limit > d->bridge->mem_window_limit))
 			fail("a hot-added bridge's window is outside the window of the bridge above");
-		for (unsigned j = 0; j < nr_devices; j++) {
-			const struct pci_dev *o = &devices[j];
+		for (unsigned j = 0; j < pci_nr_devices; j++) {
+			const struct pci_dev *o = &pci_devices[j];
 
 			if (j == i || !o->cfg || o->header_type != 1 || below(d, o) || below(o, d) ||
 			    o->mem_window_limit <= o->mem_window_base)
@@ -684,7 +685,7 @@ static void check_windows(void)
 static void hp_note(int *before)
 {
 	for (unsigned i = 0; i < PCI_MAX_DEVICES; i++)
-		before[i] = i < nr_devices && devices[i].cfg ? model_index(devices[i].cfg) : -2;
+		before[i] = i < pci_nr_devices && pci_devices[i].cfg ? model_index(pci_devices[i].cfg) : -2;
 }
 
 /*
@@ -695,7 +696,7 @@ static void hp_note(int *before)
 static void hp_check(const int *before)
 {
 	for (unsigned i = 0; i < PCI_MAX_DEVICES; i++) {
-		const struct pci_dev *d = i < nr_devices ? &devices[i] : NULL;
+		const struct pci_dev *d = i < pci_nr_devices ? &pci_devices[i] : NULL;
 		/* an entry freed and reused for the same address within one
 		 * event: its old function has left the model (when the maps
 		 * disagree, an entry may instead be stale: left in the table
@@ -882,10 +883,10 @@ static void hp_boot(void)
 		for (unsigned j = i + 1; j < pm.nr; j++)
 			aliased |= pm.f[i].parent == pm.f[j].parent && pm.f[i].dev == pm.f[j].dev &&
 				   pm.f[i].fn == pm.f[j].fn;
-	for (unsigned i = 0; i < nr_devices; i++) {
-		entry_cfg[i] = devices[i].cfg;
-		entry_fn[i] = devices[i].cfg ? model_index(devices[i].cfg) : -1;
-		if (entry_cfg[i] && (entry_fn[i] < 0 || !same_parent(&devices[i])))
+	for (unsigned i = 0; i < pci_nr_devices; i++) {
+		entry_cfg[i] = pci_devices[i].cfg;
+		entry_fn[i] = pci_devices[i].cfg ? model_index(pci_devices[i].cfg) : -1;
+		if (entry_cfg[i] && (entry_fn[i] < 0 || !same_parent(&pci_devices[i])))
 			maps_agree = false;
 		if (entry_fn[i] >= 0)
 			reached[entry_fn[i]] = true;
@@ -977,18 +978,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (hp_mode)
 		ev = hp_setup(rec + 12 * n, size - 5 - 12 * n, &nev);
-	pcitest_init();
+	pci_init();
 	remember_bases();
 	check(false);
 	for (unsigned i = 0; i < pm.nr; i++)
 		pm.f[i].absent = false;
-	pcitest_rescan();
+	pci_rescan();
 	remember_bases();
 	check(false);
 	views();
 	check(false);
 	if (data[3] & 0x10) {
-		pcitest_rescan();
+		pci_rescan();
 		remember_bases();
 		check(false);
 	}
@@ -1000,7 +1001,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned k = 0; k < (data[3] & 15u) && k < n; k++) {
 		const u8 *r = data + 4 + 12 * k;
 		char line[64], *argv[4] = { "setpci", line, line + 16, NULL };
-		const struct pci_dev *d = pcitest_device(r[1] % (nr_devices ? nr_devices : 1));
+		const struct pci_dev *d = pci_device(r[1] % (pci_nr_devices ? pci_nr_devices : 1));
 		struct buf_printer bp;
 
 		if (!d)
@@ -1012,7 +1013,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		shell_find("setpci")->fn(&bp.p, 3, argv);
 	}
 	if (data[3] & 15) {
-		pcitest_rescan();
+		pci_rescan();
 		remember_bases();
 		views();
 		check(true);

@@ -1,6 +1,6 @@
 /*
- * test_pci.c - drivers/pci/pci.c and hotplug.c against a model of PCI
- * configuration space (tests/host/pci_model.h): a q35-like machine
+ * test_pci.c - drivers/pci/ and the PCI commands (shell/cmd_pci.c) against a
+ * model of PCI configuration space (tests/host/pci_model.h): a q35-like machine
  * enumerates to the expected bus numbers, BARs and bridge windows; a
  * function hot-added behind a root port gets its BARs inside the port's
  * window, or a window opened for it; and hostile firmware and devices
@@ -13,6 +13,7 @@
 #include "htest.h"
 #include "pci_model.h"
 #include "platform_stub.h"
+#include <shell/shell.h>
 
 static char text[8192];
 static struct buf_printer tp;
@@ -21,7 +22,7 @@ static struct buf_printer tp;
 static const char *lspci(void)
 {
 	buf_printer_init(&tp, text, sizeof(text));
-	pcitest_dump(&tp.p);
+	pci_dump(&tp.p);
 	return text;
 }
 
@@ -46,7 +47,7 @@ static int shell(const char *line)
 /* bdf() - the table's entry for (bus, dev, fn), or NULL. */
 static struct pci_dev *bdf(unsigned bus, unsigned dev, unsigned fn)
 {
-	return find_bdf(bus, dev, fn);
+	return pci_get_bdf(bus, dev, fn);
 }
 
 /* Indices of the q35 machine's functions in the model. */
@@ -105,7 +106,7 @@ static int rescan_quiet(void)
 	int n;
 
 	printk_set_level(LOG_WARNING);
-	n = pcitest_rescan();
+	n = pci_rescan();
 	printk_set_level(LOG_INFO);
 	return n;
 }
@@ -123,7 +124,7 @@ HTEST(pci_q35_enumeration)
 
 	q35();
 	CHECK_EQ(init_quiet(), 0);
-	CHECK_EQ(pcitest_device_count(), 7);
+	CHECK_EQ(pci_device_count(), 7);
 	CHECK_EQ(pm.stray_writes, 0);
 	CHECK_EQ(pm.oob, 0);
 
@@ -159,7 +160,7 @@ HTEST(pci_q35_enumeration)
 		CHECK_EQ(d->mem_window_limit, 0xfe9fffff);
 		CHECK_EQ(d->pref_window_base, 0xfc000000);
 		CHECK_EQ(d->pref_window_limit, 0xfc1fffff);
-		CHECK_EQ(pcitest_find_capability(d, PCI_CAP_ID_EXP, 0), 0x40);
+		CHECK_EQ(pci_find_capability(d, PCI_CAP_ID_EXP, 0), 0x40);
 	}
 	d = bdf(0, 4, 0);
 	CHECK(d != NULL);
@@ -193,25 +194,25 @@ HTEST(pci_q35_enumeration)
 /* bars_disjoint() - no two assigned memory BARs in the table overlap. */
 static bool bars_disjoint(void)
 {
-	for (unsigned i = 0; i < nr_devices; i++)
+	for (unsigned i = 0; i < pci_nr_devices; i++)
 		for (unsigned a = 0; a < 6; a++) {
-			const struct pci_bar *x = &devices[i].bars[a];
+			const struct pci_bar *x = &pci_devices[i].bars[a];
 
-			if (!devices[i].cfg || !x->size || x->is_io || !x->base)
+			if (!pci_devices[i].cfg || !x->size || x->is_io || !x->base)
 				continue;
-			for (unsigned j = i; j < nr_devices; j++)
+			for (unsigned j = i; j < pci_nr_devices; j++)
 				for (unsigned b = j == i ? a + 1 : 0; b < 6; b++) {
-					const struct pci_bar *y = &devices[j].bars[b];
+					const struct pci_bar *y = &pci_devices[j].bars[b];
 
-					if (!devices[j].cfg || !y->size || y->is_io || !y->base)
+					if (!pci_devices[j].cfg || !y->size || y->is_io || !y->base)
 						continue;
 					if (x->base < y->base + y->size && y->base < x->base + x->size) {
 						printf("  %02x:%02x.%x BAR%u %llx+%llx overlaps "
 						       "%02x:%02x.%x BAR%u %llx+%llx\n",
-						       devices[i].bus, devices[i].dev, devices[i].fn, a,
+						       pci_devices[i].bus, pci_devices[i].dev, pci_devices[i].fn, a,
 						       (unsigned long long)x->base,
-						       (unsigned long long)x->size, devices[j].bus,
-						       devices[j].dev, devices[j].fn, b,
+						       (unsigned long long)x->size, pci_devices[j].bus,
+						       pci_devices[j].dev, pci_devices[j].fn, b,
 						       (unsigned long long)y->base,
 						       (unsigned long long)y->size);
 						return false;
@@ -304,19 +305,19 @@ HTEST(pci_hotplug_opens_a_window)
  * is a bridge in use whose bus range holds the entry's bus. */
 static bool table_consistent(void)
 {
-	for (unsigned i = 0; i < nr_devices; i++) {
-		const struct pci_dev *d = &devices[i];
+	for (unsigned i = 0; i < pci_nr_devices; i++) {
+		const struct pci_dev *d = &pci_devices[i];
 
 		if (!d->cfg)
 			continue;
-		if (d->bus < ecam.start_bus || d->bus > ecam.end_bus)
+		if (d->bus < pci_ecam.start_bus || d->bus > pci_ecam.end_bus)
 			return false;
 		if (d->bridge && (!d->bridge->cfg || d->bridge->header_type != 1 ||
 				  d->bus != d->bridge->secondary_bus))
 			return false;
-		for (unsigned j = i + 1; j < nr_devices; j++)
-			if (devices[j].cfg && devices[j].bus == d->bus &&
-			    devices[j].dev == d->dev && devices[j].fn == d->fn)
+		for (unsigned j = i + 1; j < pci_nr_devices; j++)
+			if (pci_devices[j].cfg && pci_devices[j].bus == d->bus &&
+			    pci_devices[j].dev == d->dev && pci_devices[j].fn == d->fn)
 				return false;
 	}
 	return true;
@@ -367,11 +368,11 @@ HTEST(pci_mcfg_unusable)
 		if (!host_log_seen(cases[i].why, since))
 			CHECK_STREQ(host_last_log, cases[i].why);
 		CHECK(host_log_seen("pci: MCFG unusable", since));
-		CHECK(ecam_virt == NULL);
-		CHECK_EQ(pcitest_device_count(), 0);
+		CHECK(pci_ecam_virt == NULL);
+		CHECK_EQ(pci_device_count(), 0);
 		CHECK_EQ(pm.reads + pm.writes, 0);
 		CHECK_STREQ(lspci(), "pci: not initialised (no MCFG?)\n");
-		CHECK_EQ(pcitest_rescan(), -ENODEV);
+		CHECK_EQ(pci_rescan(), -ENODEV);
 	}
 	pm_reset(0, 255);
 	pm_set_mcfg(NULL, 0);
@@ -400,14 +401,14 @@ HTEST(pci_capability_list_hostile)
 	CHECK_EQ(init_quiet(), 0);
 
 	since = host_log_count;
-	CHECK_EQ(pcitest_find_capability(bdf(0, 6, 0), PCI_CAP_ID_EXP, 0), 0);
+	CHECK_EQ(pci_find_capability(bdf(0, 6, 0), PCI_CAP_ID_EXP, 0), 0);
 	CHECK(host_log_seen("00:06.0: capability list loops or points below 0x40; cut", since));
-	CHECK_EQ(pcitest_find_capability(bdf(0, 6, 0), 0x05, 0), 0x50);
+	CHECK_EQ(pci_find_capability(bdf(0, 6, 0), 0x05, 0), 0x50);
 	since = host_log_count;
-	CHECK_EQ(pcitest_find_capability(bdf(0, 7, 0), PCI_CAP_ID_EXP, 0), 0);
+	CHECK_EQ(pci_find_capability(bdf(0, 7, 0), PCI_CAP_ID_EXP, 0), 0);
 	CHECK(host_log_seen("00:07.0: capability list loops", since));
-	CHECK_EQ(pcitest_find_capability(bdf(0, 8, 0), 0x01, 0), 0xfc);
-	CHECK_EQ(pcitest_find_capability(bdf(0, 8, 0), 0x10, 0), 0);
+	CHECK_EQ(pci_find_capability(bdf(0, 8, 0), 0x01, 0), 0xfc);
+	CHECK_EQ(pci_find_capability(bdf(0, 8, 0), 0x10, 0), 0);
 
 	printk_set_level(LOG_ERR);
 	CHECK_EQ(shell("lspci -v 00:06.0"), 0);
@@ -478,7 +479,7 @@ HTEST(pci_hotplug_bar_larger_than_the_hole)
 	CHECK(host_log_seen("02:00.0: cannot assign BARs", since));
 	CHECK_EQ(pm_get(&pm.f[x], 0x04, 2) & CMD_MEMORY, 0);
 	CHECK_EQ(pm_get(&pm.f[q_rp2], 0x20, 4), 0x0000fff0);
-	CHECK(!window_open(bdf(0, 3, 0)->mem_window_base, bdf(0, 3, 0)->mem_window_limit));
+	CHECK(!pci_window_open(bdf(0, 3, 0)->mem_window_base, bdf(0, 3, 0)->mem_window_limit));
 	CHECK_EQ(pm.stray_writes, 0);
 }
 
@@ -566,11 +567,11 @@ HTEST(pci_bridge_bus_numbers_hostile)
 	CHECK(host_log_seen("00:05.0: bridge does not keep its bus numbers (wrote 01-03, reads 00-00)", since));
 	CHECK(host_log_seen("00:07.0: secondary bus 04 was already scanned", since));
 	CHECK(host_log_seen("00:08.0: secondary bus 40 is beyond the MCFG's buses 00-1f", since));
-	CHECK_EQ(pcitest_device_count(), 6);
+	CHECK_EQ(pci_device_count(), 6);
 	CHECK(table_consistent());
 	CHECK(bdf(4, 0, 0) && bdf(4, 0, 0)->bridge == bdf(0, 6, 0));
 	CHECK_EQ(rescan_quiet(), 0);
-	CHECK_EQ(pcitest_device_count(), 6);
+	CHECK_EQ(pci_device_count(), 6);
 	CHECK(table_consistent());
 	CHECK(pm.reads + pm.writes < 100000);
 	CHECK_EQ(pm.stray_writes, 0);
@@ -686,12 +687,12 @@ HTEST(pci_vendor_0000_is_no_function)
 
 	q35();
 	CHECK_EQ(init_quiet(), 0);
-	before = pcitest_device_count();
+	before = pci_device_count();
 	q35();
 	pm_add(-1, 9, 0, 0x0000, 0x1234, 0, 0x02, 0x00);
 	CHECK_EQ(init_quiet(), 0);
 	CHECK(bdf(0, 9, 0) == NULL);
-	CHECK_EQ(pcitest_device_count(), before);
+	CHECK_EQ(pci_device_count(), before);
 	pm_add(q_rp2, 0, 0, 0x0000, 0x0000, 1, 0x06, 0x04);
 	CHECK_EQ(rescan_quiet(), 0);
 	CHECK(bdf(2, 0, 0) == NULL);
@@ -746,7 +747,7 @@ HTEST(pci_hotplug_window_nested_inside_the_bridge_above)
 	CHECK_EQ(rescan_quiet(), 1);
 	CHECK(host_log_seen("04:00.0: the bridge above (00:05.0) has no 32-bit memory window", since));
 	s = bdf(4, 0, 0);
-	CHECK(s && !window_open(s->mem_window_base, s->mem_window_limit));
+	CHECK(s && !pci_window_open(s->mem_window_base, s->mem_window_limit));
 	CHECK_EQ(pm.stray_writes, 0);
 }
 
@@ -755,8 +756,8 @@ static unsigned id_count(u16 device)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < nr_devices; i++)
-		if (devices[i].cfg && devices[i].vendor == 0x1af4 && devices[i].device == device)
+	for (unsigned i = 0; i < pci_nr_devices; i++)
+		if (pci_devices[i].cfg && pci_devices[i].vendor == 0x1af4 && pci_devices[i].device == device)
 			n++;
 	return n;
 }
@@ -767,8 +768,8 @@ static unsigned id_count(u16 device)
  */
 static bool has_device(u16 device, unsigned bus, const struct pci_dev *bridge)
 {
-	for (unsigned i = 0; i < nr_devices; i++) {
-		const struct pci_dev *d = &devices[i];
+	for (unsigned i = 0; i < pci_nr_devices; i++) {
+		const struct pci_dev *d = &pci_devices[i];
 
 		if (d->cfg && d->vendor == 0x1af4 && d->device == device)
 			return id_count(device) == 1 && d->bus == bus && bridge &&
@@ -998,4 +999,100 @@ HTEST(pci_hotplug_switch_below_a_configured_port_is_numbered_and_its_device_plac
 	CHECK(bars_disjoint());
 	CHECK(table_consistent());
 	CHECK_EQ(pm.stray_writes, 0);
+}
+
+/*
+ * setpci: a good line writes the register and prints the dword holding
+ * it; "=0000000ff" is a byte (leading zeros are not digits of the value).
+ */
+HTEST(pci_setpci_writes_and_prints_the_dword)
+{
+	char want[64];
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	CHECK_EQ(shell("setpci 00:01.0 3c.B=0b"), 0);
+	CHECK_EQ(pm_get(&pm.f[q_vga], 0x3c, 1), 0x0b);
+	snprintf(want, sizeof(want), "00:01.0 [03c] = %08x\n", pm_get(&pm.f[q_vga], 0x3c, 4));
+	CHECK_STREQ(text, want);
+	CHECK_EQ(shell("setpci 00:01.0 3c.b=0000000ff"), 0);
+	CHECK_EQ(pm_get(&pm.f[q_vga], 0x3c, 1), 0xff);
+	CHECK_EQ(shell("setpci 00:01.0 04.W=0007"), 0);
+	CHECK_EQ(pm_get(&pm.f[q_vga], 0x04, 2), 0x0007 & 0x0547);
+	CHECK_EQ(shell("setpci 00:01.0 ffc.L=ffffffff"), 0);	/* the last dword */
+	CHECK_EQ(shell("setpci 05:00.0 3c.B=1"), -ENODEV);
+	CHECK(strstr(text, "setpci: no device 05:00.0") != NULL);
+}
+
+/*
+ * Issue 18: a value wider than its width was written truncated
+ * (3c.B=1ff wrote ff, =12abc wrote bc).  Now it is refused, the message
+ * names the value and the width's limit, and nothing is written; 9 or
+ * more hex digits get their own message, not the usage line.
+ */
+HTEST(pci_setpci_value_wider_than_its_width_is_refused)
+{
+	static const struct { const char *line, *msg; } bad[] = {
+		{ "setpci 00:01.0 3c.B=1ff",
+		  "setpci: value 1ff does not fit in a byte (B: at most ff)\n" },
+		{ "setpci 00:01.0 3c.B=12abc",
+		  "setpci: value 12abc does not fit in a byte (B: at most ff)\n" },
+		{ "setpci 00:01.0 04.W=10000",
+		  "setpci: value 10000 does not fit in a word (W: at most ffff)\n" },
+		{ "setpci 00:01.0 3c.L=123456789",
+		  "setpci: value 123456789 has more than 8 hex digits: no register is that wide (L, a dword: at most ffffffff)\n" },
+		{ "setpci 00:01.0 3c.B=fffffffffffffffffffff",
+		  "setpci: value fffffffffffffffffffff has more than 8 hex digits: no register is that wide (B, a byte: at most ff)\n" },
+	};
+	u64 writes;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	pm_put(&pm.f[q_vga], 0x3c, 1, 0x0a);
+	writes = pm.writes;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(shell(bad[i].line), -ERANGE);
+		CHECK_STREQ(text, bad[i].msg);
+	}
+	CHECK_EQ(pm.writes, writes);
+	CHECK_EQ(pm_get(&pm.f[q_vga], 0x3c, 1), 0x0a);
+}
+
+/*
+ * Offsets: past fff (also with 9+ digits), not aligned to the width (a
+ * word at 3d used to go to 3c), or running past the end are refused with
+ * their reason; malformed lines still get the usage line.  Nothing is
+ * written by any of them.
+ */
+HTEST(pci_setpci_offsets_out_of_range_are_refused)
+{
+	static const struct { const char *line; int err; const char *msg; } bad[] = {
+		{ "setpci 00:01.0 1000.L=1", -ERANGE,
+		  "setpci: offset 1000 is past the 4 KiB of configuration space (000-fff)\n" },
+		{ "setpci 00:01.0 123456789.B=1", -ERANGE,
+		  "setpci: offset 123456789 is past the 4 KiB of configuration space (000-fff)\n" },
+		{ "setpci 00:01.0 3d.W=1", -EINVAL,
+		  "setpci: offset 03d is not aligned to a word (W: a multiple of 2)\n" },
+		{ "setpci 00:01.0 3e.L=1", -EINVAL,
+		  "setpci: offset 03e is not aligned to a dword (L: a multiple of 4)\n" },
+	};
+	static const char *const usage[] = {
+		"setpci 00:01.0", "setpci 00:01.0 20.Q=1", "setpci 00:01.0 zz.L=1",
+		"setpci 00:01.0 3c.B=", "setpci 00:01.0 3c.B=xyz", "setpci 00:01.0 .B=1",
+		"setpci 00:20.0 3c.B=1",
+	};
+	u64 writes;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	writes = pm.writes;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(shell(bad[i].line), bad[i].err);
+		CHECK_STREQ(text, bad[i].msg);
+	}
+	for (unsigned i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
+		CHECK_EQ(shell(usage[i]), -EINVAL);
+		CHECK(strncmp(text, "usage: setpci", 13) == 0);
+	}
+	CHECK_EQ(pm.writes, writes);
 }

@@ -1,7 +1,7 @@
 /*
- * test_pci_hotplug.c - drivers/pci/hotplug.c driven the way QEMU 7.2 drives
- * it on q35, against the configuration-space model of tests/host/pci_model.h
- * (its own copy of pci.c and hotplug.c, names prefixed pcihptest_):
+ * test_pci_hotplug.c - drivers/pci/hotplug.c and hotplug_native.c driven
+ * the way QEMU 7.2 drives them on q35, against the configuration-space
+ * model of tests/host/pci_model.h (host suite `pci`):
  *
  *   - ACPI PCI hotplug: the bus selector map from DSDT bytes (`_ADR` then
  *     `Name (BSEL, n)`), and from QEMU's order when there is no DSDT; GPE 1
@@ -20,11 +20,10 @@
  *     a surprise removal, a power fault;
  *   - the `pcihp` view in each mode, and when PCI hotplug is off.
  */
-#define PM_NAME(x)	pcihptest_##x
-#define PM_PRIVATE_SHELL
 #include "htest.h"
 #include "pci_model.h"
 #include "platform_stub.h"
+#include <shell/shell.h>
 
 /* ---- a driver that records what happens to it ---------------------------------- */
 
@@ -252,7 +251,7 @@ static const char *pcihp(void)
 	char *argv[] = { "pcihp", NULL };
 
 	buf_printer_init(&tp, text, sizeof(text));
-	CHECK_EQ(shell_cmd_pcihp.fn(&tp.p, 1, argv), 0);
+	CHECK_EQ(shell_find("pcihp")->fn(&tp.p, 1, argv), 0);
 	return text;
 }
 
@@ -315,7 +314,7 @@ HTEST(pcihp_bsel_map_guessed_without_a_dsdt)
 			      "bsel 1: bridge 00:02.0 bus 01 down 0 rmv ffffffff\n") != NULL);
 	pm_acpi_plug(hot);
 	CHECK(gpe1());
-	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK(pci_get_bdf(2, 0, 0) != NULL);
 }
 
 /*
@@ -342,12 +341,12 @@ HTEST(pcihp_up_adds_the_function_and_probes_it)
 	CHECK(host_log_seen("pci-hotplug: device added on bus 02 (bsel 0, slots 1)", since));
 	CHECK(host_log_seen("pci-hotplug: rescan found 1 new function(s)", since));
 	CHECK_EQ(pm.up[0], 0);
-	d = find_bdf(2, 0, 0);
+	d = pci_get_bdf(2, 0, 0);
 	CHECK(d != NULL);
 	if (!d)
 		return;
 	CHECK(d->hotplugged);
-	CHECK(d->bridge == find_bdf(0, 3, 0));
+	CHECK(d->bridge == pci_get_bdf(0, 3, 0));
 	CHECK(inside(d->bars[0].base, 4096, 0xfe600000, 0xfe7fffff));
 	CHECK(inside(d->bars[4].base, 16384, 0x800000000ULL, 0x8001fffffULL));
 	CHECK_EQ(pm_get(&pm.f[hot], 0x10, 4), (u32)d->bars[0].base);
@@ -381,7 +380,7 @@ HTEST(pcihp_down_removes_then_ejects)
 	machine();
 	dsdt_qemu();
 	CHECK_EQ(boot(), 0);
-	CHECK(find_bdf(1, 0, 0) && find_bdf(1, 0, 0)->driver == &fake_drv);
+	CHECK(pci_get_bdf(1, 0, 0) && pci_get_bdf(1, 0, 0)->driver == &fake_drv);
 	pm_acpi_unplug_request(m_vmem);
 	CHECK(strstr(pcihp(), "bsel 1: bridge 00:02.0 bus 01 down 1 rmv ffffffff\n") != NULL);
 	since = host_log_count;
@@ -390,7 +389,7 @@ HTEST(pcihp_down_removes_then_ejects)
 	CHECK_EQ(fx.removed_bus, 1);
 	CHECK_EQ(fx.removed_dev, 0);
 	CHECK_EQ(fx.vendor_at_remove, 0x1af4);
-	CHECK(find_bdf(1, 0, 0) == NULL);
+	CHECK(pci_get_bdf(1, 0, 0) == NULL);
 	CHECK_EQ(pm_get(&pm.f[m_vmem], 0x04, 2) & (CMD_MEMORY | CMD_IO | CMD_MASTER), 0);
 	CHECK(pm.f[m_vmem].absent);
 	CHECK_EQ(pm.ejected[1], 1);
@@ -406,7 +405,7 @@ HTEST(pcihp_down_removes_then_ejects)
 
 	pm_acpi_plug(m_vmem);
 	CHECK(gpe1());
-	CHECK(find_bdf(1, 0, 0) != NULL);
+	CHECK(pci_get_bdf(1, 0, 0) != NULL);
 	CHECK_EQ(fx.probes, 2);
 	CHECK_EQ(pm.stray_writes, 0);
 }
@@ -428,7 +427,7 @@ HTEST(pcihp_up_and_down_in_one_event)
 	pm_acpi_plug(hot);
 	pm_acpi_unplug_request(hot);
 	CHECK(gpe1());
-	CHECK(find_bdf(2, 0, 0) == NULL);
+	CHECK(pci_get_bdf(2, 0, 0) == NULL);
 	CHECK(pm.f[hot].absent);
 	CHECK_EQ(pm.ejected[0], 1);
 	CHECK_EQ(pm.up[0], 0);
@@ -444,8 +443,8 @@ HTEST(pcihp_up_and_down_in_one_event)
 	pm_acpi_plug(hot);
 	pm_acpi_unplug_request(m_vmem);
 	CHECK(gpe1());
-	CHECK(find_bdf(1, 0, 0) == NULL);
-	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK(pci_get_bdf(1, 0, 0) == NULL);
+	CHECK(pci_get_bdf(2, 0, 0) != NULL);
 	CHECK_EQ(fx.removes, 1);
 	CHECK_EQ(fx.probes, 2);
 	CHECK_EQ(pm.ejected[1], 1);
@@ -497,14 +496,14 @@ HTEST(pcihp_down_for_a_slot_that_is_not_removable)
 	CHECK(gpe1());
 	CHECK(host_log_seen("pci-hotplug: remove request for bsel 1 slot 0 refused: the slot is not removable (RMV fffffffe)",
 			    since));
-	CHECK(find_bdf(1, 0, 0) != NULL);
+	CHECK(pci_get_bdf(1, 0, 0) != NULL);
 	CHECK_EQ(fx.removes, 0);
 	CHECK_EQ(pm.eject_writes, 0);
 	CHECK_EQ(pm.stray_writes, 0);
 
 	pm.rmv[1] = ~0u;
 	CHECK(gpe1());
-	CHECK(find_bdf(1, 0, 0) == NULL);
+	CHECK(pci_get_bdf(1, 0, 0) == NULL);
 	CHECK_EQ(fx.removes, 1);
 	CHECK_EQ(pm.ejected[1], 1);
 }
@@ -585,12 +584,12 @@ HTEST(pcihp_native_slot_add_and_remove)
 	CHECK_EQ(pm.writes, writes);		/* no event, no write */
 
 	pm_slot_plug(m_portb, hot);
-	CHECK(find_bdf(2, 0, 0) == NULL);
+	CHECK(pci_get_bdf(2, 0, 0) == NULL);
 	CHECK(poll());
 	CHECK_EQ(pm_slot_reg(m_portb, 0x18, 2) & (PM_SLTCTL_PCC | PM_SLTCTL_PIC), PM_SLTCTL_PIC_ON);
 	CHECK_EQ(pm_slot_reg(m_portb, 0x1a, 2) & (PM_SLTSTA_PDC | PM_SLTSTA_ABP | PM_SLTSTA_PDS),
 		 PM_SLTSTA_PDS);
-	d = find_bdf(2, 0, 0);
+	d = pci_get_bdf(2, 0, 0);
 	CHECK(d != NULL);
 	if (!d)
 		return;
@@ -608,7 +607,7 @@ HTEST(pcihp_native_slot_add_and_remove)
 	CHECK_EQ(fx.removes, 1);
 	CHECK_EQ(fx.removed_bus, 2);
 	CHECK_EQ(fx.vendor_at_remove, 0x1af4);
-	CHECK(find_bdf(2, 0, 0) == NULL);
+	CHECK(pci_get_bdf(2, 0, 0) == NULL);
 	CHECK_EQ(pm_slot_reg(m_portb, 0x18, 2) & (PM_SLTCTL_PCC | PM_SLTCTL_PIC),
 		 PM_SLTCTL_PCC | PM_SLTCTL_PIC);
 	CHECK(pm.f[hot].absent);
@@ -622,7 +621,7 @@ HTEST(pcihp_native_slot_add_and_remove)
 
 	pm_slot_plug(m_portb, hot);
 	CHECK(poll());
-	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK(pci_get_bdf(2, 0, 0) != NULL);
 	CHECK_EQ(fx.probes, 3);
 	CHECK_EQ(table_count(), 5);
 	CHECK_EQ(pm.stray_writes, 0);
@@ -636,12 +635,12 @@ HTEST(pcihp_native_removal_of_a_boot_device)
 {
 	native_machine();
 	CHECK_EQ(boot(), 0);
-	CHECK(find_bdf(1, 0, 0) != NULL);
+	CHECK(pci_get_bdf(1, 0, 0) != NULL);
 	pm_slot_unplug_request(m_porta);
 	CHECK(poll());
 	CHECK_EQ(fx.removes, 1);
 	CHECK_EQ(fx.removed_bus, 1);
-	CHECK(find_bdf(1, 0, 0) == NULL);
+	CHECK(pci_get_bdf(1, 0, 0) == NULL);
 	CHECK(pm.f[m_vmem].absent);
 	CHECK_EQ(pm.stray_writes, 0);
 }
@@ -669,12 +668,12 @@ HTEST(pcihp_bridge_without_a_bus_number_is_not_bus_0)
 	aml_bridge(&a, "S28_", 5, 2);
 	pm_set_dsdt(a.b, a.n);
 	CHECK_EQ(boot(), 0);
-	CHECK(find_bdf(0, 5, 0) && find_bdf(0, 5, 0)->secondary_bus == 0);
+	CHECK(pci_get_bdf(0, 5, 0) && pci_get_bdf(0, 5, 0)->secondary_bus == 0);
 	CHECK(strstr(pcihp(), "bsel 2: bridge 00:05.0 bus ff down 0 rmv ffffffff\n") != NULL);
 	pm.down[2] = 1;
 	since = host_log_count;
 	CHECK(gpe1());
-	CHECK(find_bdf(0, 0, 0) != NULL);
+	CHECK(pci_get_bdf(0, 0, 0) != NULL);
 	CHECK_EQ(table_count(), 5);
 	CHECK(host_log_seen("pci-hotplug: remove request for bsel 2 slot 0: bus unknown; ejecting anyway", since));
 	CHECK_EQ(pm.stray_writes, 0);
@@ -705,13 +704,13 @@ HTEST(pcihp_removing_a_bridge_removes_what_is_behind_it)
 	aml_bridge(&a, "S20_", 4, 2);
 	pm_set_dsdt(a.b, a.n);
 	CHECK_EQ(boot(), 0);
-	d = find_bdf(0, 4, 0);
+	d = pci_get_bdf(0, 4, 0);
 	CHECK(d != NULL);
 	if (!d)
 		return;
 	CHECK_EQ(d->secondary_bus, 3);
-	CHECK(find_bdf(3, 0, 0) != NULL);
-	CHECK(find_bdf(4, 0, 0) && find_bdf(4, 0, 0)->driver == &fake_drv);
+	CHECK(pci_get_bdf(3, 0, 0) != NULL);
+	CHECK(pci_get_bdf(4, 0, 0) && pci_get_bdf(4, 0, 0)->driver == &fake_drv);
 	CHECK_EQ(fx.probes, 2);
 	pm_acpi_unplug_request(sw);
 	CHECK_EQ(pm.down[2], 1);
@@ -719,8 +718,8 @@ HTEST(pcihp_removing_a_bridge_removes_what_is_behind_it)
 	CHECK_EQ(fx.removes, 1);
 	CHECK_EQ(fx.removed_bus, 4);
 	CHECK_EQ(fx.vendor_at_remove, 0x1af4);
-	CHECK(find_bdf(3, 0, 0) == NULL);
-	CHECK(find_bdf(4, 0, 0) == NULL);
+	CHECK(pci_get_bdf(3, 0, 0) == NULL);
+	CHECK(pci_get_bdf(4, 0, 0) == NULL);
 	CHECK_EQ(table_count(), 5);
 	CHECK(pm.f[sw].absent && pm.f[leaf].absent);
 	CHECK_EQ(pm.ejected[2], 1);
@@ -797,7 +796,7 @@ HTEST(pcihp_dsdt_bsel_255_is_a_bus_like_any)
 	since = host_log_count;
 	CHECK(gpe1());
 	CHECK(host_log_seen("pci-hotplug: device added on bus 02 (bsel 255, slots 1)", since));
-	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK(pci_get_bdf(2, 0, 0) != NULL);
 	CHECK_EQ(pm.up[255], 0);
 }
 
@@ -915,7 +914,7 @@ HTEST(pcihp_native_slot_without_power_controller)
 	pm_slot_plug(m_portb, hot);
 	CHECK(poll());
 	CHECK(!pm.f[hot].absent);
-	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK(pci_get_bdf(2, 0, 0) != NULL);
 	CHECK_EQ(fx.probes, 2);
 	CHECK_EQ(fx.removes, 0);
 	CHECK_EQ(pm_slot_reg(m_portb, 0x18, 2) & PM_SLTCTL_PIC, PM_SLTCTL_PIC_ON);
@@ -923,7 +922,7 @@ HTEST(pcihp_native_slot_without_power_controller)
 	/* and device_del still works: attention button, power (indicator) off */
 	pm_slot_unplug_request(m_portb);
 	CHECK(poll());
-	CHECK(find_bdf(2, 0, 0) == NULL);
+	CHECK(pci_get_bdf(2, 0, 0) == NULL);
 	CHECK(pm.f[hot].absent);
 	CHECK_EQ(fx.removes, 1);
 	CHECK_EQ(pm.stray_writes, 0);
@@ -944,7 +943,7 @@ HTEST(pcihp_native_surprise_removal)
 	since = host_log_count;
 	CHECK(poll());
 	CHECK_EQ(fx.removes, 1);
-	CHECK(find_bdf(1, 0, 0) == NULL);
+	CHECK(pci_get_bdf(1, 0, 0) == NULL);
 	CHECK(host_log_seen("pci-hotplug: native: device behind 00:02.0 is gone; 1 function(s) released", since));
 	CHECK_EQ(pm_slot_reg(m_porta, 0x1a, 2) & PM_SLTSTA_PDC, 0);
 	/* pci_remove_device() turns decoding off in a function that is gone:
@@ -973,8 +972,8 @@ HTEST(pcihp_native_power_fault)
 	CHECK(host_log_seen("pci-hotplug: native: power fault on the slot of 00:03.0", since));
 	CHECK_EQ(pm_slot_reg(m_porta, 0x1a, 2) & PM_SLTSTA_PFD, 0);
 	CHECK_EQ(pm_slot_reg(m_portb, 0x1a, 2) & PM_SLTSTA_PFD, 0);
-	CHECK(find_bdf(1, 0, 0) != NULL);
-	CHECK(find_bdf(2, 0, 0) != NULL);
+	CHECK(pci_get_bdf(1, 0, 0) != NULL);
+	CHECK(pci_get_bdf(2, 0, 0) != NULL);
 	CHECK_EQ(fx.removes, 0);
 	since = host_log_count;
 	CHECK(poll());
@@ -1041,7 +1040,7 @@ HTEST(pcihp_bridge_that_does_not_keep_its_window)
 	CHECK(gpe1());
 	CHECK(!host_log_seen("opened memory window", since));
 	CHECK(host_log_seen("pci 00:03.0: bridge does not keep the memory window fe", since));
-	d = find_bdf(2, 0, 0);
+	d = pci_get_bdf(2, 0, 0);
 	CHECK(d != NULL);
 	if (!d)
 		return;

@@ -171,11 +171,37 @@ def test_closed_window_is_opened_for_a_hot_added_device(ported):
 
 def test_bad_lspci_and_setpci_input(ported):
     for cmd in ("lspci -v", "lspci -v 0:1", "lspci -v 00:20.0", "lspci -x 00:00.0",
-                "setpci 00:01.0", "setpci 00:01.0 20.Q=1", "setpci 00:01.0 zz.L=1",
-                "setpci 00:01.0 1000.L=1"):
+                "setpci 00:01.0", "setpci 00:01.0 20.Q=1", "setpci 00:01.0 zz.L=1"):
         assert "usage: " in ported.run(cmd), cmd
     assert "no device" in ported.run("lspci -v 05:00.0")
     assert "00:00.0" in ported.run("lspci")     # still alive
+
+
+def test_setpci_refuses_numbers_that_do_not_fit(ported):
+    # Issue 18: 3c.B=1ff wrote ff and =12abc wrote bc.  A value wider than
+    # its width, a value of 9+ hex digits, an offset past fff or not
+    # aligned to its width are refused with the reason; nothing is written.
+    before = ported.run("setpci 00:01.0 3c.B=0b")
+    assert re.search(r"^00:01\.0 \[03c\] = [0-9a-f]{6}0b$", before, re.M), before
+    cases = {
+        "setpci 00:01.0 3c.B=1ff": "setpci: value 1ff does not fit in a byte (B: at most ff)",
+        "setpci 00:01.0 3c.B=12abc": "setpci: value 12abc does not fit in a byte (B: at most ff)",
+        "setpci 00:01.0 3c.W=10000": "setpci: value 10000 does not fit in a word (W: at most ffff)",
+        "setpci 00:01.0 3c.L=123456789":
+            "setpci: value 123456789 has more than 8 hex digits: no register is that wide "
+            "(L, a dword: at most ffffffff)",
+        "setpci 00:01.0 1000.L=1":
+            "setpci: offset 1000 is past the 4 KiB of configuration space (000-fff)",
+        "setpci 00:01.0 3d.W=1": "setpci: offset 03d is not aligned to a word (W: a multiple of 2)",
+    }
+    for cmd, msg in cases.items():
+        out = ported.run(cmd)
+        assert msg in out, (cmd, out)
+        assert "usage: " not in out, (cmd, out)
+    # the interrupt line still holds 0b: read through a write to the
+    # read-only interrupt pin next to it, which prints the same dword
+    after = ported.run("setpci 00:01.0 3d.B=0")
+    assert re.search(r"^00:01\.0 \[03c\] = [0-9a-f]{6}0b$", after, re.M), after
 
 
 def test_native_pcie_hotplug_when_acpi_hotplug_is_off(boot):

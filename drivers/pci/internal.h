@@ -1,0 +1,162 @@
+/*
+ * drivers/pci/internal.h - what the files of drivers/pci share and nobody
+ * else uses: the register offsets, the ECAM mapping, the device and driver
+ * tables, and the steps one file does for another.  The public API is
+ * include/drivers/pci.h.  The host tests (tests/host/pci_model.c) reset the
+ * state below between tests.
+ *
+ *   config.c    ECAM: the MCFG, the mapping, the register accessors
+ *   resource.c  BARs and bridge windows: sizing, placing, opening windows
+ *   probe.c     the device table, enumeration, bus numbers
+ *   bus.c       pci_init, rescan, driver binding, removal
+ *   dump.c      the `lspci` views
+ *   hotplug.c   ACPI PCI hotplug, the choice of mechanism, `pcihp` view
+ *   hotplug_native.c  the native PCIe hotplug fallback
+ *
+ * Context: as each function says; all of it is main loop (or boot) only.
+ */
+#ifndef DRIVERS_PCI_INTERNAL_H
+#define DRIVERS_PCI_INTERNAL_H
+
+#include <drivers/pci.h>
+#include <kernel/workqueue.h>
+
+/* Configuration space registers used here (PCI Local Bus 3.0, PCIe 4.0). */
+#define CFG_VENDOR		0x00
+#define CFG_DEVICE		0x02
+#define CFG_COMMAND		0x04
+#define CFG_STATUS		0x06
+#define CFG_REVISION		0x08
+#define CFG_HEADER_TYPE		0x0e
+#define CFG_BAR0		0x10
+#define CFG_PRIMARY_BUS		0x18
+#define CFG_SECONDARY_BUS	0x19
+#define CFG_SUBORDINATE_BUS	0x1a
+#define CFG_MEM_BASE		0x20
+#define CFG_MEM_LIMIT		0x22
+#define CFG_PREF_BASE		0x24
+#define CFG_PREF_LIMIT		0x26
+#define CFG_PREF_BASE_HI	0x28
+#define CFG_PREF_LIMIT_HI	0x2c
+#define CFG_CAP_PTR		0x34
+#define CFG_IRQ_LINE		0x3c
+#define CFG_IRQ_PIN		0x3d
+
+#define CMD_IO			0x0001
+#define CMD_MEMORY		0x0002
+#define CMD_MASTER		0x0004
+#define STATUS_CAP_LIST		0x0010
+#define HEADER_MULTIFUNCTION	0x80
+#define HEADER_TYPE_MASK	0x7f
+
+#define BAR_IO			0x1
+#define BAR_MEM_TYPE_MASK	0x6
+#define BAR_MEM_64		0x4
+#define BAR_MEM_PREFETCH	0x8
+
+#define PCI_MAX_DRIVERS		16
+#define CAP_WALK_LIMIT		48	/* (256 - 64) / 4 capabilities at most */
+
+/* The MCFG (PCI Firmware 3.0): a header, then 16-byte allocation entries. */
+#define PCI_MCFG_HEADER_LEN	44	/* SDT header + 8 reserved bytes */
+#define PCI_MCFG_ENTRY_LEN	16
+struct pci_ecam {
+	u64 base;		/* physical address of bus 0's configuration space */
+	u8 start_bus, end_bus;	/* buses it decodes */
+};
+
+/* config.c: segment 0 from the MCFG, and its uncached mapping (NULL before
+ * pci_ecam_init()). */
+extern struct pci_ecam pci_ecam;
+extern volatile u8 *pci_ecam_virt;
+
+/* probe.c: the table.  An entry with cfg == NULL is free (its function was
+ * removed); entries never move, so drivers may keep their pointers.
+ * Entries below pci_nr_devices were used. */
+extern struct pci_dev pci_devices[PCI_MAX_DEVICES];
+extern unsigned pci_nr_devices;
+
+/* bus.c: the registered drivers; pci_ready once pci_init() enumerated. */
+extern const struct pci_driver *pci_drivers[PCI_MAX_DRIVERS];
+extern unsigned pci_nr_drivers;
+extern bool pci_ready;
+
+/* pci_ecam_init() - find the MCFG, check it (pci_mcfg_parse()) and map its
+ * buses uncached.  0, -ENODEV (no MCFG), -EINVAL/-ENOENT (unusable MCFG)
+ * or -ENOMEM (no mapping), each logged with the reason.  Context: boot. */
+int pci_ecam_init(void);
+
+/* pci_cfg_of() - the mapped 4 KiB of (bus, dev, fn), or NULL outside the
+ * MCFG's buses (or before pci_ecam_init()).  Context: (any). */
+volatile u8 *pci_cfg_of(unsigned bus, unsigned dev, unsigned fn);
+
+/* pci_size_bars() - fill d->bars from the hardware (type, size, the
+ * address the firmware gave; 0 if none).  Context: (boot, main). */
+void pci_size_bars(struct pci_dev *d);
+
+/* pci_read_windows() - refresh a bridge's memory windows and bus numbers
+ * in d from its registers; a closed window reads as limit < base.
+ * Context: (boot, main). */
+void pci_read_windows(struct pci_dev *d);
+
+/* pci_window_open() - is [base, limit] an open window?  Pure. */
+bool pci_window_open(u64 base, u64 limit);
+
+/* pci_distrust_bars() - forget (with the reason logged) the addresses of a
+ * rescanned function's memory BARs that lie outside the windows of the
+ * bridge above or meet another BAR.  Context: (main). */
+void pci_distrust_bars(struct pci_dev *d);
+
+/* pci_assign_bars() - place every unassigned memory BAR of d inside the
+ * windows of the bridge above (opening one if needed).  0, -ENODEV (no
+ * bridge above), -EINVAL (a BAR of a size no BAR has), -ENOSPC or -EIO.
+ * Context: (main). */
+int pci_assign_bars(struct pci_dev *d);
+
+/* pci_scan_all() - walk every bus reachable from the first MCFG bus and add
+ * the functions not in the table yet (marked hotplugged when `hot`), listed
+ * in added_list (room for PCI_MAX_DEVICES; may be NULL).  Returns how many
+ * were added.  Context: (boot, main). */
+int pci_scan_all(bool hot, struct pci_dev **added_list);
+
+/* hotplug.c: QEMU's bus selectors (BSEL) and the bridges they stand for. */
+#define PCIHP_MAX_BSEL		256	/* QEMU numbers at most 256 hotplug buses */
+struct pcihp_bsel {
+	bool known;		/* a BSEL was found for this number */
+	u8 dev, fn;		/* the bridge on bus 0 (0:0.0 = the root bus itself) */
+};
+extern struct pcihp_bsel pcihp_bsels[PCIHP_MAX_BSEL];
+extern unsigned pcihp_nr_bsel;		/* selectors to look at */
+extern bool pcihp_from_dsdt;		/* pcihp_bsels came from the DSDT */
+extern bool pcihp_acpi_mode;		/* GPE 1 is ours: ACPI PCI hotplug is on */
+extern const char *pcihp_off_reason;	/* why hotplug is off (set by pci_hotplug_init) */
+extern u64 pcihp_ups, pcihp_downs, pcihp_ejects;	/* events handled, both mechanisms */
+extern struct work pcihp_work;		/* GPE 1's work */
+/* hotplug_native.c */
+extern bool pcihp_native_mode;		/* the PCIe slots are polled */
+extern struct poller pcihp_native_poller;
+
+/*
+ * A slot's functions, for pcihp_release_slot(): those right behind a root
+ * port (native hotplug), or those of device `slot` on bus `bus` (ACPI).
+ */
+struct pcihp_slot {
+	const struct pci_dev *port;	/* native: the port; NULL for ACPI */
+	int bus;			/* ACPI: the bus */
+	unsigned slot;			/* ACPI: the device number on it */
+};
+
+/* pcihp_in_slot() - d is one of the slot's functions or sits below one of
+ * them.  Context: (main). */
+bool pcihp_in_slot(const struct pci_dev *d, const struct pcihp_slot *s);
+
+/* pcihp_release_slot() - every function of the slot, and everything behind
+ * a bridge in it, leaves (driver remove, then the table), deepest first.
+ * Returns how many went.  Context: (main). */
+unsigned pcihp_release_slot(const struct pcihp_slot *s);
+
+/* pcihp_native_init() - start polling the hotplug-capable PCIe slots, or
+ * set pcihp_off_reason when there are none.  Context: boot. */
+void pcihp_native_init(void);
+
+#endif

@@ -75,6 +75,7 @@ INIT_OBJS := \
 # pollers and work, kallsyms, the self-test framework, the command line.
 KERNEL_OBJS := \
 	kernel/printk.o \
+	kernel/console.o \
 	kernel/kallsyms.o \
 	kernel/ktest.o \
 	kernel/cmdline.o \

@@ -295,7 +295,9 @@ static bool fb_field_ok(u8 pos, u8 size, u8 bpp)
 }
 
 /*
- * Tag 8: check everything the screen console will trust before keeping it:
+ * Tag 8: check everything the screen console will trust before keeping it
+ * (a tag of zeros, what GRUB gives when it found no video, is no screen and
+ * no note):
  * a known type, a depth it can draw, sizes that fit the pitch and an area of
  * at most BOOT_FB_MAX_BYTES, an address range that neither is zero nor
  * wraps nor leaves the physical address space, and colour fields inside the
@@ -317,6 +319,10 @@ static void parse_framebuffer(struct boot_info *bi, const u8 *tag, u32 size)
 	fb.height = get_u32(tag + 24);
 	fb.bpp = tag[28];
 	mb2_type = tag[29];
+
+	/* GRUB under BIOS with no video adapter fills the tag with zeros: no screen. */
+	if (fb.addr == 0 && fb.width == 0 && fb.height == 0)
+		return;
 
 	if (mb2_type == 1) {
 		if (size < MB2_FB_RGB_SIZE) {

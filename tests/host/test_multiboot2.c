@@ -611,6 +611,18 @@ HTEST(mb2_framebuffer_ega_text)
 	CHECK_EQ(BI.memmap_tag, 6);
 }
 
+/* GRUB with no video adapter gives a tag of zeros: no screen, no note. */
+HTEST(mb2_framebuffer_none)
+{
+	mb_begin(&B);
+	memset(mb_tag(&B, 8, 38) + 8, 0, 30);	/* B is reused: clear the payload */
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK_EQ(BI.fb.type, BOOT_FB_NONE);
+	for (u32 i = 0; i < BI.nr_notes && i < BOOT_NOTES; i++)
+		CHECK(!strstr(BI.notes[i], "framebuffer"));
+}
+
 /* A sane RGB framebuffer is kept with its colour fields. */
 HTEST(mb2_framebuffer_rgb)
 {
@@ -659,7 +671,7 @@ HTEST(mb2_framebuffer_absurd)
 	CHECK(has_boot_note("do not fit a 32-bit pixel"));
 	/* indexed colour, and a tag too short for its own fields */
 	mb_begin(&B);
-	mb_tag(&B, 8, 38)[29] = 0;
+	mb_rgb_fb(&B, 0xa0000, 320, 320, 200, 8)[29] = 0;	/* type 0, indexed */
 	mb_end(&B);
 	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
 	CHECK(has_boot_note("indexed colour"));

@@ -8,7 +8,11 @@
 #
 # Variables: CROSS_COMPILE=x86_64-elf- (a cross toolchain), CMDLINE="..."
 # (kernel command line), QEMU_EXTRA="..." (more QEMU arguments), MEM, CPU,
-# ACCEL (tcg by default; kvm if you have it), PYTEST_ARGS="-k boot".
+# ACCEL (tcg by default; kvm if you have it), PYTEST_ARGS="-k boot",
+# FIRMWARE=uefi (OVMF instead of SeaBIOS, for run and debug), DISPLAY=gtk
+# (or sdl: a window with a VGA screen and the PS/2 keyboard, next to the
+# serial console; only taken from the make command line, never from the
+# environment's X11 DISPLAY).
 #
 # One flat Makefile with explicit object lists (see DESIGN.md).  Objects go
 # to build/ mirroring the source tree; -MD keeps header dependencies.
@@ -56,6 +60,11 @@ ARCH_OBJS := \
 
 DRIVER_OBJS := \
 	drivers/serial/uart16550.o \
+	drivers/video/font8x8.o \
+	drivers/video/vtcon.o \
+	drivers/video/fbcon.o \
+	drivers/input/scancode.o \
+	drivers/input/i8042.o \
 	drivers/acpi/tables.o \
 	drivers/acpi/srat.o \
 	drivers/acpi/madt.o \
@@ -80,6 +89,7 @@ INIT_OBJS := \
 # pollers and work, kallsyms, the self-test framework, the command line.
 KERNEL_OBJS := \
 	kernel/printk.o \
+	kernel/console.o \
 	kernel/kallsyms.o \
 	kernel/ktest.o \
 	kernel/cmdline.o \
@@ -223,15 +233,43 @@ $(B)/memlab.iso: $(B)/memlab.elf $(B)/cmdline.txt iso/grub.cfg tools/mkiso.sh
 iso: deps-build
 	@$(MAKE) --no-print-directory $(B)/memlab.iso
 
+# FIRMWARE=uefi: OVMF's code read-only, its variable store a private copy
+# under build/ (OVMF writes to it).  Debian's ovmf package has one of the
+# two file name pairs.
+FIRMWARE ?= bios
+OVMF_CODE := $(firstword $(wildcard /usr/share/OVMF/OVMF_CODE_4M.fd /usr/share/OVMF/OVMF_CODE.fd))
+OVMF_VARS := $(patsubst %CODE_4M.fd,%VARS_4M.fd,$(patsubst %CODE.fd,%VARS.fd,$(OVMF_CODE)))
+ifeq ($(FIRMWARE),uefi)
+FIRMWARE_ARGS = -drive if=pflash,format=raw,readonly=on,file=$(OVMF_CODE) \
+	-drive if=pflash,format=raw,file=$(B)/OVMF_VARS.fd
+FIRMWARE_DEPS = $(B)/OVMF_VARS.fd
+else ifeq ($(FIRMWARE),bios)
+FIRMWARE_ARGS =
+FIRMWARE_DEPS =
+else
+$(error FIRMWARE=$(FIRMWARE): bios or uefi)
+endif
+
+$(B)/OVMF_VARS.fd:
+	@[ -n "$(OVMF_CODE)" ] || { echo "*** FIRMWARE=uefi needs OVMF: apt-get install ovmf (tools/deps.sh test installs it)"; exit 1; }
+	@mkdir -p $(B)
+	cp $(OVMF_VARS) $@
+
+ifeq ($(origin DISPLAY),command line)
+DISPLAY_ARGS = -display $(DISPLAY) -device VGA
+else
+DISPLAY_ARGS = -display none
+endif
+
 QEMU_ARGS = -machine q35 -accel $(ACCEL) -cpu $(CPU) -m $(MEM) -smp 1 \
-	-nodefaults -display none -serial mon:stdio \
+	-nodefaults $(DISPLAY_ARGS) -serial mon:stdio $(FIRMWARE_ARGS) \
 	-qmp unix:$(B)/qmp.sock,server=on,wait=off \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-device pcie-root-port,id=port1,bus=pcie.0,slot=1 \
 	-cdrom $(B)/memlab.iso -boot d $(QEMU_EXTRA)
 
-run: deps-run iso
-	@echo "memlab: serial console on this terminal; Ctrl-A X quits QEMU, Ctrl-A C toggles the monitor."
+run: deps-run iso $(FIRMWARE_DEPS)
+	@echo "memlab: $(FIRMWARE) firmware; serial console on this terminal; Ctrl-A X quits QEMU, Ctrl-A C toggles the monitor."
 	@echo "memlab: QMP socket $(B)/qmp.sock; from a second terminal, e.g.:"
 	@echo "          tools/qmp.py $(B)/qmp.sock query-status"
 	@echo "          tools/qmp.py $(B)/qmp.sock object-add qom-type=memory-backend-ram id=m1 size=1G"
@@ -242,7 +280,7 @@ run: deps-run iso
 	@echo "          tools/qmp.py $(B)/qmp.sock qom-set path=vmem1 property=requested-size value=1G"
 	$(QEMU) $(QEMU_ARGS)
 
-debug: deps-run iso
+debug: deps-run iso $(FIRMWARE_DEPS)
 	@echo "memlab: QEMU waits for gdb on localhost:1234. In a second terminal:"
 	@echo "          gdb -x tools/gdbinit"
 	$(QEMU) $(QEMU_ARGS) -s -S
@@ -268,6 +306,9 @@ HOST_SRCS := \
 	views/sysfs_params.c \
 	shell/cmd_fs.c \
 	arch/x86_64/multiboot2.c \
+	drivers/video/font8x8.c \
+	drivers/video/vtcon.c \
+	drivers/input/scancode.c \
 	$(addsuffix .c,$(basename $(MM_OBJS)))
 
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \

@@ -18,6 +18,8 @@
 #include <drivers/acpi.h>
 #include <drivers/pci.h>
 #include <drivers/virtio_mem.h>
+#include <drivers/video.h>
+#include <drivers/input.h>
 #include <arch/cpu.h>
 #include <arch/traps.h>
 #include <arch/paging.h>
@@ -146,11 +148,13 @@ void kmain(u32 magic, u64 mbi_phys)
 	gdt_init();			/* segments, TSS with the double-fault stack */
 	idt_init();			/* exception and IRQ vectors */
 	paging_init(&boot_info.memmap);	/* direct map, kernel W^X; identity map gone */
+	fbcon_init(&boot_info);		/* the console on the screen, if GRUB gave one */
 	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, MADT, SRAT, DSDT */
 	pic_init();			/* 8259s moved to vectors 32-47, all masked */
 	apic_init();			/* I/O APIC + local APIC if the MADT has them */
 	time_init();			/* TSC frequency from the PIT, 100 Hz tick */
 	serial_enable_irq();		/* console input by interrupt */
+	i8042_init();			/* the PS/2 keyboard, a second console input */
 	irq_enable();
 	mm_setup();			/* memblock, sections, zones, buddy */
 	vfs_init();			/* /proc files registered at link time */
@@ -165,5 +169,5 @@ void kmain(u32 magic, u64 mbi_phys)
 	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());
 	pr_info("boot: ready in %llu ms; type 'help'",
 		(unsigned long long)(ktime_ns() / 1000000));
-	shell_run();			/* the serial shell, forever */
+	shell_run();			/* the shell on serial and screen, forever */
 }

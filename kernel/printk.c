@@ -102,6 +102,7 @@ void panic(const char *fmt, ...)
 	backtrace_print(&console_printer, 0, rbp);
 	kprintf("---[ end Kernel panic; QEMU exit status %u with isa-debug-exit ]---\n",
 		(EXIT_CODE_PANIC << 1) | 1);
+	console_flush();		/* a screen draws what it deferred */
 	qemu_debug_exit(EXIT_CODE_PANIC);
 	cpu_halt_forever();
 }

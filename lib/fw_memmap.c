@@ -79,7 +79,7 @@ static bool type_beats(u32 a, u32 b)
 
 /*
  * fw_mem_type_name() - the name Linux prints in /proc/iomem for an e820
- * type (arch/x86/kernel/e820.c, e820_type_to_string()).
+ * type (Linux's arch/x86/kernel/e820.c, e820_type_to_string()).
  */
 const char *fw_mem_type_name(u32 type)
 {
@@ -93,6 +93,25 @@ const char *fw_mem_type_name(u32 type)
 	case FW_MEM_PRAM:		return "Persistent Memory (legacy)";
 	case FW_MEM_SOFT_RESERVED:	return "Soft Reserved";
 	default:			return "Unknown E820 type";
+	}
+}
+
+u32 fw_mem_type_from_efi(u32 efi_type, u64 attr)
+{
+	switch (efi_type) {
+	case 1:		/* EfiLoaderCode */
+	case 2:		/* EfiLoaderData */
+	case 3:		/* EfiBootServicesCode */
+	case 4:		/* EfiBootServicesData */
+	case 7:		/* EfiConventionalMemory */
+		if (efi_type == 7 && (attr & FW_EFI_MEMORY_SP))
+			return FW_MEM_SOFT_RESERVED;
+		return (attr & FW_EFI_MEMORY_WB) ? FW_MEM_RAM : FW_MEM_RESERVED;
+	case 8:		return FW_MEM_BAD;	/* EfiUnusableMemory */
+	case 9:		return FW_MEM_ACPI;	/* EfiACPIReclaimMemory */
+	case 10:	return FW_MEM_NVS;	/* EfiACPIMemoryNVS */
+	case 14:	return FW_MEM_PMEM;	/* EfiPersistentMemory */
+	default:	return FW_MEM_RESERVED;	/* runtime services, MMIO, PAL code, ... */
 	}
 }
 

@@ -2,7 +2,8 @@
  * cmd_memmap.c - the `memmap` shell command.
  *
  * `memmap` shows what the boot loader handed over: its name, the multiboot2
- * block, the ACPI RSDP it found, anything odd about the block, and then
+ * block, the ACPI RSDP it found, under UEFI the EFI system table and the EFI
+ * memory map's size, anything odd about the block, and then
  * fw_memmap_dump() of the firmware memory map (raw, sanitized, notes).
  * It only formats; the text of the map comes from fw_memmap.c.  The
  * /proc/iomem file is in views/iomem.c (kernel build only, it needs the
@@ -32,6 +33,13 @@ static void boot_info_dump(const struct boot_info *bi, struct printer *p)
 			  bi->rsdp_len);
 	else
 		pr_printf(p, "ACPI RSDP: not given\n");
+	if (bi->efi_systab_tag)
+		pr_printf(p, "EFI system table: 0x%llx (tag %u, %d-bit)\n",
+			  (unsigned long long)bi->efi_systab, bi->efi_systab_tag,
+			  bi->efi_systab_tag == 12 ? 64 : 32);
+	if (bi->memmap_tag == 17)
+		pr_printf(p, "memory map: the EFI memory map (tag 17), %u descriptors\n",
+			  bi->nr_efi_descs);
 	for (u32 i = 0; i < bi->nr_notes && i < BOOT_NOTES; i++)
 		pr_printf(p, "boot note: %s\n", bi->notes[i]);
 	if (bi->nr_notes > BOOT_NOTES)

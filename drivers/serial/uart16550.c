@@ -4,10 +4,11 @@
  * Output is polled: wait until the transmit holding register is empty, then
  * write the byte ("\n" goes out as "\r\n").  Input is interrupt-driven: the
  * IRQ handler moves every received byte into rx_ring; console_getc() takes
- * bytes from it and halts the CPU while it is empty.  If the interrupt never
- * arrives (no IRQ wiring, a real machine with the UART elsewhere), the 100 Hz
- * timer still wakes the CPU and console_getc() also polls the line status
- * register, so input keeps working, just with up to 10 ms delay.  When the
+ * bytes from it (through kernel/console.c, which halts the CPU while no
+ * console has input).  If the interrupt never arrives (no IRQ wiring, a real
+ * machine with the UART elsewhere), the 100 Hz timer still wakes the CPU and
+ * the getc hook also polls the line status register, so input keeps
+ * working, just with up to 10 ms delay.  When the
  * ring is full, further bytes are dropped and counted.
  *
  * Context: console_write from any context; input functions from the main
@@ -15,7 +16,6 @@
  */
 #include <kernel/console.h>
 #include <kernel/time.h>
-#include <kernel/workqueue.h>
 #include <arch/io.h>
 #include <arch/cpu.h>
 #include <arch/traps.h>
@@ -37,9 +37,14 @@ static volatile u32 rx_head, rx_tail;	/* head: next write; tail: next read */
 static u64 rx_dropped;
 static bool uart_present;
 
-/* Move all received bytes into the ring. Interrupts must be disabled. */
+/*
+ * Move all received bytes into the ring. Interrupts must be disabled.  No
+ * UART (a machine without COM1 reads 0xff, "data ready" for ever): nothing.
+ */
 static void uart_drain_rx(void)
 {
+	if (!uart_present)
+		return;
 	while (inb(COM1 + REG_LSR) & LSR_DATA_READY) {
 		u8 c = inb(COM1 + REG_DATA);
 
@@ -58,9 +63,20 @@ static void uart_irq(unsigned irq)
 	uart_drain_rx();
 }
 
+static void serial_write(struct console *con, const char *s, size_t len);
+static int serial_getc(struct console *con);
+static bool serial_pending(struct console *con);
+
+static struct console serial_console = {
+	.name = "ttyS0",
+	.write = serial_write,
+	.getc = serial_getc,
+	.pending = serial_pending,
+};
+
 /*
- * serial_init() - program COM1 and check it with the loopback test.
- * Context: boot, interrupts off.
+ * serial_init() - program COM1, check it with the loopback test and
+ * register it as the first console.  Context: boot, interrupts off.
  */
 void serial_init(void)
 {
@@ -74,6 +90,7 @@ void serial_init(void)
 	outb(COM1 + REG_DATA, 0xae);
 	uart_present = inb(COM1 + REG_DATA) == 0xae;
 	outb(COM1 + REG_MCR, 0x0b);		/* DTR, RTS, OUT2 (IRQ gate) */
+	console_register(&serial_console);
 }
 
 /*
@@ -99,55 +116,35 @@ static void uart_putc(char c)
 	outb(COM1 + REG_DATA, (u8)c);
 }
 
-void console_putc(char c)
+static void serial_write(struct console *con, const char *s, size_t len)
 {
-	if (c == '\n')
-		uart_putc('\r');
-	uart_putc(c);
+	(void)con;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\n')
+			uart_putc('\r');
+		uart_putc(s[i]);
+	}
 }
 
-void console_write(const char *s, size_t len)
+/* Interrupts are off (console.c). */
+static int serial_getc(struct console *con)
 {
-	for (size_t i = 0; i < len; i++)
-		console_putc(s[i]);
-}
-
-int console_trygetc(void)
-{
-	bool was_on = irqs_enabled();
 	int c = -1;
 
-	irq_disable();
+	(void)con;
 	uart_drain_rx();
 	if (rx_head != rx_tail) {
 		c = rx_ring[rx_tail % RX_RING_SIZE];
 		rx_tail++;
 	}
-	if (was_on)
-		irq_enable();
 	return c;
 }
 
-/*
- * The main loop's idle point: while no byte is waiting, deferred work and
- * pollers run (memory hotplug events among them), then the CPU halts until
- * the next interrupt (a byte, the SCI, or the 100 Hz tick).
- */
-int console_getc(void)
+/* Interrupts are off (console.c). */
+static bool serial_pending(struct console *con)
 {
-	for (;;) {
-		int c = console_trygetc();
-
-		if (c >= 0)
-			return c;
-		run_pending_work();
-		run_pollers();
-		irq_disable();
-		if (!work_pending_any() && rx_head == rx_tail &&
-		    !(inb(COM1 + REG_LSR) & LSR_DATA_READY))
-			cpu_wait_for_interrupt();
-		irq_enable();
-	}
+	(void)con;
+	return rx_head != rx_tail || (uart_present && (inb(COM1 + REG_LSR) & LSR_DATA_READY));
 }
 
 /* serial_rx_dropped() - input bytes lost to a full ring since boot. */

@@ -1,20 +1,55 @@
 /*
- * console.h - the byte stream the shell talks over (COM1 in the kernel).
+ * console.h - the byte stream the shell talks over, fanned out to every
+ * console device: COM1, the screen, the PS/2 keyboard.
  *
- * Output is synchronous: console_write() returns when the bytes are in the
- * UART.  Input is buffered by the serial driver (interrupt-driven, or polled
- * when the interrupt cannot be wired).  "\n" is sent as "\r\n".
+ * A driver describes its device with a struct console and registers it;
+ * console_write() sends the bytes to every device that writes, and
+ * console_getc() takes the next byte from whichever device that reads has
+ * one (serial and keyboard feed the same shell).  "\n" means a new line:
+ * the serial driver sends "\r\n", the screen moves to the next row's start.
+ * Output is synchronous per device (a screen may draw late: see .idle).
  *
  * Context: console_write() from any context; console_getc() only from the
- * main loop (it may halt the CPU while waiting).
+ * main loop (it may halt the CPU while waiting); console_register() at boot.
  */
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H
 
 #include <lib/types.h>
 
+struct console {
+	const char *name;			/* "ttyS0", "fb0", "kbd" */
+	/* Output; NULL for an input-only device.  Any context. */
+	void (*write)(struct console *con, const char *s, size_t len);
+	/* The next input byte or -1; NULL for an output-only device.
+	 * Called with interrupts off, from the main loop. */
+	int (*getc)(struct console *con);
+	/* Input is waiting that getc() will return; NULL if getc() is never
+	 * fed by an interrupt (polled devices rely on the 100 Hz tick).
+	 * Called with interrupts off, just before the CPU halts. */
+	bool (*pending)(struct console *con);
+	/* The main loop is about to wait for input: finish deferred output
+	 * (a screen draws what changed).  NULL if nothing is deferred. */
+	void (*idle)(struct console *con);
+	struct console *next;			/* console.c's list */
+};
+
+/*
+ * console_register() - add con to the devices console_write() and
+ * console_getc() use, after those already registered.  con must stay valid
+ * for ever (static).  Context: boot, main loop.
+ */
+void console_register(struct console *con);
+
+/* console_write() - len bytes to every console that writes. Any context. */
 void console_write(const char *s, size_t len);
 void console_putc(char c);
+
+/*
+ * console_flush() - let every console finish deferred output now (panic,
+ * before the main loop waits).  Any context.
+ */
+void console_flush(void);
 
 /* console_getc() - the next input byte, waiting for one. Never fails. */
 int console_getc(void);

@@ -56,6 +56,24 @@ struct fw_memmap {
 	u32 nr_notes;				/* notes made, may exceed FW_MEMMAP_NOTES */
 };
 
+/* EFI memory descriptor attribute bits fw_mem_type_from_efi() looks at. */
+#define FW_EFI_MEMORY_WB	(1ULL << 3)	/* write-back cacheable */
+#define FW_EFI_MEMORY_SP	(1ULL << 18)	/* specific-purpose ("soft reserved") */
+
+/*
+ * fw_mem_type_from_efi() - the e820 kind of an EFI memory descriptor of
+ * efi_type (EFI_MEMORY_TYPE: 0 reserved ... 14 persistent, 15 unaccepted)
+ * with attribute attr, as Linux folds the EFI map into its e820 table:
+ * loader and boot services code/data and conventional memory are System RAM
+ * (boot services are gone once the loader exits them), specific-purpose
+ * conventional memory is Soft Reserved, RAM that is not write-back
+ * cacheable is Reserved, ACPI reclaim and NVS keep their ACPI kinds,
+ * unusable is Unusable, persistent is Persistent Memory, and everything
+ * else (runtime services, MMIO, PAL code, unknown) is Reserved.
+ * Context: any; pure.
+ */
+u32 fw_mem_type_from_efi(u32 efi_type, u64 attr);
+
 /* fw_memmap_init() - empty m. */
 void fw_memmap_init(struct fw_memmap *m);
 

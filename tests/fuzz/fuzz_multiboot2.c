@@ -13,6 +13,12 @@
  *     u32 type; the type folded onto 1..13 most of the time so overlaps of
  *     known types are common), fed straight to fw_memmap_add_raw(), which
  *     reaches the sanitizer far more often than well-formed blocks can.
+ * Tag types 8 (framebuffer), 11/12 (EFI system table) and 17 (EFI memory
+ * map) are among those of step 2; a framebuffer the parser keeps must be one
+ * the screen console can draw on without leaving it (checked below).  The
+ * seeds in tests/fuzz/seeds/fuzz_multiboot2/ (written by
+ * tests/fuzz/seeds/make_multiboot2_seeds.py) start from OVMF-like and
+ * hostile EFI maps and framebuffer tags.
  * After each, the sanitized map must be sorted, non-overlapping, made of
  * non-empty ranges below 2^52, with RAM in whole pages and touching ranges of
  * different types; and every byte it maps must have the type the overlap
@@ -98,6 +104,31 @@ static void check_point(const struct fw_memmap *mm, u64 x)
 	}
 }
 
+/* A framebuffer kept by the parser is one that can be drawn on safely. */
+static void check_fb(const struct boot_info *b)
+{
+	const struct boot_framebuffer *fb = &b->fb;
+	u64 bytes = (u64)fb->pitch * fb->height;
+
+	if (fb->type == BOOT_FB_NONE)
+		return;
+	CHECK(fb->type == BOOT_FB_RGB || fb->type == BOOT_FB_EGA_TEXT);
+	CHECK(fb->addr != 0 && bytes <= BOOT_FB_MAX_BYTES);
+	CHECK(fb->addr + bytes > fb->addr && fb->addr + bytes <= FW_PHYS_LIMIT);
+	if (fb->type == BOOT_FB_RGB) {
+		CHECK(fb->bpp == 16 || fb->bpp == 24 || fb->bpp == 32);
+		CHECK(fb->width >= 8 && fb->height >= 16);
+		CHECK((u64)fb->pitch >= (u64)fb->width * (fb->bpp / 8));
+		CHECK(fb->red_size >= 1 && fb->red_size <= 8 && fb->red_pos + fb->red_size <= fb->bpp);
+		CHECK(fb->green_size >= 1 && fb->green_size <= 8 &&
+		      fb->green_pos + fb->green_size <= fb->bpp);
+		CHECK(fb->blue_size >= 1 && fb->blue_size <= 8 &&
+		      fb->blue_pos + fb->blue_size <= fb->bpp);
+	} else {
+		CHECK(fb->width >= 1 && fb->height >= 1 && fb->pitch >= fb->width * 2);
+	}
+}
+
 static void check_map(const struct fw_memmap *mm)
 {
 	CHECK(mm->nr <= FW_MEMMAP_MAX);
@@ -149,6 +180,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(bi.rsdp_len <= BOOT_RSDP_MAX);
 		CHECK(bi.rsdp_tag == 0 || bi.rsdp_tag == 14 || bi.rsdp_tag == 15);
 		CHECK(bi.mbi_end - bi.mbi_start <= size);
+		CHECK(bi.memmap_tag == 0 || bi.memmap_tag == 4 || bi.memmap_tag == 6 ||
+		      bi.memmap_tag == 17);
+		check_fb(&bi);
 		check_map(&bi.memmap);
 	}
 
@@ -167,6 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(b + 12, &v, 4);
 		memcpy(b + 16, data + 1, size - 1);
 		CHECK(multiboot2_parse(&bi, b, block, 0) == 0);
+		check_fb(&bi);
 		check_map(&bi.memmap);
 		free(b);
 	}

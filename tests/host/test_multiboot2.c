@@ -122,6 +122,37 @@ static bool has_boot_note(const char *s)
 	return false;
 }
 
+/* Tag 8 as GRUB gives it in EGA text mode: 80x25 at 0xb8000, 38 bytes. */
+static u8 *mb_ega_text(struct mb *b)
+{
+	u8 *t = mb_tag(b, 8, 38);
+
+	put_u64(t + 8, 0xb8000);
+	put_u32(t + 16, 160);		/* pitch */
+	put_u32(t + 20, 80);
+	put_u32(t + 24, 25);
+	t[28] = 16;			/* bpp */
+	t[29] = 2;			/* EGA text */
+	return t;
+}
+
+/* Tag 8 for an RGB framebuffer, x8r8g8b8 as OVMF's GOP gives it. */
+static u8 *mb_rgb_fb(struct mb *b, u64 addr, u32 pitch, u32 w, u32 h, u8 bpp)
+{
+	u8 *t = mb_tag(b, 8, 40);
+
+	put_u64(t + 8, addr);
+	put_u32(t + 16, pitch);
+	put_u32(t + 20, w);
+	put_u32(t + 24, h);
+	t[28] = bpp;
+	t[29] = 1;
+	t[32] = 16; t[33] = 8;		/* red */
+	t[34] = 8;  t[35] = 8;		/* green */
+	t[36] = 0;  t[37] = 8;		/* blue */
+	return t;
+}
+
 /* The tags GRUB 2.06 gives under SeaBIOS, in its order. */
 static size_t build_grub_block(u32 entry_size)
 {
@@ -133,7 +164,7 @@ static size_t build_grub_block(u32 entry_size)
 	mb_meminfo(&B, 639, 2096000);
 	mb_tag(&B, 5, 20);		/* boot device */
 	mb_mmap(&B, entry_size, qemu_2g, ARRAY_SIZE(qemu_2g));
-	mb_tag(&B, 8, 38);		/* framebuffer, size not a multiple of 8 */
+	mb_ega_text(&B);		/* framebuffer, size not a multiple of 8 */
 	mb_rsdp(&B, 14, 20);
 	return mb_end(&B);
 }
@@ -566,4 +597,197 @@ HTEST(memmap_command)
 	CHECK_EQ(shell_execute(&bp.p, line), -EINVAL);
 	CHECK_STREQ(out, "usage: memmap [map]\n");
 	memset(&boot_info, 0, sizeof(boot_info));
+}
+
+/* The GRUB block's EGA text tag is kept as it is. */
+HTEST(mb2_framebuffer_ega_text)
+{
+	build_grub_block(24);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK_EQ(BI.fb.type, BOOT_FB_EGA_TEXT);
+	CHECK_EQ(BI.fb.addr, 0xb8000);
+	CHECK_EQ(BI.fb.width, 80);
+	CHECK_EQ(BI.fb.height, 25);
+	CHECK_EQ(BI.memmap_tag, 6);
+}
+
+/* GRUB with no video adapter gives a tag of zeros: no screen, no note. */
+HTEST(mb2_framebuffer_none)
+{
+	mb_begin(&B);
+	memset(mb_tag(&B, 8, 38) + 8, 0, 30);	/* B is reused: clear the payload */
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK_EQ(BI.fb.type, BOOT_FB_NONE);
+	for (u32 i = 0; i < BI.nr_notes && i < BOOT_NOTES; i++)
+		CHECK(!strstr(BI.notes[i], "framebuffer"));
+}
+
+/* A sane RGB framebuffer is kept with its colour fields. */
+HTEST(mb2_framebuffer_rgb)
+{
+	mb_begin(&B);
+	mb_rgb_fb(&B, 0x80000000ULL, 4096, 1024, 768, 32);
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK_EQ(BI.fb.type, BOOT_FB_RGB);
+	CHECK_EQ(BI.fb.pitch, 4096);
+	CHECK_EQ(BI.fb.bpp, 32);
+	CHECK_EQ(BI.fb.red_pos, 16);
+	CHECK_EQ(BI.fb.blue_size, 8);
+}
+
+/* Absurd framebuffers are refused with a note, never kept. */
+HTEST(mb2_framebuffer_absurd)
+{
+	static const struct {
+		u64 addr; u32 pitch, w, h; u8 bpp; const char *note;
+	} cases[] = {
+		{ 0x80000000ULL, 100, 1024, 768, 32, "pitch 100 below 1024 pixels" },
+		{ 0x80000000ULL, 4096, 1024, 768, 7, "7 bits per pixel" },
+		{ 0x80000000ULL, 0xffffffffu, 1024, 0xffff, 32, "pixels (8x16 to" },
+		{ 0x80000000ULL, 0x100000, 16384, 16384, 32, "above" },
+		{ 0, 4096, 1024, 768, 32, "outside physical memory" },
+		{ 0xfffffffffffff000ULL, 4096, 1024, 768, 32, "outside physical memory" },
+		{ 0x80000000ULL, 4096, 0, 768, 32, "pixels (8x16 to" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		mb_begin(&B);
+		mb_rgb_fb(&B, cases[i].addr, cases[i].pitch, cases[i].w, cases[i].h,
+			  cases[i].bpp);
+		mb_end(&B);
+		CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+		CHECK_EQ(BI.fb.type, BOOT_FB_NONE);
+		CHECK(has_boot_note("framebuffer tag refused"));
+		CHECK(has_boot_note(cases[i].note));
+	}
+	/* colour fields outside the pixel */
+	mb_begin(&B);
+	mb_rgb_fb(&B, 0x80000000ULL, 4096, 1024, 768, 32)[32] = 30;
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK_EQ(BI.fb.type, BOOT_FB_NONE);
+	CHECK(has_boot_note("do not fit a 32-bit pixel"));
+	/* indexed colour, and a tag too short for its own fields */
+	mb_begin(&B);
+	mb_rgb_fb(&B, 0xa0000, 320, 320, 200, 8)[29] = 0;	/* type 0, indexed */
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK(has_boot_note("indexed colour"));
+	mb_begin(&B);
+	mb_tag(&B, 8, 20);
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK_EQ(BI.fb.type, BOOT_FB_NONE);
+	CHECK(has_boot_note("size 20, below 32"));
+}
+
+struct efi_desc { u32 type; u64 start, pages, attr; };
+
+/* Tag 17 with descriptors d[0, n), each desc_size bytes. */
+static void mb_efi_mmap(struct mb *b, u32 desc_size, const struct efi_desc *d, size_t n)
+{
+	u8 *t = mb_tag(b, 17, 16 + desc_size * (u32)n);
+
+	put_u32(t + 8, desc_size);
+	put_u32(t + 12, 1);
+	for (size_t i = 0; i < n; i++) {
+		u8 *e = t + 16 + i * desc_size;
+
+		put_u32(e, d[i].type);
+		put_u64(e + 8, d[i].start);
+		put_u64(e + 16, 0);
+		put_u64(e + 24, d[i].pages);
+		put_u64(e + 32, d[i].attr);
+	}
+}
+
+#define WB FW_EFI_MEMORY_WB
+
+/* An OVMF-like map: types folded as Linux folds them, pieces merged. */
+HTEST(mb2_efi_mmap_types)
+{
+	static const struct efi_desc d[] = {
+		{ 3, 0x0, 0xa0, WB },			/* boot services code */
+		{ 7, 0x100000, 0x700, WB },		/* conventional */
+		{ 4, 0x800000, 0x100, WB },		/* boot services data: merged */
+		{ 10, 0x900000, 0x10, WB },		/* ACPI NVS */
+		{ 9, 0x910000, 0x10, WB },		/* ACPI reclaim */
+		{ 6, 0x920000, 0x10, WB },		/* runtime data */
+		{ 8, 0x930000, 0x10, WB },		/* unusable */
+		{ 11, 0xffc00000, 0x400, 0 },		/* MMIO */
+		{ 14, 0x100000000ULL, 0x100, WB },	/* persistent */
+		{ 7, 0x200000000ULL, 0x100, WB | FW_EFI_MEMORY_SP },
+		{ 7, 0x300000000ULL, 0x100, 0 },	/* RAM, not WB */
+		{ 42, 0x400000000ULL, 0x1, WB },	/* unknown */
+	};
+	static const u32 want[] = { FW_MEM_RAM, FW_MEM_RAM, FW_MEM_NVS, FW_MEM_ACPI,
+		FW_MEM_RESERVED, FW_MEM_BAD, FW_MEM_RESERVED, FW_MEM_PMEM,
+		FW_MEM_SOFT_RESERVED, FW_MEM_RESERVED, FW_MEM_RESERVED };
+
+	mb_begin(&B);
+	mb_mmap(&B, 24, qemu_2g, ARRAY_SIZE(qemu_2g));	/* tag 6 first: replaced */
+	mb_efi_mmap(&B, 48, d, ARRAY_SIZE(d));
+	put_u64(mb_tag(&B, 12, 16) + 8, 0x7fb3e018ULL);
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK_EQ(BI.memmap_tag, 17);
+	CHECK_EQ(BI.nr_efi_descs, ARRAY_SIZE(d));
+	CHECK_EQ(BI.efi_systab, 0x7fb3e018ULL);
+	CHECK_EQ(BI.efi_systab_tag, 12);
+	CHECK_EQ(BI.memmap.nr_raw, ARRAY_SIZE(want));
+	for (u32 i = 0; i < BI.memmap.nr_raw && i < ARRAY_SIZE(want); i++)
+		CHECK_EQ(BI.memmap.raw[i].type, want[i]);
+	CHECK_EQ(fw_memmap_ram_bytes(&BI.memmap), 0xa0000ULL + 0x800000);
+	for (u32 i = 0; i < BI.memmap.nr; i++)
+		CHECK(strcmp(fw_mem_type_name(BI.memmap.map[i].type), "Unknown E820 type"));
+	/* tag 6 after tag 17 is ignored */
+	mb_begin(&B);
+	mb_efi_mmap(&B, 40, d, 2);
+	mb_mmap(&B, 24, qemu_2g, ARRAY_SIZE(qemu_2g));
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK_EQ(BI.memmap_tag, 17);
+	CHECK_EQ(BI.memmap.nr_raw, 2);
+	CHECK(has_boot_note("memory map tag 6 after the EFI memory map"));
+}
+
+/* Hostile descriptors: overlapping, unaligned, zero-length, huge. */
+HTEST(mb2_efi_mmap_hostile)
+{
+	static const struct efi_desc d[] = {
+		{ 7, 0x100000, 0x100, WB },
+		{ 0, 0x180000, 0x10, 0 },			/* overlaps the RAM */
+		{ 7, 0x300123, 0x10, WB },			/* unaligned */
+		{ 7, 0x500000, 0, WB },				/* zero length */
+		{ 7, 0x1000000, 0xffffffffffffffffULL, WB },	/* huge: wraps */
+		{ 7, 0xfff0000000000000ULL, 0x10, WB },		/* above 2^52 */
+	};
+
+	mb_begin(&B);
+	mb_efi_mmap(&B, 40, d, ARRAY_SIZE(d));
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	for (u32 i = 0; i < BI.memmap.nr; i++) {
+		const struct fw_range *r = &BI.memmap.map[i];
+
+		CHECK(r->start < r->end);
+		CHECK(r->end <= FW_PHYS_LIMIT);
+		if (r->type == FW_MEM_RAM)
+			CHECK(!(r->start & 0xfff) && !(r->end & 0xfff));
+	}
+	CHECK(BI.memmap.nr_notes > 0);
+	/* descriptor size too small, and a tag cut inside a descriptor */
+	mb_begin(&B);
+	put_u32(mb_tag(&B, 17, 16 + 40) + 8, 24);
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK(has_boot_note("descriptor size 24 is below 40"));
+	CHECK_EQ(BI.memmap_tag, 0);
+	mb_begin(&B);
+	put_u32(mb_tag(&B, 17, 16 + 40 + 12) + 8, 40);
+	mb_end(&B);
+	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
+	CHECK(has_boot_note("12 bytes after the last whole descriptor"));
 }

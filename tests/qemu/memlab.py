@@ -167,13 +167,20 @@ class Machine:
     """One QEMU q35 (TCG) running the memlab ISO, serial on a pipe.
 
     mem is the -m value (",slots=8,maxmem=64G" is added unless mem has a
-    comma); cpu the -cpu model; extra more QEMU arguments."""
+    comma); cpu the -cpu model; extra more QEMU arguments.  firmware is
+    "bios" (SeaBIOS) or "uefi" (OVMF); media "cdrom" or "usb" (the ISO as a
+    raw disk on a USB stick behind an xHCI controller, read-only); vga adds
+    a display device (e.g. "VGA") for QMP screendump."""
 
     def __init__(self, iso, name="machine", mem="2G", cpu="max", extra=(),
-                 log_dir=None, firmware="bios"):
+                 log_dir=None, firmware="bios", media="cdrom", vga=None):
         if firmware not in ("bios", "uefi"):
             raise HarnessError(f"firmware {firmware!r}: bios or uefi")
+        if media not in ("cdrom", "usb"):
+            raise HarnessError(f"media {media!r}: cdrom or usb")
         self.firmware = firmware
+        self.media = media
+        self.vga = vga
         self.iso = Path(iso)
         self.name = _safe_name(name)
         self.mem = mem if "," in mem else f"{mem},slots=8,maxmem=64G"
@@ -207,8 +214,16 @@ class Machine:
             "-no-reboot", "-serial", "stdio",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-            "-cdrom", str(self.iso), "-boot", "d",
-        ] + self.firmware_args() + self.extra
+        ] + self.media_args() + (["-device", self.vga] if self.vga else []) \
+            + self.firmware_args() + self.extra
+
+    def media_args(self):
+        """The ISO as a CD, or written raw to a USB stick (hybrid image)."""
+        if self.media == "cdrom":
+            return ["-cdrom", str(self.iso), "-boot", "d"]
+        return ["-device", "qemu-xhci,id=xhci",
+                "-drive", f"if=none,id=stick,format=raw,readonly=on,file={self.iso}",
+                "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=0"]
 
     def firmware_args(self):
         """SeaBIOS is QEMU's default; UEFI is OVMF from pflash, with a

@@ -46,6 +46,7 @@ ARCH_OBJS := \
 	arch/x86_64/idt.o \
 	arch/x86_64/isr.o \
 	arch/x86_64/traps.o \
+	arch/x86_64/kallsyms.o \
 	arch/x86_64/pic.o \
 	arch/x86_64/tsc.o \
 	arch/x86_64/paging.o \
@@ -62,6 +63,7 @@ DRIVER_OBJS := \
 	drivers/acpi/events.o \
 	drivers/acpi/memhp.o \
 	drivers/acpi/decode.o \
+	drivers/acpi/sleep.o \
 	drivers/pci/pci.o \
 	drivers/pci/hotplug.o \
 	drivers/virtio/virtio_pci.o \
@@ -72,10 +74,9 @@ INIT_OBJS := \
 	init/main.o
 
 # Core services every driver and view may use: the log, the main loop's
-# pollers and work, kallsyms, the self-test framework, the command line.
+# pollers and work, the self-test framework, the command line.
 KERNEL_OBJS := \
 	kernel/printk.o \
-	kernel/kallsyms.o \
 	kernel/ktest.o \
 	kernel/cmdline.o \
 	kernel/workqueue.o
@@ -96,6 +97,9 @@ SHELL_OBJS := \
 	shell/shell_run.o \
 	shell/cmd_fs.o \
 	shell/cmd_sys.o \
+	shell/cmd_arch.o \
+	shell/cmd_acpi.o \
+	shell/cmd_kernel.o \
 	shell/cmd_memmap.o \
 	shell/cmd_mech.o \
 	shell/cmd_bench.o \
@@ -110,7 +114,8 @@ VIEWS_OBJS := \
 	views/vfs.o \
 	views/iomem.o \
 	views/sysfs_memory.o \
-	views/proc_mm.o
+	views/proc_mm.o \
+	views/proc_sys.o
 
 MM_OBJS := \
 	mm/mechanisms.o \
@@ -269,6 +274,21 @@ HOST_COMMON := tests/host/main.c tests/host/platform_stub.c \
 	tests/host/mm_platform_host.c tests/host/buddy_fixture.c \
 	tests/host/hotplug_check.c tests/host/test_owner.c
 HOST_SUITES := main
+HOST_SUITES += tsc
+HOST_SUITE_tsc := tests/host/test_tsc.c arch/x86_64/tsc.c
+HOST_SUITES += uart
+HOST_SUITE_uart := tests/host/test_uart.c drivers/serial/uart16550.c
+HOST_SUITES += power
+HOST_SUITE_power := tests/host/test_power.c arch/x86_64/power.c drivers/acpi/sleep.c
+HOST_SUITES += apic
+HOST_SUITE_apic := tests/host/test_apic.c arch/x86_64/apic.c drivers/acpi/madt.c
+HOST_SUITES += acpi
+HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/srat.c \
+	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c
+HOST_SUITES += views
+HOST_SUITE_views := tests/host/test_views.c views/proc_mm.c
+HOST_SUITES += sysfs_memory
+HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 
@@ -305,6 +325,9 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
+FUZZ_SRCS_fuzz_acpi := drivers/acpi/tables.c drivers/acpi/srat.c drivers/acpi/madt.c \
+	drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
+	arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c
 
 # A target links, beyond HOST_SRCS and FUZZ_SUPPORT, the real sources and
 # fakes it names in FUZZ_SRCS_<target> (as a host suite does).  The .d file

@@ -79,7 +79,7 @@ static bool type_beats(u32 a, u32 b)
 
 /*
  * fw_mem_type_name() - the name Linux prints in /proc/iomem for an e820
- * type (arch/x86/kernel/e820.c, e820_type_to_string()).
+ * type (Linux's arch/x86/kernel/e820.c, e820_type_to_string()).
  */
 const char *fw_mem_type_name(u32 type)
 {

@@ -3,11 +3,12 @@
  * /sys/devices/system/memory/, /sys/module/memory_hotplug/parameters/ and
  * the memory notifier error injection under /sys/kernel/debug/.
  *
- * Each file does what its Linux namesake does (drivers/base/memory.c,
- * mm/memory_hotplug.c's module parameters, lib/memory-notifier-error-inject.c),
- * prints the same text and fails with the same errno, so a script written
- * for Linux, such as the logic of tools/testing/selftests/memory-hotplug/
- * mem-on-off-test.sh, runs unchanged through the shell's `cat` and `echo >`:
+ * Each file does what its Linux namesake does (Linux's drivers/base/memory.c,
+ * Linux's mm/memory_hotplug.c module parameters, and the error injection
+ * of Linux's lib/memory-notifier-error-inject.c), prints the same text and
+ * fails with the same errno, so a script written for Linux, such as the
+ * logic of Linux's tools/testing/selftests/memory-hotplug/mem-on-off-test.sh,
+ * runs unchanged through the shell's `cat` and `echo >`:
  *
  *   echo online_movable > /sys/devices/system/memory/memory40/state
  *   echo: write error: Invalid argument            (it was online already)
@@ -60,6 +61,7 @@
 #include <views/vfs.h>
 #include <mm/memory_hotplug.h>
 #include <views/memory_sysfs.h>
+#include "sysfs_memory_internal.h"
 
 #define MEMORY_DIR	"/sys/devices/system/memory"
 #define PARAMS_DIR	"/sys/module/memory_hotplug/parameters"
@@ -75,7 +77,7 @@ static bool memory_sysfs_ready;
  * True if buf[0, len) is word, optionally followed by one newline: the way
  * Linux's sysfs_streq() compares what `echo word >` delivers.
  */
-static bool sysfs_word_is(const char *buf, size_t len, const char *word)
+bool sysfs_word_is(const char *buf, size_t len, const char *word)
 {
 	size_t wlen = strlen(word);
 
@@ -89,7 +91,7 @@ static bool sysfs_word_is(const char *buf, size_t len, const char *word)
  * "0x" for hex, a leading 0 for octal, else decimal; one trailing newline
  * allowed, nothing else.  Returns 0, -EINVAL, or -ERANGE on overflow.
  */
-static int parse_ull(const char *buf, size_t len, unsigned long long *out)
+int parse_ull(const char *buf, size_t len, unsigned long long *out)
 {
 	unsigned long long v = 0;
 	unsigned base = 10;
@@ -132,7 +134,7 @@ static int parse_ull(const char *buf, size_t len, unsigned long long *out)
 
 /* The signed variant (kstrtoll): an optional '-' before the number, or a
  * '+' as parse_ull() takes it, but not both ("-+5" is -EINVAL). */
-static int parse_ll(const char *buf, size_t len, long long *out)
+int parse_ll(const char *buf, size_t len, long long *out)
 {
 	unsigned long long v;
 	bool neg = len && buf[0] == '-';
@@ -153,7 +155,7 @@ static int parse_ll(const char *buf, size_t len, long long *out)
  * kstrtobool's rule: only the first character counts (y/Y/t/T/1 true,
  * n/N/f/F/0 false), except "on"/"off" which need the second.
  */
-static int parse_bool(const char *buf, size_t len, bool *out)
+int parse_bool(const char *buf, size_t len, bool *out)
 {
 	if (!len)
 		return -EINVAL;

@@ -78,6 +78,7 @@
  *   build/fuzz/fuzz_acpi -max_total_time=30 build/fuzz/corpus-fuzz_acpi
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -50,6 +50,7 @@ ARCH_OBJS := \
 	arch/x86_64/idt.o \
 	arch/x86_64/isr.o \
 	arch/x86_64/traps.o \
+	arch/x86_64/kallsyms.o \
 	arch/x86_64/pic.o \
 	arch/x86_64/tsc.o \
 	arch/x86_64/paging.o \
@@ -71,6 +72,7 @@ DRIVER_OBJS := \
 	drivers/acpi/events.o \
 	drivers/acpi/memhp.o \
 	drivers/acpi/decode.o \
+	drivers/acpi/sleep.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
 	drivers/pci/probe.o \
@@ -86,11 +88,10 @@ INIT_OBJS := \
 	init/main.o
 
 # Core services every driver and view may use: the log, the main loop's
-# pollers and work, kallsyms, the self-test framework, the command line.
+# pollers and work, the self-test framework, the command line.
 KERNEL_OBJS := \
 	kernel/printk.o \
 	kernel/console.o \
-	kernel/kallsyms.o \
 	kernel/ktest.o \
 	kernel/cmdline.o \
 	kernel/params.o \
@@ -115,6 +116,9 @@ SHELL_OBJS := \
 	shell/shell_run.o \
 	shell/cmd_fs.o \
 	shell/cmd_sys.o \
+	shell/cmd_arch.o \
+	shell/cmd_acpi.o \
+	shell/cmd_kernel.o \
 	shell/cmd_memmap.o \
 	shell/cmd_mech.o \
 	shell/cmd_bench.o \
@@ -132,7 +136,8 @@ VIEWS_OBJS := \
 	views/iomem.o \
 	views/sysfs_memory.o \
 	views/sysfs_params.o \
-	views/proc_mm.o
+	views/proc_mm.o \
+	views/proc_sys.o
 
 MM_OBJS := \
 	mm/mechanisms.o \
@@ -334,21 +339,36 @@ PCI_SRCS := $(patsubst %.o,%.c,$(filter drivers/pci/%,$(DRIVER_OBJS))) shell/cmd
 HOST_SUITES += pci
 HOST_SUITE_pci := tests/host/test_pci.c tests/host/test_pci_hotplug.c \
 	tests/host/pci_model.c $(PCI_SRCS)
+HOST_SUITES += tsc
+HOST_SUITE_tsc := tests/host/test_tsc.c arch/x86_64/tsc.c
+HOST_SUITES += uart
+HOST_SUITE_uart := tests/host/test_uart.c drivers/serial/uart16550.c
+HOST_SUITES += power
+HOST_SUITE_power := tests/host/test_power.c arch/x86_64/power.c drivers/acpi/sleep.c
+HOST_SUITES += apic
+HOST_SUITE_apic := tests/host/test_apic.c arch/x86_64/apic.c drivers/acpi/madt.c
+HOST_SUITES += acpi
+HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/srat.c \
+	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c
+HOST_SUITES += views
+HOST_SUITE_views := tests/host/test_views.c views/proc_mm.c
+HOST_SUITES += sysfs_memory
+HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 
-# One compiler run over many sources writes the dependencies of the last
-# one only with -MD -MF; -MM lists every source's, all made dependencies of
-# the one binary.
+# Each source is compiled once (build/host-obj/, with its .d file) and
+# linked into every suite that names it.
+HOST_OBJ = $(patsubst %.c,$(B)/host-obj/%.o,$(1))
+$(B)/host-obj/%.o: %.c | deps-test
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 define host_suite
-$(B)/host-tests-$(1): $$(HOST_COMMON) $$(HOST_SRCS) $$(HOST_SUITE_$(1)) $$(wildcard tests/host/*.h) | deps-test
-	@mkdir -p $(B)
-	@$$(HOSTCC) $$(HOST_CFLAGS) -MM $$(HOST_COMMON) $$(HOST_SRCS) $$(HOST_SUITE_$(1)) | \
-		sed 's|^[^:]*:|$$@:|' > $$@.d
-	$$(HOSTCC) $$(HOST_CFLAGS) $$(HOST_COMMON) $$(HOST_SRCS) $$(HOST_SUITE_$(1)) -o $$@
--include $(B)/host-tests-$(1).d
+$(B)/host-tests-$(1): $$(call HOST_OBJ,$$(HOST_COMMON) $$(HOST_SRCS) $$(HOST_SUITE_$(1)))
+	$$(HOSTCC) $$(HOST_CFLAGS) $$^ -o $$@
 endef
 $(foreach s,$(HOST_SUITES),$(eval $(call host_suite,$(s))))
+-include $(shell find $(B)/host-obj -name '*.d' 2>/dev/null)
 
 # Every suite (its failures and log lines shown, its ok lines in its log),
 # then one line with the totals.
@@ -371,6 +391,9 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
 FUZZ_SRCS_fuzz_pci := tests/host/pci_model.c $(PCI_SRCS)
+FUZZ_SRCS_fuzz_acpi := drivers/acpi/tables.c drivers/acpi/srat.c drivers/acpi/madt.c \
+	drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
+	arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c
 
 # A target links, beyond HOST_SRCS and FUZZ_SUPPORT, the real sources and
 # fakes it names in FUZZ_SRCS_<target> (as a host suite does).  The .d file

@@ -14,7 +14,7 @@
 #include <views/vfs.h>
 #include <lib/string.h>
 #include <arch/sections.h>
-#include <kernel/kallsyms.h>
+#include <arch/kallsyms.h>
 #include <drivers/acpi.h>
 #include <drivers/pci.h>
 #include <drivers/virtio_mem.h>
@@ -151,7 +151,8 @@ void kmain(u32 magic, u64 mbi_phys)
 	fbcon_init(&boot_info);		/* the console on the screen, if GRUB gave one */
 	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, MADT, SRAT, DSDT */
 	pic_init();			/* 8259s moved to vectors 32-47, all masked */
-	apic_init();			/* I/O APIC + local APIC if the MADT has them */
+	acpi_power_init();		/* FADT PM1 and reset registers, \_S5, to arch */
+	apic_init(madt_parse() ? &madt_info : NULL);	/* I/O APIC + local APIC if the MADT has them */
 	time_init();			/* TSC frequency from the PIT, 100 Hz tick */
 	serial_enable_irq();		/* console input by interrupt */
 	i8042_init();			/* the PS/2 keyboard, a second console input */

@@ -16,7 +16,6 @@
 #include <lib/printk.h>
 #include <kernel/console.h>
 #include <kernel/time.h>
-#include <shell/shell.h>
 #include <lib/string.h>
 #include <arch/traps.h>
 #include <arch/cpu.h>
@@ -107,8 +106,7 @@ void panic(const char *fmt, ...)
 	cpu_halt_forever();
 }
 
-/* log_dump() - the ring buffer's contents, oldest first, starting at a line. */
-static void log_dump(struct printer *p)
+void printk_log_dump(struct printer *p)
 {
 	u64 start = log_head > LOG_BUF_SIZE ? log_head - LOG_BUF_SIZE : 0;
 	char chunk[256];
@@ -128,27 +126,3 @@ static void log_dump(struct printer *p)
 	}
 	p->write(p, chunk, n);
 }
-
-static int cmd_dmesg(struct printer *out, int argc, char **argv)
-{
-	u64 level;
-
-	if (argc == 1) {
-		log_dump(out);
-		return 0;
-	}
-	if (argc == 3 && !strcmp(argv[1], "-n") && !parse_u64(argv[2], &level) && level <= 7) {
-		console_loglevel = (int)level;
-		pr_printf(out, "console log level set to %d\n", console_loglevel);
-		return 0;
-	}
-	return shell_usage(out, shell_find("dmesg"));
-}
-
-SHELL_COMMAND(dmesg, .name = "dmesg", .usage = "dmesg [-n LEVEL]",
-	      .summary = "print the kernel log, or set the console log level",
-	      .help = "Prints the last 64 KiB of kernel messages, each stamped with\n"
-		      "seconds since boot.  `dmesg -n 7` also shows debug messages on\n"
-		      "the console; `dmesg -n 4` only warnings and worse.  Messages\n"
-		      "below the level are still kept in the log.",
-	      .fn = cmd_dmesg);

@@ -8,7 +8,6 @@
  */
 #include <kernel/workqueue.h>
 #include <kernel/time.h>
-#include <shell/shell.h>
 #include <lib/printk.h>
 #include <arch/cpu.h>
 
@@ -84,22 +83,11 @@ void run_pollers(void)
 	}
 }
 
-static int cmd_work(struct printer *out, int argc, char **argv)
+void workqueue_dump(struct printer *p)
 {
-	(void)argv;
-	if (argc != 1)
-		return shell_usage(out, shell_find("work"));
-	pr_printf(out, "pollers (every N ticks of 10 ms):\n");
-	for (struct poller *p = pollers; p; p = p->next)
-		pr_printf(out, "  %-24s every %u, %llu calls\n", p->name, p->period,
-			  (unsigned long long)p->calls);
-	pr_printf(out, "pending work: %s\n", queue_head ? queue_head->name : "none");
-	return 0;
+	pr_printf(p, "pollers (every N ticks of 10 ms):\n");
+	for (struct poller *q = pollers; q; q = q->next)
+		pr_printf(p, "  %-24s every %u, %llu calls\n", q->name, q->period,
+			  (unsigned long long)q->calls);
+	pr_printf(p, "pending work: %s\n", queue_head ? queue_head->name : "none");
 }
-
-SHELL_COMMAND(work, .name = "work", .usage = "work",
-	      .summary = "list the pollers and pending deferred work",
-	      .help = "Interrupt handlers only schedule work; the main loop runs it\n"
-		      "between shell input bytes and while idle.  Pollers are called\n"
-		      "every few timer ticks where an interrupt cannot be wired.",
-	      .fn = cmd_work);

@@ -4,8 +4,8 @@
  * The compiler emits calls to memcpy/memset/memmove/memcmp on its own (struct
  * copies, zeroing), so these must exist with exactly these names.  The bulk
  * functions use `rep movsq`/`rep stosq` for the 8-byte part: under QEMU's TCG
- * byte-wise `rep stosb` is slow (DESIGN.md), and on real hardware these are
- * close to the best simple loops.  The host tests use the C library instead.
+ * byte-wise `rep stosb` is slow (it runs one byte per step), and on real
+ * hardware these are close to the best simple loops.  The host tests use the C library instead.
  *
  * Context: any.
  */

@@ -139,7 +139,7 @@ static struct mm_handle *handle_of_page(const struct page *page)
 	return NULL;
 }
 
-/* Contract in kernel/mm_handles.h. */
+/* Contract in include/shell/mm_handles.h. */
 unsigned long mm_handle_of(const struct page *page)
 {
 	const struct mm_handle *h = handle_of_page(page);

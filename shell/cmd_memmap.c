@@ -5,7 +5,9 @@
  * block, the ACPI RSDP it found, under UEFI the EFI system table and the EFI
  * memory map's size, anything odd about the block, and then
  * fw_memmap_dump() of the firmware memory map (raw, sanitized, notes).
- * It only formats; the text of the map comes from fw_memmap.c.  The
+ * `memmap map` draws the physical address space from the sparse memory
+ * model's sections instead.  It only formats; the text of the firmware map
+ * comes from lib/fw_memmap.c.  The
  * /proc/iomem file is in views/iomem.c (kernel build only, it needs the
  * linker's section symbols); its text comes from fw_memmap_print_iomem().
  */
@@ -15,7 +17,10 @@
 #include <lib/printer.h>
 #include <shell/shell.h>
 #include <lib/string.h>
-#include <views/mm_views.h>
+#include <lib/types.h>
+#include <mm/mmzone.h>
+#include <mm/page.h>
+#include <mm/sparse.h>
 
 /* The boot loader part of `memmap`: who booted us and what was odd. */
 static void boot_info_dump(const struct boot_info *bi, struct printer *p)
@@ -47,14 +52,127 @@ static void boot_info_dump(const struct boot_info *bi, struct printer *p)
 			  bi->nr_notes - BOOT_NOTES);
 }
 
-/*
- * `memmap map` is drawn by the memory core's views (shell/cmd_mm.c), which
- * the host tests do not link; this weak fallback stands in for it there.
- */
-__attribute__((weak)) int memmap_map_show(struct printer *out)
+#define MAP_PER_LINE	64	/* sections per line: 8 GiB */
+#define MAP_MAX_LINES	64	/* lines drawn at most (absent runs are folded) */
+
+static const char zone_letters[MAX_NR_ZONES] = {
+	[ZONE_DMA] = 'D', [ZONE_DMA32] = 'd', [ZONE_NORMAL] = 'N',
+	[ZONE_MOVABLE] = 'M', [ZONE_DEVICE] = 'V',
+};
+
+/* All memory pages of the online section are PG_reserved (none for the buddy). */
+static bool section_all_reserved(u64 nr)
 {
-	pr_printf(out, "memmap: map: the memory core is not part of this build\n");
-	return -ENOSYS;
+	u64 start = section_nr_to_pfn(nr);
+
+	for (u64 pfn = start; pfn < start + PAGES_PER_SECTION; pfn++)
+		if (pfn_valid(pfn) && !PageReserved(pfn_to_page(pfn)))
+			return false;
+	return true;
+}
+
+/* The zone of the section's node whose span covers most of the section. */
+static int section_main_zone(const struct mem_section *ms, u64 nr)
+{
+	u64 start = section_nr_to_pfn(nr), end = start + PAGES_PER_SECTION, best_pages = 0;
+	int best = -1;
+
+	if (ms->nid < 0 || ms->nid >= MAX_NUMNODES)
+		return -1;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &NODE_DATA(ms->nid)->node_zones[z];
+		u64 s = MAX(start, (u64)zone->zone_start_pfn), e = MIN(end, (u64)zone_end_pfn(zone));
+
+		if (s < e && e - s > best_pages) {
+			best_pages = e - s;
+			best = z;
+		}
+	}
+	return best;
+}
+
+static char section_char(u64 nr)
+{
+	const struct mem_section *ms = __nr_to_section(nr);
+	int z;
+
+	if (!present_section(ms))
+		return '.';
+	if (!online_section(ms))
+		return 'o';
+	if (ms->nr_present_pages < PAGES_PER_SECTION)
+		return 'h';
+	if (section_all_reserved(nr))
+		return 'r';
+	z = section_main_zone(ms, nr);
+	return z < 0 ? '?' : zone_letters[z];
+}
+
+/*
+ * memmap_map_show() - the `memmap map` picture of the physical address
+ * space, one character per 128 MiB section (legend printed with it).
+ * Returns 0.
+ */
+static int memmap_map_show(struct printer *p)
+{
+	u64 nr = 0, highest = 0, counts[128] = { 0 };
+	char line[MAP_PER_LINE + 1];
+	unsigned lines = 0;
+	bool any = false;
+
+	for (; sparse_next_present(&nr); nr++) {
+		highest = nr;
+		any = true;
+	}
+	if (!any) {
+		pr_printf(p, "no present sections\n");
+		return 0;
+	}
+	for (u64 base = 0; base <= highest; base += MAP_PER_LINE) {
+		u64 next = base;
+		bool empty = true;
+
+		unsigned len = (unsigned)MIN((u64)MAP_PER_LINE, highest + 1 - base);
+
+		for (unsigned i = 0; i < len; i++) {
+			char c = section_char(base + i);
+
+			line[i] = c;
+			counts[(u8)c & 127]++;
+			empty &= c == '.';
+		}
+		line[len] = '\0';
+		if (empty) {
+			/* fold a run of lines without memory into one */
+			if (!sparse_next_present(&next))
+				break;
+			next = ALIGN_DOWN(next, MAP_PER_LINE);
+			pr_printf(p, "0x%012llx  (no memory up to 0x%llx)\n",
+				  (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
+				  (unsigned long long)PFN_PHYS(section_nr_to_pfn(next)));
+			base = next - MAP_PER_LINE;
+			continue;
+		}
+		if (lines++ == MAP_MAX_LINES) {
+			pr_printf(p, "... (the map stops after %d lines; highest present section %llu)\n",
+				  MAP_MAX_LINES, (unsigned long long)highest);
+			break;
+		}
+		pr_printf(p, "0x%012llx  %s\n", (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
+			  line);
+	}
+	pr_printf(p, "one character per %llu MiB section, %d per line (%llu GiB):\n",
+		  (unsigned long long)(PAGES_PER_SECTION * PAGE_SIZE >> 20), MAP_PER_LINE,
+		  (unsigned long long)(MAP_PER_LINE * PAGES_PER_SECTION * PAGE_SIZE >> 30));
+	pr_printf(p, "  . absent  o present, not online  h online, part hole  r all reserved\n"
+		     "  D DMA  d DMA32  N Normal  M Movable  V Device (the zone of most pages)\n");
+	pr_printf(p, "drawn: %llu D, %llu d, %llu N, %llu M, %llu V, %llu h, %llu r, %llu o, %llu .\n",
+		  (unsigned long long)counts['D'], (unsigned long long)counts['d'],
+		  (unsigned long long)counts['N'], (unsigned long long)counts['M'],
+		  (unsigned long long)counts['V'], (unsigned long long)counts['h'],
+		  (unsigned long long)counts['r'], (unsigned long long)counts['o'],
+		  (unsigned long long)counts['.']);
+	return 0;
 }
 
 static int cmd_memmap(struct printer *out, int argc, char **argv)

@@ -1,6 +1,6 @@
 /*
  * cmd_mm.c - shell commands that look at the memory core: page, sections,
- * memmap map, memblock, numa, meminit.  They only format: the text of
+ * memblock, numa, meminit (`memmap map` is in cmd_memmap.c).  They only format: the text of
  * `sections`, `memblock` and `meminit` comes from the dump functions of the
  * mechanisms themselves.  The commands that use the allocator by hand
  * (alloc, free, fill, check, move, handles) are in cmd_handles.c.
@@ -197,124 +197,6 @@ SHELL_COMMAND(sections, .name = "sections", .usage = "sections",
 		      "memory, the map of its 64 subsections of 2 MiB, and its flags\n"
 		      "(present, memmap, online, early).  See also: memmap map.",
 	      .fn = cmd_sections);
-
-#define MAP_PER_LINE	64	/* sections per line: 8 GiB */
-#define MAP_MAX_LINES	64	/* lines drawn at most (absent runs are folded) */
-
-static const char zone_letters[MAX_NR_ZONES] = {
-	[ZONE_DMA] = 'D', [ZONE_DMA32] = 'd', [ZONE_NORMAL] = 'N',
-	[ZONE_MOVABLE] = 'M', [ZONE_DEVICE] = 'V',
-};
-
-/* All memory pages of the online section are PG_reserved (none for the buddy). */
-static bool section_all_reserved(u64 nr)
-{
-	u64 start = section_nr_to_pfn(nr);
-
-	for (u64 pfn = start; pfn < start + PAGES_PER_SECTION; pfn++)
-		if (pfn_valid(pfn) && !PageReserved(pfn_to_page(pfn)))
-			return false;
-	return true;
-}
-
-/* The zone of the section's node whose span covers most of the section. */
-static int section_main_zone(const struct mem_section *ms, u64 nr)
-{
-	u64 start = section_nr_to_pfn(nr), end = start + PAGES_PER_SECTION, best_pages = 0;
-	int best = -1;
-
-	if (ms->nid < 0 || ms->nid >= MAX_NUMNODES)
-		return -1;
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		const struct zone *zone = &NODE_DATA(ms->nid)->node_zones[z];
-		u64 s = MAX(start, (u64)zone->zone_start_pfn), e = MIN(end, (u64)zone_end_pfn(zone));
-
-		if (s < e && e - s > best_pages) {
-			best_pages = e - s;
-			best = z;
-		}
-	}
-	return best;
-}
-
-static char section_char(u64 nr)
-{
-	const struct mem_section *ms = __nr_to_section(nr);
-	int z;
-
-	if (!present_section(ms))
-		return '.';
-	if (!online_section(ms))
-		return 'o';
-	if (ms->nr_present_pages < PAGES_PER_SECTION)
-		return 'h';
-	if (section_all_reserved(nr))
-		return 'r';
-	z = section_main_zone(ms, nr);
-	return z < 0 ? '?' : zone_letters[z];
-}
-
-int memmap_map_show(struct printer *p)
-{
-	u64 nr = 0, highest = 0, counts[128] = { 0 };
-	char line[MAP_PER_LINE + 1];
-	unsigned lines = 0;
-	bool any = false;
-
-	for (; sparse_next_present(&nr); nr++) {
-		highest = nr;
-		any = true;
-	}
-	if (!any) {
-		pr_printf(p, "no present sections\n");
-		return 0;
-	}
-	for (u64 base = 0; base <= highest; base += MAP_PER_LINE) {
-		u64 next = base;
-		bool empty = true;
-
-		unsigned len = (unsigned)MIN((u64)MAP_PER_LINE, highest + 1 - base);
-
-		for (unsigned i = 0; i < len; i++) {
-			char c = section_char(base + i);
-
-			line[i] = c;
-			counts[(u8)c & 127]++;
-			empty &= c == '.';
-		}
-		line[len] = '\0';
-		if (empty) {
-			/* fold a run of lines without memory into one */
-			if (!sparse_next_present(&next))
-				break;
-			next = ALIGN_DOWN(next, MAP_PER_LINE);
-			pr_printf(p, "0x%012llx  (no memory up to 0x%llx)\n",
-				  (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
-				  (unsigned long long)PFN_PHYS(section_nr_to_pfn(next)));
-			base = next - MAP_PER_LINE;
-			continue;
-		}
-		if (lines++ == MAP_MAX_LINES) {
-			pr_printf(p, "... (the map stops after %d lines; highest present section %llu)\n",
-				  MAP_MAX_LINES, (unsigned long long)highest);
-			break;
-		}
-		pr_printf(p, "0x%012llx  %s\n", (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
-			  line);
-	}
-	pr_printf(p, "one character per %llu MiB section, %d per line (%llu GiB):\n",
-		  (unsigned long long)(PAGES_PER_SECTION * PAGE_SIZE >> 20), MAP_PER_LINE,
-		  (unsigned long long)(MAP_PER_LINE * PAGES_PER_SECTION * PAGE_SIZE >> 30));
-	pr_printf(p, "  . absent  o present, not online  h online, part hole  r all reserved\n"
-		     "  D DMA  d DMA32  N Normal  M Movable  V Device (the zone of most pages)\n");
-	pr_printf(p, "drawn: %llu D, %llu d, %llu N, %llu M, %llu V, %llu h, %llu r, %llu o, %llu .\n",
-		  (unsigned long long)counts['D'], (unsigned long long)counts['d'],
-		  (unsigned long long)counts['N'], (unsigned long long)counts['M'],
-		  (unsigned long long)counts['V'], (unsigned long long)counts['h'],
-		  (unsigned long long)counts['r'], (unsigned long long)counts['o'],
-		  (unsigned long long)counts['.']);
-	return 0;
-}
 
 /* ---- memblock, numa, meminit ---------------------------------------------- */
 

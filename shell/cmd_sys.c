@@ -1,50 +1,17 @@
 /*
- * cmd_sys.c - the shell commands and /proc files about the system itself:
- * version, command line, uptime, power, self-tests and deliberate crashes.
+ * cmd_sys.c - the shell commands about the system itself: version, uptime,
+ * power, self-tests and deliberate crashes.  (/proc/cmdline, /proc/version
+ * and /proc/uptime are in views/proc_sys.c.)
  */
 #include <kernel/kernel.h>
 #include <shell/shell.h>
-#include <views/vfs.h>
 #include <kernel/ktest.h>
 #include <kernel/time.h>
-#include <arch/bootinfo.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <lib/errno.h>
 #include <arch/cpu.h>
-
-static int show_cmdline(struct printer *p, void *data)
-{
-	(void)data;
-	pr_printf(p, "%s\n", boot_info.cmdline);
-	return 0;
-}
-
-static int show_version(struct printer *p, void *data)
-{
-	(void)data;
-	pr_printf(p, "%s\n", memlab_version_string);
-	return 0;
-}
-
-/* /proc/uptime: seconds since boot and seconds spent idle, 2 decimals. */
-static int show_uptime(struct printer *p, void *data)
-{
-	u64 up = ktime_ns() / 10000000, idle = ktime_idle_ns() / 10000000;
-
-	(void)data;
-	pr_printf(p, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(up / 100),
-		  (unsigned long long)(up % 100), (unsigned long long)(idle / 100),
-		  (unsigned long long)(idle % 100));
-	return 0;
-}
-
-static const struct vfs_file_ops cmdline_ops = { .show = show_cmdline };
-static const struct vfs_file_ops version_ops = { .show = show_version };
-static const struct vfs_file_ops uptime_ops = { .show = show_uptime };
-VFS_FILE(cmdline, "/proc/cmdline", &cmdline_ops, NULL);
-VFS_FILE(version, "/proc/version", &version_ops, NULL);
-VFS_FILE(uptime, "/proc/uptime", &uptime_ops, NULL);
+#include <arch/power.h>
 
 static int cmd_uptime(struct printer *out, int argc, char **argv)
 {

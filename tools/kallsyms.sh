@@ -5,7 +5,7 @@
 #        tools/kallsyms.sh NM --empty > kallsyms.S   (the first link's table)
 #
 # Only text symbols (nm types t/T/w/W) are listed, sorted by address, one
-# name per address (the first nm prints).  Layout: see kernel/kallsyms.c.
+# name per address (the first nm prints).  Layout: see arch/x86_64/kallsyms.c.
 set -eu
 NM=$1
 ELF=$2

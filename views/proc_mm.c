@@ -5,7 +5,7 @@
  *
  * The text is Linux 6.1's, byte for byte, for every field memlab has, so a
  * student can put `cat /proc/zoneinfo` of memlab and of a Linux guest side
- * by side (research/linux-6.1-outputs/ holds such a guest's files).  A
+ * by side (tests/qemu/test_mm.py compares the layouts field by field).  A
  * field is printed only when memlab can give its true value; fields about
  * things memlab does not have at all (page cache, anonymous memory, slab,
  * swap, huge pages) are printed as 0, which is what they are here.  Fields
@@ -149,7 +149,7 @@ static int meminfo_show(struct printer *p, void *data)
 
 /* ---- /proc/buddyinfo ------------------------------------------------------ */
 
-/* Free blocks per order, populated zones only, "%6lu " each (mm/vmstat.c). */
+/* Free blocks per order, populated zones only, "%6lu " each (Linux's mm/vmstat.c). */
 static int buddyinfo_show(struct printer *p, void *data)
 {
 	int nid;
@@ -415,7 +415,7 @@ VFS_FILE(node_has_memory, "/sys/devices/system/node/has_memory", &node_has_memor
 VFS_FILE(node_has_normal_memory, "/sys/devices/system/node/has_normal_memory",
 	 &node_has_normal_memory_ops, NULL);
 
-/* The zero fields of drivers/base/node.c's node_read_meminfo(), in order,
+/* The zero fields of Linux's drivers/base/node.c node_read_meminfo(), in order,
  * between MemUsed and the huge page counts (see the top of this file). */
 static const char *const node_meminfo_absent[] = {
 	"SwapCached:", "Active:", "Inactive:", "Active(anon):", "Inactive(anon):",
@@ -463,7 +463,12 @@ static int node_distance_show(struct printer *p, void *data)
 static const struct vfs_file_ops node_meminfo_ops = { .show = node_meminfo_show };
 static const struct vfs_file_ops node_distance_ops = { .show = node_distance_show };
 
-int mm_views_add_node(int nid)
+/*
+ * mm_views_add_node() - create the sysfs files of node nid.  Returns 0, or 0
+ * if they already exist, or vfs_create()'s error.  (Nothing creates them
+ * for a node that comes online later by memory hotplug.)
+ */
+static int mm_views_add_node(int nid)
 {
 	static const struct { const char *name; const struct vfs_file_ops *ops; } files[] = {
 		{ "meminfo", &node_meminfo_ops },

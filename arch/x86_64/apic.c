@@ -5,10 +5,11 @@
  * chipset is told otherwise.  The I/O APIC takes every global system
  * interrupt (GSI) line, level or edge, either polarity, and sends it as a
  * vector to a local APIC, which the CPU acknowledges with an EOI write.
- * When the MADT lists an I/O APIC, apic_init() masks the 8259s and routes
- * everything through the APICs: ISA IRQ n goes to the GSI the MADT's
- * overrides say (with their polarity and trigger), each GSI g to vector
- * 32 + g.
+ * When the firmware describes an I/O APIC (the ACPI driver's MADT parse,
+ * handed over by init/main.c as a struct irq_topology), apic_init() masks
+ * the 8259s and routes everything through the APICs: ISA IRQ n goes to the
+ * GSI the overrides say (with their polarity and trigger), each GSI g to
+ * vector 32 + g.
  *
  * Registers are memory-mapped (uncached, through ioremap): the local APIC
  * at the MADT's address (EOI at +0xb0, spurious-vector register +0xf0), the
@@ -21,9 +22,7 @@
 #include <arch/cpu.h>
 #include <arch/io.h>
 #include <arch/paging.h>
-#include <drivers/acpi.h>
 #include <lib/printk.h>
-#include <kernel/kernel.h>
 #include <lib/errno.h>
 
 #define MSR_APIC_BASE		0x1b
@@ -48,7 +47,9 @@ struct ioapic {
 };
 
 static volatile u32 *lapic;
-static struct ioapic ioapics[MADT_MAX_IOAPICS];
+static struct ioapic ioapics[APIC_MAX_IOAPICS];
+static struct irq_topology no_topology;
+static struct irq_topology *topo = &no_topology;	/* apic_init()'s, overrides kept */
 static unsigned nr_ioapics;
 static bool enabled;
 
@@ -94,9 +95,9 @@ static struct ioapic *ioapic_for_gsi(unsigned gsi, unsigned *pin)
  */
 int apic_gsi_owner(unsigned gsi)
 {
-	for (u32 i = 0; i < madt_info.nr_overrides; i++)
-		if (madt_info.overrides[i].gsi == gsi)
-			return madt_info.overrides[i].bus_irq;
+	for (u32 i = 0; i < topo->nr_overrides; i++)
+		if (topo->overrides[i].gsi == gsi)
+			return topo->overrides[i].bus_irq;
 	return -1;
 }
 
@@ -123,17 +124,17 @@ int apic_irq_to_gsi(unsigned irq, bool def_level, bool def_low, unsigned *gsi, b
 	*gsi = irq;
 	*level = def_level;
 	*active_low = def_low;
-	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
-		const struct madt_override *o = &madt_info.overrides[i];
+	for (u32 i = 0; i < topo->nr_overrides; i++) {
+		const struct irq_override *o = &topo->overrides[i];
 		u16 polarity = o->flags & 3, trigger = o->flags & 0xc;
 
 		if (o->bus_irq != irq)
 			continue;
 		*gsi = o->gsi;
-		*active_low = polarity == MADT_POLARITY_LOW ? true :
-			      polarity == MADT_POLARITY_HIGH ? false : def_low;
-		*level = trigger == MADT_TRIGGER_LEVEL ? true :
-			 trigger == MADT_TRIGGER_EDGE ? false : def_level;
+		*active_low = polarity == IRQ_POLARITY_LOW ? true :
+			      polarity == IRQ_POLARITY_HIGH ? false : def_low;
+		*level = trigger == IRQ_TRIGGER_LEVEL ? true :
+			 trigger == IRQ_TRIGGER_EDGE ? false : def_level;
 		return 0;
 	}
 	return apic_gsi_owner(irq) >= 0 ? -EBUSY : 0;
@@ -177,8 +178,8 @@ static void drop_bad_overrides(void)
 	u32 kept = 0;
 	unsigned pin;
 
-	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
-		const struct madt_override *o = &madt_info.overrides[i];
+	for (u32 i = 0; i < topo->nr_overrides; i++) {
+		const struct irq_override *o = &topo->overrides[i];
 		const char *why = NULL;
 
 		if (o->bus_irq >= 16)
@@ -188,9 +189,9 @@ static void drop_bad_overrides(void)
 		else if (!ioapic_for_gsi(o->gsi, &pin))
 			why = "no I/O APIC serves that GSI";
 		for (u32 k = 0; !why && k < kept; k++) {
-			if (madt_info.overrides[k].bus_irq == o->bus_irq)
+			if (topo->overrides[k].bus_irq == o->bus_irq)
 				why = "the IRQ already has an override";
-			else if (madt_info.overrides[k].gsi == o->gsi)
+			else if (topo->overrides[k].gsi == o->gsi)
 				why = "another IRQ already goes to that GSI";
 		}
 		if (why) {
@@ -198,9 +199,9 @@ static void drop_bad_overrides(void)
 				why);
 			continue;
 		}
-		madt_info.overrides[kept++] = *o;
+		topo->overrides[kept++] = *o;
 	}
-	madt_info.nr_overrides = kept;
+	topo->nr_overrides = kept;
 }
 
 /*
@@ -223,28 +224,34 @@ static void report_lineless_irqs(void)
 	}
 }
 
-bool apic_init(void)
+bool apic_init(struct irq_topology *t)
 {
-	if (!boot_cpu.has_apic || !madt_parse())
+	/* start over: the 8259s until this call says otherwise */
+	lapic = NULL;
+	nr_ioapics = 0;
+	enabled = false;
+	topo = &no_topology;
+	if (!t || !boot_cpu.has_apic)
 		return false;
-	lapic = ioremap(madt_info.lapic_addr, 0x400, IOREMAP_UC);
+	topo = t;
+	lapic = ioremap(topo->lapic_addr, 0x400, IOREMAP_UC);
 	if (!lapic)
 		return false;
-	for (u32 i = 0; i < madt_info.nr_ioapics && nr_ioapics < MADT_MAX_IOAPICS; i++) {
+	for (u32 i = 0; i < topo->nr_ioapics && nr_ioapics < APIC_MAX_IOAPICS; i++) {
 		struct ioapic *io = &ioapics[nr_ioapics];
 		u32 ver;
 
-		io->regs = ioremap(madt_info.ioapics[i].addr, 0x20, IOREMAP_UC);
+		io->regs = ioremap(topo->ioapics[i].addr, 0x20, IOREMAP_UC);
 		if (!io->regs)
 			continue;
-		io->gsi_base = madt_info.ioapics[i].gsi_base;
-		io->id = madt_info.ioapics[i].id;
+		io->gsi_base = topo->ioapics[i].gsi_base;
+		io->id = topo->ioapics[i].id;
 		/* all ones: no device decodes the address (a wrong MADT entry);
 		 * taken at its word it would claim 256 GSIs and lose them */
 		ver = ioapic_read(io, IOAPIC_VER);
 		if (ver == 0xffffffff) {
 			pr_warn("apic: no I/O APIC answers at %#x (id %u, GSI base %u); ignored",
-				madt_info.ioapics[i].addr, io->id, io->gsi_base);
+				topo->ioapics[i].addr, io->id, io->gsi_base);
 			continue;
 		}
 		io->nr_pins = ((ver >> 16) & 0xff) + 1;
@@ -266,7 +273,7 @@ bool apic_init(void)
 	lapic_write(LAPIC_LVT_LINT0, LAPIC_LVT_MASKED);		/* no ExtINT from the 8259 */
 	enabled = true;
 	pr_info("apic: local APIC id %u at %#llx; %u I/O APIC(s), first with %u pins; 8259s masked",
-		lapic_read(LAPIC_ID) >> 24, (unsigned long long)madt_info.lapic_addr, nr_ioapics,
+		lapic_read(LAPIC_ID) >> 24, (unsigned long long)topo->lapic_addr, nr_ioapics,
 		ioapics[0].nr_pins);
 	return true;
 }

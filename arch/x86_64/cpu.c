@@ -7,7 +7,6 @@
  * feature flags memlab cares about, by their Linux names.
  */
 #include <arch/cpu.h>
-#include <shell/shell.h>
 #include <lib/string.h>
 
 struct cpu_info boot_cpu;
@@ -126,20 +125,3 @@ void cpu_dump(struct printer *p)
 		  c->phys_bits, c->virt_bits);
 	pr_printf(p, "cpuid level\t: %u (extended 0x%x)\n", c->max_leaf, c->max_ext_leaf);
 }
-
-static int cmd_cpuinfo(struct printer *out, int argc, char **argv)
-{
-	(void)argv;
-	if (argc != 1)
-		return shell_usage(out, shell_find("cpuinfo"));
-	cpu_dump(out);
-	return 0;
-}
-
-SHELL_COMMAND(cpuinfo, .name = "cpuinfo", .usage = "cpuinfo",
-	      .summary = "show the CPU: vendor, model, TSC frequency, features",
-	      .help = "Prints what CPUID says about the boot CPU, in the layout of\n"
-		      "Linux's /proc/cpuinfo, and the TSC frequency measured at boot.\n"
-		      "The flags listed are those memlab uses or a reader may want\n"
-		      "(pdpe1gb decides 1 GiB pages in the direct map).",
-	      .fn = cmd_cpuinfo);

@@ -20,16 +20,7 @@
 #include <lib/printk.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <shell/shell.h>
 
-#define PTE_P		(1ULL << 0)	/* present */
-#define PTE_W		(1ULL << 1)	/* writable */
-#define PTE_PWT		(1ULL << 3)	/* write-through */
-#define PTE_PCD		(1ULL << 4)	/* cache disable */
-#define PTE_PS		(1ULL << 7)	/* large page (in PDPT/PD entries) */
-#define PTE_G		(1ULL << 8)	/* global */
-#define PTE_NX		(1ULL << 63)	/* no execute */
-#define PTE_ADDR	0x000ffffffffff000ULL
 
 extern char boot_stack_guard[], boot_stack[];
 
@@ -277,19 +268,6 @@ void paging_init(const struct fw_memmap *map)
 		nx_bit ? "" : "; no NX: data is executable");
 }
 
-bool paging_is_direct_mapped(phys_addr_t phys, u64 size)
-{
-	for (u64 a = ALIGN_DOWN(phys, PAGE_SIZE); a < phys + size; ) {
-		phys_addr_t pa;
-		u64 psize, flags;
-
-		if (paging_translate(DIRECT_MAP_BASE + a, &pa, &psize, &flags))
-			return false;
-		a = ALIGN_DOWN(a, psize) + psize;
-	}
-	return true;
-}
-
 void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
 {
 	u64 start = ALIGN_DOWN(phys, PAGE_SIZE);
@@ -341,41 +319,3 @@ void paging_dump(struct printer *p)
 	pr_printf(p, "1 GiB pages:  %s; NX: %s\n", boot_cpu.has_pdpe1gb ? "yes" : "no",
 		  boot_cpu.has_nx ? "yes" : "no");
 }
-
-static int cmd_pagetables(struct printer *out, int argc, char **argv)
-{
-	u64 va, pa, size, flags;
-	int err;
-
-	if (argc == 1) {
-		paging_dump(out);
-		return 0;
-	}
-	if (argc != 2)
-		return shell_usage(out, shell_find("pagetables"));
-	err = parse_u64(argv[1], &va);
-	if (err) {
-		pr_printf(out, "pagetables: %s: not an address (%s)\n", argv[1], err_text(err));
-		return err;
-	}
-	err = paging_translate(va, &pa, &size, &flags);
-	if (err) {
-		pr_printf(out, "pagetables: %#llx is not mapped\n", (unsigned long long)va);
-		return err;
-	}
-	pr_printf(out, "%#llx -> phys %#llx, %s page, %s%s%s\n", (unsigned long long)va,
-		  (unsigned long long)pa,
-		  size == SZ_1G ? "1G" : size == SZ_2M ? "2M" : "4K",
-		  flags & PTE_W ? "RW" : "RO", flags & PTE_NX ? " NX" : " X",
-		  flags & PTE_PCD ? " uncached" : "");
-	return 0;
-}
-
-SHELL_COMMAND(pagetables, .name = "pagetables", .usage = "pagetables [VIRT-ADDR]",
-	      .summary = "show the page tables, or translate one virtual address",
-	      .help = "Without an argument: how the direct map is built (page counts\n"
-		      "per size), the kernel image range and the table-page pool.\n"
-		      "With an address: walk the live tables and print the physical\n"
-		      "address, page size and permissions, e.g.\n"
-		      "  pagetables 0xffff888000100000",
-	      .fn = cmd_pagetables);

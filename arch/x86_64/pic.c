@@ -54,12 +54,6 @@ void pic_unmask(unsigned irq)
 	pic_write_mask();
 }
 
-void pic_mask(unsigned irq)
-{
-	pic_mask_bits |= 1u << irq;
-	pic_write_mask();
-}
-
 void pic_eoi(unsigned irq)
 {
 	if (irq >= 8)

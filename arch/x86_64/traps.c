@@ -17,7 +17,7 @@
 #include <arch/cpu.h>
 #include <arch/io.h>
 #include <lib/printk.h>
-#include <kernel/kallsyms.h>
+#include <arch/kallsyms.h>
 #include <arch/sections.h>
 
 extern char boot_stack[], boot_stack_top[];

@@ -17,7 +17,7 @@
  * leave IRQ 0 without a line) jiffies are counted from the TSC instead and
  * the idle loop spins rather than halts: nothing else is sure to wake it.
  */
-#include <kernel/time.h>
+#include <arch/time.h>
 #include <lib/printk.h>
 #include <arch/cpu.h>
 #include <arch/io.h>

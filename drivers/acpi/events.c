@@ -102,6 +102,8 @@ bool acpi_sci_wired(void)
 
 void acpi_events_init(void)
 {
+	gpe0_bytes = 0;		/* start over: no events until the FADT says where */
+	sci_wired = false;
 	fadt = (const void *)acpi_find_table("FACP", 0);
 	if (!fadt || fadt->h.length < offsetof(struct acpi_fadt, gpe1_base)) {
 		pr_warn("acpi: no usable FADT: no ACPI events");

@@ -14,17 +14,17 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 
-struct madt_info madt_info;
+struct irq_topology madt_info;
 
 static void add_override(u8 bus_irq, u32 gsi, u16 flags)
 {
-	if (madt_info.nr_overrides == MADT_MAX_OVERRIDES) {
-		pr_warn("madt: more than %d interrupt overrides; ignoring IRQ %u", MADT_MAX_OVERRIDES,
+	if (madt_info.nr_overrides == APIC_MAX_OVERRIDES) {
+		pr_warn("madt: more than %d interrupt overrides; ignoring IRQ %u", APIC_MAX_OVERRIDES,
 			bus_irq);
 		return;
 	}
 	madt_info.overrides[madt_info.nr_overrides++] =
-		(struct madt_override){ .bus_irq = bus_irq, .gsi = gsi, .flags = flags };
+		(struct irq_override){ .bus_irq = bus_irq, .gsi = gsi, .flags = flags };
 }
 
 /* The length ACPI gives each entry type memlab reads, 0 for the others. */
@@ -82,9 +82,9 @@ bool madt_parse(void)
 				madt_info.nr_cpus++;
 			break;
 		case 1:	/* I/O APIC */
-			if (madt_info.nr_ioapics == MADT_MAX_IOAPICS) {
+			if (madt_info.nr_ioapics == APIC_MAX_IOAPICS) {
 				pr_warn("madt: more than %d I/O APICs; ignoring id %u",
-					MADT_MAX_IOAPICS, t[off + 2]);
+					APIC_MAX_IOAPICS, t[off + 2]);
 				break;
 			}
 			madt_info.ioapics[madt_info.nr_ioapics].id = t[off + 2];
@@ -123,7 +123,7 @@ void madt_dump(struct printer *p)
 		pr_printf(p, "  I/O APIC id %u at %#x, GSI base %u\n", madt_info.ioapics[i].id,
 			  madt_info.ioapics[i].addr, madt_info.ioapics[i].gsi_base);
 	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
-		const struct madt_override *o = &madt_info.overrides[i];
+		const struct irq_override *o = &madt_info.overrides[i];
 		static const char *const pol[] = { "bus default", "active-high", "reserved", "active-low" };
 		static const char *const trig[] = { "bus default", "edge", "reserved", "level" };
 

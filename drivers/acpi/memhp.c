@@ -35,7 +35,6 @@
 #include <kernel/workqueue.h>
 #include <lib/string.h>
 #include <lib/errno.h>
-#include <shell/shell.h>
 #include <kernel/time.h>
 #include <arch/io.h>
 
@@ -323,6 +322,12 @@ void acpi_memhp_init(void)
 	unsigned n = 0;
 	u16 port = MEMHP_DEFAULT_PORT;
 
+	/* start over: no device until the DSDT names one */
+	nr_slots = 0;
+	memhp_port = 0;
+	scans = 0;
+	memset(slots, 0, sizeof(slots));
+
 	if (!dsdt_find_memhp(&n, &port) || n == 0) {
 		pr_info("acpi-memhp: no memory hotplug device in the DSDT (QEMU needs -m ...,slots=N,maxmem=...)");
 		return;
@@ -379,23 +384,3 @@ void acpi_memhp_dump(struct printer *p)
 			pr_printf(p, "     why: %s\n", s->why);
 	}
 }
-
-static int cmd_hotplug(struct printer *out, int argc, char **argv)
-{
-	(void)argv;
-	if (argc != 1)
-		return shell_usage(out, shell_find("hotplug"));
-	acpi_memhp_dump(out);
-	return 0;
-}
-
-SHELL_COMMAND(hotplug, .name = "hotplug", .usage = "hotplug",
-	      .summary = "the ACPI DIMM slots: state, range, node, last _OST",
-	      .help = "Lists the slots of QEMU's ACPI memory hotplug device that have\n"
-		      "been used: what memlab did with the DIMM (added, add failed,\n"
-		      "remove refused), its range and node, its memory group, the last\n"
-		      "_OST event/status reported to QEMU (QMP query-acpi-ospm-status\n"
-		      "shows the same), and why the last operation failed.\n"
-		      "_OST events: 0x1 device check, 0x3 eject request, 0x103 OSPM\n"
-		      "eject; status 0 success, 0x1 failure, 0x81 in use, 0x84 in progress.",
-	      .fn = cmd_hotplug);

@@ -12,14 +12,12 @@
  * SeaBIOS gives only tag 14, so only the RSDT.
  */
 #include <drivers/acpi.h>
+#include "internal.h"
 #include <arch/bootinfo.h>
 #include <lib/printk.h>
 #include <lib/string.h>
-#include <shell/shell.h>
 #include <arch/paging.h>
-#include <arch/traps.h>
 
-#define ACPI_MAX_TABLES	64
 #define ACPI_MAX_TABLE_LEN (16u << 20)	/* larger is taken as corrupt */
 
 struct acpi_rsdp {
@@ -303,6 +301,18 @@ const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n)
 	return NULL;
 }
 
+bool acpi_table_entry(unsigned i, const char **sig, phys_addr_t *phys, u32 *length,
+		      const struct acpi_sdt_header **hdr)
+{
+	if (i >= nr_tables)
+		return false;
+	*sig = tables[i].signature;
+	*phys = tables[i].phys;
+	*length = tables[i].length;
+	*hdr = tables[i].hdr;
+	return true;
+}
+
 void acpi_dump(struct printer *p)
 {
 	if (rsdp_problem[0] && !nr_tables) {
@@ -331,43 +341,3 @@ void acpi_dump(struct printer *p)
 			  t->problem[0] ? t->problem : "ok");
 	}
 }
-
-static int cmd_acpi(struct printer *out, int argc, char **argv)
-{
-	const char *what = argc == 2 ? argv[1] : "tables";
-
-	if (argc > 2)
-		return shell_usage(out, shell_find("acpi"));
-	if (!strcmp(what, "tables"))
-		acpi_dump(out);
-	else if (!strcmp(what, "madt"))
-		madt_dump(out);
-	else if (!strcmp(what, "events"))
-		acpi_events_dump(out);
-	else if (!strcmp(what, "irq"))
-		apic_dump(out);
-	else if (!strcmp(what, "fadt"))
-		acpi_decode_fadt(out);
-	else if (!strcmp(what, "srat"))
-		acpi_decode_srat(out);
-	else if (!strcmp(what, "slit"))
-		acpi_decode_slit(out);
-	else if (!strcmp(what, "mcfg"))
-		acpi_decode_mcfg(out);
-	else
-		return shell_usage(out, shell_find("acpi"));
-	return 0;
-}
-
-SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|mcfg|events|irq]",
-	      .summary = "ACPI tables, interrupt controllers, SCI and GPE events",
-	      .help = "acpi tables: the root table (RSDT or XSDT) and every table it\n"
-		      "  points to, plus the DSDT from the FADT: signature, address,\n"
-		      "  length, OEM ids, and `ok` or why it was rejected (bad checksum,\n"
-		      "  impossible length, ...). Rejected tables are never used.\n"
-		      "acpi fadt|madt|srat|slit|mcfg: one table decoded field by field\n"
-		      "  (PM blocks and GPE0; interrupt controllers and overrides; NUMA\n"
-		      "  memory ranges; node distances; PCIe configuration space).\n"
-		      "acpi events: the SCI, the GPE0 block and which GPEs have handlers.\n"
-		      "acpi irq: the I/O APIC lines in use, with their trigger mode.",
-	      .fn = cmd_acpi);

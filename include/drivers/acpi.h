@@ -18,6 +18,7 @@
 
 #include <lib/types.h>
 #include <lib/printer.h>
+#include <arch/traps.h>
 
 struct acpi_sdt_header {
 	char signature[4];	/* "FACP", "APIC", "SRAT", ... */
@@ -105,33 +106,15 @@ void acpi_dump(struct printer *p);
 /* acpi_checksum_ok() - true if len bytes at p sum to 0 (mod 256). */
 bool acpi_checksum_ok(const void *p, size_t len);
 
-/* The MADT (drivers/acpi/madt.c): interrupt controllers and overrides. */
-#define MADT_MAX_IOAPICS	8
-#define MADT_MAX_OVERRIDES	16
-#define MADT_POLARITY_LOW	0x3	/* flags bits 0-1 */
-#define MADT_TRIGGER_LEVEL	0xc	/* flags bits 2-3 */
-#define MADT_POLARITY_HIGH	0x1
-#define MADT_TRIGGER_EDGE	0x4
-
-struct madt_override {
-	u8 bus_irq;		/* ISA IRQ */
-	u32 gsi;		/* global system interrupt it arrives on */
-	u16 flags;		/* polarity (bits 0-1), trigger (bits 2-3) */
-};
-
-struct madt_info {
-	u64 lapic_addr;				/* local APIC MMIO base */
-	u32 flags;				/* bit 0: the 8259s exist too */
-	u32 nr_cpus;				/* enabled local APICs */
-	struct { u8 id; u32 addr; u32 gsi_base; } ioapics[MADT_MAX_IOAPICS];
-	u32 nr_ioapics;
-	struct madt_override overrides[MADT_MAX_OVERRIDES];
-	u32 nr_overrides;
-};
-
-extern struct madt_info madt_info;
+/*
+ * The MADT (drivers/acpi/madt.c): the interrupt controllers and overrides,
+ * in arch's neutral description (struct irq_topology of arch/traps.h) that
+ * init/main.c hands to apic_init().
+ */
+extern struct irq_topology madt_info;
 /* madt_parse() - fill madt_info; true if an I/O APIC and a local APIC exist.
- * A malformed MADT leaves madt_info empty and returns false (8259 PICs). */
+ * A malformed MADT leaves madt_info empty and returns false (8259 PICs).
+ * Context: boot. */
 bool madt_parse(void);
 void madt_dump(struct printer *p);
 
@@ -143,9 +126,13 @@ void acpi_events_init(void);
 int acpi_gpe_register(unsigned gpe, struct work *w);
 bool acpi_sci_wired(void);
 void acpi_events_dump(struct printer *p);
-/* irq_register_sci() is arch's (arch/traps.h). */
-int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
-		     const char **how);
+
+/*
+ * acpi_power_init() - hand arch/x86_64/power.c the FADT's PM1 control and
+ * reset registers and the DSDT's \_S5 sleep type (drivers/acpi/sleep.c).
+ * Call after acpi_tables_init().  Context: boot.
+ */
+void acpi_power_init(void);
 
 /* The ACPI memory hotplug device (drivers/acpi/memhp.c). */
 void acpi_memhp_init(void);

@@ -11,12 +11,8 @@
 /* The text of /proc/version. */
 extern const char memlab_version_string[];
 
-void machine_poweroff(void) __noreturn;	/* ACPI S5; QEMU exits with 0 */
-void machine_reboot(void) __noreturn;	/* reset; QEMU -no-reboot exits */
-
 void serial_init(void);
 void serial_enable_irq(void);
 u64 serial_rx_dropped(void);
-u64 irq_count(unsigned irq);
 
 #endif

@@ -1,39 +1,17 @@
 /*
- * time.h - time since boot, from the TSC.
+ * kernel/time.h - time since boot, for the kernel's services, the drivers,
+ * the views and the shell.
  *
- * The TSC is read at the first instruction of kmain (time zero) and its
- * frequency is measured against the PIT by time_init().  Before that,
- * ktime_ns() returns 0, which is what the first boot messages show.
+ * The clock is the architecture's: the TSC read at the first instruction of
+ * kmain and measured against the PIT, declared in arch/time.h (implemented
+ * by arch/x86_64/tsc.c, which may not include kernel/ headers).  This header
+ * is the name the layers above arch/ use for it.
  *
  * Context: any.
  */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
 
-#include <lib/types.h>
-
-#define NSEC_PER_SEC	1000000000ULL
-#define NSEC_PER_USEC	1000ULL
-
-/* time_early_init() - take the TSC reading that is time zero. */
-void time_early_init(void);
-/* time_init() - measure the TSC frequency and start the 100 Hz tick. */
-void time_init(void);
-
-u64 ktime_ns(void);			/* nanoseconds since boot */
-u64 ktime_idle_ns(void);		/* of which spent halted waiting for input */
-u64 cycles_now(void);			/* raw cycle counter (TSC) */
-u64 cycles_to_ns(u64 cycles);		/* using the measured frequency */
-u64 tsc_khz(void);			/* measured TSC frequency, kHz */
-u64 jiffies(void);			/* timer ticks since time_init */
-#define HZ 100				/* timer ticks per second */
-
-/* udelay() - busy-wait at least usecs microseconds. */
-void udelay(u64 usecs);
-
-/* cpu_wait_for_interrupt() - halt until an interrupt; the time is counted
- * as idle.  Call with interrupts disabled after checking there is no work:
- * the sti;hlt pair leaves no window for a lost wakeup. */
-void cpu_wait_for_interrupt(void);
+#include <arch/time.h>
 
 #endif

@@ -51,4 +51,9 @@ void register_poller(struct poller *p);
 /* run_pollers() - call the pollers that are due; from the main loop. */
 void run_pollers(void);
 
+/* workqueue_dump() - the pollers (period, calls) and the first pending work
+ * item; the text of `work`.  Context: main loop. */
+struct printer;
+void workqueue_dump(struct printer *p);
+
 #endif

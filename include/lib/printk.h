@@ -41,6 +41,13 @@ void vprintk(int level, const char *fmt, va_list ap);
 void printk_set_level(int level);
 int printk_get_level(void);
 
+/*
+ * printk_log_dump() - the log ring's contents (the last 64 KiB of messages),
+ * oldest first, starting at a whole line; the text of `dmesg`.
+ * Context: main loop.
+ */
+void printk_log_dump(struct printer *p);
+
 /* kprintf() - plain formatted output to the console, no prefix. */
 void kprintf(const char *fmt, ...) __printf(1, 2);
 

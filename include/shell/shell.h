@@ -2,9 +2,9 @@
  * shell.h - commands of the serial shell.
  *
  * A command is a struct shell_cmd placed in the "shell_cmds" link section by
- * SHELL_COMMAND(), so a file that implements a mechanism also declares the
- * command that shows it, and `help` finds every command without a central
- * list.  The shell splits a line into words (double quotes group words,
+ * SHELL_COMMAND(), so `help` finds every command without a central list.
+ * Commands live in shell/ only: they parse arguments and format, and reach
+ * a mechanism through its API and its *_dump(struct printer *) views.  The shell splits a line into words (double quotes group words,
  * backslash escapes the next byte), looks the first word up, and calls fn.
  *
  * fn writes its output to `out` and returns 0 on success or a negative errno;

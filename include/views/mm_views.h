@@ -34,18 +34,4 @@ struct page;
  */
 void mm_views_init(void);
 
-/*
- * mm_views_add_node() - create the sysfs files of node nid (for a node that
- * comes online later, by memory hotplug).  Returns 0, or 0 if they already
- * exist, or vfs_create()'s error.
- */
-int mm_views_add_node(int nid);
-
-/*
- * memmap_map_show() - the `memmap map` picture of the physical address
- * space, one character per 128 MiB section (legend printed with it).
- * Returns 0.  shell/cmd_memmap.c calls it for `memmap map`.
- */
-int memmap_map_show(struct printer *p);
-
 #endif

@@ -5,8 +5,8 @@
  * decode.c (the `acpi fadt|srat|slit|mcfg` views), events.c (GPE0 from the
  * FADT) and memhp.c (the memory hotplug registers found in the DSDT).
  *
- * The input stands for the firmware's tables as memlab sees them.  The
- * drivers are compiled into this file; ioremap() serves a heap buffer of
+ * The input stands for the firmware's tables as memlab sees them.
+ * ioremap() serves a heap buffer of
  * exactly the image's size as "physical memory" at IMG_PHYS and refuses any
  * range not wholly inside it, so ASan reports every read past a table.
  * Each input is used three times:
@@ -64,9 +64,11 @@
  * enough to hold it, else only 0xcf9 and the keyboard controller.
  * A violation is a __builtin_trap().
  *
- * Global state: acpi_tables_init(), srat_parse() and madt_parse() start
- * over on every call.  events.c and memhp.c are boot-once; the harness
- * clears their statics itself before each input (it includes them).
+ * Global state: acpi_tables_init(), srat_parse(), madt_parse(),
+ * acpi_events_init(), acpi_memhp_init() and apic_init() start over on every
+ * call.  The harness links the real drivers (FUZZ_SRCS_fuzz_acpi in the
+ * Makefile) and checks them through their public API, their views, and
+ * drivers/acpi/internal.h's list of every table seen.
  * Not covered: a DIMM's registers (the port model answers "no DIMM", so
  * add_memory() is never reached) and the SCI handler.
  *
@@ -76,18 +78,25 @@
  *   build/fuzz/fuzz_acpi -max_total_time=30 build/fuzz/corpus-fuzz_acpi
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../drivers/acpi/tables.c"
-#include "../../drivers/acpi/srat.c"
-#include "../../drivers/acpi/madt.c"
-#include "../../drivers/acpi/decode.c"
-#include "../../drivers/acpi/events.c"
-#include "../../drivers/acpi/memhp.c"
-#include "../../arch/x86_64/apic.c"
-#include "../../arch/x86_64/power.c"
+#include <drivers/acpi.h>
+#include "../../drivers/acpi/internal.h"
 #include <arch/bootinfo.h>
+#include <arch/cpu.h>
+#include <arch/io.h>
+#include <arch/paging.h>
+#include <arch/power.h>
+#include <arch/traps.h>
+#include <kernel/time.h>
+#include <kernel/workqueue.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <mm/mm_init.h>
+#include <mm/page.h>
+#include <shell/shell.h>
 #include "platform_stub.h"
 #include <setjmp.h>
 
@@ -108,7 +117,7 @@ static size_t img_len;
  * at an odd multiple of 0x1000 reads all ones (nothing there).  Any other
  * window is plain registers (the local APIC).
  */
-#define MMIO_WINDOWS	(MADT_MAX_IOAPICS + 1)
+#define MMIO_WINDOWS	(APIC_MAX_IOAPICS + 1)
 
 struct mmio_window {
 	u64 phys;			/* the address ioremap was given */
@@ -222,30 +231,11 @@ void register_poller(struct poller *p) { (void)p; }
 void udelay(u64 usecs) { (void)usecs; }
 u64 ktime_ns(void) { return 0; }
 
-static void reset_boot_once_drivers(void)
+/* The harness's own device models, fresh for each input. */
+static void reset_models(void)
 {
-	/* events.c */
-	fadt = NULL;
-	gpe0_port = 0;
-	gpe0_bytes = 0;
-	memset(gpe_work, 0, sizeof(gpe_work));
-	memset(gpe_counts, 0, sizeof(gpe_counts));
-	sci_count = 0;
-	sci_wired = false;
-	memset(&gpe_poller, 0, sizeof(gpe_poller));
-	/* apic.c */
-	lapic = NULL;
-	memset(ioapics, 0, sizeof(ioapics));
-	nr_ioapics = 0;
-	enabled = false;
 	nr_mmio = 0;
 	apic_base_msr = 0xfee00900;
-	/* memhp.c */
-	memhp_port = 0;
-	nr_slots = 0;
-	memset(slots, 0, sizeof(slots));
-	memset(&memhp_work, 0, sizeof(memhp_work));
-	scans = 0;
 }
 
 /* ---- the checks ---------------------------------------------------------- */
@@ -266,20 +256,25 @@ static u32 min_len_of(const char *sig)
 
 static void check_tables(void)
 {
-	CHECK(nr_tables <= ACPI_MAX_TABLES);
-	for (unsigned i = 0; i < nr_tables; i++) {
-		const struct acpi_table_entry *t = &tables[i];
-		const u8 *h = (const u8 *)t->hdr;
+	const struct acpi_sdt_header *hdr;
+	const char *sig;
+	phys_addr_t phys;
+	u32 length;
+	unsigned i;
 
-		CHECK(memchr(t->signature, '\0', sizeof(t->signature)));
+	for (i = 0; acpi_table_entry(i, &sig, &phys, &length, &hdr); i++) {
+		const u8 *h = (const u8 *)hdr;
+
+		CHECK(memchr(sig, '\0', 5));
 		if (!h)
 			continue;
 		CHECK(h >= img && h - img <= (ptrdiff_t)img_len);
-		CHECK(t->length == t->hdr->length);
-		CHECK(t->length <= img_len - (size_t)(h - img));
-		CHECK(t->length >= min_len_of(t->signature));
-		CHECK(acpi_checksum_ok(h, t->length));
+		CHECK(length == hdr->length);
+		CHECK(length <= img_len - (size_t)(h - img));
+		CHECK(length >= min_len_of(sig));
+		CHECK(acpi_checksum_ok(h, length));
 	}
+	CHECK(i <= ACPI_MAX_TABLES);
 }
 
 /* Is [base, base+size) with this pxm an enabled memory entry of the SRAT? */
@@ -369,8 +364,8 @@ static void check_madt(bool ok)
 	const struct acpi_sdt_header *h = acpi_find_table("APIC", 0);
 	const u8 *t = (const u8 *)h;
 
-	CHECK(madt_info.nr_ioapics <= MADT_MAX_IOAPICS);
-	CHECK(madt_info.nr_overrides <= MADT_MAX_OVERRIDES);
+	CHECK(madt_info.nr_ioapics <= APIC_MAX_IOAPICS);
+	CHECK(madt_info.nr_overrides <= APIC_MAX_OVERRIDES);
 	if (!ok)
 		return;
 	CHECK(madt_info.nr_ioapics > 0 && madt_info.lapic_addr);
@@ -382,23 +377,45 @@ static void check_madt(bool ok)
 	}
 }
 
-/* The GPE0 block in use is the FADT's, whole, within the 16-bit port space. */
+/* A view's text, in a static buffer. */
+static const char *view_text(void (*dump)(struct printer *p))
+{
+	static char text[1 << 16];
+	struct buf_printer b;
+
+	buf_printer_init(&b, text, sizeof(text));
+	dump(&b.p);
+	return text;
+}
+
+/* The GPE0 block in use (acpi_events_dump() names it) is the FADT's,
+ * whole, within the 16-bit port space. */
 static void check_ports(void)
 {
 	const struct acpi_fadt *f = (const void *)acpi_find_table("FACP", 0);
+	const char *t = view_text(acpi_events_dump), *g;
+	unsigned port, bytes;
 
-	if (!gpe0_bytes)
+	if (!strncmp(t, "no GPE0 block", 13))
 		return;
-	CHECK(f && gpe0_port == f->gpe0_blk && gpe0_bytes == f->gpe0_blk_len / 2u);
-	CHECK((u32)gpe0_port + 2 * gpe0_bytes <= 0x10000);
+	g = strstr(t, "GPE0: port ");
+	CHECK(g && sscanf(g, "GPE0: port %x, %u bytes", &port, &bytes) == 2);
+	CHECK(f && port == f->gpe0_blk && bytes == f->gpe0_blk_len / 2u);
+	CHECK(port + 2 * bytes <= 0x10000);
 }
 
-/* The hotplug registers are a whole block of ports. */
+/* The hotplug registers (acpi_memhp_dump() names them) are a whole block
+ * of ports. */
 static void check_memhp(void)
 {
-	CHECK(nr_slots <= MEMHP_MAX_SLOTS);
-	if (nr_slots)
-		CHECK(memhp_port && (u32)memhp_port + 0x18 <= 0x10000);
+	const char *t = view_text(acpi_memhp_dump);
+	unsigned slots, port;
+
+	if (!strncmp(t, "no ACPI memory hotplug device", 29))
+		return;
+	CHECK(sscanf(t, "ACPI memory hotplug: %u slots at I/O %x", &slots, &port) == 2);
+	CHECK(slots >= 1 && slots <= 256);
+	CHECK(port && port + 0x18 <= 0x10000);
 }
 
 /*
@@ -410,19 +427,18 @@ static void check_memhp(void)
  */
 static void check_apic(void)
 {
-	if (!apic_init()) {
+	if (!apic_init(madt_parse() ? &madt_info : NULL)) {
 		CHECK(!apic_enabled());
 		return;
 	}
-	CHECK(nr_ioapics > 0 && nr_ioapics <= MADT_MAX_IOAPICS);
-	for (unsigned i = 0; i < nr_ioapics; i++)
-		CHECK(ioapics[i].nr_pins >= 1 && ioapics[i].nr_pins <= 256);
+	CHECK(madt_info.nr_ioapics > 0);
 	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
-		unsigned pin;
+		u32 gsi = madt_info.overrides[i].gsi;
 
 		CHECK(madt_info.overrides[i].bus_irq < 16);
-		CHECK(madt_info.overrides[i].gsi < NR_IRQ_LINES);
-		CHECK(ioapic_for_gsi(madt_info.overrides[i].gsi, &pin));
+		CHECK(gsi < NR_IRQ_LINES);
+		/* an I/O APIC that answers serves it: routing succeeds */
+		CHECK(ioapic_route(gsi, IRQ_BASE + gsi, false, false) == 0);
 	}
 	bool taken[NR_IRQ_LINES] = { false };
 
@@ -470,6 +486,7 @@ static void check_reboot_write(u16 port, unsigned width, u32 v)
 static void check_power(void)
 {
 	power_fadt = (const void *)acpi_find_table("FACP", 0);
+	acpi_power_init();
 	check_port_write = check_poweroff_write;
 	if (!setjmp(cpu_stopped))
 		machine_poweroff();
@@ -497,12 +514,14 @@ static void cmd_acpi_all(struct printer *p)
 	static const char *const what[] = {
 		"tables", "fadt", "madt", "srat", "slit", "mcfg", "events", "irq", "nosuch",
 	};
+	const struct shell_cmd *acpi = shell_find("acpi");
 	char *argv[2] = { "acpi", NULL };
 
-	CHECK(cmd_acpi(p, 1, argv) == 0);
+	CHECK(acpi != NULL);
+	CHECK(acpi->fn(p, 1, argv) == 0);
 	for (unsigned i = 0; i < ARRAY_SIZE(what); i++) {
 		argv[1] = (char *)what[i];
-		CHECK(cmd_acpi(p, 2, argv) == (i + 1 < ARRAY_SIZE(what) ? 0 : -EINVAL));
+		CHECK(acpi->fn(p, 2, argv) == (i + 1 < ARRAY_SIZE(what) ? 0 : -EINVAL));
 	}
 }
 
@@ -515,7 +534,7 @@ static void run(size_t rsdp_len, u32 tag)
 	bi.rsdp_len = (u32)MIN(rsdp_len, MIN(sizeof(bi.rsdp), img_len));
 	bi.rsdp_tag = tag;
 	memcpy(bi.rsdp, img, bi.rsdp_len);
-	reset_boot_once_drivers();
+	reset_models();
 
 	acpi_tables_init(&bi);
 	check_tables();

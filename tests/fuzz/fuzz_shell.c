@@ -20,7 +20,7 @@
  */
 #include <stdint.h>
 #include <stddef.h>
-#include <errno.h>	/* the host's: same values as kernel/errno.h */
+#include <errno.h>	/* the host's: same values as lib/errno.h */
 #include "term_model.h"
 #include <shell/shell.h>
 #include <views/vfs.h>

@@ -61,7 +61,11 @@ void kprintf(const char *fmt, ...)
 	va_end(ap);
 }
 
-void console_write(const char *s, size_t len)
+/*
+ * The console: weak, because the suite `uart` links the real
+ * drivers/serial/uart16550.c, whose console_*() then take their place.
+ */
+__attribute__((weak)) void console_write(const char *s, size_t len)
 {
 	if (host_console_out)
 		host_console_out->write(host_console_out, s, len);
@@ -69,7 +73,7 @@ void console_write(const char *s, size_t len)
 		fwrite(s, 1, len, stdout);
 }
 
-void console_putc(char c) { console_write(&c, 1); }
+__attribute__((weak)) void console_putc(char c) { console_write(&c, 1); }
 
 static void console_printer_write(struct printer *p, const char *s, size_t len)
 {
@@ -89,12 +93,12 @@ void host_console_feed(const void *bytes, size_t len)
 	feed_pos = 0;
 }
 
-int console_trygetc(void)
+__attribute__((weak)) int console_trygetc(void)
 {
 	return feed_pos < feed_len ? feed[feed_pos++] : -1;
 }
 
-int console_getc(void)
+__attribute__((weak)) int console_getc(void)
 {
 	int c = console_trygetc();
 
@@ -118,22 +122,24 @@ void panic(const char *fmt, ...)
 }
 
 /*
- * The cycle counter of kernel/time.h, for the shell commands that time
+ * The cycle counter of arch/time.h, for the shell commands that time
  * what they do (contig bench, devmem rebind): the host's TSC, with a
  * nominal 1 GHz so that cycles_to_ns() and tsc_khz() give numbers of the
- * right shape.  Context: any.
+ * right shape.  Weak, because the suite `tsc` links the real
+ * arch/x86_64/tsc.c, whose definitions then take their place.
+ * Context: any.
  */
-u64 cycles_now(void)
+__attribute__((weak)) u64 cycles_now(void)
 {
 	return __builtin_ia32_rdtsc();
 }
 
-u64 tsc_khz(void)
+__attribute__((weak)) u64 tsc_khz(void)
 {
 	return 1000000;
 }
 
-u64 cycles_to_ns(u64 cycles)
+__attribute__((weak)) u64 cycles_to_ns(u64 cycles)
 {
 	return cycles;
 }

@@ -7,29 +7,22 @@
  * and leave a consistent state.  One test per bug the fuzz target
  * (tests/fuzz/fuzz_acpi.c) found.
  *
- * drivers/acpi/ is compiled into this file (it is not part of the host
- * sources).  ioremap() serves an image built by the test in a heap buffer
- * of exactly its size, at IMG_PHYS, so ASan catches a read past its end;
- * port I/O goes to host_port_in/out below, which log the writes.
+ * The suite `acpi` links the real drivers/acpi/ (tables, SRAT, MADT,
+ * decoders, events, memory hotplug) with the fakes below.  ioremap() serves
+ * an image built by the test in a heap buffer of exactly its size, at
+ * IMG_PHYS, so ASan catches a read past its end; port I/O goes to
+ * host_port_in/out below, which log the writes.  Everything is checked
+ * through the drivers' public API (include/drivers/acpi.h) and their log.
  */
 #include "htest.h"
-
-/*
- * test_virtio.c links into the same binary with stand-ins of its own for
- * ktime_ns(), register_poller() and acpi_pxm_to_node(); in this file the
- * drivers' names are renamed, so each test file keeps its own.
- */
-#define ktime_ns acpi_test_ktime_ns
-#define register_poller acpi_test_register_poller
-#define acpi_pxm_to_node acpi_test_pxm_to_node
-#include "../../drivers/acpi/tables.c"
-#include "../../drivers/acpi/srat.c"
-#include "../../drivers/acpi/madt.c"
-#include "../../drivers/acpi/decode.c"
-#include "../../drivers/acpi/events.c"
-#include "../../drivers/acpi/memhp.c"
-#undef ktime_ns
+#include <drivers/acpi.h>
 #include <arch/bootinfo.h>
+#include <arch/io.h>
+#include <arch/paging.h>
+#include <arch/traps.h>
+#include <kernel/time.h>
+#include <kernel/workqueue.h>
+#include <lib/printk.h>
 #include <mm/mm_init.h>
 #include "platform_stub.h"
 
@@ -57,7 +50,6 @@ void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
 
 u32 host_port_in(u16 port, unsigned width) { (void)port; return width == 2 ? 1 : 0; }
 void host_port_out(u16 port, unsigned width, u32 v) { port_writes++; last_port = port; }
-void apic_dump(struct printer *p) { (void)p; }
 int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
 		     const char **how)
 {
@@ -68,7 +60,7 @@ int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *
 void schedule_work(struct work *w) { w->pending = true; }
 void register_poller(struct poller *p) { (void)p; }
 void udelay(u64 usecs) { (void)usecs; }
-u64 acpi_test_ktime_ns(void) { return 0; }
+u64 ktime_ns(void) { return 0; }
 
 static void sum_fix(u8 *t, size_t len, size_t at)
 {
@@ -500,9 +492,9 @@ HTEST(events_gpe0_block_past_port_0xffff)
 	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
 	img_boot(tabs, 1);
 	port_writes = 0;
-	gpe0_bytes = 0;
 	acpi_events_init();
-	CHECK_EQ(gpe0_bytes, 0);
+	acpi_events_dump(&outp.p);
+	CHECK_STREQ(out, "no GPE0 block\n");
 	CHECK_EQ(port_writes, 0);
 	CHECK(strstr(host_last_log, "GPE0 block at I/O 0xfff8 (16 bytes) runs past port 0xffff") != NULL);
 
@@ -512,10 +504,12 @@ HTEST(events_gpe0_block_past_port_0xffff)
 	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
 	img_boot(tabs, 1);
 	acpi_events_init();
-	CHECK_EQ(gpe0_bytes, 8);
+	acpi_events_dump(&outp.p);
+	CHECK(strstr(out, "GPE0: port 0x620, 8 bytes of status and enable\n") != NULL);
 	CHECK_EQ(last_port, 0x62f);	/* the last enable byte cleared */
-	gpe0_bytes = 0;
-	fadt = NULL;
+	img_begin();		/* no FADT: the events start over, none */
+	img_boot(NULL, 0);
+	acpi_events_init();
 	img_end();
 }
 
@@ -549,15 +543,12 @@ HTEST(memhp_first_match_in_the_dsdt_counts)
 		0x5b, 0x80, 'H', 'P', 'M', 'R', 0x01, 0x0b, 0x00, 0x0b,	/* another HPMR, 0x0b00 */
 		0x0a, 0x18,
 	};
-	unsigned n = 0;
-	u16 port = 0;
 	int logs;
 
 	img_boot_dsdt(aml, sizeof(aml));
 	logs = host_log_count;
-	CHECK(dsdt_find_memhp(&n, &port));
-	CHECK_EQ(n, 8);
-	CHECK_EQ(port, 0xa00);
+	acpi_memhp_init();
+	CHECK(host_log_seen("acpi-memhp: 8 DIMM slots, registers at I/O 0xa00", logs));
 	CHECK(host_log_seen("a second MDNR in the DSDT says 3 slots; keeping the first, 8", logs));
 	CHECK(host_log_seen("a second HPMR in the DSDT puts the registers at I/O 0xb00; "
 			    "keeping the first, 0xa00", logs));
@@ -576,12 +567,13 @@ HTEST(memhp_registers_past_port_0xffff)
 		0x5b, 0x80, 'H', 'P', 'M', 'R', 0x01, 0x0b, 0xf0, 0xff,	/* HPMR, SystemIO, 0xfff0 */
 		0x0a, 0x18,						/* 24 bytes */
 	};
-	unsigned n = 0;
-	u16 port = 0;
+	int logs;
 
 	img_boot_dsdt(aml, sizeof(aml));
-	CHECK(!dsdt_find_memhp(&n, &port));
-	CHECK(strstr(host_last_log, "the DSDT puts the registers at I/O 0xfff0, "
-			"not a 24-byte port range") != NULL);
+	logs = host_log_count;
+	acpi_memhp_init();
+	CHECK(host_log_seen("the DSDT puts the registers at I/O 0xfff0, "
+			    "not a 24-byte port range", logs));
+	CHECK(host_log_seen("acpi-memhp: no memory hotplug device in the DSDT", logs));
 	img_end();
 }

@@ -8,33 +8,42 @@
  * override, and MADTs that leave the 8259s in charge.  Each checks what the model
  * devices were told, and that nothing panics.
  *
- * Both files are compiled into this one with the names they share with
- * test_acpi.c (which links into the same binary with its own madt.c, table
- * image and ioremap) renamed.  acpi_find_table() returns the test's MADT in
- * a heap buffer of exactly its length (ASan).  ioremap() returns windows of
- * the model devices below; their registers are reached only through
- * mmio_read32/mmio_write32 (tests/host/arch/io.h), which come here:
+ * The suite `apic` links the real madt.c and apic.c with the fakes below.
+ * The test parses its MADT with madt_parse() and hands madt_info to
+ * apic_init(), as init/main.c does.  acpi_find_table() returns the test's
+ * MADT in a heap buffer of exactly its length (ASan).  ioremap() returns
+ * windows of the model devices below; their registers are reached only
+ * through mmio_read32/mmio_write32 (tests/host/arch/io.h), which come here:
  *  - local APIC: 1 KiB of plain registers, ID at 0x20;
  *  - I/O APIC: the index register at +0x00 selects, the window at +0x10
  *    reads or writes the selected register: 0x00 id, 0x01 version (max
  *    redirection entry in bits 16-23, read-only), 0x10 + 2 pin / + 1 the
  *    low / high half of pin's redirection entry.  A write elsewhere is
  *    counted as a stray write.
- * The 8259 ports and the APIC base MSR are recorded too.
+ * The 8259 ports and the APIC base MSR are recorded too.  The register
+ * numbers and bits below are the hardware's (Intel SDM, 82093AA).
  */
 #include "htest.h"
-
-#define acpi_find_table apic_test_find_table
-#define madt_info apic_test_madt_info
-#define madt_parse apic_test_madt_parse
-#define madt_dump apic_test_madt_dump
-#define ioremap apic_test_ioremap
-#define apic_dump apic_test_apic_dump
-#define host_port_in apic_test_port_in
-#define host_port_out apic_test_port_out
-#include "../../drivers/acpi/madt.c"
-#include "../../arch/x86_64/apic.c"
+#include <drivers/acpi.h>
+#include <arch/traps.h>
+#include <arch/cpu.h>
+#include <arch/io.h>
+#include <arch/paging.h>
+#include <lib/printk.h>
+#include <lib/errno.h>
 #include "platform_stub.h"
+
+#define MSR_APIC_BASE		0x1b
+#define APIC_BASE_ENABLE	(1ULL << 11)
+#define LAPIC_ID		0x20
+#define LAPIC_TPR		0x80
+#define LAPIC_EOI		0xb0
+#define LAPIC_SVR		0xf0
+#define LAPIC_LVT_LINT0		0x350
+#define LAPIC_LVT_MASKED	(1u << 16)
+#define RTE_ACTIVE_LOW		(1u << 13)
+#define RTE_LEVEL		(1u << 15)
+#define RTE_MASKED		(1u << 16)
 
 #include <stdlib.h>
 
@@ -64,12 +73,12 @@ static unsigned port_writes;		/* host_port_out() calls */
 
 struct cpu_info boot_cpu;
 
-const struct acpi_sdt_header *apic_test_find_table(const char *sig, unsigned n)
+const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n)
 {
 	return !n && !memcmp(sig, "APIC", 4) ? (const void *)madt_tab : NULL;
 }
 
-void *apic_test_ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
+void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
 {
 	CHECK_EQ(cache, IOREMAP_UC);
 	if (phys == lapic_phys && size <= sizeof(lapic_regs))
@@ -153,9 +162,9 @@ void host_wrmsr(u32 msr, u64 v)
 	apic_base_msr = v;
 }
 
-u32 apic_test_port_in(u16 port, unsigned width) { return 0; }
+u32 host_port_in(u16 port, unsigned width) { return 0; }
 
-void apic_test_port_out(u16 port, unsigned width, u32 v)
+void host_port_out(u16 port, unsigned width, u32 v)
 {
 	port_writes++;
 	CHECK(port == 0x21 || port == 0xa1);
@@ -256,11 +265,6 @@ static void machine_reset(void)
 	apic_base_msr = LAPIC_PHYS | (1 << 8);	/* BSP, not yet enabled */
 	pic_masks[0] = pic_masks[1] = 0;
 	port_writes = 0;
-	/* apic.c: boot-once state */
-	lapic = NULL;
-	memset(ioapics, 0, sizeof(ioapics));
-	nr_ioapics = 0;
-	enabled = false;
 }
 
 static bool init(void)
@@ -268,7 +272,7 @@ static bool init(void)
 	bool ok;
 
 	printk_set_level(LOG_CRIT);
-	ok = apic_init();
+	ok = apic_init(madt_parse() ? &madt_info : NULL);
 	printk_set_level(LOG_INFO);
 	return ok;
 }
@@ -350,8 +354,8 @@ HTEST(apic_q35_madt)
 	madt_q35();
 	CHECK(init());
 	CHECK(apic_enabled());
-	CHECK_EQ(apic_test_madt_info.nr_cpus, 1);
-	CHECK_EQ(apic_test_madt_info.nr_overrides, 5);
+	CHECK_EQ(madt_info.nr_cpus, 1);
+	CHECK_EQ(madt_info.nr_overrides, 5);
 	expect_all_masked(&models[0], 24);
 	CHECK_EQ(models[0].stray_writes, 0);
 	CHECK_EQ(pic_masks[0], 0xff);
@@ -377,7 +381,7 @@ HTEST(apic_q35_madt)
 	lapic_eoi();
 	CHECK_EQ(lapic_regs[LAPIC_EOI / 4], 0);
 	buf_printer_init(&bp, text, sizeof(text));
-	apic_test_apic_dump(&bp.p);
+	apic_dump(&bp.p);
 	CHECK_STREQ(text, "interrupts: local APIC id 0 + I/O APIC; line = GSI, vector = 32 + GSI\n"
 			  "  GSI  2 -> vector  34, edge, active-high, 2 interrupts\n"
 			  "  GSI  4 -> vector  36, edge, active-high, 4 interrupts\n"
@@ -491,7 +495,7 @@ HTEST(apic_colliding_overrides_first_wins)
 			    logs));
 	CHECK(host_log_seen("MADT override IRQ 10 -> GSI 2: another IRQ already goes to that GSI; ignored",
 			    logs));
-	CHECK_EQ(apic_test_madt_info.nr_overrides, 2);
+	CHECK_EQ(madt_info.nr_overrides, 2);
 	expect_isa_irq(0, 2, false, false);
 	expect_isa_irq(9, 9, true, false);
 	expect_isa_irq(10, 10, false, false);
@@ -530,9 +534,9 @@ HTEST(apic_bad_overrides_are_dropped)
 	CHECK(host_log_seen("MADT override IRQ 4 -> GSI 40: GSI beyond memlab's vectors; ignored",
 			    logs));
 	CHECK(host_log_seen("MADT override IRQ 6 -> GSI 4294967295: GSI beyond", logs));
-	CHECK_EQ(apic_test_madt_info.nr_overrides, 2);
-	CHECK_EQ(apic_test_madt_info.overrides[0].bus_irq, 0);
-	CHECK_EQ(apic_test_madt_info.overrides[1].bus_irq, 9);
+	CHECK_EQ(madt_info.nr_overrides, 2);
+	CHECK_EQ(madt_info.overrides[0].bus_irq, 0);
+	CHECK_EQ(madt_info.overrides[1].bus_irq, 9);
 
 	expect_isa_irq(0, 2, false, false);
 	expect_isa_irq(9, 9, true, false);
@@ -558,6 +562,8 @@ HTEST(apic_bad_overrides_are_dropped)
  */
 HTEST(apic_two_ioapics)
 {
+	int logs;
+
 	machine_reset();
 	models[0].version = 0x000f0020;			/* 16 pins */
 	models[1].phys = IOAPIC_PHYS + 0x1000;
@@ -568,9 +574,9 @@ HTEST(apic_two_ioapics)
 	madt_ioapic(1, (u32)models[1].phys, 16);
 	madt_override(5, 18, 0xf);
 	madt_end();
+	logs = host_log_count;
 	CHECK(init());
-	CHECK_EQ(nr_ioapics, 2);
-	CHECK_EQ(ioapics[1].nr_pins, 8);
+	CHECK(host_log_seen("; 2 I/O APIC(s), first with 16 pins; 8259s masked", logs));
 	expect_all_masked(&models[0], 16);
 	expect_all_masked(&models[1], 8);
 	CHECK_EQ(models[0].rte[2 * 16], 0xa5a5a5a5);	/* no such pin: untouched */
@@ -579,6 +585,8 @@ HTEST(apic_two_ioapics)
 	CHECK_EQ(models[0].rte[2 * 5], RTE_MASKED);
 	CHECK_EQ(ioapic_route(24, 56, false, false), -1);
 	CHECK_EQ(models[0].stray_writes + models[1].stray_writes, 0);
+	CHECK_EQ(ioapic_route(23, 55, false, false), 0);	/* the second one's 8th pin */
+	CHECK_EQ(models[1].rte[2 * 7], 55);
 }
 
 /*
@@ -597,7 +605,7 @@ HTEST(apic_lapic_address_override)
 	madt_ioapic(0, IOAPIC_PHYS, 0);
 	madt_end();
 	CHECK(init());
-	CHECK_EQ(apic_test_madt_info.lapic_addr, 0x1fee00000ULL);
+	CHECK_EQ(madt_info.lapic_addr, 0x1fee00000ULL);
 	CHECK_EQ(lapic_regs[LAPIC_SVR / 4], 0x100 | APIC_SPURIOUS_VECTOR);
 }
 
@@ -672,9 +680,10 @@ HTEST(apic_ioapic_that_does_not_answer_is_ignored)
 	madt_override(3, 25, 0);
 	madt_override(0, 2, 0);
 	madt_end();
+	logs = host_log_count;
 	CHECK(init());
-	CHECK_EQ(nr_ioapics, 1);
-	CHECK_EQ(apic_test_madt_info.nr_overrides, 1);
+	CHECK(host_log_seen("; 1 I/O APIC(s), first with 24 pins; 8259s masked", logs));
+	CHECK_EQ(madt_info.nr_overrides, 1);
 	expect_isa_irq(3, 3, false, false);
 	CHECK_EQ(route_isa_irq(3), 0);
 	CHECK_EQ(models[0].rte[2 * 3], 35);
@@ -732,7 +741,7 @@ HTEST(apic_override_onto_an_identity_gsi_takes_it)
 	madt_end();
 	logs = host_log_count;
 	CHECK(init());
-	CHECK_EQ(apic_test_madt_info.nr_overrides, 2);
+	CHECK_EQ(madt_info.nr_overrides, 2);
 	CHECK(host_log_seen("apic: ISA IRQ 4 has no line of its own: the MADT's override sends IRQ 9 to GSI 4; IRQ 4 is not routed",
 			    logs));
 	CHECK(host_log_seen("apic: ISA IRQ 2 has no line of its own: the MADT's override sends IRQ 0 to GSI 2",
@@ -749,7 +758,7 @@ HTEST(apic_override_onto_an_identity_gsi_takes_it)
 	CHECK_EQ(models[0].rte[2 * 4], 36 | RTE_LEVEL);
 	CHECK_EQ(models[0].rte[2 * 9], RTE_MASKED);
 	buf_printer_init(&bp, text, sizeof(text));
-	apic_test_apic_dump(&bp.p);
+	apic_dump(&bp.p);
 	CHECK(strstr(text, "  ISA IRQ 2: no line, GSI 2 carries IRQ 0 (MADT override)\n") != NULL);
 	CHECK(strstr(text, "  ISA IRQ 4: no line, GSI 4 carries IRQ 9 (MADT override)\n") != NULL);
 	CHECK(strstr(text, "  GSI  4 -> vector  36, level, active-high, 4 interrupts\n") != NULL);

@@ -6,22 +6,21 @@
  * Each test checks the exact port writes, in order: the FADT's ports when
  * they are sound, never a port cut to 16 bits, and the fallbacks.
  *
- * power.c is compiled into this file with the names it reaches renamed to
- * the ones below (test_acpi.c links into the same binary with its own
- * host_port_in/out, udelay and ACPI tables).  acpi_find_table() returns
- * what the test put up: each table in a heap buffer of exactly its length,
- * so ASan catches a read past it.  Like tables.c it never returns a FADT
- * shorter than 116 bytes or a DSDT shorter than its header (test_acpi.c
- * tests that).  The CPU's last acts, halt and triple fault, longjmp back
- * into the test (tests/host/arch/cpu.h).
+ * The suite `power` links the real arch/x86_64/power.c and
+ * drivers/acpi/sleep.c (which reads the FADT and \_S5 and hands them to
+ * power.c) with the fakes below: acpi_find_table() returns what the test
+ * put up, each table in a heap buffer of exactly its length, so ASan
+ * catches a read past it.  Like tables.c it never returns a FADT shorter
+ * than 116 bytes or a DSDT shorter than its header (test_acpi.c tests
+ * that).  The ports and udelay() are fakes too.  The CPU's last acts, halt
+ * and triple fault, longjmp back into the test (tests/host/arch/cpu.h).
  */
 #include "htest.h"
-
-#define acpi_find_table power_test_find_table
-#define host_port_in power_test_port_in
-#define host_port_out power_test_port_out
-#define udelay power_test_udelay
-#include "../../arch/x86_64/power.c"
+#include <drivers/acpi.h>
+#include <arch/power.h>
+#include <arch/io.h>
+#include <arch/cpu.h>
+#include <lib/printk.h>
 #include "platform_stub.h"
 
 #include <setjmp.h>
@@ -45,7 +44,7 @@ static jmp_buf cpu_stopped;	/* where host_cpu_halt() and host_cpu_triple_fault()
 
 enum { RAN, HALTED, TRIPLE_FAULT };
 
-const struct acpi_sdt_header *power_test_find_table(const char *sig, unsigned n)
+const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n)
 {
 	if (n)
 		return NULL;
@@ -57,21 +56,21 @@ const struct acpi_sdt_header *power_test_find_table(const char *sig, unsigned n)
 }
 
 /* The keyboard controller's status port says "busy" kbc_busy_reads times. */
-u32 power_test_port_in(u16 port, unsigned width)
+u32 host_port_in(u16 port, unsigned width)
 {
 	if (port != 0x64)
 		return 0;
 	return kbc_reads++ < kbc_busy_reads ? 0x02 : 0x00;
 }
 
-void power_test_port_out(u16 port, unsigned width, u32 v)
+void host_port_out(u16 port, unsigned width, u32 v)
 {
 	CHECK(nr_writes < MAX_WRITES);
 	if (nr_writes < MAX_WRITES)
 		writes[nr_writes++] = (struct port_write){ port, (u8)width, v };
 }
 
-void power_test_udelay(u64 usecs) { (void)usecs; }
+void udelay(u64 usecs) { (void)usecs; }
 void host_cpu_halt(void) { longjmp(cpu_stopped, HALTED); }
 void host_cpu_triple_fault(void) { longjmp(cpu_stopped, TRIPLE_FAULT); }
 
@@ -137,6 +136,7 @@ static int run(void (*fn)(void))
 	nr_writes = 0;
 	kbc_reads = 0;
 	printk_set_level(-1);
+	acpi_power_init();	/* the tables the test put up, as at boot */
 	how = setjmp(cpu_stopped);
 	if (how == RAN)
 		fn();

@@ -1,26 +1,17 @@
 /*
  * test_sysfs_memory.c - views/sysfs_memory.c on a simulated machine under
- * ASan and UBSan: what a write to a memory block's files brings is parsed
- * the way Linux's kstrto*() and sysfs_streq() parse it, and the state and
- * online files drive the hotplug core the way Linux's state_store() and
+ * ASan and UBSan: the state and online files drive the hotplug core the way Linux's state_store() and
  * online_store() do, errno for errno.
  *
- * sysfs_memory.c is compiled into this file (it is not in HOST_SRCS): its
- * hooks are renamed, so the rest of the host tests keep the weak no-op
- * hooks of mm/memory_block.c and create no files when they add memory, and
- * its static VFS_FILE() entries are kept as unused statics.  The per-block
- * files are created for real, in the file tree of views/vfs.c.
+ * The suite `sysfs_memory` links the real views/sysfs_memory.c: its hooks
+ * take the place of mm/memory_block.c's no-op ones, its static files are in
+ * the file tree (vfs_init()), and the per-block files are created for real,
+ * in the file tree of views/vfs.c.  The parsers it uses are lib/kstrtox.c's,
+ * tested in test_params.c.
  */
 #include "htest.h"
 #include <views/vfs.h>
-
-#include "vfs_unused.h"
-#define memory_sysfs_block_added	sysfs_test_block_added
-#define memory_sysfs_block_removed	sysfs_test_block_removed
-#define memory_sysfs_init		sysfs_test_init
-#define memory_block_state_store	sysfs_test_state_store
-
-#include "../../views/sysfs_memory.c"
+#include <views/memory_sysfs.h>
 
 #include <string.h>
 #include <lib/errno.h>
@@ -30,6 +21,8 @@
 
 #define MiB	(1ULL << 20)
 #define GiB	(1ULL << 30)
+#define MEMORY_DIR	"/sys/devices/system/memory"
+#define INJECT_ONLINE	"/sys/kernel/debug/notifier-error-inject/memory/actions/MEM_GOING_ONLINE/error"
 
 static struct fw_memmap smap;
 static struct mm_boot_params sbp;
@@ -74,8 +67,7 @@ HTEST(sysfs_memory_state_and_online_files)
 	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);
-	memory_sysfs_ready = false;
-	sysfs_test_init();
+	memory_sysfs_init();
 
 	CHECK_STREQ(cat(MEMORY_DIR "/memory33/phys_index"), "00000021\n");
 	CHECK_STREQ(cat(state), "offline\n");
@@ -98,23 +90,21 @@ HTEST(sysfs_memory_state_and_online_files)
 
 	/* the files of a removed block go with it */
 	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);
-	sysfs_test_block_removed(32);
-	sysfs_test_block_removed(33);
+	memory_sysfs_block_removed(32);		/* again: nothing to do */
 	CHECK_EQ(echo(state, "online"), -ENOENT);
-	memory_sysfs_ready = false;
 	vfs_init();
 }
 
 HTEST(sysfs_memory_inject_error_is_clamped)
 {
-	int v = 0;
-
-	CHECK_EQ(inject_error_store("-12\n", 4, &v), 0);
-	CHECK_EQ(v, -12);
-	CHECK_EQ(inject_error_store("5", 1, &v), 0);		/* positive: no injection */
-	CHECK_EQ(v, 0);
-	CHECK_EQ(inject_error_store("-100000", 7, &v), 0);	/* beyond MAX_ERRNO */
-	CHECK_EQ(v, -MAX_ERRNO);
-	CHECK_EQ(inject_error_store("-x", 2, &v), -EINVAL);
-	CHECK_EQ(v, -MAX_ERRNO);
+	vfs_init();
+	CHECK_EQ(echo(INJECT_ONLINE, "-12\n"), 0);
+	CHECK_STREQ(cat(INJECT_ONLINE), "-12\n");
+	CHECK_EQ(echo(INJECT_ONLINE, "5"), 0);			/* positive: no injection */
+	CHECK_STREQ(cat(INJECT_ONLINE), "0\n");
+	CHECK_EQ(echo(INJECT_ONLINE, "-100000"), 0);		/* beyond MAX_ERRNO (4095) */
+	CHECK_STREQ(cat(INJECT_ONLINE), "-4095\n");
+	CHECK_EQ(echo(INJECT_ONLINE, "-x"), -EINVAL);
+	CHECK_STREQ(cat(INJECT_ONLINE), "-4095\n");
+	CHECK_EQ(echo(INJECT_ONLINE, "0"), 0);
 }

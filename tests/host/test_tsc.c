@@ -5,54 +5,48 @@
  * jiffies must still advance, from the TSC, and the idle wait must come
  * back by itself.  With the tick wired, jiffies are the ticks counted.
  *
- * tsc.c is compiled into this file with its public names renamed, so the
- * host's own timekeeping (platform_stub.c) stays what the other tests use.
- * Its TSC is a model too, so that nothing depends on how busy the host
- * is: every read advances it by TSC_MODEL_STEP cycles.  The PIT model
- * raises channel 2's output (port 0x61 bit 5) once PIT_MODEL_CYCLES of
- * those cycles have passed since the count was started, so the
- * calibration must read PIT_MODEL_CYCLES per 10 ms.
+ * The suite `tsc` links the real tsc.c (its definitions of cycles_now(),
+ * tsc_khz() and cycles_to_ns() take the place of platform_stub.c's weak
+ * ones) with the fakes below: the ports, irq_register() and the TSC.  The
+ * TSC is a model (host_rdtsc(), which tests/host/arch/cpu.h sends rdtsc()
+ * to), so that nothing depends on how busy the host is: every read
+ * advances it by TSC_MODEL_STEP cycles.  The PIT model raises channel 2's
+ * output (port 0x61 bit 5) once PIT_MODEL_CYCLES of those cycles have
+ * passed since the count was started, so the calibration must read
+ * PIT_MODEL_CYCLES per 10 ms.  Everything is checked through tsc.c's
+ * public API (arch/time.h).
  */
 #include "htest.h"
-
-#define host_port_in		tsc_test_port_in
-#define host_port_out		tsc_test_port_out
-#define irq_register		tsc_test_irq_register
-#define time_early_init		tsc_test_time_early_init
-#define cycles_now		tsc_test_cycles_now
-#define cycles_to_ns		tsc_test_cycles_to_ns
-#define ktime_ns		tsc_test_ktime_ns
-#define ktime_idle_ns		tsc_test_ktime_idle_ns
-#define tsc_khz			tsc_test_tsc_khz
-#define jiffies			tsc_test_jiffies
-#define time_init		tsc_test_time_init
-#define udelay			tsc_test_udelay
-#define cpu_wait_for_interrupt	tsc_test_cpu_wait_for_interrupt
-/* the renames apply to <arch/cpu.h> too (boot_cpu.tsc_khz) */
 #include <arch/cpu.h>
+#include <arch/io.h>
+#include <arch/time.h>
+#include <arch/traps.h>
+#include "platform_stub.h"
+#include <lib/errno.h>
+
+#define TSC_MODEL_STEP		100
+#define PORT_B			0x61	/* as tsc.c: PIT channel 2 gate and output */
+#define PIT_CH2			0x42
+#define PIT_CMD			0x43
 
 static u64 tsc_model;
-#define TSC_MODEL_STEP		100
 
-/* tsc_test_rdtsc() - the TSC model: each read is TSC_MODEL_STEP cycles later. */
-static u64 tsc_test_rdtsc(void)
+struct cpu_info boot_cpu;
+
+/* host_rdtsc() - the TSC model: each read is TSC_MODEL_STEP cycles later. */
+u64 host_rdtsc(void)
 {
 	return tsc_model += TSC_MODEL_STEP;
 }
 
-#define rdtsc			tsc_test_rdtsc	/* <arch/cpu.h> is in: only tsc.c's calls */
-#include "../../arch/x86_64/tsc.c"
-#include "platform_stub.h"
-#include <lib/errno.h>
-
 #define PIT_MODEL_CYCLES	2000000ULL	/* "10 ms": a 200 MHz TSC to tsc.c */
 
 static u64 pit_started;		/* TSC when channel 2's count was started */
-static int irq_answer;		/* what tsc_test_irq_register() returns */
+static int irq_answer;		/* what irq_register() returns */
 static void (*irq0_handler)(unsigned irq);
 static unsigned irq_calls;
 
-u32 tsc_test_port_in(u16 port, unsigned width)
+u32 host_port_in(u16 port, unsigned width)
 {
 	(void)width;
 	if (port == PORT_B)
@@ -60,7 +54,7 @@ u32 tsc_test_port_in(u16 port, unsigned width)
 	return 0;
 }
 
-void tsc_test_port_out(u16 port, unsigned width, u32 v)
+void host_port_out(u16 port, unsigned width, u32 v)
 {
 	static bool low_written;
 
@@ -74,7 +68,7 @@ void tsc_test_port_out(u16 port, unsigned width, u32 v)
 	}
 }
 
-int tsc_test_irq_register(unsigned irq, void (*handler)(unsigned irq))
+int irq_register(unsigned irq, void (*handler)(unsigned irq))
 {
 	irq_calls++;
 	if (irq == 0 && !irq_answer)
@@ -89,15 +83,14 @@ static void boot(int answer)
 	irq0_handler = NULL;
 	irq_calls = 0;
 	pit_started = 0;
-	tick_count = 0;
-	tsc_test_time_early_init();
-	tsc_test_time_init();
+	time_early_init();
+	time_init();
 }
 
 /* spin_jiffies() - busy-wait until n jiffies' worth of TSC cycles have passed. */
 static void spin_jiffies(unsigned n)
 {
-	u64 end = rdtsc() + n * tsc_per_jiffy;
+	u64 end = rdtsc() + n * (tsc_khz() * 1000 / HZ);
 
 	while (rdtsc() < end)
 		;
@@ -112,11 +105,10 @@ HTEST(tsc_calibrated_against_the_pit_model)
 	u64 khz;
 
 	boot(0);
-	khz = tsc_test_tsc_khz();
+	khz = tsc_khz();
 	CHECK(khz >= PIT_MODEL_CYCLES / 10 && khz <= PIT_MODEL_CYCLES / 10 + 100);
 	CHECK_EQ(irq_calls, 1);
 	CHECK(irq0_handler != NULL);
-	CHECK(tick_wired);
 }
 
 /*
@@ -128,14 +120,14 @@ HTEST(tsc_jiffies_count_ticks_when_the_tick_is_wired)
 	u64 j;
 
 	boot(0);
-	j = tsc_test_jiffies();
+	j = jiffies();
 	spin_jiffies(3);
-	CHECK_EQ(tsc_test_jiffies(), j);
+	CHECK_EQ(jiffies(), j);
 	if (irq0_handler) {
 		irq0_handler(0);
 		irq0_handler(0);
 	}
-	CHECK_EQ(tsc_test_jiffies(), j + 2);
+	CHECK_EQ(jiffies(), j + 2);
 }
 
 /*
@@ -151,13 +143,13 @@ HTEST(tsc_jiffies_come_from_the_tsc_without_the_tick)
 	int logs = host_log_count;
 
 	boot(-EBUSY);
-	CHECK(!tick_wired);
+	CHECK(irq0_handler == NULL);
 	CHECK(host_log_seen("tsc: no timer interrupt (IRQ 0 has no line)", logs));
-	j = tsc_test_jiffies();
+	j = jiffies();
 	spin_jiffies(3);
-	CHECK(tsc_test_jiffies() >= j + 3);
-	CHECK(tsc_test_jiffies() <= j + 4);
-	idle0 = idle_cycles;
-	tsc_test_cpu_wait_for_interrupt();
-	CHECK(idle_cycles > idle0);
+	CHECK(jiffies() >= j + 3);
+	CHECK(jiffies() <= j + 4);
+	idle0 = ktime_idle_ns();
+	cpu_wait_for_interrupt();
+	CHECK(ktime_idle_ns() > idle0);
 }

@@ -6,7 +6,7 @@
 #include <kernel/ktest.h>
 #include <lib/string.h>
 #include <lib/errno.h>
-#include <kernel/kallsyms.h>
+#include <arch/kallsyms.h>
 #include <kernel/time.h>
 #include <arch/sections.h>
 #include <arch/paging.h>

@@ -60,8 +60,6 @@ void paging_init(const struct fw_memmap *map);
 int paging_map_direct(phys_addr_t phys, u64 size, bool allow_1g);
 int paging_unmap_direct(phys_addr_t phys, u64 size);
 
-/* paging_is_direct_mapped() - true if all of [phys, phys+size) is in the direct map. */
-bool paging_is_direct_mapped(phys_addr_t phys, u64 size);
 
 enum ioremap_cache { IOREMAP_UC, IOREMAP_WB };
 
@@ -91,10 +89,23 @@ int paging_unmap(u64 va, u64 size);
  * address, or 0. */
 void paging_set_pt_source(phys_addr_t (*alloc)(void));
 
-/* paging_stats() - direct-map page counts per size and pool use, for `pagetables`. */
+/* paging_dump() - direct-map page counts per size and pool use: the text of
+ * `pagetables` without an argument.  Context: main loop. */
 void paging_dump(struct printer *p);
 
-/* virt_to_pte_info() - translate va by walking the live tables; 0 or -EFAULT. */
+/* Page-table entry bits: what paging_translate() returns in *flags. */
+#define PTE_P		(1ULL << 0)	/* present */
+#define PTE_W		(1ULL << 1)	/* writable */
+#define PTE_PWT		(1ULL << 3)	/* write-through */
+#define PTE_PCD		(1ULL << 4)	/* cache disable */
+#define PTE_PS		(1ULL << 7)	/* large page (in PDPT/PD entries) */
+#define PTE_G		(1ULL << 8)	/* global */
+#define PTE_NX		(1ULL << 63)	/* no execute */
+#define PTE_ADDR	0x000ffffffffff000ULL
+
+/* paging_translate() - translate va by walking the live tables: the physical
+ * address, the size of the page that maps it and its entry bits (PTE_*);
+ * 0 or -EFAULT when va is not mapped.  Context: any. */
 int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags);
 
 #endif

@@ -38,12 +38,54 @@ void trap_dispatch(struct trap_frame *tf);
  */
 int irq_register(unsigned irq, void (*handler)(unsigned irq));
 
+/* irq_count() - interrupts handled on line irq since boot (spurious: any
+ * other line number).  Context: any. */
+u64 irq_count(unsigned irq);
+
 /* irq_register_sci() - the ACPI SCI, FADT SCI_INT (see idt.c). */
 int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,
 		     const char **how);
 
-/* Local APIC and I/O APIC (apic.c), used when the MADT describes them. */
-bool apic_init(void);			/* false: stay with the 8259s */
+/*
+ * The interrupt controllers and the ISA IRQ overrides, as the firmware
+ * describes them: the ACPI driver fills one from the MADT
+ * (drivers/acpi/madt.c) and init/main.c hands it to apic_init(), so arch
+ * needs no ACPI.  An override's flags are ACPI's (MPS INTI): polarity in
+ * bits 0-1, trigger mode in bits 2-3, 0 in either meaning "conforms to the
+ * bus".
+ */
+#define APIC_MAX_IOAPICS	8
+#define APIC_MAX_OVERRIDES	16
+#define IRQ_POLARITY_HIGH	0x1	/* flags bits 0-1 */
+#define IRQ_POLARITY_LOW	0x3
+#define IRQ_TRIGGER_EDGE	0x4	/* flags bits 2-3 */
+#define IRQ_TRIGGER_LEVEL	0xc
+
+struct irq_override {
+	u8 bus_irq;		/* ISA IRQ */
+	u32 gsi;		/* global system interrupt it arrives on */
+	u16 flags;		/* polarity (bits 0-1), trigger (bits 2-3) */
+};
+
+struct irq_topology {
+	u64 lapic_addr;				/* local APIC MMIO base */
+	u32 flags;				/* bit 0: the 8259s exist too */
+	u32 nr_cpus;				/* enabled local APICs */
+	struct { u8 id; u32 addr; u32 gsi_base; } ioapics[APIC_MAX_IOAPICS];
+	u32 nr_ioapics;
+	struct irq_override overrides[APIC_MAX_OVERRIDES];
+	u32 nr_overrides;
+};
+
+/*
+ * apic_init() - route interrupts through the local APIC and the I/O APICs
+ * that topo describes; false (and nothing changed: the 8259s stay) when
+ * topo is NULL, the CPU has no APIC, or no I/O APIC answers.  apic_init()
+ * keeps topo for the IRQ -> GSI lookups below and drops from it, in place,
+ * the overrides it cannot honour (each logged), so topo must stay valid.
+ * Context: boot, once, interrupts disabled.
+ */
+bool apic_init(struct irq_topology *topo);
 bool apic_enabled(void);
 /* apic_irq_to_gsi() - IRQ -> GSI, polarity, trigger (see apic.c); 0, or
  * -EBUSY: the IRQ has no line, an override sends apic_gsi_owner(*gsi) there. */
@@ -59,7 +101,6 @@ void apic_dump(struct printer *p);
 /* Legacy 8259 PIC (pic.c). */
 void pic_init(void);
 void pic_unmask(unsigned irq);
-void pic_mask(unsigned irq);
 void pic_eoi(unsigned irq);
 bool pic_spurious(unsigned irq);
 

@@ -1,12 +1,19 @@
 /*
  * kallsyms.c - look up function names in the table tools/kallsyms.sh makes.
  *
+ * It lives in arch/ because the table is part of the kernel image as this
+ * architecture links it (the .kallsyms section that linker.ld places last in
+ * .rodata, bounded by _etext of arch/sections.h), and because its first
+ * user is traps.c: an exception report must name functions at any moment,
+ * before kmain has set anything up, so traps.c calls it directly instead of
+ * through a hook registered later.
+ *
  * Table layout (see tools/kallsyms.sh): kallsyms_num entries, addresses
  * sorted ascending in kallsyms_addrs[], and for each the offset of its
  * NUL-terminated name in kallsyms_names.  Lookup is a binary search for the
  * last address <= addr.
  */
-#include <kernel/kallsyms.h>
+#include <arch/kallsyms.h>
 #include <arch/sections.h>
 
 extern const u64 kallsyms_num;

@@ -9,8 +9,8 @@
  *
  * Context: any (read-only table, no locks).
  */
-#ifndef KERNEL_KALLSYMS_H
-#define KERNEL_KALLSYMS_H
+#ifndef ARCH_KALLSYMS_H
+#define ARCH_KALLSYMS_H
 
 #include <lib/types.h>
 

@@ -54,6 +54,14 @@ ARCH_OBJS := \
 	arch/x86_64/mm_platform.o \
 	arch/x86_64/apic.o
 
+# The virtio-mem driver, one file per job (drivers/virtio/virtio_mem_internal.h).
+VIRTIO_MEM_OBJS := \
+	drivers/virtio/virtio_mem.o \
+	drivers/virtio/virtio_mem_proto.o \
+	drivers/virtio/virtio_mem_sb.o \
+	drivers/virtio/virtio_mem_plug.o \
+	drivers/virtio/virtio_mem_dump.o
+
 DRIVER_OBJS := \
 	drivers/serial/uart16550.o \
 	drivers/acpi/tables.o \
@@ -65,7 +73,7 @@ DRIVER_OBJS := \
 	drivers/pci/pci.o \
 	drivers/pci/hotplug.o \
 	drivers/virtio/virtio_pci.o \
-	drivers/virtio/virtio_mem.o
+	$(VIRTIO_MEM_OBJS)
 
 # kmain: the table of contents of the boot (init/main.c).
 INIT_OBJS := \
@@ -103,7 +111,8 @@ SHELL_OBJS := \
 	shell/cmd_contig.o \
 	shell/cmd_hotplug.o \
 	shell/cmd_handles.o \
-	shell/cmd_mm.o
+	shell/cmd_mm.o \
+	shell/cmd_virtio_mem.o
 
 # The virtual file tree and its /proc and /sys files.
 VIEWS_OBJS := \
@@ -269,6 +278,17 @@ HOST_COMMON := tests/host/main.c tests/host/platform_stub.c \
 	tests/host/mm_platform_host.c tests/host/buddy_fixture.c \
 	tests/host/hotplug_check.c tests/host/test_owner.c
 HOST_SUITES := main
+# The virtio-mem driver against its fake device, and the mm shell commands
+# on a simulated machine with one (the lead adjusts these lists when the
+# shell and views files move).
+VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTIO_MEM_OBJS)))
+# (cmd_contig.c and cmd_handles.c are compiled into test_mm_cmds.c and
+# fuzz_mm_cmds.c until they expose their tables to the tests.)
+MM_CMDS_SRCS := shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
+	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c
+HOST_SUITES += virtio
+HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/test_mm_cmds.c \
+	tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 
@@ -305,6 +325,10 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
+FUZZ_SRCS_fuzz_virtio_mem := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
+	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) shell/cmd_virtio_mem.c
+FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
+	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
 
 # A target links, beyond HOST_SRCS and FUZZ_SUPPORT, the real sources and
 # fakes it names in FUZZ_SRCS_<target> (as a host suite does).  The .d file

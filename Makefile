@@ -59,6 +59,14 @@ ARCH_OBJS := \
 	arch/x86_64/mm_platform.o \
 	arch/x86_64/apic.o
 
+# The virtio-mem driver, one file per job (drivers/virtio/virtio_mem_internal.h).
+VIRTIO_MEM_OBJS := \
+	drivers/virtio/virtio_mem.o \
+	drivers/virtio/virtio_mem_proto.o \
+	drivers/virtio/virtio_mem_sb.o \
+	drivers/virtio/virtio_mem_plug.o \
+	drivers/virtio/virtio_mem_dump.o
+
 DRIVER_OBJS := \
 	drivers/serial/uart16550.o \
 	drivers/video/font8x8.o \
@@ -81,7 +89,7 @@ DRIVER_OBJS := \
 	drivers/pci/hotplug.o \
 	drivers/pci/hotplug_native.o \
 	drivers/virtio/virtio_pci.o \
-	drivers/virtio/virtio_mem.o
+	$(VIRTIO_MEM_OBJS)
 
 # kmain: the table of contents of the boot (init/main.c).
 INIT_OBJS := \
@@ -128,7 +136,8 @@ SHELL_OBJS := \
 	shell/cmd_handles.o \
 	shell/cmd_mm.o \
 	shell/cmd_params.o \
-	shell/cmd_pci.o
+	shell/cmd_pci.o \
+	shell/cmd_virtio_mem.o
 
 # The virtual file tree and its /proc and /sys files.
 VIEWS_OBJS := \
@@ -354,6 +363,17 @@ HOST_SUITES += views
 HOST_SUITE_views := tests/host/test_views.c views/proc_mm.c
 HOST_SUITES += sysfs_memory
 HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c
+# The virtio-mem driver against its fake device, and the mm shell commands
+# on a simulated machine with one (the lead adjusts these lists when the
+# shell and views files move).
+VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTIO_MEM_OBJS)))
+# (cmd_contig.c and cmd_handles.c are compiled into test_mm_cmds.c and
+# fuzz_mm_cmds.c until they expose their tables to the tests.)
+MM_CMDS_SRCS := shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
+	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c
+HOST_SUITES += virtio
+HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/test_mm_cmds.c \
+	tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 
@@ -394,6 +414,10 @@ FUZZ_SRCS_fuzz_pci := tests/host/pci_model.c $(PCI_SRCS)
 FUZZ_SRCS_fuzz_acpi := drivers/acpi/tables.c drivers/acpi/srat.c drivers/acpi/madt.c \
 	drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
 	arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c
+FUZZ_SRCS_fuzz_virtio_mem := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
+	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) shell/cmd_virtio_mem.c
+FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
+	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
 
 # A target links, beyond HOST_SRCS and FUZZ_SUPPORT, the real sources and
 # fakes it names in FUZZ_SRCS_<target> (as a host suite does).  The .d file

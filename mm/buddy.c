@@ -114,7 +114,26 @@ static const int fallbacks[MIGRATE_PCPTYPES][3] = {
 	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE,   MIGRATE_MOVABLE,   MIGRATE_TYPES },
 };
 
-void buddy_add_free(struct zone *zone, struct page *page, unsigned order, int mt, bool to_tail)
+/*
+ * buddy_add_free() / buddy_del_free() - put the free block of 2^order pages
+ * at page on (take it off) free_area[order].free_list[mt], keeping
+ * nr_free, nr_free_mt, zone->nr_free and zone->nr_free_cma in step and
+ * setting (clearing) PGTY_BUDDY and private = order on the head.  to_tail
+ * puts the block at the list's tail.  No merging, no checks of neighbours.
+ * Context: zone lock.
+ */
+/*
+ * buddy_move_freepages_block() - move every free buddy block inside the
+ * pageblock of pfn from the old_mt lists to the new_mt lists (a free block
+ * larger than the pageblock that covers it is first split into
+ * pageblock-sized blocks).  Pageblock bits are not changed: the caller sets
+ * them so that buddy_list_mt() gives new_mt afterwards.  Returns the number
+ * of free pages moved, or -EINVAL if the pageblock is not inside the zone
+ * span.  Context: zone lock.
+ */
+static long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, int new_mt);
+
+static void buddy_add_free(struct zone *zone, struct page *page, unsigned order, int mt, bool to_tail)
 {
 	struct free_area *area = &zone->free_area[order];
 
@@ -459,7 +478,8 @@ static void split_large_free_block(struct zone *zone, u64 block_pfn, int old_mt)
 	}
 }
 
-long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, int new_mt)
+/* Contract at its declaration above. */
+static long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, int new_mt)
 {
 	u64 start_pfn = pageblock_start_pfn(pfn), end_pfn = start_pfn + pageblock_nr_pages;
 	long moved = 0;

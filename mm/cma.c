@@ -102,9 +102,17 @@ static u64 find_zero_area(const u64 *map, u64 size, u64 start, u64 nr, u64 mask,
 	}
 }
 
+/* Is cma a slot of cma_areas[]? (the entry checks below) */
+static bool cma_area_valid(const struct cma *cma)
+{
+	return cma && cma >= cma_areas && cma < cma_areas + MAX_CMA_AREAS;
+}
+
 u64 cma_used_pages(const struct cma *cma)
 {
 	u64 used = 0;
+
+	MM_BUG_ON(!cma_area_valid(cma), "cma %p is not a slot of cma_areas[%d]", (const void *)cma, MAX_CMA_AREAS);
 
 	if (!cma->bitmap)
 		return 0;
@@ -116,6 +124,8 @@ u64 cma_used_pages(const struct cma *cma)
 u64 cma_maxchunk_pages(const struct cma *cma)
 {
 	u64 best = 0, bit = 0;
+
+	MM_BUG_ON(!cma_area_valid(cma), "cma %p is not a slot of cma_areas[%d]", (const void *)cma, MAX_CMA_AREAS);
 
 	if (!cma->bitmap)
 		return 0;
@@ -133,6 +143,8 @@ u64 cma_first_free_range(const struct cma *cma, u64 count)
 {
 	u64 bits, no;
 
+	MM_BUG_ON(!cma_area_valid(cma), "cma %p is not a slot of cma_areas[%d]", (const void *)cma, MAX_CMA_AREAS);
+
 	if (!cma->active || !count || count > cma->count)
 		return ~0ULL;
 	bits = ALIGN_UP(count, 1ULL << cma->order_per_bit) >> cma->order_per_bit;
@@ -146,6 +158,9 @@ int cma_init_reserved_mem(u64 base_pfn, u64 count, unsigned order_per_bit, const
 			  struct cma **res)
 {
 	struct cma *cma;
+
+	MM_BUG_ON(!name, "base_pfn %#llx count %llu: no name", (unsigned long long)base_pfn,
+		  (unsigned long long)count);
 
 	if (!count || !IS_ALIGNED(base_pfn, pageblock_nr_pages) ||
 	    !IS_ALIGNED(count, pageblock_nr_pages) || order_per_bit > pageblock_order ||
@@ -220,6 +235,8 @@ int cma_activate_area(struct cma *cma)
 	struct zone *zone = NULL;
 	unsigned order = 0;
 
+	MM_BUG_ON(!cma_area_valid(cma), "cma %p is not a slot of cma_areas[%d]", (const void *)cma, MAX_CMA_AREAS);
+
 	if (cma->active || !cma->count)
 		return cma->active ? 0 : -EINVAL;
 	for (pfn = cma->base_pfn; pfn < end; pfn += pageblock_nr_pages) {
@@ -286,8 +303,13 @@ void cma_activate(void)
 
 /* ---- allocating and releasing --------------------------------------------- */
 
-int cma_alloc_explain(struct cma *cma, u64 count, unsigned align, struct page **pagep,
-		      char *why, size_t size)
+/*
+ * cma_alloc_explain() - cma_alloc(), returning 0/-errno and the reason in
+ * words (why, size bytes) instead; *pagep gets the first page.
+ * Context: (main).
+ */
+static int cma_alloc_explain(struct cma *cma, u64 count, unsigned align, struct page **pagep,
+			     char *why, size_t size)
 {
 	u64 mask, offset, bitmap_count, start = 0, tries = 0;
 	struct contig_alloc_report f = { .why = "" };
@@ -397,6 +419,8 @@ u64 cma_debug_allocated(const struct cma *cma)
 {
 	u64 pages = 0;
 
+	MM_BUG_ON(!cma_area_valid(cma), "cma %p is not a slot of cma_areas[%d]", (const void *)cma, MAX_CMA_AREAS);
+
 	for (unsigned i = 0; i < cma->nr_mem; i++)
 		pages += cma->mem[i].nr_pages;
 	return pages;
@@ -406,6 +430,8 @@ int cma_debug_alloc(struct cma *cma, u64 count, char *why, size_t size)
 {
 	struct page *page;
 	int err;
+
+	MM_BUG_ON(!why || !size, "count %llu: why %p, size %zu", (unsigned long long)count, (void *)why, size);
 
 	if (cma && cma->nr_mem == CMA_DEBUG_MAX_ALLOCS) {
 		ksnprintf(why, size, "%u allocations are remembered already: free some first",
@@ -422,6 +448,8 @@ int cma_debug_alloc(struct cma *cma, u64 count, char *why, size_t size)
 int cma_debug_free(struct cma *cma, u64 count, char *why, size_t size)
 {
 	u64 held;
+
+	MM_BUG_ON(!why || !size, "count %llu: why %p, size %zu", (unsigned long long)count, (void *)why, size);
 
 	why[0] = '\0';
 	if (!cma || !cma->active) {
@@ -462,6 +490,8 @@ int cma_debug_free(struct cma *cma, u64 count, char *why, size_t size)
 
 void cma_dump(const struct cma *cma, struct printer *p)
 {
+	MM_BUG_ON(!cma_area_valid(cma), "cma %p is not a slot of cma_areas[%d]", (const void *)cma, MAX_CMA_AREAS);
+
 	if (!cma->count) {
 		pr_printf(p, "%s: no area (its declaration or activation failed)\n", cma->name);
 		return;

@@ -32,8 +32,8 @@
  * those pages never left it as far as the counters are concerned).
  *
  * Freeing a range, the old and the new design of free_contig_range(), is
- * in contig_free.c; both use free_aligned_chunks() from here, which gives
- * free pages back to the buddy in the largest naturally aligned chunks.
+ * in contig_free.c; both use free_pfn_range_to_buddy() (page_alloc.c), which
+ * gives free pages back to the buddy in the largest naturally aligned chunks.
  *
  * Context: (main).  Nothing else allocates or frees while these run (one
  * CPU, never from interrupt handlers).
@@ -41,46 +41,12 @@
 #include <mm/contig_alloc.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
+#include "internal.h"
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 
 #define NO_PFN	(~0ULL)
-
-/* ---- shared with contig_free.c ------------------------------------------ */
-
-/* The largest order for a chunk at pfn with `left` pages to go. */
-static unsigned chunk_order(u64 pfn, u64 left)
-{
-	unsigned order = 63 - (unsigned)__builtin_clzll(left);	/* floor(log2(left)) */
-
-	if (pfn)
-		order = MIN(order, (unsigned)__builtin_ctzll(pfn));
-	return MIN(order, (unsigned)MAX_PAGE_ORDER);
-}
-
-/* Contract in contig_alloc.h. */
-void free_aligned_chunks(struct zone *zone, u64 pfn, u64 end, struct contig_free_stats *st)
-{
-	while (pfn < end) {
-		unsigned order = chunk_order(pfn, end - pfn);
-		int mt = buddy_list_mt(pfn);
-
-		for (u64 pb = pfn + pageblock_nr_pages; order > pageblock_order &&
-		     pb < pfn + (1ULL << order); pb += pageblock_nr_pages)
-			if (buddy_list_mt(pb) != mt)
-				order = pageblock_order;
-		buddy_free_one(zone, pfn, order, mt, FPI_NONE);
-		if (st) {
-			zone->ev.free_pages[order]++;
-			st->inserts++;
-			st->max_order = MAX(st->max_order, order);
-			mech_trace(MECH_CONTIG_FREE, "new: pfn 0x%llx order %u (%s)",
-				   (unsigned long long)pfn, order, migratetype_name(mt));
-		}
-		pfn += 1ULL << order;
-	}
-}
 
 /* ---- allocating: step 1, the check ----------------------------------------- */
 
@@ -214,8 +180,8 @@ static void isolate_freepages_range(struct zone *zone, u64 start_pfn, u64 end_pf
 			  (unsigned long long)pfn);
 		block_end = head_pfn + (1ULL << order);
 		buddy_del_free(zone, pfn_to_page(head_pfn), order, buddy_list_mt(head_pfn));
-		free_aligned_chunks(zone, head_pfn, MAX(head_pfn, start_pfn), NULL);
-		free_aligned_chunks(zone, MIN(block_end, end_pfn), block_end, NULL);
+		free_pfn_range_to_buddy(zone, head_pfn, MAX(head_pfn, start_pfn), FREE_RANGE_PREPARED, NULL);
+		free_pfn_range_to_buddy(zone, MIN(block_end, end_pfn), block_end, FREE_RANGE_PREPARED, NULL);
 		pfn = block_end;
 	}
 }

@@ -105,6 +105,7 @@
  * CPU, never from interrupt handlers).
  */
 #include <mm/contig_alloc.h>
+#include "internal.h"
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -290,7 +291,7 @@ static void free_contig_new(u64 pfn, u64 end_pfn, bool frozen, struct contig_fre
 		if (pfn == first || IS_ALIGNED(pfn, PAGES_PER_SUBSECTION))
 			valid = pfn_valid(pfn);
 		if (IS_ALIGNED(pfn, PAGES_PER_SECTION) && run_start < pfn) {
-			free_aligned_chunks(run_zone, run_start, pfn, st);
+			free_pfn_range_to_buddy(run_zone, run_start, pfn, FREE_RANGE_PREPARED, st);
 			mech_trace(MECH_CONTIG_FREE, "new: section boundary at pfn 0x%llx ends the run",
 				   (unsigned long long)pfn);
 			run_start = pfn;
@@ -303,7 +304,7 @@ static void free_contig_new(u64 pfn, u64 end_pfn, bool frozen, struct contig_fre
 			case CONTIG_FREE:
 				st->freed++;
 				if (zone != run_zone && run_start < pfn) {
-					free_aligned_chunks(run_zone, run_start, pfn, st);
+					free_pfn_range_to_buddy(run_zone, run_start, pfn, FREE_RANGE_PREPARED, st);
 					run_start = pfn;
 				}
 				run_zone = zone;
@@ -318,13 +319,13 @@ static void free_contig_new(u64 pfn, u64 end_pfn, bool frozen, struct contig_fre
 		}
 		/* pfn is not freed: the run before it is complete. */
 		if (run_start < pfn)
-			free_aligned_chunks(run_zone, run_start, pfn, st);
+			free_pfn_range_to_buddy(run_zone, run_start, pfn, FREE_RANGE_PREPARED, st);
 		mech_trace(MECH_CONTIG_FREE, "new: pfn 0x%llx not freed, the run is split there",
 			   (unsigned long long)pfn);
 		run_start = pfn + 1;
 	}
 	if (run_start < end_pfn)
-		free_aligned_chunks(run_zone, run_start, end_pfn, st);
+		free_pfn_range_to_buddy(run_zone, run_start, end_pfn, FREE_RANGE_PREPARED, st);
 }
 
 /* ---- freeing: entry points ------------------------------------------------------ */

@@ -1,6 +1,6 @@
 /*
  * memory_block.c - memory blocks and memory groups: how hotpluggable memory
- * is described, looked up and counted (Linux's drivers/base/memory.c).
+ * is described, looked up and counted (Linux's linux/drivers/base/memory.c).
  *
  * A memory block is MEMORY_BLOCK_SIZE (128 MiB, one section) of memory that
  * is onlined and offlined as a whole; /sys/devices/system/memory/memoryN is
@@ -40,7 +40,7 @@
  * at (boot).
  */
 #include <mm/memory_hotplug.h>
-#include <views/memory_sysfs.h>
+#include "internal.h"
 #include <mm/sparse.h>
 #include <lib/errno.h>
 #include <lib/string.h>
@@ -560,18 +560,27 @@ void memory_hotplug_dump(struct printer *p)
 		  (unsigned long long)memhp_stats.last_offline_cycles);
 }
 
-/*
- * The sysfs view of blocks lives in views/sysfs_memory.c, which the host
- * tests do not link (its static /sys files would change the file-tree
- * fixtures of other tests).  These weak no-op defaults stand in for it
- * there; the kernel's strong definitions replace them at link time.
- */
-__attribute__((weak)) void memory_sysfs_block_added(struct memory_block *mem)
+/* ---- who follows blocks coming and going ------------------------------- */
+
+/* The one listener (views/sysfs_memory.c in the kernel), NULL: nobody. */
+static const struct memory_block_notifier *memory_block_listener;
+
+/* Contract in memory_hotplug.h. */
+void register_memory_block_notifier(const struct memory_block_notifier *nb)
 {
-	(void)mem;
+	memory_block_listener = nb;
 }
 
-__attribute__((weak)) void memory_sysfs_block_removed(unsigned long block_id)
+/* Contract in internal.h. */
+void memory_block_notify_added(struct memory_block *mem)
 {
-	(void)block_id;
+	if (memory_block_listener && memory_block_listener->added)
+		memory_block_listener->added(mem);
+}
+
+/* Contract in internal.h. */
+void memory_block_notify_removed(unsigned long block_id)
+{
+	if (memory_block_listener && memory_block_listener->removed)
+		memory_block_listener->removed(block_id);
 }

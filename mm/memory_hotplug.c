@@ -1,7 +1,7 @@
 /*
  * memory_hotplug.c - adding and removing memory at run time, and the nodes
  * that come and go with it (Linux's mm/memory_hotplug.c); onlining and
- * offlining, the online half of drivers/base/memory.c, are in
+ * offlining, the online half of Linux's linux/drivers/base/memory.c, are in
  * memory_online.c.  This comment is about both.
  *
  * The life of a hot-added memory block, 128 MiB = one section = 32768
@@ -73,7 +73,7 @@
 #include <mm/mm_init.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
-#include <views/memory_sysfs.h>
+#include "internal.h"
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <lib/printk.h>
@@ -258,7 +258,7 @@ static int add_memory_block(int nid, unsigned long block_id, struct memory_group
 		goto out_memmap;
 	mem->nr_vmemmap_pages = memmap_page ? 0 : MEMMAP_PAGES_PER_BLOCK;
 	memhp_stats.added_blocks++;
-	memory_sysfs_block_added(mem);		/* memoryN/ appears */
+	memory_block_notify_added(mem);		/* memoryN/ appears */
 	*out = mem;
 	return 0;
 
@@ -286,7 +286,7 @@ static void remove_memory_block(struct memory_block *mem)
 	unsigned long block_id = mem->block_id;
 
 	memory_block_delete(mem);
-	memory_sysfs_block_removed(block_id);	/* memoryN/ goes */
+	memory_block_notify_removed(block_id);	/* memoryN/ goes */
 	sparse_clear_memmap(section_nr);
 	mm_vmemmap_depopulate(start_pfn, end_pfn);
 	if (!self_hosted)

@@ -15,7 +15,7 @@
 #include <mm/mm_init.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
-#include <views/memory_sysfs.h>
+#include "internal.h"
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <lib/printk.h>
@@ -23,7 +23,7 @@
 /* Rounds of migrate + test when offlining (Linux retries until a signal). */
 #define OFFLINE_MIGRATE_TRIES	5
 
-static online_page_callback_t online_page_callback = generic_online_page;
+static online_page_callback_t online_page_callback = generic_online_pages;
 
 /* ---- spans --------------------------------------------------------------- */
 
@@ -158,7 +158,7 @@ static void adjust_present_page_count(struct zone *zone, struct memory_group *gr
  * buddy for good are no longer managed.  (Onlining counts them in
  * buddy_free_boot_pages().)  Context: (main).
  */
-void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
+static void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
 {
 	MM_BUG_ON(zone->managed_pages < nr_pages, "zone %s: %lu managed pages, removing %lu",
 		  zone->name, zone->managed_pages, nr_pages);
@@ -186,7 +186,7 @@ void memmap_poison(u64 start_pfn, u64 end_pfn)
  * the first nr_vmemmap pages as the block's own memmap (memmap_on_memory:
  * reserved, PGTY_TABLE, pageblock Unmovable), the rest as ordinary pages of
  * the zone with Movable pageblocks.  Every page is then refcount 1 and
- * owned by nobody until online_pages_range() frees it.  Context: (main).
+ * owned by nobody until the online_page_callback frees it.  Context: (main).
  */
 static void move_pfn_range_to_zone(struct zone *zone, u64 start_pfn, u64 nr_pages, u64 nr_vmemmap)
 {
@@ -210,28 +210,49 @@ static void move_pfn_range_to_zone(struct zone *zone, u64 start_pfn, u64 nr_page
 
 /* ---- handing pages to the buddy ------------------------------------------ */
 
-/*
- * generic_online_page() - the default online_page_callback: the 2^order
- * pages at page (memmap initialised, refcount 1) go to their zone's buddy
- * with the boot hand-over's accounting: managed_pages grows, refcount 0,
- * the free lists' tail.  Hot-added memory is never poisoned (DESIGN.md:
- * touching free memory makes plugging hundreds of GiB impossible).
- * Context: (main), from online_pages_range().
- */
-void generic_online_page(struct page *page, unsigned order)
+/* Contract in memory_hotplug.h. */
+void generic_online_pages(u64 start_pfn, u64 end_pfn)
 {
-	buddy_free_boot_pages(page_zone(page), page_to_pfn(page), order, false);
+	if (start_pfn < end_pfn)
+		free_pfn_range_to_buddy(page_zone(pfn_to_page(start_pfn)), start_pfn, end_pfn,
+					FREE_RANGE_NEW, NULL);
 }
 
-/*
- * set_online_page_callback() - let a driver (virtio-mem) decide what
- * happens to onlined pages; only one at a time: -EINVAL if another one is
- * set (or cb is NULL).  restore_online_page_callback() puts the default
- * back, -EINVAL if cb is not the one set.  Context: (main).
- */
+/* Contract in memory_hotplug.h. */
+void online_pages_keep_offline(u64 start_pfn, u64 end_pfn)
+{
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		page_set_type(page, PGTY_OFFLINE);
+		page->refcount = 0;
+	}
+}
+
+/* Contract in memory_hotplug.h. */
+void fake_online_pages(u64 start_pfn, u64 end_pfn)
+{
+	MM_BUG_ON(start_pfn >= end_pfn || !PageOffline(pfn_to_page(start_pfn)),
+		  "[%#llx, %#llx): not a range of PageOffline pages", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
+	generic_online_pages(start_pfn, end_pfn);
+	setup_per_zone_wmarks();
+}
+
+/* Contract in memory_hotplug.h. */
+void fake_offline_pages(u64 start_pfn, u64 end_pfn)
+{
+	MM_BUG_ON(start_pfn >= end_pfn, "[%#llx, %#llx): an empty range",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn);
+	online_pages_keep_offline(start_pfn, end_pfn);
+	zone_managed_pages_sub(page_zone(pfn_to_page(start_pfn)), (unsigned long)(end_pfn - start_pfn));
+	setup_per_zone_wmarks();
+}
+
+/* Contract in memory_hotplug.h. */
 int set_online_page_callback(online_page_callback_t cb)
 {
-	if (!cb || online_page_callback != generic_online_page)
+	if (!cb || online_page_callback != generic_online_pages)
 		return -EINVAL;
 	online_page_callback = cb;
 	return 0;
@@ -241,30 +262,8 @@ int restore_online_page_callback(online_page_callback_t cb)
 {
 	if (!cb || online_page_callback != cb)
 		return -EINVAL;
-	online_page_callback = generic_online_page;
+	online_page_callback = generic_online_pages;
 	return 0;
-}
-
-/*
- * online_pages_range() - [start_pfn, end_pfn) to the online_page_callback
- * in the largest naturally aligned chunks: order = the lowest set bit of
- * the pfn (pfn 0 counts as aligned to everything), at most MAX_PAGE_ORDER,
- * lowered until the chunk ends inside the range.  A block starts on a
- * section boundary, so it goes as 32 chunks of order 10 (4 MiB); with
- * memmap_on_memory it starts 512 pages in: one order-9 chunk, then 31 of
- * order 10.
- * Context: (main).
- */
-static void online_pages_range(u64 start_pfn, u64 end_pfn)
-{
-	u64 pfn = start_pfn;
-
-	while (pfn < end_pfn) {
-		unsigned order = max_aligned_order(pfn, end_pfn);
-
-		online_page_callback(pfn_to_page(pfn), order);
-		pfn += 1ULL << order;
-	}
 }
 
 /* ---- online and offline -------------------------------------------------- */
@@ -274,7 +273,8 @@ static void online_pages_range(u64 start_pfn, u64 end_pfn)
  * zone chosen, then (after the MEM_GOING_ONLINE point) the block moved into
  * it, its pages freed to the buddy, counters, section state, zonelists
  * (when the zone had no memory before), watermarks and pcp sizes, and the
- * zone's contiguity recomputed by the full walk.  Errors: -EINVAL (not
+ * zone's contiguity updated by zone_update_contiguous() (the walk or the
+ * counter, whichever design contig_check selects).  Errors: -EINVAL (not
  * offline, or online_type is not an online type), an injected error; in
  * both cases nothing changed.  Context: (main).
  */
@@ -304,7 +304,7 @@ int memory_block_online(struct memory_block *mem, enum mmop online_type)
 	was_populated = populated_zone(zone);
 	move_pfn_range_to_zone(zone, start_pfn, nr_pages, nr_vmemmap);
 	zone_online_memmap_add(zone, start_pfn, start_pfn + nr_pages);	/* memmap is initialised */
-	online_pages_range(start_pfn + nr_vmemmap, start_pfn + nr_pages);
+	online_page_callback(start_pfn + nr_vmemmap, start_pfn + nr_pages);
 	adjust_present_page_count(zone, mem->group, start_pfn, (long)nr_pages);
 	sparse_set_online(start_pfn, start_pfn + nr_pages);
 	if (!was_populated)

@@ -41,6 +41,7 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/gfp.h>
+#include "internal.h"
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <lib/printk.h>
@@ -56,6 +57,9 @@ struct dev_pagemap *devmem_find(int id)
 
 bool devmem_intersects(u64 start_pfn, u64 nr_pages)
 {
+	MM_BUG_ON(start_pfn + nr_pages < start_pfn, "start_pfn %#llx + nr_pages %llu wraps",
+		  (unsigned long long)start_pfn, (unsigned long long)nr_pages);
+
 	for (int i = 0; i < DEVMEM_MAX_RANGES; i++) {
 		const struct dev_pagemap *pgmap = &devmem_ranges[i];
 
@@ -305,6 +309,8 @@ int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
 	struct page *scratch, *expect;
 	int ret = 0;
 
+	MM_BUG_ON(!diff || !pb_diff, "id %d: diff %p, pb_diff %p", id, (void *)diff, (void *)pb_diff);
+
 	if (!pgmap)
 		return -ENOENT;
 	scratch = alloc_pages(GFP_KERNEL | __GFP_NOWARN, SCRATCH_ORDER);
@@ -359,6 +365,9 @@ int devmem_bench(phys_addr_t start, u64 size, unsigned reps, bool warm, struct m
 {
 	int nid, err;
 
+	MM_BUG_ON(!b, "[%#llx, +%#llx) reps %u: no result struct", (unsigned long long)start,
+		  (unsigned long long)size, reps);
+
 	err = devmem_check_range("devmem bench", start, size, &nid);
 	if (err)
 		return err;
@@ -372,6 +381,8 @@ int devmem_bench(phys_addr_t start, u64 size, unsigned reps, bool warm, struct m
 void devmem_dump(struct printer *p)
 {
 	int n = 0;
+
+	MM_BUG_ON(!p, "no printer");
 
 	for (int i = 0; i < DEVMEM_MAX_RANGES; i++) {
 		const struct dev_pagemap *pgmap = &devmem_ranges[i];

@@ -53,6 +53,9 @@ struct movable_owner *page_movable_block(struct page *page, struct page **head, 
 	struct page *block;
 	unsigned block_order;
 
+	MM_BUG_ON(!page || !head || !order, "page %p, head %p, order %p", (void *)page, (void *)head,
+		  (void *)order);
+
 	if (!owner || !owner->ops || !owner->ops->block_of(page, &block, &block_order))
 		return NULL;
 	head_pfn = page_to_pfn(block);
@@ -120,6 +123,9 @@ int migrate_block(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int
 	struct page *head, *target;
 	unsigned order;
 
+	MM_BUG_ON(!page || avoid_start_pfn > avoid_end_pfn, "page %p, avoid [%#llx, %#llx), nid %d",
+		  (void *)page, (unsigned long long)avoid_start_pfn, (unsigned long long)avoid_end_pfn, nid);
+
 	owner = page_movable_block(page, &head, &order);
 	if (!owner)
 		return -EBUSY;
@@ -144,6 +150,9 @@ int migrate_range(u64 start_pfn, u64 end_pfn, u64 *failed_pfn, u64 *nr_migrated)
 {
 	u64 pfn = start_pfn, moved = 0;
 	int err = 0;
+
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx, %#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
 
 	while (pfn < end_pfn) {
 		struct page *page, *head;
@@ -223,6 +232,8 @@ void describe_unmovable(u64 pfn, char *buf, size_t size)
 	unsigned order;
 	u64 block = pageblock_start_pfn(pfn);
 	unsigned long long p = (unsigned long long)pfn;
+
+	MM_BUG_ON(!buf || !size, "pfn %#llx: buf %p, size %zu", (unsigned long long)pfn, (void *)buf, size);
 
 	if (!pfn_valid(pfn)) {
 		ksnprintf(buf, size, "pfn 0x%llx: no memmap (not present memory)", p);

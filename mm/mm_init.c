@@ -11,13 +11,15 @@
  *      struct pages from memblock (on its own node), mapped in the vmemmap;
  *   4. zones: DMA/DMA32/Normal spans from fixed address limits, and
  *      ZONE_MOVABLE from kernelcore=/movablecore= (Linux's rule, below);
- *   5. memmap: every struct page of RAM initialised page by page, holes as
- *      reserved pages, memblock-reserved RAM marked PG_reserved;
+ *   5. memmap: every struct page of RAM initialised by memmap_init_range()
+ *      (per page or from a template, whichever design memmap_init selects),
+ *      holes as reserved pages, memblock-reserved RAM marked PG_reserved;
  *   6. hand-over: each free memblock range given to the buddy allocator in
- *      the largest naturally aligned blocks (up to order 10); memblock is
- *      closed;
+ *      the largest naturally aligned blocks (up to order 10) by
+ *      free_pfn_range_to_buddy(); memblock is closed;
  *   7. per-zone settings: pcp batch/high, zonelists, watermarks and the
- *      `contiguous` flag (the old full pageblock walk).
+ *      `contiguous` flag (zone_update_contiguous(): the walk or the counter,
+ *      whichever design contig_check selects).
  *
  * Context: (boot).
  */
@@ -30,6 +32,7 @@
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
 #include <mm/cma.h>
+#include "internal.h"
 #include <lib/string.h>
 #include <lib/printk.h>
 
@@ -460,12 +463,9 @@ static void handover_to_buddy(bool poison)
 			u64 zs = MAX(start, (u64)zone->zone_start_pfn);
 			u64 ze = MIN(end, (u64)zone_end_pfn(zone));
 
-			while (zs < ze) {
-				unsigned order = max_aligned_order(zs, ze);
-
-				buddy_free_boot_pages(zone, zs, order, poison);
-				zs += 1ULL << order;
-			}
+			if (zs < ze)
+				free_pfn_range_to_buddy(zone, zs, ze, FREE_RANGE_NEW |
+							(poison ? FREE_RANGE_POISON : 0), NULL);
 		}
 	}
 	mm_boot_stats.handover_cycles = mm_cycles() - t0;
@@ -509,6 +509,9 @@ void mm_core_init(const struct mm_boot_params *bp)
 	struct zone *zone;
 	u64 managed = 0, present = 0;
 
+	MM_BUG_ON(!bp || !bp->memmap, "bp %p, memmap %p", (const void *)bp,
+		  bp ? (const void *)bp->memmap : NULL);
+
 	setup_memblock(bp);				/* 1 */
 	cma_reserve_boot(bp->cma_size);			/* cma=: a range kept for CMA */
 	setup_nodes(bp);				/* 2 */
@@ -547,6 +550,8 @@ void mm_init_dump(struct printer *p)
 {
 	const struct mm_boot_stats *s = &mm_boot_stats;
 	int nid;
+
+	MM_BUG_ON(!p, "no printer");
 
 	pr_printf(p, "memmap init:   %llu struct pages in %llu cycles (%llu cycles/page), design %s\n",
 		  (unsigned long long)s->memmap_init_pages, (unsigned long long)s->memmap_init_cycles,

@@ -31,6 +31,8 @@
  * functions run under the zone lock (a contract: one CPU, no interrupts).
  */
 #include <mm/buddy.h>
+#include <mm/mechanisms.h>
+#include "internal.h"
 #include <lib/string.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
@@ -347,6 +349,41 @@ void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool pois
 	}
 	zone->managed_pages += nr;
 	buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_TO_TAIL);
+}
+
+/* Contract in internal.h. */
+void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsigned flags,
+			     struct contig_free_stats *st)
+{
+	u64 pfn = start_pfn;
+
+	MM_BUG_ON(start_pfn > end_pfn || (start_pfn < end_pfn && (!zone_spans_pfn(zone, start_pfn) ||
+		  !zone_spans_pfn(zone, end_pfn - 1))),
+		  "[%#llx, %#llx) is not a range of zone %s [%#lx, %#lx)",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, zone->name,
+		  zone->zone_start_pfn, zone_end_pfn(zone));
+	while (pfn < end_pfn) {
+		unsigned order = max_aligned_order(pfn, end_pfn);
+		int mt = buddy_list_mt(pfn);
+
+		for (u64 pb = pfn + pageblock_nr_pages; order > pageblock_order &&
+		     pb < pfn + (1ULL << order); pb += pageblock_nr_pages)
+			if (buddy_list_mt(pb) != mt)
+				order = pageblock_order;
+		if (flags & FREE_RANGE_NEW) {
+			buddy_free_boot_pages(zone, pfn, order, flags & FREE_RANGE_POISON);
+		} else {
+			buddy_free_one(zone, pfn, order, mt, FPI_NONE);
+		}
+		if (st) {
+			zone->ev.free_pages[order]++;
+			st->inserts++;
+			st->max_order = MAX(st->max_order, order);
+			mech_trace(MECH_CONTIG_FREE, "new: pfn 0x%llx order %u (%s)",
+				   (unsigned long long)pfn, order, migratetype_name(mt));
+		}
+		pfn += 1ULL << order;
+	}
 }
 
 /* ---- watermarks ---------------------------------------------------------- */

@@ -291,7 +291,8 @@ static int block_dir_create(unsigned long block_id)
 	return 0;
 }
 
-void memory_sysfs_block_added(struct memory_block *mem)
+/* The memory_block_notifier: memoryN/ appears with block N. */
+static void memory_sysfs_block_added(struct memory_block *mem)
 {
 	int err;
 
@@ -302,7 +303,8 @@ void memory_sysfs_block_added(struct memory_block *mem)
 		pr_warn("memory_sysfs: no files for memory%lu: %s", mem->block_id, err_text(err));
 }
 
-void memory_sysfs_block_removed(unsigned long block_id)
+/* ... and goes with it. */
+static void memory_sysfs_block_removed(unsigned long block_id)
 {
 	char path[VFS_PATH_MAX];
 
@@ -312,6 +314,11 @@ void memory_sysfs_block_removed(unsigned long block_id)
 	vfs_remove(path);	/* -ENOENT: its files were never made; fine */
 }
 
+static const struct memory_block_notifier memory_sysfs_notifier = {
+	.added = memory_sysfs_block_added,
+	.removed = memory_sysfs_block_removed,
+};
+
 void memory_sysfs_init(void)
 {
 	unsigned long id = 0, nr = 0, failed = 0;
@@ -319,6 +326,7 @@ void memory_sysfs_init(void)
 	int first_err = 0;
 
 	memory_sysfs_ready = true;
+	register_memory_block_notifier(&memory_sysfs_notifier);
 	while ((mem = memory_block_next(&id))) {
 		int err = block_dir_create(mem->block_id);
 

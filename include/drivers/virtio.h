@@ -146,12 +146,10 @@ int virtio_vq_request(struct virtio_device *vd, const void *req, u32 req_len, vo
 		      u32 resp_len, u32 *written, u32 timeout_ms);
 
 /*
- * Device configuration reads.  virtio_cfg_generation() - the config
- * generation byte; virtio_cfg_read() copies len bytes at off (bounds
- * checked: 0 or -EINVAL) using naturally sized accesses, retrying until
- * the generation is the same before and after.
+ * Device configuration reads.  virtio_cfg_read() copies len bytes at off
+ * (bounds checked: 0 or -EINVAL) using naturally sized accesses, retrying
+ * until the config generation byte is the same before and after.
  */
-u8 virtio_cfg_generation(struct virtio_device *vd);
 int virtio_cfg_read(struct virtio_device *vd, u32 off, void *buf, u32 len);
 
 /* virtio_isr_read() - read (and so clear) the ISR byte; bit 1: config changed. */

@@ -64,14 +64,12 @@ static inline int buddy_list_mt(u64 pfn)
 }
 
 /*
- * buddy_add_free() / buddy_del_free() - put the free block of 2^order pages
- * at page on (take it off) free_area[order].free_list[mt], keeping
- * nr_free, nr_free_mt, zone->nr_free and zone->nr_free_cma in step and
- * setting (clearing) PGTY_BUDDY and private = order on the head.  to_tail
- * puts the block at the list's tail.  No merging, no checks of neighbours.
+ * buddy_del_free() - take the free block of 2^order pages at page off
+ * free_area[order].free_list[mt], keeping nr_free, nr_free_mt,
+ * zone->nr_free and zone->nr_free_cma in step and clearing PGTY_BUDDY and
+ * private on the head.  No merging, no checks of neighbours.
  * Context: zone lock.
  */
-void buddy_add_free(struct zone *zone, struct page *page, unsigned order, int mt, bool to_tail);
 void buddy_del_free(struct zone *zone, struct page *page, unsigned order, int mt);
 
 /*
@@ -100,17 +98,6 @@ struct page *buddy_rmqueue_smallest(struct zone *zone, unsigned order, int mt);
  * prepared) or NULL.  Context: zone lock.
  */
 struct page *buddy_rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags);
-
-/*
- * buddy_move_freepages_block() - move every free buddy block inside the
- * pageblock of pfn from the old_mt lists to the new_mt lists (a free block
- * larger than the pageblock that covers it is first split into
- * pageblock-sized blocks).  Pageblock bits are not changed: the caller sets
- * them so that buddy_list_mt() gives new_mt afterwards.  Returns the number
- * of free pages moved, or -EINVAL if the pageblock is not inside the zone
- * span.  Context: zone lock.
- */
-long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, int new_mt);
 
 /*
  * buddy_set_pageblock_migratetype() - change the migratetype of pfn's

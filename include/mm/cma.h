@@ -24,7 +24,7 @@
  *   - pages under clear bits are free or lent to movable allocations;
  *     pages under set bits are the caller's (refcount 1 each).
  *
- * The debugfs view mirrors Linux's mm/cma_debug.c under
+ * The debugfs view mirrors Linux's linux/mm/cma_debug.c under
  * /sys/kernel/debug/cma/<name>/: alloc and free take a page count, as for
  * Usama Anjum's measurements (see docs/contig-free.md).  Linux names the
  * `cma=` area "reserved"; memlab calls it "cma0".
@@ -109,12 +109,9 @@ int cma_activate_area(struct cma *cma);
  * 2^align (align <= MAX_PAGE_ORDER), refcount 1 each.  Tries each bitmap
  * candidate in turn and moves on while alloc_contig_range() says -EBUSY.
  * Returns the first page or NULL (logged unless no_warn).
- * cma_alloc_explain() returns 0/-errno and the reason in words instead.
  * Context: (main).
  */
 struct page *cma_alloc(struct cma *cma, u64 count, unsigned align, bool no_warn);
-int cma_alloc_explain(struct cma *cma, u64 count, unsigned align, struct page **pagep,
-		      char *why, size_t size);
 
 /*
  * cma_release() - give back count pages from cma_alloc() starting at

@@ -99,19 +99,6 @@ struct contig_free_stats {
 };
 
 /*
- * free_aligned_chunks() - give [pfn, end) -- free pages of zone, prepared
- * (refcount 0, clean), on no list -- to the buddy in the largest naturally
- * aligned chunks: order = min(MAX_PAGE_ORDER, trailing zeros of pfn,
- * floor(log2(pages left))).  A chunk larger than a pageblock whose
- * pageblocks are not all on one list is freed pageblock by pageblock
- * (Linux's split_large_buddy()).  st: the new free design's counts and
- * trace; NULL when alloc_contig_range() gives back the parts of a taken
- * block outside its range.  mm-internal (contig_alloc.c, contig_free.c).
- * Context: (main).
- */
-void free_aligned_chunks(struct zone *zone, u64 pfn, u64 end, struct contig_free_stats *st);
-
-/*
  * free_contig_range() - drop one reference to each page of [pfn, pfn +
  * nr_pages) and free the pages that reach 0, with the design the
  * contig_free switch selects (see the top of this file).  A page that

@@ -103,7 +103,7 @@ extern enum online_policy memhp_online_policy;	/* default contig-zones */
 extern unsigned int auto_movable_ratio;		/* percent, default 301 */
 extern bool auto_movable_numa_aware;		/* default true */
 extern bool memmap_on_memory;			/* default false */
-extern enum mmop memhp_default_online_type;	/* auto_online_blocks; default offline */
+extern enum mmop memhp_default_online_type;	/* auto_online_blocks; default online (memhp_default_state=) */
 /* notifier-error-inject: a negative errno returned at MEM_GOING_ONLINE /
  * MEM_GOING_OFFLINE, or 0 */
 extern int memhp_inject_going_online_error;
@@ -174,6 +174,9 @@ int offline_and_remove_memory(phys_addr_t start, u64 size);
 int memory_block_online(struct memory_block *mem, enum mmop online_type);
 int memory_block_offline(struct memory_block *mem);
 
+/* Blocks per state, kept by memory_block_set_state() (mm/internal.h). */
+extern unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
+
 /* Find blocks.  NULL if the block does not exist. */
 struct memory_block *find_memory_block_by_id(unsigned long block_id);
 /* memmap_on_memory_block_of() - the block whose own memmap holds pfn, or NULL. */
@@ -181,9 +184,6 @@ struct memory_block *memmap_on_memory_block_of(u64 pfn);
 /* memory_block_next() - iterate existing blocks in id order from *block_id. */
 struct memory_block *memory_block_next(unsigned long *block_id);
 
-/* memory_block_set_state() - the only writer of mem->state; keeps counts. */
-void memory_block_set_state(struct memory_block *mem, enum memory_block_state state);
-extern unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
 
 /*
  * memory_block_valid_zones() - print the zones the block could be onlined
@@ -191,9 +191,6 @@ extern unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
  * online block).  For the sysfs view.
  */
 void memory_block_valid_zones(struct memory_block *mem, struct printer *p);
-
-/* memory_block_removable() - 1 if the block could be offlined now (Linux always says 1). */
-static inline int memory_block_removable(const struct memory_block *mem) { (void)mem; return 1; }
 
 /*
  * zone_for_pfn_range() - the zone a range of nid would be onlined to with
@@ -203,32 +200,81 @@ struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_gr
 				u64 start_pfn, u64 nr_pages);
 
 /*
- * online_page_callback: how onlined pages reach the buddy.  The default
- * frees each chunk with buddy_free_boot_pages-like accounting; virtio-mem
- * sets its own to keep unplugged sub-blocks out (PageOffline).
+ * online_page_callback: how the pages of a block being onlined reach the
+ * buddy.  memory_block_online() calls it once per block with the range
+ * [start_pfn, end_pfn) (half-open; the block minus its own memmap), memmap
+ * initialised, every page refcount 1 and owned by nobody.  The default,
+ * generic_online_pages(), gives the whole range to the buddy; virtio-mem
+ * sets its own to give only plugged sub-blocks and keep the others out
+ * with online_pages_keep_offline().  The watermarks are recomputed after
+ * the callback returns.
  */
-typedef void (*online_page_callback_t)(struct page *page, unsigned order);
+typedef void (*online_page_callback_t)(u64 start_pfn, u64 end_pfn);
 
 /*
- * zone_managed_pages_sub() - nr_pages of zone leave the buddy's management
- * for good (offlined, or unplugged by virtio-mem after being taken with
- * alloc_contig_range); panics with the numbers on an underflow.  The way
- * back is generic_online_page(), which adds them again.
+ * set_online_page_callback() - let a driver (virtio-mem) decide what
+ * happens to onlined pages; only one at a time: -EINVAL if another one is
+ * set (or cb is NULL).  restore_online_page_callback() puts the default
+ * back, -EINVAL if cb is not the one set.  Context: (main).
  */
-void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages);
-
-/*
- * memmap_poison() - poison the struct pages of [start_pfn, end_pfn): the
- * memmap of memory that is not online says nothing true (see
- * MEMMAP_POISON_FLAGS).  Three stores in one cache line per page, 2 MiB of
- * stores per block: ~5 ms per block under TCG, paid once at add and once at
- * offline; hot-added free memory itself is never touched.  mm-internal
- * (memory_hotplug.c, memory_online.c).  Context: (main).
- */
-void memmap_poison(u64 start_pfn, u64 end_pfn);
 int set_online_page_callback(online_page_callback_t cb);
 int restore_online_page_callback(online_page_callback_t cb);
-void generic_online_page(struct page *page, unsigned order);
+
+/*
+ * generic_online_pages() - the default online_page_callback: [start_pfn,
+ * end_pfn) (half-open, inside one zone, memmap initialised, refcount 1 or
+ * PageOffline) goes to its zone's buddy in the largest aligned chunks,
+ * counted in managed_pages, to the tail of the free lists.  Hot-added
+ * memory is never poisoned: touching free memory would make plugging
+ * hundreds of GiB impossible.  Context: (main), from the online callback.
+ */
+void generic_online_pages(u64 start_pfn, u64 end_pfn);
+
+/*
+ * online_pages_keep_offline() - from an online_page_callback: the pages of
+ * [start_pfn, end_pfn) (half-open) stay out of the buddy, PageOffline with
+ * refcount 0, not managed, never touched again until fake_online_pages()
+ * or offlining.  Linux's virtio-mem does this for unplugged sub-blocks.
+ * Context: (main), from the online callback.
+ */
+void online_pages_keep_offline(u64 start_pfn, u64 end_pfn);
+
+/*
+ * fake_online_pages() - PageOffline pages [start_pfn, end_pfn) (half-open)
+ * of an online block, in one zone, join the buddy as if they had just been
+ * onlined: managed_pages grows and the watermarks and pcp sizes follow.
+ * The way back from fake_offline_pages() (virtio-mem plugging a sub-block
+ * of an online block).  Context: (main).
+ */
+void fake_online_pages(u64 start_pfn, u64 end_pfn);
+
+/*
+ * fake_offline_pages() - pages [start_pfn, end_pfn) (half-open) of an
+ * online block, in one zone, that the caller took from the allocator
+ * frozen (alloc_contig_range with refcount 0) leave the buddy's management
+ * for good while their block stays online: PageOffline, refcount 0,
+ * managed_pages shrinks, watermarks and pcp sizes follow (virtio-mem
+ * unplugging a sub-block).  Panics with the numbers if the zone manages
+ * fewer pages.  Context: (main).
+ */
+void fake_offline_pages(u64 start_pfn, u64 end_pfn);
+
+/*
+ * Who follows memory blocks: a listener's added() runs right after block
+ * mem was created (find_memory_block_by_id() finds it), removed() right
+ * after block block_id was deleted.  One listener at a time (the /sys view
+ * registers at its init); NULL, or a NULL member, ignores those events.
+ */
+struct memory_block_notifier {
+	void (*added)(struct memory_block *mem);	/* a block was created */
+	void (*removed)(unsigned long block_id);	/* a block was deleted */
+};
+
+/*
+ * register_memory_block_notifier() - nb (or NULL: nobody) is told from now
+ * on; it replaces any listener before.  Context: (boot)/(main).
+ */
+void register_memory_block_notifier(const struct memory_block_notifier *nb);
 
 /* Counters for views and tests. */
 struct memhp_stats {
@@ -242,7 +288,7 @@ extern struct memhp_stats memhp_stats;
 /* memory_hotplug_dump() - blocks summarised by range and state, groups, knobs. */
 void memory_hotplug_dump(struct printer *p);
 
-/* ---- for mm/ itself (mm_init.c, memory_hotplug.c) and the tests ------------ */
+/* ---- boot (mm_init.c) and the host tests' machines ------------------------- */
 
 /*
  * memory_blocks_init_boot() - forget every block and group, then describe
@@ -252,19 +298,6 @@ void memory_hotplug_dump(struct printer *p);
  */
 void memory_blocks_init_boot(void);
 
-/*
- * memory_block_create() - a new MEM_OFFLINE block block_id of node nid in
- * group (or NULL), nothing else filled in; *out gets it.  Returns 0,
- * -EEXIST (the id exists) or -ENOSPC (MAX_MEMORY_BLOCKS in use).
- * memory_block_delete() - forget a MEM_OFFLINE block.  Context: (main)/(boot).
- */
-int memory_block_create(unsigned long block_id, int nid, struct memory_group *group, bool early,
-			struct memory_block **out);
-void memory_block_delete(struct memory_block *mem);
-/* memory_blocks_on_node() - existing blocks of node nid (early ones included). */
-unsigned long memory_blocks_on_node(int nid);
-/* memory_blocks_free_slots() - blocks that can still be created. */
-unsigned long memory_blocks_free_slots(void);
 
 /*
  * The memmap of a block that is not online is "uninitialised": add_memory()
@@ -303,14 +336,6 @@ void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_e
 /* auto_movable_stats_resync() - rebuild the cache from the walk. */
 void auto_movable_stats_resync(void);
 extern u64 auto_movable_stat_walks, auto_movable_stat_cache_reads;
-/*
- * Spans (memory_online.c): resize_zone_range() / resize_pgdat_range() grow
- * a zone's or node's span over a range; update_pgdat_span() recomputes a
- * node's span from its non-empty zones.  Context: (main).
- */
-void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages);
-void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages);
-void update_pgdat_span(struct pglist_data *pgdat);
 
 bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages);
 

@@ -58,7 +58,7 @@ int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa);
 void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn);
 
 /*
- * mm_pt_alloc_hook() - mm tells the platform where page-table pages come from
+ * mm_set_pt_allocator() - mm tells the platform where page-table pages come from
  * once memblock exists: alloc returns the physical address of a zeroed
  * 4 KiB page or 0.  Context: (boot).
  */

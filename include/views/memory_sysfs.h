@@ -2,7 +2,7 @@
  * memory_sysfs.h - the memory hotplug views and controls, in Linux's files.
  *
  * views/sysfs_memory.c shows the memory blocks of the hotplug core
- * (mm/memory_hotplug.h) the way Linux's drivers/base/memory.c does:
+ * (mm/memory_hotplug.h) the way Linux's linux/drivers/base/memory.c does:
  *
  *   /sys/devices/system/memory/block_size_bytes        "8000000" (hex, no 0x)
  *   /sys/devices/system/memory/auto_online_blocks      r/w: offline, online,
@@ -23,12 +23,12 @@
  *                              {MEM_GOING_ONLINE,MEM_GOING_OFFLINE}/error
  *
  * The static files exist for the whole boot (VFS_FILE).  A memoryN
- * directory exists exactly while block N exists: the hotplug core calls
- * memory_sysfs_block_added() after it created a block and
- * memory_sysfs_block_removed() after it removed one.  Blocks created
- * before the file tree exists (boot memory) get their directories from
- * memory_sysfs_init(), which kmain calls once after vfs_init() and after
- * the boot blocks exist; calls of the two hooks before that are ignored.
+ * directory exists exactly while block N exists: memory_sysfs_init()
+ * registers a memory_block_notifier (mm/memory_hotplug.h) whose hooks
+ * create memoryN/ after the hotplug core created a block and remove it
+ * after it removed one.  Blocks created before the file tree exists (boot
+ * memory) get their directories from memory_sysfs_init() itself, which
+ * kmain calls once after vfs_init() and after the boot blocks exist.
  *
  * Context: (main) only, like the hotplug core.
  */
@@ -44,22 +44,6 @@
  * are logged; the blocks still work, only their files are missing.
  */
 void memory_sysfs_init(void);
-
-/*
- * memory_sysfs_block_added() - create /sys/devices/system/memory/memoryN/
- * for mem (N = mem->block_id).  Call after the block is in the block table
- * (find_memory_block_by_id() finds it).  Idempotent; never fails (a failure
- * is logged and leaves no partial directory).
- */
-void memory_sysfs_block_added(struct memory_block *mem);
-
-/*
- * memory_sysfs_block_removed() - remove memoryN/ and everything in it.
- * Call when block block_id is removed (before or after it leaves the block
- * table: the files look the block up by id and say -ENODEV once it is
- * gone).  Nothing happens if the directory does not exist.
- */
-void memory_sysfs_block_removed(unsigned long block_id);
 
 /*
  * memory_block_state_store() - what a write to memoryN/state does: buf

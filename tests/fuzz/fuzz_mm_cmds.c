@@ -2,7 +2,10 @@
  * fuzz_mm_cmds.c - libFuzzer target: the memory-management shell commands
  * run through shell_execute() on the host's simulated machine.
  *
- * The commands are the kernel's own files, compiled into this one:
+ * The commands are the kernel's own files, linked (Makefile:
+ * FUZZ_SRCS_fuzz_mm_cmds), except cmd_contig.c and cmd_handles.c, still
+ * compiled into this one because mm_cmds_machine.h resets and reads their
+ * static tables:
  * shell/cmd_contig.c (contig alloc/free/list/compare/bench, cma),
  * cmd_devmem.c (devmem create/rebind/destroy/compare/bench/list),
  * cmd_hotplug.c (memory online/offline, lsmem), cmd_handles.c (alloc,
@@ -10,9 +13,9 @@
  * memmap map, memblock, numa, meminit), cmd_mech.c (mech, trace,
  * contiguity), cmd_bench.c (bench contig/automovable) and
  * views/sysfs_memory.c (memory_block_state_store() behind `memory`, and
- * the /sys files), and drivers/virtio/virtio_pci.c + virtio_mem.c (the
+ * the /sys files), and drivers/virtio/virtio_pci.c + virtio_mem*.c (the
  * `virtio-mem` command and the driver behind it, against the fake device
- * of tests/host/virtio_mem_fake.h, which answers as QEMU does).  Their VFS_FILE()s are real here, so `echo N >
+ * of tests/host/virtio_mem_fake.c, which answers as QEMU does).  Their VFS_FILE()s are real here, so `echo N >
  * /sys/kernel/debug/cma/cma0/alloc`, `echo online >
  * /sys/devices/system/memory/memory33/state` and the knobs are fuzzed too
  * (cmd_fs.c's echo and cat, and shell.c's redirection, are in HOST_SRCS).
@@ -98,26 +101,19 @@
 #include <mm/memremap.h>
 #pragma clang attribute pop
 
-#include "../../drivers/virtio/virtio_pci.c"
-#include "../../drivers/virtio/virtio_mem.c"	/* the driver gets coverage, its fake does not */
-
 #include "../../shell/cmd_contig.c"
-#include "../../shell/cmd_devmem.c"
-#include "../../shell/cmd_hotplug.c"
 #include "../../shell/cmd_handles.c"
-#include "../../shell/cmd_mm.c"
-#include "../../shell/cmd_mech.c"
-#include "../../shell/cmd_bench.c"
-#include "../../views/sysfs_memory.c"
 
 /* The checkers and the machine get no coverage: feedback is the commands'. */
 #pragma clang attribute push(__attribute__((no_sanitize("coverage"))), apply_to = function)
+#include "../host/mm_host.h"
 #include "../host/virtio_mem_fake.h"
-#include "../host/hotplug_check.c"
+#include "../host/hotplug_check.h"
 #include "../host/mm_cmds_machine.h"
 #pragma clang attribute pop
 
 #include <views/vfs.h>
+#include <views/memory_sysfs.h>
 #include "platform_stub.h"
 
 int htest_failures;		/* hotplug_check.c's CHECK() counts here */
@@ -663,7 +659,7 @@ static void teardown(void)
 	 * passes until nothing is left: a block's memmap may live in a DIMM
 	 * block or in a virtio-mem block onlined before it.
 	 */
-	inject_count = 0;
+	vmem_inject_count = 0;
 	mcm_vmem_request(0);
 	for (int pass = 0; pass < MCM_NR_HOT + MCM_NR_VMEM; pass++) {
 		bool left = false;
@@ -702,8 +698,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	printk_set_level(fz_verbose ? LOG_DEBUG : LOG_EMERG);
 	fz_line = NULL;
 
-	memory_sysfs_ready = false;
-	mcm_boot();
+	mcm_boot();		/* a fresh machine: no block listener until memory_sysfs_init() */
 	vfs_init();
 	memory_sysfs_init();
 	check_state();

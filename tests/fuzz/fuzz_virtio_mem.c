@@ -2,9 +2,10 @@
  * fuzz_virtio_mem.c - libFuzzer target: the virtio-mem driver against a
  * hostile virtio-mem device, on the host's simulated machine.
  *
- * How the driver is reached.  drivers/virtio/virtio_pci.c and
- * drivers/virtio/virtio_mem.c are compiled into this file, with the fake
- * device of tests/host/virtio_mem_fake.h (shared with the host tests in
+ * How the driver is reached.  The target links drivers/virtio/virtio_pci.c
+ * and the virtio-mem driver (drivers/virtio/virtio_mem*.c, Makefile:
+ * FUZZ_SRCS_fuzz_virtio_mem) with the fake device of
+ * tests/host/virtio_mem_fake.c (shared with the host tests in
  * test_virtio.c): the PCI accessors read a fake 256-byte config space whose
  * capabilities describe QEMU 7.2's layout over a fake 16 KiB BAR in host
  * memory.  Including the real transport rather than stubbing the seven
@@ -20,8 +21,8 @@
  * program below says so.  The machine is host_mm_reset() + mm_core_init()
  * on every input: 128 MiB of boot RAM on node 0 in a 5 GiB simulated RAM,
  * so device memory can live in [128 MiB, 5 GiB).  The driver entry points
- * used are its probe, the poller (vmem_poll), the `virtio-mem` command and
- * its remove.
+ * used are its probe, the poller (vmem_poller), the `virtio-mem` command
+ * (shell/cmd_virtio_mem.c) and its remove.
  *
  * The input, read from the front (0 once it runs out):
  *   - the device: block size, region address and size, usable size,
@@ -121,15 +122,19 @@
 #include <mm/memory_hotplug.h>
 #pragma clang attribute pop
 
-#include "../../drivers/virtio/virtio_pci.c"
-#include "../../drivers/virtio/virtio_mem.c"
-
 #pragma clang attribute push(__attribute__((no_sanitize("coverage"))), apply_to = function)
+#include <stdio.h>
+#include "../host/mm_host.h"
 #include "../host/virtio_mem_fake.h"
-#include "../host/hotplug_check.c"
-#include "../host/test_owner.c"
+#include "../../drivers/virtio/virtio_pci_internal.h"
+#include "../host/hotplug_check.h"
+#include "../host/test_owner.h"
 #pragma clang attribute pop
 
+#include <shell/shell.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 #include "platform_stub.h"
 
 int htest_failures;		/* hotplug_check.c's CHECK() counts here */
@@ -364,7 +369,7 @@ static void run_shell(const char *line)
 	for (char *s = strtok(copy, " "); s && argc < 8; s = strtok(NULL, " "))
 		argv[argc++] = s;
 	buf_printer_init(&bp, buf, sizeof(buf));
-	cmd_virtio_mem(&bp.p, argc, argv);
+	shell_find("virtio-mem")->fn(&bp.p, argc, argv);
 }
 
 static void run_op(u8 op)

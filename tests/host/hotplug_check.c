@@ -9,6 +9,7 @@
 #include <mm/buddy.h>
 #include <mm/memory_hotplug.h>
 #include <mm/memremap.h>
+#include "../../mm/internal.h"
 
 #define BLOCK_PAGES	PAGES_PER_MEMORY_BLOCK
 

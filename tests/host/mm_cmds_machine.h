@@ -302,8 +302,8 @@ static bool mcm_keep_vmem_unplugged(void)
 		if (vm->mb_state[i] == VMEM_MB_UNUSED || !mem || mem->state != MEM_ONLINE)
 			continue;
 		for (unsigned sb = 0; sb < vm->sb_per_mb; sb++)
-			if (!sb_plugged(vm, i, sb) &&
-			    !mcm_keep(PHYS_PFN(sb_addr(vm, i, sb)), sb_pages, MCM_KEPT_VMEM,
+			if (!vmem_sb_plugged(vm, i, sb) &&
+			    !mcm_keep(PHYS_PFN(vmem_sb_addr(vm, i, sb)), sb_pages, MCM_KEPT_VMEM,
 				      "an unplugged virtio-mem sub-block"))
 				return false;
 	}

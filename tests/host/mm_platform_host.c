@@ -18,6 +18,7 @@
 #include <mm/mmzone.h>
 #include <mm/memblock.h>
 #include <mm/mm_init.h>
+#include <mm/memory_hotplug.h>
 #include "mm_host.h"
 
 struct page *mm_vmemmap;
@@ -158,6 +159,7 @@ void host_mm_reset(u64 ram_bytes)
 		}
 	}
 	sparse_reset();
+	register_memory_block_notifier(NULL);	/* a fresh machine: nobody follows its blocks */
 	memset(node_data, 0, sizeof(node_data));
 	memset(numa_distance, 0, sizeof(numa_distance));
 	memset(&mm_boot_stats, 0, sizeof(mm_boot_stats));

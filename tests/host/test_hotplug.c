@@ -22,6 +22,7 @@
 #include <mm/gfp.h>
 #include <mm/buddy.h>
 #include <mm/memory_hotplug.h>
+#include "../../mm/internal.h"
 #include <mm/migrate.h>
 #include <lib/fw_memmap.h>
 #include <lib/printk.h>

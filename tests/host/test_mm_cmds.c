@@ -6,55 +6,26 @@
  * runs the same commands with generated arguments; the inputs it found
  * bugs with are kept here as plain tests.
  *
- * The command files are compiled into this file (they are not in
- * HOST_SRCS: their SHELL_COMMAND()s would be in every host test, which is
- * harmless, but their VFS_FILE()s would appear in the file tree of the
- * other tests).  VFS_FILE() keeps each entry as an unused static, and
- * views/sysfs_memory.c, included for memory_block_state_store() behind
- * `memory online`, has its hooks renamed as test_sysfs_memory.c does, so
- * no per-block files are made.
- *
- * The machine has a virtio-mem device: drivers/virtio/virtio_pci.c,
- * virtio_mem.c and the fake device of virtio_mem_fake.h are compiled in
- * too, a second copy next to test_virtio.c's, under the names of
- * virtio_mem_rename.h.
+ * The suite `virtio` (Makefile: HOST_SUITE_virtio) links the real
+ * command files (shell/cmd_*.c; cmd_contig.c and cmd_handles.c are still
+ * compiled in here, since mm_cmds_machine.h resets and reads their
+ * handle and range tables, which they keep static), views/sysfs_memory.c (memory_block_state_store()
+ * behind `memory online`; memory_sysfs_init() is never called here, so no
+ * per-block files are made), and the virtio-mem driver
+ * (drivers/virtio/virtio_pci.c, virtio_mem*.c) with the fake device of
+ * tests/host/virtio_mem_fake.c.
  */
-#include "virtio_mem_rename.h"
 #include "htest.h"
 #include <views/vfs.h>
-
-#include "vfs_unused.h"
-#define memory_sysfs_block_added	mm_cmds_test_block_added
-#define memory_sysfs_block_removed	mm_cmds_test_block_removed
-#define memory_sysfs_init		mm_cmds_test_sysfs_init
-#define memory_block_state_store	mm_cmds_test_state_store
-
 #include "../../shell/cmd_contig.c"
-#include "../../shell/cmd_devmem.c"
-#include "../../shell/cmd_hotplug.c"
 #include "../../shell/cmd_handles.c"
-#include "../../shell/cmd_mm.c"
-#include "../../shell/cmd_mech.c"
-#include "../../shell/cmd_bench.c"
-#include "../../views/sysfs_memory.c"
-#include "../../drivers/virtio/virtio_pci.c"
-#include "../../drivers/virtio/virtio_mem.c"
-#include "virtio_mem_fake.h"
-
 #include <stdlib.h>
 #include <lib/errno.h>
 #include "platform_stub.h"
+#include "virtio_mem_fake.h"
 #include "mm_cmds_machine.h"
 
 static char out[1 << 16];
-
-/* See virtio_mem_fake.h: this copy's callback goes when another machine boots. */
-void mm_cmds_release_online_page_callback(void)
-{
-	restore_online_page_callback(vmem_online_page);
-	memset(vmem_devs, 0, sizeof(vmem_devs));
-	vmem_callback_set = false;
-}
 
 /* Run one line; its output is in out. */
 static int run(const char *text)
@@ -315,10 +286,10 @@ static bool vmem_block_is(unsigned long id, const char *state, unsigned plugged)
 	struct vmem_dev *vm = mcm_vmem();
 	unsigned i = (unsigned)(id - vm->first_mb_id);
 
-	if (!strcmp(vmem_mb_state_names[vm->mb_state[i]], state) && mb_nr_plugged(vm, i) == plugged)
+	if (!strcmp(vmem_mb_state_names[vm->mb_state[i]], state) && vmem_mb_nr_plugged(vm, i) == plugged)
 		return true;
 	fprintf(stderr, "  memory%lu: %s %u/64, expected %s %u/64\n", id,
-		vmem_mb_state_names[vm->mb_state[i]], mb_nr_plugged(vm, i), state, plugged);
+		vmem_mb_state_names[vm->mb_state[i]], vmem_mb_nr_plugged(vm, i), state, plugged);
 	return false;
 }
 

@@ -38,8 +38,8 @@ static void fake_node(int nid, const unsigned long managed[MAX_NR_ZONES])
 
 /*
  * The zones of a real Linux 6.1 boot (Debian 6.1.0, QEMU -m 2G plus 4 GiB
- * of virtio-mem and a 1 GiB DIMM onlined movable; its /proc/zoneinfo is in
- * research/linux-6.1-outputs/virtio_mem_4G_plus_dimm_1G): managed pages
+ * of virtio-mem and a 1 GiB DIMM onlined movable, read from its
+ * /proc/zoneinfo): managed pages
  * DMA 3840, DMA32 482678, Movable 1310720.  THP had raised min_free_kbytes
  * to 45056 (11264 pages).  Derivation:
  *   lowmem_pages = 3840 + 482678 + 1310720 = 1797238 (6.1 counts Movable)

@@ -18,6 +18,7 @@
 #include <lib/fw_memmap.h>
 #include <mm/mm_init.h>
 #include "mm_host.h"
+#include "../../mm/internal.h"
 
 #define MiB	(1ULL << 20)
 #define GiB	(1ULL << 30)
@@ -90,7 +91,7 @@ HTEST(sysfs_memory_state_and_online_files)
 
 	/* the files of a removed block go with it */
 	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);
-	memory_sysfs_block_removed(32);		/* again: nothing to do */
+	memory_block_notify_removed(32);	/* told again: nothing to do */
 	CHECK_EQ(echo(state, "online"), -ENOENT);
 	vfs_init();
 }

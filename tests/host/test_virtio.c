@@ -16,18 +16,22 @@
  * checked.  Each test is a bug found by the fuzz target (fuzz_virtio_mem.c)
  * or while writing it.
  *
- * drivers/virtio/virtio_pci.c and virtio_mem.c are compiled into this file
- * (they are not part of the host sources), with the PCI accessors,
- * pci_map_bar(), ktime_ns() and jiffies() from virtio_mem_fake.h.
- * test_mm_cmds.c compiles a second copy (virtio_mem_rename.h); that copy's
- * `virtio-mem` command is the registered one, this file calls
- * cmd_virtio_mem() directly.
+ * The suite `virtio` (Makefile: HOST_SUITE_virtio) links the real driver,
+ * drivers/virtio/virtio_pci.c and virtio_mem*.c, its shell command
+ * (shell/cmd_virtio_mem.c) and the fake device of virtio_mem_fake.c with
+ * the PCI accessors, pci_map_bar(), ktime_ns() and jiffies() the driver
+ * needs; the driver's shared state comes from
+ * drivers/virtio/virtio_mem_internal.h.
  */
 #include "htest.h"
 #include <shell/shell.h>
-#include "shell_unused.h"
-#include "../../drivers/virtio/virtio_pci.c"
-#include "../../drivers/virtio/virtio_mem.c"
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+#include <mm/gfp.h>
+#include <mm/buddy.h>
+#include "../../drivers/virtio/virtio_pci_internal.h"
+#include "mm_host.h"
 #include "virtio_mem_fake.h"
 #include "hotplug_check.h"
 #include "platform_stub.h"
@@ -467,7 +471,7 @@ HTEST(virtio_mem_late_reply_breaks_the_device)
 	struct buf_printer bp;
 
 	buf_printer_init(&bp, buf, sizeof(buf));
-	cmd_virtio_mem(&bp.p, 2, argv);		/* `virtio-mem retry` says why it does nothing */
+	shell_find("virtio-mem")->fn(&bp.p, 2, argv);		/* `virtio-mem retry` says why it does nothing */
 	CHECK(strstr(buf, "the device is broken") != NULL);
 	CHECK_EQ(vm->plugged_sbs, 0);
 	vm_check(vm);
@@ -559,7 +563,7 @@ HTEST(virtio_mem_plugged_block_that_could_not_be_added)
 	fvm_request_size(16 * MiB);
 	fvm_poll(10);				/* memory32's go back first */
 	CHECK_EQ(vm->plugged_sbs, 8);
-	CHECK_EQ(mb_nr_plugged(vm, 0), 0);
+	CHECK_EQ(vmem_mb_nr_plugged(vm, 0), 0);
 	vm_check(vm);
 	vm_down();
 }

@@ -1,0 +1,498 @@
+/*
+ * virtio_mem_plug.c - how the virtio-mem driver plugs and unplugs memory:
+ * the online_page_callback that gives only plugged sub-blocks to the
+ * buddy, plugging sub-blocks of added blocks and adding new blocks,
+ * unplugging from offline and online blocks, the resize round that brings
+ * plugged memory to requested_size, and the poller that starts it.
+ *
+ *   - a memory block of the region is added to the kernel (add_memory, its
+ *     own dynamic memory group, MHP_NO_AUTO_ONLINE) when its first
+ *     sub-block is plugged, onlined right away, and offlined and removed
+ *     when its last sub-block is unplugged;
+ *   - a sub-block (one device block, at least a pageblock) is plugged or
+ *     not; the online_page_callback gives only plugged sub-blocks to the
+ *     buddy and keeps the others PageOffline (online_pages_keep_offline:
+ *     refcount 0, not managed, never touched: UNPLUGGED_INACCESSIBLE).
+ *     Plugging a sub-block of an online block later fake-onlines it
+ *     (fake_online_pages); unplugging one takes its pages with
+ *     alloc_contig_range_explain() (movable pages migrate away) and
+ *     fake-offlines them (fake_offline_pages) before the UNPLUG request.
+ *
+ * Each memory block is onlined before the next one is added: the next
+ * block's memmap then comes from memory already plugged, so a 2 GiB guest
+ * can grow by far more than it could describe with boot memory alone.
+ * A resize round that cannot reach requested_size (unmovable pages in the
+ * last plugged sub-blocks) says why and is retried every 5 seconds.
+ *
+ * Context: (main): the poller and the shell.
+ */
+#include "virtio_mem_internal.h"
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+#include <mm/contig_alloc.h>
+#include <mm/gfp.h>
+#include <mm/mmzone.h>
+#include <mm/page.h>
+
+/* ---- the online_page_callback -------------------------------------------- */
+
+/* Contract in virtio_mem_internal.h. */
+void vmem_online_page(u64 start_pfn, u64 end_pfn)
+{
+	struct vmem_dev *vm = vmem_dev_of_pfn(start_pfn);
+	u64 pfn = start_pfn;
+
+	if (!vm) {
+		generic_online_pages(start_pfn, end_pfn);
+		return;
+	}
+	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
+
+	while (pfn < end_pfn) {
+		u64 off = PFN_PHYS(pfn) - vmem_mb_addr(vm, 0);
+		unsigned i = (unsigned)(off / MEMORY_BLOCK_SIZE);
+		unsigned sb = (unsigned)((off % MEMORY_BLOCK_SIZE) / vm->sb_size);
+		u64 next = MIN(end_pfn, (pfn / sb_pages + 1) * sb_pages);
+
+		if (vmem_sb_plugged(vm, i, sb))
+			generic_online_pages(pfn, next);
+		else
+			online_pages_keep_offline(pfn, next);
+		pfn = next;
+	}
+}
+
+/* ---- plugging ------------------------------------------------------------ */
+
+/* Sub-blocks of block i that lie inside the usable region. */
+static unsigned mb_usable_sbs(const struct vmem_dev *vm, unsigned i)
+{
+	u64 start = vmem_mb_addr(vm, i), end = vm->addr + vm->usable_region_size;
+
+	if (end <= start)
+		return 0;
+	return (unsigned)MIN((u64)vm->sb_per_mb, (end - start) / vm->sb_size);
+}
+
+/*
+ * Plug up to *want unplugged sub-blocks of an added block i (runs of
+ * unplugged sub-blocks, lowest first); in an online block they are
+ * fake-onlined (fake_online_pages: to the buddy, managed, watermarks and
+ * pcp sizes following, as memory_block_online() does).
+ */
+static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
+{
+	unsigned usable = mb_usable_sbs(vm, i);
+	int err = 0;
+
+	for (unsigned sb = 0; sb < usable && *want;) {
+		if (vmem_sb_plugged(vm, i, sb)) {
+			sb++;
+			continue;
+		}
+		unsigned n = 0;
+
+		while (sb + n < usable && !vmem_sb_plugged(vm, i, sb + n) && n < *want)
+			n++;
+		err = vmem_plug_unplug(vm, true, vmem_sb_addr(vm, i, sb), n);
+		if (err)
+			break;
+		vmem_sb_set_plugged(vm, i, sb, n, true);
+		if (vmem_mb_online(vm, i))
+			fake_online_pages(PHYS_PFN(vmem_sb_addr(vm, i, sb)),
+					  PHYS_PFN(vmem_sb_addr(vm, i, sb + n)));
+		*want -= n;
+		sb += n;
+	}
+	vmem_mb_refresh_state(vm, i);
+	return err;
+}
+
+static enum mmop vmem_online_type(void)
+{
+	return memhp_default_online_type == MMOP_OFFLINE ? MMOP_ONLINE : memhp_default_online_type;
+}
+
+/* Plug the first sub-blocks of unused block i, add it, online it. */
+static int vmem_plug_new_mb(struct vmem_dev *vm, unsigned i, u64 *want)
+{
+	unsigned n = (unsigned)MIN((u64)mb_usable_sbs(vm, i), *want);
+	u64 pa = vmem_mb_addr(vm, i);
+	int err;
+
+	if (!n)
+		return -ENOSPC;
+	err = vmem_plug_unplug(vm, true, pa, n);
+	if (err)
+		return err;
+	vmem_sb_set_plugged(vm, i, 0, n, true);
+	err = add_memory(vm->nid, pa, MEMORY_BLOCK_SIZE, vm->mgid, MHP_NO_AUTO_ONLINE);
+	if (err) {
+		ksnprintf(vm->why, sizeof(vm->why), "add_memory of memory%llu failed (%s)",
+			  (unsigned long long)(vm->first_mb_id + i), err_text(err));
+		pr_err("%s: %s; unplugging its sub-blocks again\n", vm->name, vm->why);
+		int r = vmem_plug_unplug(vm, false, pa, n);
+
+		/* never added, so never used: unknown (-ENODEV) counts as unplugged */
+		if (r == 0 || r == -ENODEV)
+			vmem_sb_set_plugged(vm, i, 0, n, false);
+		else
+			pr_err("%s: the device keeps %u sub-blocks of memory%llu plugged; the next unplug round retries\n",
+			       vm->name, n, (unsigned long long)(vm->first_mb_id + i));
+		return err;
+	}
+	*want -= n;
+	vmem_mb_refresh_state(vm, i);
+	struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + i);
+
+	err = mem ? memory_block_online(mem, vmem_online_type()) : -ENOENT;
+	if (err) {
+		ksnprintf(vm->why, sizeof(vm->why), "onlining memory%llu failed (%s): it stays offline",
+			  (unsigned long long)(vm->first_mb_id + i), err_text(err));
+		pr_err("%s: %s\n", vm->name, vm->why);
+	}
+	vmem_mb_refresh_state(vm, i);
+	return err;
+}
+
+static int vmem_plug(struct vmem_dev *vm, u64 want)
+{
+	static const u8 order[] = { VMEM_MB_KERNEL_PARTIAL, VMEM_MB_MOVABLE_PARTIAL,
+				    VMEM_MB_OFFLINE_PARTIAL };
+	int err = 0;
+
+	for (unsigned o = 0; o < ARRAY_SIZE(order) && want; o++)
+		for (unsigned i = 0; i < vm->nr_mbs && want; i++)
+			if (vm->mb_state[i] == order[o] && (err = vmem_plug_in_mb(vm, i, &want)))
+				return err;
+	for (unsigned i = 0; i < vm->nr_mbs && want; i++) {
+		/* a block not added but with plugged sub-blocks (its add failed
+		 * and the device refused them back) waits for vmem_unplug() */
+		if (vm->mb_state[i] != VMEM_MB_UNUSED || vmem_mb_nr_plugged(vm, i))
+			continue;
+		if (!mb_usable_sbs(vm, i))
+			break;
+		err = vmem_plug_new_mb(vm, i, &want);
+		if (err)
+			return err;
+	}
+	if (want && !err)
+		ksnprintf(vm->why, sizeof(vm->why), "%llu MiB more requested than the usable region holds",
+			  (unsigned long long)(want * vm->sb_size >> 20));
+	return want ? -ENOSPC : 0;
+}
+
+/* ---- unplugging ---------------------------------------------------------- */
+
+/* Remove block i once nothing of it is plugged. */
+static int vmem_remove_empty_mb(struct vmem_dev *vm, unsigned i)
+{
+	u64 pa = vmem_mb_addr(vm, i);
+	int err;
+
+	if (vmem_mb_nr_plugged(vm, i) || vm->mb_state[i] == VMEM_MB_UNUSED)
+		return 0;
+	err = vmem_mb_online(vm, i) ? offline_and_remove_memory(pa, MEMORY_BLOCK_SIZE) :
+				 remove_memory(pa, MEMORY_BLOCK_SIZE);
+	if (err) {
+		ksnprintf(vm->why, sizeof(vm->why), "memory%llu is unplugged but cannot be removed (%s)",
+			  (unsigned long long)(vm->first_mb_id + i), err_text(err));
+		pr_err("%s: %s\n", vm->name, vm->why);
+	}
+	vmem_mb_refresh_state(vm, i);
+	return err;
+}
+
+/*
+ * Unplug plugged sub-blocks of offline (or not added) block i from the top
+ * (no pages in use).  With no usable answer the sub-block counts as
+ * unplugged: onlining the block later must not give it to the buddy.
+ */
+static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
+{
+	for (int sb = (int)vm->sb_per_mb - 1; sb >= 0 && *want; sb--) {
+		if (!vmem_sb_plugged(vm, i, (unsigned)sb))
+			continue;
+		int err = vmem_plug_unplug(vm, false, vmem_sb_addr(vm, i, (unsigned)sb), 1);
+
+		if (err == -ENODEV)
+			vmem_sb_set_plugged(vm, i, (unsigned)sb, 1, false);
+		if (err) {
+			vmem_mb_refresh_state(vm, i);
+			return err;
+		}
+		vmem_sb_set_plugged(vm, i, (unsigned)sb, 1, false);
+		(*want)--;
+	}
+	vmem_mb_refresh_state(vm, i);
+	vmem_remove_empty_mb(vm, i);	/* a failure is in vm->why; the bits are right */
+	return 0;
+}
+
+/*
+ * A fully plugged online block that goes away whole: offline and remove
+ * it first (movable pages migrate), then UNPLUG it in one request.  If the
+ * UNPLUG fails the block is added and onlined again.  Returns 0, or 1
+ * (offline refused: fall back to sub-blocks), or the request's error.
+ */
+static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
+{
+	u64 pa = vmem_mb_addr(vm, i);
+	int err = offline_and_remove_memory(pa, MEMORY_BLOCK_SIZE);
+
+	if (err) {
+		vmem_mb_refresh_state(vm, i);
+		return 1;
+	}
+	vmem_mb_refresh_state(vm, i);	/* UNUSED, bits still set */
+	err = vmem_plug_unplug(vm, false, pa, vm->sb_per_mb);
+	if (err == -ENODEV) {
+		/* maybe unplugged: it must not come back */
+		vmem_sb_set_plugged(vm, i, 0, vm->sb_per_mb, false);
+		pr_err("%s: memory%llu stays removed: its UNPLUG got no usable answer\n", vm->name,
+		       (unsigned long long)(vm->first_mb_id + i));
+		return err;
+	}
+	if (err) {
+		if (add_memory(vm->nid, pa, MEMORY_BLOCK_SIZE, vm->mgid, MHP_NO_AUTO_ONLINE) == 0) {
+			struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + i);
+
+			if (mem)
+				memory_block_online(mem, vmem_online_type());
+		} else {
+			pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
+			       (unsigned long long)(vm->first_mb_id + i));
+		}
+		vmem_mb_refresh_state(vm, i);
+		return err;
+	}
+	vmem_sb_set_plugged(vm, i, 0, vm->sb_per_mb, false);
+	*want -= vm->sb_per_mb;
+	return 0;
+}
+
+/*
+ * Unplug sub-blocks of online block i from the top: each one's pages are
+ * taken with alloc_contig_range_explain (movable ones migrated away),
+ * fake-offlined (fake_offline_pages: PageOffline, unmanaged, watermarks
+ * and pcp sizes following), then UNPLUGged.  A sub-block holding
+ * unmovable pages is skipped and vm->why says which page.
+ */
+static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
+{
+	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
+	int err = 0;
+
+	if (vmem_mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb) {
+		err = vmem_unplug_whole_mb(vm, i, want);
+		if (err <= 0)
+			return err;
+	}
+
+	for (int sb = (int)vm->sb_per_mb - 1; sb >= 0 && *want; sb--) {
+		if (!vmem_sb_plugged(vm, i, (unsigned)sb))
+			continue;
+		u64 pfn = PHYS_PFN(vmem_sb_addr(vm, i, (unsigned)sb));
+		struct contig_alloc_report rep;
+
+		err = alloc_contig_range_explain(pfn, pfn + sb_pages, MIGRATE_MOVABLE, __GFP_NOWARN,
+						 true, &rep);
+
+		if (err) {
+			ksnprintf(vm->why, sizeof(vm->why),
+				  "sub-block [%#llx, +%llu MiB) of memory%llu is in use: %s (%s at pfn %#llx: %s)",
+				  (unsigned long long)PFN_PHYS(pfn),
+				  (unsigned long long)(vm->sb_size >> 20),
+				  (unsigned long long)(vm->first_mb_id + i), err_text(err), rep.step,
+				  (unsigned long long)rep.pfn, rep.why);
+			err = 0;
+			continue;
+		}
+		fake_offline_pages(pfn, pfn + sb_pages);
+		err = vmem_plug_unplug(vm, false, PFN_PHYS(pfn), 1);
+		if (err == -ENODEV) {
+			/* maybe unplugged: the pages stay PageOffline for good */
+			vmem_sb_set_plugged(vm, i, (unsigned)sb, 1, false);
+			break;
+		}
+		if (err) {
+			fake_online_pages(pfn, pfn + sb_pages);	/* back to the buddy */
+			break;
+		}
+		vmem_sb_set_plugged(vm, i, (unsigned)sb, 1, false);
+		(*want)--;
+	}
+	vmem_mb_refresh_state(vm, i);
+	if (err)
+		return err;
+	vmem_remove_empty_mb(vm, i);
+	return 0;
+}
+
+static int vmem_unplug(struct vmem_dev *vm, u64 want)
+{
+	/* unused blocks first: only those whose add failed hold plugged sub-blocks */
+	static const u8 order[] = { VMEM_MB_UNUSED, VMEM_MB_OFFLINE_PARTIAL, VMEM_MB_OFFLINE,
+				    VMEM_MB_MOVABLE_PARTIAL, VMEM_MB_KERNEL_PARTIAL,
+				    VMEM_MB_MOVABLE, VMEM_MB_KERNEL };
+	int err;
+
+	vm->why[0] = 0;
+	for (unsigned o = 0; o < ARRAY_SIZE(order) && want; o++) {
+		for (int i = (int)vm->nr_mbs - 1; i >= 0 && want; i--) {
+			if (vm->mb_state[i] != order[o] || !vmem_mb_nr_plugged(vm, (unsigned)i))
+				continue;
+			err = order[o] <= VMEM_MB_OFFLINE_PARTIAL ?
+				      vmem_unplug_offline_mb(vm, (unsigned)i, &want) :
+				      vmem_unplug_online_mb(vm, (unsigned)i, &want);
+			if (err)
+				return err;
+		}
+	}
+	/* blocks that lost their last sub-block earlier but could not be removed then */
+	for (unsigned i = 0; i < vm->nr_mbs; i++)
+		if (vm->mb_state[i] != VMEM_MB_UNUSED && !vmem_mb_nr_plugged(vm, i))
+			vmem_remove_empty_mb(vm, i);
+	return want ? -EBUSY : 0;
+}
+
+
+/* ---- the resize round ---------------------------------------------------- */
+
+/*
+ * vmem_resize() - bring plugged memory to requested_size (rounded down to
+ * sub-blocks).  Sets retry_at when it stopped short for a reason that may
+ * go away (BUSY, memory in use).
+ */
+/* Contract in virtio_mem_internal.h. */
+void vmem_resize(struct vmem_dev *vm)
+{
+	u64 t0 = ktime_ns(), plugged, target;
+	int err = 0;
+
+	if (vm->vd.broken) {
+		ksnprintf(vm->why, sizeof(vm->why),
+			  "the device is broken (a reply was missing or malformed): no more requests");
+		return;
+	}
+	if (vmem_read_config(vm)) {
+		ksnprintf(vm->why, sizeof(vm->why),
+			  "the device config does not hold still for a read: retrying later");
+		vm->retry_at = jiffies() + VMEM_RETRY_SHORT;
+		return;
+	}
+	vmem_refresh_all(vm);
+	if (vm->halted) {
+		if (vm->requested_size == vm->halted_request)
+			return;
+		vm->halted = false;
+	}
+	if (vm->requested_size % vm->sb_size) {
+		pr_warn("%s: requested size %#llx is not a multiple of the sub-block size %#llx: using %#llx\n",
+			vm->name, (unsigned long long)vm->requested_size,
+			(unsigned long long)vm->sb_size,
+			(unsigned long long)(vm->requested_size / vm->sb_size * vm->sb_size));
+	}
+	vm->last_busy = false;
+	if (!vm->plugged_sbs && vm->dev_plugged_size) {
+		/* left over from before (probe's UNPLUG_ALL was refused): retry it */
+		int r = vmem_request(vm, VIRTIO_MEM_REQ_UNPLUG_ALL, 0, 0, NULL);
+
+		vmem_read_config(vm);
+		if (vm->dev_plugged_size) {
+			ksnprintf(vm->why, sizeof(vm->why), "UNPLUG_ALL: %s, device still has %llu MiB plugged",
+				  r < 0 ? err_text(r) : virtio_mem_resp_name((u16)r),
+				  (unsigned long long)(vm->dev_plugged_size >> 20));
+			vm->last_busy = r == VIRTIO_MEM_RESP_BUSY;
+			vm->retry_at = jiffies() + (vm->last_busy ? VMEM_RETRY_BUSY : VMEM_RETRY_SHORT);
+			return;
+		}
+	}
+	target = vm->requested_size / vm->sb_size;
+	plugged = vm->plugged_sbs;
+	vm->retry_at = 0;
+	vm->why[0] = 0;
+	if (target == plugged) {
+		vm->stop_logged = false;
+		return;
+	}
+	if (target > plugged)
+		err = vmem_plug(vm, target - plugged);
+	else
+		err = vmem_unplug(vm, plugged - target);
+	vm->last_round_ns = ktime_ns() - t0;
+	vmem_read_config(vm);
+	if (vm->dev_plugged_size != vm->plugged_sbs * vm->sb_size)
+		pr_err("%s: device says %llu MiB plugged, driver %llu MiB\n", vm->name,
+		       (unsigned long long)(vm->dev_plugged_size >> 20),
+		       (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20));
+	/* a retry that changed nothing is not logged again (every 5 s otherwise) */
+	if (err && plugged == vm->plugged_sbs && vm->stop_logged)
+		goto out;
+	vm->stop_logged = err != 0;
+	pr_info("%s: %s %llu -> %llu MiB (requested %llu MiB) in %llu ms%s%s\n", vm->name,
+		target > plugged ? "plugged" : "unplugged",
+		(unsigned long long)((plugged * vm->sb_size) >> 20),
+		(unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
+		(unsigned long long)(vm->requested_size >> 20),
+		(unsigned long long)(vm->last_round_ns / 1000000), err ? ": stopped: " : "",
+		err ? vm->why : "");
+out:
+	if (err && !vm->halted)
+		vm->retry_at = jiffies() + (vm->last_busy ? VMEM_RETRY_BUSY : VMEM_RETRY_SHORT);
+}
+
+u64 vmem_seen_request[VMEM_MAX_DEVICES];
+
+/*
+ * vmem_poll() - every 100 ms: a resize round when requested_size changed
+ * (QEMU bumps the config generation and sets ISR bit 1 on qom-set; reading
+ * the value itself is as cheap and cannot miss a change), when a retry is
+ * due, or when the sizes differ and nothing stopped the last round.
+ */
+static void vmem_poll(void)
+{
+	for (int d = 0; d < VMEM_MAX_DEVICES; d++) {
+		struct vmem_dev *vm = &vmem_devs[d];
+
+		if (!vm->in_use || vm->vd.broken)
+			continue;
+		virtio_isr_read(&vm->vd);	/* clears the config-change bit */
+		u64 req;
+
+		if (vmem_cfg64(vm, VMEM_CFG_REQUESTED_SIZE, &req))
+			continue;	/* logged; the next poll reads again */
+		bool changed = req != vmem_seen_request[d];
+		bool due = vm->retry_at && jiffies() >= vm->retry_at;
+		bool differ = req / vm->sb_size != vm->plugged_sbs;
+
+		if (!changed && !due && !(differ && !vm->retry_at && !vm->halted))
+			continue;
+		vmem_seen_request[d] = req;
+		vmem_resize(vm);
+	}
+}
+
+/* Contract in virtio_mem.h. */
+int virtio_mem_retry(struct printer *p)
+{
+	int n = 0;
+
+	for (int d = 0; d < VMEM_MAX_DEVICES; d++) {
+		struct vmem_dev *vm = &vmem_devs[d];
+
+		if (!vm->in_use)
+			continue;
+		vm->halted = false;
+		vmem_resize(vm);
+		pr_printf(p, "%s: plugged %llu MiB, requested %llu MiB%s%s\n", vm->name,
+			  (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
+			  (unsigned long long)(vm->requested_size >> 20),
+			  vm->why[0] ? ": stopped short: " : "", vm->why);
+		n++;
+	}
+	return n;
+}
+
+struct poller vmem_poller = { .fn = vmem_poll, .name = "virtio-mem", .period = 10 };

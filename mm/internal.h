@@ -1,0 +1,112 @@
+/*
+ * internal.h - what only mm/ (and the host tests of mm/) may call: the
+ * writers behind the public headers of include/mm/.  Drivers, views and
+ * the shell use include/mm/ only.
+ *
+ * Invariants these functions keep (the public headers describe the
+ * structures; these are the only writers of the fields named):
+ *   - memory_block.state changes through memory_block_set_state() only,
+ *     which keeps nr_memory_blocks_in_state[] equal to the blocks in each
+ *     state;
+ *   - a memory block exists (find_memory_block_by_id() finds it) from
+ *     memory_block_create() to memory_block_delete(), and the registered
+ *     memory_block_notifier hears of both right after they happened;
+ *   - zone->managed_pages counts the pages the buddy manages: it grows
+ *     only in free_pfn_range_to_buddy(FREE_RANGE_NEW) (boot hand-over,
+ *     onlining, fake-onlining, CMA activation through
+ *     buddy_free_boot_pages()) and shrinks only in memory_online.c
+ *     (offlining, fake_offline_pages());
+ *   - the memmap of memory that is not online is poisoned
+ *     (memmap_poison(), MEMMAP_POISON_FLAGS) and says nothing true.
+ *
+ * Context: as each function says; (main) or (boot), one CPU.
+ */
+#ifndef MM_INTERNAL_H
+#define MM_INTERNAL_H
+
+#include <mm/memory_hotplug.h>
+#include <mm/contig_alloc.h>
+
+/* ---- mm/page_alloc.c: ranges to the buddy ------------------------------- */
+
+/* How free_pfn_range_to_buddy() treats the pages it is given. */
+#define FREE_RANGE_NEW		0x1u	/* never free before: reset, counted as managed, list tail */
+#define FREE_RANGE_POISON	0x2u	/* with FREE_RANGE_NEW: poison each page (page_poison=on) */
+#define FREE_RANGE_PREPARED	0x0u	/* already free as far as the counters go: only inserted */
+
+/*
+ * free_pfn_range_to_buddy() - give [start_pfn, end_pfn) (half-open, pages
+ * of zone, on no list) to the buddy in the largest naturally aligned
+ * chunks: order = min(MAX_PAGE_ORDER, trailing zeros of the pfn,
+ * floor(log2(pages left))) (max_aligned_order()).  A chunk larger than a
+ * pageblock whose pageblocks are not all on one free list goes pageblock
+ * by pageblock (Linux's split_large_buddy()).
+ *   FREE_RANGE_NEW: pages never freed before (boot hand-over, onlining,
+ *     fake-onlining: PG_reserved, PageOffline or untyped): each is reset
+ *     (type and PG_reserved cleared, refcount 0), zone->managed_pages
+ *     grows by the range, chunks go to the tail (buddy_free_boot_pages());
+ *     with FREE_RANGE_POISON each page is poisoned first.
+ *   FREE_RANGE_PREPARED: pages prepared by the caller (refcount 0, clean)
+ *     and already counted (free_contig_range, the parts of a taken free
+ *     block outside an alloc_contig_range): only inserted, FPI_NONE.
+ * st: the new free_contig_range design's counts and trace, or NULL.
+ * The one routine that cuts a range into buddy blocks: mm_init.c,
+ * memory_online.c, contig_alloc.c and contig_free.c all call it.
+ * Context: zone lock ((boot), or (main)).
+ */
+void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsigned flags,
+			     struct contig_free_stats *st);
+
+/* ---- mm/memory_block.c: the block table's writers ------------------------ */
+
+/*
+ * memory_block_set_state() - the only writer of mem->state; keeps
+ * nr_memory_blocks_in_state[].  Context: (main)/(boot).
+ */
+void memory_block_set_state(struct memory_block *mem, enum memory_block_state state);
+
+/*
+ * memory_block_create() - a new MEM_OFFLINE block block_id of node nid in
+ * group (or NULL), nothing else filled in; *out gets it.  Returns 0,
+ * -EEXIST (the id exists) or -ENOSPC (MAX_MEMORY_BLOCKS in use).
+ * memory_block_delete() - forget a MEM_OFFLINE block.  Context: (main)/(boot).
+ */
+int memory_block_create(unsigned long block_id, int nid, struct memory_group *group, bool early,
+			struct memory_block **out);
+void memory_block_delete(struct memory_block *mem);
+
+/* memory_blocks_on_node() - existing blocks of node nid (early ones included). */
+unsigned long memory_blocks_on_node(int nid);
+/* memory_blocks_free_slots() - blocks that can still be created. */
+unsigned long memory_blocks_free_slots(void);
+
+/*
+ * memory_block_notify_added() / memory_block_notify_removed() - tell the
+ * registered memory_block_notifier (if any) that block mem was just
+ * created, or block block_id just deleted.  Context: (main).
+ */
+void memory_block_notify_added(struct memory_block *mem);
+void memory_block_notify_removed(unsigned long block_id);
+
+/* ---- mm/memory_online.c: the memmap of offline memory, spans ------------- */
+
+/*
+ * memmap_poison() - poison the struct pages of [start_pfn, end_pfn): the
+ * memmap of memory that is not online says nothing true (see
+ * MEMMAP_POISON_FLAGS).  Three stores in one cache line per page, 2 MiB of
+ * stores per block: ~5 ms per block under TCG, paid once at add and once at
+ * offline; hot-added free memory itself is never touched.  Used by
+ * memory_hotplug.c and memory_online.c.  Context: (main).
+ */
+void memmap_poison(u64 start_pfn, u64 end_pfn);
+
+/*
+ * Spans: resize_zone_range() / resize_pgdat_range() grow a zone's or
+ * node's span over [start_pfn, start_pfn + nr_pages); update_pgdat_span()
+ * recomputes a node's span from its non-empty zones.  Context: (main).
+ */
+void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages);
+void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages);
+void update_pgdat_span(struct pglist_data *pgdat);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * cmd_virtio_mem.c - the `virtio-mem` shell command: the driver's view,
+ * a resize round by hand, a STATE request, and injected device replies.
+ * It parses and formats; the driver (include/drivers/virtio_mem.h) does
+ * the work.
+ *
+ * Context: (main), the shell.
+ */
+#include <drivers/virtio_mem.h>
+#include <shell/shell.h>
+#include <lib/errno.h>
+#include <lib/printer.h>
+#include <lib/string.h>
+
+static int cmd_virtio_mem(struct printer *out, int argc, char **argv)
+{
+	if (argc == 1) {
+		virtio_mem_dump(out);
+		return 0;
+	}
+	if (!strcmp(argv[1], "retry") && argc == 2) {
+		if (!virtio_mem_retry(out))
+			pr_printf(out, "virtio-mem: no device\n");
+		return 0;
+	}
+	if (!strcmp(argv[1], "inject") && (argc == 3 || argc == 4)) {
+		u16 resp;
+		u64 n = 1;
+
+		if (!strcmp(argv[2], "off")) {
+			virtio_mem_inject(VIRTIO_MEM_RESP_ACK, 0);
+			pr_printf(out, "virtio-mem: no replies injected\n");
+			return 0;
+		}
+		if (!strcmp(argv[2], "nack"))
+			resp = VIRTIO_MEM_RESP_NACK;
+		else if (!strcmp(argv[2], "busy"))
+			resp = VIRTIO_MEM_RESP_BUSY;
+		else if (!strcmp(argv[2], "error"))
+			resp = VIRTIO_MEM_RESP_ERROR;
+		else
+			return shell_usage(out, shell_find("virtio-mem"));
+		if (argc == 4 && (parse_u64(argv[3], &n) || !n || n > 1000000)) {
+			pr_printf(out, "virtio-mem inject: COUNT must be 1..1000000\n");
+			return -EINVAL;
+		}
+		virtio_mem_inject(resp, (u32)n);
+		pr_printf(out, "virtio-mem: the next %u plug/unplug replies will be %s\n", (u32)n,
+			  virtio_mem_resp_name(resp));
+		return 0;
+	}
+	if (!strcmp(argv[1], "state") && argc == 4) {
+		u64 addr, size;
+
+		if (parse_u64(argv[2], &addr) || parse_u64(argv[3], &size) || !size) {
+			pr_printf(out, "virtio-mem state: ADDR and SIZE must be numbers (SIZE > 0)\n");
+			return -EINVAL;
+		}
+		return virtio_mem_state(out, addr, size);
+	}
+	return shell_usage(out, shell_find("virtio-mem"));
+}
+
+SHELL_COMMAND(virtio_mem, .name = "virtio-mem",
+	      .usage = "virtio-mem [retry | state ADDR SIZE | inject nack|busy|error [COUNT] | inject off]",
+	      .summary = "virtio-mem devices: region, plugged/requested sizes, memory blocks",
+	      .help = "Without arguments: each device's region, block size, plugged and\n"
+		      "requested size, usable region, and per memory block its zone, state\n"
+		      "and plugged sub-blocks ('#' plugged, '.' not).  `retry` runs a resize\n"
+		      "round now.  `state ADDR SIZE` asks the device (STATE request) whether\n"
+		      "the blocks of [ADDR, ADDR+SIZE) are plugged, unplugged or mixed.\n"
+		      "`inject nack|busy|error [COUNT]` makes the next COUNT plug/unplug\n"
+		      "requests come back with that reply without reaching the device, to\n"
+		      "see how the driver handles it; `inject off` stops it.",
+	      .fn = cmd_virtio_mem);

@@ -110,13 +110,16 @@ VIEWS_OBJS := \
 	views/vfs.o \
 	views/iomem.o \
 	views/sysfs_memory.o \
-	views/proc_mm.o
+	views/proc_mm.o \
+	views/mech.o \
+	views/cma.o
 
 MM_OBJS := \
 	mm/mechanisms.o \
 	mm/memblock.o \
 	mm/sparse.o \
 	mm/memmap_init.o \
+	mm/mech_bench.o \
 	mm/zone_contig.o \
 	mm/buddy.o \
 	mm/pcp.o \

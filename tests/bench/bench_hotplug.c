@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lib/median.h>
+#include <mm/mech_bench.h>
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/memory_hotplug.h>
@@ -86,7 +87,7 @@ static long sweep(enum mech_design design)
 	int err;
 
 	boot(1, HOT_BASE + HOT_SIZE);
-	mechanisms[MECH_CONTIG_CHECK].design = design;
+	mech_set(MECH_CONTIG_CHECK, design);
 	err = add_memory(0, HOT_BASE, HOT_SIZE, -1, MHP_NO_AUTO_ONLINE);
 	if (err) {
 		printf("  add_memory failed: %d\n", err);

@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <mm/mech_bench.h>
 #include <mm/memmap_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>

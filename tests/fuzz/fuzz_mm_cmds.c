@@ -108,6 +108,8 @@
 #include "../../shell/cmd_mm.c"
 #include "../../shell/cmd_mech.c"
 #include "../../shell/cmd_bench.c"
+#include "../../views/mech.c"
+#include "../../views/cma.c"
 #include "../../views/sysfs_memory.c"
 
 /* The checkers and the machine get no coverage: feedback is the commands'. */

@@ -716,10 +716,10 @@ HTEST(contig_free_trace_runs)
 
 		CHECK_EQ(alloc_contig_range(1000, 4000, MIGRATE_MOVABLE, 0), 0);
 		printk_set_level(LOG_WARNING);	/* counted, not printed */
-		mechanisms[MECH_CONTIG_FREE].trace = true;
+		mech_set_trace(MECH_CONTIG_FREE, true);
 		logs = host_log_count;
 		CHECK_EQ(free_contig_range_design(1000, 3000, false, designs[d], &st), 0);
-		mechanisms[MECH_CONTIG_FREE].trace = false;
+		mech_set_trace(MECH_CONTIG_FREE, false);
 		/* old: a line per 512 pfns (ends at 0x3ff, 0x5ff, ... and 3999); new: a line per chunk */
 		CHECK_EQ(host_log_count - logs, designs[d] == DESIGN_OLD ? 7 : (int)st.inserts);
 		record(&r[d], z, true);
@@ -883,9 +883,9 @@ HTEST(cma_alloc_release_cycles_conserve_counts)
 			unsigned i = (unsigned)((r >> 8) % nr_live);
 
 			if (bf_rand(&rnd) % 2)
-				mechanisms[MECH_CONTIG_FREE].design = DESIGN_OLD;
+				CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_OLD), 0);
 			CHECK(cma_release(cma, live[i].page, live[i].count));
-			mechanisms[MECH_CONTIG_FREE].design = DESIGN_NEW;
+			CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW), 0);
 			used -= live[i].count;
 			live[i] = live[--nr_live];
 		}

@@ -36,6 +36,8 @@
 #include "../../shell/cmd_mm.c"
 #include "../../shell/cmd_mech.c"
 #include "../../shell/cmd_bench.c"
+#include "../../views/mech.c"
+#include "../../views/cma.c"
 #include "../../views/sysfs_memory.c"
 #include "../../drivers/virtio/virtio_pci.c"
 #include "../../drivers/virtio/virtio_mem.c"

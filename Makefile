@@ -352,17 +352,19 @@ $(B)/bench-obj/%.o: %.c | deps-test
 	$(HOSTCC) $(BENCH_CFLAGS) -mgeneral-regs-only -MMD -MP -c $< -o $@
 -include $(BENCH_LIB_OBJS:.o=.d)
 
-BENCHES := $(addprefix $(B)/,bench-mm bench-hotplug bench-memmap bench-contig)
+BENCHES := $(addprefix $(B)/,bench-memory_core bench-zone_contig bench-memmap_init \
+	bench-free_contig_range bench-automovable)
 $(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | deps-test
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
 
 # The QEMU half boots the ISO and runs the in-kernel bench commands.
 bench: $(BENCHES) $(B)/memlab.elf
-	./$(B)/bench-mm
-	./$(B)/bench-hotplug
-	./$(B)/bench-memmap
-	./$(B)/bench-contig
+	./$(B)/bench-memory_core
+	./$(B)/bench-zone_contig
+	./$(B)/bench-memmap_init
+	./$(B)/bench-free_contig_range
+	./$(B)/bench-automovable
 	MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
 
 # Every tier; the last line printed is pytest's summary.

@@ -61,7 +61,7 @@
  * this zone, else NULL.  Checks: end-1 valid, start online, start page in
  * zone, start and end pages in the same zone and node.  Context: (any).
  */
-struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone)
+static struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone)
 {
 	struct page *start_page, *end_page;
 
@@ -81,7 +81,7 @@ struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zo
 }
 
 /* pageblock_pfn_to_page() - the fast path for contiguous zones. */
-struct page *pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone)
+static struct page *pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone)
 {
 	if (zone->contiguous)
 		return pfn_to_page(start_pfn);
@@ -140,7 +140,7 @@ unsigned long zone_contig_walk_steps;
  * __pageblock_pfn_to_page() per pageblock: 512 for each GiB of span.
  * Context: (boot) or (main), with the zone's span stable.
  */
-void set_zone_contiguous(struct zone *zone)
+static void set_zone_contiguous(struct zone *zone)
 {
 	u64 block_start = pageblock_start_pfn(zone->zone_start_pfn);
 	u64 block_end = pageblock_end_pfn(zone->zone_start_pfn);

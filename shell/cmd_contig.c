@@ -5,19 +5,8 @@
  * views/cma.c; the benchmark (`bench free_contig_range`, alias
  * `contig bench`) is shell/cmd_bench.c.
  *
- * Files behind `cma alloc/release` (views/cma.c):
- *   /sys/kernel/debug/cma/cma0/alloc          write N: cma_alloc N pages, remembered
- *   /sys/kernel/debug/cma/cma0/free           write N: release N pages, newest first
- *   /sys/kernel/debug/cma/cma0/count          pages in the area
- *   /sys/kernel/debug/cma/cma0/used           pages handed out (bitmap)
- *   /sys/kernel/debug/cma/cma0/maxchunk       largest free run, pages
- *   /sys/kernel/debug/cma/cma0/base_pfn       first pfn
- *   /sys/kernel/debug/cma/cma0/order_per_bit  pages per bitmap bit, log2
- *   /sys/kernel/debug/cma/cma0/bitmap         the bitmap as 32-bit words, decimal
- *   /sys/kernel/mm/cma/cma0/{alloc_pages_success,alloc_pages_fail,
- *                            release_pages_success,total_pages,available_pages}
- * as Linux's mm/cma_debug.c and mm/cma_sysfs.c show them (Linux names the
- * cma= area "reserved").
+ * `cma alloc N` and `cma release N` do what writing N to the CMA area's
+ * debugfs files alloc and free does (those files: views/cma.c).
  *
  * Commands:
  *   cma                      the areas: range, zone, counters, allocations

@@ -1,6 +1,6 @@
 /*
- * cma.c - the CMA area's virtual files, as Linux's mm/cma_debug.c and
- * mm/cma_sysfs.c show them (Linux names the cma= area "reserved"):
+ * cma.c - the CMA area's virtual files, as Linux shows them (cma_debug.c
+ * and cma_sysfs.c in Linux's mm/; Linux names the cma= area "reserved"):
  *
  *   /sys/kernel/debug/cma/cma0/alloc          write N: cma_alloc N pages, remembered
  *   /sys/kernel/debug/cma/cma0/free           write N: release N pages, newest first

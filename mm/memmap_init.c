@@ -221,6 +221,9 @@ static const char *const design_words[] = {
 
 void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid)
 {
+	MM_BUG_ON(zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES, "pfn %#llx zone %d nid %d",
+		  (unsigned long long)pfn, (int)zone, nid);
+
 	(void)pfn;	/* no field depends on the pfn with a vmemmap */
 	page->flags = 0;
 	page->lru.next = NULL;
@@ -300,6 +303,10 @@ static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 			      int migratetype, enum mech_design d)
 {
+	MM_BUG_ON(start_pfn > end_pfn || zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES ||
+		  d > DESIGN_NEW_NT, "[%#llx-%#llx) zone %d nid %d design %d",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, (int)zone, nid, (int)d);
+
 	if (d == DESIGN_OLD)
 		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, false);
 	else
@@ -317,6 +324,10 @@ void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 				  enum mech_design d)
 {
+	MM_BUG_ON(zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES || d > DESIGN_NEW_NT,
+		  "[%#llx-%#llx) zone %d nid %d design %d", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn, (int)zone, nid, (int)d);
+
 	if (end_pfn <= start_pfn)
 		return 0;
 	if (d == DESIGN_OLD)
@@ -482,6 +493,9 @@ static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsig
 int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
 				   unsigned compound_order, void *pgmap, enum mech_design d)
 {
+	MM_BUG_ON((unsigned)nid >= MAX_NUMNODES || d > DESIGN_NEW_NT, "pfn %#llx +%llu nid %d design %d",
+		  (unsigned long long)start_pfn, (unsigned long long)nr_pages, nid, (int)d);
+
 	if (compound_order > MAX_DEVICE_COMPOUND_ORDER ||
 	    !IS_ALIGNED(start_pfn, 1ULL << compound_order) ||
 	    !IS_ALIGNED(nr_pages, 1ULL << compound_order))
@@ -531,6 +545,8 @@ void memmap_fill_pattern(struct page *page, u64 nr_pages, u64 pattern)
 {
 	struct page_template t;
 
+	MM_BUG_ON(!page && nr_pages, "page NULL, %llu pages", (unsigned long long)nr_pages);
+
 	for (int i = 0; i < PAGE_WORDS; i++)
 		t.w[i] = pattern;
 	template_copy(page, page + nr_pages, &t, false, false);
@@ -539,6 +555,8 @@ void memmap_fill_pattern(struct page *page, u64 nr_pages, u64 pattern)
 void memmap_stream_pattern(struct page *page, u64 nr_pages, u64 pattern)
 {
 	struct page_template t;
+
+	MM_BUG_ON(!page && nr_pages, "page NULL, %llu pages", (unsigned long long)nr_pages);
 
 	for (int i = 0; i < PAGE_WORDS; i++)
 		t.w[i] = pattern;

@@ -100,6 +100,8 @@ void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats)
 {
 	struct zone *zone;
 
+	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d", nid);
+
 	stats->kernel_early_pages = 0;
 	stats->movable_pages = 0;
 	if (nid == NUMA_NO_NODE) {
@@ -135,6 +137,9 @@ void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_e
 	struct auto_movable_stats *node = &am_cache_node[zone->zone_pgdat->node_id];
 	long d_kernel = 0, d_movable;
 
+	MM_BUG_ON((unsigned)zone->zone_pgdat->node_id >= MAX_NUMNODES || zone->idx >= MAX_NR_ZONES,
+		  "zone %s: node %d idx %d", zone->name, zone->zone_pgdat->node_id, (int)zone->idx);
+
 	if (zone->idx == ZONE_MOVABLE) {
 		d_movable = d_present;
 	} else {
@@ -164,6 +169,8 @@ void auto_movable_stats_resync(void)
 
 void auto_movable_stats_cached(int nid, struct auto_movable_stats *stats)
 {
+	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d", nid);
+
 	*stats = nid == NUMA_NO_NODE ? am_cache_all : am_cache_node[nid];
 }
 
@@ -236,9 +243,12 @@ auto_movable_account_dynamic_groups(int nid, const struct memory_group *excluded
 bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages)
 {
 	struct auto_movable_group_stats gs = { 0, 0 };
-	struct auto_movable_stats stats = auto_movable_stats_get(nid);
+	struct auto_movable_stats stats;
 	unsigned long kernel_early_pages, movable_pages;
 
+	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d nr_pages %lu", nid,
+		  nr_pages);
+	stats = auto_movable_stats_get(nid);
 	if (auto_movable_ratio && memory_groups_have_dynamic())
 		gs = auto_movable_account_dynamic_groups(nid, group);
 	if (stats.kernel_early_pages <= gs.req_kernel_early_pages)
@@ -313,6 +323,9 @@ kernel_zone:
 struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_group *group,
 				u64 start_pfn, u64 nr_pages)
 {
+	MM_BUG_ON((unsigned)nid >= MAX_NUMNODES || !nr_pages, "nid %d pfn %#llx +%llu", nid,
+		  (unsigned long long)start_pfn, (unsigned long long)nr_pages);
+
 	if (online_type == MMOP_ONLINE_KERNEL)
 		return default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
 	if (online_type == MMOP_ONLINE_MOVABLE)

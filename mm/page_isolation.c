@@ -152,6 +152,9 @@ static u64 scan_unmovable(u64 start_pfn, u64 end_pfn, bool memmap_ok)
 /* The offline rules: the range's own memmap pages (PGTY_TABLE) may stay. */
 u64 has_unmovable_pages(u64 start_pfn, u64 end_pfn)
 {
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx-%#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
+
 	return scan_unmovable(start_pfn, end_pfn, true);
 }
 
@@ -163,6 +166,9 @@ u64 has_unmovable_pages(u64 start_pfn, u64 end_pfn)
  */
 void undo_isolate_page_range(u64 start_pfn, u64 end_pfn)
 {
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx-%#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
+
 	start_pfn = pageblock_start_pfn(start_pfn);
 	end_pfn = ALIGN_UP(end_pfn, pageblock_nr_pages);
 	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += pageblock_nr_pages) {
@@ -215,6 +221,9 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 	struct zone_contig_scan_stats before = zone_contig_scan;
 	struct zone *drained = NULL, *zone = NULL;
 	u64 pfn, bad_pfn = NO_PFN;
+
+	MM_BUG_ON(flags & ~(ISOLATE_MEMORY_OFFLINE | ISOLATE_CONTIG_ALLOC), "[%#llx-%#llx) flags %#x",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, flags);
 
 	if (start_pfn >= end_pfn || !IS_ALIGNED(start_pfn, pageblock_nr_pages) ||
 	    !IS_ALIGNED(end_pfn, pageblock_nr_pages))
@@ -293,6 +302,9 @@ int test_pages_isolated(u64 start_pfn, u64 end_pfn, u64 *failed_pfn)
 {
 	u64 pfn = start_pfn;
 
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx-%#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
+
 	/* A free block that began before start_pfn: its pageblock decides. */
 	if (pfn_valid(pfn) && skip_free_block_at(pfn) != pfn && get_pageblock_isolate(pfn))
 		pfn = skip_free_block_at(pfn);
@@ -370,6 +382,9 @@ unsigned long offline_isolated_pages(u64 start_pfn, u64 end_pfn)
 {
 	unsigned long taken = 0;
 	u64 pfn = start_pfn;
+
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx-%#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
 
 	/* A free block that began before start_pfn on an isolate list. */
 	if (pfn_valid(pfn) && skip_free_block_at(pfn) != pfn && get_pageblock_isolate(pfn)) {

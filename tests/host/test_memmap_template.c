@@ -275,6 +275,51 @@ HTEST(memmap_template_switch)
 	CHECK_EQ(mech_set_design(m, "new", 3), 0);
 }
 
+/*
+ * The one setter: mech_set() validates (template-nt is memmap_init's
+ * only; no id out of range), narrates the switch when tracing, and
+ * mech_override()/mech_restore() put the design back as it was.
+ */
+static int resyncs;
+static void count_resync(void)
+{
+	resyncs++;
+}
+
+HTEST(mech_set_override_restore)
+{
+	enum mech_design saved = DESIGN_OLD;
+
+	area_setup();
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW_NT), -EINVAL);
+	CHECK_EQ(mech_set(NR_MECHS, DESIGN_OLD), -EINVAL);
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, (enum mech_design)7), -EINVAL);
+	CHECK_EQ(mech_design(MECH_CONTIG_FREE), DESIGN_NEW);
+	CHECK_EQ(mech_override(MECH_MEMMAP_INIT, DESIGN_NEW_NT, &saved), 0);
+	CHECK_EQ(saved, DESIGN_NEW);
+	CHECK_EQ(memmap_init_design(), DESIGN_NEW_NT);
+	mech_restore(MECH_MEMMAP_INIT, saved);
+	CHECK_EQ(memmap_init_design(), DESIGN_NEW);
+	CHECK_EQ(mech_override(MECH_CONTIG_FREE, DESIGN_NEW_NT, &saved), -EINVAL);
+	CHECK_EQ(contig_free_design(), DESIGN_NEW);
+
+	/* old -> new runs the resync hook; new -> new does not */
+	mech_register_resync(MECH_CONTIG_FREE, count_resync);
+	resyncs = 0;
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW), 0);
+	CHECK_EQ(resyncs, 0);
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_OLD), 0);
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW), 0);
+	CHECK_EQ(resyncs, 1);
+	mech_register_resync(MECH_CONTIG_FREE, NULL);
+
+	mech_set_trace(MECH_MEMMAP_INIT, true);
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_OLD), 0);
+	CHECK_STREQ(host_last_log, "[memmap_init] design new -> old");
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_NEW), 0);
+	mech_set_trace(MECH_MEMMAP_INIT, false);
+}
+
 /* The trace narrates one line per section. */
 HTEST(memmap_template_trace)
 {

@@ -39,23 +39,21 @@
 static struct memory_block *bench_blocks[BENCH_MAX_BLOCKS];
 static u64 bench_cost[BENCH_MAX_BLOCKS];
 
-/* Online the blocks in order with one design, recording each cost;
- * returns 0 or the first error (the blocks onlined so far stay online). */
-static int online_all(unsigned n, enum mech_design d, u64 *total)
+/* Online the blocks in order, recording each cost; returns 0 or the
+ * first error (the blocks onlined so far stay online). */
+static int online_all(unsigned n, u64 *total)
 {
-	enum mech_design saved;
-	int err = mech_override(MECH_CONTIG_CHECK, d, &saved);
-
 	*total = 0;
-	for (unsigned i = 0; i < n && !err; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		u64 t0 = cycles_now();
+		int err = memory_block_online(bench_blocks[i], MMOP_ONLINE_MOVABLE);
 
-		err = memory_block_online(bench_blocks[i], MMOP_ONLINE_MOVABLE);
 		bench_cost[i] = cycles_now() - t0;
 		*total += bench_cost[i];
+		if (err)
+			return err;
 	}
-	mech_restore(MECH_CONTIG_CHECK, saved);
-	return err;
+	return 0;
 }
 
 /*
@@ -113,6 +111,7 @@ static int bench_zone_contig(struct printer *out, const char *cmd)
 	unsigned long id = 0;
 	unsigned n = 0;
 	u64 total_old = 0, total_new = 0, w0, walked_old;
+	enum mech_design saved, was_old;
 	struct memory_block *mem;
 	int err, off_err;
 
@@ -127,18 +126,22 @@ static int bench_zone_contig(struct printer *out, const char *cmd)
 		return -ENODEV;
 	}
 	pr_printf(out, "%s: online %u offline blocks one after another into ZONE_MOVABLE\n", cmd, n);
+	/* each round's onlines and offlines with its design; then as it was */
+	mech_override(MECH_CONTIG_CHECK, DESIGN_OLD, &saved);
 	w0 = zone_contig_walk_steps;
-	err = online_all(n, DESIGN_OLD, &total_old);
+	err = online_all(n, &total_old);
 	walked_old = zone_contig_walk_steps - w0;
 	off_err = offline_all(n);
 	if (!err && !off_err) {
 		report(out, "old", n, total_old, walked_old);
+		mech_override(MECH_CONTIG_CHECK, DESIGN_NEW, &was_old);
 		w0 = zone_contig_walk_steps;
-		err = online_all(n, DESIGN_NEW, &total_new);
+		err = online_all(n, &total_new);
 		off_err = offline_all(n);
 		if (!err && !off_err)
 			report(out, "new", n, total_new, zone_contig_walk_steps - w0);
 	}
+	mech_restore(MECH_CONTIG_CHECK, saved);
 	if (off_err) {
 		print_left_online(out, cmd, n);
 		return off_err;

@@ -146,13 +146,16 @@ VIEWS_OBJS := \
 	views/sysfs_memory.o \
 	views/sysfs_params.o \
 	views/proc_mm.o \
-	views/proc_sys.o
+	views/proc_sys.o \
+	views/mech.o \
+	views/cma.o
 
 MM_OBJS := \
 	mm/mechanisms.o \
 	mm/memblock.o \
 	mm/sparse.o \
 	mm/memmap_init.o \
+	mm/mech_bench.o \
 	mm/zone_contig.o \
 	mm/buddy.o \
 	mm/pcp.o \
@@ -370,7 +373,7 @@ VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTI
 # (cmd_contig.c and cmd_handles.c are compiled into test_mm_cmds.c and
 # fuzz_mm_cmds.c until they expose their tables to the tests.)
 MM_CMDS_SRCS := shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
-	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c
+	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c
 HOST_SUITES += virtio
 HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/test_mm_cmds.c \
 	tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
@@ -488,17 +491,19 @@ $(B)/bench-obj/%.o: %.c | deps-test
 	$(HOSTCC) $(BENCH_CFLAGS) -mgeneral-regs-only -MMD -MP -c $< -o $@
 -include $(BENCH_LIB_OBJS:.o=.d)
 
-BENCHES := $(addprefix $(B)/,bench-mm bench-hotplug bench-memmap bench-contig)
+BENCHES := $(addprefix $(B)/,bench-memory_core bench-zone_contig bench-memmap_init \
+	bench-free_contig_range bench-automovable)
 $(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | deps-test
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
 
 # The QEMU half boots the ISO and runs the in-kernel bench commands.
 bench: $(BENCHES) $(B)/memlab.elf
-	./$(B)/bench-mm
-	./$(B)/bench-hotplug
-	./$(B)/bench-memmap
-	./$(B)/bench-contig
+	./$(B)/bench-memory_core
+	./$(B)/bench-zone_contig
+	./$(B)/bench-memmap_init
+	./$(B)/bench-free_contig_range
+	./$(B)/bench-automovable
 	MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
 
 # Every tier; the last line printed is pytest's summary.

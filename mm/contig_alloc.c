@@ -42,6 +42,7 @@
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
 #include "internal.h"
+#include <mm/zone_contig.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -71,10 +72,19 @@ static int contig_check_range(u64 start_pfn, u64 end_pfn, int migratetype, struc
 	struct zone *zone = NULL;
 	u64 pfn;
 
+	struct zone_contig_scan_stats before = zone_contig_scan;
+
 	for (pfn = pageblock_start_pfn(start_pfn); pfn < end_pfn; pfn += pageblock_nr_pages) {
 		struct zone *z;
 		int mt;
 
+		/*
+		 * From the second pageblock on, one probe: in a contiguous zone
+		 * it skips the checks below (they cannot fail inside the span);
+		 * a NULL answer runs them, to say why.
+		 */
+		if (zone && zone_pageblock_page(pfn, zone))
+			goto migratetype;
 		if (!pfn_to_online_page(pfn)) {
 			ksnprintf(why->why, sizeof(why->why), "pfn 0x%llx: %s",
 				  (unsigned long long)MAX(pfn, start_pfn), pfn_valid(pfn) ?
@@ -98,6 +108,7 @@ static int contig_check_range(u64 start_pfn, u64 end_pfn, int migratetype, struc
 				  zone->name, zone->zone_start_pfn, zone_end_pfn(zone));
 			return acr_fail(why, -EBUSY, "check", MAX(pfn, start_pfn));
 		}
+migratetype:
 		mt = get_pageblock_migratetype(pfn);
 		if (migratetype == MIGRATE_CMA && mt != MIGRATE_CMA) {
 			ksnprintf(why->why, sizeof(why->why),
@@ -136,6 +147,7 @@ static int contig_check_range(u64 start_pfn, u64 end_pfn, int migratetype, struc
 			return acr_fail(why, -EBUSY, "check", pfn);
 		}
 	}
+	zone_contig_scan_trace("alloc_contig_range: check", start_pfn, end_pfn, zone, &before);
 	*zonep = zone;
 	return 0;
 }

@@ -348,6 +348,10 @@ int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_desig
 	struct contig_free_stats *st = stats ? stats : &local;
 	const char *fn = frozen ? "free_contig_frozen_range" : "free_contig_range";
 
+	MM_BUG_ON((design != DESIGN_OLD && design != DESIGN_NEW) || pfn + nr_pages < pfn,
+		  "pfn %#llx nr_pages %llu design %d", (unsigned long long)pfn,
+		  (unsigned long long)nr_pages, (int)design);
+
 	memset(st, 0, sizeof(*st));
 	if (!nr_pages)
 		return 0;
@@ -394,6 +398,9 @@ void contig_snapshot_take(struct contig_snapshot *s, const struct zone *zone, u6
 			  u64 end_pfn, struct contig_block *blocks, unsigned max_blocks)
 {
 	u64 h = 0;
+
+	MM_BUG_ON(!s || !zone || start_pfn > end_pfn, "zone %s [%#llx-%#llx)", zone ? zone->name : "-",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn);
 
 	memset(s, 0, sizeof(*s));
 	s->zone = zone;

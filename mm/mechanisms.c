@@ -1,8 +1,10 @@
 /*
- * mechanisms.c - the switches between old and new designs (see
+ * mechanisms.c - the switches between old and new designs: the table, the
+ * one setter (mech_set), the save/restore pair for benchmarks (see
  * include/mm/mechanisms.h for what each one chooses).
  */
 #include <mm/mechanisms.h>
+#include <mm/platform.h>
 #include <lib/string.h>
 #include <lib/errno.h>
 
@@ -56,26 +58,68 @@ static bool word_is(const char *value, size_t len, const char *word)
 
 void mech_register_resync(enum mech_id id, void (*resync)(void))
 {
+	MM_BUG_ON(id < 0 || id >= NR_MECHS, "mech_register_resync: id %d", (int)id);
 	resync_hooks[id] = resync;
+}
+
+int mech_set(enum mech_id id, enum mech_design d)
+{
+	struct mechanism *m;
+
+	if ((int)id < 0 || id >= NR_MECHS)
+		return -EINVAL;
+	m = &mechanisms[id];
+	if (d != DESIGN_OLD && d != DESIGN_NEW && !(d == DESIGN_NEW_NT && m->has_nt))
+		return -EINVAL;
+	if (d == m->design)
+		return 0;
+	if (d != DESIGN_OLD && m->design == DESIGN_OLD && resync_hooks[id])
+		resync_hooks[id]();
+	mech_trace(id, "design %s -> %s", mech_design_name(m->design), mech_design_name(d));
+	m->design = d;
+	return 0;
 }
 
 int mech_set_design(struct mechanism *m, const char *value, size_t len)
 {
 	enum mech_design d;
-	int id = (int)(m - mechanisms);
 
 	if (word_is(value, len, "old"))
 		d = DESIGN_OLD;
 	else if (word_is(value, len, "new"))
 		d = DESIGN_NEW;
-	else if (m->has_nt && word_is(value, len, "template-nt"))
+	else if (word_is(value, len, "template-nt"))
 		d = DESIGN_NEW_NT;
 	else
 		return -EINVAL;
-	if (d != DESIGN_OLD && m->design == DESIGN_OLD && resync_hooks[id])
-		resync_hooks[id]();
-	m->design = d;
-	return 0;
+	return mech_set((enum mech_id)(m - mechanisms), d);
+}
+
+void mech_set_trace(enum mech_id id, bool on)
+{
+	MM_BUG_ON(id < 0 || id >= NR_MECHS, "mech_set_trace: id %d", (int)id);
+	mechanisms[id].trace = on;
+}
+
+int mech_override(enum mech_id id, enum mech_design d, enum mech_design *saved)
+{
+	enum mech_design was;
+	int err;
+
+	if ((int)id < 0 || id >= NR_MECHS)
+		return -EINVAL;
+	was = mechanisms[id].design;
+	err = mech_set(id, d);
+	if (!err)
+		*saved = was;
+	return err;
+}
+
+void mech_restore(enum mech_id id, enum mech_design saved)
+{
+	int err = mech_set(id, saved);
+
+	MM_BUG_ON(err, "mech_restore: mechanism %d to design %d: %d", (int)id, (int)saved, err);
 }
 
 void mech_dump(struct printer *p)

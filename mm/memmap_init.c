@@ -221,6 +221,9 @@ static const char *const design_words[] = {
 
 void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid)
 {
+	MM_BUG_ON(zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES, "pfn %#llx zone %d nid %d",
+		  (unsigned long long)pfn, (int)zone, nid);
+
 	(void)pfn;	/* no field depends on the pfn with a vmemmap */
 	page->flags = 0;
 	page->lru.next = NULL;
@@ -300,6 +303,10 @@ static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 			      int migratetype, enum mech_design d)
 {
+	MM_BUG_ON(start_pfn > end_pfn || zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES ||
+		  d > DESIGN_NEW_NT, "[%#llx-%#llx) zone %d nid %d design %d",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, (int)zone, nid, (int)d);
+
 	if (d == DESIGN_OLD)
 		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, false);
 	else
@@ -317,6 +324,10 @@ void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 				  enum mech_design d)
 {
+	MM_BUG_ON(zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES || d > DESIGN_NEW_NT,
+		  "[%#llx-%#llx) zone %d nid %d design %d", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn, (int)zone, nid, (int)d);
+
 	if (end_pfn <= start_pfn)
 		return 0;
 	if (d == DESIGN_OLD)
@@ -482,6 +493,9 @@ static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsig
 int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
 				   unsigned compound_order, void *pgmap, enum mech_design d)
 {
+	MM_BUG_ON((unsigned)nid >= MAX_NUMNODES || d > DESIGN_NEW_NT, "pfn %#llx +%llu nid %d design %d",
+		  (unsigned long long)start_pfn, (unsigned long long)nr_pages, nid, (int)d);
+
 	if (compound_order > MAX_DEVICE_COMPOUND_ORDER ||
 	    !IS_ALIGNED(start_pfn, 1ULL << compound_order) ||
 	    !IS_ALIGNED(nr_pages, 1ULL << compound_order))
@@ -531,257 +545,21 @@ void memmap_fill_pattern(struct page *page, u64 nr_pages, u64 pattern)
 {
 	struct page_template t;
 
+	MM_BUG_ON(!page && nr_pages, "page NULL, %llu pages", (unsigned long long)nr_pages);
+
 	for (int i = 0; i < PAGE_WORDS; i++)
 		t.w[i] = pattern;
 	template_copy(page, page + nr_pages, &t, false, false);
 }
 
-/* ---- measurements -------------------------------------------------------- */
-
-/* The streaming limit: eight movnti per struct page, then one sfence. */
-static void stream_fill(struct page *page, u64 nr_pages, u64 pattern)
+void memmap_stream_pattern(struct page *page, u64 nr_pages, u64 pattern)
 {
 	struct page_template t;
+
+	MM_BUG_ON(!page && nr_pages, "page NULL, %llu pages", (unsigned long long)nr_pages);
 
 	for (int i = 0; i < PAGE_WORDS; i++)
 		t.w[i] = pattern;
 	template_copy(page, page + nr_pages, &t, false, true);
 	nt_drain();
-}
-
-/*
- * bench_prepare() - put the range's memmap in the same cache state before
- * every timed run, whatever ran before it.  Cold: overwritten by a movnti
- * stream, which leaves no line of it in the cache and none dirty, as a
- * freshly populated memmap meets memmap init at hotplug or boot.  Warm:
- * written with memset(), so a range smaller than the cache sits in it,
- * dirty, and the run measures the CPU's cost rather than the memory's.
- * Without this, whichever design ran right after a movnti pass started
- * with a clean cache and won by up to 10% on memory-bound sizes.
- */
-static void bench_prepare(struct page *first, u64 nr_pages, bool warm)
-{
-	if (warm)
-		memset(first, 0x5a, (size_t)nr_pages * sizeof(struct page));
-	else
-		stream_fill(first, nr_pages, 0x5a5a5a5a5a5a5a5aULL);
-}
-
-/* One run of one kind with one design; its cycles. */
-static u64 bench_run(enum memmap_bench_kind kind, enum mech_design d, u64 start_pfn,
-		     u64 nr_pages, int nid, void *owner, bool warm)
-{
-	u64 t0;
-
-	bench_prepare(pfn_to_page(start_pfn), nr_pages, warm);
-	t0 = mm_cycles();
-	switch (kind) {
-	case MEMMAP_BENCH_NORMAL:
-		memmap_init_range_design(start_pfn, start_pfn + nr_pages, ZONE_MOVABLE, nid,
-					 MIGRATE_MOVABLE, d);
-		break;
-	case MEMMAP_BENCH_DEV_4K:
-		memmap_init_zone_device_design(start_pfn, nr_pages, nid, 0, owner, d);
-		break;
-	default:
-		memmap_init_zone_device_design(start_pfn, nr_pages, nid, pageblock_order, owner, d);
-		break;
-	}
-	return mm_cycles() - t0;
-}
-
-/*
- * The three ways of writing the same 64 bytes per struct page that the
- * designs are measured against: memset() (the kernel's rep stosq, libc's on
- * the host: wide stores inside the CPU), a movnti stream + sfence, and a
- * loop of eight ordinary 8-byte stores of constant words (the template's
- * own instructions without the lru refresh: the most general-register
- * code can do).
- */
-enum bench_limit_kind { LIMIT_MEMSET, LIMIT_STREAM, LIMIT_STORES };
-
-/* One run of a limit; its cycles. */
-static u64 bench_limit(struct page *first, u64 nr_pages, enum bench_limit_kind kind, unsigned r,
-		       bool warm)
-{
-	u64 pattern = 0x0101010101010101ULL * (r + 1);
-	struct page_template t;
-	u64 t0;
-
-	for (int i = 0; i < PAGE_WORDS; i++)
-		t.w[i] = pattern;
-	bench_prepare(first, nr_pages, warm);
-	t0 = mm_cycles();
-	if (kind == LIMIT_STREAM) {
-		stream_fill(first, nr_pages, pattern);
-	} else if (kind == LIMIT_STORES) {
-		template_copy(first, first + nr_pages, &t, false, false);
-	} else {
-		memset(first, (int)(r + 1), (size_t)nr_pages * sizeof(struct page));
-		__asm__ volatile("" : : "r"(first) : "memory");
-	}
-	return mm_cycles() - t0;
-}
-
-/*
- * The one-sided sign test: the probability, in 1/2^reps units summed, of
- * at least `wins` wins out of reps fair coin tosses.  Returned as a
- * per-mille value (integer: no floating point in the kernel).
- */
-static unsigned sign_test_permille(unsigned wins, unsigned reps)
-{
-	u64 tail = 0, c = 1;	/* c = C(reps, k) as k counts up */
-
-	for (unsigned k = 0; k <= reps; k++) {
-		if (k >= wins)
-			tail += c;
-		c = c * (reps - k) / (k + 1);
-	}
-	return (unsigned)((tail * 1000 + (1ULL << reps) / 2) >> reps);
-}
-
-enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int kind,
-					   enum mech_design d)
-{
-	if (sign_test_permille(b->wins[kind][d], b->reps) < 50)
-		return MEMMAP_BENCH_FASTER;
-	if (sign_test_permille(b->losses[kind][d], b->reps) < 50)
-		return MEMMAP_BENCH_SLOWER;
-	return MEMMAP_BENCH_NO_DIFFERENCE;
-}
-
-/* Cells of memmap_init_bench(), static: too big for a kernel stack frame. */
-static u64 bench_t[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS][MEMMAP_BENCH_MAX_REPS];
-static u64 bench_ratio[MEMMAP_BENCH_MAX_REPS];
-static u64 bench_set[MEMMAP_BENCH_MAX_REPS], bench_stream[MEMMAP_BENCH_MAX_REPS];
-static u64 bench_stores[MEMMAP_BENCH_MAX_REPS];
-
-/* The paired statistics of one kind: per run, old against template design d. */
-static void bench_pairs(struct memmap_bench *b, int k, enum mech_design d)
-{
-	unsigned wins = 0, losses = 0;
-
-	for (unsigned r = 0; r < b->reps; r++) {
-		u64 old = bench_t[k][DESIGN_OLD][r], nw = bench_t[k][d][r];
-
-		wins += nw < old;
-		losses += nw > old;
-		bench_ratio[r] = nw ? old * 1000 / nw : 0;
-	}
-	b->wins[k][d] = wins;
-	b->losses[k][d] = losses;
-	b->ratio_permille[k][d] = median_u64(bench_ratio, b->reps);
-}
-
-int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool warm,
-		      struct memmap_bench *b)
-{
-	struct page *first = pfn_to_page(start_pfn);
-
-	if (!nr_pages || !IS_ALIGNED(start_pfn, pageblock_nr_pages) ||
-	    !IS_ALIGNED(nr_pages, pageblock_nr_pages))
-		return -EINVAL;
-	reps = MIN(MAX(reps, 1u), (unsigned)MEMMAP_BENCH_MAX_REPS);
-	memset(b, 0, sizeof(*b));
-	b->nr_pages = nr_pages;
-	b->reps = reps;
-	b->warm = warm;
-	memset(first, 0, (size_t)nr_pages * sizeof(struct page)); /* first touch out of the way */
-
-	for (unsigned r = 0; r < reps; r++) {
-		/* the designs take turns at going first: no fixed order effect */
-		for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
-			for (int i = 0; i < NR_MEMMAP_DESIGNS; i++) {
-				int d = (int)((i + r) % NR_MEMMAP_DESIGNS);
-
-				bench_t[k][d][r] = bench_run((enum memmap_bench_kind)k,
-							     (enum mech_design)d, start_pfn,
-							     nr_pages, nid, b, warm);
-			}
-		bench_set[r] = bench_limit(first, nr_pages, LIMIT_MEMSET, r, warm);
-		bench_stream[r] = bench_limit(first, nr_pages, LIMIT_STREAM, r, warm);
-		bench_stores[r] = bench_limit(first, nr_pages, LIMIT_STORES, r, warm);
-	}
-	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
-		bench_pairs(b, k, DESIGN_NEW);
-		bench_pairs(b, k, DESIGN_NEW_NT);
-		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
-			b->init[k][d] = median_u64(bench_t[k][d], reps);
-	}
-	b->memset_cycles = median_u64(bench_set, reps);
-	b->stream_cycles = median_u64(bench_stream, reps);
-	b->stores_cycles = median_u64(bench_stores, reps);
-	/* leave a valid memmap behind, not the stream's pattern */
-	memmap_init_range_design(start_pfn, start_pfn + nr_pages, ZONE_MOVABLE, nid,
-				 MIGRATE_MOVABLE, DESIGN_NEW);
-	return 0;
-}
-
-/* x / y with two decimals, as "12.34" (no floating point in the kernel). */
-static void print_fixed2(struct printer *p, const char *fmt_width, u64 x, u64 y)
-{
-	u64 v = y ? (x * 100 + y / 2) / y : 0;
-	char buf[32];
-	struct buf_printer bp;
-
-	buf_printer_init(&bp, buf, sizeof(buf));
-	pr_printf(&bp.p, "%llu.%02llu", (unsigned long long)(v / 100), (unsigned long long)(v % 100));
-	pr_printf(p, fmt_width, buf);
-}
-
-static const char *const verdict_words[] = {
-	[MEMMAP_BENCH_FASTER] = "faster",
-	[MEMMAP_BENCH_NO_DIFFERENCE] = "no significant difference",
-	[MEMMAP_BENCH_SLOWER] = "SLOWER",
-};
-
-void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
-{
-	static const char *const kind_names[] = {
-		[MEMMAP_BENCH_NORMAL] = "normal (Movable)",
-		[MEMMAP_BENCH_DEV_4K] = "device 4 KiB",
-		[MEMMAP_BENCH_DEV_2M] = "device 2 MiB",
-	};
-	u64 n = b->nr_pages, lo, hi;
-
-	pr_printf(p, "memmap init: %llu struct pages (%llu KiB of memmap), %s, median of %u runs\n",
-		  (unsigned long long)n, (unsigned long long)(n * sizeof(struct page) >> 10),
-		  b->warm ? "warm (memmap in the cache)" : "cold (memmap out of the cache)", b->reps);
-	pr_printf(p, "cycles per struct page     old   template template-nt   old/new   old/nt"
-		  "  new/memset  nt/stream\n");
-	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
-		pr_printf(p, "  %-17s", kind_names[k]);
-		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
-			print_fixed2(p, d ? " %10s" : " %7s", b->init[k][d], n);
-		print_fixed2(p, " %8sx", b->ratio_permille[k][DESIGN_NEW], 1000);
-		print_fixed2(p, " %7sx", b->ratio_permille[k][DESIGN_NEW_NT], 1000);
-		print_fixed2(p, " %10sx", b->init[k][DESIGN_NEW], b->memset_cycles);
-		print_fixed2(p, " %9sx\n", b->init[k][DESIGN_NEW_NT], b->stream_cycles);
-	}
-	pr_printf(p, "  limit: memset          ");
-	print_fixed2(p, "%s cycles/page (64 bytes per struct page)\n", b->memset_cycles, n);
-	pr_printf(p, "  limit: movnti stream   ");
-	print_fixed2(p, "%s cycles/page\n", b->stream_cycles, n);
-	pr_printf(p, "  limit: 8-byte stores   ");
-	print_fixed2(p, "%s cycles/page (8 constant words per struct page; template ", b->stores_cycles, n);
-	lo = hi = b->init[0][DESIGN_NEW];
-	for (int k = 1; k < NR_MEMMAP_BENCH_KINDS; k++) {
-		lo = MIN(lo, b->init[k][DESIGN_NEW]);
-		hi = MAX(hi, b->init[k][DESIGN_NEW]);
-	}
-	print_fixed2(p, "%s-", lo, b->stores_cycles);
-	print_fixed2(p, "%sx of it)\n", hi, b->stores_cycles);
-	pr_printf(p, "  old/new and old/nt are medians of the %u paired runs' ratios; sign tests:\n",
-		  b->reps);
-	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
-		for (int d = DESIGN_NEW; d < NR_MEMMAP_DESIGNS; d++) {
-			const char *name = d == DESIGN_NEW ? "template" : "template-nt";
-			unsigned p_faster = sign_test_permille(b->wins[k][d], b->reps);
-			enum memmap_bench_verdict v = memmap_bench_verdict(b, k, (enum mech_design)d);
-
-			pr_printf(p, "  %-17s %s faster in %u of %u runs (p=%u.%03u): %s%s%s\n",
-				  kind_names[k], name, b->wins[k][d], b->reps, p_faster / 1000,
-				  p_faster % 1000, v == MEMMAP_BENCH_NO_DIFFERENCE ? "" : name,
-				  v == MEMMAP_BENCH_NO_DIFFERENCE ? "" : " ", verdict_words[v]);
-		}
 }

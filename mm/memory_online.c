@@ -9,6 +9,7 @@
  * Context: (main), one hotplug operation at a time.
  */
 #include <mm/memory_hotplug.h>
+#include <mm/zone_contig.h>
 #include <mm/memremap.h>
 #include <mm/sparse.h>
 #include <mm/buddy.h>
@@ -354,7 +355,7 @@ int memory_block_offline(struct memory_block *mem)
 
 	if (mem->state != MEM_ONLINE)
 		return -EINVAL;
-	if (mem->zones_mixed || !zone) {
+	if (mem->zones_mixed || !zone || !zone_range_online_in_zone(zone, range_start, end_pfn)) {
 		pr_warn("offline: memory block %lu: failed due to spanning more than one zone",
 			mem->block_id);
 		return -EINVAL;

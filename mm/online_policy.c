@@ -100,6 +100,8 @@ void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats)
 {
 	struct zone *zone;
 
+	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d", nid);
+
 	stats->kernel_early_pages = 0;
 	stats->movable_pages = 0;
 	if (nid == NUMA_NO_NODE) {
@@ -135,6 +137,9 @@ void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_e
 	struct auto_movable_stats *node = &am_cache_node[zone->zone_pgdat->node_id];
 	long d_kernel = 0, d_movable;
 
+	MM_BUG_ON((unsigned)zone->zone_pgdat->node_id >= MAX_NUMNODES || zone->idx >= MAX_NR_ZONES,
+		  "zone %s: node %d idx %d", zone->name, zone->zone_pgdat->node_id, (int)zone->idx);
+
 	if (zone->idx == ZONE_MOVABLE) {
 		d_movable = d_present;
 	} else {
@@ -164,6 +169,8 @@ void auto_movable_stats_resync(void)
 
 void auto_movable_stats_cached(int nid, struct auto_movable_stats *stats)
 {
+	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d", nid);
+
 	*stats = nid == NUMA_NO_NODE ? am_cache_all : am_cache_node[nid];
 }
 
@@ -236,9 +243,12 @@ auto_movable_account_dynamic_groups(int nid, const struct memory_group *excluded
 bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages)
 {
 	struct auto_movable_group_stats gs = { 0, 0 };
-	struct auto_movable_stats stats = auto_movable_stats_get(nid);
+	struct auto_movable_stats stats;
 	unsigned long kernel_early_pages, movable_pages;
 
+	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d nr_pages %lu", nid,
+		  nr_pages);
+	stats = auto_movable_stats_get(nid);
 	if (auto_movable_ratio && memory_groups_have_dynamic())
 		gs = auto_movable_account_dynamic_groups(nid, group);
 	if (stats.kernel_early_pages <= gs.req_kernel_early_pages)
@@ -313,6 +323,9 @@ kernel_zone:
 struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_group *group,
 				u64 start_pfn, u64 nr_pages)
 {
+	MM_BUG_ON((unsigned)nid >= MAX_NUMNODES || !nr_pages, "nid %d pfn %#llx +%llu", nid,
+		  (unsigned long long)start_pfn, (unsigned long long)nr_pages);
+
 	if (online_type == MMOP_ONLINE_KERNEL)
 		return default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
 	if (online_type == MMOP_ONLINE_MOVABLE)
@@ -320,51 +333,4 @@ struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_gr
 	if (memhp_online_policy == ONLINE_POLICY_AUTO_MOVABLE)
 		return auto_movable_zone_for_pfn(nid, group, start_pfn, nr_pages);
 	return default_zone_for_pfn(nid, start_pfn, nr_pages);
-}
-
-/* ---- auto-movable: the benchmark ----------------------------------------- */
-
-/* The cycles of `calls` checks with design d, as the policy makes them. */
-static u64 auto_movable_bench_round(enum mech_design d, int ask_nodes, unsigned calls)
-{
-	volatile bool sink = false;
-	int nid = 0;
-	u64 t0;
-
-	mechanisms[MECH_AUTO_MOVABLE_STATS].design = d;
-	if (d == DESIGN_NEW)
-		auto_movable_stats_resync();
-	t0 = mm_cycles();
-	for (unsigned i = 0; i < calls; i++) {
-		sink ^= auto_movable_can_online_movable(NUMA_NO_NODE, NULL, 32768) &&
-			auto_movable_can_online_movable(nid, NULL, 32768);
-		nid = nid + 1 == ask_nodes ? 0 : nid + 1;	/* no division in the loop */
-	}
-	return mm_cycles() - t0;
-}
-
-void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, u64 *walk, u64 *cached)
-{
-	enum mech_design saved = mech_design(MECH_AUTO_MOVABLE_STATS);
-	u64 w[AUTO_MOVABLE_BENCH_MAX_ROUNDS], c[AUTO_MOVABLE_BENCH_MAX_ROUNDS];
-
-	rounds = MIN(MAX(rounds, 1u), (unsigned)AUTO_MOVABLE_BENCH_MAX_ROUNDS);
-	ask_nodes = MAX(ask_nodes, 1);
-	/* one untimed round of each first: caches, and under TCG the translation */
-	auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
-	auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
-	for (unsigned r = 0; r < rounds; r++) {
-		if (r & 1) {
-			c[r] = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
-			w[r] = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
-		} else {
-			w[r] = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
-			c[r] = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
-		}
-	}
-	mechanisms[MECH_AUTO_MOVABLE_STATS].design = saved;
-	if (saved == DESIGN_NEW)
-		auto_movable_stats_resync();
-	*walk = median_u64(w, rounds);
-	*cached = median_u64(c, rounds);
 }

@@ -75,6 +75,7 @@
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
 #include <mm/buddy.h>
+#include <mm/zone_contig.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 
@@ -151,6 +152,9 @@ static u64 scan_unmovable(u64 start_pfn, u64 end_pfn, bool memmap_ok)
 /* The offline rules: the range's own memmap pages (PGTY_TABLE) may stay. */
 u64 has_unmovable_pages(u64 start_pfn, u64 end_pfn)
 {
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx-%#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
+
 	return scan_unmovable(start_pfn, end_pfn, true);
 }
 
@@ -162,6 +166,9 @@ u64 has_unmovable_pages(u64 start_pfn, u64 end_pfn)
  */
 void undo_isolate_page_range(u64 start_pfn, u64 end_pfn)
 {
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx-%#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
+
 	start_pfn = pageblock_start_pfn(start_pfn);
 	end_pfn = ALIGN_UP(end_pfn, pageblock_nr_pages);
 	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += pageblock_nr_pages) {
@@ -211,17 +218,28 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 {
 	bool check = flags & (ISOLATE_MEMORY_OFFLINE | ISOLATE_CONTIG_ALLOC);
 	bool memmap_ok = flags & ISOLATE_MEMORY_OFFLINE;
-	struct zone *drained = NULL;
+	struct zone_contig_scan_stats before = zone_contig_scan;
+	struct zone *drained = NULL, *zone = NULL;
 	u64 pfn, bad_pfn = NO_PFN;
+
+	MM_BUG_ON(flags & ~(ISOLATE_MEMORY_OFFLINE | ISOLATE_CONTIG_ALLOC), "[%#llx-%#llx) flags %#x",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, flags);
 
 	if (start_pfn >= end_pfn || !IS_ALIGNED(start_pfn, pageblock_nr_pages) ||
 	    !IS_ALIGNED(end_pfn, pageblock_nr_pages))
 		return -EINVAL;
 
-	/* Free pages of the range may sit on pcp lists: give them to the buddy. */
+	/*
+	 * Free pages of the range may sit on pcp lists: give them to the
+	 * buddy.  A pageblock of the zone drained last needs nothing; in a
+	 * contiguous zone it is known to be one without pfn_valid / zone
+	 * checks (zone_pageblock_page()).
+	 */
 	for (pfn = start_pfn; pfn < end_pfn; pfn += pageblock_nr_pages) {
 		struct zone *zone;
 
+		if (drained && zone_pageblock_page(pfn, drained))
+			continue;
 		if (!pfn_valid(pfn))
 			continue;
 		zone = page_zone(pfn_to_page(pfn));
@@ -230,13 +248,19 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 		drained = zone;
 	}
 
-	/* Invariant: the pageblocks of [start_pfn, pfn) are isolated by us. */
+	/*
+	 * Invariant: the pageblocks of [start_pfn, pfn) are isolated by us.
+	 * A pageblock whose zone is the previous one's is probed once; it
+	 * then needs neither pfn_valid, page_zone nor the zone-edge check.
+	 */
 	for (pfn = start_pfn; pfn < end_pfn; pfn += pageblock_nr_pages) {
-		struct zone *zone;
+		bool in_zone = zone && zone_pageblock_page(pfn, zone);
 
-		if (!pfn_valid(pfn))
-			continue;
-		zone = page_zone(pfn_to_page(pfn));
+		if (!in_zone) {
+			if (!pfn_valid(pfn))
+				continue;
+			zone = page_zone(pfn_to_page(pfn));
+		}
 		/*
 		 * A CMA pageblock belongs to its CMA area for good: offlining
 		 * it would leave the area counting memory that is gone.  Linux
@@ -252,12 +276,13 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 			if (bad_pfn != NO_PFN)
 				break;
 		}
-		if (get_pageblock_isolate(pfn) || !pageblock_in_zone(zone, pfn) ||
+		if (get_pageblock_isolate(pfn) || (!in_zone && !pageblock_in_zone(zone, pfn)) ||
 		    buddy_isolate_pageblock(zone, pfn, true) < 0) {
 			bad_pfn = pfn;
 			break;
 		}
 	}
+	zone_contig_scan_trace("start_isolate_page_range", start_pfn, end_pfn, zone, &before);
 	if (bad_pfn == NO_PFN) {
 		remerge_isolated(start_pfn, end_pfn);
 		return 0;
@@ -276,6 +301,9 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 int test_pages_isolated(u64 start_pfn, u64 end_pfn, u64 *failed_pfn)
 {
 	u64 pfn = start_pfn;
+
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx-%#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
 
 	/* A free block that began before start_pfn: its pageblock decides. */
 	if (pfn_valid(pfn) && skip_free_block_at(pfn) != pfn && get_pageblock_isolate(pfn))
@@ -354,6 +382,9 @@ unsigned long offline_isolated_pages(u64 start_pfn, u64 end_pfn)
 {
 	unsigned long taken = 0;
 	u64 pfn = start_pfn;
+
+	MM_BUG_ON(start_pfn > end_pfn, "[%#llx-%#llx)", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
 
 	/* A free block that began before start_pfn on an isolate list. */
 	if (pfn_valid(pfn) && skip_free_block_at(pfn) != pfn && get_pageblock_isolate(pfn)) {

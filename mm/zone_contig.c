@@ -35,9 +35,23 @@
  * one way the designs can disagree is an undercount, which only errs
  * towards "not contiguous": the span grows over pfns whose memmap was
  * initialised while outside it (memlab never does that; Linux documents
- * it).  tests/host/test_zone_contig.c exercises each case.
+ * it).  tests/host/test_hotplug.c (hotplug_contig_zones and the zone
+ * tests before it) exercises these cases; `contiguity` compares both
+ * answers live.
+ *
+ * The readers.  The flag pays off in the pfn scans that go pageblock by
+ * pageblock over a zone: alloc_contig_range's range check
+ * (mm/contig_alloc.c), start_isolate_page_range (mm/page_isolation.c) and
+ * the offline check that a block lies in its zone (mm/memory_online.c).
+ * Each asks zone_pageblock_page() (include/mm/zone_contig.h): for a
+ * contiguous zone the pfn_valid / online / zone / node checks of every
+ * pageblock are skipped; for a non-contiguous one they run.  Results are
+ * the same either way (tests/host/test_contig.c runs the scans with the
+ * zone marked contiguous and not); zone_contig_scan counts the saving and
+ * `trace contig_check on` prints it per scan (docs/zone-contiguity.md).
  */
 #include <mm/mmzone.h>
+#include <mm/zone_contig.h>
 #include <mm/sparse.h>
 #include <mm/mechanisms.h>
 
@@ -47,7 +61,7 @@
  * this zone, else NULL.  Checks: end-1 valid, start online, start page in
  * zone, start and end pages in the same zone and node.  Context: (any).
  */
-struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone)
+static struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone)
 {
 	struct page *start_page, *end_page;
 
@@ -67,11 +81,54 @@ struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zo
 }
 
 /* pageblock_pfn_to_page() - the fast path for contiguous zones. */
-struct page *pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone)
+static struct page *pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone)
 {
 	if (zone->contiguous)
 		return pfn_to_page(start_pfn);
 	return __pageblock_pfn_to_page(start_pfn, end_pfn, zone);
+}
+
+/* ---- the readers: pfn scans that profit from the flag -------------------- */
+
+struct zone_contig_scan_stats zone_contig_scan;
+
+struct page *zone_pageblock_page(u64 block_pfn, struct zone *zone)
+{
+	u64 end_pfn = block_pfn + pageblock_nr_pages;
+
+	if (!zone_spans_pfn(zone, block_pfn) || !zone_spans_pfn(zone, end_pfn - 1))
+		return NULL;
+	if (zone->contiguous)
+		zone_contig_scan.skipped++;
+	else
+		zone_contig_scan.checked++;
+	return pageblock_pfn_to_page(block_pfn, end_pfn, zone);
+}
+
+bool zone_range_online_in_zone(struct zone *zone, u64 start_pfn, u64 end_pfn)
+{
+	struct zone_contig_scan_stats before = zone_contig_scan;
+	u64 pfn;
+
+	MM_BUG_ON(!IS_ALIGNED(start_pfn, pageblock_nr_pages) || !IS_ALIGNED(end_pfn, pageblock_nr_pages),
+		  "zone_range_online_in_zone: [%#llx-%#llx) not pageblock aligned",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn);
+	for (pfn = start_pfn; pfn < end_pfn; pfn += pageblock_nr_pages)
+		if (!zone_pageblock_page(pfn, zone))
+			break;
+	zone_contig_scan_trace("offline: block in zone", start_pfn, end_pfn, zone, &before);
+	return pfn >= end_pfn;
+}
+
+void zone_contig_scan_trace(const char *who, u64 start_pfn, u64 end_pfn, const struct zone *zone,
+			    const struct zone_contig_scan_stats *before)
+{
+	mech_trace(MECH_CONTIG_CHECK,
+		   "%s [%#llx-%#llx) zone %s (%s): %lu pageblocks without checks, %lu checked",
+		   who, (unsigned long long)start_pfn, (unsigned long long)end_pfn,
+		   zone ? zone->name : "-", zone && zone->contiguous ? "contiguous" : "not contiguous",
+		   zone_contig_scan.skipped - before->skipped,
+		   zone_contig_scan.checked - before->checked);
 }
 
 /* Pageblocks examined by set_zone_contiguous() since boot (for `zoneinfo`). */
@@ -83,7 +140,7 @@ unsigned long zone_contig_walk_steps;
  * __pageblock_pfn_to_page() per pageblock: 512 for each GiB of span.
  * Context: (boot) or (main), with the zone's span stable.
  */
-void set_zone_contiguous(struct zone *zone)
+static void set_zone_contiguous(struct zone *zone)
 {
 	u64 block_start = pageblock_start_pfn(zone->zone_start_pfn);
 	u64 block_end = pageblock_end_pfn(zone->zone_start_pfn);

@@ -1,28 +1,48 @@
 /*
- * cmd_bench.c - in-kernel measurements of the hotplug mechanisms, old vs
- * new in one run (`bench contig`, `bench automovable`).  The contiguous-free
- * and memmap-init benchmarks live with their mechanisms (`contig bench`,
- * `devmem bench`).  Under TCG, cycles are the TSC's: compare ratios.
+ * cmd_bench.c - `bench NAME`: the in-kernel measurement of each of the
+ * four mechanisms, old design against new in one run, each named for what
+ * it measures:
+ *
+ *   bench zone_contig                 onlining blocks into a growing zone:
+ *                                     pageblock walk vs counter (alias
+ *                                     `bench contig`)
+ *   bench memmap_init START SIZE [REPS] [warm]
+ *                                     memmap init per page vs template vs
+ *                                     template-nt (alias `devmem bench`)
+ *   bench free_contig_range [NR] [REPS]
+ *                                     free_contig_range page by page vs
+ *                                     prepared + chunks (alias `contig bench`)
+ *   bench automovable                 the auto-movable online check, zone
+ *                                     walk vs cached sums
+ *
+ * The measuring cores shared with the host benchmarks are mm/mech_bench.c;
+ * designs are switched only through mech_override()/mech_restore() or the
+ * explicit _design() entries.  Under TCG, cycles are the TSC's: compare
+ * ratios.  Context: (main).
  */
+#include <mm/mech_bench.h>
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
 #include <mm/mmzone.h>
 #include <mm/memremap.h>
+#include <mm/contig_alloc.h>
+#include <lib/median.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <lib/errno.h>
 #include <kernel/time.h>
+#include "mm_bench.h"
 
 #define BENCH_MAX_BLOCKS	1024
+#define FREE_BENCH_MAX_REPS	31
 
 static struct memory_block *bench_blocks[BENCH_MAX_BLOCKS];
 static u64 bench_cost[BENCH_MAX_BLOCKS];
 
-/* Online the blocks in order with one design, recording each cost;
- * returns 0 or the first error (the blocks onlined so far stay online). */
-static int online_all(unsigned n, enum mech_design d, u64 *total)
+/* Online the blocks in order, recording each cost; returns 0 or the
+ * first error (the blocks onlined so far stay online). */
+static int online_all(unsigned n, u64 *total)
 {
-	mechanisms[MECH_CONTIG_CHECK].design = d;
 	*total = 0;
 	for (unsigned i = 0; i < n; i++) {
 		u64 t0 = cycles_now();
@@ -55,9 +75,9 @@ static int offline_all(unsigned n)
 }
 
 /* The blocks of the bench left online, by id, after an offline failed. */
-static void print_left_online(struct printer *out, unsigned n)
+static void print_left_online(struct printer *out, const char *cmd, unsigned n)
 {
-	pr_printf(out, "bench contig: offlining failed; left online:");
+	pr_printf(out, "%s: offlining failed; left online:", cmd);
 	for (unsigned i = 0; i < n; i++)
 		if (bench_blocks[i]->state != MEM_OFFLINE)
 			pr_printf(out, " memory%lu", bench_blocks[i]->block_id);
@@ -86,12 +106,12 @@ static void report(struct printer *out, const char *name, unsigned n, u64 total,
 		  (unsigned long long)walked);
 }
 
-static int bench_contig(struct printer *out)
+static int bench_zone_contig(struct printer *out, const char *cmd)
 {
-	enum mech_design saved = mech_design(MECH_CONTIG_CHECK);
 	unsigned long id = 0;
 	unsigned n = 0;
 	u64 total_old = 0, total_new = 0, w0, walked_old;
+	enum mech_design saved, was_old;
 	struct memory_block *mem;
 	int err, off_err;
 
@@ -100,31 +120,34 @@ static int bench_contig(struct printer *out)
 		    !devmem_intersects(mem->block_id * PAGES_PER_MEMORY_BLOCK, PAGES_PER_MEMORY_BLOCK))
 			bench_blocks[n++] = mem;
 	if (n < 2) {
-		pr_printf(out, "bench contig: needs offline hot-added blocks: set\n"
+		pr_printf(out, "%s: needs offline hot-added blocks: set\n"
 			  "  echo offline > /sys/devices/system/memory/auto_online_blocks\n"
-			  "and hot-add a DIMM (e.g. 4 GiB) from QMP first; found %u\n", n);
+			  "and hot-add a DIMM (e.g. 4 GiB) from QMP first; found %u\n", cmd, n);
 		return -ENODEV;
 	}
-	pr_printf(out, "bench contig: online %u offline blocks one after another into ZONE_MOVABLE\n", n);
+	pr_printf(out, "%s: online %u offline blocks one after another into ZONE_MOVABLE\n", cmd, n);
+	/* each round's onlines and offlines with its design; then as it was */
+	mech_override(MECH_CONTIG_CHECK, DESIGN_OLD, &saved);
 	w0 = zone_contig_walk_steps;
-	err = online_all(n, DESIGN_OLD, &total_old);
+	err = online_all(n, &total_old);
 	walked_old = zone_contig_walk_steps - w0;
 	off_err = offline_all(n);
 	if (!err && !off_err) {
 		report(out, "old", n, total_old, walked_old);
+		mech_override(MECH_CONTIG_CHECK, DESIGN_NEW, &was_old);
 		w0 = zone_contig_walk_steps;
-		err = online_all(n, DESIGN_NEW, &total_new);
+		err = online_all(n, &total_new);
 		off_err = offline_all(n);
 		if (!err && !off_err)
 			report(out, "new", n, total_new, zone_contig_walk_steps - w0);
 	}
-	mechanisms[MECH_CONTIG_CHECK].design = saved;
+	mech_restore(MECH_CONTIG_CHECK, saved);
 	if (off_err) {
-		print_left_online(out, n);
+		print_left_online(out, cmd, n);
 		return off_err;
 	}
 	if (err) {
-		pr_printf(out, "bench contig: online failed: %s; blocks left offline\n", err_text(err));
+		pr_printf(out, "%s: online failed: %s; blocks left offline\n", cmd, err_text(err));
 		return err;
 	}
 	pr_printf(out, "  old/new total: %llu.%02llux\n",
@@ -158,22 +181,176 @@ static int bench_automovable(struct printer *out)
 	return 0;
 }
 
+/* num/den with two decimals, into buf. */
+static const char *bench_fixed2(char *buf, size_t size, u64 num, u64 den)
+{
+	u64 hundredths = den ? (num * 100 + den / 2) / den : 0;
+
+	ksnprintf(buf, size, "%llu.%02llu", (unsigned long long)(hundredths / 100),
+		  (unsigned long long)(hundredths % 100));
+	return buf;
+}
+
+/* ---- bench free_contig_range: page by page vs prepared + chunks -------------- */
+
+/* Free the allocated range with one design, timed. */
+static u64 free_range_timed(u64 pfn, u64 nr, bool frozen, enum mech_design d)
+{
+	u64 t0 = cycles_now();
+
+	free_contig_range_design(pfn, nr, frozen, d, NULL);
+	return cycles_now() - t0;
+}
+
+static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr, unsigned reps)
+{
+	static u64 t[5][FREE_BENCH_MAX_REPS];
+	static const char *const names[5] = {
+		"old (page by page, pcp)", "new (prepare + chunks)", "frozen old", "frozen new",
+		"memset 64 B/page (limit)",
+	};
+	bool trace = mech_tracing(MECH_CONTIG_FREE);
+	u64 pfn, bytes = nr * sizeof(struct page), med[5], khz = tsc_khz();
+	unsigned scratch_order = 0;
+	struct page *scratch;
+	char b1[24], b2[24];
+	int mt, err = 0;
+
+	while ((PAGE_SIZE << scratch_order) < bytes && scratch_order < MAX_PAGE_ORDER)
+		scratch_order++;
+	scratch = alloc_pages(GFP_KERNEL | __GFP_NOWARN, scratch_order);
+	if (!scratch) {
+		pr_printf(out, "%s: no memory for the memset buffer\n", cmd);
+		return -ENOMEM;
+	}
+	err = contig_pick_range(out, cmd, nr, false, &pfn, &mt);
+	if (err)
+		goto out_scratch;
+	mech_set_trace(MECH_CONTIG_FREE, false);
+	for (unsigned r = 0; r < reps && !err; r++) {
+		u8 *mem = mm_phys_to_virt(page_to_phys(scratch));
+		u64 left = bytes, t0;
+
+		/* The range is allocated (refcount 1) at the top of each round. */
+		t[0][r] = free_range_timed(pfn, nr, false, DESIGN_OLD);
+		err = contig_realloc_range(out, cmd, pfn, nr, mt, false);
+		if (err)
+			break;
+		t[1][r] = free_range_timed(pfn, nr, false, DESIGN_NEW);
+		err = contig_realloc_range(out, cmd, pfn, nr, mt, true);
+		if (err)
+			break;
+		t[2][r] = free_range_timed(pfn, nr, true, DESIGN_OLD);
+		err = contig_realloc_range(out, cmd, pfn, nr, mt, true);
+		if (err)
+			break;
+		t[3][r] = free_range_timed(pfn, nr, true, DESIGN_NEW);
+		err = contig_realloc_range(out, cmd, pfn, nr, mt, false);
+		t0 = cycles_now();
+		while (left) {
+			u64 n = MIN(left, (u64)(PAGE_SIZE << scratch_order));
+
+			memset(mem, (int)r, n);
+			left -= n;
+		}
+		t[4][r] = cycles_now() - t0;
+	}
+	mech_set_trace(MECH_CONTIG_FREE, trace);
+	if (err)
+		goto out_scratch;	/* the range is free: realloc failed after a free */
+	free_contig_range(pfn, nr);
+
+	for (unsigned i = 0; i < 5; i++)
+		med[i] = median_u64(t[i], reps);
+	pr_printf(out, "%s: free_contig_range of %llu pages at pfn 0x%llx (%s, zone %s), median of %u runs\n",
+		  cmd, (unsigned long long)nr, (unsigned long long)pfn, migratetype_name(mt),
+		  page_zone(pfn_to_page(pfn))->name, reps);
+	pr_printf(out, "  %-26s %12s %12s\n", "", "cycles/page", "us/range");
+	for (unsigned i = 0; i < 5; i++)
+		pr_printf(out, "  %-26s %12s %12s\n", names[i], bench_fixed2(b1, sizeof(b1), med[i], nr),
+			  khz ? bench_fixed2(b2, sizeof(b2), med[i] * 1000, khz) : "?");
+	pr_printf(out, "  speedup new/old %sx, frozen new/old %sx",
+		  bench_fixed2(b1, sizeof(b1), med[0], med[1]), bench_fixed2(b2, sizeof(b2), med[2], med[3]));
+	pr_printf(out, ", new/limit %sx (published: 1406 -> 402 us, 3.50x)\n",
+		  bench_fixed2(b1, sizeof(b1), med[1], med[4]));
+out_scratch:
+	free_pages(scratch, scratch_order);
+	return err;
+}
+
+int bench_free_contig_range_cmd(struct printer *out, const char *cmd, int argc, char **argv)
+{
+	u64 nr = 16384, reps = 5;
+
+	if (argc > 2)
+		return shell_usage(out, shell_find("bench"));
+	if (argc >= 1 && contig_parse_pages(out, cmd, argv[0], CONTIG_MAX_PAGES, &nr))
+		return -EINVAL;
+	if (argc == 2 && contig_parse_pages(out, cmd, argv[1], FREE_BENCH_MAX_REPS, &reps))
+		return -EINVAL;
+	return bench_free_contig_range(out, cmd, nr, (unsigned)reps);
+}
+
+/* ---- bench memmap_init: per page vs template vs template-nt --------------------- */
+
+int bench_memmap_init_cmd(struct printer *out, const char *cmd, int argc, char **argv)
+{
+	static struct memmap_bench b;
+	u64 start, size, reps = 5;
+	bool warm = argc > 2 && !strcmp(argv[argc - 1], "warm");
+	int nargs = argc - warm;	/* the arguments before "warm" */
+	int err;
+
+	if (nargs != 2 && nargs != 3) {
+		pr_printf(out, "usage: %s START SIZE [REPS] [warm]\n", cmd);
+		return -EINVAL;
+	}
+	if (parse_u64(argv[0], &start) || parse_u64(argv[1], &size) ||
+	    (nargs == 3 && (parse_u64(argv[2], &reps) || !reps || reps > MEMMAP_BENCH_MAX_REPS))) {
+		pr_printf(out, "%s START SIZE [REPS 1-%d] [warm]\n", cmd, MEMMAP_BENCH_MAX_REPS);
+		return -EINVAL;
+	}
+	err = devmem_bench(start, size, (unsigned)reps, warm, &b);
+	if (err) {
+		pr_printf(out, "%s [%#llx-%#llx): %s (see the log line above)\n", cmd,
+			  (unsigned long long)start, (unsigned long long)(start + size), err_text(err));
+		return err;
+	}
+	memmap_bench_print(&b, out);
+	pr_printf(out, "  (TSC %llu kHz; the memmap is poisoned again: the blocks stay offline)\n",
+		  (unsigned long long)tsc_khz());
+	return 0;
+}
+
 static int cmd_bench(struct printer *out, int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "contig"))
-		return bench_contig(out);
+	if (argc == 2 && (!strcmp(argv[1], "zone_contig") || !strcmp(argv[1], "contig")))
+		return bench_zone_contig(out, !strcmp(argv[1], "contig") ? "bench contig" :
+					 "bench zone_contig");
 	if (argc == 2 && !strcmp(argv[1], "automovable"))
 		return bench_automovable(out);
+	if (argc >= 2 && !strcmp(argv[1], "free_contig_range"))
+		return bench_free_contig_range_cmd(out, "bench free_contig_range", argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "memmap_init"))
+		return bench_memmap_init_cmd(out, "bench memmap_init", argc - 2, argv + 2);
 	return shell_usage(out, shell_find("bench"));
 }
 
-SHELL_COMMAND(bench, .name = "bench", .usage = "bench contig|automovable",
-	      .summary = "measure the hotplug mechanisms, old vs new design, in one run",
-	      .help = "bench contig: online every offline hot-added memory block one after\n"
+SHELL_COMMAND(bench, .name = "bench",
+	      .usage = "bench zone_contig | memmap_init START SIZE [REPS] [warm] | "
+		       "free_contig_range [NR] [REPS] | automovable",
+	      .summary = "measure each mechanism, old vs new design, in one run",
+	      .help = "zone_contig: online every offline hot-added memory block one after\n"
 		      "  another with the pageblock walk, offline them, then again with the\n"
 		      "  counter; prints total cycles and the cost of the first vs the last\n"
 		      "  blocks (the walk grows with the zone, the counter stays flat).\n"
-		      "  Needs a DIMM added with auto_online_blocks=offline.\n"
-		      "bench automovable: the auto-movable online check, zone walk vs cache.\n"
-		      "See also `contig bench` and `devmem bench`.",
+		      "  Needs a DIMM added with auto_online_blocks=offline.  (alias: contig)\n"
+		      "memmap_init: every memmap init design over offline blocks [START,\n"
+		      "  START+SIZE) (normal, device 4 KiB, device 2 MiB) beside a memset and\n"
+		      "  a movnti stream of the same bytes, REPS runs (default 5), the memmap\n"
+		      "  cold before each run or \"warm\".  (alias: devmem bench)\n"
+		      "free_contig_range: free NR pages (default 16384; the CMA area if any)\n"
+		      "  page by page vs prepared + chunks, refcounted and frozen, REPS rounds\n"
+		      "  (default 5): median cycles/page and ratios.  (alias: contig bench)\n"
+		      "automovable: the auto-movable online check, zone walk vs cache.",
 	      .fn = cmd_bench);

@@ -1,23 +1,12 @@
 /*
  * cmd_contig.c - contiguous ranges and CMA from the shell: the commands
- * `cma` and `contig`, Linux's CMA debugfs and sysfs files, the live
- * equivalence check of the two free_contig_range() designs and their
- * in-kernel benchmark.
+ * `cma` and `contig`, with the live equivalence check of the two
+ * free_contig_range() designs (`contig compare`).  The CMA files are
+ * views/cma.c; the benchmark (`bench free_contig_range`, alias
+ * `contig bench`) is shell/cmd_bench.c.
  *
- * Files (cma0 exists when the kernel was booted with cma=SIZE; without an
- * area reading them fails with "No such device"):
- *   /sys/kernel/debug/cma/cma0/alloc          write N: cma_alloc N pages, remembered
- *   /sys/kernel/debug/cma/cma0/free           write N: release N pages, newest first
- *   /sys/kernel/debug/cma/cma0/count          pages in the area
- *   /sys/kernel/debug/cma/cma0/used           pages handed out (bitmap)
- *   /sys/kernel/debug/cma/cma0/maxchunk       largest free run, pages
- *   /sys/kernel/debug/cma/cma0/base_pfn       first pfn
- *   /sys/kernel/debug/cma/cma0/order_per_bit  pages per bitmap bit, log2
- *   /sys/kernel/debug/cma/cma0/bitmap         the bitmap as 32-bit words, decimal
- *   /sys/kernel/mm/cma/cma0/{alloc_pages_success,alloc_pages_fail,
- *                            release_pages_success,total_pages,available_pages}
- * as Linux's mm/cma_debug.c and mm/cma_sysfs.c show them (Linux names the
- * cma= area "reserved").
+ * `cma alloc N` and `cma release N` do what writing N to the CMA area's
+ * debugfs files alloc and free does (those files: views/cma.c).
  *
  * Commands:
  *   cma                      the areas: range, zone, counters, allocations
@@ -27,7 +16,7 @@
  *   contig free START NR     free_contig_range() of (part of) such a range
  *   contig list              the ranges `contig alloc` handed out
  *   contig compare [NR] [frozen]     old vs new design, live (see below)
- *   contig bench [NR] [REPS] cycles per page, old vs new vs frozen
+ *   contig bench [NR] [REPS] alias of `bench free_contig_range` (cmd_bench.c)
  * `contig free` only accepts pages that `contig alloc` handed out: freeing
  * pages some other part of the kernel owns would corrupt it.
  *
@@ -48,29 +37,18 @@
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <kernel/time.h>
-#include <views/vfs.h>
 #include <mm/cma.h>
 #include <mm/contig_alloc.h>
+#include "mm_bench.h"
 
 #define NO_PFN			(~0ULL)
 #define CONTIG_MAX_RANGES	64
 #define CONTIG_MAX_COMPARE	65536	/* pages: the window's blocks fit the buffers */
-#define BENCH_MAX_REPS		31
 
 /* ---- numbers --------------------------------------------------------------- */
 
-/* num/den with two decimals, into buf. */
-static const char *fixed2(char *buf, size_t size, u64 num, u64 den)
-{
-	u64 hundredths = den ? (num * 100 + den / 2) / den : 0;
-
-	ksnprintf(buf, size, "%llu.%02llu", (unsigned long long)(hundredths / 100),
-		  (unsigned long long)(hundredths % 100));
-	return buf;
-}
-
 /* A page count from the shell: a number, 1 .. max; prints why not. */
-static int parse_pages(struct printer *out, const char *cmd, const char *arg, u64 max, u64 *nr)
+int contig_parse_pages(struct printer *out, const char *cmd, const char *arg, u64 max, u64 *nr)
 {
 	if (parse_u64(arg, nr)) {
 		pr_printf(out, "%s: '%s' is not a number of pages\n", cmd, arg);
@@ -83,134 +61,6 @@ static int parse_pages(struct printer *out, const char *cmd, const char *arg, u6
 	}
 	return 0;
 }
-
-/* ---- the CMA files ------------------------------------------------------------ */
-
-enum cma_attr {
-	CMA_COUNT, CMA_USED, CMA_MAXCHUNK, CMA_BASE_PFN, CMA_ORDER_PER_BIT,
-	CMA_SUCCESS, CMA_FAIL, CMA_RELEASED, CMA_TOTAL, CMA_AVAILABLE,
-};
-
-struct cma_attr_file {
-	struct cma *cma;	/* the area */
-	enum cma_attr attr;	/* which number */
-};
-
-static int cma_attr_show(struct printer *p, void *data)
-{
-	const struct cma_attr_file *f = data;
-	const struct cma *cma = f->cma;
-	u64 v = 0;
-
-	if (!cma->active)
-		return -ENODEV;
-	switch (f->attr) {
-	case CMA_COUNT:		v = cma->count; break;
-	case CMA_USED:		v = cma_used_pages(cma); break;
-	case CMA_MAXCHUNK:	v = cma_maxchunk_pages(cma); break;
-	case CMA_BASE_PFN:	v = cma->base_pfn; break;
-	case CMA_ORDER_PER_BIT:	v = cma->order_per_bit; break;
-	case CMA_SUCCESS:	v = cma->alloc_pages_success; break;
-	case CMA_FAIL:		v = cma->alloc_pages_fail; break;
-	case CMA_RELEASED:	v = cma->release_pages_success; break;
-	case CMA_TOTAL:		v = cma->count; break;
-	case CMA_AVAILABLE:	v = cma->count - cma_used_pages(cma); break;
-	}
-	pr_printf(p, "%llu\n", (unsigned long long)v);
-	return 0;
-}
-
-/* debugfs_create_u32_array's format: words separated by spaces, then a newline. */
-static int cma_bitmap_show(struct printer *p, void *data)
-{
-	const struct cma *cma = data;
-	u64 words = (cma->nr_bits + 31) / 32;
-
-	if (!cma->active)
-		return -ENODEV;
-	for (u64 i = 0; i < words; i++) {
-		u32 w = (u32)(cma->bitmap[i / 2] >> (32 * (i % 2)));
-
-		pr_printf(p, "%u%c", w, i + 1 == words ? '\n' : ' ');
-	}
-	return 0;
-}
-
-/* "N\n" as the shell's echo writes it. */
-static int store_count(const char *buf, size_t len, u64 *count)
-{
-	char num[24];
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (!len || len >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, buf, len);
-	num[len] = '\0';
-	return parse_u64(num, count);
-}
-
-static int cma_alloc_store(const char *buf, size_t len, void *data)
-{
-	struct cma *cma = data;
-	char why[200];
-	u64 count;
-	int err = store_count(buf, len, &count);
-
-	if (err)
-		return err;
-	if (!cma->active)
-		return -ENODEV;
-	err = cma_debug_alloc(cma, count, why, sizeof(why));
-	if (err)
-		pr_warn("cma: %s: alloc of %llu pages failed: %s", cma->name,
-			(unsigned long long)count, why);
-	return err;
-}
-
-static int cma_free_store(const char *buf, size_t len, void *data)
-{
-	struct cma *cma = data;
-	char why[200];
-	u64 count;
-	int err = store_count(buf, len, &count);
-
-	if (err)
-		return err;
-	err = cma_debug_free(cma, count, why, sizeof(why));
-	if (err)
-		pr_warn("cma: %s: free of %llu pages refused: %s", cma->name,
-			(unsigned long long)count, why);
-	return err;
-}
-
-static const struct vfs_file_ops cma_attr_ops = { .show = cma_attr_show };
-static const struct vfs_file_ops cma_bitmap_ops = { .show = cma_bitmap_show };
-static const struct vfs_file_ops cma_alloc_ops = { .store = cma_alloc_store };
-static const struct vfs_file_ops cma_free_ops = { .store = cma_free_store };
-
-static struct cma_attr_file cma0_files[] = {
-	{ &cma_areas[0], CMA_COUNT }, { &cma_areas[0], CMA_USED }, { &cma_areas[0], CMA_MAXCHUNK },
-	{ &cma_areas[0], CMA_BASE_PFN }, { &cma_areas[0], CMA_ORDER_PER_BIT },
-	{ &cma_areas[0], CMA_SUCCESS }, { &cma_areas[0], CMA_FAIL }, { &cma_areas[0], CMA_RELEASED },
-	{ &cma_areas[0], CMA_TOTAL }, { &cma_areas[0], CMA_AVAILABLE },
-};
-
-#define CMA_DEBUG "/sys/kernel/debug/cma/cma0/"
-#define CMA_SYSFS "/sys/kernel/mm/cma/cma0/"
-VFS_FILE(cma0_alloc, CMA_DEBUG "alloc", &cma_alloc_ops, &cma_areas[0]);
-VFS_FILE(cma0_free, CMA_DEBUG "free", &cma_free_ops, &cma_areas[0]);
-VFS_FILE(cma0_count, CMA_DEBUG "count", &cma_attr_ops, &cma0_files[0]);
-VFS_FILE(cma0_used, CMA_DEBUG "used", &cma_attr_ops, &cma0_files[1]);
-VFS_FILE(cma0_maxchunk, CMA_DEBUG "maxchunk", &cma_attr_ops, &cma0_files[2]);
-VFS_FILE(cma0_base_pfn, CMA_DEBUG "base_pfn", &cma_attr_ops, &cma0_files[3]);
-VFS_FILE(cma0_order_per_bit, CMA_DEBUG "order_per_bit", &cma_attr_ops, &cma0_files[4]);
-VFS_FILE(cma0_bitmap, CMA_DEBUG "bitmap", &cma_bitmap_ops, &cma_areas[0]);
-VFS_FILE(cma0_success, CMA_SYSFS "alloc_pages_success", &cma_attr_ops, &cma0_files[5]);
-VFS_FILE(cma0_fail, CMA_SYSFS "alloc_pages_fail", &cma_attr_ops, &cma0_files[6]);
-VFS_FILE(cma0_released, CMA_SYSFS "release_pages_success", &cma_attr_ops, &cma0_files[7]);
-VFS_FILE(cma0_total, CMA_SYSFS "total_pages", &cma_attr_ops, &cma0_files[8]);
-VFS_FILE(cma0_available, CMA_SYSFS "available_pages", &cma_attr_ops, &cma0_files[9]);
 
 /* ---- cma ------------------------------------------------------------------------ */
 
@@ -238,7 +88,7 @@ static int cmd_cma(struct printer *out, int argc, char **argv)
 		for (unsigned i = 0; i < cma_area_count; i++)
 			cma_dump(&cma_areas[i], out);
 		pr_printf(out, "releases use the %s free_contig_range design (mech contig_free)\n",
-			  mech_design_name(mech_design(MECH_CONTIG_FREE)));
+			  mech_design_name(contig_free_design()));
 		return 0;
 	}
 	if (argc != 3 || (strcmp(argv[1], "alloc") && strcmp(argv[1], "release")))
@@ -252,7 +102,7 @@ static int cmd_cma(struct printer *out, int argc, char **argv)
 			pr_printf(out, "cma release: nothing to release: `cma alloc` holds no pages\n");
 			return 0;
 		}
-	} else if (parse_pages(out, argv[1][0] == 'a' ? "cma alloc" : "cma release", argv[2],
+	} else if (contig_parse_pages(out, argv[1][0] == 'a' ? "cma alloc" : "cma release", argv[2],
 			       ~0ULL >> PAGE_SHIFT, &count)) {
 		return -EINVAL;
 	}
@@ -275,7 +125,7 @@ static int cmd_cma(struct printer *out, int argc, char **argv)
 		return err;
 	}
 	pr_printf(out, "%s: released %llu pages (%s design); used %llu of %llu pages\n", cma->name,
-		  (unsigned long long)count, mech_design_name(mech_design(MECH_CONTIG_FREE)),
+		  (unsigned long long)count, mech_design_name(contig_free_design()),
 		  (unsigned long long)cma_used_pages(cma), (unsigned long long)cma->count);
 	return 0;
 }
@@ -353,7 +203,7 @@ static int contig_free_cmd(struct printer *out, u64 start, u64 nr)
 {
 	struct contig_free_stats st;
 	struct contig_range *r = NULL, *rest = NULL;
-	enum mech_design design = mech_design(MECH_CONTIG_FREE);
+	enum mech_design design = contig_free_design();
 	u64 end = start + nr;
 
 	for (unsigned i = 0; i < CONTIG_MAX_RANGES; i++) {
@@ -414,17 +264,17 @@ static void contig_list(struct printer *out)
 		n++;
 	}
 	pr_printf(out, "%u ranges held by `contig alloc`; free_contig_range design: %s\n", n,
-		  mech_design_name(mech_design(MECH_CONTIG_FREE)));
+		  mech_design_name(contig_free_design()));
 }
 
-/* ---- picking a range for compare and bench ------------------------------------------- */
+/* ---- picking a range for compare and bench (shell/mm_bench.h) ------------------------------------------- */
 
 /*
  * Allocate nr pages (refcounted or frozen) for a measurement: in the CMA
  * area if one has room (the bitmap is not claimed: nothing else runs until
  * the range is free again), else wherever alloc_contig_pages() finds them.
  */
-static int pick_range(struct printer *out, const char *cmd, u64 nr, bool frozen, u64 *pfn, int *mt)
+int contig_pick_range(struct printer *out, const char *cmd, u64 nr, bool frozen, u64 *pfn, int *mt)
 {
 	struct contig_alloc_report r;
 	struct page *page;
@@ -450,7 +300,7 @@ static int pick_range(struct printer *out, const char *cmd, u64 nr, bool frozen,
 	return 0;
 }
 
-static int realloc_range(struct printer *out, const char *cmd, u64 pfn, u64 nr, int mt, bool frozen)
+int contig_realloc_range(struct printer *out, const char *cmd, u64 pfn, u64 nr, int mt, bool frozen)
 {
 	struct contig_alloc_report r;
 	int err = alloc_contig_range_explain(pfn, pfn + nr, mt, __GFP_NOWARN, frozen, &r);
@@ -472,7 +322,7 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	struct contig_snapshot a, b;
 	struct page *buf_a, *buf_b;
 	u64 pfn, ws, we, m0, d0, t0, t_old, t_new, merges_old, drains_old;
-	bool trace = mechanisms[MECH_CONTIG_FREE].trace;
+	bool trace = mech_tracing(MECH_CONTIG_FREE);
 	struct zone *zone;
 	char why[200];
 	int mt, err, differ;
@@ -485,13 +335,13 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = pick_range(out, "contig compare", nr, frozen, &pfn, &mt);
+	err = contig_pick_range(out, "contig compare", nr, frozen, &pfn, &mt);
 	if (err)
 		goto out;
 	zone = page_zone(pfn_to_page(pfn));
 	ws = ALIGN_DOWN(pfn, MAX_ORDER_NR_PAGES);
 	we = ALIGN_UP(pfn + nr, MAX_ORDER_NR_PAGES);
-	mechanisms[MECH_CONTIG_FREE].trace = false;
+	mech_set_trace(MECH_CONTIG_FREE, false);
 
 	pcp_drain_zone(zone);
 	m0 = zone->ev.merges;
@@ -504,7 +354,7 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	drains_old = zone->ev.pcp_drains - d0;
 	contig_snapshot_take(&a, zone, ws, we, mm_phys_to_virt(page_to_phys(buf_a)), max_blocks);
 
-	err = realloc_range(out, "contig compare", pfn, nr, mt, frozen);
+	err = contig_realloc_range(out, "contig compare", pfn, nr, mt, frozen);
 	if (err)
 		goto out_trace;
 	pcp_drain_zone(zone);
@@ -542,7 +392,7 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 			  a.nr_blocks);
 	}
 out_trace:
-	mechanisms[MECH_CONTIG_FREE].trace = trace;
+	mech_set_trace(MECH_CONTIG_FREE, trace);
 out:
 	if (buf_a)
 		free_pages(buf_a, buf_order);
@@ -551,104 +401,12 @@ out:
 	return err;
 }
 
-/* ---- contig bench ------------------------------------------------------------------- */
-
-/* Free the allocated range with one design, timed. */
-static u64 timed_free(u64 pfn, u64 nr, bool frozen, enum mech_design d)
-{
-	u64 t0 = cycles_now();
-
-	free_contig_range_design(pfn, nr, frozen, d, NULL);
-	return cycles_now() - t0;
-}
-
-static int contig_bench(struct printer *out, u64 nr, unsigned reps)
-{
-	static u64 t[5][BENCH_MAX_REPS];
-	static const char *const names[5] = {
-		"old (page by page, pcp)", "new (prepare + chunks)", "frozen old", "frozen new",
-		"memset 64 B/page (limit)",
-	};
-	bool trace = mechanisms[MECH_CONTIG_FREE].trace;
-	u64 pfn, bytes = nr * sizeof(struct page), med[5], khz = tsc_khz();
-	unsigned scratch_order = 0;
-	struct page *scratch;
-	char b1[24], b2[24];
-	int mt, err = 0;
-
-	while ((PAGE_SIZE << scratch_order) < bytes && scratch_order < MAX_PAGE_ORDER)
-		scratch_order++;
-	scratch = alloc_pages(GFP_KERNEL | __GFP_NOWARN, scratch_order);
-	if (!scratch) {
-		pr_printf(out, "contig bench: no memory for the memset buffer\n");
-		return -ENOMEM;
-	}
-	err = pick_range(out, "contig bench", nr, false, &pfn, &mt);
-	if (err)
-		goto out_scratch;
-	mechanisms[MECH_CONTIG_FREE].trace = false;
-	for (unsigned r = 0; r < reps && !err; r++) {
-		u8 *mem = mm_phys_to_virt(page_to_phys(scratch));
-		u64 left = bytes, t0;
-
-		/* The range is allocated (refcount 1) at the top of each round. */
-		t[0][r] = timed_free(pfn, nr, false, DESIGN_OLD);
-		err = realloc_range(out, "contig bench", pfn, nr, mt, false);
-		if (err)
-			break;
-		t[1][r] = timed_free(pfn, nr, false, DESIGN_NEW);
-		err = realloc_range(out, "contig bench", pfn, nr, mt, true);
-		if (err)
-			break;
-		t[2][r] = timed_free(pfn, nr, true, DESIGN_OLD);
-		err = realloc_range(out, "contig bench", pfn, nr, mt, true);
-		if (err)
-			break;
-		t[3][r] = timed_free(pfn, nr, true, DESIGN_NEW);
-		err = realloc_range(out, "contig bench", pfn, nr, mt, false);
-		t0 = cycles_now();
-		while (left) {
-			u64 n = MIN(left, (u64)(PAGE_SIZE << scratch_order));
-
-			memset(mem, (int)r, n);
-			left -= n;
-		}
-		t[4][r] = cycles_now() - t0;
-	}
-	mechanisms[MECH_CONTIG_FREE].trace = trace;
-	if (err)
-		goto out_scratch;	/* the range is free: realloc failed after a free */
-	free_contig_range(pfn, nr);
-
-	for (unsigned i = 0; i < 5; i++)
-		med[i] = median_u64(t[i], reps);
-	pr_printf(out, "contig bench: free_contig_range of %llu pages at pfn 0x%llx (%s, zone %s), median of %u runs\n",
-		  (unsigned long long)nr, (unsigned long long)pfn, migratetype_name(mt),
-		  page_zone(pfn_to_page(pfn))->name, reps);
-	pr_printf(out, "  %-26s %12s %12s\n", "", "cycles/page", "us/range");
-	for (unsigned i = 0; i < 5; i++)
-		pr_printf(out, "  %-26s %12s %12s\n", names[i], fixed2(b1, sizeof(b1), med[i], nr),
-			  khz ? fixed2(b2, sizeof(b2), med[i] * 1000, khz) : "?");
-	pr_printf(out, "  speedup new/old %sx, frozen new/old %sx",
-		  fixed2(b1, sizeof(b1), med[0], med[1]), fixed2(b2, sizeof(b2), med[2], med[3]));
-	pr_printf(out, ", new/limit %sx (published: 1406 -> 402 us, 3.50x)\n",
-		  fixed2(b1, sizeof(b1), med[1], med[4]));
-out_scratch:
-	free_pages(scratch, scratch_order);
-	return err;
-}
-
-void bench_contig_free(struct printer *p)
-{
-	contig_bench(p, 16384, 5);
-}
-
 /* ---- contig ------------------------------------------------------------------------- */
 
 static int cmd_contig(struct printer *out, int argc, char **argv)
 {
-	const u64 max_pages = 1ULL << 24;	/* 64 GiB: a sanity bound */
-	u64 start, nr = 0, reps = 5;
+	const u64 max_pages = CONTIG_MAX_PAGES;
+	u64 start, nr = 0;
 	bool frozen = false;
 
 	if (argc == 2 && !strcmp(argv[1], "list")) {
@@ -665,7 +423,7 @@ static int cmd_contig(struct printer *out, int argc, char **argv)
 				  (unsigned long long)MAX_PFN);
 			return -EINVAL;
 		}
-		if (parse_pages(out, cmd, argv[3], MIN(max_pages, MAX_PFN - start), &nr))
+		if (contig_parse_pages(out, cmd, argv[3], MIN(max_pages, MAX_PFN - start), &nr))
 			return -EINVAL;
 		if (argv[1][0] == 'a')
 			return contig_alloc_cmd(out, start, nr, argc == 5);
@@ -676,19 +434,13 @@ static int cmd_contig(struct printer *out, int argc, char **argv)
 		for (int i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "frozen"))
 				frozen = true;
-			else if (parse_pages(out, "contig compare", argv[i], CONTIG_MAX_COMPARE, &nr))
+			else if (contig_parse_pages(out, "contig compare", argv[i], CONTIG_MAX_COMPARE, &nr))
 				return -EINVAL;
 		}
 		return contig_compare(out, nr, frozen);
 	}
-	if (argc >= 2 && !strcmp(argv[1], "bench") && argc <= 4) {
-		nr = 16384;
-		if (argc >= 3 && parse_pages(out, "contig bench", argv[2], max_pages, &nr))
-			return -EINVAL;
-		if (argc == 4 && parse_pages(out, "contig bench", argv[3], BENCH_MAX_REPS, &reps))
-			return -EINVAL;
-		return contig_bench(out, nr, (unsigned)reps);
-	}
+	if (argc >= 2 && !strcmp(argv[1], "bench") && argc <= 4)	/* alias: bench free_contig_range */
+		return bench_free_contig_range_cmd(out, "contig bench", argc - 2, argv + 2);
 	return shell_usage(out, shell_find("contig"));
 }
 
@@ -705,7 +457,6 @@ SHELL_COMMAND(contig, .name = "contig",
 		      "compare: free NR pages (default 4096; the CMA area if any) with the old\n"
 		      "  design, then the same range with the new one; prints \"identical\" or\n"
 		      "  the first difference in free lists, counters or struct pages.\n"
-		      "bench: free_contig_range of NR pages (default 16384) old vs new vs\n"
-		      "  frozen, REPS rounds (default 5), median cycles/page and ratios.\n"
+		      "bench: an alias of `bench free_contig_range [NR] [REPS]`.\n"
 		      "`trace contig_free on` narrates the steps.",
 	      .fn = cmd_contig);

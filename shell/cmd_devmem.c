@@ -1,6 +1,5 @@
 /*
- * cmd_devmem.c - the shell's device-memory command (mm/memremap.c) and
- * the memmap init measurements on the live kernel.
+ * cmd_devmem.c - the shell's device-memory command (mm/memremap.c).
  *
  *   devmem [list]                          the device ranges
  *   devmem create START SIZE 4k|2m         offline blocks -> ZONE_DEVICE
@@ -9,10 +8,8 @@
  *                                          the memmap_init switch), timed
  *   devmem destroy ID                      back to offline blocks
  *   devmem compare ID                      the three designs, byte for byte
- *   devmem bench START SIZE [REPS] [warm]  cycles per struct page of every
- *                                          design beside memset and movnti,
- *                                          over offline blocks; the memmap
- *                                          cold before each run, or warm
+ *   devmem bench START SIZE [REPS] [warm]  alias of `bench memmap_init`
+ *                                          (shell/cmd_bench.c)
  *
  * A typical session after `device_add pc-dimm` with auto_online_blocks
  * "offline" (the DIMM at 4 GiB, 1 GiB):
@@ -29,6 +26,7 @@
 #include <lib/string.h>
 #include <kernel/time.h>
 #include <mm/memremap.h>
+#include "mm_bench.h"
 
 /* "old", "new" (or "template"), "template-nt"; -1 if none of them. */
 static int parse_design(const char *word)
@@ -182,33 +180,6 @@ static int devmem_cmd_compare(struct printer *out, int argc, char **argv)
 	return -EIO;
 }
 
-static int devmem_cmd_bench(struct printer *out, int argc, char **argv)
-{
-	static struct memmap_bench b;
-	u64 start, size, reps = 5;
-	bool warm = argc > 4 && !strcmp(argv[argc - 1], "warm");
-	int nargs = argc - warm;	/* the arguments before "warm" */
-	int err;
-
-	if (nargs != 4 && nargs != 5)
-		return shell_usage(out, shell_find("devmem"));
-	if (parse_u64(argv[2], &start) || parse_u64(argv[3], &size) ||
-	    (nargs == 5 && (parse_u64(argv[4], &reps) || !reps || reps > MEMMAP_BENCH_MAX_REPS))) {
-		pr_printf(out, "devmem: bench START SIZE [REPS 1-%d] [warm]\n", MEMMAP_BENCH_MAX_REPS);
-		return -EINVAL;
-	}
-	err = devmem_bench(start, size, (unsigned)reps, warm, &b);
-	if (err) {
-		pr_printf(out, "devmem: bench [%#llx-%#llx): %s (see the log line above)\n",
-			  (unsigned long long)start, (unsigned long long)(start + size), err_text(err));
-		return err;
-	}
-	memmap_bench_print(&b, out);
-	pr_printf(out, "  (TSC %llu kHz; the memmap is poisoned again: the blocks stay offline)\n",
-		  (unsigned long long)tsc_khz());
-	return 0;
-}
-
 static int cmd_devmem(struct printer *out, int argc, char **argv)
 {
 	if (argc == 1 || (argc == 2 && !strcmp(argv[1], "list"))) {
@@ -223,8 +194,8 @@ static int cmd_devmem(struct printer *out, int argc, char **argv)
 		return devmem_cmd_destroy(out, argc, argv);
 	if (!strcmp(argv[1], "compare"))
 		return devmem_cmd_compare(out, argc, argv);
-	if (!strcmp(argv[1], "bench"))
-		return devmem_cmd_bench(out, argc, argv);
+	if (!strcmp(argv[1], "bench"))		/* alias: bench memmap_init */
+		return bench_memmap_init_cmd(out, "devmem: bench", argc - 2, argv + 2);
 	return shell_usage(out, shell_find("devmem"));
 }
 
@@ -240,9 +211,6 @@ SHELL_COMMAND(devmem, .name = "devmem",
 		      "and reports the time, like Linux's dax_pmem rebind measurement.\n"
 		      "compare initialises each section with old, new and template-nt and\n"
 		      "compares the struct pages and pageblock flags byte for byte.\n"
-		      "destroy gives the blocks back, offline.  bench times every design\n"
-		      "over offline blocks (normal, device 4 KiB, device 2 MiB) beside a\n"
-		      "memset and a movnti stream of the same bytes; each run starts with\n"
-		      "the memmap out of the cache (cold), or in it with \"warm\" (the CPU's\n"
-		      "cost alone, for ranges smaller than the cache).",
+		      "destroy gives the blocks back, offline.  bench is an alias of\n"
+		      "`bench memmap_init START SIZE [REPS] [warm]`.",
 	      .fn = cmd_devmem);

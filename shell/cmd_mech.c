@@ -1,64 +1,16 @@
 /*
- * cmd_mech.c - the switches of the four mechanisms as files and commands.
+ * cmd_mech.c - the commands of the four mechanisms' switches (their files,
+ * /sys/kernel/mm/memlab/NAME, are views/mech.c):
  *
- *   /sys/kernel/mm/memlab/<name>         old | new (| template-nt)
- *   /sys/kernel/mm/memlab/trace/<name>   0 | 1
  *   mech [NAME [old|new|template-nt]]    show or switch
  *   trace NAME on|off                    narrate a mechanism's steps
+ *   contiguity                           both contiguity answers per zone
  */
 #include <mm/mechanisms.h>
 #include <mm/mmzone.h>
-#include <views/vfs.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <lib/errno.h>
-
-static int show_design(struct printer *p, void *data)
-{
-	const struct mechanism *m = data;
-
-	pr_printf(p, "%s\n", mech_design_name(m->design));
-	return 0;
-}
-
-static int store_design(const char *buf, size_t len, void *data)
-{
-	return mech_set_design(data, buf, len);
-}
-
-static int show_trace(struct printer *p, void *data)
-{
-	const struct mechanism *m = data;
-
-	pr_printf(p, "%d\n", m->trace ? 1 : 0);
-	return 0;
-}
-
-static int store_trace(const char *buf, size_t len, void *data)
-{
-	struct mechanism *m = data;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (len != 1 || (buf[0] != '0' && buf[0] != '1'))
-		return -EINVAL;
-	m->trace = buf[0] == '1';
-	return 0;
-}
-
-static const struct vfs_file_ops design_ops = { .show = show_design, .store = store_design };
-static const struct vfs_file_ops trace_ops = { .show = show_trace, .store = store_trace };
-
-#define MECH_FILES(id, name)								\
-	VFS_FILE(mech_##name, "/sys/kernel/mm/memlab/" #name, &design_ops,		\
-		 &mechanisms[id]);							\
-	VFS_FILE(trace_##name, "/sys/kernel/mm/memlab/trace/" #name, &trace_ops,	\
-		 &mechanisms[id])
-
-MECH_FILES(MECH_CONTIG_CHECK, contig_check);
-MECH_FILES(MECH_MEMMAP_INIT, memmap_init);
-MECH_FILES(MECH_CONTIG_FREE, contig_free);
-MECH_FILES(MECH_AUTO_MOVABLE_STATS, auto_movable_stats);
 
 static int cmd_mech(struct printer *out, int argc, char **argv)
 {
@@ -119,7 +71,7 @@ static int cmd_trace(struct printer *out, int argc, char **argv)
 	}
 	for (int i = 0; i < NR_MECHS; i++)
 		if (!m || m == &mechanisms[i])
-			mechanisms[i].trace = !strcmp(argv[2], "on");
+			mech_set_trace((enum mech_id)i, !strcmp(argv[2], "on"));
 	return 0;
 }
 
@@ -161,7 +113,7 @@ static int cmd_contiguity(struct printer *out, int argc, char **argv)
 			  walk ? "yes" : "no", counter ? "yes" : "no", zone->contiguous);
 	}
 	pr_printf(out, "designs %s; contig_check=%s; %lu pageblocks walked, %lu counter checks since boot\n",
-		  all_agree ? "agree" : "DISAGREE", mech_design_name(mech_design(MECH_CONTIG_CHECK)),
+		  all_agree ? "agree" : "DISAGREE", mech_design_name(contig_check_design()),
 		  zone_contig_walk_steps, zone_contig_counter_checks);
 	return 0;
 }

@@ -125,15 +125,6 @@ void free_contig_frozen_range(u64 pfn, u64 nr_pages);
 int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_design design,
 			     struct contig_free_stats *stats);
 
-/*
- * bench_contig_free() - the in-kernel benchmark (`contig bench`): 16384
- * pages (in the CMA area if there is one) freed with the old, new, frozen
- * old and frozen new designs, 5 rounds, median cycles per page beside a
- * memset of the same number of struct pages.  Implemented in
- * shell/cmd_contig.c (kernel only, not in the host build).
- */
-struct printer;
-void bench_contig_free(struct printer *p);
 
 /* ---- proving the two designs equal ------------------------------------- */
 

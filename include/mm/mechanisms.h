@@ -21,6 +21,14 @@
  * /sys/kernel/mm/memlab/<name> (old|new|template-nt) and
  * /sys/kernel/mm/memlab/trace/<name> (0|1); shell: `mech`, `trace`.
  *
+ * One pattern in all four: each mechanism file holds its old design, its
+ * new design and the switch (the entry point that reads its getter below
+ * and dispatches); explicit _old/_new or _design() entries exist
+ * only for comparisons and equivalence tests, and say so.  Only
+ * mm/mechanisms.c writes a design: mech_set() (validates, resyncs,
+ * traces) and mech_override()/mech_restore() for benchmarks.  The
+ * measurements themselves live in mm/mech_bench.c (shell: `bench NAME`).
+ *
  * Context: the switches are read anywhere; written from (main) between
  * operations, never during one.
  */
@@ -55,9 +63,21 @@ struct mechanism {
 
 extern struct mechanism mechanisms[NR_MECHS];
 
+/*
+ * The getters: the design a mechanism's switch dispatches on.  Each
+ * mechanism file reads its own (zone_update_contiguous(), memmap_init_range(),
+ * free_contig_range(), auto_movable_stats_get()).  Context: (any).
+ */
 static inline enum mech_design mech_design(enum mech_id id) { return mechanisms[id].design; }
 static inline bool mech_new(enum mech_id id) { return mechanisms[id].design != DESIGN_OLD; }
 static inline bool mech_tracing(enum mech_id id) { return mechanisms[id].trace; }
+static inline enum mech_design contig_check_design(void) { return mech_design(MECH_CONTIG_CHECK); }
+static inline enum mech_design memmap_init_design(void) { return mech_design(MECH_MEMMAP_INIT); }
+static inline enum mech_design contig_free_design(void) { return mech_design(MECH_CONTIG_FREE); }
+static inline enum mech_design auto_movable_stats_design(void)
+{
+	return mech_design(MECH_AUTO_MOVABLE_STATS);
+}
 
 /* mech_trace() - a teaching line on the console when the mechanism's trace is on. */
 #define mech_trace(id, fmt, ...)						\
@@ -67,25 +87,56 @@ static inline bool mech_tracing(enum mech_id id) { return mechanisms[id].trace; 
 			       ##__VA_ARGS__);					\
 	} while (0)
 
-/* mech_find() - by name, or NULL. */
+/* mech_find() - by name, or NULL.  Context: (any). */
 struct mechanism *mech_find(const char *name);
 
 /*
+ * mech_set() - THE setter: switch mechanism id to design d.  -EINVAL for
+ * an id out of range or a design it does not have (template-nt is
+ * memmap_init's only).  Switching from old to a new design first runs the
+ * mechanism's resync hook, if it registered one, so the new design starts
+ * from the truth; the switch is narrated when the mechanism's trace is on.
+ * No code outside mm/mechanisms.c writes mechanisms[].design.
+ * Context: (main), between operations.
+ */
+int mech_set(enum mech_id id, enum mech_design d);
+
+/*
  * mech_set_design() - parse "old", "new" or "template-nt" (a trailing
- * newline is fine) and switch.  Returns 0 or -EINVAL.  Switching
- * contig_check or auto_movable_stats to "new" first brings their counters
- * up to date (mech_resync hooks), so the new design starts from the truth.
+ * newline is fine) and mech_set() it.  Returns 0 or -EINVAL.
+ * Context: (main).
  */
 int mech_set_design(struct mechanism *m, const char *value, size_t len);
 const char *mech_design_name(enum mech_design d);
 
 /*
- * Resync hooks: a mechanism whose new design keeps state (a counter, a
- * cache) registers a function that recomputes that state from scratch.
- * mech_set_design() calls it when switching to the new design.
+ * mech_set_trace() - turn a mechanism's narration on or off.
+ * Context: (main).
+ */
+void mech_set_trace(enum mech_id id, bool on);
+
+/*
+ * mech_override() / mech_restore() - for benchmarks and comparisons that
+ * must run one specific design: mech_override() saves the current design
+ * in *saved and switches to d (through mech_set(), so resync hooks and
+ * validation apply); mech_restore() switches back to saved.  Returns 0
+ * or -EINVAL (nothing changed).  Context: (main); pair them in one
+ * operation, nothing else switching in between.
+ */
+int mech_override(enum mech_id id, enum mech_design d, enum mech_design *saved);
+void mech_restore(enum mech_id id, enum mech_design saved);
+
+/*
+ * Resync hooks: a mechanism whose new design keeps state that may be
+ * stale after running the old design registers a function that recomputes
+ * that state from scratch; mech_set() calls it when switching from old to
+ * new.  Today only auto_movable_stats registers one (mm/mm_init.c, at
+ * boot); contig_check keeps its counter under both designs and needs none.
+ * Context: (boot).
  */
 void mech_register_resync(enum mech_id id, void (*resync)(void));
 
+/* mech_dump() - the `mech` table: name, design, trace, summary.  Context: (any). */
 void mech_dump(struct printer *p);
 
 #endif

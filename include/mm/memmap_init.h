@@ -94,73 +94,11 @@ int memmap_compare(const struct page *expect, const struct page *got, u64 nr_pag
  */
 void memmap_fill_pattern(struct page *page, u64 nr_pages, u64 pattern);
 
-/* ---- measurements (tests/bench/bench_memmap.c and `devmem bench`) -------- */
-
-enum memmap_bench_kind {
-	MEMMAP_BENCH_NORMAL,	/* memmap_init_range, ZONE_MOVABLE */
-	MEMMAP_BENCH_DEV_4K,	/* memmap_init_zone_device, order 0 */
-	MEMMAP_BENCH_DEV_2M,	/* memmap_init_zone_device, order 9 */
-	NR_MEMMAP_BENCH_KINDS
-};
-
-#define MEMMAP_BENCH_MAX_REPS	41
-#define NR_MEMMAP_DESIGNS	3	/* DESIGN_OLD, DESIGN_NEW, DESIGN_NEW_NT */
-
-struct memmap_bench {
-	u64 nr_pages;					/* struct pages per run */
-	unsigned reps;					/* runs per cell; medians below */
-	bool warm;					/* memmap in the cache before each run */
-	u64 init[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* cycles per run */
-	u64 memset_cycles;				/* memset() of the same bytes */
-	u64 stream_cycles;				/* movnti of the same bytes + sfence */
-	u64 stores_cycles;				/* 8 ordinary 8-byte stores per page */
-	/*
-	 * Paired: run r of old against run r of each template design
-	 * (DESIGN_NEW, DESIGN_NEW_NT), per kind; the DESIGN_OLD column stays 0.
-	 */
-	unsigned wins[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS];   /* runs it was faster */
-	unsigned losses[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* slower (ties: neither) */
-	u64 ratio_permille[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* median old/it, x1000 */
-};
-
 /*
- * memmap_init_bench() - time every design on [start_pfn, start_pfn +
- * nr_pages) of node nid, reps times each (interleaved, the designs taking
- * turns at going first, so noise and order hit all alike), beside two
- * limits writing the same 64 bytes per page: memset() and a movnti
- * stream.  Before every timed run the range is put in the same cache
- * state: cold (written by a movnti stream: out of the cache, as memmap
- * init meets a fresh memmap) or, with warm, memset() (in the cache if it
- * fits: the CPU's cost alone).  The medians, and the paired old-against-
- * template statistics with a sign test, go to *b.  The range must have a
- * populated memmap that nobody uses (an offline block, a benchmark
- * section): its memmap and pageblock flags are overwritten, and left
- * holding a template-initialised Movable memmap (the caller puts back
- * what it needs, e.g. the offline poison).  start_pfn and nr_pages must be
- * multiples of 512 (-EINVAL); reps is clamped to 1..MEMMAP_BENCH_MAX_REPS.
- * Context: (main).
+ * memmap_stream_pattern() - the same with non-temporal stores (movnti),
+ * then one sfence: the streaming limit the benchmarks measure against,
+ * and a way to push a memmap out of the cache.  Context: (main).
  */
-int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool warm,
-		      struct memmap_bench *b);
-
-/*
- * What the paired runs say about template design d (DESIGN_NEW or
- * DESIGN_NEW_NT) against per-page, kind by kind: faster or slower when the
- * one-sided sign test gives p < 0.05 (at least 5 of 5, 8 of 9, 12 of 15,
- * 27 of 41 runs; never with fewer than 5), else no significant difference.
- */
-enum memmap_bench_verdict {
-	MEMMAP_BENCH_FASTER,
-	MEMMAP_BENCH_NO_DIFFERENCE,
-	MEMMAP_BENCH_SLOWER,
-};
-
-enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int kind,
-					   enum mech_design d);
-
-/* memmap_bench_print() - the table: cycles/page per kind and design, the
- * limits, the ratios old/new, old/nt, new/memset, nt/stream, and the sign
- * test of each template design against per-page. */
-void memmap_bench_print(const struct memmap_bench *b, struct printer *p);
+void memmap_stream_pattern(struct page *page, u64 nr_pages, u64 pattern);
 
 #endif

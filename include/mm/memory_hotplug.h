@@ -339,16 +339,4 @@ extern u64 auto_movable_stat_walks, auto_movable_stat_cache_reads;
 
 bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages);
 
-/*
- * auto_movable_bench() - the benchmark of `bench automovable` and of the
- * host's bench-hotplug: the check as the policy makes it (all nodes, then
- * node i % ask_nodes for the i-th check), `calls` checks per round with the
- * walk and with the cache, `rounds` rounds (at most
- * AUTO_MOVABLE_BENCH_MAX_ROUNDS) taking turns at going first, so one
- * disturbed round moves nothing.  *walk and *cached: the median cycles of
- * a round.  The switch is left as it was.  Context: (main).
- */
-#define AUTO_MOVABLE_BENCH_MAX_ROUNDS	15
-void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, u64 *walk, u64 *cached);
-
 #endif

@@ -35,6 +35,7 @@
 #define MM_MEMREMAP_H
 
 #include <mm/memmap_init.h>
+#include <mm/mech_bench.h>
 #include <lib/printer.h>
 
 #define DEVMEM_MAX_RANGES	16

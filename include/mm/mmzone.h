@@ -209,9 +209,7 @@ extern const char *const zone_names[MAX_NR_ZONES];
 void zone_init_free_lists(struct zone *z);
 
 /* Zone contiguity (mm/zone_contig.c): see the essay there. */
-struct page *__pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone);
-struct page *pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zone *zone);
-void set_zone_contiguous(struct zone *zone);	/* old design: the walk */
+/* The pfn scans' probe, zone_pageblock_page(): include/mm/zone_contig.h. */
 void clear_zone_contiguous(struct zone *zone);
 /* zone_update_contiguous() - decide zone->contiguous with the design the
  * contig_check switch selects; call after every span change. */

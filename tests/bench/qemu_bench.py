@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """qemu_bench.py - the QEMU half of `make bench`: the in-kernel benchmarks
-of the four mechanisms, old vs new in one run, on the real ISO under TCG.
+of the four mechanisms (`bench NAME`), old vs new in one run, on the real ISO under TCG.
 
 One q35 guest (`-m 2G,slots=8,maxmem=64G`, eight NUMA nodes of 256 MiB,
 `cma=64M` on the command line) does what a user would type at the serial
@@ -8,15 +8,17 @@ console and over QMP:
 
   bench automovable           the auto-movable online check, zone walk vs
                               cache, with 8 online nodes (the published case)
-  contig bench 16384 REPS     free_contig_range of 16384 CMA pages: per page
+  bench free_contig_range 16384 REPS
+                              free_contig_range of 16384 CMA pages: per page
                               vs batched (and frozen)
   (QMP) object-add memory-backend-ram + device_add pc-dimm, 60 GiB (about
         as much as maxmem=64G leaves: the largest zone this guest can grow), left
         offline (auto_online_blocks = offline)
-  devmem bench START 4G REPS  memmap init on the offline DIMM: per page vs
+  bench memmap_init START 4G REPS
+                              memmap init on the offline DIMM: per page vs
                               template vs template-nt, beside memset and a
                               movnti stream of the same bytes
-  bench contig                online the DIMM's 128 blocks one after another,
+  bench zone_contig           online the DIMM's blocks one after another,
                               pageblock walk vs counter
 
 Under TCG a cycle is a host TSC tick spent emulating: the ratios mean
@@ -111,11 +113,11 @@ def main():
         print(f"memlab QEMU benchmarks (TCG, -m 2G,slots=8,maxmem=64G, 8 NUMA nodes, cma=64M), "
               f"{reps} runs\n")
         automovable = sh(m, "bench automovable", 300 * memlab.SCALE)
-        contig_free = sh(m, f"contig bench 16384 {reps}", 600 * memlab.SCALE)
+        contig_free = sh(m, f"bench free_contig_range 16384 {reps}", 600 * memlab.SCALE)
         plug_offline_dimm(m)
-        devmem = sh(m, f"devmem bench {DIMM_START:#x} {BENCH_SIZE >> 30}G {reps}",
+        devmem = sh(m, f"bench memmap_init {DIMM_START:#x} {BENCH_SIZE >> 30}G {reps}",
                     1200 * memlab.SCALE)
-        contig_online = sh(m, "bench contig", 1200 * memlab.SCALE)
+        contig_online = sh(m, "bench zone_contig", 1200 * memlab.SCALE)
         verdicts(devmem, contig_free, contig_online, automovable)
     except (memlab.MachineError, memlab.HarnessError, AttributeError) as e:
         print(f"\nqemu_bench: {type(e).__name__}: {e}\n--- last serial lines ---\n{m.tail()}",

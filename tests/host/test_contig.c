@@ -32,6 +32,7 @@
 #include <mm/cma.h>
 #include <mm/migrate.h>
 #include <mm/page_isolation.h>
+#include <mm/zone_contig.h>
 #include <mm/mm_init.h>
 #include <mm/memblock.h>
 #include <lib/fw_memmap.h>
@@ -293,6 +294,102 @@ HTEST(contig_alloc_failures_restore_everything)
 	sparse_set_online(0, 8192);
 	record(&after, z, true);
 	CHECK(results_equal(&before, &after, "after the argument failures"));
+}
+
+/* ---- the contiguity flag's readers -------------------------------------------------- */
+
+#define NR_SCAN_OPS	9
+
+struct scan_run {
+	struct result r;
+	int rc[NR_SCAN_OPS];
+	u64 pfn[NR_SCAN_OPS];
+	char why[NR_SCAN_OPS][200];
+	struct zone_contig_scan_stats used;	/* what zone_contig_scan counted */
+};
+
+/*
+ * The scans of alloc_contig_range (its range check), page isolation and
+ * the offline zone check, on the zone of contig_alloc_failures_restore_-
+ * everything (an unmovable page at 3000, a reserved one at 6000), with
+ * the zone marked contiguous (true: it is) or not.
+ */
+static void scan_scenario(bool contiguous, struct scan_run *run)
+{
+	static const struct bf_block taken[] = { { 3000, 0 }, { 6000, 0 } };
+	struct zone_contig_scan_stats before;
+	struct contig_alloc_report why;
+	struct zone *z = cz_zone(8192, taken, 2);
+	int i = 0;
+
+	SetPageReserved(pfn_to_page(6000));
+	z->managed_pages--;
+	CHECK(zone_contiguous_by_walk(z));
+	z->contiguous = contiguous;
+	before = zone_contig_scan;
+#define EXPLAIN(s, e)								\
+	do {									\
+		memset(&why, 0, sizeof(why));					\
+		run->rc[i] = alloc_contig_range_explain(s, e, MIGRATE_MOVABLE,	\
+							__GFP_NOWARN, false, &why); \
+		run->pfn[i] = why.pfn;						\
+		memcpy(run->why[i++], why.why, sizeof(why.why));		\
+	} while (0)
+	EXPLAIN(2048, 4096);			/* -EBUSY at the unmovable page */
+	EXPLAIN(3001, 3500);			/* fine beside it */
+	free_contig_range(3001, 499);
+	EXPLAIN(5900, 6100);			/* the reserved page */
+	EXPLAIN(7000, 9000);			/* beyond the zone */
+	EXPLAIN(3584, 8192);			/* up to the end: the reserved page again */
+	EXPLAIN(512, 2900);			/* many pageblocks, all free */
+	free_contig_range(512, 2388);
+#undef EXPLAIN
+	run->rc[i] = start_isolate_page_range(0, 8192, ISOLATE_MEMORY_OFFLINE, &run->pfn[i]);
+	i++;
+	run->rc[i] = start_isolate_page_range(4096, 5632, ISOLATE_CONTIG_ALLOC, &run->pfn[i]);
+	if (!run->rc[i++])
+		undo_isolate_page_range(4096, 5632);
+	run->rc[i++] = zone_range_online_in_zone(z, 0, 8192) * 2 +
+		       zone_range_online_in_zone(z, 0, 8192 + PB);
+	CHECK_EQ(i, NR_SCAN_OPS);
+	run->used.skipped = zone_contig_scan.skipped - before.skipped;
+	run->used.checked = zone_contig_scan.checked - before.checked;
+	z->contiguous = true;
+	record(&run->r, z, true);
+}
+
+/*
+ * Results are identical whether the zone is marked contiguous or not; only
+ * the work differs: contiguous, every probe skips its checks; not, every
+ * probe runs them.
+ */
+HTEST(contig_scans_same_with_zone_contiguous_or_not)
+{
+	static struct scan_run fast, slow;
+
+	scan_scenario(true, &fast);
+	scan_scenario(false, &slow);
+	for (int i = 0; i < NR_SCAN_OPS; i++) {
+		CHECK_EQ(fast.rc[i], slow.rc[i]);
+		CHECK_EQ(fast.pfn[i], slow.pfn[i]);
+		CHECK_STREQ(fast.why[i], slow.why[i]);
+	}
+	CHECK_EQ(fast.rc[0], -EBUSY);
+	CHECK_EQ(fast.pfn[0], 3000);
+	CHECK_EQ(fast.rc[1], 0);
+	CHECK_EQ(fast.rc[2], -EBUSY);
+	CHECK_EQ(fast.pfn[2], 6000);
+	CHECK_EQ(fast.rc[3], -EINVAL);
+	CHECK_EQ(fast.rc[5], 0);
+	CHECK_EQ(fast.rc[6], -EBUSY);		/* offline isolation: the page at 3000 */
+	CHECK_EQ(fast.pfn[6], 3000);
+	CHECK_EQ(fast.rc[7], 0);
+	CHECK_EQ(fast.rc[8], 2);		/* the zone, yes; beyond its end, no */
+	CHECK(results_equal(&fast.r, &slow.r, "contiguous vs not"));
+	CHECK(fast.used.skipped > 0);
+	CHECK_EQ(fast.used.checked, 0);
+	CHECK_EQ(slow.used.skipped, 0);
+	CHECK_EQ(slow.used.checked, fast.used.skipped);
 }
 
 /*
@@ -716,10 +813,10 @@ HTEST(contig_free_trace_runs)
 
 		CHECK_EQ(alloc_contig_range(1000, 4000, MIGRATE_MOVABLE, 0), 0);
 		printk_set_level(LOG_WARNING);	/* counted, not printed */
-		mechanisms[MECH_CONTIG_FREE].trace = true;
+		mech_set_trace(MECH_CONTIG_FREE, true);
 		logs = host_log_count;
 		CHECK_EQ(free_contig_range_design(1000, 3000, false, designs[d], &st), 0);
-		mechanisms[MECH_CONTIG_FREE].trace = false;
+		mech_set_trace(MECH_CONTIG_FREE, false);
 		/* old: a line per 512 pfns (ends at 0x3ff, 0x5ff, ... and 3999); new: a line per chunk */
 		CHECK_EQ(host_log_count - logs, designs[d] == DESIGN_OLD ? 7 : (int)st.inserts);
 		record(&r[d], z, true);
@@ -883,9 +980,9 @@ HTEST(cma_alloc_release_cycles_conserve_counts)
 			unsigned i = (unsigned)((r >> 8) % nr_live);
 
 			if (bf_rand(&rnd) % 2)
-				mechanisms[MECH_CONTIG_FREE].design = DESIGN_OLD;
+				CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_OLD), 0);
 			CHECK(cma_release(cma, live[i].page, live[i].count));
-			mechanisms[MECH_CONTIG_FREE].design = DESIGN_NEW;
+			CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW), 0);
 			used -= live[i].count;
 			live[i] = live[--nr_live];
 		}

@@ -34,6 +34,7 @@
 #include "mm_host.h"
 #include "platform_stub.h"
 #include <stdlib.h>
+#include <mm/mech_bench.h>
 #include <mm/mm_init.h>
 #include <mm/memmap_init.h>
 #include <mm/memremap.h>
@@ -132,8 +133,8 @@ static void area_setup(void)
 {
 	host_mm_reset(0);
 	printk_set_level(LOG_CRIT);
-	mechanisms[MECH_MEMMAP_INIT].design = DESIGN_NEW;
-	mechanisms[MECH_MEMMAP_INIT].trace = false;
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_NEW), 0);
+	mech_set_trace(MECH_MEMMAP_INIT, false);
 	CHECK_EQ(sparse_add_present(AREA_PFN, AREA_PFN + AREA_PAGES, 0, false, host_root_alloc), 0);
 	CHECK_EQ(mm_vmemmap_populate(AREA_PFN, AREA_PFN + AREA_PAGES, 0), 0);
 	for (u64 nr = pfn_to_section_nr(AREA_PFN); nr < pfn_to_section_nr(AREA_PFN + AREA_PAGES); nr++)
@@ -274,11 +275,56 @@ HTEST(memmap_template_switch)
 	CHECK_EQ(mech_set_design(m, "new", 3), 0);
 }
 
+/*
+ * The one setter: mech_set() validates (template-nt is memmap_init's
+ * only; no id out of range), narrates the switch when tracing, and
+ * mech_override()/mech_restore() put the design back as it was.
+ */
+static int resyncs;
+static void count_resync(void)
+{
+	resyncs++;
+}
+
+HTEST(mech_set_override_restore)
+{
+	enum mech_design saved = DESIGN_OLD;
+
+	area_setup();
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW_NT), -EINVAL);
+	CHECK_EQ(mech_set(NR_MECHS, DESIGN_OLD), -EINVAL);
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, (enum mech_design)7), -EINVAL);
+	CHECK_EQ(mech_design(MECH_CONTIG_FREE), DESIGN_NEW);
+	CHECK_EQ(mech_override(MECH_MEMMAP_INIT, DESIGN_NEW_NT, &saved), 0);
+	CHECK_EQ(saved, DESIGN_NEW);
+	CHECK_EQ(memmap_init_design(), DESIGN_NEW_NT);
+	mech_restore(MECH_MEMMAP_INIT, saved);
+	CHECK_EQ(memmap_init_design(), DESIGN_NEW);
+	CHECK_EQ(mech_override(MECH_CONTIG_FREE, DESIGN_NEW_NT, &saved), -EINVAL);
+	CHECK_EQ(contig_free_design(), DESIGN_NEW);
+
+	/* old -> new runs the resync hook; new -> new does not */
+	mech_register_resync(MECH_CONTIG_FREE, count_resync);
+	resyncs = 0;
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW), 0);
+	CHECK_EQ(resyncs, 0);
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_OLD), 0);
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW), 0);
+	CHECK_EQ(resyncs, 1);
+	mech_register_resync(MECH_CONTIG_FREE, NULL);
+
+	mech_set_trace(MECH_MEMMAP_INIT, true);
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_OLD), 0);
+	CHECK_STREQ(host_last_log, "[memmap_init] design new -> old");
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_NEW), 0);
+	mech_set_trace(MECH_MEMMAP_INIT, false);
+}
+
 /* The trace narrates one line per section. */
 HTEST(memmap_template_trace)
 {
 	area_setup();
-	mechanisms[MECH_MEMMAP_INIT].trace = true;
+	mech_set_trace(MECH_MEMMAP_INIT, true);
 	host_log_count = 0;
 	memmap_init_range_design(AREA_PFN, AREA_PFN + 2 * PAGES_PER_SECTION, ZONE_NORMAL, 0,
 				 MIGRATE_MOVABLE, DESIGN_NEW);
@@ -293,7 +339,7 @@ HTEST(memmap_template_trace)
 				 DESIGN_OLD);
 	CHECK_STREQ(host_last_log,
 		    "[memmap_init] pfn 0x1000001 +10 pages: field by field, 10 slow inits");
-	mechanisms[MECH_MEMMAP_INIT].trace = false;
+	mech_set_trace(MECH_MEMMAP_INIT, false);
 }
 
 /* ---- device ranges ------------------------------------------------------- */
@@ -430,8 +476,8 @@ static void boot_machine(enum mech_design d)
 {
 	host_mm_reset(HOTPLUG_BASE + (512ULL << 20));
 	printk_set_level(LOG_CRIT);
-	mechanisms[MECH_MEMMAP_INIT].design = d;
-	mechanisms[MECH_MEMMAP_INIT].trace = false;
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, d), 0);
+	mech_set_trace(MECH_MEMMAP_INIT, false);
 	fw_memmap_init(&map);
 	memset(&bp, 0, sizeof(bp));
 	bp.memmap = &map;
@@ -463,7 +509,7 @@ HTEST(memmap_template_boot_identical)
 		CHECK(snapshot_same(&snap[0], &snap[d], "boot", (enum mech_design)d, 0));
 	for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
 		snapshot_free(&snap[d]);
-	mechanisms[MECH_MEMMAP_INIT].design = DESIGN_NEW;
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_NEW), 0);
 }
 
 HTEST(memmap_template_online_identical)
@@ -474,7 +520,7 @@ HTEST(memmap_template_online_identical)
 	for (int d = 0; d < NR_MEMMAP_DESIGNS; d++) {
 		boot_machine(DESIGN_NEW);
 		CHECK_EQ(add_memory(0, HOTPLUG_BASE, nr << PAGE_SHIFT, -1, MHP_NO_AUTO_ONLINE), 0);
-		mechanisms[MECH_MEMMAP_INIT].design = (enum mech_design)d;
+		CHECK_EQ(mech_set(MECH_MEMMAP_INIT, (enum mech_design)d), 0);
 		CHECK_EQ(memory_block_online(find_memory_block_by_id(HOTPLUG_BASE / MEMORY_BLOCK_SIZE),
 					     MMOP_ONLINE_MOVABLE), 0);
 		CHECK_EQ(memory_block_online(find_memory_block_by_id(HOTPLUG_BASE / MEMORY_BLOCK_SIZE + 1),
@@ -486,7 +532,7 @@ HTEST(memmap_template_online_identical)
 		CHECK(snapshot_same(&snap[0], &snap[d], "online", (enum mech_design)d, start_pfn));
 	for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
 		snapshot_free(&snap[d]);
-	mechanisms[MECH_MEMMAP_INIT].design = DESIGN_NEW;
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_NEW), 0);
 }
 
 /* ---- devmem -------------------------------------------------------------- */

@@ -53,7 +53,8 @@ static void switches_parse(struct ktest *t)
 	KTEST_EXPECT_EQ(t, mech_set_design(m, "template-nt", 11), -22);	/* memmap_init only */
 	KTEST_EXPECT_EQ(t, mech_set_design(m, "bogus", 5), -22);
 	KTEST_EXPECT_EQ(t, m->design, DESIGN_OLD);
-	m->design = saved;
+	mech_restore(MECH_CONTIG_FREE, saved);
+	KTEST_EXPECT_EQ(t, contig_free_design(), saved);
 	KTEST_EXPECT(t, mech_find("nosuch") == NULL);
 }
 

@@ -478,8 +478,8 @@ def test_bench_commands_measure_both_designs_and_restore_the_switches(boot):
     are as they were.  How fast each design is, is `make bench`'s
     business, never a test's."""
     m = boot_hotplug(boot, mem="2G,slots=8,maxmem=64G", extra=NUMA8)
-    assert "usage: bench contig|automovable" in sh(m, "bench"), sh(m, "bench")
-    assert "usage: bench contig|automovable" in sh(m, "bench nothing")
+    assert "usage: bench zone_contig | memmap_init" in sh(m, "bench"), sh(m, "bench")
+    assert "usage: bench zone_contig | memmap_init" in sh(m, "bench nothing")
 
     assert write(m, f"{MECH}/auto_movable_stats", "old") == ""
     out = sh(m, "bench automovable", timeout=120 * SCALE)

@@ -1,7 +1,8 @@
 /*
- * bench_hotplug.c - `make bench`: mechanisms 1 (zone contiguity) and 4
- * (auto-movable stats), old vs new design measured in one run on the host
- * build (TSC cycles; compare ratios, not absolute values).
+ * bench_zone_contig.c - `make bench`: mechanism 1 (zone contiguity,
+ * contig_check), old vs new design measured in one run on the host build
+ * (TSC cycles; compare ratios, not absolute values); the kernel's
+ * `bench zone_contig` is the same sweep over a hot-added DIMM.
  *
  * Contiguity: a simulated 2 GiB machine gets 64 GiB added offline at 4 GiB,
  * then its 512 blocks are onlined one after another into ZONE_NORMAL.  The
@@ -16,15 +17,13 @@
  * physical limit beside
  * it: initialising and freeing a block cannot be cheaper than writing its
  * 2 MiB of struct pages (memset of 32768 x 64 bytes).
- *
- * Auto-movable: the check "may N more pages go to ZONE_MOVABLE?" on
- * machines with 1 and 8 nodes, summing zone stats (old) or reading the cache
- * (new), per call.
+ * (The auto-movable check is tests/bench/bench_automovable.c.)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lib/median.h>
+#include <mm/mech_bench.h>
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/memory_hotplug.h>
@@ -44,23 +43,15 @@ static struct fw_memmap map;
 static struct mm_boot_params bp;
 static u64 cost[NR_BLOCKS];
 
-static void boot(int nr_nodes, u64 ram_total)
+static void boot(u64 ram_total)
 {
 	host_mm_reset(ram_total);
 	printk_set_level(LOG_ERR);
 	fw_memmap_init(&map);
 	memset(&bp, 0, sizeof(bp));
 	fw_memmap_add_raw(&map, SZ_1M, BOOT_RAM - SZ_1M, FW_MEM_RAM);
-	for (int n = 1; n < nr_nodes; n++)	/* 256 MiB of RAM per extra node */
-		fw_memmap_add_raw(&map, HOT_BASE + (u64)(n - 1) * SZ_1G, 256 * SZ_1M, FW_MEM_RAM);
 	fw_memmap_sanitize(&map);
 	bp.memmap = &map;
-	if (nr_nodes > 1) {
-		bp.numa[bp.nr_numa++] = (struct numa_memblk){ 0, BOOT_RAM, 0, false };
-		for (int n = 1; n < nr_nodes; n++)
-			bp.numa[bp.nr_numa++] = (struct numa_memblk){
-				HOT_BASE + (u64)(n - 1) * SZ_1G, HOT_BASE + (u64)n * SZ_1G, n, false };
-	}
 	mm_core_init(&bp);
 }
 
@@ -85,8 +76,8 @@ static long sweep(enum mech_design design)
 	unsigned long id;
 	int err;
 
-	boot(1, HOT_BASE + HOT_SIZE);
-	mechanisms[MECH_CONTIG_CHECK].design = design;
+	boot(HOT_BASE + HOT_SIZE);
+	mech_set(MECH_CONTIG_CHECK, design);
 	err = add_memory(0, HOT_BASE, HOT_SIZE, -1, MHP_NO_AUTO_ONLINE);
 	if (err) {
 		printf("  add_memory failed: %d\n", err);
@@ -161,34 +152,13 @@ static void bench_contig_limit(void)
 	       (double)(mm_cycles() - t0) / 16);
 }
 
-/* 7 rounds of 40000 checks per design, taking turns at going first; medians. */
-static void bench_auto_movable(int nr_nodes)
-{
-	enum { ROUNDS = 7, CALLS = 40000 };
-	u64 walk, cached;
-	double t_old, t_new;
-
-	boot(nr_nodes, HOT_BASE + (u64)nr_nodes * SZ_1G);
-	auto_movable_bench(nr_nodes, ROUNDS, CALLS, &walk, &cached);
-	t_old = (double)walk;
-	t_new = (double)cached;
-	printf("  %d node%s: walk %7.1f, cached %7.1f cycles/check, speedup %5.2fx", nr_nodes,
-	       nr_nodes > 1 ? "s" : " ", t_old / CALLS, t_new / CALLS, t_old / t_new);
-	if (nr_nodes == 8)
-		printf(" (target >= 5x: %s)", t_old >= 5 * t_new ? "met" : "NOT met");
-	printf("\n");
-}
-
 int main(void)
 {
-	printf("memlab host benchmarks: hotplug mechanisms (TSC cycles; compare ratios)\n");
+	printf("memlab host benchmark: zone contiguity, pageblock walk (old) vs counter (new) (TSC cycles; compare ratios)\n");
 	printf("zone contiguity: online %llu blocks (64 GiB) one after another into one zone\n"
 	       "(each block's cost: the cheapest of %d sweeps)\n", (unsigned long long)NR_BLOCKS, SWEEPS);
 	bench_contig(DESIGN_OLD);
 	bench_contig(DESIGN_NEW);
 	bench_contig_limit();
-	printf("auto-movable online check (auto_movable_can_online_movable), medians of 7 rounds:\n");
-	bench_auto_movable(1);
-	bench_auto_movable(8);
 	return 0;
 }

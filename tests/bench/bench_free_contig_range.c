@@ -1,7 +1,7 @@
 /*
- * bench_contig.c - `make bench`: mechanism 3, free_contig_range() of 16384
- * pages (64 MiB, the size of Usama Anjum's CMA measurement), the old design
- * (every page through the order-0 free path and the per-CPU lists) against
+ * bench_free_contig_range.c - `make bench`: mechanism 3 (contig_free),
+ * free_contig_range() of 16384 pages (64 MiB, the size of Usama Anjum's
+ * CMA measurement), the old design (every page through the order-0 free path and the per-CPU lists) against
  * the new one (prepare every page, then free aligned chunks), refcounted
  * and frozen, in one run on the host build.
  *
@@ -86,7 +86,7 @@ static void must_alloc(u64 pfn, int mt, bool frozen)
 			   alloc_contig_range(pfn, pfn + NR_PAGES, mt, 0);
 
 	if (err) {
-		fprintf(stderr, "bench_contig: alloc_contig_range(0x%llx) failed: %d\n",
+		fprintf(stderr, "bench_free_contig_range: alloc_contig_range(0x%llx) failed: %d\n",
 			(unsigned long long)pfn, err);
 		exit(1);
 	}
@@ -121,7 +121,7 @@ int main(void)
 		struct page *page = alloc_contig_pages(NR_PAGES, __GFP_MOVABLE, NUMA_NO_NODE, false);
 
 		if (!page) {
-			fprintf(stderr, "bench_contig: no %llu contiguous pages\n", NR_PAGES);
+			fprintf(stderr, "bench_free_contig_range: no %llu contiguous pages\n", NR_PAGES);
 			return 1;
 		}
 		pfn = page_to_pfn(page);

@@ -1,12 +1,12 @@
 /*
- * bench_memmap.c - `make bench` on the host: memmap init, old vs template
+ * bench_memmap_init.c - `make bench` on the host: memmap init (mechanism 2), old vs template
  * vs template-nt, beside the physical limit of the same stores.
  *
  * Built without sanitizers (-O2; the kernel's sources -mgeneral-regs-only,
  * as in the kernel) from the same mm/ sources as the kernel,
  * over a simulated machine (tests/host/mm_platform_host.c).  The measuring
- * itself is memmap_init_bench() in mm/memmap_init.c, the same function the
- * kernel's `devmem bench` runs, so host and QEMU numbers mean the same:
+ * itself is memmap_init_bench() in mm/mech_bench.c, the same function the
+ * kernel's `bench memmap_init` runs, so host and QEMU numbers mean the same:
  *
  *   normal        memmap_init_range(), ZONE_MOVABLE, Movable pageblocks
  *   device 4 KiB  memmap_init_zone_device(), order 0
@@ -42,11 +42,12 @@
  * whole lines inside the CPU), and the template sits at the limit of
  * general-register code, the 8-byte-store loop.
  *
- * Usage: bench-memmap [REPS]   (default 41, at most 41)
+ * Usage: bench-memmap_init [REPS]   (default 41, at most 41)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <mm/mech_bench.h>
 #include <mm/memmap_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>

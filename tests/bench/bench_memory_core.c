@@ -1,6 +1,7 @@
 /*
- * bench_mm.c - `make bench` on the host: the memory core's basic costs,
- * each beside the physical limit of the same work.
+ * bench_memory_core.c - `make bench` on the host: the memory core's basic
+ * costs (no mechanism: the baseline the four are measured on), each
+ * beside the physical limit of the same work.
  *
  * Built without sanitizers (-O2; the kernel's sources -mgeneral-regs-only,
  * as in the kernel) from the same mm/ sources as the kernel, over a

@@ -115,7 +115,8 @@ VIEWS_OBJS := \
 	views/iomem.o \
 	views/sysfs_memory.o \
 	views/sysfs_params.o \
-	views/proc_mm.o
+	views/proc_mm.o \
+	views/proc_vmstat.o
 
 MM_OBJS := \
 	mm/mechanisms.o \

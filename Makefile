@@ -148,7 +148,8 @@ VIEWS_OBJS := \
 	views/proc_mm.o \
 	views/proc_sys.o \
 	views/mech.o \
-	views/cma.o
+	views/cma.o \
+	views/proc_vmstat.o
 
 MM_OBJS := \
 	mm/mechanisms.o \

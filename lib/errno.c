@@ -30,6 +30,7 @@ const char *err_text(int err)
 	case ERANGE: return "Numerical result out of range";
 	case ENAMETOOLONG: return "File name too long";
 	case ENOSYS: return "Function not implemented";
+	case ELOOP: return "Too many levels of symbolic links";
 	case ENODATA: return "No data available";
 	case EOVERFLOW: return "Value too large for defined data type";
 	case EOPNOTSUPP: return "Operation not supported";

@@ -18,11 +18,13 @@
 #define GREP_LINE_MAX	512	/* bytes of one line grep keeps, NUL included */
 
 /* The mode column of `ls -l`, as Linux shows sysfs and procfs entries. */
-static const char *mode_string(bool is_dir, bool writable)
+static const char *mode_string(const struct vfs_attr *a)
 {
-	if (is_dir)
+	if (a->type == VFS_DIR)
 		return "dr-xr-xr-x";
-	return writable ? "-rw-r--r--" : "-r--r--r--";
+	if (a->type == VFS_LINK)
+		return "lrwxrwxrwx";
+	return a->writable ? "-rw-r--r--" : "-r--r--r--";
 }
 
 /* What ls_emit() needs to print one directory entry. */
@@ -30,30 +32,62 @@ struct ls_ctx {
 	struct printer *out;	/* where the listing goes */
 	const char *dir;	/* the directory's path, as given */
 	bool long_format;	/* -l */
+	bool measure;		/* first -l pass: only find size_width */
+	int size_width;		/* digits of the largest size, as ls pads */
 };
+
+static int digits(unsigned long v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* One `ls -l` line of path, shown as name: mode, size, name, "-> target". */
+static void ls_long_line(struct printer *out, const char *path, const char *name,
+			 int size_width)
+{
+	struct vfs_attr a = { .type = VFS_REG };
+	char target[VFS_PATH_MAX];
+
+	if (vfs_lstat(path, &a) < 0)
+		a.type = VFS_REG;	/* path too long to name: show it read-only */
+	pr_printf(out, "%s %*lu %s", mode_string(&a), size_width, a.size, name);
+	if (a.type == VFS_LINK && vfs_readlink(path, target, sizeof(target)) == 0)
+		pr_printf(out, " -> %s", target);
+	pr_printf(out, "\n");
+}
 
 static void ls_emit(const char *name, bool is_dir, void *arg)
 {
 	struct ls_ctx *ctx = arg;
-	const char *suffix = is_dir ? "/" : "";
+	char path[VFS_PATH_MAX + VFS_NAME_MAX + 1];
 
-	if (ctx->long_format) {
-		char path[VFS_PATH_MAX + VFS_NAME_MAX + 1];
-		bool writable = false;
-
-		ksnprintf(path, sizeof(path), "%s/%s", ctx->dir, name);
-		if (vfs_stat(path, NULL, &writable) < 0)
-			writable = false;	/* path too long to name: show it read-only */
-		pr_printf(ctx->out, "%s %s%s\n", mode_string(is_dir, writable), name, suffix);
-	} else {
-		pr_printf(ctx->out, "%s%s\n", name, suffix);
+	(void)is_dir;
+	if (!ctx->long_format) {
+		pr_printf(ctx->out, "%s\n", name);
+		return;
 	}
+	ksnprintf(path, sizeof(path), "%s/%s", ctx->dir, name);
+	if (ctx->measure) {
+		struct vfs_attr a;
+
+		if (vfs_lstat(path, &a) == 0 && digits(a.size) > ctx->size_width)
+			ctx->size_width = digits(a.size);
+		return;
+	}
+	ls_long_line(ctx->out, path, name, ctx->size_width);
 }
 
 static int cmd_ls(struct printer *out, int argc, char **argv)
 {
-	struct ls_ctx ctx = { .out = out, .dir = "/", .long_format = false };
-	bool is_dir = false, writable = false;
+	struct ls_ctx ctx = { .out = out, .dir = "/", .size_width = 1 };
+	struct vfs_attr a;
+	bool is_dir = false;
 	int i, ret;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -61,37 +95,54 @@ static int cmd_ls(struct printer *out, int argc, char **argv)
 			i++;
 			break;
 		}
-		if (strcmp(argv[i], "-l") != 0)
-			return shell_usage(out, shell_find("ls"));
-		ctx.long_format = true;
+		for (const char *o = argv[i] + 1; *o; o++) {
+			if (*o == 'l')
+				ctx.long_format = true;
+			else if (*o != '1')	/* -1: one per line, which ls here always is */
+				return shell_usage(out, shell_find("ls"));
+		}
 	}
 	if (argc - i > 1)
 		return shell_usage(out, shell_find("ls"));
 	if (argc - i == 1)
 		ctx.dir = argv[i];
 
-	ret = vfs_stat(ctx.dir, &is_dir, &writable);
+	/* ls -l names a link given as the operand, plain ls follows it */
+	ret = ctx.long_format ? vfs_lstat(ctx.dir, &a) : vfs_stat(ctx.dir, &is_dir, NULL);
 	if (ret) {
 		pr_printf(out, "ls: cannot access '%s': %s\n", ctx.dir, err_text(ret));
 		return ret;
 	}
+	if (ctx.long_format)
+		is_dir = a.type == VFS_DIR;
 	if (!is_dir) {
 		if (ctx.long_format)
-			pr_printf(out, "%s ", mode_string(false, writable));
-		pr_printf(out, "%s\n", ctx.dir);
+			ls_long_line(out, ctx.dir, ctx.dir, digits(a.size));
+		else
+			pr_printf(out, "%s\n", ctx.dir);
 		return 0;
+	}
+	if (ctx.long_format) {
+		ctx.measure = true;
+		ret = vfs_list(ctx.dir, ls_emit, &ctx);
+		ctx.measure = false;
+		if (ret)
+			return ret;
 	}
 	return vfs_list(ctx.dir, ls_emit, &ctx);
 }
 
 SHELL_COMMAND(ls,
 	.name = "ls",
-	.usage = "ls [-l] [PATH]",
+	.usage = "ls [-1l] [PATH]",
 	.summary = "list a directory of the virtual file tree",
 	.help = "Print the entries of the directory PATH (default /), one per line,\n"
-		"in strcmp() order; directories end in '/'.  For a file, print its\n"
-		"name.  -l adds the mode: -r--r--r-- read-only, -rw-r--r-- writable\n"
-		"with `echo VALUE > FILE`, dr-xr-xr-x directory.",
+		"in strcmp() order (-1 is accepted: that is the only layout).  For a\n"
+		"file, print its name.  -l adds the mode and size: -r--r--r--\n"
+		"read-only, -rw-r--r-- writable with `echo VALUE > FILE`, dr-xr-xr-x\n"
+		"directory, lrwxrwxrwx symlink (then \"-> TARGET\"); the size is\n"
+		"Linux's st_size: 4096 for a sysfs file, 0 for /proc files,\n"
+		"directories and links.",
 	.fn = cmd_ls);
 
 static int cmd_cat(struct printer *out, int argc, char **argv)
@@ -114,8 +165,9 @@ SHELL_COMMAND(cat,
 	.name = "cat",
 	.usage = "cat FILE...",
 	.summary = "print files",
-	.help = "Print each FILE in turn.  Virtual files are generated when read,\n"
-		"so the contents are always current.",
+	.help = "Print each FILE in turn (a symlink: the file it points to).\n"
+		"Virtual files are generated when read, so the contents are always\n"
+		"current.",
 	.fn = cmd_cat);
 
 /*

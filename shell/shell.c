@@ -174,14 +174,9 @@ static int run_redirected(struct printer *out, const struct shell_cmd *cmd,
 {
 	static char buf[SHELL_REDIRECT_MAX + 1];
 	struct buf_printer bp;
-	bool is_dir = false, writable = false;
 	int ret, err;
 
-	err = vfs_stat(sw->redirect, &is_dir, &writable);
-	if (!err && is_dir)
-		err = -EISDIR;
-	else if (!err && !writable)
-		err = -EACCES;
+	err = vfs_open_write(sw->redirect);
 	if (err) {
 		pr_printf(out, "%s: %s\n", sw->redirect, err_text(err));
 		return err;

@@ -5,19 +5,18 @@
  *
  * The text is Linux 6.1's, byte for byte, for every field memlab has, so a
  * student can put `cat /proc/zoneinfo` of memlab and of a Linux guest side
- * by side (tests/qemu/test_mm.py compares the layouts field by field).  A
- * field is printed only when memlab can give its true value; fields about
- * things memlab does not have at all (page cache, anonymous memory, slab,
- * swap, huge pages) are printed as 0, which is what they are here.  Fields
- * memlab has but does not count are left out rather than invented:
- *   meminfo       PageTables, CommitLimit, Committed_AS, Vmalloc*, Percpu,
- *                 DirectMap* (the direct map's page sizes are in `pagetables`)
- *   zoneinfo      the "per-node stats" block, the numa_* events and the
- *                 "vm stats threshold" line (memlab has one CPU, as a
- *                 !CONFIG_SMP Linux, which does not print it either)
- * memlab's additions come last in each populated zone of /proc/zoneinfo:
- * "contiguous" (the flag, decided by the walk or the counter, see
- * mm/zone_contig.c) and "pages_with_online_memmap" (the counter).
+ * by side (the reference build is Debian 12's Linux 6.1, x86_64, see
+ * docs/shell.md).  Fields about things memlab does not have at all (page
+ * cache, anonymous memory, slab, swap, huge pages, vmalloc allocations,
+ * per-CPU allocations, user commitments) are printed as 0, which is what
+ * they are here and what Linux prints for most of them on an idle machine.
+ * Fields memlab has the concept of but does not count are left out rather
+ * than invented: zoneinfo's numa_hit .. numa_other (memlab keeps no NUMA
+ * allocation events).  "vm stats threshold" is 0: memlab's counters are
+ * exact, with no per-CPU deltas to fold.
+ * memlab's own per-zone state, "contiguous" (the flag, decided by the walk
+ * or the counter, see mm/zone_contig.c) and "pages_with_online_memmap"
+ * (the counter), is in /sys/kernel/mm/memlab/zoneinfo, not in Linux's file.
  *
  * What the numbers mean (mmzone.h has the invariants):
  *   MemTotal     pages the buddy manages (managed: present minus reserved)
@@ -45,6 +44,8 @@
 #include <views/mm_views.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include <mm/cma.h>
+#include <arch/paging.h>
 
 static unsigned long pages_to_kb(unsigned long pages)
 {
@@ -108,6 +109,8 @@ static const char *const meminfo_absent_1[] = {
 };
 static const char *const meminfo_absent_2[] = {
 	"SecPageTables:", "NFS_Unstable:", "Bounce:", "WritebackTmp:",
+};
+static const char *const meminfo_absent_3[] = {
 	"HardwareCorrupted:", "AnonHugePages:", "ShmemHugePages:",
 	"ShmemPmdMapped:", "FileHugePages:", "FilePmdMapped:",
 };
@@ -116,6 +119,7 @@ static int meminfo_show(struct printer *p, void *data)
 {
 	unsigned long total = 0, free = 0, cma_total = 0, cma_free = 0;
 	unsigned long reserve = totalreserve_pages;
+	struct paging_stats pt;
 	int nid;
 
 	(void)data;
@@ -134,16 +138,35 @@ static int meminfo_show(struct printer *p, void *data)
 	meminfo_kb(p, "MemAvailable:", pages_to_kb(free > reserve ? free - reserve : 0));
 	for (size_t i = 0; i < ARRAY_SIZE(meminfo_absent_1); i++)
 		meminfo_kb(p, meminfo_absent_1[i], 0);
+	paging_get_stats(&pt);
+	meminfo_kb(p, "PageTables:", pages_to_kb(pt.table_pages));
 	for (size_t i = 0; i < ARRAY_SIZE(meminfo_absent_2); i++)
 		meminfo_kb(p, meminfo_absent_2[i], 0);
-	meminfo_kb(p, "CmaTotal:", pages_to_kb(cma_total));
-	meminfo_kb(p, "CmaFree:", pages_to_kb(cma_free));
+	/* vm_commit_limit(): overcommit_ratio 50% of RAM, no swap, no hugetlb */
+	meminfo_kb(p, "CommitLimit:", pages_to_kb(total * 50 / 100));
+	meminfo_kb(p, "Committed_AS:", 0);
+	/* memlab's vmalloc space is its ioremap area; no vmalloc allocations */
+	meminfo_kb(p, "VmallocTotal:", IOREMAP_SIZE >> 10);
+	meminfo_kb(p, "VmallocUsed:", 0);
+	meminfo_kb(p, "VmallocChunk:", 0);
+	meminfo_kb(p, "Percpu:", 0);
+	for (size_t i = 0; i < ARRAY_SIZE(meminfo_absent_3); i++)
+		meminfo_kb(p, meminfo_absent_3[i], 0);
+	if (cma_area_count) {	/* Linux prints them with CONFIG_CMA */
+		meminfo_kb(p, "CmaTotal:", pages_to_kb(cma_total));
+		meminfo_kb(p, "CmaFree:", pages_to_kb(cma_free));
+	}
 	pr_printf(p, "HugePages_Total:   %5u\n"
 		     "HugePages_Free:    %5u\n"
 		     "HugePages_Rsvd:    %5u\n"
 		     "HugePages_Surp:    %5u\n", 0, 0, 0, 0);
 	meminfo_kb(p, "Hugepagesize:", pages_to_kb(pageblock_nr_pages));
 	meminfo_kb(p, "Hugetlb:", 0);
+	/* arch_report_meminfo(): the direct map by page size, 1G if the CPU has it */
+	meminfo_kb(p, "DirectMap4k:", pt.direct_4k * 4);
+	meminfo_kb(p, "DirectMap2M:", pt.direct_2m * 2048);
+	if (pt.gbpages)
+		meminfo_kb(p, "DirectMap1G:", pt.direct_1g * 1048576);
 	return 0;
 }
 
@@ -281,11 +304,50 @@ static const char *const zone_stat_absent[] = {
 	"nr_mlock", "nr_bounce", "nr_zspages",
 };
 
+/*
+ * Linux 6.1's node_stat_items, in order (Debian's config: CONFIG_SWAP and
+ * CONFIG_NUMA_BALANCING, no shadow call stack).  Each counts something
+ * memlab has none of, except nr_page_table_pages: memlab's page-table
+ * pages are counted globally (meminfo's PageTables), not per node, so the
+ * per-node value is left at 0 (documented in docs/shell.md).
+ */
+static const char *const node_stat_absent[] = {
+	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
+	"nr_unevictable", "nr_slab_reclaimable", "nr_slab_unreclaimable",
+	"nr_isolated_anon", "nr_isolated_file", "workingset_nodes",
+	"workingset_refault_anon", "workingset_refault_file",
+	"workingset_activate_anon", "workingset_activate_file",
+	"workingset_restore_anon", "workingset_restore_file",
+	"workingset_nodereclaim", "nr_anon_pages", "nr_mapped", "nr_file_pages",
+	"nr_dirty", "nr_writeback", "nr_writeback_temp", "nr_shmem",
+	"nr_shmem_hugepages", "nr_shmem_pmdmapped", "nr_file_hugepages",
+	"nr_file_pmdmapped", "nr_anon_transparent_hugepages", "nr_vmscan_write",
+	"nr_vmscan_immediate_reclaim", "nr_dirtied", "nr_written",
+	"nr_throttled_written", "nr_kernel_misc_reclaimable", "nr_foll_pin_acquired",
+	"nr_foll_pin_released", "nr_kernel_stack", "nr_page_table_pages",
+	"nr_sec_page_table_pages", "nr_swapcached", "pgpromote_success",
+	"pgpromote_candidate",
+};
+
+/* Is zone z the first populated zone of node nid (Linux's is_zone_first_populated)? */
+static bool zone_first_populated(int nid, int z)
+{
+	for (int i = 0; i < z; i++)
+		if (populated_zone(&NODE_DATA(nid)->node_zones[i]))
+			return false;
+	return populated_zone(&NODE_DATA(nid)->node_zones[z]);
+}
+
 static void zoneinfo_zone(struct printer *p, int nid, int z)
 {
 	const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
 
 	pr_printf(p, "Node %d, zone %8s", nid, zone_names[z]);
+	if (zone_first_populated(nid, z)) {
+		pr_printf(p, "\n  per-node stats");
+		for (size_t i = 0; i < ARRAY_SIZE(node_stat_absent); i++)
+			pr_printf(p, "\n      %-12s %lu", node_stat_absent[i], 0UL);
+	}
 	pr_printf(p, "\n  pages free     %lu"
 		     "\n        boost    %lu"
 		     "\n        min      %lu"
@@ -317,13 +379,10 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 		     "\n              high:  %i"
 		     "\n              batch: %i",
 		  0, zone->pcp.count, zone->pcp.high, zone->pcp.batch);
+	pr_printf(p, "\n  vm stats threshold: %d", 0);
 	pr_printf(p, "\n  node_unreclaimable:  %u"
 		     "\n  start_pfn:           %lu",
 		  0u, zone->zone_start_pfn);
-	/* memlab's additions */
-	pr_printf(p, "\n  contiguous:          %u"
-		     "\n  pages_with_online_memmap: %lu",
-		  (unsigned)zone->contiguous, zone->pages_with_online_memmap);
 	pr_printf(p, "\n");
 }
 
@@ -339,6 +398,34 @@ static int zoneinfo_show(struct printer *p, void *data)
 	return 0;
 }
 
+/*
+ * /sys/kernel/mm/memlab/zoneinfo: memlab's own per-zone state, which Linux's
+ * zoneinfo does not have, for every populated zone in zoneinfo's order:
+ *   Node 0, zone    DMA32
+ *    contiguous:               1
+ *    pages_with_online_memmap: 520160
+ */
+static int memlab_zoneinfo_show(struct printer *p, void *data)
+{
+	int nid;
+
+	(void)data;
+	for_each_online_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (!populated_zone(zone))
+				continue;
+			pr_printf(p, "Node %d, zone %8s\n"
+				     "  contiguous:               %u\n"
+				     "  pages_with_online_memmap: %lu\n",
+				  nid, zone_names[z], (unsigned)zone->contiguous,
+				  zone->pages_with_online_memmap);
+		}
+	}
+	return 0;
+}
+
 static const struct vfs_file_ops meminfo_ops = { .show = meminfo_show };
 static const struct vfs_file_ops buddyinfo_ops = { .show = buddyinfo_show };
 static const struct vfs_file_ops pagetypeinfo_ops = { .show = pagetypeinfo_show };
@@ -347,6 +434,8 @@ VFS_FILE(proc_meminfo, "/proc/meminfo", &meminfo_ops, NULL);
 VFS_FILE(proc_buddyinfo, "/proc/buddyinfo", &buddyinfo_ops, NULL);
 VFS_FILE(proc_pagetypeinfo, "/proc/pagetypeinfo", &pagetypeinfo_ops, NULL);
 VFS_FILE(proc_zoneinfo, "/proc/zoneinfo", &zoneinfo_ops, NULL);
+static const struct vfs_file_ops memlab_zoneinfo_ops = { .show = memlab_zoneinfo_show };
+VFS_FILE(memlab_zoneinfo, "/sys/kernel/mm/memlab/zoneinfo", &memlab_zoneinfo_ops, NULL);
 
 /* ---- /sys/devices/system/node --------------------------------------------- */
 
@@ -407,10 +496,41 @@ static int node_has_normal_memory_show(struct printer *p, void *data)
 	return 0;
 }
 
+/*
+ * The one CPU.  memlab reads no SRAT processor affinity, so it is on the
+ * first online node, where QEMU puts CPU 0 unless told otherwise.
+ */
+static bool node_has_cpu(int nid)
+{
+	int first;
+
+	for_each_online_node(first)
+		return nid == first;
+	return false;
+}
+
+static int node_possible_show(struct printer *p, void *data)
+{
+	(void)data;
+	print_node_list(p, node_is_online);	/* the nodes known at boot: SRAT's */
+	return 0;
+}
+
+static int node_has_cpu_show(struct printer *p, void *data)
+{
+	(void)data;
+	print_node_list(p, node_has_cpu);
+	return 0;
+}
+
 static const struct vfs_file_ops node_online_ops = { .show = node_online_show };
 static const struct vfs_file_ops node_has_memory_ops = { .show = node_has_memory_show };
 static const struct vfs_file_ops node_has_normal_memory_ops = { .show = node_has_normal_memory_show };
+static const struct vfs_file_ops node_possible_ops = { .show = node_possible_show };
+static const struct vfs_file_ops node_has_cpu_ops = { .show = node_has_cpu_show };
 VFS_FILE(node_online, "/sys/devices/system/node/online", &node_online_ops, NULL);
+VFS_FILE(node_possible, "/sys/devices/system/node/possible", &node_possible_ops, NULL);
+VFS_FILE(node_has_cpu, "/sys/devices/system/node/has_cpu", &node_has_cpu_ops, NULL);
 VFS_FILE(node_has_memory, "/sys/devices/system/node/has_memory", &node_has_memory_ops, NULL);
 VFS_FILE(node_has_normal_memory, "/sys/devices/system/node/has_normal_memory",
 	 &node_has_normal_memory_ops, NULL);
@@ -421,10 +541,13 @@ static const char *const node_meminfo_absent[] = {
 	"SwapCached:", "Active:", "Inactive:", "Active(anon):", "Inactive(anon):",
 	"Active(file):", "Inactive(file):", "Unevictable:", "Mlocked:", "Dirty:",
 	"Writeback:", "FilePages:", "Mapped:", "AnonPages:", "Shmem:",
-	"KernelStack:", "SecPageTables:", "NFS_Unstable:", "Bounce:",
+	"KernelStack:", "PageTables:", "SecPageTables:", "NFS_Unstable:", "Bounce:",
 	"WritebackTmp:", "KReclaimable:", "Slab:", "SReclaimable:", "SUnreclaim:",
-	"AnonHugePages:", "ShmemHugePages:", "ShmemPmdMapped:", "FileHugePages:",
-	"FilePmdMapped:",
+	"AnonHugePages:", "ShmemHugePages:", "ShmemPmdMapped:",
+};
+/* ... and the two Linux prints with one space less ("FileHugePages: %8lu"). */
+static const char *const node_meminfo_absent_narrow[] = {
+	"FileHugePages:", "FilePmdMapped:",
 };
 
 /* /sys/devices/system/node/nodeN/meminfo: "Node %d %-16s%8lu kB" lines. */
@@ -440,6 +563,8 @@ static int node_meminfo_show(struct printer *p, void *data)
 		  pages_to_kb(managed > free ? managed - free : 0));
 	for (size_t i = 0; i < ARRAY_SIZE(node_meminfo_absent); i++)
 		pr_printf(p, "Node %d %-16s%8lu kB\n", nid, node_meminfo_absent[i], 0UL);
+	for (size_t i = 0; i < ARRAY_SIZE(node_meminfo_absent_narrow); i++)
+		pr_printf(p, "Node %d %-15s%8lu kB\n", nid, node_meminfo_absent_narrow[i], 0UL);
 	pr_printf(p, "Node %d HugePages_Total: %5u\n"
 		     "Node %d HugePages_Free:  %5u\n"
 		     "Node %d HugePages_Surp:  %5u\n", nid, 0, nid, 0, nid, 0);
@@ -460,6 +585,42 @@ static int node_distance_show(struct printer *p, void *data)
 	return 0;
 }
 
+/* nodeN/cpulist: "%*pbl" of the node's CPUs: "0" or an empty line. */
+static int node_cpulist_show(struct printer *p, void *data)
+{
+	pr_printf(p, "%s\n", node_has_cpu((int)(uintptr_t)data) ? "0" : "");
+	return 0;
+}
+
+/* nodeN/cpumap: "%*pb", a hex mask of nr_cpu_ids (1) bits. */
+static int node_cpumap_show(struct printer *p, void *data)
+{
+	pr_printf(p, "%d\n", node_has_cpu((int)(uintptr_t)data) ? 1 : 0);
+	return 0;
+}
+
+/*
+ * nodeN/vmstat: "name value" lines, Linux's node_read_vmstat() order (zone
+ * items summed over the node's zones, then node items), of the items
+ * memlab counts; the others are absent, as in /proc/vmstat.
+ */
+static int node_vmstat_show(struct printer *p, void *data)
+{
+	const struct pglist_data *pgdat = NODE_DATA((int)(uintptr_t)data);
+	unsigned long free = 0, free_cma = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		free += pgdat->node_zones[z].nr_free;
+		free_cma += pgdat->node_zones[z].nr_free_cma;
+	}
+	pr_printf(p, "nr_free_pages %lu\n", free);
+	pr_printf(p, "nr_free_cma %lu\n", free_cma);
+	return 0;
+}
+
+static const struct vfs_file_ops node_cpulist_ops = { .show = node_cpulist_show };
+static const struct vfs_file_ops node_cpumap_ops = { .show = node_cpumap_show };
+static const struct vfs_file_ops node_vmstat_ops = { .show = node_vmstat_show };
 static const struct vfs_file_ops node_meminfo_ops = { .show = node_meminfo_show };
 static const struct vfs_file_ops node_distance_ops = { .show = node_distance_show };
 
@@ -471,8 +632,11 @@ static const struct vfs_file_ops node_distance_ops = { .show = node_distance_sho
 static int mm_views_add_node(int nid)
 {
 	static const struct { const char *name; const struct vfs_file_ops *ops; } files[] = {
-		{ "meminfo", &node_meminfo_ops },
+		{ "cpulist", &node_cpulist_ops },
+		{ "cpumap", &node_cpumap_ops },
 		{ "distance", &node_distance_ops },
+		{ "meminfo", &node_meminfo_ops },
+		{ "vmstat", &node_vmstat_ops },
 	};
 	char path[VFS_PATH_MAX];
 

@@ -26,8 +26,9 @@
  *   memoryN/removable    "1": memlab can offline any block (Linux prints 1
  *                        whenever it was built with memory hot-remove)
  *   memoryN/phys_device  "0" (only s390 ever gave it a meaning)
- *   memoryN/node         the node: memlab's stand-in for Linux's memoryN/nodeM
- *                        symlink, since memlab's file tree has no symlinks
+ *   memoryN/nodeM        symlink to ../../node/nodeM, the block's node; and
+ *                        node/nodeM/memoryN back to ../../memory/memoryN
+ *                        (Linux's register_memory_block_under_node())
  *   .../MEM_GOING_ONLINE/error, .../MEM_GOING_OFFLINE/error
  *                        a signed errno ("-12"), 0 = no injection; written
  *                        values are clamped to [-4095, 0] as Linux does
@@ -233,13 +234,19 @@ static int phys_device_show(struct printer *p, void *data)
 	return 0;
 }
 
-static int node_show(struct printer *p, void *data)
+static int node_link(char *buf, size_t size, void *data)
 {
 	struct memory_block *mem = block_of(data);
 
 	if (!mem)
 		return -ENODEV;
-	pr_printf(p, "%d\n", mem->nid);
+	ksnprintf(buf, size, "../../node/node%d", mem->nid);
+	return 0;
+}
+
+static int node_memory_link(char *buf, size_t size, void *data)
+{
+	ksnprintf(buf, size, "../../memory/memory%lu", (unsigned long)(uintptr_t)data);
 	return 0;
 }
 
@@ -249,14 +256,14 @@ static const struct vfs_file_ops valid_zones_ops = { .show = valid_zones_show };
 static const struct vfs_file_ops phys_index_ops = { .show = phys_index_show };
 static const struct vfs_file_ops removable_ops = { .show = removable_show };
 static const struct vfs_file_ops phys_device_ops = { .show = phys_device_show };
-static const struct vfs_file_ops node_ops = { .show = node_show };
+static const struct vfs_file_ops node_link_ops = { .readlink = node_link };
+static const struct vfs_file_ops node_memory_link_ops = { .readlink = node_memory_link };
 
-/* The files of one memoryN/ directory, in `ls` order. */
+/* The files of one memoryN/ directory (and its nodeM link, made apart). */
 static const struct {
 	const char *name;
 	const struct vfs_file_ops *ops;
 } block_files[] = {
-	{ "node", &node_ops },
 	{ "online", &online_ops },
 	{ "phys_device", &phys_device_ops },
 	{ "phys_index", &phys_index_ops },
@@ -270,11 +277,43 @@ static void block_dir_path(char *path, size_t size, unsigned long block_id)
 	ksnprintf(path, size, MEMORY_DIR "/memory%lu", block_id);
 }
 
+/* node/nodeM/memoryN of every node M that may have one. */
+static void node_memory_link_remove(unsigned long block_id)
+{
+	char path[VFS_PATH_MAX];
+
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		ksnprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%lu", nid,
+			  block_id);
+		vfs_remove(path);	/* -ENOENT for the other nodes: fine */
+	}
+}
+
+/* memoryN/nodeM and node/nodeM/memoryN, for a block of node nid. */
+static int block_node_links_create(unsigned long block_id, int nid)
+{
+	char path[VFS_PATH_MAX];
+	void *data = (void *)(uintptr_t)block_id;
+	int err;
+
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return 0;	/* no node: no link, as Linux */
+	ksnprintf(path, sizeof(path), MEMORY_DIR "/memory%lu/node%d", block_id, nid);
+	err = vfs_create(path, &node_link_ops, data);
+	if (err && err != -EEXIST)
+		return err;
+	ksnprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%lu", nid, block_id);
+	err = vfs_create(path, &node_memory_link_ops, data);
+	return err == -EEXIST ? 0 : err;
+}
+
 /* Create memoryN/ and its files; on failure remove what was made. */
 static int block_dir_create(unsigned long block_id)
 {
 	char path[VFS_PATH_MAX];
 	void *data = (void *)(uintptr_t)block_id;
+	struct memory_block *mem = block_of(data);
+	int err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(block_files); i++) {
 		int err;
@@ -288,7 +327,13 @@ static int block_dir_create(unsigned long block_id)
 			return err;
 		}
 	}
-	return 0;
+	err = mem ? block_node_links_create(block_id, mem->nid) : 0;
+	if (err) {
+		node_memory_link_remove(block_id);
+		block_dir_path(path, sizeof(path), block_id);
+		vfs_remove(path);
+	}
+	return err;
 }
 
 /* The memory_block_notifier: memoryN/ appears with block N. */
@@ -310,6 +355,7 @@ static void memory_sysfs_block_removed(unsigned long block_id)
 
 	if (!memory_sysfs_ready)
 		return;
+	node_memory_link_remove(block_id);
 	block_dir_path(path, sizeof(path), block_id);
 	vfs_remove(path);	/* -ENOENT: its files were never made; fine */
 }

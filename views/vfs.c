@@ -10,7 +10,8 @@
  *   vfs_nodes[2]  "meminfo"  parent 1, ops = &meminfo_ops
  *   vfs_nodes[3]  "sys"      parent 0, prev -> proc, ...
  *
- * A node is a directory exactly when its ops is NULL.  Each directory keeps
+ * A node is a directory exactly when its ops is NULL, and a symbolic link
+ * when its ops has readlink().  Each directory keeps
  * its children on a doubly linked list in strcmp() order, which is what
  * vfs_list() walks.  Finding one child by name goes through a hash table
  * keyed by (parent index, name) instead, so the 2000-entry memory-block
@@ -30,6 +31,8 @@
 
 #define VFS_HASH_SIZE	8192	/* lookup buckets, a power of two */
 #define VFS_ROOT	0	/* the root's index, also "no node" in links */
+#define VFS_MAX_HOPS	8	/* symlinks followed in one lookup, then -ELOOP */
+#define VFS_SYSFS_FILE_SIZE 4096	/* st_size of every sysfs attribute (a page); procfs: 0 */
 
 _Static_assert(VFS_MAX_NODES <= 65536, "node links are 16-bit");
 _Static_assert((VFS_HASH_SIZE & (VFS_HASH_SIZE - 1)) == 0, "hash size must be a power of two");
@@ -63,6 +66,19 @@ extern const struct vfs_static_file __stop_vfs_files[] __attribute__((weak));
 static bool node_is_dir(unsigned int n)
 {
 	return vfs_nodes[n].ops == NULL;
+}
+
+static bool node_is_link(unsigned int n)
+{
+	return vfs_nodes[n].ops && vfs_nodes[n].ops->readlink;
+}
+
+/* Is n in /proc (procfs in Linux) rather than /sys (sysfs)? */
+static bool node_in_proc(unsigned int n)
+{
+	while (n != VFS_ROOT && vfs_nodes[n].parent != VFS_ROOT)
+		n = vfs_nodes[n].parent;
+	return n != VFS_ROOT && strcmp(vfs_nodes[n].name, "proc") == 0;
 }
 
 /* FNV-1a over the name, seeded with the parent so equal names in different
@@ -135,18 +151,25 @@ static int check_path(const char *path)
 
 /*
  * Resolve path (absolute, or relative to the root) to a node index in *out.
- * "." stays, ".." goes up (the root's parent is the root).
+ * "." stays, ".." goes up (the root's parent is the root).  A symlink met
+ * on the way is replaced by its target, relative to the link's directory
+ * unless absolute: the rest of the path is appended to the target and the
+ * walk goes on, up to VFS_MAX_HOPS links (then -ELOOP).  A symlink as the
+ * last component is followed only when follow_last (or a '/' follows it).
  */
-static int vfs_walk(const char *path, unsigned int *out)
+static int vfs_walk_links(const char *path, unsigned int *out, bool follow_last)
 {
+	static char buf[2][VFS_PATH_MAX];	/* rewritten paths, used in turn */
 	char name[VFS_NAME_MAX];
-	unsigned int n = VFS_ROOT;
+	unsigned int n = VFS_ROOT, hops = 0;
 	int len, ret;
 
 	ret = check_path(path);
 	if (ret)
 		return ret;
 	while ((len = next_component(&path, name)) > 0) {
+		unsigned int c;
+
 		if (!node_is_dir(n))
 			return -ENOTDIR;
 		if (strcmp(name, ".") == 0)
@@ -155,14 +178,38 @@ static int vfs_walk(const char *path, unsigned int *out)
 			n = vfs_nodes[n].parent;
 			continue;
 		}
-		n = find_child(n, name);
-		if (n == VFS_ROOT)
+		c = find_child(n, name);
+		if (c == VFS_ROOT)
 			return -ENOENT;
+		if (node_is_link(c) && (follow_last || *path != '\0')) {
+			char target[VFS_PATH_MAX];
+			char *next = buf[hops & 1];
+			size_t used;
+
+			if (++hops > VFS_MAX_HOPS)
+				return -ELOOP;
+			ret = vfs_nodes[c].ops->readlink(target, sizeof(target), vfs_nodes[c].data);
+			if (ret)
+				return ret;
+			used = ksnprintf(next, VFS_PATH_MAX, "%s%s", target, path);
+			if (used >= VFS_PATH_MAX)
+				return -ENAMETOOLONG;
+			path = next;
+			if (target[0] == '/')
+				n = VFS_ROOT;
+			continue;	/* n stays the link's directory */
+		}
+		n = c;
 	}
 	if (len < 0)
 		return len;
 	*out = n;
 	return 0;
+}
+
+static int vfs_walk(const char *path, unsigned int *out)
+{
+	return vfs_walk_links(path, out, true);
 }
 
 static unsigned int node_alloc(void)
@@ -342,7 +389,7 @@ int vfs_remove(const char *path)
 	unsigned int top, n;
 	int ret;
 
-	ret = vfs_walk(path, &top);
+	ret = vfs_walk_links(path, &top, false);
 	if (ret)
 		return ret;
 	if (top == VFS_ROOT)
@@ -389,8 +436,23 @@ int vfs_write(const char *path, const char *buf, size_t len)
 	if (node_is_dir(n))
 		return -EISDIR;
 	if (!vfs_nodes[n].ops->store)
-		return -EACCES;
+		return node_in_proc(n) ? -EIO : -EACCES;
 	return vfs_nodes[n].ops->store(buf, len, vfs_nodes[n].data);
+}
+
+int vfs_open_write(const char *path)
+{
+	unsigned int n;
+	int ret;
+
+	ret = vfs_walk(path, &n);
+	if (ret)
+		return ret;
+	if (node_is_dir(n))
+		return -EISDIR;
+	if (!vfs_nodes[n].ops->store && !node_in_proc(n))
+		return -EACCES;
+	return 0;
 }
 
 int vfs_list(const char *path,
@@ -422,4 +484,38 @@ int vfs_stat(const char *path, bool *is_dir, bool *writable)
 	if (writable)
 		*writable = !node_is_dir(n) && vfs_nodes[n].ops->store != NULL;
 	return 0;
+}
+
+int vfs_lstat(const char *path, struct vfs_attr *attr)
+{
+	unsigned int n;
+	int ret;
+
+	ret = vfs_walk_links(path, &n, false);
+	if (ret)
+		return ret;
+	memset(attr, 0, sizeof(*attr));
+	if (node_is_dir(n)) {
+		attr->type = VFS_DIR;
+	} else if (node_is_link(n)) {
+		attr->type = VFS_LINK;
+	} else {
+		attr->type = VFS_REG;
+		attr->writable = vfs_nodes[n].ops->store != NULL;
+		attr->size = node_in_proc(n) ? 0 : VFS_SYSFS_FILE_SIZE;
+	}
+	return 0;
+}
+
+int vfs_readlink(const char *path, char *buf, size_t size)
+{
+	unsigned int n;
+	int ret;
+
+	ret = vfs_walk_links(path, &n, false);
+	if (ret)
+		return ret;
+	if (!node_is_link(n))
+		return -EINVAL;
+	return vfs_nodes[n].ops->readlink(buf, size, vfs_nodes[n].data);
 }

@@ -304,6 +304,15 @@ int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags)
 	return -EFAULT;
 }
 
+void paging_get_stats(struct paging_stats *st)
+{
+	st->direct_4k = direct_pages_4k;
+	st->direct_2m = direct_pages_2m;
+	st->direct_1g = direct_pages_1g;
+	st->table_pages = pt_pool_used + pt_pages_from_mm;
+	st->gbpages = boot_cpu.has_pdpe1gb;
+}
+
 void paging_dump(struct printer *p)
 {
 	pr_printf(p, "direct map:   %llu x 1G, %llu x 2M, %llu x 4K pages at %#llx\n",

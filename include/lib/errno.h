@@ -27,6 +27,7 @@
 #define ERANGE		34	/* Numerical result out of range */
 #define ENAMETOOLONG	36	/* File name too long */
 #define ENOSYS		38	/* Function not implemented */
+#define ELOOP		40	/* Too many levels of symbolic links */
 #define ENODATA		61	/* No data available */
 #define EOVERFLOW	75	/* Value too large for defined data type */
 #define EOPNOTSUPP	95	/* Operation not supported */

@@ -5,7 +5,15 @@
  * current contents into a printer, so /proc/meminfo is always up to date and
  * nothing is stored.  Writing (the shell's `echo VALUE > FILE`) calls store()
  * with the bytes Linux would pass, "VALUE\n"; a file without store() is
- * read-only and a write fails with -EACCES ("Permission denied").
+ * read-only: as in Linux, a write to a read-only sysfs file is refused at
+ * open with -EACCES ("Permission denied"), while a read-only /proc file
+ * opens and its write() fails with -EIO ("Input/output error").
+ *
+ * A symbolic link is a node whose ops has readlink(): it names another
+ * path, relative to the link's directory ("../../node/node0") or absolute.
+ * Lookups follow links (up to 8 in a path, then -ELOOP), except the last
+ * component for vfs_lstat(), vfs_readlink() and vfs_remove(), which act on
+ * the link itself.
  *
  * Files come from two places:
  *  - VFS_FILE() entries placed in the "vfs_files" link section, for files
@@ -25,9 +33,9 @@
  * Storage: nodes (files and directories, the root included) come from a
  * static pool of VFS_MAX_NODES with names stored inline, so the tree needs
  * no allocator (64 bytes a node, 1.5 MiB of .bss).  That is enough for
- * the directories of about 2700 memory blocks with 8 files each (9 nodes a
- * block); when the pool is full vfs_create() fails with -ENOSPC and nothing
- * else changes.  Directory entries are kept in plain strcmp() order, as
+ * about 2400 memory blocks (9 nodes a block: the directory, 6 files, its
+ * nodeM link and the node's memoryN link back); when the pool is full
+ * vfs_create() fails with -ENOSPC and nothing else changes.  Directory entries are kept in plain strcmp() order, as
  * `ls` shows them in the C locale: "memory10" comes before "memory2".  A
  * name lookup is a hash-table probe, so a directory of thousands of entries
  * is as quick to search as a small one.
@@ -51,6 +59,10 @@ struct vfs_file_ops {
 	/* store() - take a write of buf[0, len). Returns 0 or -errno.
 	 * NULL means the file is read-only. */
 	int (*store)(const char *buf, size_t len, void *data);
+	/* readlink() - a symlink: put its target, NUL-terminated, into
+	 * buf[0, size).  Returns 0 or -errno.  Set only for links, with
+	 * show and store NULL. */
+	int (*readlink)(char *buf, size_t size, void *data);
 };
 
 struct vfs_static_file {
@@ -106,7 +118,34 @@ int vfs_list(const char *path,
 	     void (*emit)(const char *name, bool is_dir, void *ctx), void *ctx);
 
 /* vfs_stat() - 0 and *is_dir, *writable (file with store()) for an
- * existing path, -ENOENT otherwise.  Either pointer may be NULL. */
+ * existing path (links followed), -ENOENT otherwise.  Either pointer may
+ * be NULL. */
 int vfs_stat(const char *path, bool *is_dir, bool *writable);
+
+/*
+ * vfs_open_write() - may the shell open path for writing (bash's `>`)?
+ * 0 for a file with store() and for a read-only /proc file (whose write
+ * then fails with -EIO, as Linux's procfs), -EACCES for a read-only sysfs
+ * file, -EISDIR, -ENOENT.
+ */
+int vfs_open_write(const char *path);
+
+enum vfs_type { VFS_REG, VFS_DIR, VFS_LINK };
+
+/* What `ls -l` shows of an entry: type, mode, and st_size as Linux has it
+ * (sysfs attributes 4096, procfs files, directories and links 0). */
+struct vfs_attr {
+	enum vfs_type type;
+	bool writable;		/* a file with store() */
+	unsigned long size;
+};
+
+/* vfs_lstat() - *attr of path, a link at the end not followed.  0 or the
+ * lookup's error. */
+int vfs_lstat(const char *path, struct vfs_attr *attr);
+
+/* vfs_readlink() - the target of the link at path into buf[0, size).
+ * 0, -EINVAL (not a link) or the lookup's error. */
+int vfs_readlink(const char *path, char *buf, size_t size);
 
 #endif

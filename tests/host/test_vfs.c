@@ -7,6 +7,7 @@
 #include "htest.h"
 #include <views/vfs.h>
 #include <lib/errno.h>
+#include <lib/string.h>
 
 static int show_name(struct printer *p, void *data)
 {
@@ -363,5 +364,71 @@ HTEST(vfs_pool_exhaustion)
 	again = fill_pool(&err);
 	CHECK_EQ(err, -ENOSPC);
 	CHECK_EQ(again, n);
+	vfs_init();
+}
+
+/* A link's target is the string in its data. */
+static int link_target(char *buf, size_t size, void *data)
+{
+	strlcpy(buf, data, size);
+	return 0;
+}
+
+static const struct vfs_file_ops link_ops = { .readlink = link_target };
+
+/* Relative and absolute links, links inside paths, loops, removal of the link only. */
+HTEST(vfs_symlinks)
+{
+	static const struct vfs_file_ops ro_ops = { .show = show_name };
+	struct vfs_attr a;
+	char buf[VFS_PATH_MAX];
+	bool is_dir = false;
+
+	vfs_init();
+	CHECK_EQ(vfs_create("/sys/node/node0/meminfo", &ro_ops, "n0"), 0);
+	CHECK_EQ(vfs_create("/proc/pm", &ro_ops, "pm"), 0);
+	CHECK_EQ(vfs_create("/sys/memory/memory0/node0", &link_ops, "../../node/node0"), 0);
+	CHECK_EQ(vfs_create("/sys/abs", &link_ops, "/proc/pm"), 0);
+	CHECK_EQ(vfs_create("/sys/loop", &link_ops, "loop"), 0);
+	CHECK_EQ(vfs_create("/sys/dangling", &link_ops, "nowhere"), 0);
+
+	{
+		char out[16];
+		struct buf_printer bp;
+
+		buf_printer_init(&bp, out, sizeof(out));
+		CHECK_EQ(vfs_read("/sys/memory/memory0/node0/meminfo", &bp.p), 0);
+		CHECK_STREQ(out, "n0\n");
+	}
+	CHECK_EQ(vfs_stat("/sys/memory/memory0/node0", &is_dir, NULL), 0);
+	CHECK(is_dir);
+	CHECK_EQ(vfs_lstat("/sys/memory/memory0/node0", &a), 0);
+	CHECK_EQ(a.type, VFS_LINK);
+	CHECK_EQ(a.size, 0);
+	CHECK_EQ(vfs_lstat("/sys/memory/memory0/node0/", &a), 0);	/* trailing '/': followed */
+	CHECK_EQ(a.type, VFS_DIR);
+	CHECK_EQ(vfs_lstat("/sys/node/node0/meminfo", &a), 0);
+	CHECK_EQ(a.type, VFS_REG);
+	CHECK_EQ(a.size, 4096);
+	CHECK_EQ(vfs_lstat("/proc/pm", &a), 0);
+	CHECK_EQ(a.size, 0);
+	CHECK_EQ(vfs_readlink("/sys/memory/memory0/node0", buf, sizeof(buf)), 0);
+	CHECK_STREQ(buf, "../../node/node0");
+	CHECK_EQ(vfs_readlink("/proc/pm", buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(vfs_stat("/sys/abs", &is_dir, NULL), 0);
+	CHECK(!is_dir);
+	CHECK_EQ(vfs_stat("/sys/loop", NULL, NULL), -ELOOP);
+	CHECK_EQ(vfs_stat("/sys/dangling", NULL, NULL), -ENOENT);
+	CHECK_EQ(vfs_lstat("/sys/dangling", &a), 0);
+
+	/* write errors: procfs EIO at write, sysfs EACCES at open */
+	CHECK_EQ(vfs_open_write("/proc/pm"), 0);
+	CHECK_EQ(vfs_write("/proc/pm", "1\n", 2), -EIO);
+	CHECK_EQ(vfs_open_write("/sys/node/node0/meminfo"), -EACCES);
+	CHECK_EQ(vfs_write("/sys/node/node0/meminfo", "1\n", 2), -EACCES);
+
+	/* removing a link leaves its target */
+	CHECK_EQ(vfs_remove("/sys/memory/memory0/node0"), 0);
+	CHECK_EQ(vfs_stat("/sys/node/node0/meminfo", NULL, NULL), 0);
 	vfs_init();
 }

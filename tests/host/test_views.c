@@ -15,6 +15,8 @@
 #include "htest.h"
 #include <views/vfs.h>
 #include <views/mm_views.h>
+#include <arch/paging.h>
+#include <mm/cma.h>
 #include <lib/printk.h>
 
 #include <stdio.h>
@@ -26,6 +28,16 @@
 #include "mm_host.h"
 
 #define MiB	(1ULL << 20)
+
+/* The page tables' numbers, as arch/x86_64/paging.c would give them. */
+void paging_get_stats(struct paging_stats *st)
+{
+	st->direct_4k = 1;
+	st->direct_2m = 511;
+	st->direct_1g = 0;
+	st->table_pages = 7;
+	st->gbpages = false;
+}
 
 static struct fw_memmap vmap;
 static struct mm_boot_params vbp;
@@ -102,8 +114,21 @@ HTEST(views_meminfo_matches_the_counters)
 	for (const char *line = t; *line; line = strchr(line, '\n') + 1) {
 		size_t len = (size_t)(strchr(line, '\n') - line);
 
-		CHECK(len == 27 || (len == 24 && !strncmp(line, "HugePages_", 10)));
+		CHECK(len == 27 || (len == 24 && !strncmp(line, "HugePages_", 10)) ||
+		      !strncmp(line, "VmallocTotal:   1073741824 kB\n", len + 1));
 	}
+	/* Linux 6.1's later fields, from the page tables (the stub above) */
+	CHECK_EQ(meminfo_value(t, "PageTables:"), 7 * 4);
+	CHECK_EQ(meminfo_value(t, "CommitLimit:"), (long)(totalram_pages() / 2 * 4));
+	CHECK_EQ(meminfo_value(t, "Committed_AS:"), 0);
+	CHECK_EQ(meminfo_value(t, "VmallocTotal:"), 1L << 30);
+	CHECK_EQ(meminfo_value(t, "Percpu:"), 0);
+	CHECK_EQ(meminfo_value(t, "DirectMap4k:"), 4);
+	CHECK_EQ(meminfo_value(t, "DirectMap2M:"), 511 * 2048);
+	CHECK(strstr(t, "DirectMap1G:") == NULL);	/* no 1 GiB pages */
+	CHECK((strstr(t, "CmaTotal:") != NULL) == (cma_area_count != 0));	/* with an area only */
+	CHECK(strstr(t, "\nPageTables:      ") < strstr(t, "\nSecPageTables:"));
+	CHECK(strstr(t, "\nHugetlb:") < strstr(t, "\nDirectMap4k:"));
 	page = alloc_pages(GFP_KERNEL, 4);
 	CHECK(page != NULL);
 	t = show("/proc/meminfo");
@@ -164,7 +189,17 @@ HTEST(views_zoneinfo_shows_each_zone)
 		CHECK_EQ(spanned, zone->spanned_pages);
 		CHECK_EQ(present, zone->present_pages);
 		CHECK_EQ(managed, zone->managed_pages);
-		CHECK(strstr(at, "  contiguous:          1\n") != NULL);
+		CHECK(strstr(at, "  vm stats threshold: 0\n") != NULL);
+		CHECK(strstr(at, "contiguous") == NULL);	/* memlab's own: not here */
+	}
+	t = show("/sys/kernel/mm/memlab/zoneinfo");
+	CHECK(t != NULL);
+	for_each_populated_zone(zone) {
+		const char *at = zone_text(t, zone, "\n");
+
+		CHECK(at != NULL);
+		if (at)
+			CHECK(strncmp(at, "  contiguous:               1\n", 30) == 0);
 	}
 }
 
@@ -177,6 +212,7 @@ HTEST(views_survive_short_buffers)
 {
 	static const char *const files[] = {
 		"/proc/meminfo", "/proc/buddyinfo", "/proc/pagetypeinfo", "/proc/zoneinfo",
+		"/sys/kernel/mm/memlab/zoneinfo",
 		"/sys/devices/system/node/online", "/sys/devices/system/node/has_memory",
 	};
 	static char whole[64 * 1024];

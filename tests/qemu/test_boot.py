@@ -237,7 +237,11 @@ def test_proc_version_and_echo(shell):
 
 
 def test_write_readonly_file(shell):
+    # Linux: a read-only procfs file opens, then write() fails with EIO;
+    # a read-only sysfs attribute is refused at open with EACCES
     out = shell.run("echo 1 > /proc/cmdline")
+    assert out.strip() == "echo: write error: Input/output error", out
+    out = shell.run("echo 1 > /sys/devices/system/memory/block_size_bytes")
     assert "Permission denied" in out, out
 
 

@@ -233,14 +233,18 @@ def test_sysfs_files_and_lsmem_format(boot):
     ids = block_ids(m)
     assert ids == list(range(16)), ids          # 2 GiB of boot memory
     files = sh(m, f"ls {MEMDIR}/memory8").split()
-    assert files == ["node", "online", "phys_device", "phys_index", "removable",
+    assert files == ["node0", "online", "phys_device", "phys_index", "removable",
                      "state", "valid_zones"], files
     assert cat(m, f"{MEMDIR}/memory8/state") == "online\n"
     assert cat(m, f"{MEMDIR}/memory8/online") == "1\n"
     assert cat(m, f"{MEMDIR}/memory8/phys_index") == "00000008\n"
     assert cat(m, f"{MEMDIR}/memory8/removable") == "1\n"
     assert cat(m, f"{MEMDIR}/memory8/phys_device") == "0\n"
-    assert cat(m, f"{MEMDIR}/memory8/node") == "0\n"
+    # Linux's memoryN/nodeM symlink, and the node's memoryN link back
+    assert sh(m, f"ls -l {MEMDIR}/memory8/node0") == \
+        f"lrwxrwxrwx 0 {MEMDIR}/memory8/node0 -> ../../node/node0\n"
+    assert cat(m, f"{MEMDIR}/memory8/node0/distance") == "10\n"
+    assert cat(m, "/sys/devices/system/node/node0/memory8/state") == "online\n"
     assert cat(m, f"{MEMDIR}/memory8/valid_zones") == "DMA32\n"
     # memory0 holds DMA and DMA32: it spans two zones, as on Linux
     assert cat(m, f"{MEMDIR}/memory0/valid_zones") == "none\n"
@@ -374,7 +378,12 @@ def test_numa_dimm_lands_in_node1(boot):
     dev = memory_devices(m)["d1"]
     assert dev["node"] == 1
     for b in dimm_blocks(dev["addr"], GiB):
-        assert block_attr(m, b, "node") == "1"
+        # the block's nodeM symlink names node 1, and node1 links back
+        assert sh(m, f"ls -l {MEMDIR}/memory{b}/node1").endswith(
+            "node1 -> ../../node/node1\n")
+        assert block_attr(m, b, "node1/distance") == "20 10"
+        assert cat(m, f"/sys/devices/system/node/node1/memory{b}/phys_index").strip() == \
+            "%08x" % b
     assert node_memtotal_kb(m, 1) == n1 + GiB // 1024
     assert node_memtotal_kb(m, 0) == n0
     zones = zoneinfo(m)

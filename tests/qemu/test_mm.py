@@ -82,7 +82,8 @@ def parse_meminfo(text):
         name, value, kb = m.group(1), int(m.group(3)), m.group(4)
         width = len(name) + 1 + len(m.group(2)) + len(m.group(3))
         assert width == 24 or (width > 24 and len(m.group(2)) == 1
-                               and len(name) + 2 >= 16), \
+                               and len(name) + 2 >= 16) or \
+            (width > 24 and len(name) + 1 + len(m.group(2)) == 16), \
             f"meminfo value not right-aligned to column 24: {line!r}"
         assert (kb is None) == name.startswith("HugePages_"), line
         assert name not in out, f"{name} twice"
@@ -113,12 +114,40 @@ ZONE_STATS = ["nr_free_pages", "nr_zone_inactive_anon", "nr_zone_active_anon",
               "nr_zone_unevictable", "nr_zone_write_pending", "nr_mlock",
               "nr_bounce", "nr_zspages", "nr_free_cma"]
 
+# Linux 6.1's node_stat_items (mm/vmstat.c vmstat_text[], Debian's config),
+# the "per-node stats" block of /proc/zoneinfo.
+NODE_STATS = """nr_inactive_anon nr_active_anon nr_inactive_file nr_active_file
+nr_unevictable nr_slab_reclaimable nr_slab_unreclaimable nr_isolated_anon
+nr_isolated_file workingset_nodes workingset_refault_anon
+workingset_refault_file workingset_activate_anon workingset_activate_file
+workingset_restore_anon workingset_restore_file workingset_nodereclaim
+nr_anon_pages nr_mapped nr_file_pages nr_dirty nr_writeback
+nr_writeback_temp nr_shmem nr_shmem_hugepages nr_shmem_pmdmapped
+nr_file_hugepages nr_file_pmdmapped nr_anon_transparent_hugepages
+nr_vmscan_write nr_vmscan_immediate_reclaim nr_dirtied nr_written
+nr_throttled_written nr_kernel_misc_reclaimable nr_foll_pin_acquired
+nr_foll_pin_released nr_kernel_stack nr_page_table_pages
+nr_sec_page_table_pages nr_swapcached pgpromote_success
+pgpromote_candidate""".split()
+
+# /proc/vmstat of Linux 6.1 (x86_64, Debian's config): the items memlab can
+# have, in vmstat_text[]'s order (zone items, NUMA events, node items,
+# events); memlab prints a subsequence.
+LINUX_VMSTAT = """nr_free_pages nr_zone_inactive_anon nr_zone_active_anon
+nr_zone_inactive_file nr_zone_active_file nr_zone_unevictable
+nr_zone_write_pending nr_mlock nr_bounce nr_zspages nr_free_cma numa_hit
+numa_miss numa_foreign numa_interleave numa_local numa_other
+nr_page_table_pages pgalloc_dma pgalloc_dma32 pgalloc_normal
+pgalloc_movable pgalloc_device pgfree pgmigrate_success
+pgmigrate_fail""".split()
+
 
 def parse_zoneinfo(text):
     """{(nid, zone): {field: value}} with the fields of mm/vmstat.c's
     zoneinfo_show_print() that memlab has, line for line: unpopulated zones
     stop after "protection", populated ones go on with the zone stats,
-    pagesets, node_unreclaimable, start_pfn and memlab's two additions."""
+    pagesets, vm stats threshold, node_unreclaimable and start_pfn.  The
+    first populated zone of a node starts with the "per-node stats" block."""
     out = {}
     lines = lines_of(text)
     i = 0
@@ -137,6 +166,11 @@ def parse_zoneinfo(text):
         assert zone in ZONES, lines[i - 1]
         z = {}
         out[(int(m.group(1)), zone)] = z
+        if i < len(lines) and lines[i] == "  per-node stats":
+            i += 1
+            z["per_node"] = {}
+            for f in NODE_STATS:
+                z["per_node"][f] = int(take(rf"      {f:<12} (\d+)", f).group(1))
         z["free"] = int(take(r"  pages free     (\d+)", "pages free").group(1))
         for f in ZONE_FIELDS:
             z[f] = int(take(rf"        {f:<8} (\d+)", f).group(1))
@@ -152,11 +186,37 @@ def parse_zoneinfo(text):
         z["pcp_count"] = int(take(r"              count: (\d+)", "count").group(1))
         z["pcp_high"] = int(take(r"              high:  (\d+)", "high").group(1))
         z["pcp_batch"] = int(take(r"              batch: (\d+)", "batch").group(1))
+        take(r"  vm stats threshold: 0", "vm stats threshold")
         take(r"  node_unreclaimable:  0", "node_unreclaimable")
         z["start_pfn"] = int(take(r"  start_pfn:           (\d+)", "start_pfn").group(1))
-        z["contiguous"] = int(take(r"  contiguous:          ([01])", "contiguous").group(1))
-        z["pages_with_online_memmap"] = int(
-            take(r"  pages_with_online_memmap: (\d+)", "pages_with_online_memmap").group(1))
+    return out
+
+
+def parse_memlab_zoneinfo(text):
+    """{(nid, zone): {contiguous, pages_with_online_memmap}} from memlab's
+    own /sys/kernel/mm/memlab/zoneinfo (not a Linux file)."""
+    out = {}
+    lines = lines_of(text)
+    assert len(lines) % 3 == 0, text
+    for i in range(0, len(lines), 3):
+        m = re.fullmatch(r"Node (\d+), zone (.{8})", lines[i])
+        c = re.fullmatch(r"  contiguous:               ([01])", lines[i + 1])
+        n = re.fullmatch(r"  pages_with_online_memmap: (\d+)", lines[i + 2])
+        assert m and c and n, lines[i:i + 3]
+        out[(int(m.group(1)), m.group(2).lstrip())] = {
+            "contiguous": int(c.group(1)), "pages_with_online_memmap": int(n.group(1))}
+    return out
+
+
+def parse_vmstat(text):
+    """{name: value}: "name value" lines, names in Linux 6.1's order."""
+    out = {}
+    for line in lines_of(text):
+        m = re.fullmatch(r"([a-z0-9_]+) (\d+)", line)
+        assert m, f"not a vmstat line: {line!r}"
+        assert m.group(1) not in out, line
+        out[m.group(1)] = int(m.group(2))
+    assert is_subsequence(list(out), LINUX_VMSTAT), list(out)
     return out
 
 
@@ -205,7 +265,9 @@ def parse_node_meminfo(text, nid):
         assert m and int(m.group(1)) == nid, f"not a node {nid} meminfo line: {line!r}"
         name, value = m.group(2), int(m.group(4))
         if m.group(5):
-            assert line == f"Node {nid} {name + ':':<16}{value:>8} kB", line
+            # node_read_meminfo() gives these two one space less
+            width = 15 if name in ("FileHugePages", "FilePmdMapped") else 16
+            assert line == f"Node {nid} {name + ':':<{width}}{value:>8} kB", line
         else:
             assert name.startswith("HugePages_"), line
             assert line == f"Node {nid} {name + ':':<16} {value:>5}", line
@@ -310,6 +372,50 @@ def test_node_files(shell):
     assert node["MemTotal"] == meminfo["MemTotal"]
     assert node["MemUsed"] == node["MemTotal"] - node["MemFree"]
     assert "cannot access" in shell.run("ls /sys/devices/system/node/node1")
+    assert shell.run("cat /sys/devices/system/node/possible") == "0\n"
+    assert shell.run("cat /sys/devices/system/node/has_cpu") == "0\n"
+    assert shell.run("cat /sys/devices/system/node/node0/cpulist") == "0\n"
+    assert shell.run("cat /sys/devices/system/node/node0/cpumap") == "1\n"
+    vm = parse_vmstat(shell.run("cat /sys/devices/system/node/node0/vmstat"))
+    assert list(vm) == ["nr_free_pages", "nr_free_cma"] and vm["nr_free_pages"] > 0, vm
+    links = shell.run("ls /sys/devices/system/node/node0").split()
+    assert "memory0" in links and "memory15" in links, links
+    assert shell.run("ls -l /sys/devices/system/node/node0/memory3") == \
+        "lrwxrwxrwx 0 /sys/devices/system/node/node0/memory3 -> ../../memory/memory3\n"
+
+
+def test_vmstat_and_new_meminfo_fields(shell):
+    """/proc/vmstat: Linux 6.1's names in its order; its numbers agree with
+    meminfo; meminfo's later fields (PageTables .. DirectMap) are there."""
+    run_ok(shell, "drain")
+    vm = parse_vmstat(shell.run("cat /proc/vmstat"))
+    meminfo = parse_meminfo(shell.run("cat /proc/meminfo"))
+    assert vm["nr_free_pages"] * 4 == meminfo["MemFree"]
+    assert vm["nr_page_table_pages"] * 4 == meminfo["PageTables"] > 0
+    # pgalloc_* and pgfree count pages: 2^order per allocation and free
+    pgalloc = sum(v for k, v in vm.items() if k.startswith("pgalloc_"))
+    run_ok(shell, "alloc 3 2")
+    after = parse_vmstat(shell.run("cat /proc/vmstat"))
+    assert sum(v for k, v in after.items() if k.startswith("pgalloc_")) >= pgalloc + 16, after
+    run_ok(shell, "free all")
+    freed = parse_vmstat(shell.run("cat /proc/vmstat"))
+    assert freed["pgfree"] >= after["pgfree"] + 16, (after, freed)
+    for f in ["CommitLimit", "Committed_AS", "VmallocTotal", "VmallocUsed",
+              "VmallocChunk", "Percpu", "DirectMap4k", "DirectMap2M"]:
+        assert f in meminfo, f
+    # vm_commit_limit(): overcommit_ratio 50 of the managed pages, no swap
+    assert abs(meminfo["CommitLimit"] - meminfo["MemTotal"] // 2) <= 4, meminfo
+    assert "CmaTotal" not in meminfo     # no cma= area on this machine
+    # the direct map covers at least the RAM (plus ACPI/NVS ranges)
+    mapped = meminfo["DirectMap4k"] + meminfo["DirectMap2M"] + meminfo.get("DirectMap1G", 0)
+    assert mapped >= meminfo["MemTotal"], meminfo
+    # memlab's own zone state lives apart from Linux's zoneinfo
+    zoneinfo = parse_zoneinfo(shell.run("cat /proc/zoneinfo"))
+    assert "per_node" in zoneinfo[(0, "DMA")]
+    own = parse_memlab_zoneinfo(shell.run("cat /sys/kernel/mm/memlab/zoneinfo"))
+    assert set(own) == {k for k, z in zoneinfo.items() if z["present"]}
+    for key, z in own.items():
+        assert z["pages_with_online_memmap"] <= zoneinfo[key]["spanned"], key
 
 
 def test_memmap_map_and_sections(shell):

@@ -60,6 +60,15 @@ void paging_init(const struct fw_memmap *map);
 int paging_map_direct(phys_addr_t phys, u64 size, bool allow_1g);
 int paging_unmap_direct(phys_addr_t phys, u64 size);
 
+/* What /proc/meminfo shows of the page tables (DirectMap4k/2M/1G, PageTables). */
+struct paging_stats {
+	u64 direct_4k, direct_2m, direct_1g;	/* direct-map pages of each size */
+	u64 table_pages;			/* page-table pages in use (pool + mm) */
+	bool gbpages;				/* the CPU has 1 GiB pages */
+};
+
+/* paging_get_stats() - fill *st.  Context: main loop. */
+void paging_get_stats(struct paging_stats *st);
 
 enum ioremap_cache { IOREMAP_UC, IOREMAP_WB };
 

@@ -14,7 +14,8 @@
 # serial console; only taken from the make command line, never from the
 # environment's X11 DISPLAY).
 #
-# One flat Makefile with explicit object lists (see DESIGN.md).  Objects go
+# One flat Makefile with explicit object lists, one per folder (see
+# docs/architecture.md).  Objects go
 # to build/ mirroring the source tree; -MD keeps header dependencies.
 
 CROSS_COMPILE ?=
@@ -371,9 +372,8 @@ HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c
 # on a simulated machine with one (the lead adjusts these lists when the
 # shell and views files move).
 VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTIO_MEM_OBJS)))
-# (cmd_contig.c and cmd_handles.c are compiled into test_mm_cmds.c and
-# fuzz_mm_cmds.c until they expose their tables to the tests.)
-MM_CMDS_SRCS := shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
+# (the commands' tables are shared with the tests through shell/internal.h)
+MM_CMDS_SRCS := shell/cmd_contig.c shell/cmd_handles.c shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
 	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c
 HOST_SUITES += virtio
 HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/test_mm_cmds.c \
@@ -512,6 +512,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory test-host
 	@$(MAKE) --no-print-directory test-fuzz
 	@$(MAKE) --no-print-directory $(B)/memlab.elf
+	$(PYTHON) tools/check_tree.py
 	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_ARGS)
 
 # --- packages and housekeeping ---------------------------------------------

@@ -6,7 +6,8 @@
 #include <shell/args.h>
 #include <shell/shell.h>
 
-int shell_arg_range_error(struct printer *out, const char *cmd, const char *what,
+/* The out-of-range line for word, as args.h shows it; returns -ERANGE. */
+static int shell_arg_range_error(struct printer *out, const char *cmd, const char *what,
 			  const char *word, u64 min, u64 max, const char *why)
 {
 	if (min == max)

@@ -35,6 +35,7 @@
 #include <lib/median.h>
 #include <lib/printk.h>
 #include <shell/shell.h>
+#include "internal.h"
 #include <lib/string.h>
 #include <kernel/time.h>
 #include <mm/cma.h>
@@ -42,7 +43,6 @@
 #include "mm_bench.h"
 
 #define NO_PFN			(~0ULL)
-#define CONTIG_MAX_RANGES	64
 #define CONTIG_MAX_COMPARE	65536	/* pages: the window's blocks fit the buffers */
 
 /* ---- numbers --------------------------------------------------------------- */
@@ -141,13 +141,7 @@ SHELL_COMMAND(cma, .name = "cma", .usage = "cma [alloc N | release N|all]",
 
 /* ---- contig alloc / free / list ------------------------------------------------------ */
 
-struct contig_range {
-	u64 pfn;		/* first page */
-	u64 nr_pages;		/* pages; 0: slot free */
-	bool frozen;		/* refcount 0 pages (alloc_contig_frozen_range) */
-};
-
-static struct contig_range contig_ranges[CONTIG_MAX_RANGES];
+struct contig_range contig_ranges[CONTIG_MAX_RANGES];
 
 static const char *step_words(const char *step)
 {

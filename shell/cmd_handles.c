@@ -37,6 +37,7 @@
 #include <lib/printk.h>
 #include <shell/args.h>
 #include <shell/shell.h>
+#include "internal.h"
 #include <lib/string.h>
 #include <mm/buddy.h>
 #include <mm/memblock.h>
@@ -46,21 +47,9 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 
-#define MM_MAX_HANDLES		4096
-
-struct mm_handle {
-	struct movable_owner mo; /* first: page->owner of a movable handle's pages */
-	unsigned long id;	/* 1, 2, ... as given out; 0: the slot is free */
-	struct page *page;	/* head page of the block, where it is now */
-	unsigned order;		/* the block is 2^order pages */
-	gfp_t gfp;		/* flags it was allocated with */
-	u64 pattern;		/* what `fill` wrote, if filled */
-	bool filled;		/* `fill` ran on it since the allocation */
-};
-
-static struct mm_handle handles[MM_MAX_HANDLES];
-static unsigned long next_handle_id = 1;	/* the id the next alloc gets */
-static unsigned nr_live_handles;
+struct mm_handle handles[MM_MAX_HANDLES];
+unsigned long next_handle_id = 1;
+unsigned nr_live_handles;
 
 static unsigned long order_kb(unsigned order)
 {

@@ -5,7 +5,7 @@
  * the parameter table: views/sysfs_params.c.)
  *
  * Each file does what its Linux namesake does (Linux's drivers/base/memory.c
- * and lib/memory-notifier-error-inject.c), prints the same text and fails
+ * and Linux's lib/memory-notifier-error-inject.c), prints the same text and fails
  * with the same errno, so a script written for Linux, such as the logic of
  * Linux's memory-hotplug selftest mem-on-off-test.sh, runs unchanged
  * through the shell's `cat` and `echo >`:

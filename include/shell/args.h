@@ -33,12 +33,4 @@
 int shell_arg_u64(struct printer *out, const char *cmd, const char *what, const char *word,
 		  u64 min, u64 max, const char *why, u64 *val);
 
-/*
- * shell_arg_range_error() - print the out-of-range line for a value that
- * was read elsewhere (e.g. from the key=value of an option) and return
- * -ERANGE.
- */
-int shell_arg_range_error(struct printer *out, const char *cmd, const char *what,
-			  const char *word, u64 min, u64 max, const char *why);
-
 #endif

@@ -101,8 +101,7 @@
 #include <mm/memremap.h>
 #pragma clang attribute pop
 
-#include "../../shell/cmd_contig.c"
-#include "../../shell/cmd_handles.c"
+#include "../../shell/internal.h"
 
 /* The checkers and the machine get no coverage: feedback is the commands'. */
 #pragma clang attribute push(__attribute__((no_sanitize("coverage"))), apply_to = function)

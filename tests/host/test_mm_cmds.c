@@ -17,8 +17,7 @@
  */
 #include "htest.h"
 #include <views/vfs.h>
-#include "../../shell/cmd_contig.c"
-#include "../../shell/cmd_handles.c"
+#include "../../shell/internal.h"
 #include <stdlib.h>
 #include <lib/errno.h>
 #include "platform_stub.h"

@@ -49,7 +49,7 @@ CmaTotal CmaFree HugePages_Total HugePages_Free HugePages_Rsvd
 HugePages_Surp Hugepagesize Hugetlb DirectMap4k DirectMap2M
 DirectMap1G""".split()
 
-# drivers/base/node.c node_read_meminfo() + hugetlb_report_node_meminfo().
+# Linux's drivers/base/node.c node_read_meminfo() + hugetlb_report_node_meminfo().
 LINUX_NODE_MEMINFO = """MemTotal MemFree MemUsed SwapCached Active Inactive
 Active(anon) Inactive(anon) Active(file) Inactive(file) Unevictable Mlocked
 Dirty Writeback FilePages Mapped AnonPages Shmem KernelStack PageTables
@@ -143,7 +143,7 @@ pgmigrate_fail""".split()
 
 
 def parse_zoneinfo(text):
-    """{(nid, zone): {field: value}} with the fields of mm/vmstat.c's
+    """{(nid, zone): {field: value}} with the fields of Linux's mm/vmstat.c
     zoneinfo_show_print() that memlab has, line for line: unpopulated zones
     stop after "protection", populated ones go on with the zone stats,
     pagesets, vm stats threshold, node_unreclaimable and start_pfn.  The
@@ -258,7 +258,7 @@ def parse_pagetypeinfo(text):
 
 def parse_node_meminfo(text, nid):
     """{field: value}: "Node %d %-16s%8lu kB" lines, then the three
-    "Node %d HugePages_Xxx:  %5u" lines, in drivers/base/node.c's order."""
+    "Node %d HugePages_Xxx:  %5u" lines, in Linux's drivers/base/node.c order."""
     out = {}
     for line in lines_of(text):
         m = re.fullmatch(r"Node (\d+) (\S+):( +)(\d+)( kB)?", line)

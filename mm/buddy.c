@@ -103,7 +103,7 @@
  * Context: everything here runs under the zone lock (one CPU, so a
  * contract: (boot) or (main), never from an interrupt handler).
  */
-#include <mm/buddy.h>
+#include "buddy_internal.h"
 #include <lib/printk.h>
 #include <lib/errno.h>
 

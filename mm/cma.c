@@ -36,6 +36,7 @@
  *
  * Context: see cma.h.  Nothing here takes locks: one CPU, (main).
  */
+#include "buddy_internal.h"
 #include <mm/cma.h>
 #include <mm/memblock.h>
 #include <mm/memory_hotplug.h>

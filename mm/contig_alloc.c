@@ -38,6 +38,7 @@
  * Context: (main).  Nothing else allocates or frees while these run (one
  * CPU, never from interrupt handlers).
  */
+#include "buddy_internal.h"
 #include <mm/contig_alloc.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>

@@ -104,6 +104,7 @@
  * Context: (main).  Nothing else allocates or frees while these run (one
  * CPU, never from interrupt handlers).
  */
+#include "buddy_internal.h"
 #include <mm/contig_alloc.h>
 #include "internal.h"
 #include <lib/errno.h>

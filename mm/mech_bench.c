@@ -17,6 +17,7 @@
  *
  * Context: (main).  Cycles are mm_cycles(): compare ratios.
  */
+#include "buddy_internal.h"
 #include <mm/mech_bench.h>
 #include <mm/memmap_init.h>
 #include <mm/memory_hotplug.h>

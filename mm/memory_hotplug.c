@@ -69,7 +69,7 @@
 #include <mm/memory_hotplug.h>
 #include <mm/memremap.h>
 #include <mm/sparse.h>
-#include <mm/buddy.h>
+#include "buddy_internal.h"
 #include <mm/mm_init.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>

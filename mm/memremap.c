@@ -36,6 +36,7 @@
  *
  * Context: (main) only.
  */
+#include "buddy_internal.h"
 #include <mm/memremap.h>
 #include <mm/memory_hotplug.h>
 #include <mm/mmzone.h>

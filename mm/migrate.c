@@ -36,7 +36,7 @@
  * Context: (main); nothing else allocates or frees meanwhile.
  */
 #include <mm/migrate.h>
-#include <mm/buddy.h>
+#include "buddy_internal.h"
 #include <mm/memory_hotplug.h>
 #include <lib/errno.h>
 #include <lib/printk.h>

@@ -28,7 +28,7 @@
 #include <mm/sparse.h>
 #include <mm/mmzone.h>
 #include <mm/gfp.h>
-#include <mm/buddy.h>
+#include "buddy_internal.h"
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
 #include <mm/cma.h>

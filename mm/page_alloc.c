@@ -30,7 +30,7 @@
  * Context: (main), or (boot) after mm_core_init's hand-over.  The zone
  * functions run under the zone lock (a contract: one CPU, no interrupts).
  */
-#include <mm/buddy.h>
+#include "buddy_internal.h"
 #include <mm/mechanisms.h>
 #include "internal.h"
 #include <lib/string.h>

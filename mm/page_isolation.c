@@ -74,7 +74,7 @@
  */
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
-#include <mm/buddy.h>
+#include "buddy_internal.h"
 #include <mm/zone_contig.h>
 #include <lib/errno.h>
 #include <lib/printk.h>

@@ -43,7 +43,7 @@
  *
  * Context: zone lock ((boot) or (main) on the one CPU).
  */
-#include <mm/buddy.h>
+#include "buddy_internal.h"
 #include <lib/printk.h>
 
 void pcp_init_lists(struct zone *zone)

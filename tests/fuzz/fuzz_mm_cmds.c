@@ -95,7 +95,7 @@
 #include <mm/page.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 #include <mm/memory_hotplug.h>
 #include <mm/cma.h>
 #include <mm/memremap.h>

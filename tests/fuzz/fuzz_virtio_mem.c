@@ -118,7 +118,7 @@
 #include <mm/page.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 #include <mm/memory_hotplug.h>
 #pragma clang attribute pop
 

@@ -13,7 +13,7 @@
 #ifndef HOST_BUDDY_FIXTURE_H
 #define HOST_BUDDY_FIXTURE_H
 
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 
 void bf_machine(u64 ram_bytes);
 void bf_zone_init(struct zone *z, int nid, enum zone_type idx, u64 start_pfn, u64 end_pfn, int mt);

@@ -6,7 +6,7 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/memblock.h>
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 #include <mm/memory_hotplug.h>
 #include <mm/memremap.h>
 #include "../../mm/internal.h"

@@ -64,7 +64,7 @@
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 #include <mm/cma.h>
 #include <mm/memremap.h>
 #include <mm/mechanisms.h>

@@ -20,7 +20,7 @@
 #include <mm/sparse.h>
 #include <mm/memblock.h>
 #include <mm/gfp.h>
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 #include <mm/memory_hotplug.h>
 #include "../../mm/internal.h"
 #include <mm/migrate.h>

@@ -29,7 +29,7 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <mm/gfp.h>
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 #include "../../drivers/virtio/virtio_pci_internal.h"
 #include "mm_host.h"
 #include "virtio_mem_fake.h"

@@ -18,7 +18,7 @@
 #include <kernel/ktest.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 #include <mm/migrate.h>
 #include <mm/page_isolation.h>
 

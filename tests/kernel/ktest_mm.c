@@ -22,7 +22,7 @@
  */
 #include <kernel/ktest.h>
 #include <lib/string.h>
-#include <mm/buddy.h>
+#include "../../mm/buddy_internal.h"
 #include <mm/memblock.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>

@@ -71,7 +71,7 @@ static const char *const state_names[NR_MEM_STATES] = {
 
 /* ---- online types -------------------------------------------------------- */
 
-static const char *const mmop_names[] = {
+const char *const mmop_names[NR_MMOP] = {
 	[MMOP_OFFLINE] = "offline",
 	[MMOP_ONLINE] = "online",
 	[MMOP_ONLINE_KERNEL] = "online_kernel",

@@ -22,13 +22,6 @@ static const char *const online_policy_names[] = {
 	[ONLINE_POLICY_AUTO_MOVABLE] = "auto-movable",
 };
 
-static const char *const online_type_names[] = {
-	[MMOP_OFFLINE] = "offline",
-	[MMOP_ONLINE] = "online",
-	[MMOP_ONLINE_KERNEL] = "online_kernel",
-	[MMOP_ONLINE_MOVABLE] = "online_movable",
-};
-
 _Static_assert(sizeof(enum online_policy) == sizeof(int), "PARAM_ENUM stores an int");
 _Static_assert(sizeof(enum mmop) == sizeof(int), "PARAM_ENUM stores an int");
 
@@ -53,5 +46,5 @@ KERNEL_PARAM(memmap_on_memory,
 KERNEL_PARAM(memhp_default_state,
 	.name = "memhp_default_state", .type = PARAM_ENUM,
 	.value = &memhp_default_online_type, .def = MMOP_ONLINE,
-	.names = online_type_names, .nr_names = 4,
+	.names = mmop_names, .nr_names = NR_MMOP,
 	.help = "the online type hot-added memory gets (auto_online_blocks)");

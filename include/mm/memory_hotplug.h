@@ -52,6 +52,10 @@ enum mmop {
 	MMOP_ONLINE_MOVABLE,	/* "online_movable": ZONE_MOVABLE */
 };
 
+/* The four words, by enum mmop (what auto_online_blocks and state take). */
+#define NR_MMOP	4
+extern const char *const mmop_names[NR_MMOP];
+
 /* mmop_from_string() - parse "online" etc. (trailing newline allowed); -EINVAL. */
 int mmop_from_string(const char *s, size_t len);
 const char *mmop_name(enum mmop type);

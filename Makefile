@@ -409,6 +409,7 @@ test-host: $(addprefix $(B)/host-tests-,$(HOST_SUITES))
 		echo "host-tests-$$s: $$line"; tp=$$((tp + p)); tf=$$((tf + f)); \
 	done; echo "host-tests: $$tp passed, $$tf failed in $(words $(HOST_SUITES)) suites"
 
+comma := ,
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
@@ -424,14 +425,19 @@ FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.
 	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
 
 # A target links, beyond HOST_SRCS and FUZZ_SUPPORT, the real sources and
-# fakes it names in FUZZ_SRCS_<target> (as a host suite does).  The .d file
-# rebuilds it when a header changes.
+# fakes it names in FUZZ_SRCS_<target> (as a host suite does).  Each source
+# is compiled once (build/fuzz-obj/, -fsanitize=fuzzer-no-link, with its .d
+# file) and linked into every target that names it.
+FUZZ_OBJ_CFLAGS := $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_CFLAGS))
+FUZZ_OBJ = $(patsubst %.c,$(B)/fuzz-obj/%.o,$(1))
+$(B)/fuzz-obj/%.o: %.c | deps-test
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZ_OBJ_CFLAGS) -MMD -MP -c $< -o $@
 .SECONDEXPANSION:
-$(B)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(FUZZ_SUPPORT) $$(FUZZ_SRCS_$$*) | deps-test
+$(B)/fuzz/%: $$(call FUZZ_OBJ,tests/fuzz/%.c $$(HOST_SRCS) $$(FUZZ_SUPPORT) $$(FUZZ_SRCS_$$*)) | deps-test
 	@mkdir -p $(B)/fuzz
-	@$(FUZZCC) $(FUZZ_CFLAGS) -MM -MP -MT $@ $< $(FUZZ_SRCS_$*) > $@.d
-	$(FUZZCC) $(FUZZ_CFLAGS) $< $(HOST_SRCS) $(FUZZ_SUPPORT) $(FUZZ_SRCS_$*) -o $@
--include $(wildcard $(B)/fuzz/*.d)
+	$(FUZZCC) $(FUZZ_CFLAGS) $^ -o $@
+-include $(shell find $(B)/fuzz-obj -name '*.d' 2>/dev/null)
 
 test-fuzz: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \

@@ -342,6 +342,15 @@ int memory_group_register_dynamic(int nid, unsigned long unit_pages, const char 
 	return id;
 }
 
+void memory_group_set_ops(int mgid, const struct memory_group_ops *ops, void *owner)
+{
+	struct memory_group *group = memory_group_find_by_id(mgid);
+
+	MM_BUG_ON(!group, "no memory group %d", mgid);
+	group->ops = ops;
+	group->owner = owner;
+}
+
 /* memory_group_unregister() - 0, -EINVAL (no such group), -EBUSY (blocks left). */
 int memory_group_unregister(int mgid)
 {

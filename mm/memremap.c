@@ -32,7 +32,7 @@
  * device pages); memlab recomputes it from its own table of ranges on
  * destroy, which is exact and cheap, so a destroyed range leaves no span
  * behind.  pages_with_online_memmap and `contiguous` are never touched:
- * device ranges are not counted (research note 6.1).
+ * device ranges are not counted (as in Linux 6.1).
  *
  * Context: (main) only.
  */
@@ -69,6 +69,25 @@ bool devmem_intersects(u64 start_pfn, u64 nr_pages)
 			return true;
 	}
 	return false;
+}
+
+/* Contract in memory_hotplug.h: device memory is the use mm knows of. */
+int memory_range_in_use(u64 start_pfn, u64 nr_pages, char *why, size_t size)
+{
+	MM_BUG_ON(start_pfn + nr_pages < start_pfn, "start_pfn %#llx + nr_pages %llu wraps",
+		  (unsigned long long)start_pfn, (unsigned long long)nr_pages);
+
+	for (int i = 0; i < DEVMEM_MAX_RANGES; i++) {
+		const struct dev_pagemap *pgmap = &devmem_ranges[i];
+
+		if (pgmap->in_use && start_pfn < pgmap->start_pfn + pgmap->nr_pages &&
+		    pgmap->start_pfn < start_pfn + nr_pages) {
+			ksnprintf(why, size, "in use as device memory devmem%d (devmem destroy it first)",
+				  i);
+			return -EBUSY;
+		}
+	}
+	return 0;
 }
 
 void devmem_reset(void)
@@ -112,6 +131,17 @@ static int devmem_check_range(const char *what, phys_addr_t start, u64 size, int
 		if (mem->nr_vmemmap_pages) {
 			pr_err("%s: block %lu holds its own memmap (memmap_on_memory)", what, id);
 			return -EINVAL;
+		}
+		if (mem->group && mem->group->ops && mem->group->ops->range_held) {
+			char why[128];
+			int err = mem->group->ops->range_held(mem->group->owner,
+							     memory_block_start_pfn(mem),
+							     PAGES_PER_MEMORY_BLOCK, why, sizeof(why));
+
+			if (err) {
+				pr_err("%s: block %lu: %s", what, id, why);
+				return err;
+			}
 		}
 		if (*nid != NUMA_NO_NODE && mem->nid != *nid) {
 			pr_err("%s: blocks of nodes %d and %d: a device range lies in one node", what,

@@ -196,6 +196,7 @@ int vmem_probe(struct pci_dev *pci)
 		err = vm->mgid;
 		goto fail_meta;
 	}
+	memory_group_set_ops(vm->mgid, &vmem_group_ops, vm);
 	if (!vmem_callback_set) {
 		err = set_online_page_callback(vmem_online_page);
 		if (err) {

@@ -136,6 +136,7 @@ struct vmem_dev {
 	u64 halted_request;		/* requested_size when halted */
 	u64 retry_at;			/* jiffies of the next retry, 0: none pending */
 	char why[200];			/* why the last round stopped short, "" if converged */
+	char in_use_logged[200];	/* the last "in use: not unplugged" logged, to log each once */
 	u64 plug_reqs;			/* PLUG requests sent */
 	u64 unplug_reqs;		/* UNPLUG requests sent */
 	u64 nacks;			/* NACK replies */
@@ -150,6 +151,9 @@ struct vmem_dev {
 extern struct vmem_dev vmem_devs[VMEM_MAX_DEVICES];
 /* vmem_online_page() is the online_page_callback (virtio_mem.c sets it). */
 extern bool vmem_callback_set;
+
+/* What virtio-mem answers mm about its memory (virtio_mem_plug.c). */
+extern const struct memory_group_ops vmem_group_ops;
 
 /* ---- virtio_mem_sb.c: the sub-block state machine ------------------------- */
 

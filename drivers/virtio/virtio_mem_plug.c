@@ -183,6 +183,67 @@ static int vmem_plug(struct vmem_dev *vm, u64 want)
 	return want ? -ENOSPC : 0;
 }
 
+/* ---- what may be taken for good ------------------------------------------- */
+
+/*
+ * vmem_range_held() - memory_group_ops.range_held: before mm lets device
+ * memory take blocks of this device, each must be wholly plugged and no
+ * unplug may be pending (requested below plugged: the next round gives
+ * memory back, maybe this block).  Context: (main).
+ */
+static int vmem_range_held(void *owner, u64 start_pfn, u64 nr_pages, char *why, size_t size)
+{
+	struct vmem_dev *vm = owner;
+	u64 first = PFN_PHYS(start_pfn) / MEMORY_BLOCK_SIZE;
+	u64 end = PFN_PHYS(start_pfn + nr_pages) / MEMORY_BLOCK_SIZE;
+
+	if (vm->requested_size < (vm->plugged_sbs * vm->sb_size)) {
+		ksnprintf(why, size, "%s is unplugging (requested %llu MiB, plugged %llu MiB)",
+			  vm->name, (unsigned long long)(vm->requested_size >> 20),
+			  (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20));
+		return -EBUSY;
+	}
+	for (u64 id = first; id < end; id++) {
+		unsigned i;
+
+		if (id < vm->first_mb_id || id >= vm->first_mb_id + vm->nr_mbs)
+			continue;
+		i = (unsigned)(id - vm->first_mb_id);
+		if (vmem_mb_nr_plugged(vm, i) != vm->sb_per_mb) {
+			ksnprintf(why, size, "memory%llu is not fully plugged by %s (%u of %u sub-blocks)",
+				  (unsigned long long)id, vm->name, vmem_mb_nr_plugged(vm, i),
+				  vm->sb_per_mb);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+const struct memory_group_ops vmem_group_ops = {
+	.range_held = vmem_range_held,
+};
+
+/*
+ * May block i be given back to the device?  Not while the kernel uses it
+ * (device memory made from it): then the block is skipped, the reason is
+ * in vm->why and logged when it changes, and a later round retries.
+ */
+static bool vmem_mb_may_unplug(struct vmem_dev *vm, unsigned i)
+{
+	char why[128], msg[sizeof(vm->why)];
+
+	if (!memory_range_in_use(PHYS_PFN(vmem_mb_addr(vm, i)), PAGES_PER_MEMORY_BLOCK, why,
+				 sizeof(why)))
+		return true;
+	ksnprintf(msg, sizeof(msg), "memory%llu is %s: not unplugged",
+		  (unsigned long long)(vm->first_mb_id + i), why);
+	if (strcmp(msg, vm->in_use_logged))
+		pr_warn("%s: %s\n", vm->name, msg);
+	strlcpy(vm->in_use_logged, msg, sizeof(vm->in_use_logged));
+	strlcpy(vm->why, msg, sizeof(vm->why));
+	return false;
+}
+
 /* ---- unplugging ---------------------------------------------------------- */
 
 /* Remove block i once nothing of it is plugged. */
@@ -343,6 +404,8 @@ static int vmem_unplug(struct vmem_dev *vm, u64 want)
 		for (int i = (int)vm->nr_mbs - 1; i >= 0 && want; i--) {
 			if (vm->mb_state[i] != order[o] || !vmem_mb_nr_plugged(vm, (unsigned)i))
 				continue;
+			if (!vmem_mb_may_unplug(vm, (unsigned)i))
+				continue;	/* want stays: -EBUSY below, retried */
 			err = order[o] <= VMEM_MB_OFFLINE_PARTIAL ?
 				      vmem_unplug_offline_mb(vm, (unsigned)i, &want) :
 				      vmem_unplug_online_mb(vm, (unsigned)i, &want);

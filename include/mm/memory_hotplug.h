@@ -99,7 +99,35 @@ struct memory_group {
 		struct { unsigned long unit_pages; } d;	/* dynamic: unit of growth */
 	};
 	const char *name;		/* "dimm0", "virtio-mem vmem1", for views */
+	const struct memory_group_ops *ops;	/* the driver's answers, or NULL */
+	void *owner;			/* passed to ops: the driver's device */
 };
+
+/*
+ * What mm asks a group's driver before something takes memory of the
+ * group for good (devmem_create() turning offline blocks into device
+ * memory): the driver may know that part of it is not backed (virtio-mem
+ * sub-blocks not plugged) or is about to be given back (a pending unplug).
+ */
+struct memory_group_ops {
+	/* range_held() - 0 if [start_pfn, start_pfn + nr_pages) (half-open,
+	 * whole blocks of the group) is backed and staying; else -EBUSY with
+	 * the reason in why[0, size).  Context: (main). */
+	int (*range_held)(void *owner, u64 start_pfn, u64 nr_pages, char *why, size_t size);
+};
+
+/* memory_group_set_ops() - the driver of group mgid answers through ops. */
+void memory_group_set_ops(int mgid, const struct memory_group_ops *ops, void *owner);
+
+/*
+ * memory_range_in_use() - does the kernel use [start_pfn, start_pfn +
+ * nr_pages) (half-open) in a way that forbids a driver to give it back to
+ * the host (virtio-mem UNPLUG, ACPI eject)?  Today: device memory made
+ * from it (devmem).  Returns 0, or -EBUSY with the reason in why[0, size)
+ * (e.g. "in use as device memory devmem0 (devmem destroy it first)").
+ * Drivers ask before the request, never after.  Context: (main).
+ */
+int memory_range_in_use(u64 start_pfn, u64 nr_pages, char *why, size_t size);
 
 /* Policy knobs (/sys/module/memory_hotplug/parameters, auto_online_blocks). */
 enum online_policy { ONLINE_POLICY_CONTIG_ZONES, ONLINE_POLICY_AUTO_MOVABLE };

@@ -307,3 +307,65 @@ def test_device_add_at_run_time(boot):
     assert re.search(r"1af4:1058 .*driver virtio-mem", sh(m, "lspci")), sh(m, "lspci")
     for size in (1 * GiB, 4 * GiB, 512 * MiB, 0):
         wait_size(m, base, size, resize(m, size))
+
+
+def test_device_memory_is_never_unplugged(boot):
+    """Issue 18's bug: a plugged virtio-mem block, offlined by hand and
+    turned into device memory, must not go back to the host when the
+    requested size drops.  The driver asks mm before its UNPLUG request,
+    skips the block (the view and the log say why), and a retry after
+    `devmem destroy` gives it back.  Equally, `devmem create` refuses a
+    block the device has not fully plugged."""
+    m = boot_vmem(boot)
+    base = memtotal_kb(m)
+    blk = REGION // (128 * MiB) + 1                          # memory33
+    addr = blk * 128 * MiB
+
+    # memory33 with 1 of its 64 sub-blocks plugged: not device memory
+    wait_size(m, base, 130 * MiB, resize(m, 130 * MiB))
+    assert sh(m, f"echo offline > /sys/devices/system/memory/memory{blk}/state") == ""
+    out = sh(m, f"devmem create {addr:#x} 128M 4k")
+    assert "devmem0" not in out, out
+    assert (f"devmem: block {blk}: memory{blk} is not fully plugged by "
+            f"{vmem_name(m)} (1 of 64 sub-blocks)") in m.output
+
+    # plugged whole (into the offline block), it may become device memory
+    resize(m, 256 * MiB)
+    deadline = time.monotonic() + SETTLE_MAX
+    while vmem_device(m)["size"] != 256 * MiB:
+        assert time.monotonic() < deadline, sh(m, "virtio-mem")
+        time.sleep(0.2)
+    m.quiesce(0.5)
+    out = sh(m, f"devmem create {addr:#x} 128M 4k")
+    assert "devmem0: created" in out, out
+
+    # requested 0: memory33 stays plugged under devmem0
+    resize(m, 0)
+    deadline = time.monotonic() + SETTLE_MAX
+    while vmem_device(m)["size"] > 130 * MiB:
+        assert time.monotonic() < deadline, sh(m, "virtio-mem")
+        time.sleep(0.2)
+    m.quiesce(0.5)
+    assert (f"memory{blk} is in use as device memory devmem0 (devmem destroy it first): "
+            "not unplugged") in m.output
+    out, f, blocks = view(m)
+    held = [b for b in blocks if int(b[0]) == blk]
+    assert held and held[0][3] == "64", out
+    assert vmem_device(m)["size"] >= 128 * MiB
+    assert "device" in sh(m, f"page {addr >> 12:#x}").lower()
+
+    # released, the next retry gives it back
+    sh(m, "devmem destroy 0")
+    sh(m, "virtio-mem retry")
+    deadline = time.monotonic() + SETTLE_MAX
+    while any(int(b[0]) == blk for b in view(m)[2]):
+        assert time.monotonic() < deadline, sh(m, "virtio-mem")
+        time.sleep(0.2)
+    assert vmem_device(m)["size"] < 128 * MiB
+
+
+def vmem_name(m):
+    """The driver's name for the device, "virtio-mem 01:00.0"."""
+    mt = re.search(r"^(virtio-mem \S+): node", sh(m, "virtio-mem"), re.M)
+    assert mt, sh(m, "virtio-mem")
+    return mt.group(1)

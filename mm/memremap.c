@@ -106,8 +106,12 @@ static int devmem_check_range(const char *what, phys_addr_t start, u64 size, int
 {
 	unsigned long first = phys_to_block_id(start), end;
 
-	if (!size || !IS_ALIGNED(start, MEMORY_BLOCK_SIZE) || !IS_ALIGNED(size, MEMORY_BLOCK_SIZE) ||
-	    start + size < start || start + size > (1ULL << MAX_PHYSMEM_BITS)) {
+	if (start + size < start || start + size > (1ULL << MAX_PHYSMEM_BITS)) {
+		pr_err("%s: [%#llx, +%#llx) runs past the end of physical memory (MAX_PHYSMEM_BITS %d)",
+		       what, (unsigned long long)start, (unsigned long long)size, MAX_PHYSMEM_BITS);
+		return -EINVAL;
+	}
+	if (!size || !IS_ALIGNED(start, MEMORY_BLOCK_SIZE) || !IS_ALIGNED(size, MEMORY_BLOCK_SIZE)) {
 		pr_err("%s: [%#llx-%#llx): not whole memory blocks of %llu MiB", what,
 		       (unsigned long long)start, (unsigned long long)(start + size),
 		       (unsigned long long)(MEMORY_BLOCK_SIZE >> 20));

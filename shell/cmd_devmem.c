@@ -22,6 +22,7 @@
  * Context: (main).
  */
 #include <lib/errno.h>
+#include <shell/args.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <kernel/time.h>
@@ -73,8 +74,16 @@ static int devmem_cmd_create(struct printer *out, int argc, char **argv)
 
 	if (argc != 5)
 		return shell_usage(out, shell_find("devmem"));
-	if (parse_u64(argv[2], &start) || parse_u64(argv[3], &size)) {
-		pr_printf(out, "devmem: %s %s: not an address and a size\n", argv[2], argv[3]);
+	if (shell_arg_u64(out, "devmem", "address", argv[2], 0, (1ULL << MAX_PHYSMEM_BITS) - 1,
+			  "MAX_PHYSMEM_BITS", &start) ||
+	    shell_arg_u64(out, "devmem", "size", argv[3], 1, 1ULL << MAX_PHYSMEM_BITS,
+			  "MAX_PHYSMEM_BITS", &size))
+		return -EINVAL;
+	/* checked before anything is printed: start + size must not pass the end */
+	if (size > (1ULL << MAX_PHYSMEM_BITS) - start) {
+		pr_printf(out, "devmem: [%#llx, +%llu MiB) runs past the end of physical memory "
+			  "(%#llx, MAX_PHYSMEM_BITS %d)\n", (unsigned long long)start,
+			  (unsigned long long)(size >> 20), 1ULL << MAX_PHYSMEM_BITS, MAX_PHYSMEM_BITS);
 		return -EINVAL;
 	}
 	if (!strcmp(argv[4], "4k") || !strcmp(argv[4], "4K"))

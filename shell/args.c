@@ -5,6 +5,7 @@
 #include <lib/errno.h>
 #include <shell/args.h>
 #include <shell/shell.h>
+#include <lib/string.h>
 
 /* The out-of-range line for word, as args.h shows it; returns -ERANGE. */
 static int shell_arg_range_error(struct printer *out, const char *cmd, const char *what,
@@ -13,7 +14,7 @@ static int shell_arg_range_error(struct printer *out, const char *cmd, const cha
 	if (min == max)
 		pr_printf(out, "%s: %s %s is out of range: it must be %llu", cmd, what, word,
 			  (unsigned long long)min);
-	else if (max - min < 0x10000 || max < 0x100000)
+	else if (!strstr(what, "address") && !strstr(what, "pfn"))
 		pr_printf(out, "%s: %s %s is out of range: %llu-%llu", cmd, what, word,
 			  (unsigned long long)min, (unsigned long long)max);
 	else

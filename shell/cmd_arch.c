@@ -5,6 +5,7 @@
  * paging_translate()).  They parse arguments and format; the state stays
  * in arch/.
  */
+#include <shell/args.h>
 #include <shell/shell.h>
 #include <arch/cpu.h>
 #include <arch/paging.h>
@@ -40,11 +41,9 @@ static int cmd_pagetables(struct printer *out, int argc, char **argv)
 	}
 	if (argc != 2)
 		return shell_usage(out, shell_find("pagetables"));
-	err = parse_u64(argv[1], &va);
-	if (err) {
-		pr_printf(out, "pagetables: %s: not an address (%s)\n", argv[1], err_text(err));
+	err = shell_arg_u64(out, "pagetables", "address", argv[1], 0, ~0ULL, NULL, &va);
+	if (err)
 		return err;
-	}
 	err = paging_translate(va, &pa, &size, &flags);
 	if (err) {
 		pr_printf(out, "pagetables: %#llx is not mapped\n", (unsigned long long)va);

@@ -34,6 +34,7 @@
 #include <lib/errno.h>
 #include <lib/median.h>
 #include <lib/printk.h>
+#include <shell/args.h>
 #include <shell/shell.h>
 #include "internal.h"
 #include <lib/string.h>
@@ -50,16 +51,7 @@
 /* A page count from the shell: a number, 1 .. max; prints why not. */
 int contig_parse_pages(struct printer *out, const char *cmd, const char *arg, u64 max, u64 *nr)
 {
-	if (parse_u64(arg, nr)) {
-		pr_printf(out, "%s: '%s' is not a number of pages\n", cmd, arg);
-		return -EINVAL;
-	}
-	if (!*nr || *nr > max) {
-		pr_printf(out, "%s: %llu pages: must be 1-%llu\n", cmd, (unsigned long long)*nr,
-			  (unsigned long long)max);
-		return -EINVAL;
-	}
-	return 0;
+	return shell_arg_u64(out, cmd, "page count", arg, 1, max, NULL, nr) ? -EINVAL : 0;
 }
 
 /* ---- cma ------------------------------------------------------------------------ */
@@ -412,11 +404,9 @@ static int cmd_contig(struct printer *out, int argc, char **argv)
 
 		if (argc > 5 || (argc == 5 && (argv[1][0] != 'a' || strcmp(argv[4], "frozen"))))
 			return shell_usage(out, shell_find("contig"));
-		if (parse_u64(argv[2], &start) || start >= MAX_PFN) {
-			pr_printf(out, "%s: '%s' is not a pfn below 0x%llx\n", cmd, argv[2],
-				  (unsigned long long)MAX_PFN);
+		if (shell_arg_u64(out, cmd, "pfn", argv[2], 0, MAX_PFN - 1, "MAX_PHYSMEM_BITS",
+				  &start))
 			return -EINVAL;
-		}
 		if (contig_parse_pages(out, cmd, argv[3], MIN(max_pages, MAX_PFN - start), &nr))
 			return -EINVAL;
 		if (argv[1][0] == 'a')

@@ -45,11 +45,9 @@ static int parse_id(struct printer *out, const char *word, int *id)
 {
 	u64 v;
 
-	if (parse_u64(word, &v) || v >= DEVMEM_MAX_RANGES) {
-		pr_printf(out, "devmem: %s: not a device range id (0-%d)\n", word,
-			  DEVMEM_MAX_RANGES - 1);
+	if (shell_arg_u64(out, "devmem", "id", word, 0, DEVMEM_MAX_RANGES - 1,
+			  "DEVMEM_MAX_RANGES", &v))
 		return -EINVAL;
-	}
 	*id = (int)v;
 	return 0;
 }

@@ -3,6 +3,7 @@
  * (kernel/printk.c's log ring and console level) and `work` (the pollers
  * and deferred work of kernel/workqueue.c).
  */
+#include <shell/args.h>
 #include <shell/shell.h>
 #include <kernel/workqueue.h>
 #include <lib/printk.h>
@@ -16,7 +17,12 @@ static int cmd_dmesg(struct printer *out, int argc, char **argv)
 		printk_log_dump(out);
 		return 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "-n") && !parse_u64(argv[2], &level) && level <= 7) {
+	if (argc == 3 && !strcmp(argv[1], "-n")) {
+		int err = shell_arg_u64(out, "dmesg", "level", argv[2], 0, 7, "KERN_DEBUG is 7",
+					&level);
+
+		if (err)
+			return err;
 		printk_set_level((int)level);
 		pr_printf(out, "console log level set to %d\n", printk_get_level());
 		return 0;

@@ -10,6 +10,7 @@
 #include <shell/mm_handles.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
+#include <shell/args.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <mm/buddy.h>
@@ -110,8 +111,11 @@ static int cmd_page(struct printer *out, int argc, char **argv)
 	u64 pfn, pb;
 	unsigned long id;
 
-	if (argc != 2 || parse_u64(argv[1], &pfn))
+	if (argc != 2)
 		return shell_usage(out, shell_find("page"));
+	/* any number: pfn_invalid_reason() says why one has no memmap */
+	if (shell_arg_u64(out, "page", "pfn", argv[1], 0, ~0ULL, NULL, &pfn))
+		return -EINVAL;
 	why = pfn_invalid_reason(pfn, buf, sizeof(buf));
 	if (why) {
 		pr_printf(out, "page: pfn 0x%llx: %s\n", (unsigned long long)pfn, why);

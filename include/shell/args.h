@@ -9,7 +9,10 @@
  *   alloc: order 'x' is not a number
  *   alloc: order 99999999999999999999 is out of range: 0-10 (MAX_PAGE_ORDER)
  *   alloc: count 0 is out of range: 1-4096 (the handle table's size)
+ *   contig alloc: pfn 0x400000000 is out of range: 0-0x3ffffffff (MAX_PHYSMEM_BITS)
  *
+ * A range is printed in decimal, or in hex when the argument is an address
+ * or a pfn (its name says so).
  * A number is decimal or 0x hex, with an optional K, M, G or T suffix
  * (binary units), as parse_u64() reads it; a number too large for 64 bits
  * is out of range like any other, never wrapped.

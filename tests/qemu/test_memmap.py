@@ -149,7 +149,7 @@ def test_devmem_lifecycle(dimm_machine):
         "devmem: [0x3ffff0000000, +512 MiB) runs past the end of physical memory " \
         "(0x400000000000, MAX_PHYSMEM_BITS 46)\n"
     assert sh(m, "devmem create 0x100000000 99999999999999999999 4k") == \
-        "devmem: size 99999999999999999999 is out of range: 0x1-0x400000000000 (MAX_PHYSMEM_BITS)\n"
+        "devmem: size 99999999999999999999 is out of range: 1-70368744177664 (MAX_PHYSMEM_BITS)\n"
 
     listing = sh(m, "devmem list")
     assert re.search(r"^ 0 \[mem 0x0000000100000000-0x000000011fffffff\]\s+0\s+131072\s+2048 KiB",

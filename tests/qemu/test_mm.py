@@ -447,6 +447,9 @@ def test_page_of_invalid_pfn(shell):
     out = shell.run("page 0x400000000")
     assert "beyond the 46-bit physical address space" in out, out
     assert "usage" in shell.run("page")
+    assert shell.run("page x") == "page: pfn 'x' is not a number\n"
+    assert shell.run("page 99999999999999999999") == \
+        "page: pfn 99999999999999999999 is out of range: 0-0xffffffffffffffff\n"
 
 
 def test_numa_memblock_meminit(shell):

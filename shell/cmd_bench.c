@@ -27,6 +27,7 @@
 #include <mm/memremap.h>
 #include <mm/contig_alloc.h>
 #include <lib/median.h>
+#include <shell/args.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <lib/errno.h>
@@ -305,9 +306,16 @@ int bench_memmap_init_cmd(struct printer *out, const char *cmd, int argc, char *
 		pr_printf(out, "usage: %s START SIZE [REPS] [warm]\n", cmd);
 		return -EINVAL;
 	}
-	if (parse_u64(argv[0], &start) || parse_u64(argv[1], &size) ||
-	    (nargs == 3 && (parse_u64(argv[2], &reps) || !reps || reps > MEMMAP_BENCH_MAX_REPS))) {
-		pr_printf(out, "%s START SIZE [REPS 1-%d] [warm]\n", cmd, MEMMAP_BENCH_MAX_REPS);
+	if (shell_arg_u64(out, cmd, "address", argv[0], 0, (1ULL << MAX_PHYSMEM_BITS) - 1,
+			  "MAX_PHYSMEM_BITS", &start) ||
+	    shell_arg_u64(out, cmd, "size", argv[1], 1, 1ULL << MAX_PHYSMEM_BITS,
+			  "MAX_PHYSMEM_BITS", &size) ||
+	    (nargs == 3 && shell_arg_u64(out, cmd, "reps", argv[2], 1, MEMMAP_BENCH_MAX_REPS,
+					 "MEMMAP_BENCH_MAX_REPS", &reps)))
+		return -EINVAL;
+	if (size > (1ULL << MAX_PHYSMEM_BITS) - start) {
+		pr_printf(out, "%s: [%#llx, +%llu MiB) runs past the end of physical memory\n", cmd,
+			  (unsigned long long)start, (unsigned long long)(size >> 20));
 		return -EINVAL;
 	}
 	err = devmem_bench(start, size, (unsigned)reps, warm, &b);

@@ -202,7 +202,7 @@ static int cmd_devmem(struct printer *out, int argc, char **argv)
 	if (!strcmp(argv[1], "compare"))
 		return devmem_cmd_compare(out, argc, argv);
 	if (!strcmp(argv[1], "bench"))		/* alias: bench memmap_init */
-		return bench_memmap_init_cmd(out, "devmem: bench", argc - 2, argv + 2);
+		return bench_memmap_init_cmd(out, "devmem bench", argc - 2, argv + 2);
 	return shell_usage(out, shell_find("devmem"));
 }
 

@@ -7,6 +7,7 @@
  * Context: (main), the shell.
  */
 #include <drivers/virtio_mem.h>
+#include <shell/args.h>
 #include <shell/shell.h>
 #include <lib/errno.h>
 #include <lib/printer.h>
@@ -40,10 +41,9 @@ static int cmd_virtio_mem(struct printer *out, int argc, char **argv)
 			resp = VIRTIO_MEM_RESP_ERROR;
 		else
 			return shell_usage(out, shell_find("virtio-mem"));
-		if (argc == 4 && (parse_u64(argv[3], &n) || !n || n > 1000000)) {
-			pr_printf(out, "virtio-mem inject: COUNT must be 1..1000000\n");
+		if (argc == 4 && shell_arg_u64(out, "virtio-mem inject", "count", argv[3], 1,
+					       1000000, NULL, &n))
 			return -EINVAL;
-		}
 		virtio_mem_inject(resp, (u32)n);
 		pr_printf(out, "virtio-mem: the next %u plug/unplug replies will be %s\n", (u32)n,
 			  virtio_mem_resp_name(resp));
@@ -52,10 +52,9 @@ static int cmd_virtio_mem(struct printer *out, int argc, char **argv)
 	if (!strcmp(argv[1], "state") && argc == 4) {
 		u64 addr, size;
 
-		if (parse_u64(argv[2], &addr) || parse_u64(argv[3], &size) || !size) {
-			pr_printf(out, "virtio-mem state: ADDR and SIZE must be numbers (SIZE > 0)\n");
+		if (shell_arg_u64(out, "virtio-mem state", "address", argv[2], 0, ~0ULL, NULL, &addr) ||
+		    shell_arg_u64(out, "virtio-mem state", "size", argv[3], 1, ~0ULL, NULL, &size))
 			return -EINVAL;
-		}
 		return virtio_mem_state(out, addr, size);
 	}
 	return shell_usage(out, shell_find("virtio-mem"));

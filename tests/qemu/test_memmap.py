@@ -229,9 +229,11 @@ def test_memmap_init_bench(dimm_machine):
         assert (verdict == "faster") == (wins == 5), (wins, verdict)
         assert verdict != "SLOWER" or wins == 0, (wins, verdict)
     bad = sh(m, "devmem bench 0x100000000 1G 42")
-    assert "devmem: bench START SIZE [REPS 1-41] [warm]" in bad, bad
+    assert "devmem bench: reps 42 is out of range: 1-41 (MEMMAP_BENCH_MAX_REPS)" in bad, bad
     bad = sh(m, "devmem bench 0x100000000 warm")
-    assert "devmem: bench START SIZE [REPS 1-41] [warm]" in bad, bad
+    assert "devmem bench: size 'warm' is not a number" in bad, bad
+    bad = sh(m, "devmem bench 0xffffffffffffffff 128M")
+    assert "devmem bench: address 0xffffffffffffffff is out of range" in bad, bad
     out = sh(m, "devmem bench 0x100000000 256M 1 warm", timeout=120 * SCALE)
     assert "65536 struct pages (4096 KiB of memmap), warm (memmap in the cache), " \
            "median of 1 runs" in out, out

@@ -272,6 +272,7 @@ static bool push_bridge(struct scan_frame *stack, unsigned *depth, unsigned max,
 		else
 			pr_warn("pci %02x:%02x.%x: no free bus number left in the MCFG's buses %02x-%02x; bridge left unnumbered, not scanned",
 				d->bus, d->dev, d->fn, pci_ecam.start_bus, hi);
+		pci_read_windows(d);	/* what it forwards now, not what it once held */
 		return false;
 	}
 	pci_write8(d, CFG_PRIMARY_BUS, d->bus);

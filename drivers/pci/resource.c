@@ -45,7 +45,7 @@ void pci_size_bars(struct pci_dev *d)
 		probe = pci_read32(d, off);
 		pci_write32(d, off, orig);
 		if (probe == 0 || probe == 0xffffffff)
-			continue;	/* not implemented */
+			continue;	/* the function has no BAR here */
 		if (orig & BAR_IO) {
 			u32 mask = probe & ~3u & 0xffff;
 

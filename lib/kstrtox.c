@@ -139,3 +139,59 @@ bool sysfs_streq(const char *buf, size_t len, const char *word)
 	len = strip_newline(buf, len);
 	return len == wlen && !memcmp(buf, word, len);
 }
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * The whole string is checked before overflow is reported, so "12x" is
+ * -EINVAL even when the digits alone would overflow.  *out is written only
+ * on success.
+ */
+int parse_u64(const char *s, u64 *out)
+{
+	unsigned int base = 10, shift = 0, digits = 0;
+	bool overflow = false;
+	u64 v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	for (; *s; s++) {
+		int d = digit_value(*s);
+
+		if (d < 0 || (unsigned int)d >= base)
+			break;
+		digits++;
+		if (v > (UINT64_MAX - (u64)d) / base)
+			overflow = true;
+		else
+			v = v * base + (u64)d;
+	}
+	if (!digits)
+		return -EINVAL;
+
+	switch (*s) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	case 'T': case 't': shift = 40; break;
+	}
+	if (shift)
+		s++;
+	if (*s)
+		return -EINVAL;
+	if (overflow || (shift && v > (UINT64_MAX >> shift)))
+		return -ERANGE;
+	*out = v << shift;
+	return 0;
+}

@@ -18,6 +18,7 @@
  * `contig` are shell/cmd_contig.c.  Context: (main).
  */
 #include <lib/errno.h>
+#include <lib/kstrtox.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <views/vfs.h>
@@ -76,49 +77,25 @@ static int cma_bitmap_show(struct printer *p, void *data)
 }
 
 /*
- * "N\n" as the shell's echo writes it: decimal or 0x-hex digits, an
- * optional K/M/G/T multiplier, one trailing newline; the rules of the
- * shell's parse_u64() (shell/shell.c), which views may not call.
+ * "N\n" as the shell's echo writes it: parse_u64()'s rules (decimal or
+ * 0x-hex digits, an optional K/M/G/T multiplier) with one trailing
+ * newline allowed.
  */
 static int store_count(const char *buf, size_t len, u64 *count)
 {
-	unsigned base = 10, shift = 0;
-	size_t i = 0, digits = 0;
-	u64 v = 0;
+	char word[512];		/* longer than any line the shell takes */
 
 	if (len && buf[len - 1] == '\n')
 		len--;
-	if (len > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
-		base = 16;
-		i = 2;
+	if (len >= sizeof(word))
+		return -ERANGE;
+	for (size_t i = 0; i < len; i++) {
+		if (!buf[i])
+			return -EINVAL;	/* a NUL is no digit */
+		word[i] = buf[i];
 	}
-	for (; i < len; i++, digits++) {
-		char c = buf[i];
-		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
-			     c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) :
-			     c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 99;
-
-		if (d >= base)
-			break;
-		if (v > (~0ULL - d) / base)
-			return -ERANGE;
-		v = v * base + d;
-	}
-	if (!digits)
-		return -EINVAL;
-	if (i < len) {
-		const char *units = "KkMmGgTt", *u = strchr(units, buf[i]);
-
-		if (!u || !*u)
-			return -EINVAL;
-		shift = 10 * (unsigned)((u - units) / 2 + 1);
-		if (++i < len)
-			return -EINVAL;
-		if (v > (~0ULL >> shift))
-			return -ERANGE;
-	}
-	*count = v << shift;
-	return 0;
+	word[len] = '\0';
+	return parse_u64(word, count);
 }
 
 static int cma_alloc_store(const char *buf, size_t len, void *data)

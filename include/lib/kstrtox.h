@@ -41,6 +41,15 @@ int kstrtobool(const char *buf, size_t len, bool *out);
 int memparse(const char *buf, size_t len, unsigned long long *out);
 
 /*
+ * parse_u64() - the NUL-terminated s as a number the way the shell and the
+ * boot code read one: decimal or 0x hex, with an optional K/M/G/T suffix
+ * (binary units), nothing after it.  The whole string is checked before
+ * overflow is reported, so "12x" is -EINVAL even when the digits alone
+ * would overflow.  Returns 0, -EINVAL or -ERANGE; *out only on success.
+ */
+int parse_u64(const char *s, u64 *out);
+
+/*
  * sysfs_streq() - true if buf[0, len) is word, optionally followed by one
  * newline: the way Linux compares what `echo word >` delivers.
  */

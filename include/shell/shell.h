@@ -28,6 +28,7 @@
 
 #include <lib/types.h>
 #include <lib/printer.h>
+#include <lib/kstrtox.h>	/* parse_u64(), for the commands */
 
 #define SHELL_MAX_LINE	256	/* bytes in one input line, NUL included */
 #define SHELL_MAX_ARGS	32	/* words in one line */
@@ -86,8 +87,5 @@ int shell_execute(struct printer *out, char *line);
 /* shell_run() - the interactive loop on the console: prompt, edit, run. */
 void shell_run(void) __noreturn;
 
-/* parse_u64() - decimal, 0x hex, with optional K/M/G/T suffix (binary units).
- * Returns 0, -EINVAL for a malformed number, -ERANGE on overflow. */
-int parse_u64(const char *s, u64 *out);
 
 #endif

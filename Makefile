@@ -104,7 +104,8 @@ KERNEL_OBJS := \
 	kernel/ktest.o \
 	kernel/cmdline.o \
 	kernel/params.o \
-	kernel/workqueue.o
+	kernel/workqueue.o \
+	kernel/longop.o
 
 # The C library pieces every folder may use.
 LIB_OBJS := \

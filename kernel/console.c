@@ -4,15 +4,17 @@
  *
  * The list is built at boot (serial first, then the screen and keyboard)
  * and never shrinks, so writers walk it without a lock.  console_getc() is
- * the main loop's idle point: while no device has a byte, deferred work and
- * pollers run, screens draw what changed, and the CPU halts until the next
- * interrupt (a serial byte, the SCI, or the 100 Hz tick, which is also when
- * polled devices such as the PS/2 keyboard are looked at again).
+ * the main loop's idle point: while no device has a byte, deferred work,
+ * pollers and one slice of each long operation (kernel/longop.c) run,
+ * screens draw what changed, and the CPU halts until the next interrupt
+ * (a serial byte, the SCI, or the 100 Hz tick, which is also when polled
+ * devices such as the PS/2 keyboard are looked at again).
  *
  * Context: see include/kernel/console.h.
  */
 #include <kernel/console.h>
 #include <kernel/workqueue.h>
+#include <kernel/longop.h>
 #include <kernel/time.h>
 #include <arch/cpu.h>
 #include <arch/traps.h>
@@ -80,9 +82,10 @@ int console_getc(void)
 			return ch;
 		run_pending_work();
 		run_pollers();
+		longop_run_slice();
 		console_flush();
 		irq_disable();
-		if (!work_pending_any() && !console_pending())
+		if (!work_pending_any() && !longop_any_running() && !console_pending())
 			cpu_wait_for_interrupt();
 		irq_enable();
 	}

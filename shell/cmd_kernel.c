@@ -6,6 +6,7 @@
 #include <shell/args.h>
 #include <shell/shell.h>
 #include <kernel/workqueue.h>
+#include <kernel/longop.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 
@@ -44,12 +45,15 @@ static int cmd_work(struct printer *out, int argc, char **argv)
 	if (argc != 1)
 		return shell_usage(out, shell_find("work"));
 	workqueue_dump(out);
+	longop_dump(out);
 	return 0;
 }
 
 SHELL_COMMAND(work, .name = "work", .usage = "work",
-	      .summary = "list the pollers and pending deferred work",
+	      .summary = "list the pollers, pending deferred work and long operations",
 	      .help = "Interrupt handlers only schedule work; the main loop runs it\n"
 		      "between shell input bytes and while idle.  Pollers are called\n"
-		      "every few timer ticks where an interrupt cannot be wired.",
+		      "every few timer ticks where an interrupt cannot be wired.  Long\n"
+		      "operations (a large resize, background memmap init) run one\n"
+		      "slice of at most 5 ms at a time; each shows done/total so far.",
 	      .fn = cmd_work);

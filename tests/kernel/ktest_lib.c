@@ -10,6 +10,7 @@
 #include <kernel/time.h>
 #include <arch/sections.h>
 #include <arch/paging.h>
+#include <kernel/longop.h>
 
 static void fmt_integers(struct ktest *t)
 {
@@ -116,6 +117,36 @@ static void clock_advances(struct ktest *t)
 	KTEST_EXPECT(t, b - a < 2 * NSEC_PER_SEC);
 }
 
+/* A long operation of 3 units, one per slice: the slice loop runs it, drops
+ * it when its step says done, and longop_finish() completes another at once. */
+static bool count_step(struct longop *op, u64 deadline_ns)
+{
+	(void)deadline_ns;
+	op->done++;
+	return op->done < op->total;
+}
+
+static void longop_slices_and_finish(struct ktest *t)
+{
+	struct longop a = { .name = "ktest a", .unit = "units", .step = count_step, .total = 3 };
+	struct longop b = { .name = "ktest b", .unit = "units", .step = count_step, .total = 5 };
+
+	longop_start(&a);
+	longop_start(&a);		/* already running: no second entry */
+	KTEST_EXPECT(t, longop_any_running());
+	longop_run_slice();
+	KTEST_EXPECT_EQ(t, a.done, 1);
+	longop_run_slice();
+	longop_run_slice();
+	KTEST_EXPECT_EQ(t, a.done, 3);
+	KTEST_EXPECT(t, !a.running);
+	KTEST_EXPECT_EQ(t, a.slices, 3);
+	longop_start(&b);
+	longop_finish(&b);
+	KTEST_EXPECT_EQ(t, b.done, 5);
+	KTEST_EXPECT(t, !b.running);
+}
+
 static const struct ktest_case lib_cases[] = {
 	KTEST_CASE(fmt_integers),
 	KTEST_CASE(fmt_strings_and_truncation),
@@ -124,5 +155,6 @@ static const struct ktest_case lib_cases[] = {
 	KTEST_CASE(kallsyms_names_functions),
 	KTEST_CASE(paging_direct_map_and_wx),
 	KTEST_CASE(clock_advances),
+	KTEST_CASE(longop_slices_and_finish),
 };
 KTEST_SUITE(lib, "lib", lib_cases);

@@ -1,0 +1,69 @@
+/*
+ * longop.h - long operations that proceed in bounded steps from the main
+ * loop, so the console keeps answering while they run.
+ *
+ * memlab has one CPU and no preemption: whatever the main loop calls runs
+ * until it returns.  A virtio-mem resize of 256 GiB, a DIMM with hundreds of
+ * blocks or the background part of boot's memmap init would therefore
+ * silence the shell for seconds.  Such work is written as a step function
+ * instead: each call does a slice of at most about LONGOP_SLICE_NS and says
+ * whether more is left.  console_getc(), the point where the main loop
+ * waits for a key, calls longop_run_slice() between input bytes, so a key
+ * typed during the operation is read within one slice.
+ *
+ * This is a cooperative state machine per operation, not a thread facility:
+ * each operation keeps its position in its own structure (which block,
+ * which sub-block), so there are no stacks to size and a student can read
+ * the whole state of an operation in one struct.
+ *
+ * Context: (main) for every function; step functions run in (main) with
+ * interrupts enabled.
+ */
+#ifndef KERNEL_LONGOP_H
+#define KERNEL_LONGOP_H
+
+#include <lib/types.h>
+
+/* One slice's time budget: well under the console's 100 ms answer target. */
+#define LONGOP_SLICE_NS	(5ull * 1000 * 1000)
+
+struct printer;
+
+struct longop {
+	const char *name;	/* "virtio-mem 01:00.0 plug", shown by `work` */
+	const char *unit;	/* what done/total count: "blocks", "pages" */
+	/*
+	 * step() - do one slice, stopping once ktime_ns() passes deadline_ns
+	 * (finishing the current unit of work first).  Returns true while work
+	 * remains, false when the operation is complete.  Updates done/total.
+	 */
+	bool (*step)(struct longop *op, u64 deadline_ns);
+	u64 done, total;	/* progress, in units */
+	u64 start_ns;		/* ktime_ns() at longop_start() */
+	u64 slices;		/* step() calls so far */
+	u64 worst_slice_ns;	/* longest single step() call */
+	bool running;		/* on the list; cleared when step() says done */
+	struct longop *next;	/* list link while running */
+};
+
+/* longop_start() - put op on the running list (no-op if already running);
+ * its first slice runs at the next idle point. */
+void longop_start(struct longop *op);
+
+/* longop_run_slice() - give each running operation one slice; drop those
+ * that finish.  Returns true if any operation is still running. */
+bool longop_run_slice(void);
+
+/* longop_any_running() - true if the idle loop must not halt. */
+bool longop_any_running(void);
+
+/* longop_finish() - run op's slices back to back until it completes, for a
+ * caller that needs the result now (boot, tests); the console is not read
+ * meanwhile. */
+void longop_finish(struct longop *op);
+
+/* longop_dump() - one line per running operation: name, done/total unit,
+ * elapsed time, slices and the worst slice; part of `work`. */
+void longop_dump(struct printer *p);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * longop.c - the running list of long operations and the slice loop that
+ * the console's idle point calls.
+ *
+ * The list is touched only from the main loop, so it needs no lock.  An
+ * operation whose step() says it is done is unlinked before the next one
+ * runs; step() may start other operations (they run from the next slice).
+ */
+#include <kernel/longop.h>
+#include <kernel/time.h>
+#include <lib/printk.h>
+
+static struct longop *running_ops;
+
+void longop_start(struct longop *op)
+{
+	struct longop **pp = &running_ops;
+
+	if (op->running)
+		return;
+	op->running = true;
+	op->start_ns = ktime_ns();
+	op->slices = 0;
+	op->worst_slice_ns = 0;
+	op->next = NULL;
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = op;
+}
+
+/* Run one slice of op; returns true while it has more to do. */
+static bool longop_slice(struct longop *op)
+{
+	u64 t0 = ktime_ns();
+	bool more = op->step(op, t0 + LONGOP_SLICE_NS);
+	u64 spent = ktime_ns() - t0;
+
+	op->slices++;
+	if (spent > op->worst_slice_ns)
+		op->worst_slice_ns = spent;
+	return more;
+}
+
+bool longop_run_slice(void)
+{
+	struct longop **pp = &running_ops;
+
+	while (*pp) {
+		struct longop *op = *pp;
+
+		if (longop_slice(op)) {
+			pp = &op->next;
+			continue;
+		}
+		op->running = false;
+		*pp = op->next;
+		op->next = NULL;
+	}
+	return running_ops != NULL;
+}
+
+bool longop_any_running(void)
+{
+	return running_ops != NULL;
+}
+
+void longop_finish(struct longop *op)
+{
+	struct longop **pp;
+
+	if (!op->running)
+		return;
+	while (longop_slice(op))
+		;
+	for (pp = &running_ops; *pp; pp = &(*pp)->next)
+		if (*pp == op) {
+			*pp = op->next;
+			break;
+		}
+	op->running = false;
+	op->next = NULL;
+}
+
+void longop_dump(struct printer *p)
+{
+	u64 now = ktime_ns();
+
+	if (!running_ops) {
+		pr_printf(p, "long operations: none\n");
+		return;
+	}
+	pr_printf(p, "long operations:\n");
+	for (struct longop *op = running_ops; op; op = op->next) {
+		u64 ms = (now - op->start_ns) / 1000000;
+
+		pr_printf(p, "  %-32s %llu/%llu %s, %llu.%03llu s, %llu slices, worst %llu us\n",
+			  op->name, (unsigned long long)op->done,
+			  (unsigned long long)op->total, op->unit ? op->unit : "units",
+			  (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000),
+			  (unsigned long long)op->slices,
+			  (unsigned long long)(op->worst_slice_ns / 1000));
+	}
+}

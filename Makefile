@@ -82,6 +82,7 @@ DRIVER_OBJS := \
 	drivers/acpi/memhp.o \
 	drivers/acpi/decode.o \
 	drivers/acpi/sleep.o \
+	drivers/acpi/resources.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
 	drivers/pci/probe.o \
@@ -89,6 +90,7 @@ DRIVER_OBJS := \
 	drivers/pci/dump.o \
 	drivers/pci/hotplug.o \
 	drivers/pci/hotplug_native.o \
+	drivers/pci/iomem.o \
 	drivers/virtio/virtio_pci.o \
 	$(VIRTIO_MEM_OBJS)
 
@@ -105,7 +107,9 @@ KERNEL_OBJS := \
 	kernel/cmdline.o \
 	kernel/params.o \
 	kernel/workqueue.o \
-	kernel/longop.o
+	kernel/longop.o \
+	kernel/resource.o \
+	kernel/resource_boot.o
 
 # The C library pieces every folder may use.
 LIB_OBJS := \
@@ -317,6 +321,7 @@ HOST_SRCS := \
 	lib/params.c \
 	kernel/cmdline.c \
 	kernel/params.c \
+	kernel/resource.c \
 	lib/fw_memmap.c \
 	shell/cmd_memmap.c \
 	shell/line_edit.c \

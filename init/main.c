@@ -24,6 +24,7 @@
 #include <arch/traps.h>
 #include <arch/paging.h>
 #include <kernel/params.h>
+#include <kernel/resource.h>
 #include <lib/params.h>
 #include <views/sysfs_params.h>
 #include <mm/mm_init.h>
@@ -158,6 +159,8 @@ void kmain(u32 magic, u64 mbi_phys)
 	i8042_init();			/* the PS/2 keyboard, a second console input */
 	irq_enable();
 	mm_setup();			/* memblock, sections, zones, buddy */
+	iomem_register_boot(&boot_info.memmap);	/* /proc/iomem: firmware map, kernel image */
+	acpi_resources_init();		/* /proc/iomem: APICs, HPET; /proc/ioports: ACPI blocks */
 	vfs_init();			/* /proc files registered at link time */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
 	sysfs_params_init();		/* /sys/module/MODULE/parameters/: a few, first */

@@ -418,6 +418,58 @@ void fw_memmap_sanitize(struct fw_memmap *m)
 	trim_ram(m);
 }
 
+/*
+ * fw_memmap_retype() - see fw_memmap.h.  The map stays sorted and without
+ * overlaps: each range of type `from` that meets [start, end) is cut into
+ * the part before, the part inside (retyped, or dropped when to == 0) and
+ * the part after; then touching ranges of one type are merged again.
+ * Context: any; no allocation.
+ */
+void fw_memmap_retype(struct fw_memmap *m, u64 start, u64 end, u32 from, u32 to,
+		      const char *why)
+{
+	struct fw_range out[FW_MEMMAP_MAX];
+	u32 n = 0, i;
+	bool changed = false;
+
+	if (start >= end)
+		return;
+	for (i = 0; i < m->nr; i++) {
+		struct fw_range r = m->map[i];
+		struct fw_range part[3];
+		u32 np = 0;
+
+		if (r.type != from || r.end <= start || r.start >= end) {
+			part[np++] = r;
+		} else {
+			u64 lo = MAX(r.start, start), hi = MIN(r.end, end);
+
+			changed = true;
+			if (r.start < lo)
+				part[np++] = (struct fw_range){ r.start, lo, r.type };
+			if (to)
+				part[np++] = (struct fw_range){ lo, hi, to };
+			if (hi < r.end)
+				part[np++] = (struct fw_range){ hi, r.end, r.type };
+		}
+		for (u32 k = 0; k < np; k++) {
+			if (n && out[n - 1].end == part[k].start && out[n - 1].type == part[k].type) {
+				out[n - 1].end = part[k].end;
+			} else if (n < FW_MEMMAP_MAX) {
+				out[n++] = part[k];
+			} else {
+				m->nr_dropped++;
+			}
+		}
+	}
+	if (!changed)
+		return;
+	memcpy(m->map, out, n * sizeof(out[0]));
+	m->nr = n;
+	note(m, "%s [0x%llx-0x%llx): %s", to ? "retyped" : "removed", (unsigned long long)start,
+	     (unsigned long long)end, why);
+}
+
 u64 fw_memmap_ram_bytes(const struct fw_memmap *m)
 {
 	u64 bytes = 0;

@@ -109,7 +109,7 @@ unsigned long zone_isolated_free_pages(const struct zone *zone);
 /* zone_buddy_free_pages() - free pages in the buddy only (Linux's NR_FREE_PAGES). */
 static inline unsigned long zone_buddy_free_pages(const struct zone *zone)
 {
-	return zone->nr_free - (unsigned long)zone->pcp.count;
+	return zone_nr_free_pages(zone);
 }
 
 /* ---- mm/pcp.c: per-CPU page lists ----------------------------------------- */

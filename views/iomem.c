@@ -1,29 +1,30 @@
 /*
- * iomem.c - /proc/iomem: the sanitized firmware map with the kernel image
- * nested under the System RAM range that holds it, as Linux shows it.
+ * iomem.c - /proc/iomem and /proc/ioports: the kernel's resource trees
+ * (kernel/resource.c) in Linux's format, "start-end : name" with the
+ * addresses in lowercase hex, zero-padded to 8 digits (4 for I/O ports),
+ * two spaces of indentation per level of nesting.
  *
- * Kernel build only: it reads the linker's section symbols (sections.h).
- * The text itself comes from fw_memmap_print_iomem() in fw_memmap.c, which
- * the host tests check.
+ * What is in the trees is whatever the kernel has claimed at the moment of
+ * reading: the firmware map and the kernel image (boot), PCI windows and
+ * BARs (drivers/pci/iomem.c), the APICs and the HPET (drivers/acpi), and
+ * hot-added memory (ACPI memory hotplug, virtio-mem).
  */
-#include <arch/bootinfo.h>
-#include <lib/fw_memmap.h>
-#include <arch/sections.h>
+#include <kernel/resource.h>
 #include <views/vfs.h>
 
-/* show() of /proc/iomem: the image parts are physical, half-open ranges. */
+/* show() of /proc/iomem. */
 static int iomem_show(struct printer *p, void *data)
 {
-	const struct fw_iomem_child kernel_parts[] = {
-		{ kernel_pa(_text), kernel_pa(_etext), "Kernel code" },
-		{ kernel_pa(_rodata), kernel_pa(_erodata), "Kernel rodata" },
-		{ kernel_pa(_data), kernel_pa(_edata), "Kernel data" },
-		{ kernel_pa(_bss), kernel_pa(_ebss), "Kernel bss" },
-	};
-
 	(void)data;
-	fw_memmap_print_iomem(&boot_info.memmap, kernel_parts,
-			      ARRAY_SIZE(kernel_parts), p);
+	resource_print_tree(&iomem_resource, 8, p);
+	return 0;
+}
+
+/* show() of /proc/ioports. */
+static int ioports_show(struct printer *p, void *data)
+{
+	(void)data;
+	resource_print_tree(&ioport_resource, 4, p);
 	return 0;
 }
 
@@ -31,4 +32,9 @@ static const struct vfs_file_ops iomem_ops = {
 	.show = iomem_show,
 };
 
+static const struct vfs_file_ops ioports_ops = {
+	.show = ioports_show,
+};
+
 VFS_FILE(proc_iomem, "/proc/iomem", &iomem_ops, NULL);
+VFS_FILE(proc_ioports, "/proc/ioports", &ioports_ops, NULL);

@@ -20,13 +20,15 @@
  *
  * What the numbers mean (mmzone.h has the invariants):
  *   MemTotal     pages the buddy manages (managed: present minus reserved)
- *   MemFree      zone->nr_free summed: pages free in the buddy AND on the
- *                per-CPU lists.  Linux's NR_FREE_PAGES leaves pcp pages
- *                out; memlab counts them, because they are free, so that
- *                MemFree comes back exactly after everything is freed.
- *                zoneinfo's "pages free" and "nr_free_pages" are the same
- *                number per zone, and for every zone
- *                  pages free = sum of buddyinfo[k] * 2^k + pagesets count
+ *   MemFree      zone_nr_free_pages() summed: pages free in the buddy,
+ *                Linux's NR_FREE_PAGES.  Pages on the per-CPU lists are
+ *                allocated as far as this count goes (as in Linux), so a
+ *                `drain` raises MemFree by exactly the pages it moved, and
+ *                MemFree comes back exactly after everything is freed once
+ *                the lists are drained.  zoneinfo's "pages free" and
+ *                "nr_free_pages" are the same number per zone, and for
+ *                every zone
+ *                  pages free = sum of buddyinfo[k] * 2^k
  *   MemAvailable MemFree minus totalreserve_pages (each zone's high
  *                watermark plus its largest lowmem reserve), clipped at 0:
  *                Linux's si_mem_available() without page cache and
@@ -52,7 +54,7 @@ static unsigned long pages_to_kb(unsigned long pages)
 	return pages << (PAGE_SHIFT - 10);
 }
 
-/* Pages of z's own free lists and pcp lists are in z->nr_free; summed per node. */
+/* Managed and buddy-free pages (NR_FREE_PAGES) of the node's zones. */
 static void node_totals(int nid, unsigned long *managed, unsigned long *free)
 {
 	const struct pglist_data *pgdat = NODE_DATA(nid);
@@ -60,7 +62,7 @@ static void node_totals(int nid, unsigned long *managed, unsigned long *free)
 	*managed = *free = 0;
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		*managed += pgdat->node_zones[z].managed_pages;
-		*free += pgdat->node_zones[z].nr_free;
+		*free += zone_nr_free_pages(&pgdat->node_zones[z]);
 	}
 }
 
@@ -128,7 +130,7 @@ static int meminfo_show(struct printer *p, void *data)
 			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
 
 			total += zone->managed_pages;
-			free += zone->nr_free;
+			free += zone_nr_free_pages(zone);
 			cma_total += zone->cma_pages;
 			cma_free += zone->nr_free_cma;
 		}
@@ -357,7 +359,7 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 		     "\n        present  %lu"
 		     "\n        managed  %lu"
 		     "\n        cma      %lu",
-		  zone->nr_free, 0UL, zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW],
+		  zone_nr_free_pages(zone), 0UL, zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW],
 		  zone->watermark[WMARK_HIGH], zone->spanned_pages, zone->present_pages,
 		  zone->managed_pages, zone->cma_pages);
 	pr_printf(p, "\n        protection: (%ld", (long)zone->lowmem_reserve[0]);
@@ -369,7 +371,7 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 		pr_printf(p, "\n");
 		return;
 	}
-	pr_printf(p, "\n      %-12s %lu", "nr_free_pages", zone->nr_free);
+	pr_printf(p, "\n      %-12s %lu", "nr_free_pages", zone_nr_free_pages(zone));
 	for (size_t i = 0; i < ARRAY_SIZE(zone_stat_absent); i++)
 		pr_printf(p, "\n      %-12s %lu", zone_stat_absent[i], 0UL);
 	pr_printf(p, "\n      %-12s %lu", "nr_free_cma", zone->nr_free_cma);
@@ -610,7 +612,7 @@ static int node_vmstat_show(struct printer *p, void *data)
 	unsigned long free = 0, free_cma = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		free += pgdat->node_zones[z].nr_free;
+		free += zone_nr_free_pages(&pgdat->node_zones[z]);
 		free_cma += pgdat->node_zones[z].nr_free_cma;
 	}
 	pr_printf(p, "nr_free_pages %lu\n", free);

@@ -7,7 +7,7 @@
  * out (page cache, swap, reclaim, compaction, THP, NUMA events, migration
  * totals: memlab counts none of them), so every line present means what it
  * means in Linux:
- *   nr_free_pages        zone->nr_free summed (buddy + pcp, as MemFree)
+ *   nr_free_pages        zone_nr_free_pages() summed (the buddy only, as MemFree)
  *   nr_free_cma          of which in CMA pageblocks
  *   nr_page_table_pages  page-table pages in use (meminfo's PageTables)
  *   pgalloc_<zone>       pages allocated from the zone: 2^order per
@@ -52,7 +52,7 @@ static int vmstat_show(struct printer *p, void *data)
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
 
-			nr_free += zone->nr_free;
+			nr_free += zone_nr_free_pages(zone);
 			nr_free_cma += zone->nr_free_cma;
 			pgalloc[z] += order_pages(zone->ev.alloc_pages);
 			pgfree += order_pages(zone->ev.free_pages);

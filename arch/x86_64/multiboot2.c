@@ -528,5 +528,14 @@ int multiboot2_parse(struct boot_info *bi, const void *mbi, size_t max_len,
 		boot_note(bi, "no memory map tag and no basic meminfo tag: no RAM known");
 	}
 	fw_memmap_sanitize(&bi->memmap);
+	/*
+	 * What Linux's x86 setup does to the e820 map (trim_bios_range()): the
+	 * first page is the BIOS's (interrupt vectors, BIOS data area), and
+	 * 640 KiB - 1 MiB (VGA memory, option and system ROMs) is never RAM.
+	 */
+	fw_memmap_retype(&bi->memmap, 0, SZ_4K, FW_MEM_RAM, FW_MEM_RESERVED,
+			 "the first page belongs to the BIOS (as Linux on x86)");
+	fw_memmap_retype(&bi->memmap, 0xa0000, SZ_1M, FW_MEM_RAM, 0,
+			 "640 KiB - 1 MiB is VGA memory and ROMs, not RAM (as Linux on x86)");
 	return 0;
 }

@@ -37,6 +37,7 @@
 #include <lib/errno.h>
 #include <kernel/time.h>
 #include <arch/io.h>
+#include <kernel/resource.h>
 
 #define MEMHP_DEFAULT_PORT	0x0a00
 #define MEMHP_MAX_SLOTS		256
@@ -171,6 +172,7 @@ static void dimm_device_check(unsigned slot)
 		goto fail;
 	}
 	s->state = DIMM_ADDED;
+	add_system_ram_resource(s->base, s->size, "System RAM");	/* /proc/iomem */
 	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);
 	return;
 fail:
@@ -204,6 +206,7 @@ static void dimm_eject_request(unsigned slot)
 		}
 		memory_group_unregister(s->mgid);
 		s->mgid = -1;
+		release_mem_region_adjustable(s->base, s->size);	/* /proc/iomem */
 	}
 	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] removed; ejecting", slot,
 		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1));
@@ -337,6 +340,8 @@ void acpi_memhp_init(void)
 		n = MEMHP_MAX_SLOTS;
 	}
 	memhp_port = port;
+	if (!resource_lookup(&ioport_resource, port))	/* /proc/ioports */
+		request_region(&ioport_resource, port, MEMHP_REGS_LEN, "ACPI memory hotplug", IORESOURCE_IO);
 	nr_slots = n;
 	for (unsigned i = 0; i < nr_slots; i++)
 		slots[i].mgid = -1;

@@ -82,6 +82,7 @@ void pci_remove_device(struct pci_dev *d)
 		if (pci_devices[i].bridge == d)
 			pci_devices[i].bridge = NULL;
 	memset(d, 0, sizeof(*d));
+	pci_resources_sync();
 }
 
 /*
@@ -112,8 +113,10 @@ int pci_rescan(void)
 			continue;
 		}
 		pci_enable_device(d);
+		pci_resources_sync();
 		probe_one(d);
 	}
+	pci_resources_sync();
 	return n;
 }
 
@@ -132,6 +135,7 @@ int pci_init(void)
 		return err;
 	n = pci_scan_all(false, NULL);
 	pci_ready = true;
+	pci_resources_sync();
 	for (i = 0; i < pci_nr_devices; i++)
 		probe_one(&pci_devices[i]);
 	pr_info("pci: %d functions", n);

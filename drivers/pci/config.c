@@ -238,5 +238,6 @@ int pci_config_write(unsigned bus, unsigned dev, unsigned fn, u16 off, unsigned 
 		pci_write32(d, off, val);
 	if (d->header_type == 1)
 		pci_read_windows(d);
+	pci_resources_sync();
 	return 0;
 }

@@ -55,6 +55,12 @@
 #define BAR_MEM_PREFETCH	0x8
 
 #define PCI_MAX_DRIVERS		16
+
+/* The q35 32-bit PCI hole: above the ECAM/low RAM, below the IOAPIC.  BARs
+ * and bridge windows are placed in it; /proc/iomem shows it as the root
+ * bus's window ("PCI Bus 0000:00"). */
+#define PCI_HOLE32_LOW		0xc0000000ULL
+#define PCI_HOLE32_HIGH		0xfec00000ULL
 #define CAP_WALK_LIMIT		48	/* (256 - 64) / 4 capabilities at most */
 
 /* The MCFG (PCI Firmware 3.0): a header, then 16-byte allocation entries. */
@@ -112,6 +118,13 @@ void pci_distrust_bars(struct pci_dev *d);
  * bridge above), -EINVAL (a BAR of a size no BAR has), -ENOSPC or -EIO.
  * Context: (main). */
 int pci_assign_bars(struct pci_dev *d);
+
+/* pci_resources_sync() - the PCI part of the resource tree (iomem.c) made
+ * to match the device table: MMCONFIG, the root bus window, each bridge's
+ * open windows, each assigned BAR under the window that holds it, and the
+ * BARs drivers requested (pci_request_bar()) inside those.  Called after
+ * every change of the table, a window or a BAR.  Context: (boot, main). */
+void pci_resources_sync(void);
 
 /* pci_scan_all() - walk every bus reachable from the first MCFG bus and add
  * the functions not in the table yet (marked hotplugged when `hot`), listed

@@ -17,9 +17,6 @@
 #include <lib/errno.h>
 #include <arch/paging.h>
 
-/* The q35 32-bit PCI hole: above the ECAM/low RAM, below the IOAPIC. */
-#define PCI_HOLE32_LOW		0xc0000000ULL
-#define PCI_HOLE32_HIGH		0xfec00000ULL
 #define HOTPLUG_WINDOW_SIZE	0x200000ULL	/* what we open for an empty port */
 
 /*

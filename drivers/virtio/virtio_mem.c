@@ -19,6 +19,7 @@
  */
 #include "virtio_mem_internal.h"
 #include <drivers/acpi.h>
+#include <kernel/resource.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -210,6 +211,10 @@ int vmem_probe(struct pci_dev *pci)
 		register_poller(&vmem_poller);	/* for good: it skips unused slots */
 		vmem_poller_registered = true;
 	}
+	char res_name[16];	/* /proc/iomem names the region after the virtio device */
+
+	ksnprintf(res_name, sizeof(res_name), "virtio%u", (unsigned)(vm - vmem_devs));
+	request_device_region(vm->addr, vm->region_size, res_name);
 	vm->in_use = true;
 	pci->driver_data = vm;
 	pr_info("%s: region [%#llx-%#llx) %llu MiB, block size %llu KiB, node %d, %u memory blocks, features %#llx\n",
@@ -285,6 +290,7 @@ static void vmem_remove(struct pci_dev *pci)
 	virtio_del_vq(&vm->vd);
 	free_pages(vm->meta_pages, vm->meta_order);
 	vm->meta_pages = NULL;
+	release_region(&iomem_resource, vm->addr, vm->region_size);	/* /proc/iomem */
 	vm->in_use = false;
 	pci->driver_data = NULL;
 	pr_info("%s: removed\n", vm->name);

@@ -14,6 +14,7 @@
  * Context: (main).
  */
 #include "virtio_mem_internal.h"
+#include <kernel/resource.h>
 
 const char *const vmem_mb_state_names[VMEM_MB_NR_STATES] = {
 	"unused", "offline", "offline-partial", "kernel", "kernel-partial", "movable",
@@ -62,6 +63,9 @@ void vmem_mb_refresh_state(struct vmem_dev *vm, unsigned i)
 	else
 		st = full ? VMEM_MB_KERNEL : VMEM_MB_KERNEL_PARTIAL;
 	vmem_mb_set_state(vm, i, st);
+	/* /proc/iomem: an added block is System RAM inside the device's region */
+	set_system_ram_resource(vmem_mb_addr(vm, i), MEMORY_BLOCK_SIZE, mem != NULL,
+				"System RAM (virtio_mem)");
 }
 
 /* Blocks may have been onlined or offlined through sysfs meanwhile. */

@@ -94,6 +94,7 @@ static volatile u8 *map_cap(struct virtio_device *vd, u8 cap, u32 min_len, void 
 			pr_err("virtio %s: BAR%u cannot be mapped (unassigned?)\n", vname(vd), bar);
 			return NULL;
 		}
+		pci_request_bar(d, bar, "virtio-pci-modern");	/* /proc/iomem, as Linux's */
 	}
 	if (len_out)
 		*len_out = len;

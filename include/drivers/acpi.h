@@ -120,6 +120,11 @@ void madt_dump(struct printer *p);
 
 struct work;
 
+/* acpi_resources_init() - IOAPIC, Local APIC, HPET and the FADT's I/O
+ * blocks into /proc/iomem and /proc/ioports (drivers/acpi/resources.c).
+ * Context: boot, after madt_parse(). */
+void acpi_resources_init(void);
+
 /* ACPI mode, SCI and GPEs (drivers/acpi/events.c). */
 void acpi_events_init(void);
 /* acpi_gpe_register() - run w (in the main loop) when GPE `gpe` fires; 0 or -1. */

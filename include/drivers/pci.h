@@ -47,6 +47,7 @@ struct pci_dev {
 	const struct pci_driver *driver;/* bound driver, or NULL */
 	void *driver_data;		/* the driver's */
 	volatile u8 *cfg;		/* this function's mapped 4 KiB of config space */
+	const char *bar_owner[6];	/* pci_request_bar()'s names, NULL if none */
 };
 
 struct pci_driver {
@@ -74,6 +75,11 @@ void pci_enable_device(struct pci_dev *d);
 
 /* pci_map_bar() - the BAR's memory mapped uncached, or NULL. */
 void *pci_map_bar(struct pci_dev *d, int bar);
+
+/* pci_request_bar() - the driver claims BAR `bar` of d under `name`
+ * ("virtio-pci-modern"), shown nested in the BAR in /proc/iomem until the
+ * function is removed.  0, or -EINVAL (no such memory BAR, no address). */
+int pci_request_bar(struct pci_dev *d, int bar, const char *name);
 
 /* pci_register_driver() - probe matching devices now and on later rescans. */
 void pci_register_driver(const struct pci_driver *drv);

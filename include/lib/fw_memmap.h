@@ -92,6 +92,15 @@ void fw_memmap_add_raw(struct fw_memmap *m, u64 start, u64 len, u32 type);
  */
 void fw_memmap_sanitize(struct fw_memmap *m);
 
+/*
+ * fw_memmap_retype() - in the sanitized map, the bytes of [start, end) that
+ * are of type `from` become type `to`, or a hole when to == 0; a note says
+ * so with `why`.  The architecture uses it for what its kernel does to the
+ * firmware's map (x86: page 0 is the BIOS's, 640 KiB-1 MiB is never RAM).
+ */
+void fw_memmap_retype(struct fw_memmap *m, u64 start, u64 end, u32 from, u32 to,
+		      const char *why);
+
 /* fw_mem_type_name() - "System RAM", "Reserved", "ACPI Tables", ... as /proc/iomem. */
 const char *fw_mem_type_name(u32 type);
 

@@ -92,7 +92,7 @@ struct zone {
 	unsigned long present_early_pages; /* of which present since boot */
 	unsigned long managed_pages;	/* given to the buddy */
 	unsigned long cma_pages;	/* of which in CMA pageblocks */
-	unsigned long nr_free;		/* free pages, buddy + pcp (NR_FREE_PAGES) */
+	unsigned long nr_free;		/* free pages, buddy + pcp (see zone_nr_free_pages()) */
 	unsigned long nr_free_cma;	/* of which in CMA pageblocks */
 	unsigned long watermark[NR_WMARK]; /* min, low, high free pages */
 	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* pages kept from allocations that could use higher zones */
@@ -230,6 +230,19 @@ extern unsigned long zone_contig_counter_checks; /* O(1) decisions of the new on
 
 /* global counters, summed over zones */
 unsigned long totalram_pages(void);	/* managed pages of all zones */
+/*
+ * zone_nr_free_pages() - Linux's NR_FREE_PAGES of the zone: pages in the
+ * buddy only.  Pages on the per-CPU lists count as allocated here, as in
+ * Linux, so every view (MemFree, zoneinfo "pages free", vmstat
+ * nr_free_pages, node meminfo) shows this number and a pcp drain raises it
+ * by exactly the pages drained.  zone->nr_free (buddy + pcp) is mm's own
+ * bookkeeping.  Context: (main).
+ */
+static inline unsigned long zone_nr_free_pages(const struct zone *zone)
+{
+	return zone->nr_free - (unsigned long)zone->pcp.count;
+}
+
 unsigned long global_free_pages(void);	/* nr_free of all zones */
 
 #endif

@@ -172,11 +172,15 @@ static size_t build_grub_block(u32 entry_size)
 static void check_qemu_2g_map(void)
 {
 	CHECK_EQ(BI.memmap.nr_raw, 8);
-	CHECK_EQ(BI.memmap.nr, 8);
-	CHECK_EQ(BI.memmap.map[0].end, 0x9f000);
-	CHECK_EQ(BI.memmap.map[3].start, 0x100000);
-	CHECK_EQ(BI.memmap.map[3].end, 0x7ffdf000);
-	CHECK_EQ(fw_memmap_ram_bytes(&BI.memmap), 2096632ULL << 10);
+	/* Page 0 is the BIOS's, as on Linux/x86: one more range, 4 KiB less RAM. */
+	CHECK_EQ(BI.memmap.nr, 9);
+	CHECK_EQ(BI.memmap.map[0].end, 0x1000);
+	CHECK_EQ(BI.memmap.map[0].type, FW_MEM_RESERVED);
+	CHECK_EQ(BI.memmap.map[1].start, 0x1000);
+	CHECK_EQ(BI.memmap.map[1].end, 0x9f000);
+	CHECK_EQ(BI.memmap.map[4].start, 0x100000);
+	CHECK_EQ(BI.memmap.map[4].end, 0x7ffdf000);
+	CHECK_EQ(fw_memmap_ram_bytes(&BI.memmap), 2096628ULL << 10);
 }
 
 HTEST(mb2_grub_block)
@@ -227,7 +231,7 @@ HTEST(mb2_entry_size_too_small)
 		CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
 		CHECK(has_boot_note("is below 24; ignored"));
 		CHECK(has_boot_note("no memory map tag: using basic meminfo"));
-		CHECK_EQ(BI.memmap.nr, 2);
+		CHECK_EQ(BI.memmap.nr, 3);	/* page 0 Reserved, then two RAM ranges */
 	}
 }
 
@@ -289,11 +293,14 @@ HTEST(mb2_meminfo_fallback)
 	mb_end(&B);
 	CHECK_EQ(multiboot2_parse(&BI, B.buf, sizeof(B.buf), 0), 0);
 	CHECK_EQ(BI.memmap.nr_raw, 2);
-	CHECK_EQ(BI.memmap.nr, 2);
+	CHECK_EQ(BI.memmap.nr, 3);
 	CHECK_EQ(BI.memmap.map[0].start, 0);
-	CHECK_EQ(BI.memmap.map[0].end, 0x9f000);	/* 639 KiB, trimmed */
-	CHECK_EQ(BI.memmap.map[1].start, SZ_1M);
-	CHECK_EQ(BI.memmap.map[1].end, SZ_1M + 2096000ULL * 1024);
+	CHECK_EQ(BI.memmap.map[0].end, 0x1000);		/* page 0: the BIOS's */
+	CHECK_EQ(BI.memmap.map[0].type, FW_MEM_RESERVED);
+	CHECK_EQ(BI.memmap.map[1].start, 0x1000);
+	CHECK_EQ(BI.memmap.map[1].end, 0x9f000);	/* 639 KiB, trimmed */
+	CHECK_EQ(BI.memmap.map[2].start, SZ_1M);
+	CHECK_EQ(BI.memmap.map[2].end, SZ_1M + 2096000ULL * 1024);
 	CHECK(has_boot_note("using basic meminfo (lower 639 KiB, upper 2096000 KiB)"));
 
 	/* An empty memory map tag does not count as a map. */
@@ -588,7 +595,7 @@ HTEST(memmap_command)
 	CHECK_EQ(shell_execute(&bp.p, line), 0);
 	CHECK(!bp.overflow);
 	CHECK(strncmp(out, head, strlen(head)) == 0);
-	CHECK(strstr(out, "System RAM: 2096632 KiB in 2 ranges (524158 pages)\n"));
+	CHECK(strstr(out, "System RAM: 2096628 KiB in 2 ranges (524157 pages)\n"));
 	if (htest_failures)
 		fprintf(stderr, "%s", out);
 
@@ -739,7 +746,7 @@ HTEST(mb2_efi_mmap_types)
 	CHECK_EQ(BI.memmap.nr_raw, ARRAY_SIZE(want));
 	for (u32 i = 0; i < BI.memmap.nr_raw && i < ARRAY_SIZE(want); i++)
 		CHECK_EQ(BI.memmap.raw[i].type, want[i]);
-	CHECK_EQ(fw_memmap_ram_bytes(&BI.memmap), 0xa0000ULL + 0x800000);
+	CHECK_EQ(fw_memmap_ram_bytes(&BI.memmap), 0x9f000ULL + 0x800000);	/* page 0 is the BIOS's */
 	for (u32 i = 0; i < BI.memmap.nr; i++)
 		CHECK(strcmp(fw_mem_type_name(BI.memmap.map[i].type), "Unknown E820 type"));
 	/* tag 6 after tag 17 is ignored */

@@ -14,6 +14,7 @@
 #include "pci_model.h"
 #include "platform_stub.h"
 #include <shell/shell.h>
+#include <kernel/resource.h>
 
 static char text[8192];
 static struct buf_printer tp;
@@ -1095,4 +1096,54 @@ HTEST(pci_setpci_offsets_out_of_range_are_refused)
 		CHECK(strncmp(text, "usage: setpci", 13) == 0);
 	}
 	CHECK_EQ(pm.writes, writes);
+}
+
+/* iomem_text() - /proc/iomem as it is now (the tree only holds PCI here). */
+static const char *iomem_text(void)
+{
+	static char out[4096];
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, out, sizeof(out));
+	resource_print_tree(&iomem_resource, 8, &bp.p);
+	return out;
+}
+
+/*
+ * /proc/iomem follows the device table (drivers/pci/iomem.c): MMCONFIG,
+ * the root bus window, each bridge's windows with the BARs behind it nested
+ * inside, as Linux's; a hot-added device's BAR appears inside the window
+ * opened for it, and both vanish with it.
+ */
+HTEST(pci_iomem_tree_follows_hotplug)
+{
+	int hot;
+	struct pci_dev *d;
+
+	q35();
+	CHECK_EQ(init_quiet(), 0);
+	CHECK_STREQ(iomem_text(),
+		"b0000000-bfffffff : PCI MMCONFIG 0000 [bus 00-ff]\n"
+		"c0000000-febfffff : PCI Bus 0000:00\n"
+		"  fc000000-fc1fffff : PCI Bus 0000:01\n"
+		"    fc000000-fc003fff : 0000:01:00.0\n"
+		"  fd000000-fdffffff : 0000:00:01.0\n"
+		"  fe800000-fe9fffff : PCI Bus 0000:01\n"
+		"    fe800000-fe800fff : 0000:01:00.0\n"
+		"  febd0000-febd0fff : 0000:00:01.0\n");
+	hot = pm_add(q_rp2, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
+	pm_bar(hot, 0, 16384, 0, 0);
+	CHECK_EQ(rescan_quiet(), 1);
+	CHECK(strstr(iomem_text(), "  fe600000-fe7fffff : PCI Bus 0000:02\n"
+				   "    fe600000-fe603fff : 0000:02:00.0\n"));
+	d = bdf(2, 0, 0);
+	CHECK(d != NULL);
+	if (d)
+		CHECK_EQ(pci_request_bar(d, 0, "virtio-pci-modern"), 0);
+	CHECK(strstr(iomem_text(), "    fe600000-fe603fff : 0000:02:00.0\n"
+				   "      fe600000-fe603fff : virtio-pci-modern\n"));
+	if (d)
+		pci_remove_device(d);
+	CHECK(!strstr(iomem_text(), "0000:02:00.0"));
+	CHECK(!strstr(iomem_text(), "virtio-pci-modern"));
 }

@@ -44,6 +44,11 @@ u32 pci_read32(const struct pci_dev *d, u16 off)
 }
 void pci_enable_device(struct pci_dev *d) { (void)d; }
 void *pci_map_bar(struct pci_dev *d, int bar) { return bar == 4 ? fake_bar : NULL; }
+int pci_request_bar(struct pci_dev *d, int bar, const char *name)
+{
+	d->bar_owner[bar] = name;
+	return 0;
+}
 void pci_register_driver(const struct pci_driver *drv) { (void)drv; }
 
 u8 pci_find_capability(const struct pci_dev *d, u8 cap_id, u8 start)

@@ -1,0 +1,145 @@
+/*
+ * drivers/pci/iomem.c - what PCI claims in the resource tree, rebuilt from
+ * the device table whenever it changes (pci_resources_sync()).
+ *
+ * As in Linux's /proc/iomem on q35:
+ *   PCI MMCONFIG 0000 [bus 00-ff]   the ECAM range, put around the
+ *                                   firmware's Reserved range of it;
+ *   PCI Bus 0000:00                 the root bus's window: the 32-bit PCI
+ *                                   hole memlab places BARs in (Linux reads
+ *                                   its windows from the ACPI _CRS, which
+ *                                   memlab does not evaluate, so the 64-bit
+ *                                   and legacy VGA windows are not shown);
+ *   PCI Bus 0000:NN                 each open window of a bridge, inside the
+ *                                   window of the bridge above;
+ *   0000:BB:DD.F                    each assigned BAR, inside the window
+ *                                   that holds it (I/O BARs in ioports);
+ *   <driver's name>                 a BAR a driver requested, inside it.
+ * Rebuilding the whole PCI part costs a few hundred list steps and cannot
+ * get out of step with the table: entries of removed functions vanish,
+ * windows opened for a hot-added device appear.  The resources are pool
+ * entries listed in owned[], never pointers into the device table.
+ *
+ * Context: (boot, main).
+ */
+#include "internal.h"
+#include <kernel/resource.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+#include <lib/errno.h>
+
+#define PCI_OWNED_MAX	(PCI_MAX_DEVICES * 4 + 8)
+static struct resource *owned[PCI_OWNED_MAX];
+static unsigned nr_owned;
+
+/* own() - a new pool resource entered with insert_resource() under parent;
+ * kept in owned[].  NULL if it could not be entered (logged once per sync). */
+static struct resource *own(struct resource *parent, u64 start, u64 end, const char *name,
+			    u32 flags)
+{
+	struct resource *r;
+
+	if (nr_owned >= PCI_OWNED_MAX || start > end)
+		return NULL;
+	r = resource_new(start, end, name, flags);
+	if (!r)
+		return NULL;
+	if (insert_resource(parent, r)) {
+		pr_debug("pci: %s [%llx-%llx] meets another resource; not in iomem", name,
+			 (unsigned long long)start, (unsigned long long)end);
+		resource_free(r);
+		return NULL;
+	}
+	owned[nr_owned++] = r;
+	return r;
+}
+
+/* depth() - how many bridges are above d (bounded by the table size). */
+static unsigned depth(const struct pci_dev *d)
+{
+	unsigned n = 0;
+
+	while (d->bridge && n < PCI_MAX_DEVICES) {
+		d = d->bridge;
+		n++;
+	}
+	return n;
+}
+
+/* claim_windows() - the open memory windows of bridge d. */
+static void claim_windows(const struct pci_dev *d)
+{
+	char name[RESOURCE_NAME_LEN];
+
+	ksnprintf(name, sizeof(name), "PCI Bus 0000:%02x", d->secondary_bus);
+	if (pci_window_open(d->mem_window_base, d->mem_window_limit))
+		own(&iomem_resource, d->mem_window_base, d->mem_window_limit, name, IORESOURCE_MEM);
+	if (pci_window_open(d->pref_window_base, d->pref_window_limit))
+		own(&iomem_resource, d->pref_window_base, d->pref_window_limit, name,
+		    IORESOURCE_MEM | IORESOURCE_PREFETCH);
+}
+
+/* claim_bars() - d's assigned BARs, and the parts its driver requested. */
+static void claim_bars(const struct pci_dev *d)
+{
+	char name[RESOURCE_NAME_LEN];
+	unsigned nbars = d->header_type == 1 ? 2 : 6;
+
+	ksnprintf(name, sizeof(name), "0000:%02x:%02x.%x", d->bus, d->dev, d->fn);
+	for (unsigned b = 0; b < nbars; b++) {
+		const struct pci_bar *bar = &d->bars[b];
+		struct resource *r;
+
+		if (!bar->size || !bar->base || bar->base + bar->size - 1 < bar->base)
+			continue;
+		r = own(bar->is_io ? &ioport_resource : &iomem_resource, bar->base,
+			bar->base + bar->size - 1, name,
+			bar->is_io ? IORESOURCE_IO :
+			IORESOURCE_MEM | (bar->prefetchable ? IORESOURCE_PREFETCH : 0));
+		if (r && d->bar_owner[b])
+			own(r, r->start, r->end, d->bar_owner[b], r->flags | IORESOURCE_BUSY);
+		if (bar->is_64)
+			b++;
+	}
+}
+
+void pci_resources_sync(void)
+{
+	char name[RESOURCE_NAME_LEN];
+	unsigned i, level;
+
+	while (nr_owned)
+		resource_free(owned[--nr_owned]);
+	if (!pci_ecam_virt && !pci_nr_devices)
+		return;
+	if (pci_ecam.base) {
+		ksnprintf(name, sizeof(name), "PCI MMCONFIG 0000 [bus %02x-%02x]",
+			  pci_ecam.start_bus, pci_ecam.end_bus);
+		own(&iomem_resource, pci_ecam.base + ((u64)pci_ecam.start_bus << 20),
+		    pci_ecam.base + (((u64)pci_ecam.end_bus + 1) << 20) - 1, name, IORESOURCE_MEM);
+	}
+	own(&iomem_resource, PCI_HOLE32_LOW, PCI_HOLE32_HIGH - 1, "PCI Bus 0000:00", IORESOURCE_MEM);
+	/* Windows from the top down, so each goes inside the one above it. */
+	for (level = 0; level < 8; level++)
+		for (i = 0; i < pci_nr_devices; i++)
+			if (pci_devices[i].cfg && pci_devices[i].header_type == 1 &&
+			    depth(&pci_devices[i]) == level)
+				claim_windows(&pci_devices[i]);
+	for (i = 0; i < pci_nr_devices; i++)
+		if (pci_devices[i].cfg)
+			claim_bars(&pci_devices[i]);
+}
+
+/*
+ * pci_request_bar() - see pci.h.  The name is kept by pointer (a driver's
+ * string constant) and cleared when the function's entry is freed.
+ * Context: (main).
+ */
+int pci_request_bar(struct pci_dev *d, int bar, const char *name)
+{
+	if (bar < 0 || bar > 5 || !d->bars[bar].size || !d->bars[bar].base || !name)
+		return -EINVAL;
+	d->bar_owner[bar] = name;
+	pci_resources_sync();
+	return 0;
+}

@@ -10,9 +10,10 @@
  * where the code that reads them lives (memory_hotplug.c, online_policy.c);
  * this file only describes them.
  *
- * memlab differs from Linux in one place: memmap_on_memory is writable at
- * run time (Linux makes it 0444 after boot); the new value applies to
- * memory added afterwards.
+ * memmap_on_memory is a boot parameter only, as in Linux (module_param
+ * with mode 0444): memory_hotplug.memmap_on_memory=1 on the command line;
+ * its sysfs file is read-only and a write is refused with "Permission
+ * denied", as Linux's sysfs refuses it.
  */
 #include <lib/params.h>
 #include <mm/memory_hotplug.h>
@@ -41,8 +42,8 @@ KERNEL_PARAM(auto_movable_numa_aware,
 	.help = "auto-movable: apply the ratio per node as well as globally");
 KERNEL_PARAM(memmap_on_memory,
 	.module = "memory_hotplug", .name = "memmap_on_memory", .type = PARAM_BOOL,
-	.value = &memmap_on_memory, .max = 1, .def = 0, .writable = true,
-	.help = "place a hot-added block's memmap at the start of the block itself");
+	.value = &memmap_on_memory, .max = 1, .def = 0,
+	.help = "place a hot-added block's memmap at the start of the block itself (boot only)");
 KERNEL_PARAM(memhp_default_state,
 	.name = "memhp_default_state", .type = PARAM_ENUM,
 	.value = &memhp_default_online_type, .def = MMOP_ONLINE,

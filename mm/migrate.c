@@ -42,6 +42,8 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 
+u64 pgmigrate_success, pgmigrate_fail;
+
 /* Targets refused for overlapping the avoided range before giving up. */
 #define MIGRATE_MAX_REFUSED	32
 
@@ -132,12 +134,15 @@ int migrate_block(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int
 	if (nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid)->online)
 		nid = page_to_nid(head);
 	target = alloc_migration_target(nid, order, avoid_start_pfn, avoid_end_pfn);
-	if (!target)
+	if (!target) {
+		pgmigrate_fail += 1ULL << order;
 		return -ENOMEM;
+	}
 	memcpy(mm_phys_to_virt(page_to_phys(target)), mm_phys_to_virt(page_to_phys(head)),
 	       PAGE_SIZE << order);
 	owner->ops->moved(head, target, order);
 	free_old_block(head, order);
+	pgmigrate_success += 1ULL << order;
 	return 0;
 }
 

@@ -623,27 +623,63 @@ void build_all_zonelists(void)
 
 /* ---- the allocator ------------------------------------------------------- */
 
+/* The node of the CPU memlab runs on: the first online node (nodeN/cpulist). */
+static int local_node(void)
+{
+	int nid;
+
+	for_each_online_node(nid)
+		return nid;
+	return 0;
+}
+
+/*
+ * zone_statistics() - count one allocation from z that preferred zone
+ * `preferred` (the first eligible zone of the preferred node's zonelist),
+ * as Linux's zone_statistics(): hit or miss on z, foreign on preferred,
+ * local or other on z by the allocating CPU's node.  Context: zone lock.
+ */
+static void zone_statistics(struct zone *preferred, struct zone *z)
+{
+	int nid = z->zone_pgdat->node_id;
+
+	if (!preferred || preferred->zone_pgdat->node_id == nid) {
+		z->numa.hit++;
+	} else {
+		z->numa.miss++;
+		preferred->numa.foreign++;
+	}
+	if (nid == local_node())
+		z->numa.local++;
+	else
+		z->numa.other++;
+}
+
 /* One walk of nid's zonelist against the watermark named in alloc_flags. */
 static struct page *get_page_from_freelist(int nid, gfp_t gfp, unsigned order,
 					   unsigned alloc_flags)
 {
 	const struct zonelist *zonelist = &NODE_DATA(nid)->node_zonelist;
 	int highest = (int)gfp_zone(gfp);
-	struct zone *zone;
+	struct zone *zone, *preferred = NULL;
 
 	for (int i = 0; (zone = zonelist->zones[i]) != NULL; i++) {
 		struct page *page;
 
 		if ((int)zone->idx > highest || !managed_zone(zone))
 			continue;
+		if (!preferred)
+			preferred = zone;
 		if ((gfp & __GFP_THISNODE) && zone->zone_pgdat->node_id != nid)
 			continue;
 		if (!zone_watermark_ok(zone, order, zone->watermark[alloc_flags & ALLOC_WMARK_MASK],
 				       highest, alloc_flags))
 			continue;
 		page = zone_alloc_pages(zone, gfp, order);
-		if (page)
+		if (page) {
+			zone_statistics(preferred, zone);
 			return page;
+		}
 	}
 	return NULL;
 }

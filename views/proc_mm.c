@@ -340,6 +340,42 @@ static bool zone_first_populated(int nid, int z)
 	return populated_zone(&NODE_DATA(nid)->node_zones[z]);
 }
 
+/*
+ * print_numa_events() - the six NUMA events in Linux's order, each through
+ * fmt (a "%s" width and "%llu"), under vmstat's names ("numa_hit" ..
+ * "numa_other") or numastat's ("numa_hit" .. "other_node").
+ */
+static void print_numa_events(struct printer *p, const struct zone_numa_events *e,
+			      const char *fmt, bool vmstat_names)
+{
+	static const char *const vm[] = { "numa_hit", "numa_miss", "numa_foreign",
+		"numa_interleave", "numa_local", "numa_other" };
+	static const char *const ns[] = { "numa_hit", "numa_miss", "numa_foreign",
+		"interleave_hit", "local_node", "other_node" };
+	const u64 v[] = { e->hit, e->miss, e->foreign, e->interleave, e->local, e->other };
+
+	for (int i = 0; i < 6; i++)
+		pr_printf(p, fmt, vmstat_names ? vm[i] : ns[i], (unsigned long long)v[i]);
+}
+
+/* node_numa_events() - the NUMA events of nid's zones, summed. */
+static struct zone_numa_events node_numa_events(int nid)
+{
+	struct zone_numa_events sum = { 0 };
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone_numa_events *e = &NODE_DATA(nid)->node_zones[z].numa;
+
+		sum.hit += e->hit;
+		sum.miss += e->miss;
+		sum.foreign += e->foreign;
+		sum.interleave += e->interleave;
+		sum.local += e->local;
+		sum.other += e->other;
+	}
+	return sum;
+}
+
 static void zoneinfo_zone(struct printer *p, int nid, int z)
 {
 	const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
@@ -375,6 +411,7 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 	for (size_t i = 0; i < ARRAY_SIZE(zone_stat_absent); i++)
 		pr_printf(p, "\n      %-12s %lu", zone_stat_absent[i], 0UL);
 	pr_printf(p, "\n      %-12s %lu", "nr_free_cma", zone->nr_free_cma);
+	print_numa_events(p, &zone->numa, "\n      %-12s %llu", true);
 	pr_printf(p, "\n  pagesets"
 		     "\n    cpu: %i"
 		     "\n              count: %i"
@@ -603,7 +640,7 @@ static int node_cpumap_show(struct printer *p, void *data)
 
 /*
  * nodeN/vmstat: "name value" lines, Linux's node_read_vmstat() order (zone
- * items summed over the node's zones, then node items), of the items
+ * items summed over the node's zones, the NUMA events, then node items), of the items
  * memlab counts; the others are absent, as in /proc/vmstat.
  */
 static int node_vmstat_show(struct printer *p, void *data)
@@ -615,14 +652,27 @@ static int node_vmstat_show(struct printer *p, void *data)
 		free += zone_nr_free_pages(&pgdat->node_zones[z]);
 		free_cma += pgdat->node_zones[z].nr_free_cma;
 	}
+	struct zone_numa_events numa = node_numa_events((int)(uintptr_t)data);
+
 	pr_printf(p, "nr_free_pages %lu\n", free);
 	pr_printf(p, "nr_free_cma %lu\n", free_cma);
+	print_numa_events(p, &numa, "%s %llu\n", true);
+	return 0;
+}
+
+/* nodeN/numastat: Linux's node_read_numastat(), six "name value" lines. */
+static int node_numastat_show(struct printer *p, void *data)
+{
+	struct zone_numa_events numa = node_numa_events((int)(uintptr_t)data);
+
+	print_numa_events(p, &numa, "%s %llu\n", false);
 	return 0;
 }
 
 static const struct vfs_file_ops node_cpulist_ops = { .show = node_cpulist_show };
 static const struct vfs_file_ops node_cpumap_ops = { .show = node_cpumap_show };
 static const struct vfs_file_ops node_vmstat_ops = { .show = node_vmstat_show };
+static const struct vfs_file_ops node_numastat_ops = { .show = node_numastat_show };
 static const struct vfs_file_ops node_meminfo_ops = { .show = node_meminfo_show };
 static const struct vfs_file_ops node_distance_ops = { .show = node_distance_show };
 
@@ -638,6 +688,7 @@ static int mm_views_add_node(int nid)
 		{ "cpumap", &node_cpumap_ops },
 		{ "distance", &node_distance_ops },
 		{ "meminfo", &node_meminfo_ops },
+		{ "numastat", &node_numastat_ops },
 		{ "vmstat", &node_vmstat_ops },
 	};
 	char path[VFS_PATH_MAX];

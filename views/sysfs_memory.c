@@ -29,6 +29,17 @@
  *   memoryN/nodeM        symlink to ../../node/nodeM, the block's node; and
  *                        node/nodeM/memoryN back to ../../memory/memoryN
  *                        (Linux's register_memory_block_under_node())
+ *   memoryN/firmware_node  a DIMM's blocks: symlink to the DIMM's ACPI
+ *                        device, ../../../LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00/
+ *                        PNP0C80:SS (Linux's acpi_bind_one()); that device
+ *                        directory has Linux's `hid` ("PNP0C80") and `path`
+ *                        ("\_SB_.MHPC.MPSS", QEMU's name for slot SS), its
+ *                        parent PNP0A06:00 is QEMU's memory hotplug
+ *                        container \_SB_.MHPC.  memlab numbers the PNP0C80
+ *                        devices by slot (hex); Linux numbers them in the
+ *                        order it creates them, the same for DIMMs added
+ *                        slot after slot.  The directory exists while the
+ *                        DIMM has memory blocks.
  *   .../MEM_GOING_ONLINE/error, .../MEM_GOING_OFFLINE/error
  *                        a signed errno ("-12"), 0 = no injection; written
  *                        values are clamped to [-4095, 0] as Linux does
@@ -259,6 +270,110 @@ static const struct vfs_file_ops phys_device_ops = { .show = phys_device_show };
 static const struct vfs_file_ops node_link_ops = { .readlink = node_link };
 static const struct vfs_file_ops node_memory_link_ops = { .readlink = node_memory_link };
 
+/* ---- firmware_node: the ACPI device of a DIMM's blocks ------------------- */
+
+#define ACPI_MEMHP_DIR	"/sys/devices/LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00"
+#define MAX_DIMM_SLOTS	256
+static bool dimm_dir_made[MAX_DIMM_SLOTS];
+
+/* dimm_slot_of() - the slot of a DIMM's block: drivers/acpi/memhp.c names
+ * a DIMM's memory group "dimmS"; -1 for any other block. */
+static int dimm_slot_of(const struct memory_block *mem)
+{
+	const char *n = mem && mem->group ? mem->group->name : NULL;
+	unsigned long long slot;
+
+	if (!n || strncmp(n, "dimm", 4) || kstrtoull(n + 4, strlen(n + 4), &slot) ||
+	    slot >= MAX_DIMM_SLOTS)
+		return -1;
+	return (int)slot;
+}
+
+/* hid and path of PNP0A06:00 (data NULL) or of PNP0C80:SS (data slot + 1). */
+static int acpi_hid_show(struct printer *p, void *data)
+{
+	pr_printf(p, "%s\n", data ? "PNP0C80" : "PNP0A06");
+	return 0;
+}
+
+static int acpi_path_show(struct printer *p, void *data)
+{
+	if (data)
+		pr_printf(p, "\\_SB_.MHPC.MP%02X\n", (unsigned)((uintptr_t)data - 1));
+	else
+		pr_printf(p, "\\_SB_.MHPC\n");
+	return 0;
+}
+
+static int firmware_node_link(char *buf, size_t size, void *data)
+{
+	int slot = dimm_slot_of(block_of(data));
+
+	if (slot < 0)
+		return -ENODEV;
+	ksnprintf(buf, size, "../../../LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00/PNP0C80:%02x",
+		  (unsigned)slot);
+	return 0;
+}
+
+static const struct vfs_file_ops acpi_hid_ops = { .show = acpi_hid_show };
+static const struct vfs_file_ops acpi_path_ops = { .show = acpi_path_show };
+static const struct vfs_file_ops firmware_node_ops = { .readlink = firmware_node_link };
+
+/* firmware_node_create() - memoryN/firmware_node and, the first time, the
+ * DIMM's ACPI device directory.  0 or vfs_create()'s error. */
+static int firmware_node_create(const struct memory_block *mem)
+{
+	int slot = dimm_slot_of(mem);
+	char path[VFS_PATH_MAX];
+	void *sd = (void *)(uintptr_t)(slot + 1);
+	int err;
+
+	if (slot < 0)
+		return 0;
+	if (!dimm_dir_made[slot]) {
+		vfs_create(ACPI_MEMHP_DIR "/hid", &acpi_hid_ops, NULL);
+		vfs_create(ACPI_MEMHP_DIR "/path", &acpi_path_ops, NULL);
+		ksnprintf(path, sizeof(path), ACPI_MEMHP_DIR "/PNP0C80:%02x/hid", (unsigned)slot);
+		err = vfs_create(path, &acpi_hid_ops, sd);
+		if (err && err != -EEXIST)
+			return err;
+		ksnprintf(path, sizeof(path), ACPI_MEMHP_DIR "/PNP0C80:%02x/path", (unsigned)slot);
+		err = vfs_create(path, &acpi_path_ops, sd);
+		if (err && err != -EEXIST)
+			return err;
+		dimm_dir_made[slot] = true;
+	}
+	ksnprintf(path, sizeof(path), MEMORY_DIR "/memory%lu/firmware_node", mem->block_id);
+	err = vfs_create(path, &firmware_node_ops, (void *)(uintptr_t)mem->block_id);
+	return err == -EEXIST ? 0 : err;
+}
+
+/* firmware_nodes_prune() - remove the ACPI directory of every DIMM that has
+ * no memory block left (a block was just removed). */
+static void firmware_nodes_prune(void)
+{
+	bool used[MAX_DIMM_SLOTS] = { false };
+	unsigned long id = 0;
+	struct memory_block *mem;
+	char path[VFS_PATH_MAX];
+
+	while ((mem = memory_block_next(&id))) {
+		int slot = dimm_slot_of(mem);
+
+		if (slot >= 0)
+			used[slot] = true;
+		id = mem->block_id + 1;
+	}
+	for (int slot = 0; slot < MAX_DIMM_SLOTS; slot++) {
+		if (!dimm_dir_made[slot] || used[slot])
+			continue;
+		ksnprintf(path, sizeof(path), ACPI_MEMHP_DIR "/PNP0C80:%02x", (unsigned)slot);
+		vfs_remove(path);
+		dimm_dir_made[slot] = false;
+	}
+}
+
 /* The files of one memoryN/ directory (and its nodeM link, made apart). */
 static const struct {
 	const char *name;
@@ -328,6 +443,8 @@ static int block_dir_create(unsigned long block_id)
 		}
 	}
 	err = mem ? block_node_links_create(block_id, mem->nid) : 0;
+	if (!err)
+		err = firmware_node_create(mem);
 	if (err) {
 		node_memory_link_remove(block_id);
 		block_dir_path(path, sizeof(path), block_id);
@@ -358,6 +475,7 @@ static void memory_sysfs_block_removed(unsigned long block_id)
 	node_memory_link_remove(block_id);
 	block_dir_path(path, sizeof(path), block_id);
 	vfs_remove(path);	/* -ENOENT: its files were never made; fine */
+	firmware_nodes_prune();
 }
 
 static const struct memory_block_notifier memory_sysfs_notifier = {

@@ -61,6 +61,11 @@ struct movable_owner *page_movable_block(struct page *page, struct page **head, 
  */
 int migrate_block(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int nid);
 
+/* Linux's vmstat pgmigrate_success / pgmigrate_fail: pages migrate_block()
+ * moved, and pages of movable blocks it found no target for (Linux counts
+ * base pages as well).  Written by migrate.c only.  Context: (main). */
+extern u64 pgmigrate_success, pgmigrate_fail;
+
 /*
  * migrate_range() - migrate every movable allocated block with a page in
  * [start_pfn, end_pfn).  Stops at the first page that is allocated but not

@@ -80,6 +80,20 @@ struct zone_events {
 	u64 steals;				/* pageblocks converted on fallback */
 };
 
+/*
+ * Linux's NUMA allocation events of a zone (zoneinfo's and vmstat's
+ * numa_hit ... numa_other, nodeN/numastat), counted once per successful
+ * allocation from the zone, as Linux's zone_statistics():
+ *   hit/miss     the zone is on / not on the node the allocation preferred;
+ *   foreign      (counted on the preferred node's first zone) the
+ *                allocation preferred this node but got another's memory;
+ *   interleave   allocations of an interleave policy (memlab has none: 0);
+ *   local/other  the zone is on / not on the node of the allocating CPU.
+ */
+struct zone_numa_events {
+	u64 hit, miss, foreign, interleave, local, other;
+};
+
 struct pglist_data;
 
 struct zone {
@@ -101,6 +115,7 @@ struct zone {
 	struct free_area free_area[NR_PAGE_ORDERS]; /* the buddy free lists */
 	struct per_cpu_pages pcp;	/* the single CPU's page cache */
 	struct zone_events ev;		/* event counters */
+	struct zone_numa_events numa;	/* NUMA allocation events */
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)

@@ -333,9 +333,13 @@ def test_hot_add_1g_and_2g(boot):
 def test_hot_add_with_memmap_on_memory(boot):
     """memmap_on_memory: each block's 2 MiB of struct pages is carved from
     the block itself, so those pages are present but never managed."""
-    m = boot_hotplug(boot)
+    m = boot_hotplug(boot, cmdline="memory_hotplug.memmap_on_memory=1")
     set_auto_online(m, "online")
-    assert write(m, f"{PARAMS}/memmap_on_memory", "Y") == ""
+    # a boot parameter only, as in Linux (0444): the write is refused
+    assert cat(m, f"{PARAMS}/memmap_on_memory") == "Y\n"
+    assert write(m, f"{PARAMS}/memmap_on_memory", "N") == \
+        f"{PARAMS}/memmap_on_memory: Permission denied"
+    assert cat(m, f"{PARAMS}/memmap_on_memory") == "Y\n"
     before = meminfo(m)
     plug(m, "d1", GiB)
     after = meminfo(m)
@@ -345,6 +349,37 @@ def test_hot_add_with_memmap_on_memory(boot):
     assert after["MemFree"] >= before["MemFree"] + GiB // 1024 - memmap_kb - 1024
     unplug(m, "d1")
     assert meminfo(m)["MemTotal"] == before["MemTotal"]
+
+
+def iomem_line(start, end, name, depth=0):
+    """One /proc/iomem line as Linux's r_show() prints it."""
+    return f"{'  ' * depth}{start:08x}-{end:08x} : {name}"
+
+
+def test_iomem_and_firmware_node_follow_the_dimm(boot):
+    """Linux's add_memory() registers the DIMM's range as a top-level
+    "System RAM" resource whether its blocks are online or not, and
+    remove_memory() releases it; each block's firmware_node links to the
+    DIMM's ACPI device (PNP0C80 under QEMU's PNP0A06 container)."""
+    m = boot_hotplug(boot)
+    set_auto_online(m, "offline")
+    before = cat(m, "/proc/iomem")
+    plug(m, "d1", GiB)
+    dev = memory_devices(m)["d1"]
+    start, end = dev["addr"], dev["addr"] + dev["size"] - 1
+    iomem = cat(m, "/proc/iomem").splitlines()
+    assert iomem_line(start, end, "System RAM") in iomem, iomem
+    first = start // BLOCK
+    assert cat(m, f"{MEMDIR}/memory{first}/state") == "offline\n"
+    acpi = "../../../LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00/PNP0C80:00"
+    assert sh(m, f"ls -l {MEMDIR}/memory{first}/firmware_node") == \
+        f"lrwxrwxrwx 0 {MEMDIR}/memory{first}/firmware_node -> {acpi}\n"
+    assert cat(m, f"{MEMDIR}/memory{first}/firmware_node/hid") == "PNP0C80\n"
+    assert cat(m, f"{MEMDIR}/memory{first}/firmware_node/path") == "\\_SB_.MHPC.MP00\n"
+    assert "firmware_node" not in sh(m, f"ls {MEMDIR}/memory8")     # boot memory: none
+    unplug(m, "d1")
+    assert cat(m, "/proc/iomem") == before
+    assert "PNP0C80" not in sh(m, "ls /sys/devices/LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00")
 
 
 def test_coldplugged_dimm_found_at_boot(boot):

@@ -113,7 +113,10 @@ ZONE_FIELDS = ["boost", "min", "low", "high", "spanned", "present",
 ZONE_STATS = ["nr_free_pages", "nr_zone_inactive_anon", "nr_zone_active_anon",
               "nr_zone_inactive_file", "nr_zone_active_file",
               "nr_zone_unevictable", "nr_zone_write_pending", "nr_mlock",
-              "nr_bounce", "nr_zspages", "nr_free_cma"]
+              "nr_bounce", "nr_zspages", "nr_free_cma",
+              # NR_VM_NUMA_EVENT_ITEMS, printed after the zone items (CONFIG_NUMA)
+              "numa_hit", "numa_miss", "numa_foreign", "numa_interleave",
+              "numa_local", "numa_other"]
 
 # Linux 6.1's node_stat_items (mm/vmstat.c vmstat_text[], Debian's config),
 # the "per-node stats" block of /proc/zoneinfo.
@@ -360,7 +363,10 @@ def test_views_parse_and_agree(shell):
         assert meminfo[field] == 0, field
     # Linux prints every zone of an online node, populated or not
     assert [k for k in zoneinfo] == [(0, z) for z in ZONES]
-    assert zoneinfo[(0, "DMA")]["start_pfn"] == 0
+    # page 0 is the BIOS's (Reserved), as in Linux on x86: Linux 6.1 under
+    # QEMU q35 + SeaBIOS prints DMA start_pfn 1, spanned 4095, present 3998
+    dma = zoneinfo[(0, "DMA")]
+    assert (dma["start_pfn"], dma["spanned"], dma["present"]) == (1, 4095, 3998), dma
     assert zoneinfo[(0, "DMA32")]["start_pfn"] == 4096
 
 
@@ -378,11 +384,37 @@ def test_node_files(shell):
     assert shell.run("cat /sys/devices/system/node/node0/cpulist") == "0\n"
     assert shell.run("cat /sys/devices/system/node/node0/cpumap") == "1\n"
     vm = parse_vmstat(shell.run("cat /sys/devices/system/node/node0/vmstat"))
-    assert list(vm) == ["nr_free_pages", "nr_free_cma"] and vm["nr_free_pages"] > 0, vm
+    assert list(vm) == ["nr_free_pages", "nr_free_cma", "numa_hit", "numa_miss", "numa_foreign",
+                        "numa_interleave", "numa_local", "numa_other"] \
+        and vm["nr_free_pages"] > 0, vm
+    # numastat: Linux's node_read_numastat() names; all allocations are local here
+    ns = shell.run("cat /sys/devices/system/node/node0/numastat")
+    assert re.fullmatch(r"numa_hit (\d+)\nnuma_miss 0\nnuma_foreign 0\ninterleave_hit 0\n"
+                        r"local_node (\d+)\nother_node 0\n", ns), ns
     links = shell.run("ls /sys/devices/system/node/node0").split()
     assert "memory0" in links and "memory15" in links, links
     assert shell.run("ls -l /sys/devices/system/node/node0/memory3") == \
         "lrwxrwxrwx 0 /sys/devices/system/node/node0/memory3 -> ../../memory/memory3\n"
+
+
+def test_drain_changes_memfree_by_the_drained_pages(shell):
+    """Linux's NR_FREE_PAGES: pages on the per-CPU lists are not free.
+    Single pages freed after `alloc` sit on the pcp lists, so MemFree
+    (= the buddy sum, check_views_agree) rises at `drain` by exactly the
+    pages the drain says it moved."""
+    run_ok(shell, "drain")
+    run_ok(shell, "alloc 0 40")
+    run_ok(shell, "free all")
+    check_views_agree(shell)
+    before = parse_meminfo(shell.run("cat /proc/meminfo"))["MemFree"]
+    zones = parse_zoneinfo(shell.run("cat /proc/zoneinfo"))
+    pcp = sum(z["pcp_count"] for z in zones.values() if z["present"])
+    out = run_ok(shell, "drain")
+    moved = int(re.search(r"drain: (\d+) pages moved", out).group(1))
+    after = parse_meminfo(shell.run("cat /proc/meminfo"))["MemFree"]
+    assert moved == pcp > 0, (moved, pcp, out)
+    assert after - before == moved * 4, (before, after, moved)
+    check_views_agree(shell)
 
 
 def test_vmstat_and_new_meminfo_fields(shell):
@@ -395,9 +427,20 @@ def test_vmstat_and_new_meminfo_fields(shell):
     assert vm["nr_page_table_pages"] * 4 == meminfo["PageTables"] > 0
     # pgalloc_* and pgfree count pages: 2^order per allocation and free
     pgalloc = sum(v for k, v in vm.items() if k.startswith("pgalloc_"))
-    run_ok(shell, "alloc 3 2")
+    out = run_ok(shell, "alloc 3 2 movable")
     after = parse_vmstat(shell.run("cat /proc/vmstat"))
     assert sum(v for k, v in after.items() if k.startswith("pgalloc_")) >= pgalloc + 16, after
+    # one NUMA event per allocation (zone_statistics()), all local on one node
+    assert after["numa_hit"] >= vm["numa_hit"] + 2, (vm, after)
+    assert after["numa_local"] - vm["numa_local"] == after["numa_hit"] - vm["numa_hit"]
+    assert after["numa_miss"] == after["numa_foreign"] == after["numa_other"] == 0, after
+    assert after["numa_interleave"] == 0
+    # a `move` migrates the handle's 2^3 pages: pgmigrate_success counts pages
+    handle = re.search(r"handles (\d+)-\d+", out).group(1)
+    run_ok(shell, f"move {handle}")
+    moved = parse_vmstat(shell.run("cat /proc/vmstat"))
+    assert moved["pgmigrate_success"] == after["pgmigrate_success"] + 8, (after, moved)
+    assert moved["pgmigrate_fail"] == after["pgmigrate_fail"]
     run_ok(shell, "free all")
     freed = parse_vmstat(shell.run("cat /proc/vmstat"))
     assert freed["pgfree"] >= after["pgfree"] + 16, (after, freed)
@@ -455,7 +498,8 @@ def test_page_of_invalid_pfn(shell):
 
 def test_numa_memblock_meminit(shell):
     out = run_ok(shell, "numa")
-    assert re.search(r"^node 0: \[mem 0x0{16}-0x[0-9a-f]{16}\]", out, re.M), out
+    # node 0 starts at page 1: page 0 is Reserved, as in Linux on x86
+    assert re.search(r"^node 0: \[mem 0x0{12}1000-0x[0-9a-f]{16}\]", out, re.M), out
     assert "node distances:" in out
     out = run_ok(shell, "memblock")
     assert out.strip()
@@ -529,7 +573,7 @@ def test_alloc_until_failure_then_free_all(boot, mem):
 def test_two_numa_nodes(boot):
     m = boot(mem="2G", extra=NUMA2)
     out = run_ok(m, "numa")
-    assert re.search(r"^node 0: \[mem 0x0000000000000000-0x000000003fffffff\]", out, re.M), out
+    assert re.search(r"^node 0: \[mem 0x0000000000001000-0x000000003fffffff\]", out, re.M), out
     assert re.search(r"^node 1: \[mem 0x0000000040000000-0x000000007[0-9a-f]{7}\]", out, re.M), out
     assert re.search(r"^  0:\s+10\s+20$", out, re.M) and re.search(r"^  1:\s+20\s+10$", out, re.M), out
     assert m.run("cat /sys/devices/system/node/online") == "0-1\n"

@@ -84,6 +84,28 @@ def add_virtio_mem(m, bus):
     q.cmd("device_add", driver="virtio-mem-pci", id="vm1", memdev="hm", bus=bus)
 
 
+def iomem_tree(text):
+    """/proc/iomem as [(depth, start, end, name)], checking Linux's format:
+    two spaces per level, lowercase hex of at least 8 digits, " : "."""
+    out = []
+    for line in text.splitlines():
+        m = re.fullmatch(r"((?:  )*)([0-9a-f]{8,})-([0-9a-f]{8,}) : (.+)", line)
+        assert m, f"not a /proc/iomem line: {line!r}"
+        out.append((len(m.group(1)) // 2, int(m.group(2), 16), int(m.group(3), 16), m.group(4)))
+    return out
+
+
+def iomem_parent(tree, entry):
+    """(start, end, name) of the resource entry (start, end, name) is nested in."""
+    for i, (depth, start, end, name) in enumerate(tree):
+        if (start, end, name) == entry:
+            for pd, ps, pe, pn in reversed(tree[:i]):
+                if pd == depth - 1:
+                    return (ps, pe, pn)
+            return None
+    raise AssertionError(f"{entry} not in /proc/iomem")
+
+
 @pytest.fixture
 def ported(boot):
     return boot(mem=MEM, extra=PORTS)
@@ -139,11 +161,24 @@ def test_hot_add_then_device_del_ejects(ported):
     port = devs["00:02.0"]
     for bar in d["bars"].values():
         assert inside(bar, port["pref"]) or inside(bar, port["mem"]), (bar, port)
+    # /proc/iomem: each memory BAR nested in the port's window ("PCI Bus
+    # 0000:02"), the window in the root bus's, as Linux's tree
+    iomem = ported.run("cat /proc/iomem")
+    tree = iomem_tree(iomem)
+    for kind, base, size in d["bars"].values():
+        if kind.startswith("mem"):
+            window = port["pref"] if inside((kind, base, size), port["pref"]) else port["mem"]
+            assert iomem_parent(tree, (base, base + size - 1, "0000:02:00.0")) == \
+                (window[0], window[1], "PCI Bus 0000:02"), iomem
+    assert "c0000000-febfffff : PCI Bus 0000:00\n" in iomem, iomem
+    assert "b0000000-bfffffff : PCI MMCONFIG 0000 [bus 00-ff]\n  b0000000-bfffffff : Reserved\n" \
+        in iomem, iomem
     q.cmd("device_del", id="rng1")
     q.wait_event("DEVICE_DELETED", timeout=HOTPLUG_TIMEOUT,
                  match={"device": "rng1"})
     ported.wait_for("ejected", HOTPLUG_TIMEOUT)
     assert "02:00.0" not in lspci(ported)
+    assert "0000:02:00.0" not in ported.run("cat /proc/iomem")
     # the slot can be used again
     q.cmd("device_add", driver="virtio-rng-pci", id="rng2", bus="port2")
     ported.wait_for(re.compile(r"pci 02:00\.0: found 1af4:1044"), HOTPLUG_TIMEOUT)

@@ -136,6 +136,13 @@ def test_cold_plugged_resize_sequence(boot):
         # whole memory blocks, all plugged, online in a kernel zone
         assert len(blocks) == size // (128 * MiB), out
         assert all(b[2] == "kernel" and b[3] == "64" for b in blocks), out
+        # /proc/iomem as Linux's: the device region, and the plugged
+        # blocks as one "System RAM (virtio_mem)" range nested in it
+        iomem = sh(m, "cat /proc/iomem")
+        region = f"{REGION:x}-{REGION + 8 * GiB - 1:x} : virtio0\n"
+        ram = f"  {REGION:x}-{REGION + size - 1:x} : System RAM (virtio_mem)\n"
+        assert region in iomem, iomem
+        assert (region + ram in iomem) if size else "virtio_mem" not in iomem, iomem
     assert sh(m, "lsmem").count("online") >= 1
 
 

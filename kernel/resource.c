@@ -107,7 +107,10 @@ static bool meets(const struct resource *a, u64 start, u64 end)
 	return a->start <= end && a->end >= start;
 }
 
-struct resource *request_resource_conflict(struct resource *parent, struct resource *r)
+/* request_resource_conflict() - as request_resource(); NULL on success,
+ * else the child of parent r meets (or parent itself when r does not fit
+ * in it). */
+static struct resource *request_resource_conflict(struct resource *parent, struct resource *r)
 {
 	struct resource **pp;
 

@@ -64,11 +64,6 @@ static inline u64 resource_size(const struct resource *r)
  * parent).  Context: (boot, main). */
 int request_resource(struct resource *parent, struct resource *r);
 
-/* request_resource_conflict() - as request_resource(); NULL on success,
- * else the child of parent r meets (or parent itself when r does not fit
- * in it). */
-struct resource *request_resource_conflict(struct resource *parent, struct resource *r);
-
 /* insert_resource() - put r as deep under parent as it fits whole, adopting
  * the resources at that level r covers whole.  0, -EINVAL or -EBUSY (r
  * cuts across a resource).

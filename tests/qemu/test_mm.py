@@ -281,7 +281,7 @@ def parse_node_meminfo(text, nid):
 
 
 def memmap_ram_pages(text):
-    """From `memmap`: "System RAM: 2096632 KiB in 2 ranges (524158 pages)"."""
+    """From `memmap`: "System RAM: 2096628 KiB in 2 ranges (524157 pages)"."""
     m = re.search(r"^System RAM: (\d+) KiB in \d+ ranges? \((\d+) pages\)", text, re.M)
     assert m, f"no System RAM summary in memmap:\n{text[-600:]}"
     assert int(m.group(1)) * 1024 == int(m.group(2)) * PAGE

@@ -335,13 +335,15 @@ static bool mergeable(const struct resource *a, const struct resource *b)
 	       !strcmp(a->name, b->name);
 }
 
-int add_system_ram_resource(u64 start, u64 n, const char *name)
+int add_system_ram_resource(u64 start, u64 n, const char *name, bool merge)
 {
 	struct resource *r = request_region(&iomem_resource, start, n, name, IORESOURCE_SYSTEM_RAM);
 	struct resource *prev, *next;
 
 	if (!r)
 		return -EBUSY;
+	if (!merge)
+		return 0;
 	prev = prev_sibling(r);
 	if (mergeable(prev, r)) {
 		prev->end = r->end;
@@ -420,7 +422,7 @@ void set_system_ram_resource(u64 start, u64 n, bool present, const char *name)
 		return;
 	r = ram_resource_at(start, start + n - 1, name);
 	if (present && !r)
-		add_system_ram_resource(start, n, name);
+		add_system_ram_resource(start, n, name, true);
 	else if (!present && r)
 		release_mem_region_adjustable(start, n);
 }

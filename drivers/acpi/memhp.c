@@ -172,7 +172,7 @@ static void dimm_device_check(unsigned slot)
 		goto fail;
 	}
 	s->state = DIMM_ADDED;
-	add_system_ram_resource(s->base, s->size, "System RAM");	/* /proc/iomem */
+	add_system_ram_resource(s->base, s->size, "System RAM", false);	/* /proc/iomem */
 	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);
 	return;
 fail:

@@ -106,12 +106,14 @@ int release_region(struct resource *root, u64 start, u64 n);
  * a BUSY "System RAM"-type resource named `name` (Linux: "System RAM" for
  * add_memory(), "System RAM (virtio_mem)" for virtio-mem's driver-managed
  * memory), inside a non-busy resource that contains it (a virtio-mem
- * device's region) or at the top level.  A neighbour of the same name and
- * flags that it touches grows instead (Linux's MHP_MERGE_RESOURCE), so the
- * blocks of one device show as one range.  0, -EBUSY or -ENOMEM.
+ * device's region) or at the top level.  With `merge`, a neighbour of the
+ * same name and flags that it touches grows instead (Linux's
+ * MHP_MERGE_RESOURCE, which virtio-mem asks for), so the blocks of one
+ * device show as one range; without, the range stays its own (a DIMM next
+ * to boot RAM is a separate "System RAM", as in Linux).  0 or -EBUSY.
  * Context: (main).
  */
-int add_system_ram_resource(u64 start, u64 n, const char *name);
+int add_system_ram_resource(u64 start, u64 n, const char *name, bool merge);
 
 /*
  * release_mem_region_adjustable() - hot-removed memory [start, start + n)

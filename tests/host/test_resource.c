@@ -131,11 +131,15 @@ HTEST(resource_hotplug_system_ram)
 	for (u64 a = 4 * G; a < 8 * G; a += B)
 		set_system_ram_resource(a, B, true, "System RAM (virtio_mem)");
 	set_system_ram_resource(4 * G, B, true, "System RAM (virtio_mem)");	/* idempotent */
-	CHECK_EQ(add_system_ram_resource(12 * G, G, "System RAM"), 0);
+	CHECK_EQ(add_system_ram_resource(12 * G, G, "System RAM", false), 0);
+	/* a second DIMM right above it stays a range of its own */
+	CHECK_EQ(add_system_ram_resource(13 * G, G, "System RAM", false), 0);
 	CHECK_STREQ(tree(&iomem_resource, 8),
 		"100000000-2ffffffff : virtio0\n"
 		"  100000000-1ffffffff : System RAM (virtio_mem)\n"
-		"300000000-33fffffff : System RAM\n");
+		"300000000-33fffffff : System RAM\n"
+		"340000000-37fffffff : System RAM\n");
+	CHECK_EQ(release_mem_region_adjustable(13 * G, G), 0);
 	set_system_ram_resource(5 * G, B, false, "System RAM (virtio_mem)");
 	set_system_ram_resource(8 * G - B, B, false, "System RAM (virtio_mem)");
 	CHECK_STREQ(tree(&iomem_resource, 8),

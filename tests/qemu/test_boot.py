@@ -228,12 +228,15 @@ def test_ls_proc(shell):
 # firmware's Reserved range, the root bus window "PCI Bus 0000:00" with the
 # BARs named by pci_name(), "IOAPIC %u", "HPET %u" and "Local APIC".
 # Regular expressions stand for the kernel image's and the SATA BAR's
-# addresses.  memlab's root window is the 32-bit PCI hole it places BARs in:
+# addresses, and for the option ROMs probe_roms() finds (under TCG SeaBIOS
+# leaves QEMU's kvmvapic.bin at 0xc0000, which Linux's rule, the first ROM
+# below 0xc8000, names "Video ROM").  memlab's root window is the 32-bit PCI hole it places BARs in:
 # Linux reads more windows from ACPI _CRS, which memlab does not evaluate.
 IOMEM_Q35_2G = r"""00000000-00000fff : Reserved
 00001000-0009efff : System RAM
 0009fc00-0009ffff : Reserved
-000f0000-000fffff : Reserved
+(?:000[c-e][0-9a-f]{4}-000[c-e][0-9a-f]{4} : (?:Video|Adapter|Extension) ROM
+)*000f0000-000fffff : Reserved
   000f0000-000fffff : System ROM
 00100000-7ffdefff : System RAM
   00[0-9a-f]{6}-00[0-9a-f]{6} : Kernel code

@@ -43,9 +43,12 @@
  * everywhere; the order above differs only for NVS over Reserved.)
  *
  * Every change is recorded as a note in words with the range it concerns,
- * for the `memmap` shell command (fw_memmap_dump).  The sanitized map is also
- * printed the way Linux prints /proc/iomem (fw_memmap_print_iomem), with the
- * nested ranges passed in, so the host tests can check the exact text.
+ * for the `memmap` shell command (fw_memmap_dump).  The sanitized map can
+ * also be printed alone the way Linux prints /proc/iomem
+ * (fw_memmap_print_iomem), with nested ranges passed in, which the host
+ * tests and the fuzz target use to check the map's text; the kernel's
+ * /proc/iomem prints the resource tree (kernel/resource.c) instead, whose
+ * top level kernel/resource_boot.c builds from this map.
  *
  * Nothing here allocates: the sweep needs one array of 2 * FW_MEMMAP_MAX
  * boundaries on the stack (2 KiB) and O(n^2) time for n raw entries, which is

@@ -8,8 +8,8 @@
  * `memmap map` draws the physical address space from the sparse memory
  * model's sections instead.  It only formats; the text of the firmware map
  * comes from lib/fw_memmap.c.  The
- * /proc/iomem file is in views/iomem.c (kernel build only, it needs the
- * linker's section symbols); its text comes from fw_memmap_print_iomem().
+ * /proc/iomem file is in views/iomem.c: it prints the kernel's resource
+ * tree (kernel/resource.c), whose top level is this map.
  */
 #include <arch/bootinfo.h>
 #include <lib/errno.h>

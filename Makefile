@@ -378,7 +378,8 @@ MM_CMDS_SRCS := shell/cmd_contig.c shell/cmd_handles.c shell/cmd_devmem.c shell/
 	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c
 HOST_SUITES += virtio
 HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/test_mm_cmds.c \
-	tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
+	tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS) \
+	kernel/longop.c
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 

@@ -81,6 +81,14 @@ void longop_finish(struct longop *op)
 	op->next = NULL;
 }
 
+struct longop *longop_range_busy(u64 start, u64 end)
+{
+	for (struct longop *op = running_ops; op; op = op->next)
+		if (op->busy_start < op->busy_end && start < op->busy_end && op->busy_start < end)
+			return op;
+	return NULL;
+}
+
 void longop_dump(struct printer *p)
 {
 	u64 now = ktime_ns();

@@ -255,6 +255,11 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 			left -= n;
 		}
 		t[4][r] = cycles_now() - t0;
+		if (!err && r + 1 < reps && shell_interrupted()) {
+			pr_printf(out, "%s: interrupted after %u of %u rounds: their medians\n", cmd,
+				  r + 1, reps);
+			reps = r + 1;	/* the range is allocated again: the end frees it */
+		}
 	}
 	mech_set_trace(MECH_CONTIG_FREE, trace);
 	if (err)

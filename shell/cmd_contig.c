@@ -339,6 +339,12 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	merges_old = zone->ev.merges - m0;
 	drains_old = zone->ev.pcp_drains - d0;
 	contig_snapshot_take(&a, zone, ws, we, mm_phys_to_virt(page_to_phys(buf_a)), max_blocks);
+	if (shell_interrupted()) {
+		pr_printf(out, "contig compare: interrupted after the old design's free: the %llu pages are free\n",
+			  (unsigned long long)nr);
+		err = -EINTR;
+		goto out_trace;
+	}
 
 	err = contig_realloc_range(out, "contig compare", pfn, nr, mt, frozen);
 	if (err)

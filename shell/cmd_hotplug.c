@@ -362,6 +362,11 @@ static int memory_set(struct printer *out, bool online, const char *range, const
 		done++;
 		if (id == ~0UL)
 			break;
+		if (id < last && shell_interrupted()) {
+			pr_printf(out, "memory: interrupted after %lu blocks: they stay %s\n", done,
+				  online ? "online" : "offline");
+			return -EINTR;
+		}
 	}
 	if (!done) {
 		if (first == last)

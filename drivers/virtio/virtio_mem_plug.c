@@ -219,6 +219,12 @@ static int vmem_range_held(void *owner, u64 start_pfn, u64 nr_pages, char *why, 
 	u64 first = PFN_PHYS(start_pfn) / MEMORY_BLOCK_SIZE;
 	u64 end = PFN_PHYS(start_pfn + nr_pages) / MEMORY_BLOCK_SIZE;
 
+	if (vmem_resizing(vm)) {
+		ksnprintf(why, size, "%s is resizing (plugged %llu MiB, requested %llu MiB)",
+			  vm->name, (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
+			  (unsigned long long)(vm->requested_size >> 20));
+		return -EBUSY;
+	}
 	if (vm->requested_size < (vm->plugged_sbs * vm->sb_size)) {
 		ksnprintf(why, size, "%s is unplugging (requested %llu MiB, plugged %llu MiB)",
 			  vm->name, (unsigned long long)(vm->requested_size >> 20),

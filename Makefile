@@ -528,6 +528,7 @@ bench: $(BENCHES) $(B)/memlab.elf
 	./$(B)/bench-free_contig_range
 	./$(B)/bench-automovable
 	MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
+	MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/vmem_bench.py
 
 # Every tier; the last line printed is pytest's summary.
 test: deps-test

@@ -68,6 +68,11 @@ bool longop_any_running(void);
  * meanwhile. */
 void longop_finish(struct longop *op);
 
+/* longop_cancel() - take op off the running list where it stands (no-op
+ * if not running), for an owner that goes away (a device removed): its
+ * step() is not called again; the owner leaves its state consistent. */
+void longop_cancel(struct longop *op);
+
 /* longop_range_busy() - the running operation whose busy range meets the
  * physical range [start, end), or NULL if none does. */
 struct longop *longop_range_busy(u64 start, u64 end);

@@ -146,6 +146,10 @@ static void longop_slices_and_finish(struct ktest *t)
 	KTEST_EXPECT_EQ(t, a.slices, 3);
 	KTEST_EXPECT(t, longop_range_busy(0x1000, 0x3000) != &a);	/* done: not busy */
 	longop_start(&b);
+	longop_cancel(&b);		/* off the list where it stands */
+	KTEST_EXPECT(t, !b.running);
+	KTEST_EXPECT_EQ(t, b.done, 0);
+	longop_start(&b);
 	longop_finish(&b);
 	KTEST_EXPECT_EQ(t, b.done, 5);
 	KTEST_EXPECT(t, !b.running);

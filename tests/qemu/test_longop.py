@@ -138,7 +138,7 @@ def test_conflicts_during_a_virtio_mem_resize(boot):
         assert "status:      resizing" in view, view
     resize(m, 8 * GiB)                  # retarget while (maybe) still moving
     deadline = time.monotonic() + OP_MAX
-    while memtotal_kb(m) != base + 8 * GiB // 1024 or "none" not in sh(m, "work"):
+    while memtotal_kb(m) != base + 8 * GiB // 1024 or "long operations: none" not in sh(m, "work"):
         assert time.monotonic() < deadline, sh(m, "virtio-mem")
         time.sleep(0.3)
     assert vmem_size(m) == 8 * GiB

@@ -297,6 +297,19 @@ HTEST(mm_cmds_ctrl_c_and_busy_ranges)
 	CHECK_EQ(run("memory online 33"), 0);
 	CHECK_EQ(find_memory_block_by_id(33)->state, MEM_ONLINE);
 	check_consistent();
+
+	/* a contig alloc of 3 blocks is taken a block at a time: Ctrl-C frees the part taken */
+	u64 free_before = global_free_pages();
+
+	shell_interrupt_check = always_interrupted;
+	CHECK_EQ(run("contig alloc 0x100000 98304"), -EINTR);
+	shell_interrupt_check = NULL;
+	CHECK_STREQ(out, "contig alloc: interrupted after 32768 of 98304 pages: they are freed again\n");
+	CHECK_EQ(global_free_pages(), free_before);
+	check_consistent();
+	CHECK_EQ(run("contig alloc 0x100000 98304"), 0);
+	CHECK_EQ(run("contig free 0x100000 98304"), 0);
+	check_consistent();
 }
 
 /*

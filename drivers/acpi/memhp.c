@@ -463,7 +463,7 @@ static void dimm_eject_request(unsigned slot)
 
 /*
  * The GPE 3 work: what QEMU's MSCN method does.  For every slot, an insert
- * event is cleared and handled, else a remove event is.  Context: (main).
+ * event is cleared and handled, then a remove event.  Context: (main).
  */
 static void memhp_scan(struct work *w)
 {
@@ -478,7 +478,10 @@ static void memhp_scan(struct work *w)
 			slot_ctrl(slot, CTRL_CLEAR_INSERT);
 			slots[slot].last_event_ms = ktime_ns() / 1000000;
 			dimm_device_check(slot);
-		} else if (st & ST_REMOVE) {
+		}
+		/* both at once (device_del right after device_add): the eject
+		 * is kept behind the add that just started, not dropped */
+		if (st & ST_REMOVE) {
 			slot_ctrl(slot, CTRL_CLEAR_REMOVE);
 			slots[slot].last_event_ms = ktime_ns() / 1000000;
 			dimm_eject_request(slot);

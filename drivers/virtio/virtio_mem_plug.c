@@ -50,13 +50,18 @@ void vmem_online_page(u64 start_pfn, u64 end_pfn)
 	}
 	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
 
+	/* runs of sub-blocks in the same state go in one call each: a fully
+	 * plugged block reaches the buddy in MAX_ORDER chunks, not 2 MiB ones */
 	while (pfn < end_pfn) {
 		u64 off = PFN_PHYS(pfn) - vmem_mb_addr(vm, 0);
 		unsigned i = (unsigned)(off / MEMORY_BLOCK_SIZE);
 		unsigned sb = (unsigned)((off % MEMORY_BLOCK_SIZE) / vm->sb_size);
+		bool plugged = vmem_sb_plugged(vm, i, sb);
 		u64 next = MIN(end_pfn, (pfn / sb_pages + 1) * sb_pages);
 
-		if (vmem_sb_plugged(vm, i, sb))
+		while (next < end_pfn && ++sb < vm->sb_per_mb && vmem_sb_plugged(vm, i, sb) == plugged)
+			next = MIN(end_pfn, next + sb_pages);
+		if (plugged)
 			generic_online_pages(pfn, next);
 		else
 			online_pages_keep_offline(pfn, next);

@@ -136,7 +136,7 @@ void mech_bench_set_interrupt(bool (*fn)(void))
 	bench_interrupt = fn;
 }
 
-/* Stop after run r (0-based)?  Never before the first run is done. */
+/* Has the user asked to stop?  Callers ask only after a run is done. */
 static bool bench_stopped(void)
 {
 	return bench_interrupt && bench_interrupt();

@@ -497,7 +497,7 @@ static void vmem_round_progress(struct vmem_dev *vm)
  */
 static void vmem_round_end(struct vmem_dev *vm, int err)
 {
-	u64 target = vm->requested_size / vm->sb_size, from = vm->round_from;
+	u64 from = vm->round_from;
 
 	for (unsigned i = 0; i < vm->nr_mbs; i++)
 		if (vm->mb_state[i] != VMEM_MB_UNUSED && !vmem_mb_nr_plugged(vm, i))
@@ -523,7 +523,6 @@ static void vmem_round_end(struct vmem_dev *vm, int err)
 out:
 	if (err && !vm->halted)
 		vm->retry_at = jiffies() + (vm->last_busy ? VMEM_RETRY_BUSY : VMEM_RETRY_SHORT);
-	(void)target;
 }
 
 /*

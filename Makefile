@@ -369,15 +369,17 @@ HOST_SUITES += apic
 HOST_SUITE_apic := tests/host/test_apic.c arch/x86_64/apic.c drivers/acpi/madt.c
 HOST_SUITES += acpi
 HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/srat.c \
-	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c
+	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c \
+	kernel/longop.c
 HOST_SUITES += views
 HOST_SUITE_views := tests/host/test_views.c views/proc_mm.c
 HOST_SUITES += sysfs_memory
-HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c
+HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c kernel/longop.c
 # The virtio-mem driver against its fake device, and the mm shell commands
 # on a simulated machine with one (the lead adjusts these lists when the
 # shell and views files move).
-VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTIO_MEM_OBJS)))
+VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTIO_MEM_OBJS))) \
+	kernel/longop.c
 # (the commands' tables are shared with the tests through shell/internal.h)
 MM_CMDS_SRCS := shell/cmd_contig.c shell/cmd_handles.c shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
 	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c
@@ -424,7 +426,7 @@ FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
 FUZZ_SRCS_fuzz_pci := tests/host/pci_model.c $(PCI_SRCS)
 FUZZ_SRCS_fuzz_acpi := drivers/acpi/tables.c drivers/acpi/srat.c drivers/acpi/madt.c \
 	drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
-	arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c
+	arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c
 FUZZ_SRCS_fuzz_virtio_mem := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
 	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) shell/cmd_virtio_mem.c
 FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
@@ -531,6 +533,7 @@ bench: $(BENCHES) $(B)/memlab.elf
 	./$(B)/bench-free_contig_range
 	./$(B)/bench-automovable
 	MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
+	MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/vmem_bench.py
 
 # Every tier; the last line printed is pytest's summary.
 test: deps-test

@@ -21,6 +21,16 @@
 
 static struct console *consoles;	/* registration order */
 
+/*
+ * Bytes read ahead by console_interrupted() while it looked for a Ctrl-C:
+ * console_trygetc() hands them out first, in order, so nothing typed
+ * during a long command is lost.  Main loop only: no lock.
+ */
+#define CONSOLE_AHEAD	256
+static u8 ahead[CONSOLE_AHEAD];
+static unsigned ahead_head, ahead_len;
+static u64 last_peek_ns;
+
 void console_register(struct console *con)
 {
 	struct console **pp = &consoles;
@@ -50,7 +60,8 @@ void console_flush(void)
 			c->idle(c);
 }
 
-int console_trygetc(void)
+/* The next byte from the devices themselves, or -1. */
+static int console_device_getc(void)
 {
 	bool was_on = irqs_enabled();
 	int ch = -1;
@@ -62,6 +73,42 @@ int console_trygetc(void)
 	if (was_on)
 		irq_enable();
 	return ch;
+}
+
+int console_trygetc(void)
+{
+	int ch;
+
+	if (ahead_len) {
+		ch = ahead[ahead_head];
+		ahead_head = (ahead_head + 1) % CONSOLE_AHEAD;
+		ahead_len--;
+		return ch;
+	}
+	return console_device_getc();
+}
+
+bool console_interrupted(void)
+{
+	u64 now = ktime_ns();
+	bool hit = false;
+
+	if (now - last_peek_ns < CONSOLE_PEEK_NS)
+		return false;
+	last_peek_ns = now;
+	while (ahead_len < CONSOLE_AHEAD) {
+		int ch = console_device_getc();
+
+		if (ch < 0)
+			break;
+		if (ch == CONSOLE_INTR) {
+			hit = true;	/* taken: the prompt never sees it */
+			continue;
+		}
+		ahead[(ahead_head + ahead_len) % CONSOLE_AHEAD] = (u8)ch;
+		ahead_len++;
+	}
+	return hit;
 }
 
 /* Is any device's input waiting?  Interrupts are off. */

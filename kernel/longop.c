@@ -64,14 +64,12 @@ bool longop_any_running(void)
 	return running_ops != NULL;
 }
 
-void longop_finish(struct longop *op)
+void longop_cancel(struct longop *op)
 {
 	struct longop **pp;
 
 	if (!op->running)
 		return;
-	while (longop_slice(op))
-		;
 	for (pp = &running_ops; *pp; pp = &(*pp)->next)
 		if (*pp == op) {
 			*pp = op->next;
@@ -79,6 +77,23 @@ void longop_finish(struct longop *op)
 		}
 	op->running = false;
 	op->next = NULL;
+}
+
+void longop_finish(struct longop *op)
+{
+	if (!op->running)
+		return;
+	while (longop_slice(op))
+		;
+	longop_cancel(op);	/* unlink: it is done */
+}
+
+struct longop *longop_range_busy(u64 start, u64 end)
+{
+	for (struct longop *op = running_ops; op; op = op->next)
+		if (op->busy_start < op->busy_end && start < op->busy_end && op->busy_start < end)
+			return op;
+	return NULL;
 }
 
 void longop_dump(struct printer *p)

@@ -128,6 +128,20 @@ enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int
 	return MEMMAP_BENCH_NO_DIFFERENCE;
 }
 
+static bool (*bench_interrupt)(void);
+
+/* Contract in mech_bench.h. */
+void mech_bench_set_interrupt(bool (*fn)(void))
+{
+	bench_interrupt = fn;
+}
+
+/* Has the user asked to stop?  Callers ask only after a run is done. */
+static bool bench_stopped(void)
+{
+	return bench_interrupt && bench_interrupt();
+}
+
 /* Cells of memmap_init_bench(), static: too big for a kernel stack frame. */
 static u64 bench_t[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS][MEMMAP_BENCH_MAX_REPS];
 static u64 bench_ratio[MEMMAP_BENCH_MAX_REPS];
@@ -179,6 +193,10 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 		bench_set[r] = bench_limit(first, nr_pages, LIMIT_MEMSET, r, warm);
 		bench_stream[r] = bench_limit(first, nr_pages, LIMIT_STREAM, r, warm);
 		bench_stores[r] = bench_limit(first, nr_pages, LIMIT_STORES, r, warm);
+		if (r + 1 < reps && bench_stopped()) {
+			reps = r + 1;	/* Ctrl-C: report the runs done */
+			b->reps = reps;
+		}
 	}
 	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
 		bench_pairs(b, k, DESIGN_NEW);
@@ -305,6 +323,8 @@ void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, u64 *wal
 			w[r] = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
 			c[r] = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
 		}
+		if (r + 1 < rounds && bench_stopped())
+			rounds = r + 1;	/* Ctrl-C: the medians of the rounds done */
 	}
 	*walk = median_u64(w, rounds);
 	*cached = median_u64(c, rounds);

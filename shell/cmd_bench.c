@@ -14,6 +14,8 @@
  *                                     prepared + chunks (alias `contig bench`)
  *   bench automovable                 the auto-movable online check, zone
  *                                     walk vs cached sums
+ *   bench touch SIZE [ADDR]           the first touch of SIZE bytes of
+ *                                     fresh memory: the floor of hot-add
  *
  * The measuring cores shared with the host benchmarks are mm/mech_bench.c;
  * designs are switched only through mech_override()/mech_restore() or the
@@ -255,6 +257,11 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 			left -= n;
 		}
 		t[4][r] = cycles_now() - t0;
+		if (!err && r + 1 < reps && shell_interrupted()) {
+			pr_printf(out, "%s: interrupted after %u of %u rounds: their medians\n", cmd,
+				  r + 1, reps);
+			reps = r + 1;	/* the range is allocated again: the end frees it */
+		}
 	}
 	mech_set_trace(MECH_CONTIG_FREE, trace);
 	if (err)
@@ -330,6 +337,101 @@ int bench_memmap_init_cmd(struct printer *out, const char *cmd, int argc, char *
 	return 0;
 }
 
+/* ---- bench touch: the floor of hot-add ---------------------------------------- */
+
+#define TOUCH_CHUNK_ORDER	9			/* 2 MiB, a memory block's memmap */
+#define TOUCH_MAX_CHUNKS	8192			/* 16 GiB */
+static struct page *touch_chunks[TOUCH_MAX_CHUNKS];
+
+/*
+ * bench touch SIZE: allocate SIZE bytes in 2 MiB chunks (what add_memory
+ * takes for each block's memmap) and time writing each once with
+ * ordinary 8-byte stores (touch_chunk()),
+ * then free them.  Right after a plug the buddy hands out memory nobody
+ * has touched, so this is the first touch of as many bytes as the memmap
+ * of SIZE * 64 bytes of hot-added memory: the floor a plug is measured
+ * against (`make bench`).  Ctrl-C stops after the chunk being written.
+ */
+/*
+ * Write a chunk once with ordinary 8-byte stores, as a memmap init does
+ * (a struct page is 8 of them); a value that differs per word, so the
+ * compiler cannot make a memset of it (under TCG rep stos runs one
+ * iteration at a time, far slower than the stores).
+ */
+static void touch_chunk(u64 *p, u64 seed)
+{
+	for (u64 i = 0; i < (PAGE_SIZE << TOUCH_CHUNK_ORDER) / sizeof(u64); i++)
+		p[i] = seed + i;
+	__asm__ volatile("" : : "r"(p) : "memory");
+}
+
+static int bench_touch_cmd(struct printer *out, int argc, char **argv)
+{
+	const u64 chunk = PAGE_SIZE << TOUCH_CHUNK_ORDER;
+	u64 size, addr = 0, n, got = 0, written = 0, t0, ns;
+	int err = 0;
+
+	if (argc != 1 && argc != 2)
+		return shell_usage(out, shell_find("bench"));
+	if (shell_arg_u64(out, "bench touch", "size", argv[0], chunk,
+			  (u64)TOUCH_MAX_CHUNKS * chunk, "16 GiB", &size) ||
+	    (argc == 2 && shell_arg_u64(out, "bench touch", "address", argv[1], 0,
+					(1ULL << MAX_PHYSMEM_BITS) - size, "MAX_PHYSMEM_BITS", &addr)))
+		return -EINVAL;
+	n = (size + chunk - 1) >> (TOUCH_CHUNK_ORDER + PAGE_SHIFT);
+	if (argc == 2) {
+		/* exactly this range: memory known to be fresh (the top of a plug) */
+		if (addr % chunk) {
+			pr_printf(out, "bench touch: address %#llx is not 2 MiB aligned\n",
+				  (unsigned long long)addr);
+			return -EINVAL;
+		}
+		err = alloc_contig_range(PHYS_PFN(addr), PHYS_PFN(addr + n * chunk), MIGRATE_MOVABLE,
+					 __GFP_NOWARN);
+		if (err) {
+			pr_printf(out, "bench touch: [%#llx, +%llu MiB) cannot be taken: %s\n",
+				  (unsigned long long)addr, (unsigned long long)(n * chunk >> 20),
+				  err_text(err));
+			return err;
+		}
+		for (; got < n; got++)
+			touch_chunks[got] = pfn_to_page(PHYS_PFN(addr + got * chunk));
+	} else {
+		for (; got < n; got++) {
+			touch_chunks[got] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, TOUCH_CHUNK_ORDER);
+			if (!touch_chunks[got])
+				break;
+		}
+	}
+	if (got < n) {
+		pr_printf(out, "bench touch: only %llu of %llu chunks of 2 MiB free\n",
+			  (unsigned long long)got, (unsigned long long)n);
+		err = -ENOMEM;
+		goto out;
+	}
+	t0 = ktime_ns();
+	for (; written < n; written++) {
+		touch_chunk(mm_phys_to_virt(page_to_phys(touch_chunks[written])), written);
+		if (shell_interrupted()) {
+			written++;
+			break;
+		}
+	}
+	ns = ktime_ns() - t0;
+	pr_printf(out, "bench touch: %llu MiB written once (8-byte stores, 2 MiB chunks) in %llu.%03llu ms, %llu MiB/s%s\n",
+		  (unsigned long long)(written * chunk >> 20),
+		  (unsigned long long)(ns / 1000000), (unsigned long long)(ns / 1000 % 1000),
+		  (unsigned long long)(ns ? written * chunk * 1000 / ns * 1000000 >> 20 : 0),
+		  written < n ? " (interrupted)" : "");
+out:
+	if (argc == 2)
+		free_contig_range(PHYS_PFN(addr), n * (chunk >> PAGE_SHIFT));
+	else
+		while (got)
+			free_pages(touch_chunks[--got], TOUCH_CHUNK_ORDER);
+	return err;
+}
+
 static int cmd_bench(struct printer *out, int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "zone_contig") || !strcmp(argv[1], "contig")))
@@ -339,6 +441,8 @@ static int cmd_bench(struct printer *out, int argc, char **argv)
 		return bench_automovable(out);
 	if (argc >= 2 && !strcmp(argv[1], "free_contig_range"))
 		return bench_free_contig_range_cmd(out, "bench free_contig_range", argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "touch"))
+		return bench_touch_cmd(out, argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "memmap_init"))
 		return bench_memmap_init_cmd(out, "bench memmap_init", argc - 2, argv + 2);
 	return shell_usage(out, shell_find("bench"));
@@ -346,7 +450,7 @@ static int cmd_bench(struct printer *out, int argc, char **argv)
 
 SHELL_COMMAND(bench, .name = "bench",
 	      .usage = "bench zone_contig | memmap_init START SIZE [REPS] [warm] | "
-		       "free_contig_range [NR] [REPS] | automovable",
+		       "free_contig_range [NR] [REPS] | automovable | touch SIZE [ADDR]",
 	      .summary = "measure each mechanism, old vs new design, in one run",
 	      .help = "zone_contig: online every offline hot-added memory block one after\n"
 		      "  another with the pageblock walk, offline them, then again with the\n"
@@ -360,5 +464,8 @@ SHELL_COMMAND(bench, .name = "bench",
 		      "free_contig_range: free NR pages (default 16384; the CMA area if any)\n"
 		      "  page by page vs prepared + chunks, refcounted and frozen, REPS rounds\n"
 		      "  (default 5): median cycles/page and ratios.  (alias: contig bench)\n"
-		      "automovable: the auto-movable online check, zone walk vs cache.",
+		      "automovable: the auto-movable online check, zone walk vs cache.\n"
+		      "touch: write SIZE bytes of fresh memory once (2 MiB chunks from the\n"
+		      "  buddy, or exactly [ADDR, ADDR+SIZE) taken with alloc_contig_range):\n"
+		      "  the floor of a hot-add whose memmap is that size.",
 	      .fn = cmd_bench);

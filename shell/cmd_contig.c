@@ -156,11 +156,15 @@ static struct contig_range *range_slot(void)
 	return NULL;
 }
 
+/* Pages per alloc_contig_range() call of `contig alloc` (128 MiB). */
+#define CONTIG_ALLOC_PIECE	32768ull
+
 static int contig_alloc_cmd(struct printer *out, u64 start, u64 nr, bool frozen)
 {
 	struct contig_range *slot = range_slot();
 	struct contig_alloc_report r;
 	struct page *page;
+	u64 migrated = 0;
 	int err;
 
 	if (!slot) {
@@ -168,13 +172,35 @@ static int contig_alloc_cmd(struct printer *out, u64 start, u64 nr, bool frozen)
 			  CONTIG_MAX_RANGES);
 		return -ENOSPC;
 	}
-	err = alloc_contig_range_explain(start, start + nr, MIGRATE_MOVABLE, __GFP_NOWARN, frozen, &r);
-	if (err) {
-		pr_printf(out, "contig alloc: [0x%llx-0x%llx): %s while %s: %s\n",
-			  (unsigned long long)start, (unsigned long long)(start + nr), err_text(err),
-			  step_words(r.step), r.why);
-		return err;
+	/*
+	 * A large range is taken in pieces that end on MAX_ORDER boundaries
+	 * (no free buddy block spans one), so Ctrl-C is looked at between
+	 * pieces; a failure or a Ctrl-C frees the pieces taken: all or nothing.
+	 */
+	for (u64 pfn = start; pfn < start + nr;) {
+		u64 end = MIN(start + nr, ALIGN_DOWN(pfn + CONTIG_ALLOC_PIECE, MAX_ORDER_NR_PAGES));
+		err = alloc_contig_range_explain(pfn, end, MIGRATE_MOVABLE, __GFP_NOWARN, frozen, &r);
+		if (!err)
+			migrated += r.migrated;
+		if (!err && end < start + nr && shell_interrupted()) {
+			pr_printf(out, "contig alloc: interrupted after %llu of %llu pages: they are freed again\n",
+				  (unsigned long long)(end - start), (unsigned long long)nr);
+			pfn = end;
+			err = -EINTR;
+		}
+		if (err) {
+			if (err != -EINTR)
+				pr_printf(out, "contig alloc: [0x%llx-0x%llx): %s while %s: %s\n",
+					  (unsigned long long)start, (unsigned long long)(start + nr),
+					  err_text(err), step_words(r.step), r.why);
+			if (pfn > start)
+				free_contig_range_design(start, pfn - start, frozen,
+							 contig_free_design(), NULL);
+			return err;
+		}
+		pfn = end;
 	}
+	r.migrated = migrated;
 	*slot = (struct contig_range){ start, nr, frozen };
 	page = pfn_to_page(start);
 	pr_printf(out, "contig: allocated [0x%llx-0x%llx) %llu pages (%llu KiB) in zone %s of node %d, %s; %llu pages migrated away\n",
@@ -339,6 +365,12 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	merges_old = zone->ev.merges - m0;
 	drains_old = zone->ev.pcp_drains - d0;
 	contig_snapshot_take(&a, zone, ws, we, mm_phys_to_virt(page_to_phys(buf_a)), max_blocks);
+	if (shell_interrupted()) {
+		pr_printf(out, "contig compare: interrupted after the old design's free: the %llu pages are free\n",
+			  (unsigned long long)nr);
+		err = -EINTR;
+		goto out_trace;
+	}
 
 	err = contig_realloc_range(out, "contig compare", pfn, nr, mt, frozen);
 	if (err)

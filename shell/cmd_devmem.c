@@ -23,6 +23,7 @@
  */
 #include <lib/errno.h>
 #include <shell/args.h>
+#include <kernel/longop.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <kernel/time.h>
@@ -91,6 +92,14 @@ static int devmem_cmd_create(struct printer *out, int argc, char **argv)
 	else {
 		pr_printf(out, "devmem: %s: compound size is 4k or 2m\n", argv[4]);
 		return -EINVAL;
+	}
+	struct longop *op = longop_range_busy(start, start + size);
+
+	if (op) {
+		pr_printf(out, "devmem: cannot create [%#llx-%#llx): %s is working on that memory (%llu/%llu %s done); try again when `work` no longer lists it\n",
+			  (unsigned long long)start, (unsigned long long)(start + size), op->name,
+			  (unsigned long long)op->done, (unsigned long long)op->total, op->unit);
+		return -EBUSY;
 	}
 	id = devmem_create(start, size, order);
 	if (id < 0) {

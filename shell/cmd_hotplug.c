@@ -36,6 +36,7 @@
  * Context: (main).
  */
 #include <lib/errno.h>
+#include <kernel/longop.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <mm/memory_hotplug.h>
@@ -345,6 +346,15 @@ static int memory_set(struct printer *out, bool online, const char *range, const
 	if (!word || parse_block_range(range, &first, &last))
 		return shell_usage(out, shell_find("memory"));
 	for (id = first; (mem = memory_block_next(&id)) && id <= last; id++) {
+		u64 pa = (u64)id * MEMORY_BLOCK_SIZE;
+		struct longop *op = longop_range_busy(pa, pa + MEMORY_BLOCK_SIZE);
+
+		if (op) {
+			pr_printf(out, "memory: memory%lu: busy: %s is working on it (%llu/%llu %s done); try again when `work` no longer lists it\n",
+				  id, op->name, (unsigned long long)op->done,
+				  (unsigned long long)op->total, op->unit);
+			return -EBUSY;
+		}
 		int err = memory_block_state_store(id, word, strlen(word));
 
 		if (err) {
@@ -362,6 +372,11 @@ static int memory_set(struct printer *out, bool online, const char *range, const
 		done++;
 		if (id == ~0UL)
 			break;
+		if (id < last && shell_interrupted()) {
+			pr_printf(out, "memory: interrupted after %lu blocks: they stay %s\n", done,
+				  online ? "online" : "offline");
+			return -EINTR;
+		}
 	}
 	if (!done) {
 		if (first == last)

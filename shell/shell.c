@@ -149,6 +149,14 @@ int shell_split(char *line, struct shell_words *sw)
 	return sw->argc;
 }
 
+bool (*shell_interrupt_check)(void);
+
+/* Contract in shell.h. */
+bool shell_interrupted(void)
+{
+	return shell_interrupt_check && shell_interrupt_check();
+}
+
 const struct shell_cmd *shell_find(const char *name)
 {
 	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++)

@@ -9,6 +9,7 @@
 #include <shell/line_edit.h>
 #include <kernel/console.h>
 #include <lib/printk.h>
+#include <mm/mech_bench.h>
 
 #define SHELL_PROMPT	"memlab> "
 
@@ -27,6 +28,8 @@ void shell_run(void)
 	struct line_edit *le = &shell_editor;
 
 	line_edit_init(le, out);
+	shell_interrupt_check = console_interrupted;
+	mech_bench_set_interrupt(shell_interrupted);	/* mm's bench loops ask too */
 	for (;;) {
 		enum line_event ev;
 

@@ -64,6 +64,7 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <views/vfs.h>
+#include <kernel/longop.h>
 #include <mm/memory_hotplug.h>
 #include <views/memory_sysfs.h>
 
@@ -140,6 +141,22 @@ static int state_show(struct printer *p, void *data)
 	return 0;
 }
 
+/*
+ * A long operation (a virtio-mem resize, a DIMM being added or removed) is
+ * changing this block's memory: a write to its state waits for it to end
+ * (-EBUSY, the log says which operation).  Context: (main).
+ */
+static bool block_busy(const struct memory_block *mem)
+{
+	u64 start = (u64)mem->block_id * MEMORY_BLOCK_SIZE;
+	struct longop *op = longop_range_busy(start, start + MEMORY_BLOCK_SIZE);
+
+	if (op)
+		pr_warn("memory%lu: %s is working on this block: try again when `work` no longer lists it",
+			mem->block_id, op->name);
+	return op != NULL;
+}
+
 int memory_block_state_store(unsigned long block_id, const char *buf, size_t len)
 {
 	struct memory_block *mem = find_memory_block_by_id(block_id);
@@ -149,6 +166,8 @@ int memory_block_state_store(unsigned long block_id, const char *buf, size_t len
 		return -ENODEV;
 	if (type < 0)
 		return -EINVAL;
+	if (block_busy(mem))
+		return -EBUSY;
 	if (type == MMOP_OFFLINE) {
 		/* Linux: device_offline() of an offline device reports "already",
 		 * which state_store() turns into -EINVAL; going-offline is not
@@ -197,6 +216,8 @@ static int online_store(const char *buf, size_t len, void *data)
 		return err;
 	if (!mem)
 		return -ENODEV;
+	if (block_busy(mem))
+		return -EBUSY;
 	if (want_online)
 		return mem->state == MEM_OFFLINE ? memory_block_online(mem, default_online_type()) : 0;
 	return mem->state == MEM_ONLINE ? memory_block_offline(mem) : 0;

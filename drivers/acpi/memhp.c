@@ -33,11 +33,13 @@
 #include <mm/memory_hotplug.h>
 #include <lib/printk.h>
 #include <kernel/workqueue.h>
+#include <kernel/longop.h>
+#include <kernel/resource.h>
+#include <mm/mmzone.h>
 #include <lib/string.h>
 #include <lib/errno.h>
 #include <kernel/time.h>
 #include <arch/io.h>
-#include <kernel/resource.h>
 
 #define MEMHP_DEFAULT_PORT	0x0a00
 #define MEMHP_MAX_SLOTS		256
@@ -70,12 +72,20 @@ enum dimm_state {
 	DIMM_ADDED,		/* memory added to mm */
 	DIMM_ADD_FAILED,	/* the insert could not be honoured */
 	DIMM_REMOVE_FAILED,	/* eject refused; memory still added */
+	DIMM_ADDING,		/* the add runs, block by block (a long operation) */
+	DIMM_REMOVING,		/* the eject runs, block by block, top down */
 };
 
 static const char *const dimm_state_names[] = {
 	[DIMM_EMPTY] = "empty", [DIMM_ADDED] = "added",
 	[DIMM_ADD_FAILED] = "add failed", [DIMM_REMOVE_FAILED] = "remove refused",
+	[DIMM_ADDING] = "adding", [DIMM_REMOVING] = "removing",
 };
+
+/* Free memory below which the blocks added so far are onlined before the
+ * next block's 2 MiB memmap is allocated (a DIMM far larger than the guest:
+ * later memmaps then come from earlier blocks, as add_memory does). */
+#define MEMHP_ONLINE_FIRST_PAGES	((64ull << 20) >> PAGE_SHIFT)
 
 struct dimm_slot {
 	enum dimm_state state;	/* what memlab did with it */
@@ -86,6 +96,15 @@ struct dimm_slot {
 	u32 ost_event, ost_status; /* last _OST sent */
 	u64 last_event_ms;	/* uptime of the last event */
 	char why[112];		/* reason of the last failure */
+	/* the add or eject while it runs: a long operation (`work`) */
+	struct longop op;	/* busy range: the DIMM */
+	char op_name[32];	/* "dimm3 add", "dimm3 remove" */
+	unsigned nr_blocks;	/* memory blocks of the DIMM */
+	unsigned added;		/* add: blocks [0, added) exist */
+	unsigned onlined;	/* add: blocks [0, onlined) were auto-onlined */
+	unsigned removed;	/* eject: blocks [nr_blocks - removed, nr_blocks) are gone */
+	bool eject_pending;	/* device_del came while the add ran: eject after it */
+	u64 t0_ns;		/* ktime_ns() when the operation started */
 };
 
 static u16 memhp_port;
@@ -93,6 +112,10 @@ static unsigned nr_slots;
 static struct dimm_slot slots[MEMHP_MAX_SLOTS];
 static struct work memhp_work;
 static u64 scans;
+/* Online types of the blocks the running eject removed, to put them back
+ * if a lower block refuses; one eject runs at a time (others wait). */
+static u8 removed_types[MAX_MEMORY_BLOCKS];
+static int eject_running = -1;	/* slot of the running eject, or -1 */
 
 static void slot_select(unsigned slot) { outl(memhp_port + REG_SEL_BASE_LO, slot); }
 
@@ -120,6 +143,245 @@ static void slot_ost(unsigned slot, u32 event, u32 status)
 	slots[slot].ost_status = status;
 }
 
+static void dimm_add_start(unsigned slot);
+static void dimm_eject_start(unsigned slot);
+
+/* Physical address of block i of the DIMM in s. */
+static u64 dimm_block_pa(const struct dimm_slot *s, unsigned i)
+{
+	return s->base + (u64)i * MEMORY_BLOCK_SIZE;
+}
+
+/* The slot whose long operation op is. */
+static unsigned slot_of_op(const struct longop *op)
+{
+	return (unsigned)(container_of(op, struct dimm_slot, op) - slots);
+}
+
+/*
+ * An add that cannot finish: the blocks added so far are offlined and
+ * removed again, last first (a later block's memmap may lie in an earlier
+ * one), the group goes, and QEMU hears _OST(Device Check, failure).
+ */
+static void dimm_add_fail(unsigned slot, int err)
+{
+	struct dimm_slot *s = &slots[slot];
+
+	ksnprintf(s->why, sizeof(s->why), "add_memory of block %u of %u at %#llx: %s", s->added,
+		  s->nr_blocks, (unsigned long long)dimm_block_pa(s, s->added), err_text(err));
+	while (s->added) {
+		if (offline_and_remove_memory(dimm_block_pa(s, s->added - 1), MEMORY_BLOCK_SIZE))
+			break;	/* logged by mm; the blocks below stay too */
+		s->added--;
+	}
+	if (!s->added) {
+		memory_group_unregister(s->mgid);
+		s->mgid = -1;
+	}
+	s->state = DIMM_ADD_FAILED;
+	pr_err("acpi-memhp: slot %u: cannot use the DIMM: %s", slot, s->why);
+	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
+	s->op.busy_start = s->op.busy_end = 0;
+	if (s->eject_pending && !s->added) {
+		/* device_del came during the add: nothing is left to remove */
+		slot_ctrl(slot, CTRL_EJECT);
+		s->state = DIMM_EMPTY;
+		slot_ost(slot, OST_EV_OSPM_EJECT, OST_SUCCESS);
+	}
+	s->eject_pending = false;
+}
+
+/*
+ * The add's step, one memory block per unit: add the blocks offline one
+ * by one (add_memory of one block: its memmap written), then, if
+ * auto_online_blocks says so, online them one by one, as add_memory of the
+ * whole range does; when free memory runs low (or a memmap cannot be
+ * allocated) the blocks added so far are onlined first.  The DIMM is
+ * reported added (_OST success) when the last block is done, then a
+ * device_del that came meanwhile is handled.
+ */
+static bool dimm_add_step(struct longop *op, u64 deadline_ns)
+{
+	unsigned slot = slot_of_op(op);
+	struct dimm_slot *s = &slots[slot];
+	enum mmop type = memhp_default_online_type;
+	unsigned flags = MHP_NO_AUTO_ONLINE | (memmap_on_memory ? MHP_MEMMAP_ON_MEMORY : 0);
+
+	do {
+		bool auto_on = type != MMOP_OFFLINE;
+		bool online_now = auto_on && s->onlined < s->added &&
+				  (s->added == s->nr_blocks ||
+				   global_free_pages() < MEMHP_ONLINE_FIRST_PAGES);
+
+		if (online_now) {
+			struct memory_block *mem =
+				find_memory_block_by_id(dimm_block_pa(s, s->onlined) / MEMORY_BLOCK_SIZE);
+			int err = mem ? memory_block_online(mem, type) : -ENOENT;
+
+			if (err)
+				pr_warn("acpi-memhp: slot %u: block %u left offline: online failed: %s",
+					slot, s->onlined, err_text(err));
+			s->onlined++;
+		} else if (s->added < s->nr_blocks) {
+			int err = add_memory(s->nid, dimm_block_pa(s, s->added), MEMORY_BLOCK_SIZE,
+					     s->mgid, flags);
+
+			if (err == -ENOMEM && auto_on && s->onlined < s->added) {
+				/* no memmap: online the blocks added so far, then retry */
+				while (s->onlined < s->added) {
+					struct memory_block *mem = find_memory_block_by_id(
+						dimm_block_pa(s, s->onlined) / MEMORY_BLOCK_SIZE);
+
+					if (mem)
+						memory_block_online(mem, type);
+					s->onlined++;
+				}
+				continue;
+			}
+			if (err) {
+				dimm_add_fail(slot, err);
+				return false;
+			}
+			s->added++;
+		} else {
+			break;
+		}
+		op->done = s->added + s->onlined;
+	} while (ktime_ns() < deadline_ns);
+	if (s->added < s->nr_blocks || (type != MMOP_OFFLINE && s->onlined < s->added))
+		return true;
+	s->state = DIMM_ADDED;
+	add_system_ram_resource(s->base, s->size, "System RAM", false);	/* /proc/iomem */
+	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] node %d: %u blocks added%s in %llu ms",
+		slot, (unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
+		s->nid, s->nr_blocks, type != MMOP_OFFLINE ? " and onlined" : "",
+		(unsigned long long)((ktime_ns() - s->t0_ns) / 1000000));
+	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);
+	op->busy_start = op->busy_end = 0;
+	if (s->eject_pending) {
+		s->eject_pending = false;
+		dimm_eject_start(slot);
+	}
+	return false;
+}
+
+/* Start the add of the DIMM in slot (range, node and group known). */
+static void dimm_add_start(unsigned slot)
+{
+	struct dimm_slot *s = &slots[slot];
+	bool auto_on = memhp_default_online_type != MMOP_OFFLINE;
+
+	s->nr_blocks = (unsigned)(s->size / MEMORY_BLOCK_SIZE);
+	s->added = s->onlined = s->removed = 0;
+	s->eject_pending = false;
+	s->state = DIMM_ADDING;
+	s->t0_ns = ktime_ns();
+	ksnprintf(s->op_name, sizeof(s->op_name), "dimm%u add", slot);
+	s->op = (struct longop){
+		.name = s->op_name, .unit = "block steps", .step = dimm_add_step,
+		.total = (u64)s->nr_blocks * (auto_on ? 2 : 1),
+		.busy_start = s->base, .busy_end = s->base + s->size,
+	};
+	longop_start(&s->op);
+}
+
+/*
+ * The eject's step, one memory block per unit, top down (a block's memmap
+ * may lie in the block below): offline and remove the highest block left.
+ * If one refuses (unmovable pages), the blocks above it are added and
+ * onlined again with their old types (all their pages were free once
+ * offline, so nothing is lost), QEMU hears _OST(Eject Request, in use)
+ * and the DIMM stays, online and usable.  When the last block is gone the
+ * DIMM is ejected.
+ */
+static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
+{
+	unsigned slot = slot_of_op(op);
+	struct dimm_slot *s = &slots[slot];
+
+	do {
+		unsigned i;
+		struct memory_block *mem;
+		int err;
+
+		if (s->removed == s->nr_blocks)
+			break;
+		i = s->nr_blocks - 1 - s->removed;
+		mem = find_memory_block_by_id(dimm_block_pa(s, i) / MEMORY_BLOCK_SIZE);
+		removed_types[i] = mem && mem->state == MEM_ONLINE ? (u8)mem->online_type :
+								       (u8)MMOP_OFFLINE;
+		err = mem ? offline_and_remove_memory(dimm_block_pa(s, i), MEMORY_BLOCK_SIZE) : 0;
+		if (err) {
+			for (unsigned j = i + 1; j < s->nr_blocks; j++) {
+				if (add_memory(s->nid, dimm_block_pa(s, j), MEMORY_BLOCK_SIZE, s->mgid,
+					       MHP_NO_AUTO_ONLINE)) {
+					pr_err("acpi-memhp: slot %u: block %u could not be added back", slot, j);
+					continue;
+				}
+				mem = find_memory_block_by_id(dimm_block_pa(s, j) / MEMORY_BLOCK_SIZE);
+				if (mem && removed_types[j] != MMOP_OFFLINE)
+					memory_block_online(mem, (enum mmop)removed_types[j]);
+			}
+			ksnprintf(s->why, sizeof(s->why),
+				  "memory [%#llx-%#llx) cannot be offlined: %s (see the log above)",
+				  (unsigned long long)s->base, (unsigned long long)(s->base + s->size),
+				  err_text(err));
+			s->state = DIMM_REMOVE_FAILED;
+			pr_err("acpi-memhp: slot %u: eject refused: %s", slot, s->why);
+			slot_ost(slot, OST_EV_EJECT_REQUEST, OST_EJECT_IN_USE);
+			goto end;
+		}
+		s->removed++;
+		op->done = s->removed;
+	} while (ktime_ns() < deadline_ns);
+	if (s->removed < s->nr_blocks)
+		return true;
+	memory_group_unregister(s->mgid);
+	s->mgid = -1;
+	release_mem_region_adjustable(s->base, s->size);	/* /proc/iomem */
+	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] removed in %llu ms; ejecting", slot,
+		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
+		(unsigned long long)((ktime_ns() - s->t0_ns) / 1000000));
+	slot_ctrl(slot, CTRL_EJECT);	/* QEMU unplugs it and sends DEVICE_DELETED */
+	s->state = DIMM_EMPTY;
+	s->why[0] = '\0';
+	slot_ost(slot, OST_EV_OSPM_EJECT, OST_SUCCESS);
+end:
+	op->busy_start = op->busy_end = 0;
+	eject_running = -1;
+	for (unsigned k = 0; k < nr_slots; k++)	/* the next eject that waited */
+		if (slots[k].eject_pending && slots[k].state != DIMM_ADDING) {
+			slots[k].eject_pending = false;
+			dimm_eject_start(k);
+			break;
+		}
+	return false;
+}
+
+/* Start the eject of the added DIMM in slot, or queue it behind the running one. */
+static void dimm_eject_start(unsigned slot)
+{
+	struct dimm_slot *s = &slots[slot];
+
+	if (eject_running >= 0) {
+		s->eject_pending = true;
+		pr_info("acpi-memhp: slot %u: eject waits for slot %d's eject to finish", slot,
+			eject_running);
+		return;
+	}
+	eject_running = (int)slot;
+	s->nr_blocks = (unsigned)(s->size / MEMORY_BLOCK_SIZE);
+	s->removed = 0;
+	s->state = DIMM_REMOVING;
+	s->t0_ns = ktime_ns();
+	ksnprintf(s->op_name, sizeof(s->op_name), "dimm%u remove", slot);
+	s->op = (struct longop){
+		.name = s->op_name, .unit = "blocks", .step = dimm_eject_step,
+		.total = s->nr_blocks, .busy_start = s->base, .busy_end = s->base + s->size,
+	};
+	longop_start(&s->op);
+}
+
 /*
  * Device Check: a DIMM appeared in `slot` (hot- or cold-plugged).  Read its
  * range and node, add it as one static memory group.
@@ -140,6 +402,8 @@ static void dimm_device_check(unsigned slot)
 		slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);	/* already ours */
 		return;
 	}
+	if (s->state == DIMM_ADDING || s->state == DIMM_REMOVING)
+		return;		/* the running operation reports when it ends */
 	s->base = read_u64(REG_SEL_BASE_LO);
 	s->size = read_u64(REG_OST_ST_SIZE_LO);
 	s->pxm = inl(memhp_port + REG_PXM);
@@ -161,19 +425,7 @@ static void dimm_device_check(unsigned slot)
 	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] (%llu MiB) on node %d (pxm %u)",
 		slot, (unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
 		(unsigned long long)(s->size >> 20), s->nid, s->pxm);
-	err = add_memory(s->nid, s->base, s->size, s->mgid,
-			 memmap_on_memory ? MHP_MEMMAP_ON_MEMORY : MHP_NONE);
-	if (err) {
-		ksnprintf(s->why, sizeof(s->why), "add_memory [%#llx-%#llx): %s",
-			  (unsigned long long)s->base, (unsigned long long)(s->base + s->size),
-			  err_text(err));
-		memory_group_unregister(s->mgid);
-		s->mgid = -1;
-		goto fail;
-	}
-	s->state = DIMM_ADDED;
-	add_system_ram_resource(s->base, s->size, "System RAM", false);	/* /proc/iomem */
-	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);
+	dimm_add_start(slot);
 	return;
 fail:
 	s->state = DIMM_ADD_FAILED;
@@ -189,26 +441,22 @@ fail:
 static void dimm_eject_request(unsigned slot)
 {
 	struct dimm_slot *s = &slots[slot];
-	int err;
 
 	slot_ost(slot, OST_EV_EJECT_REQUEST, OST_EJECT_IN_PROGRESS);
-	if (s->state == DIMM_ADDED || s->state == DIMM_REMOVE_FAILED) {
-		err = offline_and_remove_memory(s->base, s->size);
-		if (err) {
-			ksnprintf(s->why, sizeof(s->why),
-				  "memory [%#llx-%#llx) cannot be offlined: %s (see the log above)",
-				  (unsigned long long)s->base, (unsigned long long)(s->base + s->size),
-				  err_text(err));
-			s->state = DIMM_REMOVE_FAILED;
-			pr_err("acpi-memhp: slot %u: eject refused: %s", slot, s->why);
-			slot_ost(slot, OST_EV_EJECT_REQUEST, OST_EJECT_IN_USE);
-			return;
-		}
-		memory_group_unregister(s->mgid);
-		s->mgid = -1;
-		release_mem_region_adjustable(s->base, s->size);	/* /proc/iomem */
+	if (s->state == DIMM_ADDING) {
+		/* the add finishes first; none is lost */
+		s->eject_pending = true;
+		pr_info("acpi-memhp: slot %u: eject request while the DIMM is being added: it is ejected once the add completes",
+			slot);
+		return;
 	}
-	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] removed; ejecting", slot,
+	if (s->state == DIMM_REMOVING || s->eject_pending)
+		return;		/* already on its way out */
+	if (s->state == DIMM_ADDED || s->state == DIMM_REMOVE_FAILED) {
+		dimm_eject_start(slot);
+		return;
+	}
+	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] not in use; ejecting", slot,
 		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1));
 	slot_ctrl(slot, CTRL_EJECT);	/* QEMU unplugs it and sends DEVICE_DELETED */
 	s->state = DIMM_EMPTY;
@@ -218,7 +466,7 @@ static void dimm_eject_request(unsigned slot)
 
 /*
  * The GPE 3 work: what QEMU's MSCN method does.  For every slot, an insert
- * event is cleared and handled, else a remove event is.  Context: (main).
+ * event is cleared and handled, then a remove event.  Context: (main).
  */
 static void memhp_scan(struct work *w)
 {
@@ -233,7 +481,10 @@ static void memhp_scan(struct work *w)
 			slot_ctrl(slot, CTRL_CLEAR_INSERT);
 			slots[slot].last_event_ms = ktime_ns() / 1000000;
 			dimm_device_check(slot);
-		} else if (st & ST_REMOVE) {
+		}
+		/* both at once (device_del right after device_add): the eject
+		 * is kept behind the add that just started, not dropped */
+		if (st & ST_REMOVE) {
 			slot_ctrl(slot, CTRL_CLEAR_REMOVE);
 			slots[slot].last_event_ms = ktime_ns() / 1000000;
 			dimm_eject_request(slot);
@@ -352,8 +603,10 @@ void acpi_memhp_init(void)
 	for (unsigned slot = 0; slot < nr_slots; slot++) {
 		slot_select(slot);
 		if ((inb((u16)(memhp_port + REG_STATUS_CTRL)) & (ST_ENABLED | ST_INSERT | ST_REMOVE)) ==
-		    ST_ENABLED)
+		    ST_ENABLED) {
 			dimm_device_check(slot);
+			longop_finish(&slots[slot].op);	/* boot waits for cold-plugged memory */
+		}
 	}
 	if (acpi_gpe_register(GPE_MEMORY_HOTPLUG, &memhp_work))
 		pr_warn("acpi-memhp: GPE %u is not in the GPE0 block; events will be missed",

@@ -251,6 +251,12 @@ static void vmem_remove(struct pci_dev *pci)
 
 	if (!vm)
 		return;
+	if (vmem_resizing(vm)) {
+		/* between slices every block is whole: stop the round here */
+		longop_cancel(&vm->op);
+		pr_info("%s: removed while resizing: the resize stops at %llu MiB plugged\n", vm->name,
+			(unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20));
+	}
 	while (progress) {
 		progress = false;
 		left = 0;

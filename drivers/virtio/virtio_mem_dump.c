@@ -35,6 +35,11 @@ void virtio_mem_dump(struct printer *p)
 			  (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
 			  (unsigned long long)(vm->dev_plugged_size >> 20));
 		pr_printf(p, "  requested:   %llu MiB\n", (unsigned long long)(vm->requested_size >> 20));
+		if (vmem_resizing(vm))
+			pr_printf(p, "  moving:      %s, %llu of %llu MiB done, %llu ms so far\n",
+				  vm->op_plug ? "plugging" : "unplugging",
+				  (unsigned long long)vm->op.done, (unsigned long long)vm->op.total,
+				  (unsigned long long)((ktime_ns() - vm->round_t0) / 1000000));
 		pr_printf(p, "  usable:      %llu MiB\n",
 			  (unsigned long long)(vm->usable_region_size >> 20));
 		pr_printf(p, "  features:    %s%s%s\n",
@@ -49,6 +54,7 @@ void virtio_mem_dump(struct printer *p)
 		pr_printf(p, "  last round:  %llu ms\n", (unsigned long long)(vm->last_round_ns / 1000000));
 		pr_printf(p, "  status:      %s%s%s\n",
 			  vm->halted ? "halted: " :
+			  vmem_resizing(vm) ? "resizing" :
 			  vm->why[0] ? "stopped short: " : "converged",
 			  vm->why, vm->retry_at ? " (retrying)" : "");
 		pr_printf(p, "  blocks:");

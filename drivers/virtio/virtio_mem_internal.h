@@ -40,6 +40,7 @@
 #include <drivers/virtio.h>
 #include <drivers/virtio_mem.h>
 #include <drivers/pci.h>
+#include <kernel/longop.h>
 #include <kernel/time.h>
 #include <kernel/workqueue.h>
 #include <mm/memory_hotplug.h>
@@ -145,6 +146,15 @@ struct vmem_dev {
 	u64 last_round_ns;		/* duration of the last resize round */
 	bool last_busy;			/* the last round ended on a BUSY reply */
 	bool stop_logged;		/* the last round stopped short and said so */
+	/* the resize round while it moves: a long operation (`work`) */
+	struct longop op;		/* running while the round moves; busy range: the region */
+	char op_name[40];		/* "virtio-mem 01:00.0 resize" */
+	bool op_plug;			/* the round plugs (else it unplugs) */
+	unsigned cur_pass;		/* the round's cursor: which pass over the blocks */
+	unsigned cur_i;			/* the next block of that pass (unplug: counted from the top) */
+	u64 cur_request;		/* requested_size the cursor was set for */
+	u64 round_t0;			/* ktime_ns() when the round started */
+	u64 round_from;			/* plugged_sbs when the round started */
 };
 
 /* The device slots (virtio_mem.c); a slot is a device while in_use. */
@@ -249,11 +259,20 @@ extern u32 vmem_inject_count;
 void vmem_online_page(u64 start_pfn, u64 end_pfn);
 
 /*
- * vmem_resize() - bring plugged memory to requested_size (rounded down to
- * sub-blocks).  Sets retry_at when it stopped short for a reason that may
- * go away (BUSY, memory in use).
+ * vmem_resize() - start a resize round that brings plugged memory to
+ * requested_size (rounded down to sub-blocks), or let the running round
+ * retarget: the round is a long operation (vm->op) that plugs or unplugs
+ * one memory block per unit of work from the main loop's idle point, and
+ * re-reads requested_size every slice.  When it stops short for a reason
+ * that may go away (BUSY, memory in use) it sets retry_at.
  */
 void vmem_resize(struct vmem_dev *vm);
+
+/* vmem_resizing() - is a resize round of vm moving? */
+static inline bool vmem_resizing(const struct vmem_dev *vm)
+{
+	return vm->op.running;
+}
 
 /* The poller (every 100 ms); probe registers it once. */
 extern struct poller vmem_poller;

@@ -27,6 +27,7 @@
  * Context: (main): the poller and the shell.
  */
 #include "virtio_mem_internal.h"
+#include <kernel/console.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -49,13 +50,18 @@ void vmem_online_page(u64 start_pfn, u64 end_pfn)
 	}
 	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
 
+	/* runs of sub-blocks in the same state go in one call each: a fully
+	 * plugged block reaches the buddy in MAX_ORDER chunks, not 2 MiB ones */
 	while (pfn < end_pfn) {
 		u64 off = PFN_PHYS(pfn) - vmem_mb_addr(vm, 0);
 		unsigned i = (unsigned)(off / MEMORY_BLOCK_SIZE);
 		unsigned sb = (unsigned)((off % MEMORY_BLOCK_SIZE) / vm->sb_size);
+		bool plugged = vmem_sb_plugged(vm, i, sb);
 		u64 next = MIN(end_pfn, (pfn / sb_pages + 1) * sb_pages);
 
-		if (vmem_sb_plugged(vm, i, sb))
+		while (next < end_pfn && ++sb < vm->sb_per_mb && vmem_sb_plugged(vm, i, sb) == plugged)
+			next = MIN(end_pfn, next + sb_pages);
+		if (plugged)
 			generic_online_pages(pfn, next);
 		else
 			online_pages_keep_offline(pfn, next);
@@ -156,31 +162,52 @@ static int vmem_plug_new_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 	return err;
 }
 
-static int vmem_plug(struct vmem_dev *vm, u64 want)
-{
-	static const u8 order[] = { VMEM_MB_KERNEL_PARTIAL, VMEM_MB_MOVABLE_PARTIAL,
-				    VMEM_MB_OFFLINE_PARTIAL };
-	int err = 0;
+/*
+ * The passes of a plug round over the blocks, in order: partly plugged
+ * blocks by state (online ones first: their sub-blocks reach the buddy at
+ * once), then unused blocks, which are added and onlined one by one.
+ */
+static const u8 plug_passes[] = { VMEM_MB_KERNEL_PARTIAL, VMEM_MB_MOVABLE_PARTIAL,
+				  VMEM_MB_OFFLINE_PARTIAL, VMEM_MB_UNUSED };
 
-	for (unsigned o = 0; o < ARRAY_SIZE(order) && want; o++)
-		for (unsigned i = 0; i < vm->nr_mbs && want; i++)
-			if (vm->mb_state[i] == order[o] && (err = vmem_plug_in_mb(vm, i, &want)))
-				return err;
-	for (unsigned i = 0; i < vm->nr_mbs && want; i++) {
+/*
+ * vmem_plug_unit() - one unit of a plug round: plug up to want sub-blocks
+ * of the next block the cursor (cur_pass, cur_i) finds.  Returns 1 after a
+ * block, -ENOSPC when the passes are over (the region holds no more), or
+ * the error of the block's request or add.
+ */
+static int vmem_plug_unit(struct vmem_dev *vm, u64 want)
+{
+	while (vm->cur_pass < ARRAY_SIZE(plug_passes)) {
+		u8 st = plug_passes[vm->cur_pass];
+		unsigned i;
+		int err;
+
+		if (vm->cur_i >= vm->nr_mbs) {
+			vm->cur_pass++;
+			vm->cur_i = 0;
+			continue;
+		}
+		i = vm->cur_i++;
+		if (vm->mb_state[i] != st)
+			continue;
+		if (st != VMEM_MB_UNUSED) {
+			err = vmem_plug_in_mb(vm, i, &want);
+			return err ? err : 1;
+		}
 		/* a block not added but with plugged sub-blocks (its add failed
-		 * and the device refused them back) waits for vmem_unplug() */
-		if (vm->mb_state[i] != VMEM_MB_UNUSED || vmem_mb_nr_plugged(vm, i))
+		 * and the device refused them back) waits for an unplug round */
+		if (vmem_mb_nr_plugged(vm, i))
 			continue;
 		if (!mb_usable_sbs(vm, i))
 			break;
 		err = vmem_plug_new_mb(vm, i, &want);
-		if (err)
-			return err;
+		return err ? err : 1;
 	}
-	if (want && !err)
-		ksnprintf(vm->why, sizeof(vm->why), "%llu MiB more requested than the usable region holds",
-			  (unsigned long long)(want * vm->sb_size >> 20));
-	return want ? -ENOSPC : 0;
+	vm->cur_pass = ARRAY_SIZE(plug_passes);
+	ksnprintf(vm->why, sizeof(vm->why), "%llu MiB more requested than the usable region holds",
+		  (unsigned long long)(want * vm->sb_size >> 20));
+	return -ENOSPC;
 }
 
 /* ---- what may be taken for good ------------------------------------------- */
@@ -197,6 +224,12 @@ static int vmem_range_held(void *owner, u64 start_pfn, u64 nr_pages, char *why, 
 	u64 first = PFN_PHYS(start_pfn) / MEMORY_BLOCK_SIZE;
 	u64 end = PFN_PHYS(start_pfn + nr_pages) / MEMORY_BLOCK_SIZE;
 
+	if (vmem_resizing(vm)) {
+		ksnprintf(why, size, "%s is resizing (plugged %llu MiB, requested %llu MiB)",
+			  vm->name, (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
+			  (unsigned long long)(vm->requested_size >> 20));
+		return -EBUSY;
+	}
 	if (vm->requested_size < (vm->plugged_sbs * vm->sb_size)) {
 		ksnprintf(why, size, "%s is unplugging (requested %llu MiB, plugged %llu MiB)",
 			  vm->name, (unsigned long long)(vm->requested_size >> 20),
@@ -391,49 +424,163 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 	return 0;
 }
 
-static int vmem_unplug(struct vmem_dev *vm, u64 want)
-{
-	/* unused blocks first: only those whose add failed hold plugged sub-blocks */
-	static const u8 order[] = { VMEM_MB_UNUSED, VMEM_MB_OFFLINE_PARTIAL, VMEM_MB_OFFLINE,
+/*
+ * The passes of an unplug round, each from the top block down: unused
+ * blocks first (only those whose add failed hold plugged sub-blocks), then
+ * offline ones (nothing to migrate), then online ones, partly plugged
+ * before full ones.
+ */
+static const u8 unplug_passes[] = { VMEM_MB_UNUSED, VMEM_MB_OFFLINE_PARTIAL, VMEM_MB_OFFLINE,
 				    VMEM_MB_MOVABLE_PARTIAL, VMEM_MB_KERNEL_PARTIAL,
 				    VMEM_MB_MOVABLE, VMEM_MB_KERNEL };
-	int err;
 
-	vm->why[0] = 0;
-	for (unsigned o = 0; o < ARRAY_SIZE(order) && want; o++) {
-		for (int i = (int)vm->nr_mbs - 1; i >= 0 && want; i--) {
-			if (vm->mb_state[i] != order[o] || !vmem_mb_nr_plugged(vm, (unsigned)i))
-				continue;
-			if (!vmem_mb_may_unplug(vm, (unsigned)i))
-				continue;	/* want stays: -EBUSY below, retried */
-			err = order[o] <= VMEM_MB_OFFLINE_PARTIAL ?
-				      vmem_unplug_offline_mb(vm, (unsigned)i, &want) :
-				      vmem_unplug_online_mb(vm, (unsigned)i, &want);
-			if (err)
-				return err;
+/*
+ * vmem_unplug_unit() - one unit of an unplug round: unplug up to want
+ * sub-blocks of the next block the cursor finds (cur_i counts down).  A
+ * block in use as device memory is skipped (vm->why says so).  Returns 1
+ * after a block, -EBUSY when the passes are over and want is left (a later
+ * round retries), or a request's error.
+ */
+static int vmem_unplug_unit(struct vmem_dev *vm, u64 want)
+{
+	while (vm->cur_pass < ARRAY_SIZE(unplug_passes)) {
+		u8 st = unplug_passes[vm->cur_pass];
+		unsigned i;
+		int err;
+
+		if (!vm->cur_i) {
+			vm->cur_pass++;
+			vm->cur_i = vm->nr_mbs;
+			continue;
 		}
+		i = --vm->cur_i;
+		if (vm->mb_state[i] != st || !vmem_mb_nr_plugged(vm, i))
+			continue;
+		if (!vmem_mb_may_unplug(vm, i))
+			continue;	/* want stays: -EBUSY at the end, retried */
+		err = st <= VMEM_MB_OFFLINE_PARTIAL ? vmem_unplug_offline_mb(vm, i, &want) :
+						       vmem_unplug_online_mb(vm, i, &want);
+		return err ? err : 1;
 	}
-	/* blocks that lost their last sub-block earlier but could not be removed then */
-	for (unsigned i = 0; i < vm->nr_mbs; i++)
-		if (vm->mb_state[i] != VMEM_MB_UNUSED && !vmem_mb_nr_plugged(vm, i))
-			vmem_remove_empty_mb(vm, i);
-	return want ? -EBUSY : 0;
+	return -EBUSY;
 }
-
 
 /* ---- the resize round ---------------------------------------------------- */
 
+/* Point the round's cursor at the first block of its first pass, for a
+ * round that plugs (plug) or unplugs; progress counts from here. */
+static void vmem_round_cursor(struct vmem_dev *vm, bool plug)
+{
+	vm->op_plug = plug;
+	vm->cur_pass = 0;
+	vm->cur_i = plug ? 0 : vm->nr_mbs;
+	vm->cur_request = vm->requested_size;
+}
+
+/* done/total of the long operation, in MiB moved since the round began. */
+static void vmem_round_progress(struct vmem_dev *vm)
+{
+	u64 target = vm->requested_size / vm->sb_size, now = vm->plugged_sbs;
+	u64 from = vm->round_from;
+
+	vm->op.total = (target > from ? target - from : from - target) * vm->sb_size >> 20;
+	vm->op.done = (now > from ? now - from : from - now) * vm->sb_size >> 20;
+	if (vm->op.done > vm->op.total)
+		vm->op.total = vm->op.done;
+}
+
 /*
- * vmem_resize() - bring plugged memory to requested_size (rounded down to
- * sub-blocks).  Sets retry_at when it stopped short for a reason that may
- * go away (BUSY, memory in use).
+ * The end of a round (err 0: converged): blocks left empty but not yet
+ * removed are removed, the device's count is compared with the driver's,
+ * one log line says what the round did (a retry that changed nothing is
+ * not logged again), and a retry is set when it stopped short.
  */
+static void vmem_round_end(struct vmem_dev *vm, int err)
+{
+	u64 from = vm->round_from;
+
+	for (unsigned i = 0; i < vm->nr_mbs; i++)
+		if (vm->mb_state[i] != VMEM_MB_UNUSED && !vmem_mb_nr_plugged(vm, i))
+			vmem_remove_empty_mb(vm, i);
+	vm->last_round_ns = ktime_ns() - vm->round_t0;
+	vm->op.busy_start = vm->op.busy_end = 0;
+	vmem_read_config(vm);
+	if (vm->dev_plugged_size != vm->plugged_sbs * vm->sb_size)
+		pr_err("%s: device says %llu MiB plugged, driver %llu MiB\n", vm->name,
+		       (unsigned long long)(vm->dev_plugged_size >> 20),
+		       (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20));
+	if (err && from == vm->plugged_sbs && vm->stop_logged)
+		goto out;
+	vm->stop_logged = err != 0;
+	if (from != vm->plugged_sbs || err)
+		pr_info("%s: %s %llu -> %llu MiB (requested %llu MiB) in %llu ms%s%s\n", vm->name,
+			vm->op_plug ? "plugged" : "unplugged",
+			(unsigned long long)((from * vm->sb_size) >> 20),
+			(unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
+			(unsigned long long)(vm->requested_size >> 20),
+			(unsigned long long)(vm->last_round_ns / 1000000), err ? ": stopped: " : "",
+			err ? vm->why : "");
+out:
+	if (err && !vm->halted)
+		vm->retry_at = jiffies() + (vm->last_busy ? VMEM_RETRY_BUSY : VMEM_RETRY_SHORT);
+}
+
+/*
+ * The round's step: re-read requested_size (a new one retargets the
+ * round; a change of direction starts its passes over and logs the part
+ * done), then one block per unit until the deadline passes.  A block is
+ * the unit because its add, online, offline or removal leaves the block in
+ * a state every other path understands; between slices nothing is half done.
+ */
+static bool vmem_round_step(struct longop *op, u64 deadline_ns)
+{
+	struct vmem_dev *vm = container_of(op, struct vmem_dev, op);
+	int err = 0;
+
+	if (vm->vd.broken) {
+		ksnprintf(vm->why, sizeof(vm->why),
+			  "the device is broken (a reply was missing or malformed): no more requests");
+		err = -ENODEV;
+		goto end;
+	}
+	if (!vmem_read_config(vm) && vm->requested_size != vm->cur_request)
+		vmem_round_cursor(vm, vm->op_plug);
+	vmem_refresh_all(vm);	/* a block may have been onlined by hand meanwhile */
+	for (;;) {
+		u64 target = vm->requested_size / vm->sb_size, plugged = vm->plugged_sbs;
+		bool plug = target > plugged;
+
+		if (target == plugged)
+			break;
+		if (plug != vm->op_plug) {
+			vmem_round_end(vm, 0);	/* the part done so far, logged */
+			vm->round_t0 = ktime_ns();
+			vm->round_from = plugged;
+			vm->op.busy_start = vm->addr;
+			vm->op.busy_end = vm->addr + vm->region_size;
+			vmem_round_cursor(vm, plug);
+		}
+		err = plug ? vmem_plug_unit(vm, target - plugged) :
+			     vmem_unplug_unit(vm, plugged - target);
+		vmem_round_progress(vm);
+		if (err < 0)
+			goto end;
+		err = 0;
+		if (ktime_ns() >= deadline_ns)
+			return true;
+	}
+end:
+	vmem_round_end(vm, err);
+	return false;
+}
+
 /* Contract in virtio_mem_internal.h. */
 void vmem_resize(struct vmem_dev *vm)
 {
-	u64 t0 = ktime_ns(), plugged, target;
-	int err = 0;
+	u64 target;
 
+	if (vmem_resizing(vm))
+		return;		/* the running round re-reads requested_size every slice */
 	if (vm->vd.broken) {
 		ksnprintf(vm->why, sizeof(vm->why),
 			  "the device is broken (a reply was missing or malformed): no more requests");
@@ -473,37 +620,23 @@ void vmem_resize(struct vmem_dev *vm)
 		}
 	}
 	target = vm->requested_size / vm->sb_size;
-	plugged = vm->plugged_sbs;
 	vm->retry_at = 0;
 	vm->why[0] = 0;
-	if (target == plugged) {
+	if (target == vm->plugged_sbs) {
 		vm->stop_logged = false;
 		return;
 	}
-	if (target > plugged)
-		err = vmem_plug(vm, target - plugged);
-	else
-		err = vmem_unplug(vm, plugged - target);
-	vm->last_round_ns = ktime_ns() - t0;
-	vmem_read_config(vm);
-	if (vm->dev_plugged_size != vm->plugged_sbs * vm->sb_size)
-		pr_err("%s: device says %llu MiB plugged, driver %llu MiB\n", vm->name,
-		       (unsigned long long)(vm->dev_plugged_size >> 20),
-		       (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20));
-	/* a retry that changed nothing is not logged again (every 5 s otherwise) */
-	if (err && plugged == vm->plugged_sbs && vm->stop_logged)
-		goto out;
-	vm->stop_logged = err != 0;
-	pr_info("%s: %s %llu -> %llu MiB (requested %llu MiB) in %llu ms%s%s\n", vm->name,
-		target > plugged ? "plugged" : "unplugged",
-		(unsigned long long)((plugged * vm->sb_size) >> 20),
-		(unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
-		(unsigned long long)(vm->requested_size >> 20),
-		(unsigned long long)(vm->last_round_ns / 1000000), err ? ": stopped: " : "",
-		err ? vm->why : "");
-out:
-	if (err && !vm->halted)
-		vm->retry_at = jiffies() + (vm->last_busy ? VMEM_RETRY_BUSY : VMEM_RETRY_SHORT);
+	ksnprintf(vm->op_name, sizeof(vm->op_name), "%s resize", vm->name);
+	vm->op.name = vm->op_name;
+	vm->op.unit = "MiB";
+	vm->op.step = vmem_round_step;
+	vm->op.busy_start = vm->addr;
+	vm->op.busy_end = vm->addr + vm->region_size;
+	vm->round_t0 = ktime_ns();
+	vm->round_from = vm->plugged_sbs;
+	vmem_round_cursor(vm, target > vm->plugged_sbs);
+	vmem_round_progress(vm);
+	longop_start(&vm->op);
 }
 
 u64 vmem_seen_request[VMEM_MAX_DEVICES];
@@ -522,6 +655,8 @@ static void vmem_poll(void)
 		if (!vm->in_use || vm->vd.broken)
 			continue;
 		virtio_isr_read(&vm->vd);	/* clears the config-change bit */
+		if (vmem_resizing(vm))
+			continue;	/* the round re-reads requested_size itself */
 		u64 req;
 
 		if (vmem_cfg64(vm, VMEM_CFG_REQUESTED_SIZE, &req))
@@ -549,6 +684,13 @@ int virtio_mem_retry(struct printer *p)
 			continue;
 		vm->halted = false;
 		vmem_resize(vm);
+		/* the user asked and waits: slices back to back, Ctrl-C leaves
+		 * the round running in the background */
+		while (vmem_resizing(vm) && !console_interrupted())
+			longop_run_slice();
+		if (vmem_resizing(vm))
+			pr_printf(p, "%s: interrupted: the resize goes on in the background (see `work`)\n",
+				  vm->name);
 		pr_printf(p, "%s: plugged %llu MiB, requested %llu MiB%s%s\n", vm->name,
 			  (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
 			  (unsigned long long)(vm->requested_size >> 20),

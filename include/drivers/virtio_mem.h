@@ -29,8 +29,9 @@ void virtio_mem_dump(struct printer *p);
 
 /*
  * virtio_mem_retry() - a resize round now on every device (a halted one
- * too), then one line per device to p: plugged and requested size, and
- * why it stopped short.  Returns the number of devices.  Context: (main).
+ * too), waited for (its slices back to back; Ctrl-C stops the wait, not
+ * the round), then one line per device to p: plugged and requested size,
+ * and why it stopped short.  Returns the number of devices.  Context: (main).
  */
 int virtio_mem_retry(struct printer *p);
 

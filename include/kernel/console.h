@@ -54,7 +54,23 @@ void console_flush(void);
 /* console_getc() - the next input byte, waiting for one. Never fails. */
 int console_getc(void);
 
-/* console_trygetc() - the next input byte, or -1 if none is waiting. */
+/* console_trygetc() - the next input byte, or -1 if none is waiting
+ * (bytes console_interrupted() read ahead come first). */
 int console_trygetc(void);
+
+/* Ctrl-C, the byte that interrupts a long shell command. */
+#define CONSOLE_INTR		0x03
+/* console_interrupted() looks at the devices at most this often. */
+#define CONSOLE_PEEK_NS		(1000ull * 1000)
+
+/*
+ * console_interrupted() - has Ctrl-C been typed?  Reads every waiting
+ * byte: a Ctrl-C is consumed and makes it return true; any other byte is
+ * kept, in order, for console_trygetc() (up to 256 bytes; beyond that
+ * they wait in the device).  Cheap enough for the inner loop of a long
+ * command: it looks at the devices at most once per CONSOLE_PEEK_NS and
+ * otherwise only reads the clock.  Context: (main), not in an interrupt.
+ */
+bool console_interrupted(void);
 
 #endif

@@ -42,6 +42,12 @@ struct longop {
 	u64 start_ns;		/* ktime_ns() at longop_start() */
 	u64 slices;		/* step() calls so far */
 	u64 worst_slice_ns;	/* longest single step() call */
+	/*
+	 * The physical range [busy_start, busy_end) the operation is changing
+	 * (empty if busy_end <= busy_start): other operations on memory there
+	 * ask longop_range_busy() first and refuse or wait (docs/long-operations.md).
+	 */
+	u64 busy_start, busy_end;
 	bool running;		/* on the list; cleared when step() says done */
 	struct longop *next;	/* list link while running */
 };
@@ -61,6 +67,15 @@ bool longop_any_running(void);
  * caller that needs the result now (boot, tests); the console is not read
  * meanwhile. */
 void longop_finish(struct longop *op);
+
+/* longop_cancel() - take op off the running list where it stands (no-op
+ * if not running), for an owner that goes away (a device removed): its
+ * step() is not called again; the owner leaves its state consistent. */
+void longop_cancel(struct longop *op);
+
+/* longop_range_busy() - the running operation whose busy range meets the
+ * physical range [start, end), or NULL if none does. */
+struct longop *longop_range_busy(u64 start, u64 end);
 
 /* longop_dump() - one line per running operation: name, done/total unit,
  * elapsed time, slices and the worst slice; part of `work`. */

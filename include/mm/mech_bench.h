@@ -9,6 +9,15 @@
 #include <lib/printer.h>
 #include <mm/mechanisms.h>
 
+/*
+ * mech_bench_set_interrupt() - fn (NULL: none) is asked between the runs
+ * of every benchmark below; when it says true the benchmark stops after
+ * the runs done so far (at least one) and reports them, its reps or
+ * rounds field saying how many, always leaving valid state behind.  The shell points it at its Ctrl-C
+ * check; mm cannot read the console itself.  Context: (main).
+ */
+void mech_bench_set_interrupt(bool (*fn)(void));
+
 /* ---- memmap_init (tests/bench/bench_memmap_init.c, `bench memmap_init`) --- */
 
 enum memmap_bench_kind {

@@ -84,6 +84,18 @@ int shell_split(char *line, struct shell_words *w);
  */
 int shell_execute(struct printer *out, char *line);
 
+/*
+ * shell_interrupted() - has the user typed Ctrl-C since the command began?
+ * Long commands call it from their loops and stop at a consistent point
+ * (what was done stays done, or is undone, as each command documents),
+ * print "interrupted" and return -EINTR.  It asks shell_interrupt_check,
+ * which shell_run() points at console_interrupted() (other typed bytes are
+ * kept for the prompt); with none set (host tests) it says false.
+ * Context: (main).
+ */
+bool shell_interrupted(void);
+extern bool (*shell_interrupt_check)(void);
+
 /* shell_run() - the interactive loop on the console: prompt, edit, run. */
 void shell_run(void) __noreturn;
 

@@ -16,7 +16,9 @@
  * tests/host/virtio_mem_fake.c.
  */
 #include "htest.h"
+#include <kernel/longop.h>
 #include <views/vfs.h>
+#include <views/memory_sysfs.h>
 #include "../../shell/internal.h"
 #include <stdlib.h>
 #include <lib/errno.h>
@@ -242,6 +244,71 @@ HTEST(mm_cmds_memory_range_visits_existing_blocks_only)
 	CHECK_STREQ(out, "memory: memory36: no such memory block\n");
 	CHECK_EQ(run("memory offline memory33-18446744073709551615"), 0);
 	CHECK_STREQ(out, "memory33: offline\nmemory: 1 blocks offlined\n");
+	check_consistent();
+}
+
+/* A Ctrl-C that is always waiting (the console's check, faked). */
+static bool always_interrupted(void)
+{
+	return true;
+}
+
+/* A long operation that never ends by itself; its busy range is set by the test. */
+static bool never_done(struct longop *op, u64 deadline_ns)
+{
+	(void)op;
+	(void)deadline_ns;
+	return true;
+}
+
+/*
+ * Ctrl-C during `memory online N-M` stops after the first block, which
+ * stays online; the rest stay offline.  A long operation working on a
+ * block makes a state change of it wait (-EBUSY, its name in the message),
+ * through the command and through the sysfs file, and so does
+ * `devmem create`; once it is gone the same command goes through.
+ */
+HTEST(mm_cmds_ctrl_c_and_busy_ranges)
+{
+	struct longop op = { .name = "test resize", .unit = "MiB", .step = never_done,
+			     .total = 8, .busy_start = 33ull * MEMORY_BLOCK_SIZE,
+			     .busy_end = 34ull * MEMORY_BLOCK_SIZE };
+
+	boot();
+	CHECK_EQ(mcm_dimm_add(1, 0, 3), 0);
+	shell_interrupt_check = always_interrupted;
+	CHECK_EQ(run("memory online 32-34"), -EINTR);
+	shell_interrupt_check = NULL;
+	CHECK(strstr(out, "memory: interrupted after 1 blocks: they stay online\n") != NULL);
+	CHECK_EQ(find_memory_block_by_id(32)->state, MEM_ONLINE);
+	CHECK_EQ(find_memory_block_by_id(33)->state, MEM_OFFLINE);
+	check_consistent();
+
+	longop_start(&op);
+	CHECK_EQ(run("memory online 33"), -EBUSY);
+	CHECK_STREQ(out, "memory: memory33: busy: test resize is working on it (0/8 MiB done); "
+			 "try again when `work` no longer lists it\n");
+	CHECK_EQ(memory_block_state_store(33, "online", 6), -EBUSY);
+	CHECK_EQ(find_memory_block_by_id(33)->state, MEM_OFFLINE);
+	CHECK_EQ(run("memory online 34"), 0);		/* outside the range */
+	CHECK_EQ(run("devmem create 0x108000000 0x8000000 4k"), -EBUSY);
+	CHECK(strstr(out, "test resize is working on that memory") != NULL);
+	longop_cancel(&op);
+	CHECK_EQ(run("memory online 33"), 0);
+	CHECK_EQ(find_memory_block_by_id(33)->state, MEM_ONLINE);
+	check_consistent();
+
+	/* a contig alloc of 3 blocks is taken a block at a time: Ctrl-C frees the part taken */
+	u64 free_before = global_free_pages();
+
+	shell_interrupt_check = always_interrupted;
+	CHECK_EQ(run("contig alloc 0x100000 98304"), -EINTR);
+	shell_interrupt_check = NULL;
+	CHECK_STREQ(out, "contig alloc: interrupted after 32768 of 98304 pages: they are freed again\n");
+	CHECK_EQ(global_free_pages(), free_before);
+	check_consistent();
+	CHECK_EQ(run("contig alloc 0x100000 98304"), 0);
+	CHECK_EQ(run("contig free 0x100000 98304"), 0);
 	check_consistent();
 }
 

@@ -14,6 +14,8 @@
 #include "mm_host.h"
 #include "hotplug_check.h"
 #include "virtio_mem_fake.h"
+#include <kernel/longop.h>
+#include <kernel/console.h>
 #include "../../drivers/virtio/virtio_pci_internal.h"
 #include <lib/errno.h>
 #include <lib/printk.h>
@@ -519,6 +521,14 @@ void fvm_poll(unsigned ticks)
 {
 	fake_jiffies += ticks;
 	vmem_poller.fn();	/* the driver's poller */
+	while (longop_run_slice())	/* the round it started, slice by slice */
+		;
+}
+
+/* The console has no Ctrl-C on the host. */
+bool console_interrupted(void)
+{
+	return false;
 }
 
 /* ---- the driver's bookkeeping --------------------------------------------------- */

@@ -128,12 +128,15 @@ static bool count_step(struct longop *op, u64 deadline_ns)
 
 static void longop_slices_and_finish(struct ktest *t)
 {
-	struct longop a = { .name = "ktest a", .unit = "units", .step = count_step, .total = 3 };
+	struct longop a = { .name = "ktest a", .unit = "units", .step = count_step, .total = 3,
+			    .busy_start = 0x1000, .busy_end = 0x3000 };
 	struct longop b = { .name = "ktest b", .unit = "units", .step = count_step, .total = 5 };
 
 	longop_start(&a);
 	longop_start(&a);		/* already running: no second entry */
 	KTEST_EXPECT(t, longop_any_running());
+	KTEST_EXPECT(t, longop_range_busy(0x2000, 0x2001) == &a);
+	KTEST_EXPECT(t, longop_range_busy(0x3000, 0x4000) != &a);	/* half-open */
 	longop_run_slice();
 	KTEST_EXPECT_EQ(t, a.done, 1);
 	longop_run_slice();
@@ -141,6 +144,11 @@ static void longop_slices_and_finish(struct ktest *t)
 	KTEST_EXPECT_EQ(t, a.done, 3);
 	KTEST_EXPECT(t, !a.running);
 	KTEST_EXPECT_EQ(t, a.slices, 3);
+	KTEST_EXPECT(t, longop_range_busy(0x1000, 0x3000) != &a);	/* done: not busy */
+	longop_start(&b);
+	longop_cancel(&b);		/* off the list where it stands */
+	KTEST_EXPECT(t, !b.running);
+	KTEST_EXPECT_EQ(t, b.done, 0);
 	longop_start(&b);
 	longop_finish(&b);
 	KTEST_EXPECT_EQ(t, b.done, 5);

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""vmem_bench.py - the virtio-mem part of `make bench` (issue 15): plug and
+unplug of 64 and 256 GiB into a 2 GiB guest under TCG, the console's worst
+answer latency during each, and beside each plug its floor measured in the
+same boot.
+
+One q35 guest, `-m 2G,maxmem=266G`, a 256 GiB memory-backend-ram with
+reserve=off (only what the guest touches is backed) behind a virtio-mem
+device on a PCIe root port.  For each size, what a user would do:
+
+  (QMP) qom-set vmem1 requested-size SIZE
+        while it moves, `uptime` every ~75 ms over the serial console,
+        each answer timed (Enter to the next prompt, seen from the host)
+  bench touch MEMMAP ADDR     the floor: first touch (8-byte stores) of
+                              as many bytes as the memmap of SIZE (SIZE /
+                              4 KiB * 64 bytes), at the top of what was
+                              just plugged: memory neither the guest nor
+                              the host has touched yet
+  (QMP) qom-set vmem1 requested-size 0, timed the same way
+
+The plug and unplug times are the kernel's own ("virtio-mem 01:00.0:
+plugged 0 -> N MiB ... in T ms", from the request's first slice to the
+last); the wall time from qom-set to QEMU's size reaching the request is
+printed beside them (it adds up to one 100 ms poll).  Then one verdict
+line per target: plug 64 GiB <= 2.5 s, 256 GiB <= 10 s, unplug <= 5 s,
+plug within 1.5x of its floor, console latency <= 100 ms.  It never fails
+on a number; it exits non-zero only if the guest or a command failed.
+
+Usage: tests/bench/vmem_bench.py
+"""
+
+import os
+import re
+import sys
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "qemu"))
+
+import memlab  # noqa: E402
+
+GiB = 1 << 30
+MiB = 1 << 20
+REGION = 4 * GiB                     # the device region starts above the 2 GiB of boot RAM
+SIZES_GIB = (64, 256)
+PROBE_PERIOD = 0.075                 # seconds between console probes
+TARGET_PLUG_S = {64: 2.5, 256: 10.0}
+TARGET_UNPLUG_S = 5.0
+TARGET_FLOOR_RATIO = 1.5
+TARGET_LATENCY_MS = 100.0
+ROUND = re.compile(r"virtio-mem 01:00\.0: (un)?plugged (\d+) -> (\d+) MiB \(requested (\d+) MiB\) "
+                   r"in (\d+) ms")
+
+
+def vmem_size(m):
+    return [d["data"] for d in m.qmp().cmd("query-memory-devices")
+            if d["type"] == "virtio-mem"][0]["size"]
+
+
+def move(m, size):
+    """qom-set requested-size, probe the console until QEMU's size is size
+    and the kernel logged the end of the round; (kernel ms, wall s, worst
+    answer ms, answers)."""
+    start = len(m.output)
+    m.qmp().cmd("qom-set", path="vmem1", property="requested-size", value=size)
+    t0 = time.monotonic()
+    worst, answers, wall = 0.0, 0, None
+    deadline = t0 + 600 * memlab.SCALE
+    while True:
+        a = time.monotonic()
+        m.run("uptime")
+        worst = max(worst, time.monotonic() - a)
+        answers += 1
+        if wall is None and vmem_size(m) == size:
+            wall = time.monotonic() - t0
+        done = [r for r in ROUND.finditer(m.output[start:]) if int(r.group(3)) == size >> 20]
+        if wall is not None and done:
+            return int(done[-1].group(5)), wall, worst * 1000, answers
+        if time.monotonic() > deadline:
+            raise memlab.MachineError(f"requested-size {size >> 20} MiB not reached in time")
+        time.sleep(PROBE_PERIOD)
+
+
+def touch(m, nbytes, addr):
+    cmd = f"bench touch {nbytes} {addr:#x}"
+    out = m.run(cmd, timeout=600 * memlab.SCALE)
+    print(f"memlab> {cmd}\n{out}", end="", flush=True)
+    t = re.search(r"in (\d+)\.(\d+) ms", out)
+    if not t:
+        raise memlab.MachineError(f"bench touch: {out}")
+    return int(t.group(1)) + int(t.group(2)) / 1000
+
+
+def verdict(ok):
+    return "met" if ok else "NOT met"
+
+
+def main():
+    iso = memlab.make_iso(memlab.build_kernel(), "")
+    top = max(SIZES_GIB)
+    m = memlab.Machine(iso, name="vmem-bench", mem=f"2G,maxmem={top + 10}G", extra=[
+        "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
+        "-object", f"memory-backend-ram,id=hotmem0,size={top}G,share=on,reserve=off",
+        "-device", "virtio-mem-pci,id=vmem1,memdev=hotmem0,bus=port1,requested-size=0"])
+    rows = []
+    try:
+        m.start()
+        m.wait_boot()
+        m.qmp()
+        print(f"memlab virtio-mem benchmarks (TCG, -m 2G,maxmem={top + 10}G, a {top} GiB "
+              f"reserve=off backend), console probed every {PROBE_PERIOD * 1000:.0f} ms\n",
+              flush=True)
+        for gib in SIZES_GIB:
+            size = gib * GiB
+            plug = move(m, size)
+            memmap = size // 4096 * 64
+            floor_ms = touch(m, memmap, REGION + size - memmap)
+            unplug = move(m, 0)
+            rows.append((gib, plug, floor_ms, unplug))
+            print(f"{gib:4} GiB plug:   {plug[0]:6} ms in the kernel ({plug[1]:.2f} s wall), "
+                  f"floor {floor_ms:.0f} ms ({plug[0] / floor_ms:.2f}x), console worst "
+                  f"{plug[2]:.0f} ms over {plug[3]} answers", flush=True)
+            print(f"{gib:4} GiB unplug: {unplug[0]:6} ms in the kernel ({unplug[1]:.2f} s wall), "
+                  f"console worst {unplug[2]:.0f} ms over {unplug[3]} answers\n", flush=True)
+    except (memlab.MachineError, memlab.HarnessError, IndexError) as e:
+        print(f"\nvmem_bench: {type(e).__name__}: {e}\n--- last serial lines ---\n{m.tail()}",
+              file=sys.stderr)
+        return 1
+    finally:
+        m.kill()
+    print("issue 15 targets, this run (TCG):")
+    for gib, plug, floor_ms, unplug in rows:
+        print(f"  plug {gib} GiB: {plug[0] / 1000:.2f} s (target <= {TARGET_PLUG_S[gib]:g} s: "
+              f"{verdict(plug[0] / 1000 <= TARGET_PLUG_S[gib])}); {plug[0] / floor_ms:.2f}x its "
+              f"floor {floor_ms / 1000:.2f} s (target <= {TARGET_FLOOR_RATIO:g}x: "
+              f"{verdict(plug[0] <= TARGET_FLOOR_RATIO * floor_ms)})")
+        print(f"  unplug {gib} GiB: {unplug[0] / 1000:.2f} s (target <= {TARGET_UNPLUG_S:g} s: "
+              f"{verdict(unplug[0] / 1000 <= TARGET_UNPLUG_S)})")
+        for what, r in (("plug", plug), ("unplug", unplug)):
+            print(f"  console during {what} {gib} GiB: worst {r[2]:.0f} ms (target <= "
+                  f"{TARGET_LATENCY_MS:g} ms: {verdict(r[2] <= TARGET_LATENCY_MS)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

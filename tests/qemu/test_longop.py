@@ -1,0 +1,263 @@
+"""Issue 15 scenarios: long operations never block the console
+(docs/long-operations.md).
+
+While a large virtio-mem plug or unplug, or the add and removal of a DIMM
+of many blocks, moves in the background, a shell command is sent every
+200 ms and each must be answered within 1 s (a generous bound: the
+benchmark, `make bench`, holds the 100 ms target); the operation must
+still complete.  Ctrl-C stops a long shell command at a consistent point.
+Conflicting requests are refused or queued as the docs say.
+
+Nothing here depends on machine speed: a check that needs the operation
+to be still running looks at `work` before and after, and skips its
+assertion when the operation had already ended.
+"""
+
+import re
+import time
+
+import pytest
+
+from memlab import SCALE
+
+MiB = 1 << 20
+GiB = 1 << 30
+REGION = 4 * GiB                    # the virtio-mem region / first DIMM start here
+ANSWER_MAX = 1.0 * SCALE            # one command's answer while an operation moves
+PERIOD = 0.2                        # seconds between commands
+OP_MAX = 300.0 * SCALE              # the whole operation, under a loaded TCG
+
+LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] .*\n?", re.M)
+
+
+def sh(m, cmd, timeout=None):
+    out = m.run(cmd) if timeout is None else m.run(cmd, timeout=timeout)
+    return LOG_LINE.sub("", out)
+
+
+def timed(m, cmd):
+    """(output, seconds from Enter to the prompt)."""
+    t0 = time.monotonic()
+    out = sh(m, cmd)
+    return out, time.monotonic() - t0
+
+
+def memtotal_kb(m):
+    mt = re.search(r"^MemTotal:\s+(\d+) kB$", sh(m, "cat /proc/meminfo"), re.M)
+    assert mt, "no MemTotal"
+    return int(mt.group(1))
+
+
+def vmem_boot(boot, gib):
+    return boot(mem=f"2G,maxmem={gib + 8}G", extra=[
+        "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
+        "-object", f"memory-backend-ram,id=hotmem0,size={gib}G,share=on,reserve=off",
+        "-device", "virtio-mem-pci,id=vmem1,memdev=hotmem0,bus=port1,requested-size=0"])
+
+
+def resize(m, size):
+    m.qmp().cmd("qom-set", path="vmem1", property="requested-size", value=size)
+
+
+def vmem_size(m):
+    return [d["data"] for d in m.qmp().cmd("query-memory-devices")
+            if d["type"] == "virtio-mem"][0]["size"]
+
+
+def answer_while(m, done, what):
+    """Send `work` and `cat /proc/meminfo` in turn every PERIOD until
+    done(output of the last meminfo) says true; every answer within
+    ANSWER_MAX.  Returns (answers, worst seconds, whether `work` ever
+    showed what)."""
+    deadline = time.monotonic() + OP_MAX
+    answers, worst, seen = 0, 0.0, False
+    while True:
+        out, dt = timed(m, "work")
+        answers += 1
+        worst = max(worst, dt)
+        assert dt <= ANSWER_MAX, f"`work` answered after {dt:.2f} s:\n{out}"
+        seen |= what in out
+        out, dt = timed(m, "cat /proc/meminfo")
+        answers += 1
+        worst = max(worst, dt)
+        assert dt <= ANSWER_MAX, f"`cat /proc/meminfo` answered after {dt:.2f} s"
+        if done(out):
+            return answers, worst, seen
+        assert time.monotonic() < deadline, sh(m, "work") + sh(m, "virtio-mem")
+        time.sleep(PERIOD)
+
+
+def meminfo_total(out):
+    mt = re.search(r"^MemTotal:\s+(\d+) kB$", out, re.M)
+    return int(mt.group(1)) if mt else -1
+
+
+# -- virtio-mem ------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_console_answers_during_large_virtio_mem_plug_and_unplug(boot):
+    gib = 64
+    m = vmem_boot(boot, gib)
+    base = memtotal_kb(m)
+    resize(m, gib * GiB)
+    n, worst, seen = answer_while(
+        m, lambda out: meminfo_total(out) == base + gib * GiB // 1024,
+        "virtio-mem 01:00.0 resize")
+    print(f"\n{gib} GiB plug: {n} answers, worst {worst * 1000:.0f} ms, work listed it: {seen}")
+    assert vmem_size(m) == gib * GiB
+    assert "long operations: none" in sh(m, "work")
+    resize(m, 0)
+    n, worst, seen = answer_while(m, lambda out: meminfo_total(out) == base,
+                                  "virtio-mem 01:00.0 resize")
+    print(f"{gib} GiB unplug: {n} answers, worst {worst * 1000:.0f} ms, work listed it: {seen}")
+    assert vmem_size(m) == 0
+    out = sh(m, "virtio-mem")
+    assert "status:      converged" in out, out
+
+
+@pytest.mark.slow
+def test_conflicts_during_a_virtio_mem_resize(boot):
+    """While the resize moves, a state write to a block of its region and
+    `devmem create` on the region are refused with the operation's name;
+    `virtio-mem` shows plugged vs requested; a second requested size
+    retargets the running round (nothing is lost: it converges on the
+    last one)."""
+    m = vmem_boot(boot, 64)
+    base = memtotal_kb(m)
+    resize(m, 64 * GiB)
+    time.sleep(0.5)
+    before = sh(m, "work")
+    off = sh(m, "memory offline 32")
+    dev = sh(m, f"devmem create {REGION:#x} {128 * MiB:#x} 4k")
+    view = sh(m, "virtio-mem")
+    after = sh(m, "work")
+    if "virtio-mem 01:00.0 resize" in before and "virtio-mem 01:00.0 resize" in after:
+        assert "busy: virtio-mem 01:00.0 resize is working on it" in off, off
+        assert "virtio-mem 01:00.0 resize is working on that memory" in dev, dev
+        assert re.search(r"moving:\s+plugging, \d+ of 65536 MiB done", view), view
+        assert "status:      resizing" in view, view
+    resize(m, 8 * GiB)                  # retarget while (maybe) still moving
+    deadline = time.monotonic() + OP_MAX
+    while memtotal_kb(m) != base + 8 * GiB // 1024 or "long operations: none" not in sh(m, "work"):
+        assert time.monotonic() < deadline, sh(m, "virtio-mem")
+        time.sleep(0.3)
+    assert vmem_size(m) == 8 * GiB
+    # afterwards the same write is no longer refused for the resize (the
+    # block may still refuse for its own reasons: it holds later memmaps)
+    out = sh(m, "memory offline 32")
+    assert "is working on it" not in out, out
+
+
+def test_ctrl_c_leaves_a_retry_running_in_the_background(boot):
+    """`virtio-mem retry` waits for the round; Ctrl-C ends the wait, not
+    the round.  The Ctrl-C is typed with the command line, so it is
+    waiting before the first slice ends, whatever the machine's speed."""
+    m = vmem_boot(boot, 64)
+    base = memtotal_kb(m)
+    m.qmp().cmd("qom-set", path="vmem1", property="requested-size", value=64 * GiB)
+    out = m.run_keys(b"virtio-mem retry\r\x03")
+    if "interrupted" not in out:
+        # the poller's round had finished before the retry began
+        assert "plugged 65536 MiB, requested 65536 MiB" in out, out
+    else:
+        assert "interrupted: the resize goes on in the background (see `work`)" in out, out
+    deadline = time.monotonic() + OP_MAX
+    while memtotal_kb(m) != base + 64 * GiB // 1024:
+        assert time.monotonic() < deadline, sh(m, "virtio-mem")
+        time.sleep(0.3)
+    assert "^C" not in sh(m, "uptime")   # the Ctrl-C never reached the prompt
+
+
+# -- DIMMs -----------------------------------------------------------------------
+
+def dimm_state(m, slot=0):
+    out = sh(m, "hotplug")
+    st = re.search(rf"^{slot}\s+(\S+(?: \S+)?)\s+\[", out, re.M)
+    return st.group(1) if st else "empty"
+
+
+def add_dimm(m, dimm, size):
+    q = m.qmp()
+    q.cmd("object-add", **{"qom-type": "memory-backend-ram", "id": f"mem-{dimm}",
+                           "size": size, "reserve": False})
+    q.cmd("device_add", driver="pc-dimm", id=dimm, memdev=f"mem-{dimm}")
+
+
+def wait_deleted(m, dimm):
+    q = m.qmp()
+    q.wait_event("DEVICE_DELETED", timeout=OP_MAX, match={"device": dimm})
+    q.cmd("object-del", id=f"mem-{dimm}")
+
+
+def dimm_boot(boot, maxmem):
+    m = boot(mem=f"2G,slots=8,maxmem={maxmem}")
+    m.qmp()                             # events are kept from here on
+    out = sh(m, "echo online > /sys/devices/system/memory/auto_online_blocks")
+    assert out == "", out
+    return m
+
+
+@pytest.mark.slow
+def test_console_answers_during_dimm_add_and_remove_of_many_blocks(boot):
+    size = 32 * GiB                     # 256 memory blocks, each added then onlined
+    m = dimm_boot(boot, "40G")
+    base = memtotal_kb(m)
+    add_dimm(m, "big", size)
+    n, worst, seen = answer_while(m, lambda out: meminfo_total(out) == base + size // 1024
+                                  and dimm_state(m) == "added", "dimm0 add")
+    print(f"\n32 GiB DIMM add: {n} answers, worst {worst * 1000:.0f} ms, work listed it: {seen}")
+    m.qmp().cmd("device_del", id="big")
+    n, worst, seen = answer_while(m, lambda out: meminfo_total(out) == base
+                                  and dimm_state(m) == "empty", "dimm0 remove")
+    print(f"32 GiB DIMM remove: {n} answers, worst {worst * 1000:.0f} ms, work listed it: {seen}")
+    wait_deleted(m, "big")
+    assert "long operations: none" in sh(m, "work")
+
+
+def test_device_del_during_the_add_waits_for_it(boot):
+    """device_del right after device_add: the eject is queued behind the
+    add (or, if the add was already done, runs at once); either way the
+    DIMM ends removed and the memory is as before."""
+    m = dimm_boot(boot, "24G")
+    base = memtotal_kb(m)
+    add_dimm(m, "d1", 16 * GiB)
+    m.qmp().cmd("device_del", id="d1")
+    wait_deleted(m, "d1")
+    deadline = time.monotonic() + OP_MAX
+    while memtotal_kb(m) != base:
+        assert time.monotonic() < deadline, sh(m, "hotplug")
+        time.sleep(0.3)
+    assert "long operations: none" in sh(m, "work")
+    assert dimm_state(m) == "empty", sh(m, "hotplug")
+
+
+# -- Ctrl-C in long commands -------------------------------------------------------
+
+def test_ctrl_c_stops_long_commands_at_a_consistent_point(boot):
+    """Ctrl-C typed with the command line: `memory online` of a range stops
+    after the first block (the blocks done stay online), `bench
+    memmap_init` reports the runs done; other typed bytes are kept, so the
+    next command runs normally."""
+    m = dimm_boot(boot, "16G")
+    assert sh(m, "echo offline > /sys/devices/system/memory/auto_online_blocks") == ""
+    add_dimm(m, "d1", 1 * GiB)          # blocks 32-39, offline
+    m.qmp().wait_event("ACPI_DEVICE_OST", timeout=60 * SCALE, match={})
+    m.quiesce(0.3)
+    out = m.run_keys(b"memory online 32-39\r\x03")
+    done = re.search(r"memory: interrupted after (\d+) blocks: they stay online", out)
+    assert done, out
+    n = int(done.group(1))
+    assert 1 <= n < 8, out
+    states = [sh(m, f"cat /sys/devices/system/memory/memory{b}/state").strip()
+              for b in range(32, 40)]
+    assert states == ["online"] * n + ["offline"] * (8 - n), states
+    sh(m, f"memory offline 32-{31 + n}")
+    out = m.run_keys(b"bench memmap_init 0x100000000 0x40000000 41\r\x03", timeout=300 * SCALE)
+    runs = re.search(r"median of (\d+) runs", out)
+    assert runs and int(runs.group(1)) < 41, out
+    # bytes typed behind a Ctrl-C are kept for the prompt
+    out = m.run_keys(b"bench memmap_init 0x100000000 0x8000000 41\r\x03uptime\r",
+                     timeout=300 * SCALE)
+    assert "median of" in out, out
+    text = m.wait_prompt().replace("\r", "")
+    assert "uptime" in text and "up " in text and "^C" not in text, text

@@ -158,6 +158,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	i8042_init();			/* the PS/2 keyboard, a second console input */
 	irq_enable();
 	mm_setup();			/* memblock, sections, zones, buddy */
+	acpi_numa_cpus_init(boot_cpu.apic_id);	/* MADT CPUs on SRAT's nodes (not started) */
 	vfs_init();			/* /proc files registered at link time */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
 	sysfs_params_init();		/* /sys/module/MODULE/parameters/: a few, first */

@@ -83,6 +83,7 @@ DRIVER_OBJS := \
 	drivers/acpi/decode.o \
 	drivers/acpi/sleep.o \
 	drivers/acpi/resources.o \
+	drivers/acpi/numa_cpus.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
 	drivers/pci/probe.o \
@@ -178,6 +179,7 @@ MM_OBJS := \
 	mm/memory_online.o \
 	mm/online_policy.o \
 	mm/memremap.o \
+	mm/numa_cpu.o \
 	mm/mm_init.o
 
 # In-kernel self-test suites (KTAP), run by the `selftest` command.
@@ -370,7 +372,11 @@ HOST_SUITE_apic := tests/host/test_apic.c arch/x86_64/apic.c drivers/acpi/madt.c
 HOST_SUITES += acpi
 HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c \
-	kernel/longop.c
+	kernel/longop.c \
+	drivers/acpi/numa_cpus.c
+HOST_SUITES += topology
+HOST_SUITE_topology := tests/host/test_topology.c drivers/acpi/srat.c drivers/acpi/madt.c \
+	drivers/acpi/decode.c drivers/acpi/numa_cpus.c
 HOST_SUITES += views
 HOST_SUITE_views := tests/host/test_views.c views/proc_mm.c
 HOST_SUITES += sysfs_memory
@@ -426,7 +432,7 @@ FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
 FUZZ_SRCS_fuzz_pci := tests/host/pci_model.c $(PCI_SRCS)
 FUZZ_SRCS_fuzz_acpi := drivers/acpi/tables.c drivers/acpi/srat.c drivers/acpi/madt.c \
 	drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
-	arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c
+	drivers/acpi/numa_cpus.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c
 FUZZ_SRCS_fuzz_virtio_mem := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
 	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) shell/cmd_virtio_mem.c
 FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \

@@ -161,6 +161,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	mm_setup();			/* memblock, sections, zones, buddy */
 	iomem_register_boot(&boot_info.memmap);	/* /proc/iomem: firmware map, kernel image */
 	acpi_resources_init();		/* /proc/iomem: APICs, HPET; /proc/ioports: ACPI blocks */
+	acpi_numa_cpus_init(boot_cpu.apic_id);	/* MADT CPUs on SRAT's nodes (not started) */
 	vfs_init();			/* /proc files registered at link time */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
 	sysfs_params_init();		/* /sys/module/MODULE/parameters/: a few, first */

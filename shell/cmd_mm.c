@@ -21,6 +21,7 @@
 #include <views/mm_views.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include <mm/numa_cpu.h>
 
 
 /* ---- page PFN ------------------------------------------------------------- */
@@ -219,6 +220,36 @@ SHELL_COMMAND(memblock, .name = "memblock", .usage = "memblock",
 		      "(first MiB, kernel image, multiboot2 block, early allocations).",
 	      .fn = cmd_memblock);
 
+/*
+ * The CPU table: number, APIC id, UID, domain and node of each CPU the
+ * firmware lists (include/mm/numa_cpu.h).
+ */
+static void numa_cpus_print(struct printer *out)
+{
+	struct numa_cpu c;
+
+	pr_printf(out, "CPUs: %u listed (MADT, nodes from SRAT processor affinity); memlab runs "
+		  "on CPU 0, the others are not started\n", nr_numa_cpus());
+	if (!numa_cpus_listed()) {
+		pr_printf(out, "  cpu 0: boot CPU, no MADT processor entries\n");
+		return;
+	}
+	for (unsigned cpu = 0; numa_cpu_get(cpu, &c); cpu++) {
+		pr_printf(out, "  cpu %u: APIC id %u, UID %u, ", cpu, c.hw_id, c.uid);
+		if (c.pxm < 0)
+			pr_printf(out, "no proximity domain");
+		else
+			pr_printf(out, "proximity domain %d", c.pxm);
+		if (c.nid == NUMA_NO_NODE)
+			pr_printf(out, ", no node");
+		else
+			pr_printf(out, ", node %d", c.nid);
+		pr_printf(out, "%s\n", c.boot ? " (boot CPU)" : "");
+	}
+	if (numa_cpus_dropped())
+		pr_printf(out, "  ... %u more CPUs not listed\n", numa_cpus_dropped());
+}
+
 static int cmd_numa(struct printer *out, int argc, char **argv)
 {
 	int nid, other;
@@ -248,7 +279,11 @@ static int cmd_numa(struct printer *out, int argc, char **argv)
 				  (unsigned long long)zone->zone_start_pfn,
 				  (unsigned long long)zone_end_pfn(zone), zone->present_pages);
 		}
+		pr_printf(out, "  cpus: ");
+		node_cpulist_print(out, nid);
+		pr_printf(out, "%s\n", node_has_cpus(nid) ? "" : "none");
 	}
+	numa_cpus_print(out);
 	pr_printf(out, "node distances:\nnode ");
 	for_each_online_node(other)
 		pr_printf(out, "%4d", other);
@@ -270,8 +305,11 @@ static int cmd_numa(struct printer *out, int argc, char **argv)
 SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
 	      .summary = "nodes: spans, present and managed pages, zones, distances",
 	      .help = "Nodes come from the ACPI SRAT (one node without it); distances\n"
-		      "from the SLIT (10 local, 20 remote without it).  Also lists the\n"
-		      "ranges SRAT marks hotpluggable, where memory may appear later.",
+		      "from the SLIT (10 local, 20 remote without it).  Each node's CPUs\n"
+		      "and the CPU table (APIC id, ACPI UID, proximity domain, node) come\n"
+		      "from the MADT and the SRAT's processor affinity; memlab runs on\n"
+		      "CPU 0 only.  Also lists the ranges SRAT marks hotpluggable, where\n"
+		      "memory may appear later.",
 	      .fn = cmd_numa);
 
 static int cmd_meminit(struct printer *out, int argc, char **argv)

@@ -47,6 +47,7 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/cma.h>
+#include <mm/numa_cpu.h>
 #include <arch/paging.h>
 
 static unsigned long pages_to_kb(unsigned long pages)
@@ -535,17 +536,10 @@ static int node_has_normal_memory_show(struct printer *p, void *data)
 	return 0;
 }
 
-/*
- * The one CPU.  memlab reads no SRAT processor affinity, so it is on the
- * first online node, where QEMU puts CPU 0 unless told otherwise.
- */
+/* The CPUs come from mm's CPU table (include/mm/numa_cpu.h: MADT + SRAT). */
 static bool node_has_cpu(int nid)
 {
-	int first;
-
-	for_each_online_node(first)
-		return nid == first;
-	return false;
+	return node_has_cpus(nid);
 }
 
 static int node_possible_show(struct printer *p, void *data)
@@ -624,17 +618,19 @@ static int node_distance_show(struct printer *p, void *data)
 	return 0;
 }
 
-/* nodeN/cpulist: "%*pbl" of the node's CPUs: "0" or an empty line. */
+/* nodeN/cpulist: "%*pbl" of the node's CPUs ("0-1", or an empty line). */
 static int node_cpulist_show(struct printer *p, void *data)
 {
-	pr_printf(p, "%s\n", node_has_cpu((int)(uintptr_t)data) ? "0" : "");
+	node_cpulist_print(p, (int)(uintptr_t)data);
+	pr_printf(p, "\n");
 	return 0;
 }
 
-/* nodeN/cpumap: "%*pb", a hex mask of nr_cpu_ids (1) bits. */
+/* nodeN/cpumap: "%*pb", a hex mask of nr_cpu_ids bits. */
 static int node_cpumap_show(struct printer *p, void *data)
 {
-	pr_printf(p, "%d\n", node_has_cpu((int)(uintptr_t)data) ? 1 : 0);
+	node_cpumap_print(p, (int)(uintptr_t)data);
+	pr_printf(p, "\n");
 	return 0;
 }
 

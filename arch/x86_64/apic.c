@@ -11,10 +11,16 @@
  * GSI the overrides say (with their polarity and trigger), each GSI g to
  * vector 32 + g.
  *
- * Registers are memory-mapped (uncached, through ioremap): the local APIC
- * at the MADT's address (EOI at +0xb0, spurious-vector register +0xf0), the
- * I/O APIC as an index/data pair (+0x00 select, +0x10 window) whose
- * redirection entry for pin p is registers 0x10 + 2p (low) and 0x11 + 2p.
+ * The local APIC's registers are memory-mapped (uncached, through
+ * ioremap) at the MADT's address (EOI at +0xb0, spurious-vector register
+ * +0xf0) in xAPIC mode, or MSRs (0x800 + offset / 16; EOI 0x80b) when the
+ * firmware handed over in x2APIC mode (IA32_APIC_BASE bit 10): lapic_read()
+ * and lapic_write() pick the path (arch/lapic.h).  memlab never switches
+ * modes itself.  The I/O APIC is an index/data pair (+0x00 select, +0x10
+ * window) whose redirection entry for pin p is registers 0x10 + 2p (low)
+ * and 0x11 + 2p; its destination field holds an 8-bit APIC id, so in
+ * x2APIC mode a boot CPU whose id is above 255 (which needs interrupt
+ * remapping, not done here) leaves the 8259s in charge.
  *
  * Context: apic_init (boot); eoi (interrupt).
  */
@@ -22,17 +28,10 @@
 #include <arch/cpu.h>
 #include <arch/io.h>
 #include <arch/paging.h>
+#include <arch/lapic.h>
 #include <lib/printk.h>
 #include <lib/errno.h>
 
-#define MSR_APIC_BASE		0x1b
-#define APIC_BASE_ENABLE	(1ULL << 11)
-#define LAPIC_ID		0x20
-#define LAPIC_TPR		0x80
-#define LAPIC_EOI		0xb0
-#define LAPIC_SVR		0xf0
-#define LAPIC_LVT_LINT0		0x350
-#define LAPIC_LVT_MASKED	(1u << 16)
 #define IOAPIC_VER		0x01
 #define IOAPIC_REDTBL(pin)	(0x10 + 2 * (pin))
 #define RTE_ACTIVE_LOW		(1u << 13)
@@ -46,15 +45,37 @@ struct ioapic {
 	u8 id;			/* from the MADT */
 };
 
-static volatile u32 *lapic;
+static volatile u32 *lapic;		/* xAPIC mode: the mapped registers */
+static enum lapic_mode lapic_mode;
 static struct ioapic ioapics[APIC_MAX_IOAPICS];
 static struct irq_topology no_topology;
 static struct irq_topology *topo = &no_topology;	/* apic_init()'s, overrides kept */
 static unsigned nr_ioapics;
 static bool enabled;
 
-static u32 lapic_read(u32 reg) { return mmio_read32(&lapic[reg / 4]); }
-static void lapic_write(u32 reg, u32 v) { mmio_write32(&lapic[reg / 4], v); }
+/* Local APIC register reg (its xAPIC offset), through the mode's path. */
+static u32 lapic_read(u32 reg)
+{
+	struct lapic_reg_loc loc = lapic_reg_loc(lapic_mode, reg);
+
+	return loc.msr ? (u32)rdmsr(loc.index) : mmio_read32(&lapic[loc.index / 4]);
+}
+
+static void lapic_write(u32 reg, u32 v)
+{
+	struct lapic_reg_loc loc = lapic_reg_loc(lapic_mode, reg);
+
+	if (loc.msr)
+		wrmsr(loc.index, v);
+	else
+		mmio_write32(&lapic[loc.index / 4], v);
+}
+
+/* This CPU's APIC id, in either mode. */
+static u32 lapic_id(void)
+{
+	return lapic_id_of(lapic_mode, lapic_read(LAPIC_ID));
+}
 
 static u32 ioapic_read(struct ioapic *io, u32 reg)
 {
@@ -156,7 +177,7 @@ int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low)
 		pr_err("ioapic: no I/O APIC serves GSI %u; vector %u not routed", gsi, vector);
 		return -1;
 	}
-	ioapic_write(io, IOAPIC_REDTBL(pin) + 1, (lapic_read(LAPIC_ID) >> 24) << 24);
+	ioapic_write(io, IOAPIC_REDTBL(pin) + 1, lapic_id() << 24);	/* apic_init: < 256 */
 	ioapic_write(io, IOAPIC_REDTBL(pin), low);
 	return 0;
 }
@@ -228,15 +249,29 @@ bool apic_init(struct irq_topology *t)
 {
 	/* start over: the 8259s until this call says otherwise */
 	lapic = NULL;
+	lapic_mode = LAPIC_XAPIC;
 	nr_ioapics = 0;
 	enabled = false;
 	topo = &no_topology;
 	if (!t || !boot_cpu.has_apic)
 		return false;
 	topo = t;
-	lapic = ioremap(topo->lapic_addr, 0x400, IOREMAP_UC);
-	if (!lapic)
-		return false;
+	lapic_mode = lapic_mode_of(rdmsr(MSR_APIC_BASE));
+	if (lapic_mode == LAPIC_X2APIC) {
+		u32 id = lapic_id();
+
+		if (id > 0xff) {
+			pr_warn("apic: x2APIC id %u does not fit the I/O APIC's 8-bit destination "
+				"(no interrupt remapping); staying with the 8259 PICs", id);
+			lapic_mode = LAPIC_XAPIC;
+			topo = &no_topology;
+			return false;
+		}
+	} else {
+		lapic = ioremap(topo->lapic_addr, 0x400, IOREMAP_UC);
+		if (!lapic)
+			return false;
+	}
 	for (u32 i = 0; i < topo->nr_ioapics && nr_ioapics < APIC_MAX_IOAPICS; i++) {
 		struct ioapic *io = &ioapics[nr_ioapics];
 		u32 ver;
@@ -272,9 +307,14 @@ bool apic_init(struct irq_topology *t)
 	lapic_write(LAPIC_TPR, 0);
 	lapic_write(LAPIC_LVT_LINT0, LAPIC_LVT_MASKED);		/* no ExtINT from the 8259 */
 	enabled = true;
-	pr_info("apic: local APIC id %u at %#llx; %u I/O APIC(s), first with %u pins; 8259s masked",
-		lapic_read(LAPIC_ID) >> 24, (unsigned long long)topo->lapic_addr, nr_ioapics,
-		ioapics[0].nr_pins);
+	if (lapic_mode == LAPIC_X2APIC)
+		pr_info("apic: local APIC id %u in x2APIC mode (registers through MSRs); "
+			"%u I/O APIC(s), first with %u pins; 8259s masked", lapic_id(), nr_ioapics,
+			ioapics[0].nr_pins);
+	else
+		pr_info("apic: local APIC id %u at %#llx; %u I/O APIC(s), first with %u pins; "
+			"8259s masked", lapic_id(), (unsigned long long)topo->lapic_addr, nr_ioapics,
+			ioapics[0].nr_pins);
 	return true;
 }
 
@@ -284,8 +324,8 @@ void apic_dump(struct printer *p)
 		pr_printf(p, "interrupts: 8259 PICs (no usable MADT / I/O APIC)\n");
 		return;
 	}
-	pr_printf(p, "interrupts: local APIC id %u + I/O APIC; line = GSI, vector = 32 + GSI\n",
-		  lapic_read(LAPIC_ID) >> 24);
+	pr_printf(p, "interrupts: local APIC id %u%s + I/O APIC; line = GSI, vector = 32 + GSI\n",
+		  lapic_id(), lapic_mode == LAPIC_X2APIC ? " (x2APIC mode: registers through MSRs)" : "");
 	for (unsigned i = 0; i < nr_ioapics; i++) {
 		struct ioapic *io = &ioapics[i];
 

@@ -41,6 +41,14 @@ void cpu_detect(void)
 	c->has_apic = d & (1u << 9);
 	c->has_x2apic = cx & (1u << 21);
 	c->hypervisor = cx & (1u << 31);
+	c->apic_id = b >> 24;		/* initial APIC id, 8 bits */
+	if (c->max_leaf >= 0xb) {	/* x2APIC topology leaf: the full 32-bit id */
+		u32 ea, eb, ec, ed;
+
+		cpuid_count(0xb, 0, &ea, &eb, &ec, &ed);
+		if (eb)			/* a leaf with no levels reports EBX = 0 */
+			c->apic_id = ed;
+	}
 
 	if (c->max_leaf >= 7)
 		cpuid_count(7, 0, &a, &c->leaf7_ebx, &c->leaf7_ecx, &c->leaf7_edx);

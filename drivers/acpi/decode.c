@@ -37,6 +37,19 @@ void acpi_decode_fadt(struct printer *p)
 
 #define DECODE_MAX_ENTRIES	256	/* a view, not a dump of a 16 MiB table */
 
+/* The rest of a processor affinity line: disabled, or the node it is on. */
+static void decode_cpu_node(struct printer *p, u32 pxm, u32 flags)
+{
+	int nid = acpi_pxm_find_node(pxm);
+
+	if (!(flags & 1))
+		pr_printf(p, " (disabled)\n");
+	else if (nid == NUMA_NO_NODE)
+		pr_printf(p, " -> no node (no memory in that domain)\n");
+	else
+		pr_printf(p, " -> node %d\n", nid);
+}
+
 void acpi_decode_srat(struct printer *p)
 {
 	const struct acpi_sdt_header *h = acpi_find_table("SRAT", 0);
@@ -58,13 +71,23 @@ void acpi_decode_srat(struct printer *p)
 				  DECODE_MAX_ENTRIES);
 			return;
 		}
-		if (type == 0 && len >= 16) {
-			u32 flags;
+		if (type == 0 && len >= 16) {	/* local APIC affinity */
+			u32 flags, pxm = t[off + 2];
 
 			memcpy(&flags, t + off + 4, 4);
-			pr_printf(p, "  processor: APIC id %u, proximity %u%s\n", t[off + 3],
-				  t[off + 2] | (u32)t[off + 9] << 8 | (u32)t[off + 10] << 16 |
-				  (u32)t[off + 11] << 24, flags & 1 ? "" : " (disabled)");
+			if (h->revision > 1)
+				pxm |= (u32)t[off + 9] << 8 | (u32)t[off + 10] << 16 |
+				       (u32)t[off + 11] << 24;
+			pr_printf(p, "  processor: APIC id %u, proximity %u", t[off + 3], pxm);
+			decode_cpu_node(p, pxm, flags);
+		} else if (type == 2 && len >= 24) {	/* x2APIC affinity */
+			u32 flags, pxm, id;
+
+			memcpy(&pxm, t + off + 4, 4);
+			memcpy(&id, t + off + 8, 4);
+			memcpy(&flags, t + off + 12, 4);
+			pr_printf(p, "  processor: x2APIC id %u, proximity %u", id, pxm);
+			decode_cpu_node(p, pxm, flags);
 		} else if (type == 1 && len >= 40) {
 			u32 pxm, flags;
 			u64 base, size;

@@ -1,12 +1,17 @@
 /*
  * madt.c - the interrupt controllers, from the ACPI MADT ("APIC" table).
  *
- * The MADT gives the local APIC's address, one entry per CPU (local APIC),
- * one per I/O APIC (its id, MMIO address and first GSI), and interrupt
- * source overrides: ISA IRQ n arrives on GSI m with a given polarity and
- * trigger mode (on q35: IRQ 0 -> GSI 2; IRQ 9, the SCI, level/active-high).
- * Entries are bounds-checked; a malformed MADT is reported and ignored as
- * a whole (the 8259 PICs stay in use).
+ * The MADT gives the local APIC's address, one entry per CPU (type 0,
+ * local APIC, 8-bit APIC id; type 9, local x2APIC, 32-bit id, for the CPUs
+ * whose id does not fit in 8 bits), the NMI wiring of the CPUs' LINT pins
+ * (types 4 and 10, the same split), one entry per I/O APIC (its id, MMIO
+ * address and first GSI), and interrupt source overrides: ISA IRQ n
+ * arrives on GSI m with a given polarity and trigger mode (on q35: IRQ 0
+ * -> GSI 2; IRQ 9, the SCI, level/active-high).  Entries are
+ * bounds-checked; a malformed MADT is reported and ignored as a whole (the
+ * 8259 PICs stay in use).  CPU entries that make no sense (an id listed
+ * twice, the broadcast id 0xff or 0xffffffff) are skipped with a warning:
+ * the interrupt routing does not depend on them.
  *
  * Context: (boot).
  */
@@ -15,6 +20,60 @@
 #include <lib/string.h>
 
 struct irq_topology madt_info;
+static struct acpi_madt_cpu madt_cpus[MADT_MAX_CPUS];
+static unsigned nr_madt_cpus, nr_madt_cpus_dropped;
+static struct acpi_madt_nmi madt_nmis[MADT_MAX_NMIS];
+static unsigned nr_madt_nmis;
+
+/*
+ * A processor entry (type 0 or 9) at offset off: listed unless its id is
+ * the broadcast id or is listed already.  Enabled ones are counted in
+ * madt_info.nr_cpus.
+ */
+static void add_cpu(u8 type, u32 apic_id, u32 uid, u32 flags, u32 off)
+{
+	u32 broadcast = type == MADT_LOCAL_APIC ? 0xff : 0xffffffff;
+
+	if (apic_id == broadcast) {
+		pr_warn("madt: processor entry at offset %u (UID %u) has the broadcast id %#x; "
+			"skipped", off, uid, apic_id);
+		return;
+	}
+	for (unsigned i = 0; i < nr_madt_cpus; i++)
+		if (madt_cpus[i].apic_id == apic_id) {
+			pr_warn("madt: APIC id %u listed twice (UIDs %u and %u); the second is "
+				"skipped", apic_id, madt_cpus[i].uid, uid);
+			return;
+		}
+	if (nr_madt_cpus == MADT_MAX_CPUS) {
+		if (!nr_madt_cpus_dropped++)
+			pr_warn("madt: more than %d processor entries; APIC id %u and the rest "
+				"are not listed", MADT_MAX_CPUS, apic_id);
+		return;
+	}
+	madt_cpus[nr_madt_cpus++] = (struct acpi_madt_cpu){
+		.apic_id = apic_id, .uid = uid, .flags = flags, .type = type };
+	if (flags & MADT_CPU_ENABLED)
+		madt_info.nr_cpus++;
+}
+
+/* An NMI entry (type 4 or 10): kept for the view, the first MADT_MAX_NMIS. */
+static void add_nmi(u8 type, u32 uid, u16 flags, u8 lint)
+{
+	if (nr_madt_nmis < MADT_MAX_NMIS)
+		madt_nmis[nr_madt_nmis++] = (struct acpi_madt_nmi){
+			.uid = uid, .flags = flags, .lint = lint, .type = type };
+}
+
+unsigned madt_nr_cpus(void)
+{
+	return nr_madt_cpus;
+}
+
+const struct acpi_madt_cpu *madt_cpu(unsigned i)
+{
+	return i < nr_madt_cpus ? &madt_cpus[i] : NULL;
+}
 
 static void add_override(u8 bus_irq, u32 gsi, u16 flags)
 {
@@ -31,12 +90,22 @@ static void add_override(u8 bus_irq, u32 gsi, u16 flags)
 static u8 madt_entry_len(u8 type)
 {
 	switch (type) {
-	case 0:	return 8;	/* processor local APIC */
+	case MADT_LOCAL_APIC:	return 8;
 	case 1:	return 12;	/* I/O APIC */
 	case 2:	return 10;	/* interrupt source override */
+	case 4:	return 6;	/* local APIC NMI */
 	case 5:	return 12;	/* local APIC address override */
+	case MADT_LOCAL_X2APIC:	return 16;
+	case 10: return 12;	/* local x2APIC NMI */
 	default: return 0;
 	}
+}
+
+/* Forget the last parse: no controllers, no CPUs, no NMI entries. */
+static void madt_reset(void)
+{
+	memset(&madt_info, 0, sizeof(madt_info));
+	nr_madt_cpus = nr_madt_cpus_dropped = nr_madt_nmis = 0;
 }
 
 /*
@@ -52,7 +121,7 @@ bool madt_parse(void)
 	u32 off;
 	u8 len;
 
-	memset(&madt_info, 0, sizeof(madt_info));
+	madt_reset();
 	if (!h) {
 		pr_info("madt: no MADT; staying with the 8259 PICs");
 		return false;
@@ -77,10 +146,38 @@ bool madt_parse(void)
 			goto reject;
 		}
 		switch (type) {
-		case 0:	/* processor local APIC */
-			if (t[off + 4] & 1)
-				madt_info.nr_cpus++;
+		case MADT_LOCAL_APIC: {	/* UID, APIC id, flags */
+			u32 flags;
+
+			memcpy(&flags, t + off + 4, 4);
+			add_cpu(type, t[off + 3], t[off + 2], flags, off);
 			break;
+		}
+		case MADT_LOCAL_X2APIC: {	/* 2 reserved, x2APIC id, flags, UID */
+			u32 id, flags, uid;
+
+			memcpy(&id, t + off + 4, 4);
+			memcpy(&flags, t + off + 8, 4);
+			memcpy(&uid, t + off + 12, 4);
+			add_cpu(type, id, uid, flags, off);
+			break;
+		}
+		case 4: {	/* local APIC NMI: UID (0xff: all), flags, LINT# */
+			u16 flags;
+
+			memcpy(&flags, t + off + 3, 2);
+			add_nmi(type, t[off + 2] == 0xff ? 0xffffffff : t[off + 2], flags, t[off + 5]);
+			break;
+		}
+		case 10: {	/* local x2APIC NMI: flags, UID (all ones: all), LINT# */
+			u16 flags;
+			u32 uid;
+
+			memcpy(&flags, t + off + 2, 2);
+			memcpy(&uid, t + off + 4, 4);
+			add_nmi(type, uid, flags, t[off + 8]);
+			break;
+		}
 		case 1:	/* I/O APIC */
 			if (madt_info.nr_ioapics == APIC_MAX_IOAPICS) {
 				pr_warn("madt: more than %d I/O APICs; ignoring id %u",
@@ -110,9 +207,13 @@ bool madt_parse(void)
 	}
 	return madt_info.nr_ioapics > 0 && madt_info.lapic_addr;
 reject:
-	memset(&madt_info, 0, sizeof(madt_info));
+	madt_reset();
 	return false;
 }
+
+/* MPS INTI flags, as an override or an NMI entry gives them. */
+static const char *const pol[] = { "bus default", "active-high", "reserved", "active-low" };
+static const char *const trig[] = { "bus default", "edge", "reserved", "level" };
 
 void madt_dump(struct printer *p)
 {
@@ -124,10 +225,31 @@ void madt_dump(struct printer *p)
 			  madt_info.ioapics[i].addr, madt_info.ioapics[i].gsi_base);
 	for (u32 i = 0; i < madt_info.nr_overrides; i++) {
 		const struct irq_override *o = &madt_info.overrides[i];
-		static const char *const pol[] = { "bus default", "active-high", "reserved", "active-low" };
-		static const char *const trig[] = { "bus default", "edge", "reserved", "level" };
 
 		pr_printf(p, "  override: ISA IRQ %u -> GSI %u, %s, %s\n", o->bus_irq, o->gsi,
 			  pol[o->flags & 3], trig[(o->flags >> 2) & 3]);
+	}
+	for (unsigned i = 0; i < nr_madt_cpus; i++) {
+		const struct acpi_madt_cpu *c = &madt_cpus[i];
+
+		pr_printf(p, "  %s: APIC id %u, UID %u, %s\n",
+			  c->type == MADT_LOCAL_APIC ? "local APIC" : "local x2APIC", c->apic_id,
+			  c->uid, c->flags & MADT_CPU_ENABLED ? "enabled" :
+			  c->flags & MADT_CPU_ONLINE_CAPABLE ? "online-capable (not present)" :
+			  "disabled");
+	}
+	if (nr_madt_cpus_dropped)
+		pr_printf(p, "  ... %u more processor entries not listed\n", nr_madt_cpus_dropped);
+	for (unsigned i = 0; i < nr_madt_nmis; i++) {
+		const struct acpi_madt_nmi *n = &madt_nmis[i];
+
+		if (n->uid == 0xffffffff)
+			pr_printf(p, "  %s NMI: all processors, LINT%u, %s, %s\n",
+				  n->type == 4 ? "local APIC" : "local x2APIC", n->lint,
+				  pol[n->flags & 3], trig[(n->flags >> 2) & 3]);
+		else
+			pr_printf(p, "  %s NMI: UID %u, LINT%u, %s, %s\n",
+				  n->type == 4 ? "local APIC" : "local x2APIC", n->uid, n->lint,
+				  pol[n->flags & 3], trig[(n->flags >> 2) & 3]);
 	}
 }

@@ -3,7 +3,9 @@
  * (distances).
  *
  * The SRAT lists memory ranges with a proximity domain (pxm) and flags:
- * enabled, hot-pluggable, non-volatile.  memlab numbers nodes in the order
+ * enabled, hot-pluggable, non-volatile; and processors by APIC id with
+ * their domain (type 0 for an 8-bit local APIC id, type 2 for a 32-bit
+ * x2APIC id), which drivers/acpi/numa_cpus.c joins to the MADT's list.  memlab numbers nodes in the order
  * their proximity domains first appear, as Linux does, and gives mm/ plain
  * (start, end, nid, hotpluggable) ranges.  QEMU with maxmem= adds one
  * hot-pluggable entry for the whole device-memory window; it describes no
@@ -26,6 +28,19 @@
 #define SRAT_MEM_ENABLED	(1u << 0)
 #define SRAT_MEM_HOTPLUGGABLE	(1u << 1)
 #define SRAT_MEM_NONVOLATILE	(1u << 2)
+#define SRAT_CPU_AFFINITY	0	/* local APIC: pxm low byte, id, flags, pxm high */
+#define SRAT_CPU_LEN		16
+#define SRAT_X2APIC_AFFINITY	2	/* x2APIC: pxm, id, flags */
+#define SRAT_X2APIC_LEN		24
+#define SRAT_CPU_ENABLED	(1u << 0)
+
+struct srat_cpu {
+	u32 apic_id;
+	u32 pxm;
+};
+
+static struct srat_cpu srat_cpus[SRAT_MAX_CPUS];
+static unsigned nr_srat_cpus, nr_srat_cpus_dropped;
 
 static u32 pxm_of_node[MAX_NUMNODES];
 static int nr_pxm_nodes;
@@ -56,6 +71,39 @@ int acpi_pxm_to_node(u32 pxm)
 long acpi_node_to_pxm(int nid)
 {
 	return nid >= 0 && nid < nr_pxm_nodes ? (long)pxm_of_node[nid] : -1;
+}
+
+long srat_cpu_pxm(u32 apic_id)
+{
+	for (unsigned i = 0; i < nr_srat_cpus; i++)
+		if (srat_cpus[i].apic_id == apic_id)
+			return srat_cpus[i].pxm;
+	return -1;
+}
+
+/*
+ * A processor affinity entry: kept unless disabled (ACPI: ignore it), or
+ * its APIC id has an entry already (the first one stays: two domains for
+ * one CPU cannot both be right), or the table is full (counted, one
+ * warning).
+ */
+static void add_srat_cpu(u32 apic_id, u32 pxm, u32 flags, u32 off)
+{
+	if (!(flags & SRAT_CPU_ENABLED))
+		return;
+	if (srat_cpu_pxm(apic_id) >= 0) {
+		pr_warn("srat: processor entry at offset %u: APIC id %u has a proximity domain "
+			"already (%ld); this one (%u) is skipped", off, apic_id,
+			srat_cpu_pxm(apic_id), pxm);
+		return;
+	}
+	if (nr_srat_cpus == SRAT_MAX_CPUS) {
+		if (!nr_srat_cpus_dropped++)
+			pr_warn("srat: more than %d processor entries; APIC id %u and the rest have "
+				"no affinity", SRAT_MAX_CPUS, apic_id);
+		return;
+	}
+	srat_cpus[nr_srat_cpus++] = (struct srat_cpu){ .apic_id = apic_id, .pxm = pxm };
 }
 
 /*
@@ -118,6 +166,7 @@ static int __printf(2, 3) srat_reject(struct mm_boot_params *bp, const char *fmt
 	memset(bp->distance, 0, sizeof(bp->distance));
 	memset(pxm_of_node, 0, sizeof(pxm_of_node));
 	nr_pxm_nodes = 0;
+	nr_srat_cpus = nr_srat_cpus_dropped = 0;
 	return 0;
 }
 
@@ -128,8 +177,10 @@ static int __printf(2, 3) srat_reject(struct mm_boot_params *bp, const char *fmt
  * running past the table, a memory entry shorter than 40 bytes), or that
  * memlab cannot represent (a range that wraps past 2^64, more than
  * MAX_NUMNODES proximity domains or MM_MAX_NUMA_BLKS ranges, ranges of two
- * nodes that overlap), is ignored as a whole with the reason: one node,
- * rather than a guess.  Disabled and empty entries are skipped, as ACPI
+ * nodes that overlap, a processor entry shorter than its type's 16 or 24
+ * bytes), is ignored as a whole with the reason: one node, rather than a
+ * guess.  Processor entries are collected for srat_cpu_pxm(); they number
+ * no node (a domain with CPUs and no memory gets none).  Disabled and empty entries are skipped, as ACPI
  * says; so is a range beyond MAX_PHYSMEM_BITS, with a warning.
  */
 int srat_parse(struct mm_boot_params *bp)
@@ -143,6 +194,7 @@ int srat_parse(struct mm_boot_params *bp)
 	_Static_assert(MM_MAX_NUMA_BLKS <= 64, "one bit per range in nonvolatile");
 	memset(pxm_of_node, 0, sizeof(pxm_of_node));
 	nr_pxm_nodes = 0;
+	nr_srat_cpus = nr_srat_cpus_dropped = 0;
 	bp->nr_numa = 0;
 	memset(bp->distance, 0, sizeof(bp->distance));
 	if (!h)
@@ -163,6 +215,28 @@ int srat_parse(struct mm_boot_params *bp)
 			return srat_reject(bp, "entry at offset %u (type %u) has length %u, %s",
 					   off, type, len, len < 2 ? "less than 2" :
 					   "past the end of the table");
+		if (type == SRAT_CPU_AFFINITY || type == SRAT_X2APIC_AFFINITY) {
+			u8 need = type == SRAT_CPU_AFFINITY ? SRAT_CPU_LEN : SRAT_X2APIC_LEN;
+			u32 id;
+
+			if (len < need)
+				return srat_reject(bp, "processor entry at offset %u (type %u) has "
+						   "length %u, not %u", off, type, len, need);
+			if (type == SRAT_CPU_AFFINITY) {
+				id = t[off + 3];
+				memcpy(&flags, t + off + 4, 4);
+				pxm = t[off + 2];
+				if (h->revision > 1)	/* ACPI 3.0 added bits 8-31 */
+					pxm |= (u32)t[off + 9] << 8 | (u32)t[off + 10] << 16 |
+					       (u32)t[off + 11] << 24;
+			} else {
+				memcpy(&pxm, t + off + 4, 4);
+				memcpy(&id, t + off + 8, 4);
+				memcpy(&flags, t + off + 12, 4);
+			}
+			add_srat_cpu(id, pxm, flags, off);
+			continue;
+		}
 		if (type != SRAT_MEMORY_AFFINITY)
 			continue;
 		if (len < SRAT_MEMORY_LEN)

@@ -118,6 +118,37 @@ extern struct irq_topology madt_info;
 bool madt_parse(void);
 void madt_dump(struct printer *p);
 
+/*
+ * The MADT's processor entries, in table order: type 0 (local APIC, 8-bit
+ * id) and type 9 (local x2APIC, 32-bit id), each id once; and its NMI
+ * entries, types 4 and 10 (uid 0xffffffff: every processor).  Filled by
+ * madt_parse(), emptied by a rejected MADT.  Context: boot, then main loop.
+ */
+#define MADT_LOCAL_APIC		0
+#define MADT_LOCAL_X2APIC	9
+#define MADT_CPU_ENABLED	(1u << 0)
+#define MADT_CPU_ONLINE_CAPABLE	(1u << 1)
+#define MADT_MAX_CPUS		1024	/* processor entries kept; more are counted */
+#define MADT_MAX_NMIS		16	/* NMI entries kept for the view */
+
+struct acpi_madt_cpu {
+	u32 apic_id;		/* local APIC id (type 0) or x2APIC id (type 9) */
+	u32 uid;		/* ACPI processor UID */
+	u32 flags;		/* MADT_CPU_ENABLED, MADT_CPU_ONLINE_CAPABLE */
+	u8 type;		/* MADT_LOCAL_APIC or MADT_LOCAL_X2APIC */
+};
+
+struct acpi_madt_nmi {
+	u32 uid;		/* processor UID, 0xffffffff for all */
+	u16 flags;		/* MPS INTI polarity and trigger */
+	u8 lint;		/* the local APIC's LINT pin, 0 or 1 */
+	u8 type;		/* 4 (local APIC NMI) or 10 (local x2APIC NMI) */
+};
+
+/* madt_nr_cpus() - processor entries listed; madt_cpu(i) - the i-th, or NULL. */
+unsigned madt_nr_cpus(void);
+const struct acpi_madt_cpu *madt_cpu(unsigned i);
+
 struct work;
 
 /* acpi_resources_init() - IOAPIC, Local APIC, HPET and the FADT's I/O
@@ -170,5 +201,24 @@ int acpi_pxm_to_node(u32 pxm);
 int acpi_pxm_find_node(u32 pxm);
 /* acpi_node_to_pxm() - the proximity domain of node nid, -1 if none. */
 long acpi_node_to_pxm(int nid);
+
+/*
+ * srat_cpu_pxm() - the proximity domain the SRAT's processor affinity
+ * (type 0, local APIC; type 2, x2APIC; enabled entries only) gives APIC id
+ * apic_id, or -1.  srat_parse() collects them, at most SRAT_MAX_CPUS.
+ */
+#define SRAT_MAX_CPUS		1024
+long srat_cpu_pxm(u32 apic_id);
+
+/*
+ * acpi_numa_cpus_init() - list every enabled MADT processor in mm's CPU
+ * table (include/mm/numa_cpu.h) with its node: the node of its SRAT
+ * proximity domain; the first online node without an SRAT or without an
+ * affinity entry for it; NUMA_NO_NODE (with a warning) when its domain has
+ * no memory node.  boot_apic_id is the CPU memlab runs on (CPU 0); it is
+ * listed even if the MADT does not name it.  Call after madt_parse(),
+ * srat_parse() and mm_core_init() (nodes online).  Context: boot.
+ */
+void acpi_numa_cpus_init(u32 boot_apic_id);
 
 #endif

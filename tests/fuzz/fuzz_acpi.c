@@ -47,7 +47,9 @@
  * tables' own, whole, within the 16-bit port space; every SRAT range in
  * mm_boot_params is non-empty, does not wrap, ends within MAX_PHYSMEM_BITS,
  * comes from an enabled memory entry of the SRAT, has a node id below
- * MAX_NUMNODES, and ranges of different nodes do not overlap; node ids are
+ * MAX_NUMNODES, and ranges of different nodes do not overlap; the CPU
+ * table that MADT and SRAT processor entries make is sound (check_cpus);
+ * node ids are
  * dense, every node has a range, pxm -> node and node -> pxm agree; a
  * rejected SRAT leaves no node and no distance; SLIT distances are all or
  * nothing, 10 on the diagonal and more elsewhere; every view (acpi_dump,
@@ -96,6 +98,7 @@
 #include <lib/printk.h>
 #include <mm/mm_init.h>
 #include <mm/page.h>
+#include <mm/numa_cpu.h>
 #include <shell/shell.h>
 #include "platform_stub.h"
 #include <setjmp.h>
@@ -360,7 +363,7 @@ static void check_numa(int ret)
 /* A MADT is used whole or not at all: if it was, every entry was sound. */
 static void check_madt(bool ok)
 {
-	static const u8 min_len[6] = { 8, 12, 10, 2, 2, 12 };
+	static const u8 min_len[11] = { 8, 12, 10, 2, 6, 12, 2, 2, 2, 16, 12 };
 	const struct acpi_sdt_header *h = acpi_find_table("APIC", 0);
 	const u8 *t = (const u8 *)h;
 
@@ -373,7 +376,55 @@ static void check_madt(bool ok)
 	for (u32 off = 44; off < h->length; off += t[off + 1]) {
 		CHECK(h->length - off >= 2);
 		CHECK(t[off + 1] >= 2 && t[off + 1] <= h->length - off);
-		CHECK(t[off] > 5 || t[off + 1] >= min_len[t[off]]);
+		CHECK(t[off] > 10 || t[off + 1] >= min_len[t[off]]);
+	}
+}
+
+/*
+ * The CPU table (drivers/acpi/numa_cpus.c into mm/numa_cpu.c): MADT
+ * processor ids listed once and never the broadcast id; after
+ * acpi_numa_cpus_init() with the last MADT CPU as the boot CPU: at most
+ * NUMA_MAX_CPUS, the boot CPU alone at number 0, hardware ids distinct,
+ * every node id NUMA_NO_NODE or below MAX_NUMNODES and, when a domain
+ * was given, that domain's node; the node views bounded.
+ */
+static void check_cpus(void)
+{
+	unsigned n = madt_nr_cpus();
+	u32 boot = n ? madt_cpu(n - 1)->apic_id : 0;
+	struct numa_cpu c, d;
+	char text[8192];
+	struct buf_printer b;
+
+	CHECK(n <= MADT_MAX_CPUS);
+	for (unsigned i = 0; i < n; i++) {
+		const struct acpi_madt_cpu *m = madt_cpu(i);
+
+		CHECK(m->apic_id != (m->type == MADT_LOCAL_APIC ? 0xffu : 0xffffffffu));
+		for (unsigned k = 0; k < i; k++)
+			CHECK(madt_cpu(k)->apic_id != m->apic_id);
+	}
+	CHECK(madt_cpu(n) == NULL);
+	acpi_numa_cpus_init(boot);
+	CHECK(nr_numa_cpus() >= 1 && nr_numa_cpus() <= NUMA_MAX_CPUS);
+	for (unsigned i = 0; i < nr_numa_cpus(); i++) {
+		CHECK(numa_cpu_get(i, &c));
+		CHECK(c.boot == (i == 0));
+		CHECK(!n || i || c.hw_id == boot);
+		CHECK(c.nid == NUMA_NO_NODE || (c.nid >= 0 && c.nid < MAX_NUMNODES));
+		if (c.pxm >= 0 && c.nid != NUMA_NO_NODE)
+			CHECK(acpi_node_to_pxm(c.nid) == c.pxm);
+		for (unsigned k = 0; k < i; k++) {
+			CHECK(numa_cpu_get(k, &d));
+			CHECK(d.hw_id != c.hw_id);
+		}
+	}
+	CHECK(!numa_cpu_get(nr_numa_cpus(), &c));
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		buf_printer_init(&b, text, sizeof(text));
+		node_cpulist_print(&b.p, nid);
+		node_cpumap_print(&b.p, nid);
+		CHECK(!b.overflow);
 	}
 }
 
@@ -543,6 +594,7 @@ static void run(size_t rsdp_len, u32 tag)
 	memset(&bp, 0, sizeof(bp));
 	ret = srat_parse(&bp);
 	check_numa(ret);
+	check_cpus();
 	acpi_events_init();
 	check_ports();
 	acpi_memhp_init();
@@ -818,7 +870,9 @@ static size_t put_aml_int(u8 *p, u32 v, unsigned enc)
  *         in 4 GiB units; bit 4: SRAT type r[1] (unknown types)
  *   SRAT: r[2] proximity domain; r[3] bits 0-2 flags (enabled,
  *         hot-pluggable, non-volatile), bits 3-7 more pxm bits (huge
- *         domains); r[4] base in MiB (u32), r[8] size in MiB (u32)
+ *         domains); r[4] base in MiB (u32), r[8] size in MiB (u32);
+ *         a processor entry's APIC id is r[4], an x2APIC entry's r[8]
+ *         (u32)
  *   MADT, MCFG: r[2..11] are the entry's bytes after type and length
  */
 enum { T_SRAT, T_MADT, T_MCFG, T_NONE };
@@ -862,6 +916,10 @@ static void put_srat_rec(u8 *e, const u8 *r, u8 len)
 		memcpy(e + 8, &base, 8);
 		memcpy(e + 16, &sz, 8);
 		memcpy(e + 28, &flags, 4);
+	} else if (e[0] == 2 && len >= 16) {	/* x2APIC affinity: pxm, id, flags */
+		memcpy(e + 4, &pxm, 4);
+		memcpy(e + 8, r + 8, 4);
+		memcpy(e + 12, &flags, 4);
 	} else if (len >= 12) {
 		e[2] = (u8)pxm;
 		e[3] = r[4];

@@ -29,18 +29,11 @@
 #include <arch/cpu.h>
 #include <arch/io.h>
 #include <arch/paging.h>
+#include <arch/lapic.h>
 #include <lib/printk.h>
 #include <lib/errno.h>
 #include "platform_stub.h"
 
-#define MSR_APIC_BASE		0x1b
-#define APIC_BASE_ENABLE	(1ULL << 11)
-#define LAPIC_ID		0x20
-#define LAPIC_TPR		0x80
-#define LAPIC_EOI		0xb0
-#define LAPIC_SVR		0xf0
-#define LAPIC_LVT_LINT0		0x350
-#define LAPIC_LVT_MASKED	(1u << 16)
 #define RTE_ACTIVE_LOW		(1u << 13)
 #define RTE_LEVEL		(1u << 15)
 #define RTE_MASKED		(1u << 16)
@@ -68,6 +61,9 @@ static u32 lapic_regs[0x400 / 4];	/* the local APIC's registers */
 static u64 lapic_phys;			/* where the model local APIC is */
 static struct ioapic_model models[NR_MODEL_IOAPICS];
 static u64 apic_base_msr;		/* MSR 0x1b */
+static u32 x2apic_msrs[0x100];		/* MSRs 0x800-0x8ff: x2APIC mode registers */
+static unsigned x2apic_msr_writes;	/* to 0x800-0x8ff */
+static unsigned lapic_mmio_accesses;	/* to the local APIC's MMIO window */
 static u8 pic_masks[2];			/* last writes to ports 0x21, 0xa1 */
 static unsigned port_writes;		/* host_port_out() calls */
 
@@ -104,8 +100,10 @@ u32 host_mmio_read32(const volatile u32 *reg)
 	struct ioapic_model *m;
 	unsigned off, pins;
 
-	if (reg >= lapic_regs && reg < lapic_regs + sizeof(lapic_regs) / 4)
+	if (reg >= lapic_regs && reg < lapic_regs + sizeof(lapic_regs) / 4) {
+		lapic_mmio_accesses++;
 		return lapic_regs[reg - lapic_regs];
+	}
 	m = model_of(reg, &off);
 	CHECK(m != NULL);
 	if (!m || m->all_ones)
@@ -129,6 +127,7 @@ void host_mmio_write32(volatile u32 *reg, u32 v)
 	unsigned off, pins;
 
 	if (reg >= lapic_regs && reg < lapic_regs + sizeof(lapic_regs) / 4) {
+		lapic_mmio_accesses++;
 		lapic_regs[reg - lapic_regs] = v;
 		return;
 	}
@@ -150,15 +149,29 @@ void host_mmio_write32(volatile u32 *reg, u32 v)
 		m->stray_writes++;
 }
 
+/* MSR 0x1b, and in x2APIC mode (bit 10 of it) the registers 0x800-0x8ff. */
 u64 host_rdmsr(u32 msr)
 {
+	if (msr >= 0x800 && msr < 0x900) {
+		CHECK(apic_base_msr & (1 << 10));	/* #GP outside x2APIC mode */
+		return x2apic_msrs[msr - 0x800];
+	}
 	CHECK_EQ(msr, MSR_APIC_BASE);
 	return apic_base_msr;
 }
 
 void host_wrmsr(u32 msr, u64 v)
 {
+	if (msr >= 0x800 && msr < 0x900) {
+		CHECK(apic_base_msr & (1 << 10));
+		CHECK(msr != 0x80b || v == 0);		/* EOI: only 0 is allowed */
+		x2apic_msrs[msr - 0x800] = (u32)v;
+		x2apic_msr_writes++;
+		return;
+	}
 	CHECK_EQ(msr, MSR_APIC_BASE);
+	/* the mode bit cannot be cleared while the APIC stays enabled */
+	CHECK(!(apic_base_msr & (1 << 10)) || (v & (1 << 10)));
 	apic_base_msr = v;
 }
 
@@ -263,6 +276,9 @@ static void machine_reset(void)
 	for (unsigned i = 0; i < NR_MODEL_IOAPICS; i++)
 		memset(models[i].rte, 0xa5, sizeof(models[i].rte));
 	apic_base_msr = LAPIC_PHYS | (1 << 8);	/* BSP, not yet enabled */
+	memset(x2apic_msrs, 0, sizeof(x2apic_msrs));
+	x2apic_msr_writes = 0;
+	lapic_mmio_accesses = 0;
 	pic_masks[0] = pic_masks[1] = 0;
 	port_writes = 0;
 }
@@ -814,4 +830,70 @@ HTEST(apic_identity_gsi_free_when_its_irq_is_overridden_too)
 	CHECK_EQ(gsi, 9);
 	CHECK_EQ(apic_gsi_owner(9), 5);
 	CHECK(lines_distinct());
+}
+
+/* ---- x2APIC mode ------------------------------------------------------------ */
+
+
+/*
+ * Firmware that hands over in x2APIC mode (MSR 0x1b bits 10 and 11 set):
+ * apic_init() never touches the MMIO window, programs SVR, TPR and LINT0
+ * through MSRs 0x80f, 0x808, 0x835, keeps the mode bit, routes the timer
+ * to the x2APIC id (5) in the I/O APIC's destination field, and an EOI is
+ * a write of 0 to MSR 0x80b.
+ */
+HTEST(apic_x2apic_mode_uses_msrs)
+{
+	char text[256];
+	struct buf_printer bp;
+
+	machine_reset();
+	boot_cpu.has_x2apic = true;
+	apic_base_msr = LAPIC_PHYS | (1 << 8) | (1 << 10) | (1 << 11);
+	x2apic_msrs[0x02] = 5;			/* x2APIC id */
+	x2apic_msrs[0x0b] = 0xdead;		/* the EOI write must land */
+	madt_q35();
+	CHECK(init());
+	CHECK(apic_enabled());
+	CHECK_EQ(lapic_mmio_accesses, 0);
+	CHECK(apic_base_msr & (1 << 10));
+	CHECK(apic_base_msr & APIC_BASE_ENABLE);
+	CHECK_EQ(x2apic_msrs[0x0f], 0x100 | APIC_SPURIOUS_VECTOR);
+	CHECK_EQ(x2apic_msrs[0x08], 0);
+	CHECK_EQ(x2apic_msrs[0x35], LAPIC_LVT_MASKED);
+	CHECK_EQ(route_isa_irq(0), 0);
+	CHECK_EQ(models[0].rte[2 * 2], 34);
+	CHECK_EQ(models[0].rte[2 * 2 + 1], 5u << 24);
+	lapic_eoi();
+	CHECK_EQ(x2apic_msrs[0x0b], 0);
+	CHECK_EQ(lapic_mmio_accesses, 0);
+	buf_printer_init(&bp, text, sizeof(text));
+	apic_dump(&bp.p);
+	CHECK(strstr(text, "local APIC id 5 (x2APIC mode: registers through MSRs)") != NULL);
+
+	/* and back in xAPIC mode the same calls go to MMIO, never to the MSRs */
+	machine_reset();
+	madt_q35();
+	CHECK(init());
+	lapic_eoi();
+	CHECK_EQ(x2apic_msr_writes, 0);
+	CHECK(lapic_mmio_accesses > 0);
+}
+
+/*
+ * An x2APIC id above 255 does not fit the I/O APIC's destination byte;
+ * without interrupt remapping apic_init() refuses and the 8259s stay
+ * (nothing masked, no MSR written).
+ */
+HTEST(apic_x2apic_id_too_big_keeps_8259s)
+{
+	machine_reset();
+	apic_base_msr = LAPIC_PHYS | (1 << 8) | (1 << 10) | (1 << 11);
+	x2apic_msrs[0x02] = 256;
+	madt_q35();
+	CHECK(!init());
+	CHECK(!apic_enabled());
+	CHECK_EQ(port_writes, 0);
+	CHECK_EQ(x2apic_msr_writes, 0);
+	CHECK_EQ(lapic_mmio_accesses, 0);
 }

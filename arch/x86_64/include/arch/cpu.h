@@ -21,6 +21,7 @@ struct cpu_info {
 	bool has_invariant_tsc;	/* TSC runs at a constant rate in all states */
 	bool has_x2apic;	/* x2APIC */
 	bool has_apic;		/* local APIC */
+	u32 apic_id;		/* this CPU's APIC id (CPUID 0xb: the x2APIC id) */
 	bool hypervisor;	/* running under a hypervisor (CPUID.1:ECX.31) */
 	char hv_vendor[13];	/* "TCGTCGTCGTCG", "KVMKVMKVM", or "" */
 	u32 feat_ecx, feat_edx;	/* CPUID.1 */

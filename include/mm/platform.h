@@ -60,9 +60,12 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn);
 /*
  * mm_set_pt_allocator() - mm tells the platform where page-table pages come from
  * once memblock exists: alloc returns the physical address of a zeroed
- * 4 KiB page or 0.  Context: (boot).
+ * 4 KiB page or 0; release gives back a page alloc returned that no longer
+ * holds a table (unmapping emptied it) and returns false if it keeps the
+ * page out of use instead (one memblock handed out at boot).  release may
+ * be NULL (nothing is given back).  Context: (boot).
  */
-void mm_set_pt_allocator(phys_addr_t (*alloc)(void));
+void mm_set_pt_allocator(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa));
 
 /*
  * mm_direct_map_add() - make [start, start+size) reachable through

@@ -109,7 +109,7 @@ void mm_direct_map_remove(phys_addr_t start, u64 size)
 	direct_map_check("mm_direct_map_remove", start, size);
 }
 
-void mm_set_pt_allocator(phys_addr_t (*alloc)(void))
+void mm_set_pt_allocator(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa))
 {
 	pt_alloc = alloc;
 }

@@ -74,3 +74,10 @@ def test_parsers_read_the_views():
     assert st["zones"][(0, "DMA")] == {"free": 2554, "managed": 2554, "pcp": 0}
     assert st["buddy"][(0, "DMA")] == 2554
     assert soak.kind_of("I5 devmem0 [0x100000000-0x108000000) is in memory") == "I5 devmemN"
+
+
+def test_free_accounting_is_one_function():
+    """I3 and I6 ask zone_free_want() what a zone's free count must be:
+    the one place to change if the accounting stops counting pcp pages."""
+    assert soak.zone_free_want(100, 7) == (107, "buddy 100 + pcp 7")
+    assert soak.memlab_pool_room({"pool": 143, "mm": 0, "pdpt": 2}) == 369

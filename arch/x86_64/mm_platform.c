@@ -43,6 +43,11 @@ void mm_set_pt_allocator(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t
 	paging_set_pt_source(alloc, release);
 }
 
+phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end)
+{
+	return paging_table_in(start, end);
+}
+
 int mm_direct_map_add(phys_addr_t start, u64 size)
 {
 	if (!IS_ALIGNED(start, SZ_2M) || !IS_ALIGNED(size, SZ_2M))

@@ -376,6 +376,48 @@ int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags)
 	return -EFAULT;
 }
 
+/* Whether table page pa lies in [start, end). */
+static bool pt_page_in(u64 pa, phys_addr_t start, phys_addr_t end)
+{
+	return pa >= start && pa < end;
+}
+
+/*
+ * Every table page hangs from the PML4: walk the levels with plain loops
+ * (a PDPT's entries, a PD's, down to the PTs) and report the first table
+ * page in [start, end).  A few hundred pages, each read once.
+ */
+phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end)
+{
+	if (pt_page_in(pt_phys(kernel_pml4), start, end))
+		return pt_phys(kernel_pml4);
+	for (unsigned i4 = 0; i4 < 512; i4++) {
+		u64 e4 = kernel_pml4[i4], *pdpt;
+
+		if (!(e4 & PTE_P))
+			continue;
+		if (pt_page_in(e4 & PTE_ADDR, start, end))
+			return e4 & PTE_ADDR;
+		pdpt = pt_virt(e4 & PTE_ADDR);
+		for (unsigned i3 = 0; i3 < 512; i3++) {
+			u64 e3 = pdpt[i3], *pd;
+
+			if (!(e3 & PTE_P) || (e3 & PTE_PS))
+				continue;
+			if (pt_page_in(e3 & PTE_ADDR, start, end))
+				return e3 & PTE_ADDR;
+			pd = pt_virt(e3 & PTE_ADDR);
+			for (unsigned i2 = 0; i2 < 512; i2++) {
+				u64 e2 = pd[i2];
+
+				if ((e2 & PTE_P) && !(e2 & PTE_PS) && pt_page_in(e2 & PTE_ADDR, start, end))
+					return e2 & PTE_ADDR;
+			}
+		}
+	}
+	return 0;
+}
+
 void paging_get_stats(struct paging_stats *st)
 {
 	st->direct_4k = direct_pages_4k;

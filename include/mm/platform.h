@@ -68,6 +68,15 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn);
 void mm_set_pt_allocator(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa));
 
 /*
+ * mm_page_table_in() - the physical address of a page-table page of the
+ * kernel's tables that lies in [start, end), or 0 if none does (so that
+ * mm can say why such a page cannot move and refuse to give its range
+ * away).  Host: the one address a test set in host_page_table_pa.
+ * Context: (main).
+ */
+phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end);
+
+/*
  * mm_direct_map_add() - make [start, start+size) reachable through
  * mm_phys_to_virt() (hot-added memory).  start and size are multiples of
  * 2 MiB; the kernel maps with pages no larger than 2 MiB so that each

@@ -114,6 +114,14 @@ void mm_set_pt_allocator(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t
 	pt_alloc = alloc;
 }
 
+phys_addr_t host_page_table_pa;
+
+phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end)
+{
+	return host_page_table_pa && host_page_table_pa >= start && host_page_table_pa < end ?
+		       host_page_table_pa : 0;
+}
+
 u64 mm_cycles(void)
 {
 	return __builtin_ia32_rdtsc();

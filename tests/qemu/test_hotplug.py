@@ -780,3 +780,27 @@ def test_new_addresses_leave_no_page_tables(boot):
         assert now["MemFree"] == base["MemFree"] - 4 * (i + 1), \
             f"DIMM at {addr:#x}: MemFree {now['MemFree']} kB, boot {base['MemFree']} kB, " \
             f"{i + 1} section roots of 4 kB"
+
+
+def test_device_del_refused_while_a_dimm_holds_the_memmap_of_another(boot):
+    """DIMM d2 added while DIMM d1 is the only Normal memory gets its
+    memmap from d1.  Ejecting d1 is refused before anything goes back to
+    QEMU, and the log names the memmap and whose it is; once d2 is gone,
+    d1 ejects."""
+    m = boot_hotplug(boot)
+    set_auto_online(m, "offline")
+    plug(m, "d1", GiB)
+    b = dimm_blocks(4 * GiB, GiB)
+    assert "8 blocks onlined" in sh(m, f"memory online {b[0]}-{b[-1]} online_kernel")
+    plug(m, "d2", 128 * MiB)
+    d2 = memory_devices(m)["d2"]["addr"] // BLOCK
+    m.qmp().cmd("device_del", id="d1")
+    info = wait_ost(m, "d1", OST_EJECT_REQUEST, timeout=60 * SCALE)
+    assert info["status"] == OST_EJECT_IN_USE, info
+    settle(m)
+    assert "d1" in memory_devices(m)
+    assert f"memmap of memory{d2}" in m.output, m.tail(20)
+    assert all(block_attr(m, x, "state") == "online" for x in b)
+    unplug(m, "d2", timeout=60 * SCALE)
+    unplug(m, "d1", timeout=60 * SCALE)
+    assert memory_devices(m) == {}

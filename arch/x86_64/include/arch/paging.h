@@ -100,6 +100,10 @@ int paging_unmap(u64 va, u64 size);
  * cannot (the page then stays out of use). */
 void paging_set_pt_source(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa));
 
+/* paging_table_in() - the physical address of a table page (any level)
+ * in [start, end), or 0.  Context: main loop. */
+phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end);
+
 /* paging_dump() - direct-map page counts per size and pool use: the text of
  * `pagetables` without an argument.  Context: main loop. */
 void paging_dump(struct printer *p);

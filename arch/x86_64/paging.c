@@ -277,7 +277,11 @@ int paging_unmap(u64 va, u64 size)
 			table = pt_virt(*e & PTE_ADDR);
 		}
 		if (!(*e & PTE_P)) {		/* already unmapped: skip this level's span */
-			va = ALIGN_DOWN(va, psize) + psize;
+			next = ALIGN_DOWN(va, psize) + psize;
+			/* an earlier part of the range may have emptied this table */
+			if (lvl <= 2 && (next >= end || !pt_index(next, lvl)))
+				pt_prune(path, lvl, va);
+			va = next;
 			continue;
 		}
 		if (!IS_ALIGNED(va, psize) || va + psize > end)

@@ -101,6 +101,16 @@ def wait_size(m, base_kb, size, t0=None, timeout=SETTLE_MAX, requested=None):
     return took
 
 
+def wait_until(m, done, view_cmd="virtio-mem"):
+    """Poll done() until true (SETTLE_MAX), then let the log settle; on a
+    timeout the failure shows `view_cmd`'s output."""
+    deadline = time.monotonic() + SETTLE_MAX
+    while not done():
+        assert time.monotonic() < deadline, sh(m, view_cmd)
+        time.sleep(0.2)
+    m.quiesce(0.5)
+
+
 def view(m):
     """The `virtio-mem` view as {field: value} plus the block lines."""
     out = sh(m, "virtio-mem")
@@ -189,11 +199,7 @@ def test_unmovable_allocation_stops_unplug(boot):
     handle, pfn = int(mh.group(1)), int(mh.group(2), 16)
 
     resize(m, 0)
-    deadline = time.monotonic() + SETTLE_MAX
-    while vmem_device(m)["size"] != 2 * MiB:
-        assert time.monotonic() < deadline, sh(m, "virtio-mem")
-        time.sleep(0.2)
-    m.quiesce(0.5)
+    wait_until(m, lambda: vmem_device(m)["size"] == 2 * MiB)
     # the device keeps the one sub-block that holds the page
     d = vmem_device(m)
     assert d["size"] == 2 * MiB and d["requested-size"] == 0, d
@@ -331,21 +337,13 @@ def test_device_memory_is_never_unplugged(boot):
 
     # plugged whole (into the offline block), it may become device memory
     resize(m, 256 * MiB)
-    deadline = time.monotonic() + SETTLE_MAX
-    while vmem_device(m)["size"] != 256 * MiB:
-        assert time.monotonic() < deadline, sh(m, "virtio-mem")
-        time.sleep(0.2)
-    m.quiesce(0.5)
+    wait_until(m, lambda: vmem_device(m)["size"] == 256 * MiB)
     out = sh(m, f"devmem create {addr:#x} 128M 4k")
     assert "devmem0: created" in out, out
 
     # requested 0: memory33 stays plugged under devmem0
     resize(m, 0)
-    deadline = time.monotonic() + SETTLE_MAX
-    while vmem_device(m)["size"] > 130 * MiB:
-        assert time.monotonic() < deadline, sh(m, "virtio-mem")
-        time.sleep(0.2)
-    m.quiesce(0.5)
+    wait_until(m, lambda: vmem_device(m)["size"] <= 130 * MiB)
     assert (f"memory{blk} is in use as device memory devmem0 (devmem destroy it first): "
             "not unplugged") in m.output
     out, f, blocks = view(m)
@@ -397,11 +395,7 @@ def test_memmap_of_a_dimm_stops_unplug(boot):
     assert mt, sh(m, "sections")
 
     resize(m, 0)
-    deadline = time.monotonic() + SETTLE_MAX
-    while vmem_device(m)["size"] != 2 * MiB:
-        assert time.monotonic() < deadline, sh(m, "virtio-mem")
-        time.sleep(0.2)
-    m.quiesce(0.5)
+    wait_until(m, lambda: vmem_device(m)["size"] == 2 * MiB)
     out, f, blocks = view(m)
     assert f["status"].startswith("stopped short: "), out
     assert f"memmap of memory{dimm}" in f["status"], out
@@ -409,12 +403,9 @@ def test_memmap_of_a_dimm_stops_unplug(boot):
 
     # the DIMM goes (its memmap with it): the retry gives everything back
     q.cmd("device_del", id="d1")
-    deadline = time.monotonic() + SETTLE_MAX
-    while [d for d in q.cmd("query-memory-devices") if d["type"] == "dimm"]:
-        assert time.monotonic() < deadline, sh(m, "hotplug")
-        time.sleep(0.2)
+    wait_until(m, lambda: not [d for d in q.cmd("query-memory-devices") if d["type"] == "dimm"],
+               "hotplug")
     q.cmd("object-del", id="mem-d1")
-    m.quiesce(0.5)
     out = sh(m, "virtio-mem retry")
     assert "plugged 0 MiB, requested 0 MiB" in out, out
     wait_size(m, base, 0)

@@ -7,6 +7,7 @@
  */
 #include <lib/errno.h>
 #include <lib/kstrtox.h>
+#include <lib/printer.h>
 #include <lib/string.h>
 
 /* len without the one trailing newline `echo` appends. */
@@ -193,5 +194,42 @@ int parse_u64(const char *s, u64 *out)
 	if (overflow || (shift && v > (UINT64_MAX >> shift)))
 		return -ERANGE;
 	*out = v << shift;
+	return 0;
+}
+
+/* The out-of-range line for word, as kstrtox.h shows it; returns -ERANGE. */
+static int arg_range_error(struct printer *out, const char *who, const char *what,
+			   const char *word, u64 min, u64 max, const char *why)
+{
+	if (min == max)
+		pr_printf(out, "%s: %s %s is out of range: it must be %llu", who, what, word,
+			  (unsigned long long)min);
+	else if (!strstr(what, "address") && !strstr(what, "pfn"))
+		pr_printf(out, "%s: %s %s is out of range: %llu-%llu", who, what, word,
+			  (unsigned long long)min, (unsigned long long)max);
+	else
+		pr_printf(out, "%s: %s %s is out of range: %#llx-%#llx", who, what, word,
+			  (unsigned long long)min, (unsigned long long)max);
+	if (why)
+		pr_printf(out, " (%s)", why);
+	pr_printf(out, "\n");
+	return -ERANGE;
+}
+
+int arg_u64(struct printer *out, const char *who, const char *what, const char *word,
+	    u64 min, u64 max, const char *why, u64 *val)
+{
+	u64 v;
+	int err = parse_u64(word, &v);
+
+	if (err == -ERANGE)
+		return arg_range_error(out, who, what, word, min, max, why);
+	if (err) {
+		pr_printf(out, "%s: %s '%s' is not a number\n", who, what, word);
+		return -EINVAL;
+	}
+	if (v < min || v > max)
+		return arg_range_error(out, who, what, word, min, max, why);
+	*val = v;
 	return 0;
 }

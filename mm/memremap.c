@@ -71,7 +71,40 @@ bool devmem_intersects(u64 start_pfn, u64 nr_pages)
 	return false;
 }
 
-/* Contract in memory_hotplug.h: device memory is the use mm knows of. */
+/*
+ * Memory that is not online that the kernel still uses: the memmap of a
+ * block still added (memmap_on_memory keeps a block's struct pages in its
+ * own first 2 MiB, offline or not), or a page-table page.  Online memory
+ * is not looked at here: its pages are the offline or isolation step's,
+ * which every driver takes first and which refuses them by name
+ * (describe_unmovable()).
+ */
+static int offline_range_in_use(u64 start_pfn, u64 end_pfn, char *why, size_t size)
+{
+	for (u64 pfn = start_pfn; pfn < end_pfn; ) {
+		u64 sec_end = MIN(section_nr_to_pfn(pfn_to_section_nr(pfn) + 1), end_pfn), nr;
+		phys_addr_t pt;
+
+		if (online_section(__pfn_to_section(pfn))) {
+			pfn = sec_end;
+			continue;
+		}
+		if (sparse_memmap_at(pfn, sec_end, &nr)) {
+			ksnprintf(why, size, "holding the memmap of memory%llu (its struct pages go only when that block is removed)",
+				  (unsigned long long)nr);
+			return -EBUSY;
+		}
+		pt = mm_page_table_in(PFN_PHYS(pfn), PFN_PHYS(sec_end));
+		if (pt) {
+			ksnprintf(why, size, "holding a page-table page at %#llx", (unsigned long long)pt);
+			return -EBUSY;
+		}
+		pfn = sec_end;
+	}
+	return 0;
+}
+
+/* Contract in memory_hotplug.h. */
 int memory_range_in_use(u64 start_pfn, u64 nr_pages, char *why, size_t size)
 {
 	MM_BUG_ON(start_pfn + nr_pages < start_pfn, "start_pfn %#llx + nr_pages %llu wraps",
@@ -87,7 +120,7 @@ int memory_range_in_use(u64 start_pfn, u64 nr_pages, char *why, size_t size)
 			return -EBUSY;
 		}
 	}
-	return 0;
+	return offline_range_in_use(start_pfn, start_pfn + nr_pages, why, size);
 }
 
 void devmem_reset(void)

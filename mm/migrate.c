@@ -266,8 +266,17 @@ void describe_unmovable(u64 pfn, char *buf, size_t size)
 	}
 	owner = page_movable_owner(page);
 	if (page->refcount > 0 && page->page_type == PAGE_TYPE_NONE && !owner) {
-		ksnprintf(buf, size, "pfn 0x%llx: unmovable allocation (refcount %d, no movable owner)",
-			  p, page->refcount);
+		u64 nr;
+
+		if (sparse_memmap_at(pfn, pfn + 1, &nr))
+			ksnprintf(buf, size, "pfn 0x%llx: memmap of memory%llu (its struct pages; they go when that block is removed)",
+				  p, (unsigned long long)nr);
+		else if (mm_page_table_in(PFN_PHYS(pfn), PFN_PHYS(pfn + 1)))
+			ksnprintf(buf, size, "pfn 0x%llx: page-table page (maps memory for the kernel; freed when what it maps is removed)",
+				  p);
+		else
+			ksnprintf(buf, size, "pfn 0x%llx: unmovable allocation (refcount %d, no movable owner)",
+				  p, page->refcount);
 		return;
 	}
 	if (owner && !page_movable_block(page, &head, &order)) {

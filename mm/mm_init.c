@@ -86,6 +86,22 @@ static phys_addr_t buddy_alloc_zeroed_page(void)
 	return page ? page_to_phys(page) : 0;
 }
 
+/*
+ * A page-table page unmapping emptied: back to the buddy.  A page memblock
+ * handed out at boot is PageReserved and counted in no zone's managed
+ * pages; it stays reserved (false), as boot memory's tables only empty if
+ * boot memory goes.  Context: (main).
+ */
+static bool buddy_release_pt_page(phys_addr_t pa)
+{
+	struct page *page = pfn_to_page(pa >> PAGE_SHIFT);
+
+	if (PageReserved(page))
+		return false;
+	free_pages(page, 0);
+	return true;
+}
+
 /* ---- step 1 and 2: memblock and nodes -------------------------------------- */
 
 static void setup_memblock(const struct mm_boot_params *bp)
@@ -515,14 +531,14 @@ void mm_core_init(const struct mm_boot_params *bp)
 	setup_memblock(bp);				/* 1 */
 	cma_reserve_boot(bp->cma_size);			/* cma=: a range kept for CMA */
 	setup_nodes(bp);				/* 2 */
-	mm_set_pt_allocator(boot_alloc_zeroed_page);
+	mm_set_pt_allocator(boot_alloc_zeroed_page, buddy_release_pt_page);
 	setup_sections();				/* 3 */
 	setup_zones(bp);				/* 4 */
 	print_zone_ranges();
 	init_memmap();					/* 5 */
 	page_poison_enable(bp->page_poison);
 	handover_to_buddy(bp->page_poison);		/* 6 */
-	mm_set_pt_allocator(buddy_alloc_zeroed_page);
+	mm_set_pt_allocator(buddy_alloc_zeroed_page, buddy_release_pt_page);
 
 	for_each_zone(zone) {				/* 7 */
 		if (!zone->zone_pgdat || !zone->zone_pgdat->online)

@@ -204,6 +204,23 @@ bool sparse_next_present(u64 *section_nr)
 	return false;
 }
 
+bool sparse_memmap_at(u64 start_pfn, u64 end_pfn, u64 *section_nr)
+{
+	const u64 memmap_pages = PAGES_PER_SECTION * sizeof(struct page) / PAGE_SIZE;
+
+	for (u64 nr = 0; sparse_next_present(&nr); nr++) {
+		const struct mem_section *ms = __nr_to_section(nr);
+		u64 first = ms->memmap_pa >> PAGE_SHIFT;
+
+		if ((ms->flags & SECTION_HAS_MEM_MAP) && first < end_pfn &&
+		    start_pfn < first + memmap_pages) {
+			*section_nr = nr;
+			return true;
+		}
+	}
+	return false;
+}
+
 void sparse_reset(void)
 {
 	/* Host tests only: the roots came from the test's allocator and

@@ -446,12 +446,21 @@ static int cmd_contig(struct printer *out, int argc, char **argv)
 		return contig_free_cmd(out, start, nr);
 	}
 	if (argc >= 2 && !strcmp(argv[1], "compare") && argc <= 4) {
+		const char *nr_word = NULL;
+
 		nr = 4096;
 		for (int i = 2; i < argc; i++) {
-			if (!strcmp(argv[i], "frozen"))
+			if (!strcmp(argv[i], "frozen")) {
 				frozen = true;
-			else if (contig_parse_pages(out, "contig compare", argv[i], CONTIG_MAX_COMPARE, &nr))
+			} else if (nr_word) {
+				pr_printf(out, "contig compare: NR given twice ('%s' and '%s'): give one\n",
+					  nr_word, argv[i]);
 				return -EINVAL;
+			} else if (contig_parse_pages(out, "contig compare", argv[i], CONTIG_MAX_COMPARE, &nr)) {
+				return -EINVAL;
+			} else {
+				nr_word = argv[i];
+			}
 		}
 		return contig_compare(out, nr, frozen);
 	}

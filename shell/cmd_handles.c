@@ -240,7 +240,7 @@ static int cmd_alloc(struct printer *out, int argc, char **argv)
 	u64 order, count = 1, val;
 	int nid = NUMA_NO_NODE, err;
 	bool movable = false, quiet = false, have_count = false;
-	const char *type_word = NULL, *node_word = NULL;
+	const char *type_word = NULL, *node_word = NULL, *count_word = NULL;
 	unsigned long first_id = 0, done = 0;
 	char why[64];
 	gfp_t gfp;
@@ -274,12 +274,18 @@ static int cmd_alloc(struct printer *out, int argc, char **argv)
 				return alloc_contradiction(out, node_word, w);
 			node_word = w;
 			nid = (int)val;
-		} else if (!have_count && w[0] >= '0' && w[0] <= '9') {
+		} else if (w[0] >= '0' && w[0] <= '9') {
+			if (have_count) {
+				pr_printf(out, "alloc: count given twice ('%s' and '%s'): give one\n",
+					  count_word, w);
+				return -EINVAL;
+			}
 			ksnprintf(why, sizeof(why), "the handle table's size");
 			err = shell_arg_u64(out, "alloc", "count", w, 1, MM_MAX_HANDLES, why, &count);
 			if (err)
 				return err;
 			have_count = true;
+			count_word = w;
 		} else {
 			return shell_usage(out, shell_find("alloc"));
 		}

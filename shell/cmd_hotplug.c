@@ -38,6 +38,7 @@
 #include <lib/errno.h>
 #include <kernel/longop.h>
 #include <shell/shell.h>
+#include <shell/args.h>
 #include <lib/string.h>
 #include <mm/memory_hotplug.h>
 #include <views/memory_sysfs.h>
@@ -275,27 +276,44 @@ SHELL_COMMAND(lsmem, .name = "lsmem", .usage = "lsmem [-a] [-b] [-n]",
 
 /* ---- memory --------------------------------------------------------------- */
 
-/* "N" or "N-M" (decimal block ids, inclusive); also "memoryN". */
-static int parse_block_range(const char *s, unsigned long *first, unsigned long *last)
+/*
+ * "N" or "N-M" (block ids, inclusive; also "memoryN"), each end read by
+ * shell_arg_u64() as `memory`'s "block" argument, so a bad or overflowing
+ * id is named with its range (any 64-bit id: a range is walked over the
+ * blocks that exist); M below N is an error too.  Prints the
+ * error and returns -EINVAL or -ERANGE.
+ */
+static int parse_block_range(struct printer *out, const char *s, unsigned long *first,
+			     unsigned long *last)
 {
 	char buf[48];
 	char *dash;
 	u64 a, b;
+	int err;
 
 	if (!strncmp(s, "memory", 6))
 		s += 6;
-	if (strlcpy(buf, s, sizeof(buf)) >= sizeof(buf))
+	if (strlcpy(buf, s, sizeof(buf)) >= sizeof(buf)) {
+		pr_printf(out, "memory: block range '%s' is too long (N or N-M)\n", s);
 		return -EINVAL;
+	}
 	dash = strchr(buf, '-');
 	if (dash)
 		*dash = '\0';
-	if (parse_u64(buf, &a))
-		return -EINVAL;
+	err = shell_arg_u64(out, "memory", "block", buf, 0, ~0ULL, NULL, &a);
+	if (err)
+		return err;
 	b = a;
-	if (dash && parse_u64(dash + 1, &b))
+	if (dash) {
+		err = shell_arg_u64(out, "memory", "block", dash + 1, 0, ~0ULL, NULL, &b);
+		if (err)
+			return err;
+	}
+	if (b < a) {
+		pr_printf(out, "memory: block range %llu-%llu ends before it starts\n",
+			  (unsigned long long)a, (unsigned long long)b);
 		return -EINVAL;
-	if (b < a)
-		return -EINVAL;
+	}
 	*first = (unsigned long)a;
 	*last = (unsigned long)b;
 	return 0;
@@ -342,9 +360,16 @@ static int memory_set(struct printer *out, bool online, const char *range, const
 	const char *word = online ? online_word(type) : "offline";
 	unsigned long first, last, id, done = 0;
 	struct memory_block *mem;
+	int perr;
 
-	if (!word || parse_block_range(range, &first, &last))
-		return shell_usage(out, shell_find("memory"));
+	if (!word) {
+		pr_printf(out, "memory: online type '%s' is not one of online, online_kernel (kernel), online_movable (movable)\n",
+			  type);
+		return -EINVAL;
+	}
+	perr = parse_block_range(out, range, &first, &last);
+	if (perr)
+		return perr;
 	for (id = first; (mem = memory_block_next(&id)) && id <= last; id++) {
 		u64 pa = (u64)id * MEMORY_BLOCK_SIZE;
 		struct longop *op = longop_range_busy(pa, pa + MEMORY_BLOCK_SIZE);

@@ -42,13 +42,17 @@ The invariants (docs/testing.md, "Soak", says the same):
                 boot RAM, a QEMU DIMM or the virtio-mem region, and every
                 QEMU DIMM's blocks exist in the guest
   I6 release    after releasing everything (end of run, before a reboot):
-                MemTotal equals the boot value, and MemFree and each
-                zone's buddy sum are the boot values minus the permanent
-                allocations: 4 KiB per section root created for a new
-                8 GiB window (mm/sparse.c keeps roots for good) and 4 KiB
-                per page-table page taken from the page allocator
-                (`pagetables`: "from the page allocator"; the .bss pool
-                costs no MemFree)
+                MemTotal equals the boot value; the page tables are back
+                to their boot count exactly (`pagetables`: pool pages in
+                use and pages from the page allocator; unmapping frees the
+                PT and PD pages it empties), apart from PDPT pages made
+                meanwhile; and MemFree and the buddy sum are the boot
+                values minus exactly the permanent allocations
+                (docs/hotplug.md, "What stays after removal"): 4 KiB per
+                section root created for a new 8 GiB window (mm/sparse.c
+                keeps roots for good) and 4 KiB per PDPT page made after
+                boot if it came from the page allocator (one per 512 GiB
+                of direct map or 32 TiB of memmap: none below 512 GiB)
 
 Refusals the kernel is right to make (offlining memory in use, ejecting
 a DIMM with unmovable pages, a devmem range that is not offline...) are
@@ -88,6 +92,8 @@ OST_DEVICE_CHECK, OST_EJECT_REQUEST = 0x1, 0x3
 OST_SUCCESS, OST_IN_PROGRESS = 0x0, 0x84
 ROOT_SPAN = 64 * BLOCK              # one section root covers 64 sections
 OP_TIMEOUT = 60.0 * SCALE           # one settle (eject, resize)
+SETTLE = 0.1                        # quiet serial after a DIMM event: its log lines are out
+POLL_FIRST, POLL_MAX = 0.02, 0.3    # virtio-mem convergence polls: quick first, then slower
 LOG_PREFIX = re.compile(r"^\[\s*\d+\.\d+\] ", re.M)
 LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] .*\n?", re.M)
 MECHS = {"contig_check": ("old", "new"), "memmap_init": ("old", "new", "template-nt"),
@@ -179,7 +185,7 @@ class Soak:
         st = self.read_state()
         self.check(st)
         self.base = st
-        self.base_pt = self.pt_pages()
+        self.base_pt = self.page_tables()
 
     def sh(self, cmd, timeout=None):
         """Run a shell command; its output without kernel log lines."""
@@ -221,11 +227,15 @@ class Soak:
             time.sleep(0.5)
         raise Violation("QEMU's memory devices never stood still for one read of the guest")
 
-    def pt_pages(self):
-        mt = re.search(r"(\d+) from the page allocator", self.sh("pagetables"))
-        if not mt:
-            raise Violation("`pagetables` has no 'from the page allocator' count")
-        return int(mt.group(1))
+    def page_tables(self):
+        """`pagetables`: {"pool": pool pages in use, "mm": pages from the
+        page allocator in use, "pdpt": PDPT pages (never freed)}."""
+        text = self.sh("pagetables")
+        mt = re.search(r"(\d+) of \d+ used \(pool in \.bss\), (\d+) from the page allocator", text)
+        up = re.search(r"(\d+) PDPT pages \(kept for good\)", text)
+        if not mt or not up:
+            raise Violation(f"`pagetables` lacks its table counts: {text.strip()!r}")
+        return {"pool": int(mt.group(1)), "mm": int(mt.group(2)), "pdpt": int(up.group(1))}
 
     # -- invariants --------------------------------------------------------
 
@@ -259,8 +269,9 @@ class Soak:
             free_sum += z["free"]
             managed_sum += z["managed"]
             bud = st["buddy"].get(key, 0)
-            if z["free"] != bud:
-                errs.append(f"I3 zone {key}: pages free {z['free']} != buddy {bud} (pcp {z['pcp']})")
+            want, how = zone_free_want(bud, z["pcp"])
+            if z["free"] != want:
+                errs.append(f"I3 zone {key}: pages free {z['free']} != {how}")
         if free_sum * 4 != st["MemFree"]:
             errs.append(f"I3 zones' free pages {free_sum} ({free_sum * 4} kB) != MemFree {st['MemFree']} kB")
         if managed_sum * 4 != st["MemTotal"]:
@@ -510,7 +521,7 @@ class Soak:
             self.refused("dimm-add (QEMU)", str(e))
             return
         info = self.wait_ost(op["id"], OST_DEVICE_CHECK)
-        self.m.quiesce(0.3)
+        self.m.quiesce(SETTLE)
         self.dimms[op["id"]] = op["size"]
         if info["status"] != OST_SUCCESS:
             self.refused("dimm-add", f"_OST status {info['status']:#x} " + self.sh("hotplug"))
@@ -558,12 +569,12 @@ class Soak:
             if ev["event"] == "DEVICE_DELETED" and ev["data"].get("device") == dimm:
                 q.cmd("object-del", id=f"mem-{dimm}")
                 del self.dimms[dimm]
-                self.m.quiesce(0.3)
+                self.m.quiesce(SETTLE)
                 return
             info = ev["data"].get("info", {}) if ev["event"] == "ACPI_DEVICE_OST" else {}
             if info.get("device") == dimm and info.get("source") == OST_EJECT_REQUEST and \
                     info.get("status") not in (OST_SUCCESS, OST_IN_PROGRESS):
-                log = self.m.quiesce(0.3)
+                log = self.m.quiesce(SETTLE)
                 why = [ln for ln in log.replace("\r", "").splitlines() if "acpi-memhp" in ln
                        or "offline" in ln]
                 self.refused("dimm-del", why[-1] if why else "")
@@ -579,8 +590,10 @@ class Soak:
             time.sleep(0.3)
             self.sh("virtio-mem retry", timeout=OP_TIMEOUT)
         deadline = time.monotonic() + OP_TIMEOUT
+        poll = POLL_FIRST
         while True:
-            time.sleep(0.3)
+            time.sleep(poll)
+            poll = min(poll * 1.5, POLL_MAX)
             dev = self.qemu_devices()[1]
             view = self.sh("virtio-mem")
             status = re.search(r"^  status:\s+(.*)$", view, re.M)
@@ -630,8 +643,15 @@ class Soak:
                             f" ({status.group(1) if status else '?'})")
         errs = []
         roots = len(self.windows) - len({b * BLOCK // ROOT_SPAN for b in self.boot_present})
-        pt = self.pt_pages() - self.base_pt
-        keep = roots + pt
+        pt, pt0 = self.page_tables(), self.base_pt
+        pdpt = pt["pdpt"] - pt0["pdpt"]
+        # a new PDPT page came from the pool while it had room, else from mm
+        pdpt_mm = max(0, pdpt - max(0, memlab_pool_room(pt0)))
+        if (pt["pool"] - pt0["pool"]) + (pt["mm"] - pt0["mm"]) != pdpt or pt["mm"] - pt0["mm"] != pdpt_mm:
+            errs.append(f"I6 page tables: pool {pt['pool']}, page allocator {pt['mm']}, PDPT "
+                        f"{pt['pdpt']}; at boot {pt0['pool']}, {pt0['mm']}, {pt0['pdpt']}: "
+                        "tables of removed memory were not freed")
+        keep = roots + pdpt_mm
         if st["MemTotal"] != self.base["MemTotal"]:
             errs.append(f"I6 MemTotal {st['MemTotal']} kB, boot {self.base['MemTotal']} kB")
         # MemFree is the buddy only (NR_FREE_PAGES): pages the pcp lists hold
@@ -643,11 +663,11 @@ class Soak:
             self.lost_pages += abs(lost)
             errs.append(f"I6 MemFree {st['MemFree']} kB, boot {self.base['MemFree']} kB: "
                         f"{lost} pages lost beyond the permanent {roots} section roots + "
-                        f"{pt} page-table pages")
+                        f"{pdpt_mm} PDPT pages")
         bud0, bud1 = sum(self.base["buddy"].values()), sum(st["buddy"].values())
         if bud0 - bud1 != keep + pcp_more:
             errs.append(f"I6 buddyinfo sum {bud1} pages, boot {bud0}, permanent {keep}")
-        self.last_release = (roots, pt)
+        self.last_release = (roots, pdpt)
         if errs:
             raise Violation("; ".join(errs))
 
@@ -723,7 +743,7 @@ class Soak:
                      f"{k} {v}" for k, v in sorted(self.op_counts.items()))]
         if getattr(self, "last_release", None):
             lines.append(f"  permanent at the end: {self.last_release[0]} section roots, "
-                         f"{self.last_release[1]} page-table pages from the page allocator")
+                         f"{self.last_release[1]} PDPT pages; every other page table freed")
         for k, v in sorted(collections.Counter(kind_of(t) for t, _ in self.violations).items()):
             lines.append(f"  violations x{v}: {k}")
         for k, v in sorted(self.refusals.items()):
@@ -779,6 +799,19 @@ class _Dead(Exception):
 
 def _dead(m, e):
     return _Dead(str(e).splitlines()[0], crashed=not m.alive())
+
+
+def zone_free_want(buddy, pcp):
+    """What a zone's `pages free` (and so MemFree) must be given its
+    buddyinfo sum and its pcp count, and how that reads in a violation.
+    The views count only the buddy, as Linux's NR_FREE_PAGES does: pages
+    on the per-CPU lists are allocated as far as MemFree is concerned."""
+    return buddy, f"buddy {buddy} (pcp {pcp} not counted)"
+
+
+def memlab_pool_room(pt):
+    """Free pages left in the .bss table pool (512 pages, `pagetables`)."""
+    return 512 - pt["pool"]
 
 
 # -- parsers ---------------------------------------------------------------

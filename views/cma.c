@@ -77,25 +77,46 @@ static int cma_bitmap_show(struct printer *p, void *data)
 }
 
 /*
- * "N\n" as the shell's echo writes it: parse_u64()'s rules (decimal or
- * 0x-hex digits, an optional K/M/G/T multiplier) with one trailing
- * newline allowed.
+ * "N\n" as the shell's echo writes it, read by arg_u64() (parse_u64()'s
+ * rules: decimal or 0x-hex digits, an optional K/M/G/T multiplier; one
+ * trailing newline allowed) as the page count of file `file`, 1 to the
+ * area's size.  A bad count is logged naming the file, the argument and
+ * its range ("cma: cma0: alloc: count 99999999999999999999 is out of
+ * range: 1-16384 (the area's pages)"), and the write fails with
+ * -EINVAL or -ERANGE.
  */
-static int store_count(const char *buf, size_t len, u64 *count)
+static int store_count(const struct cma *cma, const char *file, const char *buf, size_t len,
+		       u64 *count)
 {
 	char word[512];		/* longer than any line the shell takes */
+	char who[64], line[640];
+	struct buf_printer bp;
+	int err;
 
 	if (len && buf[len - 1] == '\n')
 		len--;
-	if (len >= sizeof(word))
+	ksnprintf(who, sizeof(who), "cma: %s: %s", cma->name, file);
+	if (len >= sizeof(word)) {
+		pr_warn("%s: count of %zu characters is too long", who, len);
 		return -ERANGE;
+	}
 	for (size_t i = 0; i < len; i++) {
-		if (!buf[i])
-			return -EINVAL;	/* a NUL is no digit */
+		if (!buf[i]) {
+			pr_warn("%s: count has a NUL byte: not a number", who);
+			return -EINVAL;
+		}
 		word[i] = buf[i];
 	}
 	word[len] = '\0';
-	return parse_u64(word, count);
+	buf_printer_init(&bp, line, sizeof(line));
+	err = arg_u64(&bp.p, who, "count", word, 1, cma->count ? cma->count : 1,
+		      "the area's pages", count);
+	if (err) {
+		if (bp.len && line[bp.len - 1] == '\n')
+			line[bp.len - 1] = '\0';
+		pr_warn("%s", line);
+	}
+	return err;
 }
 
 static int cma_alloc_store(const char *buf, size_t len, void *data)
@@ -103,7 +124,7 @@ static int cma_alloc_store(const char *buf, size_t len, void *data)
 	struct cma *cma = data;
 	char why[200];
 	u64 count;
-	int err = store_count(buf, len, &count);
+	int err = store_count(cma, "alloc", buf, len, &count);
 
 	if (err)
 		return err;
@@ -121,7 +142,7 @@ static int cma_free_store(const char *buf, size_t len, void *data)
 	struct cma *cma = data;
 	char why[200];
 	u64 count;
-	int err = store_count(buf, len, &count);
+	int err = store_count(cma, "free", buf, len, &count);
 
 	if (err)
 		return err;

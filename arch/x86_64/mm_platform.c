@@ -38,9 +38,14 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn)
 	BUG_ON(err);
 }
 
-void mm_set_pt_allocator(phys_addr_t (*alloc)(void))
+void mm_set_pt_allocator(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa))
 {
-	paging_set_pt_source(alloc);
+	paging_set_pt_source(alloc, release);
+}
+
+phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end)
+{
+	return paging_table_in(start, end);
 }
 
 int mm_direct_map_add(phys_addr_t start, u64 size)

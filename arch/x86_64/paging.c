@@ -10,9 +10,17 @@
  *  - ioremap mappings of firmware tables and MMIO in their own area.
  *
  * Page-table pages come from pt_pool (in .bss, so it is covered by the
- * kernel mapping and needs no allocator).  A table page in the pool is
- * reached through the kernel image mapping, any other one through the
- * direct map (pt_virt()).
+ * kernel mapping and needs no allocator), and once it is used up from mm's
+ * page allocator.  A table page in the pool is reached through the kernel
+ * image mapping, any other one through the direct map (pt_virt()).
+ *
+ * Unmapping frees the tables it empties: a page table (PT) or page
+ * directory (PD) whose 512 entries are all clear afterwards goes back where
+ * it came from (the pool's free list, or the page allocator) and its entry
+ * in the level above is cleared.  PDPT pages, the ones the PML4 points to,
+ * stay for good (each covers 512 GiB of virtual space; the PML4 is the root
+ * every mapping hangs from), as Linux keeps its top levels: `pagetables`
+ * counts them, and the soak takes the ones made after boot as permanent.
  */
 #include <arch/paging.h>
 #include <arch/cpu.h>
@@ -27,7 +35,9 @@ extern char boot_stack_guard[], boot_stack[];
 #define PT_POOL_PAGES	512		/* 2 MiB of page-table pages */
 
 static u64 pt_pool[PT_POOL_PAGES][512] __aligned(4096);
-static unsigned pt_pool_used;
+static unsigned pt_pool_used;			/* pool pages ever handed out */
+static u16 pt_pool_free[PT_POOL_PAGES];		/* freed pool pages, a stack */
+static unsigned pt_pool_nr_free;
 static u64 *kernel_pml4;
 static u64 nx_bit;			/* PTE_NX if the CPU has NX, else 0 */
 static u64 ioremap_next = IOREMAP_BASE;
@@ -48,13 +58,21 @@ static u64 *pt_virt(u64 pa)
 }
 
 static phys_addr_t (*pt_page_source)(void);	/* after the pool: mm's allocator */
-static u64 pt_pages_from_mm;
+static bool (*pt_page_release)(phys_addr_t pa);	/* and back to it */
+static u64 pt_pages_from_mm;			/* from mm, in use as tables now */
+static u64 pt_pages_freed;			/* tables freed by unmapping, ever */
+static u64 pt_upper_pages;			/* PDPT pages: made, never freed */
 
+/* A zeroed table page: a freed pool page, a new pool page, else mm's. */
 static u64 *pt_alloc(void)
 {
 	u64 *page;
 
-	if (pt_pool_used == PT_POOL_PAGES) {
+	if (pt_pool_nr_free) {
+		page = pt_pool[pt_pool_free[--pt_pool_nr_free]];
+	} else if (pt_pool_used < PT_POOL_PAGES) {
+		page = pt_pool[pt_pool_used++];
+	} else {
 		phys_addr_t pa = pt_page_source ? pt_page_source() : 0;
 
 		if (!pa)
@@ -62,14 +80,32 @@ static u64 *pt_alloc(void)
 		pt_pages_from_mm++;
 		return phys_to_virt(pa);	/* zeroed by the source */
 	}
-	page = pt_pool[pt_pool_used++];
 	memset(page, 0, PAGE_SIZE);
 	return page;
 }
 
-void paging_set_pt_source(phys_addr_t (*alloc)(void))
+/*
+ * Give an empty table page back where it came from.  A page mm cannot take
+ * back (one memblock handed out at boot, PageReserved) stays out of use
+ * and is still counted as from the page allocator.  Context: (main).
+ */
+static void pt_free(u64 *table)
+{
+	u64 va = (u64)(uintptr_t)table;
+
+	pt_pages_freed++;
+	if (va >= (u64)(uintptr_t)pt_pool[0] && va < (u64)(uintptr_t)pt_pool[PT_POOL_PAGES]) {
+		pt_pool_free[pt_pool_nr_free++] = (u16)(((u64 *)table - pt_pool[0]) / 512);
+		return;
+	}
+	if (pt_page_release && pt_page_release(virt_to_phys(table)))
+		pt_pages_from_mm--;
+}
+
+void paging_set_pt_source(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa))
 {
 	pt_page_source = alloc;
+	pt_page_release = release;
 }
 
 /* The table page's physical address, wherever it came from. */
@@ -104,6 +140,8 @@ static u64 *pt_entry(u64 va, int level, bool *busy)
 
 			if (!next)
 				return NULL;
+			if (lvl == 4)
+				pt_upper_pages++;
 			*e = pt_phys(next) | PTE_P | PTE_W;
 		} else if (*e & PTE_PS) {
 			*busy = true;
@@ -192,14 +230,44 @@ int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size)
 	return map_range(va, pa, size, PTE_W | nx_bit, false, NULL, NULL, NULL);
 }
 
+/* Whether all 512 entries of a table are clear. */
+static bool pt_empty(const u64 *table)
+{
+	for (unsigned i = 0; i < 512; i++)
+		if (table[i])
+			return false;
+	return true;
+}
+
+/*
+ * After an entry of the table at `level` (1 = PT, 2 = PD) on va's path was
+ * cleared: free that table if it is empty now and clear its entry one level
+ * up, then look at the PD the same way.  path[lvl] is the table of level
+ * lvl on va's path (path[4] the PML4).  PDPT pages and the PML4 stay.
+ */
+static void pt_prune(u64 *const path[5], int level, u64 va)
+{
+	for (int lvl = level; lvl <= 2; lvl++) {
+		u64 *parent_e = &path[lvl + 1][pt_index(va, lvl + 1)];
+
+		if (!pt_empty(path[lvl]))
+			return;
+		*parent_e = 0;
+		invlpg((void *)(uintptr_t)va);	/* also drops cached upper entries */
+		pt_free(path[lvl]);
+	}
+}
+
 int paging_unmap(u64 va, u64 size)
 {
 	u64 end = va + size;
 
 	while (va < end) {
-		u64 *table = kernel_pml4, *e = NULL, psize = 0;
+		u64 *path[5] = { NULL }, *table = kernel_pml4, *e = NULL, psize = 0, next;
+		int lvl;
 
-		for (int lvl = 4; lvl >= 1; lvl--) {
+		for (lvl = 4; lvl >= 1; lvl--) {
+			path[lvl] = table;
 			e = &table[pt_index(va, lvl)];
 			psize = 1ULL << (PAGE_SHIFT + 9 * (lvl - 1));
 			if (!(*e & PTE_P))
@@ -209,14 +277,22 @@ int paging_unmap(u64 va, u64 size)
 			table = pt_virt(*e & PTE_ADDR);
 		}
 		if (!(*e & PTE_P)) {		/* already unmapped: skip this level's span */
-			va = ALIGN_DOWN(va, psize) + psize;
+			next = ALIGN_DOWN(va, psize) + psize;
+			/* an earlier part of the range may have emptied this table */
+			if (lvl <= 2 && (next >= end || !pt_index(next, lvl)))
+				pt_prune(path, lvl, va);
+			va = next;
 			continue;
 		}
 		if (!IS_ALIGNED(va, psize) || va + psize > end)
 			return -EINVAL;		/* would need to split a large page */
 		*e = 0;
 		invlpg((void *)(uintptr_t)va);
-		va += psize;
+		next = va + psize;
+		/* Last entry of this table in the range: is the table empty now? */
+		if (lvl <= 2 && (next >= end || !pt_index(next, lvl)))
+			pt_prune(path, lvl, va);
+		va = next;
 	}
 	return 0;
 }
@@ -304,12 +380,54 @@ int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags)
 	return -EFAULT;
 }
 
+/* Whether table page pa lies in [start, end). */
+static bool pt_page_in(u64 pa, phys_addr_t start, phys_addr_t end)
+{
+	return pa >= start && pa < end;
+}
+
+/*
+ * Every table page hangs from the PML4: walk the levels with plain loops
+ * (a PDPT's entries, a PD's, down to the PTs) and report the first table
+ * page in [start, end).  A few hundred pages, each read once.
+ */
+phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end)
+{
+	if (pt_page_in(pt_phys(kernel_pml4), start, end))
+		return pt_phys(kernel_pml4);
+	for (unsigned i4 = 0; i4 < 512; i4++) {
+		u64 e4 = kernel_pml4[i4], *pdpt;
+
+		if (!(e4 & PTE_P))
+			continue;
+		if (pt_page_in(e4 & PTE_ADDR, start, end))
+			return e4 & PTE_ADDR;
+		pdpt = pt_virt(e4 & PTE_ADDR);
+		for (unsigned i3 = 0; i3 < 512; i3++) {
+			u64 e3 = pdpt[i3], *pd;
+
+			if (!(e3 & PTE_P) || (e3 & PTE_PS))
+				continue;
+			if (pt_page_in(e3 & PTE_ADDR, start, end))
+				return e3 & PTE_ADDR;
+			pd = pt_virt(e3 & PTE_ADDR);
+			for (unsigned i2 = 0; i2 < 512; i2++) {
+				u64 e2 = pd[i2];
+
+				if ((e2 & PTE_P) && !(e2 & PTE_PS) && pt_page_in(e2 & PTE_ADDR, start, end))
+					return e2 & PTE_ADDR;
+			}
+		}
+	}
+	return 0;
+}
+
 void paging_get_stats(struct paging_stats *st)
 {
 	st->direct_4k = direct_pages_4k;
 	st->direct_2m = direct_pages_2m;
 	st->direct_1g = direct_pages_1g;
-	st->table_pages = pt_pool_used + pt_pages_from_mm;
+	st->table_pages = pt_pool_used - pt_pool_nr_free + pt_pages_from_mm;
 	st->gbpages = boot_cpu.has_pdpe1gb;
 }
 
@@ -324,7 +442,9 @@ void paging_dump(struct printer *p)
 	pr_printf(p, "ioremap area: %llu KiB used at %#llx\n",
 		  (unsigned long long)((ioremap_next - IOREMAP_BASE) >> 10), IOREMAP_BASE);
 	pr_printf(p, "table pages:  %u of %u used (pool in .bss), %llu from the page allocator\n",
-		  pt_pool_used, PT_POOL_PAGES, (unsigned long long)pt_pages_from_mm);
+		  pt_pool_used - pt_pool_nr_free, PT_POOL_PAGES, (unsigned long long)pt_pages_from_mm);
+	pr_printf(p, "freed tables: %llu by unmapping; %llu PDPT pages (kept for good)\n",
+		  (unsigned long long)pt_pages_freed, (unsigned long long)pt_upper_pages);
 	pr_printf(p, "1 GiB pages:  %s; NX: %s\n", boot_cpu.has_pdpe1gb ? "yes" : "no",
 		  boot_cpu.has_nx ? "yes" : "no");
 }

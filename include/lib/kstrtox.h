@@ -55,4 +55,22 @@ int parse_u64(const char *s, u64 *out);
  */
 bool sysfs_streq(const char *buf, size_t len, const char *word);
 
+struct printer;
+
+/*
+ * arg_u64() - read word with parse_u64() as argument `what` of `who` (a
+ * command, or a file as "cma: cma0: alloc"), in [min, max]; on an error
+ * print one line to out naming both and, for a number too large or too
+ * small (64-bit overflow included), the range and why it is that range:
+ *
+ *   alloc: order 'x' is not a number
+ *   alloc: order 99999999999999999999 is out of range: 0-10 (MAX_PAGE_ORDER)
+ *
+ * (hex bounds when what names an address or a pfn).  Returns 0 with *val
+ * set, -EINVAL or -ERANGE.  The shell's shell_arg_u64() is this function;
+ * views that take numbers use it too, so every number reads one way.
+ */
+int arg_u64(struct printer *out, const char *who, const char *what, const char *word,
+	    u64 min, u64 max, const char *why, u64 *val);
+
 #endif

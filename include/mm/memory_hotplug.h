@@ -122,10 +122,16 @@ void memory_group_set_ops(int mgid, const struct memory_group_ops *ops, void *ow
 /*
  * memory_range_in_use() - does the kernel use [start_pfn, start_pfn +
  * nr_pages) (half-open) in a way that forbids a driver to give it back to
- * the host (virtio-mem UNPLUG, ACPI eject)?  Today: device memory made
- * from it (devmem).  Returns 0, or -EBUSY with the reason in why[0, size)
- * (e.g. "in use as device memory devmem0 (devmem destroy it first)").
- * Drivers ask before the request, never after.  Context: (main).
+ * the host (virtio-mem UNPLUG, ACPI eject)?  Device memory made from it
+ * (devmem), and in the parts that are not online: the memmap of a block
+ * still added (memmap_on_memory), a page-table page.  Online parts are
+ * the offline step's (offline_pages()) or the isolation step's
+ * (alloc_contig_range), which a driver takes before it gives memory back
+ * and which refuse unmovable, pinned, memmap and page-table pages by name.
+ * Returns 0, or -EBUSY with the reason in why[0, size) (e.g. "in use as
+ * device memory devmem0 (devmem destroy it first)", "holding the memmap
+ * of memory33 (...)").  Drivers ask before the request, never after.
+ * Context: (main).
  */
 int memory_range_in_use(u64 start_pfn, u64 nr_pages, char *why, size_t size);
 

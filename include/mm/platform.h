@@ -60,9 +60,21 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn);
 /*
  * mm_set_pt_allocator() - mm tells the platform where page-table pages come from
  * once memblock exists: alloc returns the physical address of a zeroed
- * 4 KiB page or 0.  Context: (boot).
+ * 4 KiB page or 0; release gives back a page alloc returned that no longer
+ * holds a table (unmapping emptied it) and returns false if it keeps the
+ * page out of use instead (one memblock handed out at boot).  release may
+ * be NULL (nothing is given back).  Context: (boot).
  */
-void mm_set_pt_allocator(phys_addr_t (*alloc)(void));
+void mm_set_pt_allocator(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa));
+
+/*
+ * mm_page_table_in() - the physical address of a page-table page of the
+ * kernel's tables that lies in [start, end), or 0 if none does (so that
+ * mm can say why such a page cannot move and refuse to give its range
+ * away).  Host: the one address a test set in host_page_table_pa.
+ * Context: (main).
+ */
+phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end);
 
 /*
  * mm_direct_map_add() - make [start, start+size) reachable through

@@ -155,6 +155,13 @@ void set_pageblock_migratetype(u64 pfn, int migratetype);
 bool get_pageblock_isolate(u64 pfn);
 void set_pageblock_isolate(u64 pfn, bool isolated);
 
+/*
+ * sparse_memmap_at() - does a section's memmap (its 2 MiB of struct pages)
+ * live in the pfns [start_pfn, end_pfn)?  Then *section_nr is the first
+ * such section and the result true.  Context: (main).
+ */
+bool sparse_memmap_at(u64 start_pfn, u64 end_pfn, u64 *section_nr);
+
 /* sparse_for_each_present() - iterate: *section_nr is advanced to the next
  * present section at or after it; false when there is none. */
 bool sparse_next_present(u64 *section_nr);

@@ -19,6 +19,10 @@ void host_mm_reset(u64 ram_bytes);
 /* host_root_alloc() - a zeroed 4 KiB page for sparse roots (freed by reset). */
 void *host_root_alloc(void);
 
+/* host_page_table_pa - a page the host's mm_page_table_in() reports as a
+ * page table (0: none); tests set it and put it back to 0. */
+extern phys_addr_t host_page_table_pa;
+
 /* host_pt_pages - how many page-table pages mm asked the platform for. */
 extern u64 host_vmemmap_populated_pages;	/* struct pages made accessible */
 

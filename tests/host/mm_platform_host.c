@@ -109,9 +109,17 @@ void mm_direct_map_remove(phys_addr_t start, u64 size)
 	direct_map_check("mm_direct_map_remove", start, size);
 }
 
-void mm_set_pt_allocator(phys_addr_t (*alloc)(void))
+void mm_set_pt_allocator(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa))
 {
 	pt_alloc = alloc;
+}
+
+phys_addr_t host_page_table_pa;
+
+phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end)
+{
+	return host_page_table_pa && host_page_table_pa >= start && host_page_table_pa < end ?
+		       host_page_table_pa : 0;
 }
 
 u64 mm_cycles(void)

@@ -187,6 +187,7 @@ HTEST(mm_cmds_hostile_arguments_change_nothing)
 		"devmem rebind 0", "devmem destroy 0", "devmem compare x", "devmem bench 0 0",
 		"devmem bench 0x100000000 128M 0", "devmem frob",
 		"memory online 99", "memory offline 32", "memory online 5-2", "memory online 1 sideways",
+		"memory online 99999999999999999999", "memory offline 32-x", "contig compare 8 16",
 		"memory offline -", "memory online 0", "lsmem -x",
 		"mech nosuch", "mech contig_free newest", "trace contig_free maybe", "bench",
 	};
@@ -571,4 +572,43 @@ HTEST(mm_cmds_owner_walk_sees_kept_pages)
 	*plain = saved;
 
 	CHECK(mcm_check_owners() == NULL);
+}
+
+/*
+ * Issue 18: every number reads one way.  `memory online/offline` ranges
+ * name the bad end and its range (64-bit ids: a range walks the blocks
+ * that exist); a range ending before it starts and an unknown online type
+ * are errors that say so, not `usage:`.  Writes to the CMA debug files
+ * log the file, the argument and the area's range.
+ */
+HTEST(mm_cmds_numbers_and_options_have_exact_errors)
+{
+	boot();
+	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
+	CHECK_EQ(run("memory online 99999999999999999999"), -ERANGE);
+	CHECK_STREQ(out, "memory: block 99999999999999999999 is out of range: 0-18446744073709551615\n");
+	CHECK_EQ(run("memory online 32-99999999999999999999"), -ERANGE);
+	CHECK_STREQ(out, "memory: block 99999999999999999999 is out of range: 0-18446744073709551615\n");
+	CHECK_EQ(run("memory offline 3x"), -EINVAL);
+	CHECK_STREQ(out, "memory: block '3x' is not a number\n");
+	CHECK_EQ(run("memory offline 33-32"), -EINVAL);
+	CHECK_STREQ(out, "memory: block range 33-32 ends before it starts\n");
+	CHECK_EQ(run("memory online 32 sideways"), -EINVAL);
+	CHECK_STREQ(out, "memory: online type 'sideways' is not one of online, online_kernel (kernel), online_movable (movable)\n");
+	CHECK_EQ(find_memory_block_by_id(32)->state, MEM_OFFLINE);
+	CHECK_EQ(run("alloc 0 1 2"), -EINVAL);
+	CHECK_STREQ(out, "alloc: count given twice ('1' and '2'): give one\n");
+	CHECK_EQ(run("contig compare 8 16"), -EINVAL);
+	CHECK_STREQ(out, "contig compare: NR given twice ('8' and '16'): give one\n");
+
+	vfs_init();		/* the VFS_FILE()s, /sys/kernel/debug/cma/cma0/ among them */
+	CHECK(run("echo 99999999999999999999 > /sys/kernel/debug/cma/cma0/alloc") < 0);
+	CHECK(strstr(host_last_log, "cma: cma0: alloc: count 99999999999999999999 is out of range: 1-4096 (the area's pages)") != NULL);
+	CHECK(run("echo 0 > /sys/kernel/debug/cma/cma0/free") < 0);
+	CHECK(strstr(host_last_log, "cma: cma0: free: count 0 is out of range: 1-4096 (the area's pages)") != NULL);
+	CHECK(run("echo 12q > /sys/kernel/debug/cma/cma0/alloc") < 0);
+	CHECK(strstr(host_last_log, "cma: cma0: alloc: count '12q' is not a number") != NULL);
+	CHECK_EQ(run("echo 16 > /sys/kernel/debug/cma/cma0/alloc"), 0);
+	CHECK_EQ(run("echo 16 > /sys/kernel/debug/cma/cma0/free"), 0);
+	check_consistent();
 }

@@ -45,6 +45,7 @@ sys.path.insert(0, str(REPO / "tools"))
 from qmp import QMP, QMPError, QMPTimeout, QMPConnectError  # noqa: E402,F401
 
 PROMPT = "memlab> "
+LOG_RECORD = re.compile(r"\[\s*\d+\.\d{6}\] [^\n]*\n")  # a kernel log line, wherever it starts
 SCALE = float(os.environ.get("MEMLAB_TIMEOUT_SCALE", "1") or 1)
 BOOT_TIMEOUT = 60.0 * SCALE        # QEMU start to first prompt
 CMD_TIMEOUT = 30.0 * SCALE         # one shell command
@@ -438,6 +439,13 @@ class Machine:
             # something came before the echo (a late log line)
             idx = text.index(cmd) + len(cmd)
             out = text[idx:].lstrip("\n")
+        elif not echo.endswith(cmd):
+            # a log record printed while the line was echoed splits the
+            # echo ("cat /sys/dev[  8.42] virtio-mem ...\nices/...\n"):
+            # take such records out, wherever they start
+            joined = LOG_RECORD.sub("", text)
+            if cmd in joined:
+                out = joined[joined.index(cmd) + len(cmd):].lstrip("\n")
         return out
 
     def run_keys(self, keys, timeout=CMD_TIMEOUT):

@@ -768,3 +768,74 @@ def test_128g_dimm_into_2g_guest(boot):
     print(f"128 GiB DIMM: removed in {t:.1f} s")
     assert meminfo(m)["MemTotal"] == base
     assert memory_devices(m) == {}
+
+
+def pagetables(m):
+    """(pool pages in use, pages from the page allocator, tables freed,
+    PDPT pages made after boot) from `pagetables`."""
+    text = sh(m, "pagetables")
+    mt = re.search(r"table pages:\s+(\d+) of \d+ used \(pool in \.bss\), (\d+) from the page "
+                   r"allocator\n.*freed tables: (\d+) by unmapping; (\d+) PDPT", text, re.S)
+    assert mt, text
+    return tuple(int(g) for g in mt.groups())
+
+
+def test_new_addresses_leave_no_page_tables(boot):
+    """A 128 MiB DIMM added and removed at a new address each time, each in
+    an 8 GiB window no memory had yet (a new section root) and a GiB no
+    direct-map page directory covered: after each removal the page tables
+    are back to their boot count (the emptied PT and PD pages were freed)
+    and MemFree is the boot value minus exactly one 4 KiB section root per
+    new window, the one permanent allocation (docs/hotplug.md)."""
+    m = boot_hotplug(boot)
+    set_auto_online(m, "online_movable")
+    sh(m, "drain")
+    base, base_pt = meminfo(m), pagetables(m)
+    freed = base_pt[2]
+    for i, addr in enumerate(range(12 * GiB, 60 * GiB, 8 * GiB)):
+        q = m.qmp()
+        q.cmd("object-add", **{"qom-type": "memory-backend-ram", "id": f"mem-n{i}",
+                               "size": BLOCK, "reserve": False})
+        q.cmd("device_add", {"driver": "pc-dimm", "id": f"n{i}", "memdev": f"mem-n{i}",
+                             "addr": addr})
+        ost = wait_ost(m, f"n{i}", OST_DEVICE_CHECK, timeout=HOTPLUG_DELAY_MAX * 4)
+        assert ost["status"] == OST_SUCCESS, sh(m, "hotplug")
+        settle(m)
+        assert memory_devices(m)[f"n{i}"]["addr"] == addr
+        grown = pagetables(m)
+        assert grown[0] + grown[1] > base_pt[0] + base_pt[1], grown
+        unplug(m, f"n{i}")
+        sh(m, "drain")
+        now, pt = meminfo(m), pagetables(m)
+        assert pt[:2] == base_pt[:2] and pt[3] == base_pt[3], \
+            f"DIMM at {addr:#x}: page tables {pt}, boot {base_pt}"
+        assert pt[2] > freed, pt
+        freed = pt[2]
+        assert now["MemTotal"] == base["MemTotal"]
+        assert now["MemFree"] == base["MemFree"] - 4 * (i + 1), \
+            f"DIMM at {addr:#x}: MemFree {now['MemFree']} kB, boot {base['MemFree']} kB, " \
+            f"{i + 1} section roots of 4 kB"
+
+
+def test_device_del_refused_while_a_dimm_holds_the_memmap_of_another(boot):
+    """DIMM d2 added while DIMM d1 is the only Normal memory gets its
+    memmap from d1.  Ejecting d1 is refused before anything goes back to
+    QEMU, and the log names the memmap and whose it is; once d2 is gone,
+    d1 ejects."""
+    m = boot_hotplug(boot)
+    set_auto_online(m, "offline")
+    plug(m, "d1", GiB)
+    b = dimm_blocks(4 * GiB, GiB)
+    assert "8 blocks onlined" in sh(m, f"memory online {b[0]}-{b[-1]} online_kernel")
+    plug(m, "d2", 128 * MiB)
+    d2 = memory_devices(m)["d2"]["addr"] // BLOCK
+    m.qmp().cmd("device_del", id="d1")
+    info = wait_ost(m, "d1", OST_EJECT_REQUEST, timeout=60 * SCALE)
+    assert info["status"] == OST_EJECT_IN_USE, info
+    settle(m)
+    assert "d1" in memory_devices(m)
+    assert f"memmap of memory{d2}" in m.output, m.tail(20)
+    assert all(block_attr(m, x, "state") == "online" for x in b)
+    unplug(m, "d2", timeout=60 * SCALE)
+    unplug(m, "d1", timeout=60 * SCALE)
+    assert memory_devices(m) == {}

@@ -74,3 +74,23 @@ def test_parsers_read_the_views():
     assert st["zones"][(0, "DMA")] == {"free": 2554, "managed": 2554, "pcp": 0}
     assert st["buddy"][(0, "DMA")] == 2554
     assert soak.kind_of("I5 devmem0 [0x100000000-0x108000000) is in memory") == "I5 devmemN"
+
+
+def test_free_accounting_is_one_function():
+    """I3 and I6 ask zone_free_want() what a zone's free count must be:
+    the one place to change if the accounting stops counting pcp pages."""
+    assert soak.zone_free_want(100, 7) == (107, "buddy 100 + pcp 7")
+    assert soak.memlab_pool_room({"pool": 143, "mm": 0, "pdpt": 2}) == 369
+
+
+def test_run_survives_a_log_line_inside_the_echo():
+    """Soak seed 11 (10,000 ops) met this: virtio-mem's resize round, working
+    in the background, logged while the next command was echoed, splitting
+    the echo; the command's output then began with the echo's tail."""
+    cmd = "cat /sys/devices/system/memory/memory10/state"
+    text = ("cat /sys/devices/system/memor[    8.428368] virtio-mem 01:00.0: plugged 6 -> "
+            "116 MiB (requested 116 MiB) in 0 ms\r\ny/memory10/state\r\noffline\r\n")
+    m = memlab.Machine.__new__(memlab.Machine)
+    m.send_line = lambda line: None
+    m.wait_prompt = lambda timeout=None: text
+    assert m.run(cmd) == "offline\n"

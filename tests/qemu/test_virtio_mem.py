@@ -101,6 +101,16 @@ def wait_size(m, base_kb, size, t0=None, timeout=SETTLE_MAX, requested=None):
     return took
 
 
+def wait_until(m, done, view_cmd="virtio-mem"):
+    """Poll done() until true (SETTLE_MAX), then let the log settle; on a
+    timeout the failure shows `view_cmd`'s output."""
+    deadline = time.monotonic() + SETTLE_MAX
+    while not done():
+        assert time.monotonic() < deadline, sh(m, view_cmd)
+        time.sleep(0.2)
+    m.quiesce(0.5)
+
+
 def view(m):
     """The `virtio-mem` view as {field: value} plus the block lines."""
     out = sh(m, "virtio-mem")
@@ -196,11 +206,7 @@ def test_unmovable_allocation_stops_unplug(boot):
     handle, pfn = int(mh.group(1)), int(mh.group(2), 16)
 
     resize(m, 0)
-    deadline = time.monotonic() + SETTLE_MAX
-    while vmem_device(m)["size"] != 2 * MiB:
-        assert time.monotonic() < deadline, sh(m, "virtio-mem")
-        time.sleep(0.2)
-    m.quiesce(0.5)
+    wait_until(m, lambda: vmem_device(m)["size"] == 2 * MiB)
     # the device keeps the one sub-block that holds the page
     d = vmem_device(m)
     assert d["size"] == 2 * MiB and d["requested-size"] == 0, d
@@ -338,21 +344,13 @@ def test_device_memory_is_never_unplugged(boot):
 
     # plugged whole (into the offline block), it may become device memory
     resize(m, 256 * MiB)
-    deadline = time.monotonic() + SETTLE_MAX
-    while vmem_device(m)["size"] != 256 * MiB:
-        assert time.monotonic() < deadline, sh(m, "virtio-mem")
-        time.sleep(0.2)
-    m.quiesce(0.5)
+    wait_until(m, lambda: vmem_device(m)["size"] == 256 * MiB)
     out = sh(m, f"devmem create {addr:#x} 128M 4k")
     assert "devmem0: created" in out, out
 
     # requested 0: memory33 stays plugged under devmem0
     resize(m, 0)
-    deadline = time.monotonic() + SETTLE_MAX
-    while vmem_device(m)["size"] > 130 * MiB:
-        assert time.monotonic() < deadline, sh(m, "virtio-mem")
-        time.sleep(0.2)
-    m.quiesce(0.5)
+    wait_until(m, lambda: vmem_device(m)["size"] <= 130 * MiB)
     assert (f"memory{blk} is in use as device memory devmem0 (devmem destroy it first): "
             "not unplugged") in m.output
     out, f, blocks = view(m)
@@ -376,3 +374,46 @@ def vmem_name(m):
     mt = re.search(r"^(virtio-mem \S+): node", sh(m, "virtio-mem"), re.M)
     assert mt, sh(m, "virtio-mem")
     return mt.group(1)
+
+
+def test_memmap_of_a_dimm_stops_unplug(boot):
+    """A DIMM added while plugged virtio-mem memory is the only Normal
+    memory gets its memmap (2 MiB of struct pages) from that memory.  The
+    sub-block holding it is not given back: the view and the log name the
+    memmap and its block; once the DIMM is removed, a retry unplugs all."""
+    m = boot(mem="2G,slots=2,maxmem=16G", extra=vmem_args())
+    base = memtotal_kb(m)
+    wait_size(m, base, 256 * MiB, resize(m, 256 * MiB))
+    q = m.qmp()
+    q.cmd("object-add", **{"qom-type": "memory-backend-ram", "id": "mem-d1",
+                           "size": 128 * MiB, "reserve": False})
+    q.cmd("device_add", {"driver": "pc-dimm", "id": "d1", "memdev": "mem-d1"})
+    deadline = time.monotonic() + SETTLE_MAX
+    dimm = None
+    while dimm is None:
+        assert time.monotonic() < deadline, sh(m, "hotplug")
+        devs = [d["data"] for d in q.cmd("query-memory-devices") if d["type"] == "dimm"]
+        blk = devs[0]["addr"] // (128 * MiB) if devs else None
+        if blk is not None and f"memory{blk}" in sh(m, "ls /sys/devices/system/memory"):
+            dimm = blk
+        time.sleep(0.2)
+    m.quiesce(0.5)
+    mt = re.search(rf"^{dimm}\s+.*present,memmap", sh(m, "sections"), re.M)
+    assert mt, sh(m, "sections")
+
+    resize(m, 0)
+    wait_until(m, lambda: vmem_device(m)["size"] == 2 * MiB)
+    out, f, blocks = view(m)
+    assert f["status"].startswith("stopped short: "), out
+    assert f"memmap of memory{dimm}" in f["status"], out
+    assert len(blocks) == 1 and blocks[0][3] == "1", out
+
+    # the DIMM goes (its memmap with it): the retry gives everything back
+    q.cmd("device_del", id="d1")
+    wait_until(m, lambda: not [d for d in q.cmd("query-memory-devices") if d["type"] == "dimm"],
+               "hotplug")
+    q.cmd("object-del", id="mem-d1")
+    out = sh(m, "virtio-mem retry")
+    assert "plugged 0 MiB, requested 0 MiB" in out, out
+    wait_size(m, base, 0)
+    assert view(m)[1]["status"] == "converged"

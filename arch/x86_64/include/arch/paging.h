@@ -89,14 +89,20 @@ int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size);
 /*
  * paging_unmap() - remove the mappings of [va, va+size); every page in the
  * range must lie wholly inside it (no large page is split): -EINVAL else.
- * The table pages stay.
+ * A PT or PD page left with no entry is freed and unlinked; PDPT pages and
+ * the PML4 stay.
  */
 int paging_unmap(u64 va, u64 size);
 
 /* paging_set_pt_source() - where table pages come from once the .bss pool
- * is used up (the page allocator): returns a zeroed page's physical
- * address, or 0. */
-void paging_set_pt_source(phys_addr_t (*alloc)(void));
+ * is used up (the page allocator): alloc returns a zeroed page's physical
+ * address, or 0; release takes an emptied one back and returns false if it
+ * cannot (the page then stays out of use). */
+void paging_set_pt_source(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_t pa));
+
+/* paging_table_in() - the physical address of a table page (any level)
+ * in [start, end), or 0.  Context: main loop. */
+phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end);
 
 /* paging_dump() - direct-map page counts per size and pool use: the text of
  * `pagetables` without an argument.  Context: main loop. */

@@ -1,0 +1,139 @@
+/*
+ * test_range_in_use.c - what the kernel still uses in memory a driver
+ * wants to give back (issue 18): memory_range_in_use() for memory that is
+ * not online (a block's own memmap while the block is added, a page-table
+ * page, device memory), and describe_unmovable() naming what the offline
+ * and isolation steps refuse in online memory (another block's memmap, a
+ * page-table page).  Each refusal ends once the user released the thing.
+ */
+#include "htest.h"
+#include "mm_host.h"
+#include "hotplug_check.h"
+#include <mm/mm_init.h>
+#include <mm/mmzone.h>
+#include <mm/sparse.h>
+#include <mm/gfp.h>
+#include <mm/memory_hotplug.h>
+#include <mm/memremap.h>
+#include <mm/migrate.h>
+#include "../../mm/internal.h"
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+
+#define MiB		(1ULL << 20)
+#define GiB		(1ULL << 30)
+#define BLOCK_PAGES	PAGES_PER_MEMORY_BLOCK
+#define HOTPLUG_BASE	(4 * GiB)
+
+static struct fw_memmap map;
+static struct mm_boot_params bp;
+
+/* 8 GiB of simulated memory, 512 MiB of it boot RAM. */
+static void boot_machine(void)
+{
+	host_mm_reset(8 * GiB);
+	printk_set_level(LOG_CRIT);
+	fw_memmap_init(&map);
+	memset(&bp, 0, sizeof(bp));
+	bp.memmap = &map;
+	fw_memmap_add_raw(&map, 0, 512 * MiB, FW_MEM_RAM);
+	fw_memmap_sanitize(&map);
+	mm_core_init(&bp);
+	memory_blocks_init_boot();
+	hotplug_knobs_default();
+}
+
+static struct memory_block *block(unsigned long id)
+{
+	return find_memory_block_by_id(id);
+}
+
+/*
+ * Block 32 online (Normal), then block 33 added: its memmap comes from
+ * the allocator, from block 32.  Offlining block 32 is refused naming
+ * that memmap; the range check of an offline block 33 is clean (its
+ * memmap is elsewhere); once block 33 is removed, block 32 goes offline.
+ */
+HTEST(range_in_use_another_blocks_memmap_is_named)
+{
+	char why[160];
+	u64 nr, pfn;
+
+	boot_machine();
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 128 * MiB, -1, MHP_NONE), 0);
+	CHECK_EQ(memory_block_online(block(32), MMOP_ONLINE), 0);
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE + 128 * MiB, 128 * MiB, -1, MHP_NONE), 0);
+	pfn = __nr_to_section(33)->memmap_pa >> PAGE_SHIFT;
+	CHECK_EQ(pfn_to_block_id(pfn), 32);
+	CHECK(sparse_memmap_at(pfn, pfn + 1, &nr));
+	CHECK_EQ(nr, 33);
+	CHECK(!sparse_memmap_at(33 * BLOCK_PAGES, 34 * BLOCK_PAGES, &nr));
+	describe_unmovable(pfn, why, sizeof(why));
+	CHECK(strstr(why, "memmap of memory33") != NULL);
+	CHECK_EQ(memory_block_offline(block(32)), -EBUSY);
+	CHECK_EQ(memory_range_in_use(33 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), 0);
+	CHECK_EQ(remove_memory(HOTPLUG_BASE + 128 * MiB, 128 * MiB), 0);
+	CHECK_EQ(memory_block_offline(block(32)), 0);
+	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), 0);
+	CHECK_EQ(remove_memory(HOTPLUG_BASE, 128 * MiB), 0);
+}
+
+/*
+ * memmap_on_memory: an offline block's first 2 MiB hold its struct pages
+ * as long as it is added, so neither they nor the whole block may go back
+ * to the host before the block is removed.
+ */
+HTEST(range_in_use_own_memmap_until_removed)
+{
+	char why[160];
+
+	boot_machine();
+	memmap_on_memory = true;
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 128 * MiB, -1, MHP_MEMMAP_ON_MEMORY), 0);
+	CHECK_EQ(block(32)->nr_vmemmap_pages, 512);
+	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, 512, why, sizeof(why)), -EBUSY);
+	CHECK_STREQ(why, "holding the memmap of memory32 (its struct pages go only when that block is removed)");
+	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), -EBUSY);
+	/* the rest of the block holds nothing */
+	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES + 512, BLOCK_PAGES - 512, why, sizeof(why)), 0);
+	CHECK_EQ(remove_memory(HOTPLUG_BASE, 128 * MiB), 0);
+	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), 0);
+	memmap_on_memory = false;
+}
+
+/*
+ * A page-table page: in an offline range memory_range_in_use() refuses it;
+ * in online memory the offline step's reason names it.  (The host's
+ * mm_page_table_in() reports the one page a test names.)
+ */
+HTEST(range_in_use_page_table_page)
+{
+	char why[160];
+	struct page *page;
+	u64 pfn;
+
+	boot_machine();
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 256 * MiB, -1, MHP_NONE), 0);
+	host_page_table_pa = HOTPLUG_BASE + 128 * MiB + 5 * PAGE_SIZE;	/* block 33, offline */
+	CHECK_EQ(memory_range_in_use(33 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), -EBUSY);
+	CHECK(strstr(why, "page-table page at 0x108005000") != NULL);
+	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), 0);
+
+	CHECK_EQ(memory_block_online(block(32), MMOP_ONLINE), 0);
+	page = alloc_pages(GFP_KERNEL, 0);
+	CHECK(page != NULL);
+	pfn = page_to_pfn(page);
+	CHECK_EQ(pfn_to_block_id(pfn), 32);
+	host_page_table_pa = PFN_PHYS(pfn);
+	describe_unmovable(pfn, why, sizeof(why));
+	CHECK(strstr(why, "page-table page") != NULL);
+	/* online memory: the offline step is the check, and it refuses */
+	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), 0);
+	CHECK_EQ(memory_block_offline(block(32)), -EBUSY);
+	host_page_table_pa = 0;
+	free_pages(page, 0);
+	CHECK_EQ(memory_block_offline(block(32)), 0);
+	CHECK_EQ(remove_memory(HOTPLUG_BASE, 256 * MiB), 0);
+}

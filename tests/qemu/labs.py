@@ -233,8 +233,13 @@ def compare(step, raw_output):
 
 
 def diff_text(step, actual):
+    """A unified diff of the expected lines and the machine's, in which an
+    actual line that fits an expected line's pattern is shown as that
+    expected line, so only the lines that really differ stand out."""
     exp = [e.rstrip() for e in step.expected if e.strip()]
-    return "\n".join(difflib.unified_diff(exp, actual, "expected (docs)", "machine",
+    rx = [(e, line_regex(e)) for e in exp if e.strip() != "..."]
+    shown = [next((e for e, r in rx if r.match(a)), a) for a in actual]
+    return "\n".join(difflib.unified_diff(exp, shown, "expected (docs)", "machine",
                                           lineterm="", n=2))
 
 
@@ -277,7 +282,7 @@ class Replay:
                 if step.kind == "qmp" and words[0] == "wait" and len(words) in (2, 3):
                     tmo = float(words[2]) if len(words) == 3 else 30.0
                     ev = qmplib._wait_after(q, self.history, words[1], tmo * memlab.SCALE)
-                    qmplib._print_event(ev)
+                    qmplib._print_event(ev, out=buf)
                 else:
                     q.drain(0)
                     self.history = list(q.events)

@@ -23,6 +23,9 @@ Lines of a lab:
   (qmp) WORDS                  a QMP command (tools/qmp.py's command line or
                                its interactive prompt); `(qmp) wait EVENT`
                                waits for an event after the last command
+  # wait for the console: TEXT  not typed: wait until TEXT appears on the
+                               console (after QMP steps whose effect the
+                               guest carries out on its own time)
   anything else                the expected output of the line above it
 
 Expected output is compared line by line with what the machine printed,
@@ -64,6 +67,7 @@ DOCS = memlab.REPO / "docs"
 MAKE_RUN_VARS = {"MEM", "CPU", "CMDLINE", "QEMU_EXTRA"}
 MAKE_RUN_EXTRA = ["-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1"]
 QMP_CLI = "$ tools/qmp.py build/qmp.sock"
+CONSOLE_WAIT = "# wait for the console: "
 STEP_TIMEOUT = 300.0 * memlab.SCALE
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
 
@@ -74,7 +78,7 @@ class LabError(Exception):
 
 @dataclass
 class Step:
-    kind: str            # "shell", "qmp" or "qmp-cli"
+    kind: str            # "shell", "qmp", "qmp-cli" or "console"
     text: str            # the command
     line: int            # 1-based line in the Markdown file
     expected: list = field(default_factory=list)
@@ -153,6 +157,8 @@ def parse_file(path):
                 sess.steps.append(Step("shell", text[len("memlab> "):], no))
             elif text.startswith("(qmp) "):
                 sess.steps.append(Step("qmp", text[len("(qmp) "):], no))
+            elif text.startswith(CONSOLE_WAIT):
+                sess.steps.append(Step("console", text[len(CONSOLE_WAIT):].strip(), no))
             elif text.startswith(QMP_CLI + " "):
                 sess.steps.append(Step("qmp-cli", text[len(QMP_CLI) + 1:], no))
             elif text.startswith("$ "):
@@ -227,7 +233,7 @@ def matches(expected, actual):
 def compare(step, raw_output):
     """(ok, actual lines) for one step's output."""
     expected = [e for e in step.expected if e.strip()]
-    keep_log = any(TIMESTAMP.sub("", e).lstrip().startswith("[") for e in expected)
+    keep_log = any(e.lstrip().startswith("[") for e in expected)
     actual = clean(raw_output.split("\n"), keep_log)
     return matches(expected, actual), actual
 
@@ -267,6 +273,9 @@ class Replay:
     def run(self, step):
         """The raw output of one step."""
         m = self.machine
+        if step.kind == "console":
+            m.wait_for(step.text, timeout=STEP_TIMEOUT)
+            return ""
         if step.kind == "shell":
             if self.after_qmp:
                 m.quiesce(0.3)
@@ -318,7 +327,8 @@ def main(argv):
             for step in sess.steps:
                 out = r.run(step)
                 ok, actual = compare(step, out)
-                prompt = {"shell": "memlab> ", "qmp": "(qmp) "}.get(step.kind, QMP_CLI + " ")
+                prompt = {"shell": "memlab> ", "qmp": "(qmp) ", "console": CONSOLE_WAIT
+                          }.get(step.kind, QMP_CLI + " ")
                 print(("" if ok else "!!! MISMATCH ") + prompt + step.text)
                 print(out.rstrip("\n"))
                 if not ok:

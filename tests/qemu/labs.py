@@ -173,7 +173,8 @@ def parse_file(path):
 
 
 def all_sessions(docs=DOCS):
-    out = []
+    """Every lab of docs/*.md and of the README's tour."""
+    out = parse_file(memlab.REPO / "README.md") if docs == DOCS else []
     for p in sorted(Path(docs).glob("*.md")):
         out += parse_file(p)
     return out

@@ -150,6 +150,8 @@ void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_e
 	node->movable_pages += (unsigned long)d_movable;
 	am_cache_all.kernel_early_pages += (unsigned long)d_kernel;
 	am_cache_all.movable_pages += (unsigned long)d_movable;
+	if (!d_kernel && !d_movable)
+		return;		/* hot-added kernel memory: not an input, nothing to say */
 	mech_trace(MECH_AUTO_MOVABLE_STATS,
 		   "node %d zone %s: cached kernel_early %+ld, movable %+ld",
 		   zone->zone_pgdat->node_id, zone->name, d_kernel, d_movable);
@@ -233,6 +235,46 @@ auto_movable_account_dynamic_groups(int nid, const struct memory_group *excluded
 	return gs;
 }
 
+/* The numbers one check compares, for the trace. */
+struct auto_movable_check {
+	unsigned long kernel_early_pages;	/* after other dynamic groups' share */
+	unsigned long movable_pages;		/* with the nr_pages to online */
+	unsigned long limit;			/* ratio% of kernel_early_pages */
+};
+
+/*
+ * auto_movable_check() - the check itself; fills *c (when not NULL) with
+ * the numbers it compared.  Inlined into both callers, so the untraced
+ * check keeps its fast path.
+ */
+static inline bool auto_movable_check(int nid, struct memory_group *group, unsigned long nr_pages,
+				      struct auto_movable_check *c)
+{
+	struct auto_movable_group_stats gs = { 0, 0 };
+	struct auto_movable_stats stats;
+	unsigned long kernel_early_pages, movable_pages, limit;
+
+	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d nr_pages %lu", nid,
+		  nr_pages);
+	stats = auto_movable_stats_get(nid);
+	if (auto_movable_ratio && memory_groups_have_dynamic())
+		gs = auto_movable_account_dynamic_groups(nid, group);
+	if (stats.kernel_early_pages <= gs.req_kernel_early_pages) {
+		if (c)
+			*c = (struct auto_movable_check){ 0, stats.movable_pages + nr_pages, 0 };
+		return false;
+	}
+	kernel_early_pages = stats.kernel_early_pages - gs.req_kernel_early_pages;
+	movable_pages = stats.movable_pages - gs.movable_pages;
+	if (group && group->is_dynamic)
+		kernel_early_pages += group->present_kernel_pages;
+	movable_pages += nr_pages;
+	limit = (unsigned long)auto_movable_ratio * kernel_early_pages / 100;
+	if (c)
+		*c = (struct auto_movable_check){ kernel_early_pages, movable_pages, limit };
+	return movable_pages <= limit;
+}
+
 /*
  * auto_movable_can_online_movable() - with nr_pages more in ZONE_MOVABLE,
  * would MOVABLE : KERNEL_EARLY stay within auto_movable_ratio percent?
@@ -242,23 +284,35 @@ auto_movable_account_dynamic_groups(int nid, const struct memory_group *excluded
  */
 bool auto_movable_can_online_movable(int nid, struct memory_group *group, unsigned long nr_pages)
 {
-	struct auto_movable_group_stats gs = { 0, 0 };
-	struct auto_movable_stats stats;
-	unsigned long kernel_early_pages, movable_pages;
+	return auto_movable_check(nid, group, nr_pages, NULL);
+}
 
-	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d nr_pages %lu", nid,
-		  nr_pages);
-	stats = auto_movable_stats_get(nid);
-	if (auto_movable_ratio && memory_groups_have_dynamic())
-		gs = auto_movable_account_dynamic_groups(nid, group);
-	if (stats.kernel_early_pages <= gs.req_kernel_early_pages)
-		return false;
-	kernel_early_pages = stats.kernel_early_pages - gs.req_kernel_early_pages;
-	movable_pages = stats.movable_pages - gs.movable_pages;
-	if (group && group->is_dynamic)
-		kernel_early_pages += group->present_kernel_pages;
-	movable_pages += nr_pages;
-	return movable_pages <= (unsigned long)auto_movable_ratio * kernel_early_pages / 100;
+/*
+ * auto_movable_check_traced() - the policy's check, narrated when the
+ * trace of auto_movable_stats is on: the two sides of the comparison and
+ * the answer, e.g. "all nodes: movable 262144 <= 301% of kernel_early
+ * 512477 = 1542555: yes".  The percentage is the ratio in use, so a
+ * reader sees which one the decision needed.
+ */
+static bool auto_movable_check_traced(int nid, struct memory_group *group, unsigned long nr_pages)
+{
+	struct auto_movable_check c;
+	bool ok;
+
+	if (!mech_tracing(MECH_AUTO_MOVABLE_STATS))
+		return auto_movable_check(nid, group, nr_pages, NULL);
+	ok = auto_movable_check(nid, group, nr_pages, &c);
+	if (nid == NUMA_NO_NODE)
+		mech_trace(MECH_AUTO_MOVABLE_STATS,
+			   "check all nodes: movable %lu (with %lu to online) <= %u%% of kernel_early %lu = %lu: %s",
+			   c.movable_pages, nr_pages, auto_movable_ratio, c.kernel_early_pages,
+			   c.limit, ok ? "yes" : "no");
+	else
+		mech_trace(MECH_AUTO_MOVABLE_STATS,
+			   "check node %d: movable %lu (with %lu to online) <= %u%% of kernel_early %lu = %lu: %s",
+			   nid, c.movable_pages, nr_pages, auto_movable_ratio, c.kernel_early_pages,
+			   c.limit, ok ? "yes" : "no");
+	return ok;
 }
 
 /*
@@ -279,14 +333,20 @@ static struct zone *auto_movable_zone_for_pfn(int nid, struct memory_group *grou
 					      u64 start_pfn, u64 nr_pages)
 {
 	unsigned long online_pages = 0, max_pages;
+	const char *why;
+	struct zone *zone;
 
-	if (!auto_movable_ratio)
+	if (!auto_movable_ratio) {
+		why = "auto_movable_ratio is 0";
 		goto kernel_zone;
+	}
 	if (group && !group->is_dynamic) {
 		max_pages = group->s.max_pages;
 		online_pages = group->present_movable_pages;
-		if (group->present_kernel_pages)
+		if (group->present_kernel_pages) {
+			why = "its group already has kernel memory";
 			goto kernel_zone;
+		}
 	} else if (!group || group->d.unit_pages == nr_pages) {
 		max_pages = (unsigned long)nr_pages;
 	} else {
@@ -299,21 +359,32 @@ static struct zone *auto_movable_zone_for_pfn(int nid, struct memory_group *grou
 
 			if (!page)
 				continue;
-			if (page_zonenum(page) != ZONE_MOVABLE)
+			if (page_zonenum(page) != ZONE_MOVABLE) {
+				why = "its unit already has kernel memory";
 				goto kernel_zone;
+			}
 			online_pages += PAGES_PER_SECTION;
 		}
 	}
+	why = "the ratio would not hold";
 	if (online_pages > max_pages)
 		goto kernel_zone;
-	if (!auto_movable_can_online_movable(NUMA_NO_NODE, group, max_pages - online_pages))
+	if (!auto_movable_check_traced(NUMA_NO_NODE, group, max_pages - online_pages))
 		goto kernel_zone;
 	if (auto_movable_numa_aware &&
-	    !auto_movable_can_online_movable(nid, group, max_pages - online_pages))
+	    !auto_movable_check_traced(nid, group, max_pages - online_pages))
 		goto kernel_zone;
-	return &NODE_DATA(nid)->node_zones[ZONE_MOVABLE];
+	zone = &NODE_DATA(nid)->node_zones[ZONE_MOVABLE];
+	why = "the ratio holds";
+	goto out;
 kernel_zone:
-	return default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
+	zone = default_kernel_zone_for_pfn(nid, start_pfn, nr_pages);
+out:
+	mech_trace(MECH_AUTO_MOVABLE_STATS, "online pfn [%#llx-%#llx) node %d%s%s: zone %s (%s)",
+		   (unsigned long long)start_pfn, (unsigned long long)(start_pfn + nr_pages), nid,
+		   group && group->name ? ", group " : "", group && group->name ? group->name : "",
+		   zone->name, why);
+	return zone;
 }
 
 /*

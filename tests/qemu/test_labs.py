@@ -1,0 +1,53 @@
+"""The labs of docs/ replayed on the machine (issue 16).
+
+Every ```lab block of every docs/*.md page is read by labs.py; each boot
+(a lab starting with `$ make run ...` and the labs after it that continue
+it) is one test: the machine is booted as the header says, every command
+is typed or sent over QMP, and its output is compared with the page's.
+A failure shows the command, its line in the page and a diff.
+docs/testing.md#labs describes the format.
+"""
+
+import pytest
+
+import labs
+
+SESSIONS = labs.all_sessions()
+
+
+def test_labs_exist():
+    """Every mechanism page has at least one lab (the issue's rule)."""
+    pages = {s.path.name for s in SESSIONS}
+    for page in ("zone-contiguity.md", "memmap-init.md", "contig-free.md",
+                 "auto-movable.md", "memory-core.md", "hotplug.md", "virtio-mem.md"):
+        assert page in pages, f"docs/{page} has no lab"
+
+
+def test_lab_patterns():
+    """The matcher itself: patterns, gaps, spaces, timestamps."""
+    step = labs.Step("shell", "x", 1, ["a {n} b {hex}", "...", "  end ... here"])
+    ok, _ = labs.compare(step, "a 12 b 0x1f\nmore\nlines\nend   of it here\n")
+    assert ok
+    ok, _ = labs.compare(step, "a 12 b 0x1f\nend of it there\n")
+    assert not ok
+    step = labs.Step("shell", "x", 1, ["[contig_check] zone {word}"])
+    assert labs.compare(step, "[    1.000000] [contig_check] zone DMA32\n")[0]
+    step = labs.Step("shell", "x", 1, ["done"])
+    assert labs.compare(step, "[    1.000000] a log line\ndone\n")[0]
+
+
+@pytest.mark.parametrize("session", SESSIONS, ids=[s.name for s in SESSIONS])
+def test_lab(session, make_iso, request):
+    r = labs.Replay(session, make_iso)
+    request.node.__dict__.setdefault("_memlab_machines", []).append(r.machine)
+    try:
+        r.boot()
+        for step in session.steps:
+            out = r.run(step)
+            ok, actual = labs.compare(step, out)
+            if not ok:
+                pytest.fail(f"{session.path.name}:{step.line}: `{step.text}` printed "
+                            f"something else than the page says:\n"
+                            f"{labs.diff_text(step, actual)}", pytrace=False)
+    finally:
+        r.kill()

@@ -78,8 +78,8 @@ def test_parsers_read_the_views():
 
 def test_free_accounting_is_one_function():
     """I3 and I6 ask zone_free_want() what a zone's free count must be:
-    the one place to change if the accounting stops counting pcp pages."""
-    assert soak.zone_free_want(100, 7) == (107, "buddy 100 + pcp 7")
+    the buddy only (Linux's NR_FREE_PAGES), pcp pages not counted."""
+    assert soak.zone_free_want(100, 7) == (100, "buddy 100 (pcp 7 not counted)")
     assert soak.memlab_pool_room({"pool": 143, "mm": 0, "pdpt": 2}) == 369
 
 

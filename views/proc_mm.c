@@ -67,6 +67,22 @@ static void node_totals(int nid, unsigned long *managed, unsigned long *free)
 	}
 }
 
+/* Whether page-table page pa is on node *(int *)arg (its struct page says). */
+static bool table_on_node(phys_addr_t pa, void *arg)
+{
+	u64 pfn = pa >> PAGE_SHIFT;
+
+	return pfn_valid(pfn) && page_to_nid(pfn_to_page(pfn)) == *(const int *)arg;
+}
+
+/* node_table_pages() - page-table pages in use that sit on node nid: the
+ * per-node PageTables / nr_page_table_pages (Linux counts each table page
+ * on the node its memory comes from, as here). */
+static unsigned long node_table_pages(int nid)
+{
+	return (unsigned long)paging_count_tables(table_on_node, &nid);
+}
+
 static bool node_has_memory(int nid)
 {
 	for (int z = 0; z < MAX_NR_ZONES; z++)
@@ -310,9 +326,8 @@ static const char *const zone_stat_absent[] = {
 /*
  * Linux 6.1's node_stat_items, in order (Debian's config: CONFIG_SWAP and
  * CONFIG_NUMA_BALANCING, no shadow call stack).  Each counts something
- * memlab has none of, except nr_page_table_pages: memlab's page-table
- * pages are counted globally (meminfo's PageTables), not per node, so the
- * per-node value is left at 0 (documented in docs/shell.md).
+ * memlab has none of, except nr_page_table_pages: the page-table pages
+ * in use on the node (node_table_pages()), printed in place.
  */
 static const char *const node_stat_absent[] = {
 	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
@@ -385,7 +400,9 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 	if (zone_first_populated(nid, z)) {
 		pr_printf(p, "\n  per-node stats");
 		for (size_t i = 0; i < ARRAY_SIZE(node_stat_absent); i++)
-			pr_printf(p, "\n      %-12s %lu", node_stat_absent[i], 0UL);
+			pr_printf(p, "\n      %-12s %lu", node_stat_absent[i],
+				  strcmp(node_stat_absent[i], "nr_page_table_pages") ? 0UL :
+				  node_table_pages(nid));
 	}
 	pr_printf(p, "\n  pages free     %lu"
 		     "\n        boost    %lu"
@@ -595,7 +612,9 @@ static int node_meminfo_show(struct printer *p, void *data)
 	pr_printf(p, "Node %d %-16s%8lu kB\n", nid, "MemUsed:",
 		  pages_to_kb(managed > free ? managed - free : 0));
 	for (size_t i = 0; i < ARRAY_SIZE(node_meminfo_absent); i++)
-		pr_printf(p, "Node %d %-16s%8lu kB\n", nid, node_meminfo_absent[i], 0UL);
+		pr_printf(p, "Node %d %-16s%8lu kB\n", nid, node_meminfo_absent[i],
+			  strcmp(node_meminfo_absent[i], "PageTables:") ? 0UL :
+			  pages_to_kb(node_table_pages(nid)));
 	for (size_t i = 0; i < ARRAY_SIZE(node_meminfo_absent_narrow); i++)
 		pr_printf(p, "Node %d %-15s%8lu kB\n", nid, node_meminfo_absent_narrow[i], 0UL);
 	pr_printf(p, "Node %d HugePages_Total: %5u\n"
@@ -653,6 +672,7 @@ static int node_vmstat_show(struct printer *p, void *data)
 	pr_printf(p, "nr_free_pages %lu\n", free);
 	pr_printf(p, "nr_free_cma %lu\n", free_cma);
 	print_numa_events(p, &numa, "%s %llu\n", true);
+	pr_printf(p, "nr_page_table_pages %lu\n", node_table_pages((int)(uintptr_t)data));
 	return 0;
 }
 

@@ -380,27 +380,23 @@ int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags)
 	return -EFAULT;
 }
 
-/* Whether table page pa lies in [start, end). */
-static bool pt_page_in(u64 pa, phys_addr_t start, phys_addr_t end)
-{
-	return pa >= start && pa < end;
-}
-
 /*
  * Every table page hangs from the PML4: walk the levels with plain loops
- * (a PDPT's entries, a PD's, down to the PTs) and report the first table
- * page in [start, end).  A few hundred pages, each read once.
+ * (a PDPT's entries, a PD's, down to the PTs) and ask fn about each table
+ * page, the PML4 first; stop at the first one fn answers true for and
+ * return its physical address (0 if none).  A few hundred pages, each read
+ * once.  Context: main loop.
  */
-phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end)
+phys_addr_t paging_for_each_table(bool (*fn)(phys_addr_t pa, void *arg), void *arg)
 {
-	if (pt_page_in(pt_phys(kernel_pml4), start, end))
+	if (fn(pt_phys(kernel_pml4), arg))
 		return pt_phys(kernel_pml4);
 	for (unsigned i4 = 0; i4 < 512; i4++) {
 		u64 e4 = kernel_pml4[i4], *pdpt;
 
 		if (!(e4 & PTE_P))
 			continue;
-		if (pt_page_in(e4 & PTE_ADDR, start, end))
+		if (fn(e4 & PTE_ADDR, arg))
 			return e4 & PTE_ADDR;
 		pdpt = pt_virt(e4 & PTE_ADDR);
 		for (unsigned i3 = 0; i3 < 512; i3++) {
@@ -408,18 +404,67 @@ phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end)
 
 			if (!(e3 & PTE_P) || (e3 & PTE_PS))
 				continue;
-			if (pt_page_in(e3 & PTE_ADDR, start, end))
+			if (fn(e3 & PTE_ADDR, arg))
 				return e3 & PTE_ADDR;
 			pd = pt_virt(e3 & PTE_ADDR);
 			for (unsigned i2 = 0; i2 < 512; i2++) {
 				u64 e2 = pd[i2];
 
-				if ((e2 & PTE_P) && !(e2 & PTE_PS) && pt_page_in(e2 & PTE_ADDR, start, end))
+				if ((e2 & PTE_P) && !(e2 & PTE_PS) && fn(e2 & PTE_ADDR, arg))
 					return e2 & PTE_ADDR;
 			}
 		}
 	}
 	return 0;
+}
+
+struct pt_range {
+	phys_addr_t start, end;
+};
+
+/* Whether table page pa lies in the pt_range arg points to. */
+static bool pt_page_in(phys_addr_t pa, void *arg)
+{
+	const struct pt_range *r = arg;
+
+	return pa >= r->start && pa < r->end;
+}
+
+phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end)
+{
+	struct pt_range r = { start, end };
+
+	return paging_for_each_table(pt_page_in, &r);
+}
+
+/* Whether table page pa is one table_pages counts: from the pool or from
+ * mm (not the boot code's own tables in the image). */
+static bool pt_counted(phys_addr_t pa)
+{
+	return !in_image(pa) || (pa >= pt_phys(pt_pool[0]) && pa < pt_phys(pt_pool[0]) + sizeof(pt_pool));
+}
+
+struct pt_count {
+	bool (*in)(phys_addr_t pa, void *arg);
+	void *arg;
+	u64 n;
+};
+
+static bool pt_count_one(phys_addr_t pa, void *arg)
+{
+	struct pt_count *c = arg;
+
+	if (pt_counted(pa) && c->in(pa, c->arg))
+		c->n++;
+	return false;
+}
+
+u64 paging_count_tables(bool (*in)(phys_addr_t pa, void *arg), void *arg)
+{
+	struct pt_count c = { in, arg, 0 };
+
+	paging_for_each_table(pt_count_one, &c);
+	return c.n;
 }
 
 void paging_get_stats(struct paging_stats *st)

@@ -39,6 +39,16 @@ void paging_get_stats(struct paging_stats *st)
 	st->gbpages = false;
 }
 
+/* ... and their per-node split: the same 7 table pages, at 1 MiB. */
+u64 paging_count_tables(bool (*in)(phys_addr_t pa, void *arg), void *arg)
+{
+	u64 n = 0;
+
+	for (phys_addr_t pa = MiB; pa < MiB + 7 * 4096; pa += 4096)
+		n += in(pa, arg);
+	return n;
+}
+
 static struct fw_memmap vmap;
 static struct mm_boot_params vbp;
 static char text[64 * 1024];
@@ -201,6 +211,21 @@ HTEST(views_zoneinfo_shows_each_zone)
 		if (at)
 			CHECK(strncmp(at, "  contiguous:               1\n", 30) == 0);
 	}
+}
+
+/* The node files split PageTables by node: the one node holds all 7. */
+HTEST(views_node_page_tables)
+{
+	const char *t;
+
+	views_boot();
+	mm_views_init();
+	t = show("/sys/devices/system/node/node0/meminfo");
+	CHECK(t != NULL && strstr(t, "Node 0 PageTables:           28 kB\n") != NULL);
+	t = show("/sys/devices/system/node/node0/vmstat");
+	CHECK(t != NULL && strstr(t, "\nnr_page_table_pages 7\n") != NULL);
+	t = show("/proc/zoneinfo");
+	CHECK(t != NULL && strstr(t, "\n      nr_page_table_pages 7\n") != NULL);
 }
 
 /*

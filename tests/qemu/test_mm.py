@@ -385,8 +385,10 @@ def test_node_files(shell):
     assert shell.run("cat /sys/devices/system/node/node0/cpumap") == "1\n"
     vm = parse_vmstat(shell.run("cat /sys/devices/system/node/node0/vmstat"))
     assert list(vm) == ["nr_free_pages", "nr_free_cma", "numa_hit", "numa_miss", "numa_foreign",
-                        "numa_interleave", "numa_local", "numa_other"] \
+                        "numa_interleave", "numa_local", "numa_other", "nr_page_table_pages"] \
         and vm["nr_free_pages"] > 0, vm
+    # one node: it holds every page-table page
+    assert node["PageTables"] == meminfo["PageTables"] == vm["nr_page_table_pages"] * 4 > 0
     # numastat: Linux's node_read_numastat() names; all allocations are local here
     ns = shell.run("cat /sys/devices/system/node/node0/numastat")
     assert re.fullmatch(r"numa_hit (\d+)\nnuma_miss 0\nnuma_foreign 0\ninterleave_hit 0\n"

@@ -53,3 +53,11 @@ def test_icelake_two_sockets_two_nodes(boot):
     # the boot log says the same, and that the others are not started
     assert "numa: node 1: CPUs 2-3" in m.boot_log
     assert "the others are not started" in m.boot_log
+
+    # page-table pages are counted on the node their memory is on; the
+    # nodes' shares add up to /proc/meminfo's PageTables
+    def kb(text, field):
+        return int(re.search(rf"^(?:Node \d+ )?{field}:\s+(\d+) kB$", text, re.M).group(1))
+    total = kb(m.run("cat /proc/meminfo"), "PageTables")
+    shares = [kb(m.run(f"cat {node}/node{n}/meminfo"), "PageTables") for n in (0, 1)]
+    assert sum(shares) == total and shares[0] > 0, (shares, total)

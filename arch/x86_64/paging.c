@@ -387,7 +387,7 @@ int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags)
  * return its physical address (0 if none).  A few hundred pages, each read
  * once.  Context: main loop.
  */
-phys_addr_t paging_for_each_table(bool (*fn)(phys_addr_t pa, void *arg), void *arg)
+static phys_addr_t paging_for_each_table(bool (*fn)(phys_addr_t pa, void *arg), void *arg)
 {
 	if (fn(pt_phys(kernel_pml4), arg))
 		return pt_phys(kernel_pml4);

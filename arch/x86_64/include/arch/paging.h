@@ -104,11 +104,6 @@ void paging_set_pt_source(phys_addr_t (*alloc)(void), bool (*release)(phys_addr_
  * in [start, end), or 0.  Context: main loop. */
 phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end);
 
-/* paging_for_each_table() - fn(pa, arg) for each table page in use (PML4,
- * PDPTs, PDs, PTs) until fn returns true; that page's physical address, or
- * 0 after the last.  Context: main loop. */
-phys_addr_t paging_for_each_table(bool (*fn)(phys_addr_t pa, void *arg), void *arg);
-
 /* paging_count_tables() - how many of the table pages table_pages counts
  * (pool and page allocator, in use in the tables now) in(pa, arg) accepts:
  * the per-node split of PageTables.  Context: main loop. */

@@ -329,7 +329,7 @@ static const char *const zone_stat_absent[] = {
  * memlab has none of, except nr_page_table_pages: the page-table pages
  * in use on the node (node_table_pages()), printed in place.
  */
-static const char *const node_stat_absent[] = {
+static const char *const node_stat_items[] = {
 	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
 	"nr_unevictable", "nr_slab_reclaimable", "nr_slab_unreclaimable",
 	"nr_isolated_anon", "nr_isolated_file", "workingset_nodes",
@@ -399,9 +399,9 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 	pr_printf(p, "Node %d, zone %8s", nid, zone_names[z]);
 	if (zone_first_populated(nid, z)) {
 		pr_printf(p, "\n  per-node stats");
-		for (size_t i = 0; i < ARRAY_SIZE(node_stat_absent); i++)
-			pr_printf(p, "\n      %-12s %lu", node_stat_absent[i],
-				  strcmp(node_stat_absent[i], "nr_page_table_pages") ? 0UL :
+		for (size_t i = 0; i < ARRAY_SIZE(node_stat_items); i++)
+			pr_printf(p, "\n      %-12s %lu", node_stat_items[i],
+				  strcmp(node_stat_items[i], "nr_page_table_pages") ? 0UL :
 				  node_table_pages(nid));
 	}
 	pr_printf(p, "\n  pages free     %lu"
@@ -585,9 +585,10 @@ VFS_FILE(node_has_memory, "/sys/devices/system/node/has_memory", &node_has_memor
 VFS_FILE(node_has_normal_memory, "/sys/devices/system/node/has_normal_memory",
 	 &node_has_normal_memory_ops, NULL);
 
-/* The zero fields of Linux's drivers/base/node.c node_read_meminfo(), in order,
- * between MemUsed and the huge page counts (see the top of this file). */
-static const char *const node_meminfo_absent[] = {
+/* The fields of Linux's drivers/base/node.c node_read_meminfo(), in order,
+ * between MemUsed and the huge page counts (see the top of this file): all
+ * 0 in memlab but PageTables (node_table_pages()). */
+static const char *const node_meminfo_fields[] = {
 	"SwapCached:", "Active:", "Inactive:", "Active(anon):", "Inactive(anon):",
 	"Active(file):", "Inactive(file):", "Unevictable:", "Mlocked:", "Dirty:",
 	"Writeback:", "FilePages:", "Mapped:", "AnonPages:", "Shmem:",
@@ -611,9 +612,9 @@ static int node_meminfo_show(struct printer *p, void *data)
 	pr_printf(p, "Node %d %-16s%8lu kB\n", nid, "MemFree:", pages_to_kb(free));
 	pr_printf(p, "Node %d %-16s%8lu kB\n", nid, "MemUsed:",
 		  pages_to_kb(managed > free ? managed - free : 0));
-	for (size_t i = 0; i < ARRAY_SIZE(node_meminfo_absent); i++)
-		pr_printf(p, "Node %d %-16s%8lu kB\n", nid, node_meminfo_absent[i],
-			  strcmp(node_meminfo_absent[i], "PageTables:") ? 0UL :
+	for (size_t i = 0; i < ARRAY_SIZE(node_meminfo_fields); i++)
+		pr_printf(p, "Node %d %-16s%8lu kB\n", nid, node_meminfo_fields[i],
+			  strcmp(node_meminfo_fields[i], "PageTables:") ? 0UL :
 			  pages_to_kb(node_table_pages(nid)));
 	for (size_t i = 0; i < ARRAY_SIZE(node_meminfo_absent_narrow); i++)
 		pr_printf(p, "Node %d %-15s%8lu kB\n", nid, node_meminfo_absent_narrow[i], 0UL);

@@ -63,6 +63,12 @@ static u64 pt_pages_from_mm;			/* from mm, in use as tables now */
 static u64 pt_pages_freed;			/* tables freed by unmapping, ever */
 static u64 pt_upper_pages;			/* PDPT pages: made, never freed */
 
+/* Whether table page va is one of pt_pool's. */
+static bool pt_in_pool(const void *va)
+{
+	return va >= (const void *)pt_pool[0] && va < (const void *)pt_pool[PT_POOL_PAGES];
+}
+
 /* A zeroed table page: a freed pool page, a new pool page, else mm's. */
 static u64 *pt_alloc(void)
 {
@@ -91,10 +97,8 @@ static u64 *pt_alloc(void)
  */
 static void pt_free(u64 *table)
 {
-	u64 va = (u64)(uintptr_t)table;
-
 	pt_pages_freed++;
-	if (va >= (u64)(uintptr_t)pt_pool[0] && va < (u64)(uintptr_t)pt_pool[PT_POOL_PAGES]) {
+	if (pt_in_pool(table)) {
 		pt_pool_free[pt_pool_nr_free++] = (u16)(((u64 *)table - pt_pool[0]) / 512);
 		return;
 	}
@@ -441,7 +445,7 @@ phys_addr_t paging_table_in(phys_addr_t start, phys_addr_t end)
  * mm (not the boot code's own tables in the image). */
 static bool pt_counted(phys_addr_t pa)
 {
-	return !in_image(pa) || (pa >= pt_phys(pt_pool[0]) && pa < pt_phys(pt_pool[0]) + sizeof(pt_pool));
+	return !in_image(pa) || pt_in_pool(pt_virt(pa));
 }
 
 struct pt_count {

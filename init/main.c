@@ -28,6 +28,8 @@
 #include <lib/params.h>
 #include <views/sysfs_params.h>
 #include <mm/mm_init.h>
+#include <mm/gfp.h>
+#include <mm/platform.h>
 #include <views/mm_views.h>
 #include <views/memory_sysfs.h>
 #include <mm/memory_hotplug.h>
@@ -109,6 +111,18 @@ KERNEL_PARAM(page_poison,
 	.max = 1, .def = 0,
 	.help = "poison free pages and check the poison when they are allocated");
 
+/*
+ * The file tree's chunks past its static ones: 256 KiB (order 6) from the
+ * buddy, kept for good.  Context: main loop, after mm_setup().
+ */
+static void *vfs_chunk_from_buddy(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 6);
+
+	_Static_assert((PAGE_SIZE << 6) == VFS_CHUNK_BYTES, "order 6 is one chunk");
+	return page ? mm_phys_to_virt(page_to_phys(page)) : NULL;
+}
+
 static void apply_cmdline(const char *cmdline)
 {
 	char val[16];
@@ -163,6 +177,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	acpi_resources_init();		/* /proc/iomem: APICs, HPET; /proc/ioports: ACPI blocks */
 	acpi_numa_cpus_init(boot_cpu.apic_id);	/* MADT CPUs on SRAT's nodes (not started) */
 	vfs_init();			/* /proc files registered at link time */
+	vfs_set_chunk_source(vfs_chunk_from_buddy);	/* more nodes past the static ones */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
 	sysfs_params_init();		/* /sys/module/MODULE/parameters/: a few, first */
 	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */

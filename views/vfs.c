@@ -1,14 +1,22 @@
 /*
  * vfs.c - the virtual file tree behind /proc and /sys (see vfs.h).
  *
- * Every file and directory is a struct vfs_node in one static array; links
- * between nodes are 16-bit indices into it, and index 0, the root, doubles
- * as "none" (the root is nobody's child, sibling or hash neighbour).
+ * Every file and directory is a struct vfs_node with a number; links between
+ * nodes are these numbers, and node 0, the root, doubles as "none" (the
+ * root is nobody's child, sibling or hash neighbour).
  *
- *   vfs_nodes[0]  "/"        first_child -> proc
- *   vfs_nodes[1]  "proc"     parent 0, next -> sys,  first_child -> meminfo
- *   vfs_nodes[2]  "meminfo"  parent 1, ops = &meminfo_ops
- *   vfs_nodes[3]  "sys"      parent 0, prev -> proc, ...
+ *   node 0  "/"        first_child -> proc
+ *   node 1  "proc"     parent 0, next -> sys,  first_child -> meminfo
+ *   node 2  "meminfo"  parent 1, ops = &meminfo_ops
+ *   node 3  "sys"      parent 0, prev -> proc, ...
+ *
+ * Node n lives in chunk n / VFS_CHUNK_NODES at slot n % VFS_CHUNK_NODES
+ * (VN(n)).  The first VFS_STATIC_CHUNKS chunks are static arrays, enough for
+ * a machine of up to about 2800 memory blocks; past them vfs_grow() takes
+ * further chunks from the chunk source the kernel set once the page
+ * allocator runs (vfs_set_chunk_source()), so a 512 GiB machine's 4096
+ * blocks get their files as well.  A chunk once taken is never given back:
+ * nodes freed by vfs_remove() are reused first.
  *
  * A node is a directory exactly when its ops is NULL, and a symbolic link
  * when its ops has readlink().  Each directory keeps
@@ -29,32 +37,40 @@
 #include <lib/string.h>
 #include <lib/printk.h>
 
-#define VFS_HASH_SIZE	8192	/* lookup buckets, a power of two */
+#define VFS_HASH_SIZE	16384	/* lookup buckets, a power of two */
 #define VFS_ROOT	0	/* the root's index, also "no node" in links */
 #define VFS_MAX_HOPS	8	/* symlinks followed in one lookup, then -ELOOP */
 #define VFS_SYSFS_FILE_SIZE 4096	/* st_size of every sysfs attribute (a page); procfs: 0 */
 
-_Static_assert(VFS_MAX_NODES <= 65536, "node links are 16-bit");
 _Static_assert((VFS_HASH_SIZE & (VFS_HASH_SIZE - 1)) == 0, "hash size must be a power of two");
 
 struct vfs_node {
 	char name[VFS_NAME_MAX];	/* component, NUL-terminated; "" for the root */
 	const struct vfs_file_ops *ops;	/* file operations; NULL for a directory */
 	void *data;			/* passed to show()/store() */
-	u16 parent;			/* containing directory (root: itself) */
-	u16 first_child;		/* directory: smallest name, or none */
-	u16 next, prev;			/* siblings in strcmp() order, or none */
-	u16 hash_next;			/* bucket chain; the free list when unused */
-	u16 hint;			/* directory: child inserted last, or none */
+	u32 parent;			/* containing directory (root: itself) */
+	u32 first_child;		/* directory: smallest name, or none */
+	u32 next, prev;			/* siblings in strcmp() order, or none */
+	u32 hash_next;			/* bucket chain; the free list when unused */
+	u32 hint;			/* directory: child inserted last, or none */
 };
 
-_Static_assert(sizeof(struct vfs_node) == 64, "vfs.h quotes 64 bytes a node");
+_Static_assert(sizeof(struct vfs_node) == VFS_NODE_BYTES, "vfs.h quotes the node size");
+_Static_assert(VFS_CHUNK_NODES * sizeof(struct vfs_node) <= VFS_CHUNK_BYTES,
+	       "a chunk's nodes fit in the chunk source's block");
 
-static struct vfs_node vfs_nodes[VFS_MAX_NODES];
-static u16 vfs_buckets[VFS_HASH_SIZE];	/* first node of each chain, or none */
-static unsigned int vfs_hwm = 1;	/* nodes [vfs_hwm, MAX) were never used */
-static u16 vfs_free_head;		/* freed nodes, chained by hash_next */
+static struct vfs_node vfs_static_chunks[VFS_STATIC_CHUNKS][VFS_CHUNK_NODES];
+static struct vfs_node *vfs_chunks[VFS_MAX_CHUNKS];	/* [0, vfs_nr_chunks) usable */
+static unsigned int vfs_nr_chunks;	/* chunks in vfs_chunks[] */
+static void *(*vfs_chunk_source)(void);	/* further chunks, or NULL */
+static bool vfs_full_warned;		/* "node table full" said once */
+static u32 vfs_buckets[VFS_HASH_SIZE];	/* first node of each chain, or none */
+static unsigned int vfs_hwm = 1;	/* nodes [vfs_hwm, capacity) were never used */
+static u32 vfs_free_head;		/* freed nodes, chained by hash_next */
 static unsigned int vfs_nr_used = 1;	/* nodes in the tree, root included */
+
+/* Node n; n below vfs_nr_chunks * VFS_CHUNK_NODES. */
+#define VN(n)	(&vfs_chunks[(n) / VFS_CHUNK_NODES][(n) % VFS_CHUNK_NODES])
 
 /*
  * The static files: declared weak here so a build without any VFS_FILE()
@@ -65,20 +81,20 @@ extern const struct vfs_static_file __stop_vfs_files[] __attribute__((weak));
 
 static bool node_is_dir(unsigned int n)
 {
-	return vfs_nodes[n].ops == NULL;
+	return VN(n)->ops == NULL;
 }
 
 static bool node_is_link(unsigned int n)
 {
-	return vfs_nodes[n].ops && vfs_nodes[n].ops->readlink;
+	return VN(n)->ops && VN(n)->ops->readlink;
 }
 
 /* Is n in /proc (procfs in Linux) rather than /sys (sysfs)? */
 static bool node_in_proc(unsigned int n)
 {
-	while (n != VFS_ROOT && vfs_nodes[n].parent != VFS_ROOT)
-		n = vfs_nodes[n].parent;
-	return n != VFS_ROOT && strcmp(vfs_nodes[n].name, "proc") == 0;
+	while (n != VFS_ROOT && VN(n)->parent != VFS_ROOT)
+		n = VN(n)->parent;
+	return n != VFS_ROOT && strcmp(VN(n)->name, "proc") == 0;
 }
 
 /* FNV-1a over the name, seeded with the parent so equal names in different
@@ -99,8 +115,8 @@ static unsigned int find_child(unsigned int dir, const char *name)
 {
 	unsigned int n = vfs_buckets[name_hash(dir, name)];
 
-	for (; n != VFS_ROOT; n = vfs_nodes[n].hash_next)
-		if (vfs_nodes[n].parent == dir && strcmp(vfs_nodes[n].name, name) == 0)
+	for (; n != VFS_ROOT; n = VN(n)->hash_next)
+		if (VN(n)->parent == dir && strcmp(VN(n)->name, name) == 0)
 			return n;
 	return VFS_ROOT;
 }
@@ -175,7 +191,7 @@ static int vfs_walk_links(const char *path, unsigned int *out, bool follow_last)
 		if (strcmp(name, ".") == 0)
 			continue;
 		if (strcmp(name, "..") == 0) {
-			n = vfs_nodes[n].parent;
+			n = VN(n)->parent;
 			continue;
 		}
 		c = find_child(n, name);
@@ -188,7 +204,7 @@ static int vfs_walk_links(const char *path, unsigned int *out, bool follow_last)
 
 			if (++hops > VFS_MAX_HOPS)
 				return -ELOOP;
-			ret = vfs_nodes[c].ops->readlink(target, sizeof(target), vfs_nodes[c].data);
+			ret = VN(c)->ops->readlink(target, sizeof(target), VN(c)->data);
 			if (ret)
 				return ret;
 			used = ksnprintf(next, VFS_PATH_MAX, "%s%s", target, path);
@@ -212,17 +228,64 @@ static int vfs_walk(const char *path, unsigned int *out)
 	return vfs_walk_links(path, out, true);
 }
 
+/* Nodes the chunks taken so far can hold. */
+static unsigned int vfs_capacity(void)
+{
+	return vfs_nr_chunks * VFS_CHUNK_NODES;
+}
+
+/*
+ * Make room for `missing` more nodes, taking chunks from the chunk source
+ * while there are too few free ones.  Returns 0, or -ENOSPC (logged once a
+ * boot, with the size reached) when the chunk table is at VFS_MAX_CHUNKS,
+ * there is no source yet, or the source has no memory.  Chunks taken
+ * before a failure stay: they are in the table and will be used.
+ * Context: main loop.
+ */
+static int vfs_grow(unsigned int missing)
+{
+	while (missing > vfs_capacity() - vfs_nr_used) {
+		struct vfs_node *chunk = NULL;
+
+		if (vfs_nr_chunks < VFS_MAX_CHUNKS && vfs_chunk_source)
+			chunk = vfs_chunk_source();
+		if (!chunk) {
+			if (!vfs_full_warned)
+				pr_warn("vfs: node table full at %u nodes (%u KiB in %u chunks%s); "
+					"further files are not created",
+					vfs_nr_used,
+					(unsigned int)(vfs_capacity() * sizeof(struct vfs_node) / 1024),
+					vfs_nr_chunks,
+					vfs_nr_chunks == VFS_MAX_CHUNKS ? ", the most there can be" :
+					vfs_chunk_source ? ", no memory for another" :
+					", no page allocator yet");
+			vfs_full_warned = true;
+			return -ENOSPC;
+		}
+		memset(chunk, 0, VFS_CHUNK_NODES * sizeof(*chunk));
+		vfs_chunks[vfs_nr_chunks++] = chunk;
+	}
+	return 0;
+}
+
+void vfs_set_chunk_source(void *(*alloc_chunk)(void))
+{
+	vfs_chunk_source = alloc_chunk;
+	vfs_full_warned = false;	/* a new source may hold what the old did not */
+}
+
+/* A never-used or freed node; vfs_grow() made room for it. */
 static unsigned int node_alloc(void)
 {
 	unsigned int n;
 
 	if (vfs_free_head != VFS_ROOT) {
 		n = vfs_free_head;
-		vfs_free_head = vfs_nodes[n].hash_next;
+		vfs_free_head = VN(n)->hash_next;
 	} else {
 		n = vfs_hwm++;
 	}
-	BUG_ON(n == VFS_ROOT || n >= VFS_MAX_NODES);	/* vfs_create() checked the room */
+	BUG_ON(n == VFS_ROOT || n >= vfs_capacity());	/* vfs_create() checked the room */
 	vfs_nr_used++;
 	return n;
 }
@@ -234,30 +297,30 @@ static unsigned int node_alloc(void)
  */
 static void link_child(unsigned int dir, unsigned int n)
 {
-	struct vfs_node *d = &vfs_nodes[dir], *node = &vfs_nodes[n];
+	struct vfs_node *d = VN(dir), *node = VN(n);
 	unsigned int after = VFS_ROOT, c = d->first_child;
 	unsigned int bucket = name_hash(dir, node->name);
 
-	if (d->hint != VFS_ROOT && strcmp(vfs_nodes[d->hint].name, node->name) < 0) {
+	if (d->hint != VFS_ROOT && strcmp(VN(d->hint)->name, node->name) < 0) {
 		after = d->hint;
-		c = vfs_nodes[after].next;
+		c = VN(after)->next;
 	}
-	while (c != VFS_ROOT && strcmp(vfs_nodes[c].name, node->name) < 0) {
+	while (c != VFS_ROOT && strcmp(VN(c)->name, node->name) < 0) {
 		after = c;
-		c = vfs_nodes[c].next;
+		c = VN(c)->next;
 	}
-	node->prev = (u16)after;
-	node->next = (u16)c;
+	node->prev = after;
+	node->next = c;
 	if (after != VFS_ROOT)
-		vfs_nodes[after].next = (u16)n;
+		VN(after)->next = n;
 	else
-		d->first_child = (u16)n;
+		d->first_child = n;
 	if (c != VFS_ROOT)
-		vfs_nodes[c].prev = (u16)n;
-	d->hint = (u16)n;
+		VN(c)->prev = n;
+	d->hint = n;
 
 	node->hash_next = vfs_buckets[bucket];
-	vfs_buckets[bucket] = (u16)n;
+	vfs_buckets[bucket] = n;
 }
 
 /* Make a node called name (fits VFS_NAME_MAX) under dir; ops NULL makes a directory. */
@@ -265,13 +328,13 @@ static unsigned int node_create(unsigned int dir, const char *name,
 				const struct vfs_file_ops *ops, void *data)
 {
 	unsigned int n = node_alloc();
-	struct vfs_node *node = &vfs_nodes[n];
+	struct vfs_node *node = VN(n);
 
 	memset(node, 0, sizeof(*node));
 	strlcpy(node->name, name, sizeof(node->name));
 	node->ops = ops;
 	node->data = data;
-	node->parent = (u16)dir;
+	node->parent = dir;
 	link_child(dir, n);
 	return n;
 }
@@ -279,36 +342,43 @@ static unsigned int node_create(unsigned int dir, const char *name,
 /* Unlink the childless node n from its directory and the hash table, and free it. */
 static void node_destroy(unsigned int n)
 {
-	struct vfs_node *node = &vfs_nodes[n];
-	struct vfs_node *d = &vfs_nodes[node->parent];
-	u16 *link = &vfs_buckets[name_hash(node->parent, node->name)];
+	struct vfs_node *node = VN(n);
+	struct vfs_node *d = VN(node->parent);
+	u32 *link = &vfs_buckets[name_hash(node->parent, node->name)];
 
 	if (node->prev != VFS_ROOT)
-		vfs_nodes[node->prev].next = node->next;
+		VN(node->prev)->next = node->next;
 	else
 		d->first_child = node->next;
 	if (node->next != VFS_ROOT)
-		vfs_nodes[node->next].prev = node->prev;
+		VN(node->next)->prev = node->prev;
 	if (d->hint == n)
 		d->hint = node->prev;
 
 	while (*link != n)
-		link = &vfs_nodes[*link].hash_next;
+		link = &VN(*link)->hash_next;
 	*link = node->hash_next;
 
 	memset(node, 0, sizeof(*node));
 	node->hash_next = vfs_free_head;
-	vfs_free_head = (u16)n;
+	vfs_free_head = n;
 	vfs_nr_used--;
 }
 
 void vfs_init(void)
 {
-	memset(vfs_nodes, 0, vfs_hwm * sizeof(vfs_nodes[0]));
+	for (unsigned int i = 0; i < VFS_STATIC_CHUNKS; i++)
+		vfs_chunks[i] = vfs_static_chunks[i];
+	for (unsigned int i = VFS_STATIC_CHUNKS; i < vfs_nr_chunks; i++)
+		vfs_chunks[i] = NULL;	/* forgotten: see vfs_init() in vfs.h */
+	vfs_nr_chunks = VFS_STATIC_CHUNKS;
+	memset(vfs_static_chunks, 0, MIN(vfs_hwm, VFS_STATIC_CHUNKS * VFS_CHUNK_NODES) *
+	       sizeof(struct vfs_node));
 	memset(vfs_buckets, 0, sizeof(vfs_buckets));
 	vfs_hwm = 1;
 	vfs_free_head = VFS_ROOT;
 	vfs_nr_used = 1;
+	vfs_full_warned = false;
 
 	for (const struct vfs_static_file *f = __start_vfs_files; f < __stop_vfs_files; f++) {
 		int ret = vfs_create(f->path, f->ops, f->data);
@@ -321,8 +391,8 @@ void vfs_init(void)
 /*
  * Two passes over the path.  The first checks every component and counts
  * the nodes that will be new (all those after the deepest existing prefix),
- * so a pool too small for them is refused before anything changes.  The
- * second creates them.
+ * so that room for all of them is made (or refused) before anything
+ * changes.  The second creates them.
  */
 int vfs_create(const char *path, const struct vfs_file_ops *ops, void *data)
 {
@@ -360,8 +430,9 @@ int vfs_create(const char *path, const struct vfs_file_ops *ops, void *data)
 		return -EINVAL;
 	if (missing == 0)
 		return -EEXIST;
-	if (missing > VFS_MAX_NODES - vfs_nr_used)
-		return -ENOSPC;
+	ret = vfs_grow(missing);
+	if (ret)
+		return ret;
 
 	/* Second pass: continue below n, creating the missing tail. */
 	p = path;
@@ -399,9 +470,9 @@ int vfs_remove(const char *path)
 	for (;;) {
 		unsigned int parent;
 
-		while (vfs_nodes[n].first_child != VFS_ROOT)
-			n = vfs_nodes[n].first_child;
-		parent = vfs_nodes[n].parent;
+		while (VN(n)->first_child != VFS_ROOT)
+			n = VN(n)->first_child;
+		parent = VN(n)->parent;
 		node_destroy(n);
 		if (n == top)
 			break;
@@ -420,9 +491,9 @@ int vfs_read(const char *path, struct printer *p)
 		return ret;
 	if (node_is_dir(n))
 		return -EISDIR;
-	if (!vfs_nodes[n].ops->show)
+	if (!VN(n)->ops->show)
 		return -EACCES;
-	return vfs_nodes[n].ops->show(p, vfs_nodes[n].data);
+	return VN(n)->ops->show(p, VN(n)->data);
 }
 
 int vfs_write(const char *path, const char *buf, size_t len)
@@ -435,9 +506,9 @@ int vfs_write(const char *path, const char *buf, size_t len)
 		return ret;
 	if (node_is_dir(n))
 		return -EISDIR;
-	if (!vfs_nodes[n].ops->store)
+	if (!VN(n)->ops->store)
 		return node_in_proc(n) ? -EIO : -EACCES;
-	return vfs_nodes[n].ops->store(buf, len, vfs_nodes[n].data);
+	return VN(n)->ops->store(buf, len, VN(n)->data);
 }
 
 int vfs_open_write(const char *path)
@@ -450,7 +521,7 @@ int vfs_open_write(const char *path)
 		return ret;
 	if (node_is_dir(n))
 		return -EISDIR;
-	if (!vfs_nodes[n].ops->store && !node_in_proc(n))
+	if (!VN(n)->ops->store && !node_in_proc(n))
 		return -EACCES;
 	return 0;
 }
@@ -466,8 +537,8 @@ int vfs_list(const char *path,
 		return ret;
 	if (!node_is_dir(n))
 		return -ENOTDIR;
-	for (c = vfs_nodes[n].first_child; c != VFS_ROOT; c = vfs_nodes[c].next)
-		emit(vfs_nodes[c].name, node_is_dir(c), ctx);
+	for (c = VN(n)->first_child; c != VFS_ROOT; c = VN(c)->next)
+		emit(VN(c)->name, node_is_dir(c), ctx);
 	return 0;
 }
 
@@ -482,7 +553,7 @@ int vfs_stat(const char *path, bool *is_dir, bool *writable)
 	if (is_dir)
 		*is_dir = node_is_dir(n);
 	if (writable)
-		*writable = !node_is_dir(n) && vfs_nodes[n].ops->store != NULL;
+		*writable = !node_is_dir(n) && VN(n)->ops->store != NULL;
 	return 0;
 }
 
@@ -501,7 +572,7 @@ int vfs_lstat(const char *path, struct vfs_attr *attr)
 		attr->type = VFS_LINK;
 	} else {
 		attr->type = VFS_REG;
-		attr->writable = vfs_nodes[n].ops->store != NULL;
+		attr->writable = VN(n)->ops->store != NULL;
 		attr->size = node_in_proc(n) ? 0 : VFS_SYSFS_FILE_SIZE;
 	}
 	return 0;
@@ -517,5 +588,5 @@ int vfs_readlink(const char *path, char *buf, size_t size)
 		return ret;
 	if (!node_is_link(n))
 		return -EINVAL;
-	return vfs_nodes[n].ops->readlink(buf, size, vfs_nodes[n].data);
+	return VN(n)->ops->readlink(buf, size, VN(n)->data);
 }

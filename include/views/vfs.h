@@ -30,12 +30,17 @@
  * may also fail with -ENOTDIR (a component above is a file) or
  * -ENAMETOOLONG (a path or component too long).
  *
- * Storage: nodes (files and directories, the root included) come from a
- * static pool of VFS_MAX_NODES with names stored inline, so the tree needs
- * no allocator (64 bytes a node, 1.5 MiB of .bss).  That is enough for
- * about 2400 memory blocks (9 nodes a block: the directory, 6 files, its
- * nodeM link and the node's memoryN link back); when the pool is full
- * vfs_create() fails with -ENOSPC and nothing else changes.  Directory entries are kept in plain strcmp() order, as
+ * Storage: nodes (files and directories, the root included) are 72 bytes
+ * each with the name inline, in chunks of VFS_CHUNK_NODES.  The first
+ * VFS_STATIC_CHUNKS chunks are static (25480 nodes, 1.75 MiB of .bss), so
+ * the tree works before any allocator does; that holds about 2800 memory
+ * blocks (9 nodes a block: the directory, 6 files, its nodeM link and the
+ * node's memoryN link back).  Past that the tree grows a chunk at a time
+ * (256 KiB) from the source given to vfs_set_chunk_source(), up to
+ * VFS_MAX_CHUNKS (349440 nodes, 24 MiB, about 38000 blocks).  When no
+ * chunk can be had vfs_create() fails with -ENOSPC, nothing else changes,
+ * and the log says once how full the table is and why it cannot grow.
+ * Directory entries are kept in plain strcmp() order, as
  * `ls` shows them in the C locale: "memory10" comes before "memory2".  A
  * name lookup is a hash-table probe, so a directory of thousands of entries
  * is as quick to search as a small one.
@@ -51,7 +56,11 @@
 
 #define VFS_PATH_MAX	128	/* bytes in a path, NUL included */
 #define VFS_NAME_MAX	32	/* bytes in one component, NUL included */
-#define VFS_MAX_NODES	24576	/* files + directories, the root included */
+#define VFS_NODE_BYTES	72	/* one node: name, ops, data, six links */
+#define VFS_CHUNK_BYTES	(256u * 1024)	/* what the chunk source hands out */
+#define VFS_CHUNK_NODES	3640	/* nodes in a chunk: VFS_CHUNK_BYTES / 72 */
+#define VFS_STATIC_CHUNKS 7	/* chunks in .bss */
+#define VFS_MAX_CHUNKS	96	/* chunks at most, static ones included */
 
 struct vfs_file_ops {
 	/* show() - print the contents to p. Returns 0 or -errno. */
@@ -82,9 +91,21 @@ extern const struct vfs_static_file __stop_vfs_files[];
 /*
  * vfs_init() - empty the tree, then add every VFS_FILE() of the "vfs_files"
  * section (a failure is logged and the file skipped).  Called once at boot
- * before the first vfs_create(); host tests call it again to start afresh.
+ * before any other vfs_*(); host tests call it again to start afresh.  The
+ * tree goes back to its static chunks: chunks taken from a chunk source are
+ * forgotten, not given back (a test frees its own).
  */
 void vfs_init(void);
+
+/*
+ * vfs_set_chunk_source() - where the tree gets more nodes once its static
+ * chunks are used up: alloc_chunk() returns VFS_CHUNK_BYTES of memory
+ * (any contents, aligned for pointers) that stays the tree's for good, or
+ * NULL when there is none.  NULL as alloc_chunk means "no source": the
+ * tree stops at what it has.  The kernel sets it once the page allocator
+ * is up; host tests set malloc-backed sources.  Context: main loop.
+ */
+void vfs_set_chunk_source(void *(*alloc_chunk)(void));
 
 /*
  * vfs_create() - add a file at path with ops (not NULL) and data, creating

@@ -5,6 +5,7 @@
  * entries (here, /htest/static/hello).
  */
 #include "htest.h"
+#include <stdlib.h>
 #include <views/vfs.h>
 #include <lib/errno.h>
 #include <lib/string.h>
@@ -333,7 +334,7 @@ static int fill_pool(int *last_err)
 			return n;
 		}
 		n++;
-		if (n > VFS_MAX_NODES) {
+		if (n > VFS_MAX_CHUNKS * VFS_CHUNK_NODES) {
 			*last_err = 0;
 			return n;	/* the bound does not hold */
 		}
@@ -348,7 +349,8 @@ HTEST(vfs_pool_exhaustion)
 	CHECK_EQ(vfs_remove("/htest"), 0);	/* only the root is in use now */
 	n = fill_pool(&err);
 	CHECK_EQ(err, -ENOSPC);
-	CHECK_EQ(n, VFS_MAX_NODES - 2);		/* root and /p take one node each */
+	/* no chunk source: the static chunks; root and /p take one node each */
+	CHECK_EQ(n, VFS_STATIC_CHUNKS * VFS_CHUNK_NODES - 2);
 
 	/* A file needing two new nodes fails without leaving its directory. */
 	CHECK_EQ(vfs_create("/q/x", &ro_ops, NULL), -ENOSPC);
@@ -365,6 +367,84 @@ HTEST(vfs_pool_exhaustion)
 	CHECK_EQ(err, -ENOSPC);
 	CHECK_EQ(again, n);
 	vfs_init();
+}
+
+/* A malloc-backed chunk source that can be told to run dry. */
+static void *test_chunks[VFS_MAX_CHUNKS];
+static unsigned int test_nr_chunks, test_chunk_limit;
+
+static void *test_chunk_alloc(void)
+{
+	void *c;
+
+	if (test_nr_chunks >= test_chunk_limit)
+		return NULL;
+	c = malloc(VFS_CHUNK_BYTES);
+	memset(c, 0xa5, VFS_CHUNK_BYTES);	/* the tree must not trust the contents */
+	test_chunks[test_nr_chunks++] = c;
+	return c;
+}
+
+static void test_chunks_free(void)
+{
+	vfs_set_chunk_source(NULL);
+	vfs_init();				/* forgets the chunks ... */
+	while (test_nr_chunks)			/* ... so they can go */
+		free(test_chunks[--test_nr_chunks]);
+}
+
+/*
+ * Past the static chunks the tree grows from its chunk source, every node
+ * stays reachable across chunk boundaries, and a source that runs dry gives
+ * -ENOSPC without losing anything.
+ */
+HTEST(vfs_pool_grows)
+{
+	const int statics = VFS_STATIC_CHUNKS * VFS_CHUNK_NODES;
+	int err = 0, n, i;
+	char path[64];
+
+	vfs_init();
+	CHECK_EQ(vfs_remove("/htest"), 0);
+	test_chunk_limit = 3;
+	vfs_set_chunk_source(test_chunk_alloc);
+	n = fill_pool(&err);
+	CHECK_EQ(err, -ENOSPC);
+	CHECK_EQ(test_nr_chunks, 3u);
+	CHECK_EQ(n, statics + 3 * VFS_CHUNK_NODES - 2);
+
+	/* every file, in static and taken chunks alike, is found by name and in order */
+	for (i = 0; i < n; i += 997) {
+		bool is_dir = true;
+
+		snprintf(path, sizeof(path), "/p/f%d", i);
+		CHECK_EQ(vfs_stat(path, &is_dir, NULL), 0);
+		CHECK(!is_dir);
+	}
+	snprintf(path, sizeof(path), "/p/f%d", n - 1);
+	CHECK_EQ(vfs_stat(path, NULL, NULL), 0);
+	snprintf(path, sizeof(path), "/p/f%d", n);
+	CHECK_EQ(vfs_stat(path, NULL, NULL), -ENOENT);
+
+	/* a source with memory again: growth resumes where it stopped */
+	test_chunk_limit = 4;
+	CHECK_EQ(vfs_create(path, &ro_ops, "x"), 0);
+	CHECK_EQ(test_nr_chunks, 4u);
+
+	/* removing everything and filling again reuses the chunks, takes none */
+	CHECK_EQ(vfs_remove("/p"), 0);
+	CHECK_EQ(fill_pool(&err), statics + 4 * VFS_CHUNK_NODES - 2);
+	CHECK_EQ(test_nr_chunks, 4u);
+	test_chunks_free();
+
+	/* the chunk table's own bound holds however much the source has */
+	CHECK_EQ(vfs_remove("/htest"), 0);
+	test_chunk_limit = VFS_MAX_CHUNKS;
+	vfs_set_chunk_source(test_chunk_alloc);
+	CHECK_EQ(fill_pool(&err), VFS_MAX_CHUNKS * VFS_CHUNK_NODES - 2);
+	CHECK_EQ(err, -ENOSPC);
+	CHECK_EQ(test_nr_chunks, (unsigned int)(VFS_MAX_CHUNKS - VFS_STATIC_CHUNKS));
+	test_chunks_free();
 }
 
 /* A link's target is the string in its data. */

@@ -113,14 +113,20 @@ static void setup_memblock(const struct mm_boot_params *bp)
 		if (map->map[i].type == FW_MEM_RAM &&
 		    memblock_add(&memblock, map->map[i].start,
 				 map->map[i].end - map->map[i].start))
-			pr_warn("memblock: no room for RAM [%#llx-%#llx); ignored",
+			pr_warn("memblock: no room for RAM [%#llx-%#llx) (the memory list holds %u regions); ignored",
 				(unsigned long long)map->map[i].start,
-				(unsigned long long)map->map[i].end);
+				(unsigned long long)map->map[i].end, MEMBLOCK_MAX_REGIONS);
 	/* Real-mode leftovers, BIOS data and option ROMs live in the first MiB. */
-	memblock_reserve(&memblock, 0, SZ_1M);
+	if (memblock_reserve(&memblock, 0, SZ_1M))
+		panic("memblock: cannot reserve the first MiB");
 	for (u32 i = 0; i < bp->nr_reserved; i++) {
-		memblock_reserve(&memblock, bp->reserved[i].start,
-				 bp->reserved[i].end - bp->reserved[i].start);
+		/* fatal: the range would be handed out while the kernel uses it */
+		if (memblock_reserve(&memblock, bp->reserved[i].start,
+				     bp->reserved[i].end - bp->reserved[i].start))
+			panic("memblock: cannot reserve [%#llx-%#llx) %s: the reserved list "
+			      "(%u regions) is full", (unsigned long long)bp->reserved[i].start,
+			      (unsigned long long)bp->reserved[i].end, bp->reserved[i].what,
+			      MEMBLOCK_MAX_REGIONS);
 		pr_info("memblock: reserved [%#llx-%#llx) %s",
 			(unsigned long long)bp->reserved[i].start,
 			(unsigned long long)bp->reserved[i].end, bp->reserved[i].what);

@@ -32,7 +32,7 @@
 
 extern char boot_stack_guard[], boot_stack[];
 
-#define PT_POOL_PAGES	512		/* 2 MiB of page-table pages */
+#define PT_POOL_PAGES	512		/* 2 MiB of page-table pages (paging_init()'s message) */
 
 static u64 pt_pool[PT_POOL_PAGES][512] __aligned(4096);
 static unsigned pt_pool_used;			/* pool pages ever handed out */
@@ -334,9 +334,12 @@ void paging_init(const struct fw_memmap *map)
 		end = ALIGN_UP(r->end, PAGE_SIZE);
 		err = paging_map_direct(start, end - start, true);
 		if (err)
-			panic("paging: cannot direct-map %s [%#llx-%#llx): error %d (%s)",
+			panic("paging: cannot direct-map %s [%#llx-%#llx): error %d (%s)%s",
 			      fw_mem_type_name(r->type), (unsigned long long)start,
-			      (unsigned long long)end, err, err_text(err));
+			      (unsigned long long)end, err, err_text(err),
+			      pt_pool_used == PT_POOL_PAGES ?
+			      "; the boot table pool (2 MiB) is used up: "
+			      "without 1 GiB pages it maps about 500 GiB of RAM" : "");
 	}
 
 	/* Make write protection apply in ring 0 (the boot stub set it too). */

@@ -83,6 +83,7 @@ DRIVER_OBJS := \
 	drivers/acpi/decode.o \
 	drivers/acpi/sleep.o \
 	drivers/acpi/resources.o \
+	drivers/acpi/crs.o \
 	drivers/acpi/numa_cpus.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
@@ -360,7 +361,7 @@ HOST_SUITES := main
 PCI_SRCS := $(patsubst %.o,%.c,$(filter drivers/pci/%,$(DRIVER_OBJS))) shell/cmd_pci.c
 HOST_SUITES += pci
 HOST_SUITE_pci := tests/host/test_pci.c tests/host/test_pci_hotplug.c \
-	tests/host/pci_model.c $(PCI_SRCS)
+	tests/host/test_pci_windows.c tests/host/pci_model.c $(PCI_SRCS) drivers/acpi/crs.c
 HOST_SUITES += tsc
 HOST_SUITE_tsc := tests/host/test_tsc.c arch/x86_64/tsc.c
 HOST_SUITES += uart
@@ -429,7 +430,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
-FUZZ_SRCS_fuzz_pci := tests/host/pci_model.c $(PCI_SRCS)
+FUZZ_SRCS_fuzz_pci := tests/host/pci_model.c $(PCI_SRCS) drivers/acpi/crs.c
 FUZZ_SRCS_fuzz_acpi := drivers/acpi/tables.c drivers/acpi/srat.c drivers/acpi/madt.c \
 	drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
 	drivers/acpi/numa_cpus.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c

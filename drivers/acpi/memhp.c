@@ -575,6 +575,7 @@ void acpi_memhp_init(void)
 {
 	unsigned n = 0;
 	u16 port = MEMHP_DEFAULT_PORT;
+	struct resource *holder;
 
 	/* start over: no device until the DSDT names one */
 	nr_slots = 0;
@@ -591,7 +592,8 @@ void acpi_memhp_init(void)
 		n = MEMHP_MAX_SLOTS;
 	}
 	memhp_port = port;
-	if (!resource_lookup(&ioport_resource, port))	/* /proc/ioports */
+	holder = resource_lookup(&ioport_resource, port);
+	if (!holder || !(holder->flags & IORESOURCE_BUSY))	/* not claimed yet: /proc/ioports */
 		request_region(&ioport_resource, port, MEMHP_REGS_LEN, "ACPI memory hotplug", IORESOURCE_IO);
 	nr_slots = n;
 	for (unsigned i = 0; i < nr_slots; i++)

@@ -46,6 +46,9 @@ static void dump_windows(struct printer *p, const struct pci_dev *d)
 			  (unsigned long long)d->pref_window_limit);
 	else
 		pr_puts(p, " pref closed");
+	if (pci_window_open(d->io_window_base, d->io_window_limit))
+		pr_printf(p, " io %llx-%llx", (unsigned long long)d->io_window_base,
+			  (unsigned long long)d->io_window_limit);
 }
 
 static void dump_one(struct printer *p, const struct pci_dev *d)

@@ -32,12 +32,16 @@
 #define CFG_PRIMARY_BUS		0x18
 #define CFG_SECONDARY_BUS	0x19
 #define CFG_SUBORDINATE_BUS	0x1a
+#define CFG_IO_BASE		0x1c
+#define CFG_IO_LIMIT		0x1d
 #define CFG_MEM_BASE		0x20
 #define CFG_MEM_LIMIT		0x22
 #define CFG_PREF_BASE		0x24
 #define CFG_PREF_LIMIT		0x26
 #define CFG_PREF_BASE_HI	0x28
 #define CFG_PREF_LIMIT_HI	0x2c
+#define CFG_IO_BASE_HI		0x30
+#define CFG_IO_LIMIT_HI		0x32
 #define CFG_CAP_PTR		0x34
 #define CFG_IRQ_LINE		0x3c
 #define CFG_IRQ_PIN		0x3d

@@ -5,13 +5,18 @@
  * As in Linux's /proc/iomem on q35:
  *   PCI MMCONFIG 0000 [bus 00-ff]   the ECAM range, put around the
  *                                   firmware's Reserved range of it;
- *   PCI Bus 0000:00                 the root bus's window: the 32-bit PCI
- *                                   hole memlab places BARs in (Linux reads
- *                                   its windows from the ACPI _CRS, which
- *                                   memlab does not evaluate, so the 64-bit
- *                                   and legacy VGA windows are not shown);
- *   PCI Bus 0000:NN                 each open window of a bridge, inside the
- *                                   window of the bridge above;
+ *   PCI Bus 0000:00                 each window of the root bus, memory in
+ *                                   iomem and I/O in ioports, as the host
+ *                                   bridge's _CRS lists them (drivers/acpi/
+ *                                   crs.c): on q35 the VGA window, the
+ *                                   32-bit hole around MMCONFIG, the 64-bit
+ *                                   hole, and I/O 0000-0cf7 and 0d00-ffff,
+ *                                   which adopt the legacy ports below them.
+ *                                   Without a readable _CRS: the 32-bit
+ *                                   hole memlab places BARs in, alone;
+ *   PCI Bus 0000:NN                 each open window of a bridge (memory,
+ *                                   prefetchable, I/O), inside the window
+ *                                   of the bridge above;
  *   0000:BB:DD.F                    each assigned BAR, inside the window
  *                                   that holds it (I/O BARs in ioports);
  *   <driver's name>                 a BAR a driver requested, inside it.
@@ -23,14 +28,20 @@
  * Context: (boot, main).
  */
 #include "internal.h"
+#include <drivers/acpi.h>
 #include <kernel/resource.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <lib/errno.h>
 
-#define PCI_OWNED_MAX	(PCI_MAX_DEVICES * 4 + 8)
+#define PCI_OWNED_MAX	(PCI_MAX_DEVICES * 4 + 8 + ACPI_ROOT_WINDOWS_MAX)
 static struct resource *owned[PCI_OWNED_MAX];
 static unsigned nr_owned;
+
+/* The root bus's windows, read from the _CRS at each sync (a scan of a few
+ * KiB of AML); the count last logged, -1 before the first. */
+static struct acpi_window root_windows[ACPI_ROOT_WINDOWS_MAX];
+static int nr_root_windows, nr_root_windows_logged = -1;
 
 /* own() - a new pool resource entered with insert_resource() under parent;
  * kept in owned[].  NULL if it could not be entered (logged once per sync). */
@@ -77,6 +88,33 @@ static void claim_windows(const struct pci_dev *d)
 	if (pci_window_open(d->pref_window_base, d->pref_window_limit))
 		own(&iomem_resource, d->pref_window_base, d->pref_window_limit, name,
 		    IORESOURCE_MEM | IORESOURCE_PREFETCH);
+	if (pci_window_open(d->io_window_base, d->io_window_limit))
+		own(&ioport_resource, d->io_window_base, d->io_window_limit, name, IORESOURCE_IO);
+}
+
+/* claim_root_windows() - the root bus's windows, from the _CRS if it has any. */
+static void claim_root_windows(void)
+{
+	nr_root_windows = acpi_root_windows(root_windows, ACPI_ROOT_WINDOWS_MAX);
+	if (nr_root_windows < 0)
+		nr_root_windows = 0;
+	if (nr_root_windows != nr_root_windows_logged) {
+		nr_root_windows_logged = nr_root_windows;
+		pr_info("pci: root bus windows: %d from the host bridge's _CRS%s", nr_root_windows,
+			nr_root_windows ? "" : "; using the 32-bit hole memlab places BARs in");
+	}
+	for (int i = 0; i < nr_root_windows; i++) {
+		const struct acpi_window *w = &root_windows[i];
+
+		if (w->io)
+			own(&ioport_resource, w->start, w->end, "PCI Bus 0000:00", IORESOURCE_IO);
+		else
+			own(&iomem_resource, w->start, w->end, "PCI Bus 0000:00",
+			    IORESOURCE_MEM | (w->prefetchable ? IORESOURCE_PREFETCH : 0));
+	}
+	if (nr_root_windows == 0)
+		own(&iomem_resource, PCI_HOLE32_LOW, PCI_HOLE32_HIGH - 1, "PCI Bus 0000:00",
+		    IORESOURCE_MEM);
 }
 
 /* claim_bars() - d's assigned BARs, and the parts its driver requested. */
@@ -118,7 +156,7 @@ void pci_resources_sync(void)
 		own(&iomem_resource, pci_ecam.base + ((u64)pci_ecam.start_bus << 20),
 		    pci_ecam.base + (((u64)pci_ecam.end_bus + 1) << 20) - 1, name, IORESOURCE_MEM);
 	}
-	own(&iomem_resource, PCI_HOLE32_LOW, PCI_HOLE32_HIGH - 1, "PCI Bus 0000:00", IORESOURCE_MEM);
+	claim_root_windows();
 	/* Windows from the top down, so each goes inside the one above it. */
 	for (level = 0; level < 8; level++)
 		for (i = 0; i < pci_nr_devices; i++)

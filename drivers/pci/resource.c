@@ -76,11 +76,13 @@ void pci_size_bars(struct pci_dev *d)
 	pci_write16(d, CFG_COMMAND, cmd);
 }
 
-/* pci_read_windows() - the bridge's memory windows; a closed window reads as limit < base. */
+/* pci_read_windows() - the bridge's windows; a closed window reads as limit < base.
+ * A bridge without an I/O window has both I/O registers hardwired to 0. */
 void pci_read_windows(struct pci_dev *d)
 {
 	u16 mb = pci_read16(d, CFG_MEM_BASE), ml = pci_read16(d, CFG_MEM_LIMIT);
 	u16 pb = pci_read16(d, CFG_PREF_BASE), pl = pci_read16(d, CFG_PREF_LIMIT);
+	u8 iob = pci_read8(d, CFG_IO_BASE), iol = pci_read8(d, CFG_IO_LIMIT);
 
 	d->mem_window_base = (u64)(mb & 0xfff0) << 16;
 	d->mem_window_limit = ((u64)(ml & 0xfff0) << 16) | 0xfffff;
@@ -89,6 +91,17 @@ void pci_read_windows(struct pci_dev *d)
 	if ((pb & 0xf) == 1) {	/* 64-bit prefetchable window */
 		d->pref_window_base |= (u64)pci_read32(d, CFG_PREF_BASE_HI) << 32;
 		d->pref_window_limit |= (u64)pci_read32(d, CFG_PREF_LIMIT_HI) << 32;
+	}
+	if (iob == 0 && iol == 0) {
+		d->io_window_base = 1;	/* no I/O window at all: closed */
+		d->io_window_limit = 0;
+	} else {
+		d->io_window_base = (u64)(iob & 0xf0) << 8;
+		d->io_window_limit = ((u64)(iol & 0xf0) << 8) | 0xfff;
+		if ((iob & 0xf) == 1) {	/* 32-bit I/O addressing */
+			d->io_window_base |= (u64)pci_read16(d, CFG_IO_BASE_HI) << 16;
+			d->io_window_limit |= (u64)pci_read16(d, CFG_IO_LIMIT_HI) << 16;
+		}
 	}
 	d->secondary_bus = pci_read8(d, CFG_SECONDARY_BUS);
 	d->subordinate_bus = pci_read8(d, CFG_SUBORDINATE_BUS);

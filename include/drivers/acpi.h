@@ -156,6 +156,25 @@ struct work;
  * Context: boot, after madt_parse(). */
 void acpi_resources_init(void);
 
+/* A window the root PCI bus decodes, from its _CRS (drivers/acpi/crs.c). */
+struct acpi_window {
+	u64 start, end;		/* [start, end], in memory or I/O port space */
+	bool io;		/* I/O ports, else memory */
+	bool prefetchable;	/* memory marked cacheable-prefetchable */
+};
+
+#define ACPI_ROOT_WINDOWS_MAX	16
+
+/*
+ * acpi_root_windows() - the windows of root bus 0 in the order the host
+ * bridge's _CRS lists them, at most max of them into win[].  Returns how
+ * many, or -ENOENT when no table holds a Name(_CRS, Buffer) with a bus
+ * range from bus 0 (a _CRS Method is not evaluated: memlab has no AML
+ * interpreter).  Malformed templates are logged and skipped.
+ * Context: boot or main loop, after acpi_tables_init().
+ */
+int acpi_root_windows(struct acpi_window *win, unsigned max);
+
 /* ACPI mode, SCI and GPEs (drivers/acpi/events.c). */
 void acpi_events_init(void);
 /* acpi_gpe_register() - run w (in the main loop) when GPE `gpe` fires; 0 or -1. */

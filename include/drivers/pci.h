@@ -43,6 +43,7 @@ struct pci_dev {
 	u8 secondary_bus, subordinate_bus; /* bridges */
 	u64 mem_window_base, mem_window_limit; /* bridges: non-prefetchable window [base, limit] */
 	u64 pref_window_base, pref_window_limit; /* bridges: prefetchable window */
+	u64 io_window_base, io_window_limit; /* bridges: I/O port window */
 	bool hotplugged;		/* found by a rescan, not at boot */
 	const struct pci_driver *driver;/* bound driver, or NULL */
 	void *driver_data;		/* the driver's */

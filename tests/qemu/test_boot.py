@@ -225,16 +225,18 @@ def test_ls_proc(shell):
 # the names are Linux's: e820's ("System RAM", "Reserved"; page 0 Reserved
 # by trim_bios_range()), probe_roms()'s "System ROM", the kernel image's
 # four parts, pci_mmcfg's "PCI MMCONFIG %04x [bus %02x-%02x]" around the
-# firmware's Reserved range, the root bus window "PCI Bus 0000:00" with the
-# BARs named by pci_name(), "IOAPIC %u", "HPET %u" and "Local APIC".
+# firmware's Reserved range, the root bus windows "PCI Bus 0000:00" of the
+# host bridge's _CRS (the VGA window, the 32-bit hole on either side of
+# MMCONFIG, the 64-bit hole above the hotplug area, which maxmem places) with
+# the BARs named by pci_name(), "IOAPIC %u", "HPET %u" and "Local APIC".
 # Regular expressions stand for the kernel image's and the SATA BAR's
 # addresses, and for the option ROMs probe_roms() finds (under TCG SeaBIOS
 # leaves QEMU's kvmvapic.bin at 0xc0000, which Linux's rule, the first ROM
-# below 0xc8000, names "Video ROM").  memlab's root window is the 32-bit PCI hole it places BARs in:
-# Linux reads more windows from ACPI _CRS, which memlab does not evaluate.
+# below 0xc8000, names "Video ROM").
 IOMEM_Q35_2G = r"""00000000-00000fff : Reserved
 00001000-0009efff : System RAM
 0009fc00-0009ffff : Reserved
+000a0000-000bffff : PCI Bus 0000:00
 (?:000[c-e][0-9a-f]{4}-000[c-e][0-9a-f]{4} : (?:Video|Adapter|Extension) ROM
 )*000f0000-000fffff : Reserved
   000f0000-000fffff : System ROM
@@ -244,6 +246,7 @@ IOMEM_Q35_2G = r"""00000000-00000fff : Reserved
   00[0-9a-f]{6}-00[0-9a-f]{6} : Kernel data
   00[0-9a-f]{6}-00[0-9a-f]{6} : Kernel bss
 7ffdf000-7fffffff : Reserved
+80000000-afffffff : PCI Bus 0000:00
 b0000000-bfffffff : PCI MMCONFIG 0000 \[bus 00-ff\]
   b0000000-bfffffff : Reserved
 c0000000-febfffff : PCI Bus 0000:00
@@ -253,30 +256,36 @@ fed00000-fed003ff : HPET 0
 fed1c000-fed1ffff : Reserved
 fee00000-fee00fff : Local APIC
 fffc0000-ffffffff : Reserved
+[1-9a-f][0-9a-f]{8,}-[0-9a-f]{9,} : PCI Bus 0000:00
 fd00000000-ffffffffff : Reserved
 """
 
 # /proc/ioports: the same r_show() with 4 digits (the root ends at 0xffff);
-# reserve_standard_io_resources()'s PC ports, COM1, the FADT's blocks under
-# Linux's names, QEMU's memory hotplug registers, the I/O BARs.
-IOPORTS_Q35 = r"""0000-001f : dma1
-0020-0021 : pic1
-0040-0043 : timer0
-0050-0053 : timer1
-0060-0060 : keyboard
-0064-0064 : keyboard
-0080-008f : dma page reg
-00a0-00a1 : pic2
-00c0-00df : dma2
-00f0-00ff : fpu
-03f8-03ff : serial
-0600-0603 : ACPI PM1a_EVT_BLK
-0604-0605 : ACPI PM1a_CNT_BLK
-0608-060b : ACPI PM_TMR
-0620-062f : ACPI GPE0_BLK
-0700-073f : 0000:00:1f\.3
-0a00-0a17 : ACPI memory hotplug
-[0-9a-f]{4}-[0-9a-f]{4} : 0000:00:1f\.2
+# the host bridge's two I/O windows from its _CRS, which adopt what lies in
+# them: reserve_standard_io_resources()'s PC ports, COM1, the FADT's blocks
+# under Linux's names, QEMU's memory hotplug registers, the I/O BARs.
+# (Linux also shows "0cf8-0cff : PCI conf1", the config ports it uses;
+# memlab reaches config space through MMCONFIG only.)
+IOPORTS_Q35 = r"""0000-0cf7 : PCI Bus 0000:00
+  0000-001f : dma1
+  0020-0021 : pic1
+  0040-0043 : timer0
+  0050-0053 : timer1
+  0060-0060 : keyboard
+  0064-0064 : keyboard
+  0080-008f : dma page reg
+  00a0-00a1 : pic2
+  00c0-00df : dma2
+  00f0-00ff : fpu
+  03f8-03ff : serial
+  0600-0603 : ACPI PM1a_EVT_BLK
+  0604-0605 : ACPI PM1a_CNT_BLK
+  0608-060b : ACPI PM_TMR
+  0620-062f : ACPI GPE0_BLK
+  0700-073f : 0000:00:1f\.3
+  0a00-0a17 : ACPI memory hotplug
+0d00-ffff : PCI Bus 0000:00
+  [0-9a-f]{4}-[0-9a-f]{4} : 0000:00:1f\.2
 """
 
 

@@ -31,18 +31,18 @@ LSPCI_LINE = re.compile(
 
 
 def lspci(m):
-    """{bdf: dict(ids, cls, name, bus, mem, pref, bars, hot)} from `lspci`."""
+    """{bdf: dict(ids, cls, name, bus, mem, pref, io, bars, hot)} from `lspci`."""
     out = LOG_LINE.sub("", m.run("lspci"))
     devs = {}
     for x in LSPCI_LINE.finditer(out):
         rest = x.group("rest")
         d = {"ids": x.group("ids"), "cls": x.group("cls"),
              "name": x.group("name"), "hot": "hotplugged" in rest,
-             "bars": {}, "bus": None, "mem": None, "pref": None}
+             "bars": {}, "bus": None, "mem": None, "pref": None, "io": None}
         b = re.search(r" bus ([0-9a-f]{2})-([0-9a-f]{2})", rest)
         if b:
             d["bus"] = (int(b.group(1), 16), int(b.group(2), 16))
-        for kind in ("mem", "pref"):
+        for kind in ("mem", "pref", "io"):
             w = re.search(rf" {kind} ([0-9a-f]+)-([0-9a-f]+)", rest)
             if w:
                 d[kind] = (int(w.group(1), 16), int(w.group(2), 16))
@@ -257,3 +257,35 @@ def test_native_pcie_hotplug_when_acpi_hotplug_is_off(boot):
     q.cmd("device_del", id="rng1")
     q.wait_event("DEVICE_DELETED", timeout=HOTPLUG_TIMEOUT, match={"device": "rng1"})
     assert "01:00.0" not in lspci(m)
+
+
+def port_tree(text):
+    """/proc/ioports as [(depth, start, end, name)] (4 hex digits at least)."""
+    out = []
+    for line in text.splitlines():
+        m = re.fullmatch(r"((?:  )*)([0-9a-f]{4,})-([0-9a-f]{4,}) : (.+)", line)
+        assert m, f"not a /proc/ioports line: {line!r}"
+        out.append((len(m.group(1)) // 2, int(m.group(2), 16), int(m.group(3), 16), m.group(4)))
+    return out
+
+
+def test_bridge_io_window_and_root_windows(boot):
+    # e1000e has an I/O BAR, so SeaBIOS gives its root port an I/O window;
+    # memlab reads it as QEMU decodes it and nests the BAR inside it, the
+    # window inside the root bus's 0d00-ffff window of the _CRS, as Linux.
+    m = boot(mem=MEM, extra=["-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
+                             "-device", "e1000e,bus=port1"])
+    devs = lspci(m)
+    port, nic = devs["00:01.0"], devs["01:00.0"]
+    assert port["io"] == qemu_range(qemu_pci(m)["port1"], "IO"), port
+    kind, base, size = nic["bars"][2]
+    assert kind == "io" and port["io"][0] <= base and base + size - 1 <= port["io"][1]
+    tree = port_tree(m.run("cat /proc/ioports"))
+    assert (0, 0xd00, 0xffff, "PCI Bus 0000:00") in tree, tree
+    assert iomem_parent(tree, (port["io"][0], port["io"][1], "PCI Bus 0000:01")) == \
+        (0xd00, 0xffff, "PCI Bus 0000:00"), tree
+    assert iomem_parent(tree, (base, base + size - 1, "0000:01:00.0")) == \
+        (port["io"][0], port["io"][1], "PCI Bus 0000:01"), tree
+    # the legacy ports sit in the first I/O window, as in Linux
+    assert iomem_parent(tree, (0x3f8, 0x3ff, "serial")) == (0, 0xcf7, "PCI Bus 0000:00")
+    assert "root bus windows: 6 from the host bridge's _CRS" in m.boot_log

@@ -78,6 +78,7 @@ static void parse_core_param(const char *cmdline, const char *key, u64 *value, b
 
 /* What mm/ needs to know about this machine, in its own neutral terms. */
 static struct mm_boot_params mm_params;
+static bool memmap_poison_param;	/* memmap_poison= */
 
 static void mm_setup(void)
 {
@@ -94,10 +95,12 @@ static void mm_setup(void)
 	parse_core_param(boot_info.cmdline, "movablecore", &bp->movablecore, &bp->movablecore_percent);
 	params_apply_cmdline(boot_info.cmdline);	/* the parameter table: cma=, page_poison=, ... */
 	mm_core_init(bp);
+	memmap_poison_enable(memmap_poison_param);	/* for hotplug from here on */
 }
 
 /*
- * Boot parameters that fill mm_params, in the one parameter table.  They
+ * Boot parameters that fill mm_params (and memmap_poison=, which mm_setup()
+ * hands to the hotplug core), in the one parameter table.  They
  * have no /sys/module file (no module), as in Linux, where cma= and
  * page_poison= are early parameters.  kernelcore= and movablecore= keep
  * their own reader above: a size or a percentage is no type of the table.
@@ -106,6 +109,10 @@ KERNEL_PARAM(cma,
 	.name = "cma", .type = PARAM_SIZE, .value = &mm_params.cma_size,
 	.min = 0, .max = ~0ULL, .def = 0,
 	.help = "size of the CMA area reserved at boot (0: none)");
+KERNEL_PARAM(memmap_poison,
+	.name = "memmap_poison", .type = PARAM_BOOL, .value = &memmap_poison_param,
+	.max = 1, .def = 0,
+	.help = "poison the memmap of hot-added and offlined memory (Linux's CONFIG_DEBUG_VM)");
 KERNEL_PARAM(page_poison,
 	.name = "page_poison", .type = PARAM_BOOL, .value = &mm_params.page_poison,
 	.max = 1, .def = 0,

@@ -91,11 +91,12 @@ void memory_block_notify_removed(unsigned long block_id);
 /* ---- mm/memory_online.c: the memmap of offline memory, spans ------------- */
 
 /*
- * memmap_poison() - poison the struct pages of [start_pfn, end_pfn): the
- * memmap of memory that is not online says nothing true (see
- * MEMMAP_POISON_FLAGS).  Three stores in one cache line per page, 2 MiB of
- * stores per block: ~5 ms per block under TCG, paid once at add and once at
- * offline; hot-added free memory itself is never touched.  Used by
+ * memmap_poison() - poison the struct pages of [start_pfn, end_pfn) when
+ * memmap_poison_enabled(): the memmap of memory that is not online says
+ * nothing true (see MEMMAP_POISON_FLAGS).  Three stores in one cache line
+ * per page, 2 MiB of stores per block, paid once at add and once at
+ * offline; nothing at all when poisoning is off (the boot default);
+ * hot-added free memory itself is never touched.  Used by
  * memory_hotplug.c and memory_online.c.  Context: (main).
  */
 void memmap_poison(u64 start_pfn, u64 end_pfn);

@@ -168,9 +168,16 @@ static void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
 
 /* ---- the memmap ---------------------------------------------------------- */
 
-/* Contract in memory_hotplug.h. */
+static bool memmap_poisoning = true;	/* memmap_poison_enable() */
+
+void memmap_poison_enable(bool on) { memmap_poisoning = on; }
+bool memmap_poison_enabled(void) { return memmap_poisoning; }
+
+/* Contract in internal.h. */
 void memmap_poison(u64 start_pfn, u64 end_pfn)
 {
+	if (!memmap_poisoning)
+		return;
 	for (u64 pfn = start_pfn; pfn < end_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 

@@ -16,6 +16,7 @@
 #include <mm/buddy.h>
 #include <mm/memblock.h>
 #include <mm/memory_hotplug.h>
+#include <mm/memremap.h>
 #include <mm/migrate.h>
 #include <mm/mm_init.h>
 #include <views/mm_views.h>
@@ -41,9 +42,10 @@ static const char *section_state(const struct mem_section *ms, char *buf, size_t
 
 /*
  * Why pfn has no struct page to show, in words; NULL if it has one.  A
- * pfn of a block that is present but not online has a memmap that is
- * poisoned (memory_hotplug.h: zone 7, node 63), which must not be decoded:
- * its node and zone index past the node and zone tables.  Context: (main).
+ * pfn of a block that is present but not online (its section says so) has
+ * a memmap that means nothing: stale, or with memmap_poison=1 poisoned
+ * (memory_hotplug.h: zone 7, node 63).  It must not be decoded: its node
+ * and zone index past the node and zone tables.  Context: (main).
  */
 static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
 {
@@ -64,9 +66,11 @@ static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
 	else if (!pfn_valid(pfn))
 		ksnprintf(buf, size, "no memmap (subsection %u of section %llu is not present)",
 			  pfn_to_subsection(pfn), (unsigned long long)nr);
-	else if (page_memmap_poisoned(pfn_to_page(pfn)))
-		ksnprintf(buf, size, "memmap not initialised: memory block %lu is offline (online it first)",
-			  pfn_to_block_id(pfn));
+	else if (!online_section(ms) && !devmem_intersects(pfn, 1))
+		/* the section says so; the struct pages hold the poison only with memmap_poison=1 */
+		ksnprintf(buf, size, "memmap not initialised: memory block %lu is offline (online it first)%s",
+			  pfn_to_block_id(pfn), page_memmap_poisoned(pfn_to_page(pfn)) ?
+			  "; its struct pages hold the poison" : "");
 	else
 		return NULL;
 	return buf;
@@ -107,7 +111,7 @@ static int cmd_page(struct printer *out, int argc, char **argv)
 	const struct mem_section *ms;
 	const struct memory_block *mem;
 	const struct page *page;
-	char buf[96];
+	char buf[128];
 	const char *why;
 	u64 pfn, pb;
 	unsigned long id;

@@ -351,6 +351,18 @@ static inline bool page_memmap_poisoned(const struct page *page)
 }
 
 /*
+ * memmap_poison_enable() - whether add_memory() and offlining poison the
+ * memmap (Linux does so only with CONFIG_DEBUG_VM).  mm/ starts with it on,
+ * the checking behaviour the host tests rely on; the kernel sets it from
+ * its memmap_poison= boot parameter, off by default as in production
+ * kernels: then an offline block's struct pages keep whatever they held
+ * and only the section's online state says they mean nothing.
+ * memmap_poison_enabled() tells.  Context: (boot, main).
+ */
+void memmap_poison_enable(bool on);
+bool memmap_poison_enabled(void);
+
+/*
  * The auto-movable policy's inputs (Linux's struct auto_movable_stats):
  * over the populated zones of node nid (NUMA_NO_NODE: of every node),
  * kernel_early_pages = present_early_pages of the kernel zones minus their

@@ -211,18 +211,27 @@ HTEST(mm_cmds_hostile_arguments_change_nothing)
 /*
  * Found by fuzz_mm_cmds: `page PFN` of a hot-added block that is not
  * online decoded its poisoned memmap (node 63, zone 7) and indexed past
- * the node table (UBSan).  Now refused with the reason.
+ * the node table (UBSan).  Now refused with the reason, from the section's
+ * state, with or without the poison.
  */
 HTEST(mm_cmds_page_of_an_offline_block_is_refused)
 {
 	boot();
 	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
 	CHECK_EQ(run("page 0x100201"), -EINVAL);
-	CHECK_STREQ(out, "page: pfn 0x100201: memmap not initialised: memory block 32 is offline (online it first)\n");
+	CHECK_STREQ(out, "page: pfn 0x100201: memmap not initialised: memory block 32 is offline "
+			 "(online it first); its struct pages hold the poison\n");
+	/* without memmap_poison= the section alone tells, over a stale memmap */
+	memmap_poison_enable(false);
+	CHECK_EQ(mcm_dimm_add(1, 2, 1), 0);
+	CHECK_EQ(run("page 0x110201"), -EINVAL);
+	CHECK_STREQ(out, "page: pfn 0x110201: memmap not initialised: memory block 34 is offline "
+			 "(online it first)\n");
 	CHECK_EQ(run("memory online 32"), 0);
 	CHECK_EQ(run("page 0x100201"), 0);
 	CHECK(strstr(out, "node 1 zone") != NULL);
 	check_consistent();
+	memmap_poison_enable(true);
 }
 
 /*

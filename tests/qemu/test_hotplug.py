@@ -839,3 +839,20 @@ def test_device_del_refused_while_a_dimm_holds_the_memmap_of_another(boot):
     unplug(m, "d2", timeout=60 * SCALE)
     unplug(m, "d1", timeout=60 * SCALE)
     assert memory_devices(m) == {}
+
+
+@pytest.mark.parametrize("poison", [False, True])
+def test_memmap_poison_is_a_boot_option(boot, poison):
+    # Off by default (production kernels poison only with CONFIG_DEBUG_VM):
+    # a DIMM's blocks left offline are known as such from their sections;
+    # with memmap_poison=1 their struct pages also hold the poison.
+    m = boot_hotplug(boot, cmdline="memmap_poison=1" if poison else "")
+    set_auto_online(m, "offline")
+    plug(m, "d1", 128 * MiB)
+    out = sh(m, "page 0x100000")
+    assert "memmap not initialised: memory block 32 is offline (online it first)" in out, out
+    assert ("its struct pages hold the poison" in out) == poison, out
+    assert write(m, f"{MEMDIR}/memory32/state", "online_movable") == ""
+    assert "memmap not initialised" not in sh(m, "page 0x100000")
+    assert write(m, f"{MEMDIR}/memory32/state", "offline") == ""
+    assert ("its struct pages hold the poison" in sh(m, "page 0x100000")) == poison

@@ -46,7 +46,7 @@ def test_params_lists_the_table(shell):
     lines = out.strip().splitlines()
     assert lines[0].split()[:5] == ["NAME", "TYPE", "VALUE", "DEFAULT", "SET", ]
     names = {l.split()[0] for l in lines[1:]}
-    for n in ("cma", "page_poison", "memhp_default_state",
+    for n in ("cma", "page_poison", "memmap_poison", "memhp_default_state",
               "memory_hotplug.online_policy", "memory_hotplug.auto_movable_ratio",
               "memory_hotplug.auto_movable_numa_aware",
               "memory_hotplug.memmap_on_memory"):

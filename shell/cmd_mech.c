@@ -11,6 +11,7 @@
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <lib/errno.h>
+#include <lib/printk.h>
 
 static int cmd_mech(struct printer *out, int argc, char **argv)
 {
@@ -72,6 +73,12 @@ static int cmd_trace(struct printer *out, int argc, char **argv)
 	for (int i = 0; i < NR_MECHS; i++)
 		if (!m || m == &mechanisms[i])
 			mech_set_trace((enum mech_id)i, !strcmp(argv[2], "on"));
+	/* trace lines are notices: say so when the console would not show them */
+	if (!strcmp(argv[2], "on") && printk_get_level() < LOG_NOTICE)
+		pr_printf(out, "trace: warning: the console shows messages up to level %d only "
+			  "(dmesg -n %d); trace lines are level %d and will reach dmesg, not the "
+			  "console: `dmesg -n %d` to see them\n", printk_get_level(),
+			  printk_get_level(), LOG_NOTICE, LOG_NOTICE);
 	return 0;
 }
 
@@ -81,7 +88,9 @@ SHELL_COMMAND(trace, .name = "trace", .usage = "trace [NAME|all on|off]",
 		      "which pageblocks the contiguity walk visits, which chunks are\n"
 		      "freed at which order, how memmap init copies its template, how\n"
 		      "the auto-movable check sums its statistics.  Off by default;\n"
-		      "tracing slows the operation it narrates.",
+		      "tracing slows the operation it narrates.  Trace lines are kernel\n"
+		      "notices (level 5): below `dmesg -n 5` they reach only dmesg, and\n"
+		      "`trace NAME on` warns.",
 	      .fn = cmd_trace);
 
 /*

@@ -621,3 +621,24 @@ HTEST(mm_cmds_numbers_and_options_have_exact_errors)
 	CHECK_EQ(run("echo 16 > /sys/kernel/debug/cma/cma0/free"), 0);
 	check_consistent();
 }
+
+/* `trace NAME on` warns when the console log level would hide the lines. */
+HTEST(mm_cmds_trace_warns_when_the_log_level_hides_it)
+{
+	int level = printk_get_level();
+
+	boot();
+	printk_set_level(1);			/* dmesg -n 1 */
+	CHECK_EQ(run("trace contig_free on"), 0);
+	CHECK_STREQ(out, "trace: warning: the console shows messages up to level 1 only "
+			 "(dmesg -n 1); trace lines are level 5 and will reach dmesg, not the "
+			 "console: `dmesg -n 5` to see them\n");
+	CHECK_EQ(run("trace contig_free off"), 0);
+	CHECK_STREQ(out, "");			/* turning off needs no warning */
+	printk_set_level(LOG_NOTICE);
+	CHECK_EQ(run("trace contig_free on"), 0);
+	CHECK_STREQ(out, "");
+	CHECK_EQ(run("trace contig_free off"), 0);
+	printk_set_level(level);
+	check_consistent();
+}

@@ -143,6 +143,7 @@ SHELL_OBJS := \
 	shell/cmd_hotplug.o \
 	shell/cmd_handles.o \
 	shell/cmd_mm.o \
+	shell/cmd_buddy.o \
 	shell/cmd_params.o \
 	shell/cmd_pci.o \
 	shell/cmd_virtio_mem.o
@@ -388,7 +389,7 @@ HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c k
 VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTIO_MEM_OBJS))) \
 	kernel/longop.c
 # (the commands' tables are shared with the tests through shell/internal.h)
-MM_CMDS_SRCS := shell/cmd_contig.c shell/cmd_handles.c shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
+MM_CMDS_SRCS := shell/cmd_buddy.c shell/cmd_contig.c shell/cmd_handles.c shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
 	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c
 HOST_SUITES += virtio
 HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/test_mm_cmds.c \

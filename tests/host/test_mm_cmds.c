@@ -642,3 +642,94 @@ HTEST(mm_cmds_trace_warns_when_the_log_level_hides_it)
 	printk_set_level(level);
 	check_consistent();
 }
+
+/*
+ * The two characters `buddy map` drew for pageblock pfn (a row of a zone
+ * whose column there is not blank: a row of two zones is drawn for each),
+ * or blanks if none was drawn.
+ */
+static void buddy_map_cell(u64 pfn, char *mt, char *fr)
+{
+	static const char free_tag[] = "\n                free ";
+	char key[40];
+	const char *row = out;
+	size_t col = (size_t)((pfn % PAGES_PER_SECTION) / pageblock_nr_pages);
+
+	*mt = *fr = ' ';
+	snprintf(key, sizeof(key), "  0x%010llx  mt   ", (unsigned long long)ALIGN_DOWN(pfn, PAGES_PER_SECTION));
+	while ((row = strstr(row, key)) != NULL) {
+		const char *mts = row + strlen(key), *next = strstr(mts, free_tag);
+
+		row = mts;
+		if (!next || col >= (size_t)(next - mts) || mts[col] == ' ')
+			continue;
+		*mt = mts[col];
+		*fr = next[strlen(free_tag) + col];
+		return;
+	}
+}
+
+/*
+ * `buddy map` draws what the free lists hold: an order-10 block taken
+ * turns its two pageblocks from 'A' to '.', and back when it is freed;
+ * every column agrees with a walk of the free lists; bad arguments are
+ * refused with the usage or the zone names.
+ */
+HTEST(mm_cmds_buddy_map_follows_the_free_lists)
+{
+	struct page *page;
+	u64 pfn;
+	char mt, fr;
+	struct zone *z;
+
+	boot();
+	page = alloc_pages(GFP_KERNEL, MAX_PAGE_ORDER);
+	CHECK(page != NULL);
+	if (!page)
+		return;
+	pfn = page_to_pfn(page);
+	CHECK_EQ(run("buddy map"), 0);
+	CHECK(strstr(out, "one column per pageblock (512 pages, 2 MiB), one row per 128 MiB block\n"));
+	buddy_map_cell(pfn, &mt, &fr);
+	CHECK_EQ(fr, '.');
+	buddy_map_cell(pfn + pageblock_nr_pages, &mt, &fr);
+	CHECK_EQ(fr, '.');
+	free_pages(page, MAX_PAGE_ORDER);
+	CHECK_EQ(run("buddy map"), 0);
+	buddy_map_cell(pfn, &mt, &fr);
+	CHECK_EQ(fr, 'A');
+
+	/* every drawn column against the free lists, zone by zone */
+	for_each_populated_zone(z) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "buddy map %s", z->name);
+		CHECK_EQ(run(name), 0);
+		for (u64 pb = pageblock_start_pfn(z->zone_start_pfn); pb < zone_end_pfn(z);
+		     pb += pageblock_nr_pages) {
+			int best = -1;
+
+			for (unsigned o = 0; o < NR_PAGE_ORDERS; o++)
+				for (int t = 0; t < MIGRATE_TYPES; t++) {
+					struct page *f;
+
+					list_for_each_entry(f, &z->free_area[o].free_list[t], lru) {
+						u64 s = page_to_pfn(f), e = s + (1ULL << o);
+
+						if (s < pb + pageblock_nr_pages && pb < e && (int)o > best)
+							best = (int)o;
+					}
+				}
+			buddy_map_cell(pb, &mt, &fr);
+			if (!pfn_to_online_page(pb < z->zone_start_pfn ? z->zone_start_pfn : pb))
+				continue;
+			CHECK_EQ(fr, best < 0 ? '.' : best < 10 ? '0' + best : 'A');
+			CHECK(strchr("UMRHCI", mt) != NULL);
+		}
+	}
+	CHECK_EQ(run("buddy map Nowhere"), -ENOENT);
+	CHECK(strstr(out, "no populated zone of that name"));
+	CHECK(run("buddy") != 0);
+	CHECK(strstr(out, "usage: buddy map [ZONE]"));
+	check_consistent();
+}

@@ -233,16 +233,20 @@ void sparse_dump(struct printer *p)
 	u64 nr = 0;
 	unsigned count = 0;
 
-	pr_printf(p, "%-8s %-37s %4s %6s %-18s %s\n", "section", "pfn range", "node",
-		  "pages", "subsections", "state");
+	pr_printf(p, "%-8s %-37s %4s %6s %-64s %s\n", "section", "pfn range", "node",
+		  "pages", "subsections (# present, 2 MiB each, lowest first)", "state");
 	for (; sparse_next_present(&nr); nr++) {
 		const struct mem_section *ms = __nr_to_section(nr);
 		u64 start = section_nr_to_pfn(nr);
+		char map[SUBSECTIONS_PER_SECTION + 1];
 
-		pr_printf(p, "%-8llu [0x%014llx-0x%014llx) %4d %6u 0x%016llx %s%s%s%s\n",
+		for (unsigned i = 0; i < SUBSECTIONS_PER_SECTION; i++)
+			map[i] = ms->subsection_map & (1ULL << i) ? '#' : '.';
+		map[SUBSECTIONS_PER_SECTION] = '\0';
+		pr_printf(p, "%-8llu [0x%014llx-0x%014llx) %4d %6u %s %s%s%s%s\n",
 			  (unsigned long long)nr, (unsigned long long)start,
 			  (unsigned long long)(start + PAGES_PER_SECTION), ms->nid,
-			  ms->nr_present_pages, (unsigned long long)ms->subsection_map,
+			  ms->nr_present_pages, map,
 			  "present",
 			  ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
 			  ms->flags & SECTION_IS_ONLINE ? ",online" : "",

@@ -151,7 +151,18 @@ static int cmd_page(struct printer *out, int argc, char **argv)
 	id = mm_handle_of(page);
 	if (id)
 		pr_printf(out, "  owner:      handle %lu (index %lu)\n", id, page->index);
-	else if (page->owner)
+	else if (page->owner && page_zonenum(page) == ZONE_DEVICE) {
+		const struct dev_pagemap *pgmap = page->owner;	/* a device page's owner */
+
+		pr_printf(out, "  owner:      devmem%d (device range [0x%llx-0x%llx), %p)\n",
+			  pgmap->id, (unsigned long long)pgmap->start_pfn,
+			  (unsigned long long)(pgmap->start_pfn + pgmap->nr_pages), page->owner);
+	} else if (page_movable_owner(page)) {
+		const struct movable_owner *mo = page_movable_owner(page);
+
+		pr_printf(out, "  owner:      %s, movable (%p, index %lu)\n",
+			  mo->ops && mo->ops->name ? mo->ops->name : "unnamed", page->owner, page->index);
+	} else if (page->owner)
 		pr_printf(out, "  owner:      %p (index %lu)\n", page->owner, page->index);
 	else
 		pr_printf(out, "  owner:      none\n");

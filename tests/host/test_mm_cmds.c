@@ -16,6 +16,7 @@
  * tests/host/virtio_mem_fake.c.
  */
 #include "htest.h"
+#include "test_owner.h"
 #include <kernel/longop.h>
 #include <views/vfs.h>
 #include <views/memory_sysfs.h>
@@ -149,6 +150,8 @@ HTEST(mm_cmds_dimm_online_offline_devmem)
 	CHECK_EQ(run("devmem create 0x108000000 256M 2m"), 0);	/* blocks 33-34 */
 	CHECK(strstr(out, "devmem0: created, 2 MiB compound pages") != NULL);
 	check_consistent();
+	CHECK_EQ(run("page 0x108201"), 0);			/* a device page's owner, by name */
+	CHECK(strstr(out, "  owner:      devmem0 (device range [0x108000-0x118000), ") != NULL);
 	CHECK_EQ(run("memory online 33"), -EBUSY);		/* a device range's block */
 	CHECK(strstr(out, "in use as device memory") != NULL);
 	CHECK(strstr(out, "cannot move") == NULL);
@@ -731,5 +734,26 @@ HTEST(mm_cmds_buddy_map_follows_the_free_lists)
 	CHECK(strstr(out, "no populated zone of that name"));
 	CHECK(run("buddy") != 0);
 	CHECK(strstr(out, "usage: buddy map [ZONE]"));
+	check_consistent();
+}
+
+/* `page` names a movable owner that is not a handle by its operations' name. */
+HTEST(mm_cmds_page_names_a_movable_owner)
+{
+	struct test_owner o = { 0 };
+	struct page *page;
+	char cmd[48];
+
+	boot();
+	page = alloc_pages(GFP_KERNEL | __GFP_MOVABLE, 2);
+	CHECK(page != NULL);
+	if (!page)
+		return;
+	owner_attach(&o, page_to_pfn(page), 2, 7);
+	snprintf(cmd, sizeof(cmd), "page %#llx", (unsigned long long)page_to_pfn(page) + 1);
+	CHECK_EQ(run(cmd), 0);
+	CHECK(strstr(out, "  owner:      test owner, movable (0x") != NULL);
+	set_owner(page_to_pfn(page), 2, NULL);
+	free_pages(page, 2);
 	check_consistent();
 }

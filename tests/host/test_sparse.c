@@ -5,6 +5,8 @@
 #include "htest.h"
 #include "mm_host.h"
 #include <mm/sparse.h>
+#include <lib/printer.h>
+#include <string.h>
 
 /*
  * Sections 0 and 2 present; section 1 absent; section 3 present only in
@@ -57,6 +59,15 @@ HTEST(sparse_remove_present)
 	CHECK_EQ(__pfn_to_section(base)->subsection_map, ~0ULL);
 	sparse_remove_present(base, base + s / 2);
 	CHECK_EQ(__pfn_to_section(base)->subsection_map, 0xffffffff00000000ULL);
+	{	/* `sections` draws the map lowest subsection first */
+		static char text[2048];
+		struct buf_printer bp;
+
+		buf_printer_init(&bp, text, sizeof(text));
+		sparse_dump(&bp.p);
+		CHECK(strstr(text, "................................"
+				   "################################ present") != NULL);
+	}
 	CHECK(present_section(__pfn_to_section(base)));
 	sparse_remove_present(base + s / 2, base + s);
 	CHECK(!present_section(__pfn_to_section(base)));

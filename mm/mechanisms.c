@@ -13,6 +13,7 @@ struct mechanism mechanisms[NR_MECHS] = {
 		.name = "contig_check",
 		.summary = "zone contiguity: pageblock walk (old) or pages_with_online_memmap counter (new)",
 		.design = DESIGN_NEW,
+		.has_verbose = true,	/* the walk, pageblock by pageblock */
 	},
 	[MECH_MEMMAP_INIT] = {
 		.name = "memmap_init",
@@ -99,6 +100,16 @@ void mech_set_trace(enum mech_id id, bool on)
 {
 	MM_BUG_ON(id < 0 || id >= NR_MECHS, "mech_set_trace: id %d", (int)id);
 	mechanisms[id].trace = on;
+	mechanisms[id].verbose = false;
+}
+
+int mech_set_trace_verbose(enum mech_id id)
+{
+	MM_BUG_ON(id < 0 || id >= NR_MECHS, "mech_set_trace_verbose: id %d", (int)id);
+	if (!mechanisms[id].has_verbose)
+		return -EINVAL;
+	mechanisms[id].trace = mechanisms[id].verbose = true;
+	return 0;
 }
 
 int mech_override(enum mech_id id, enum mech_design d, enum mech_design *saved)

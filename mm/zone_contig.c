@@ -131,6 +131,9 @@ void zone_contig_scan_trace(const char *who, u64 start_pfn, u64 end_pfn, const s
 		   zone_contig_scan.checked - before->checked);
 }
 
+/* `trace contig_check verbose`: at most this many pageblock lines a walk. */
+#define CONTIG_VERBOSE_MAX_LINES	4096
+
 /* Pageblocks examined by set_zone_contiguous() since boot (for `zoneinfo`). */
 unsigned long zone_contig_walk_steps;
 
@@ -155,6 +158,19 @@ static void set_zone_contiguous(struct zone *zone)
 		u64 end = MIN(block_end, (u64)zone_end_pfn(zone));
 
 		steps++;
+		if (mech_tracing_verbose(MECH_CONTIG_CHECK)) {
+			if (steps <= CONTIG_VERBOSE_MAX_LINES)
+				mech_trace(MECH_CONTIG_CHECK,
+					   "zone %s: pageblock %llu [%#llx-%#llx): first and last page %s",
+					   zone->name, (unsigned long long)(steps - 1),
+					   (unsigned long long)start, (unsigned long long)end,
+					   __pageblock_pfn_to_page(start, end, zone) ?
+					   "online, in this zone: pass" : "not both online in this zone: FAIL");
+			else if (steps == CONTIG_VERBOSE_MAX_LINES + 1)
+				mech_trace(MECH_CONTIG_CHECK, "zone %s: ... (one line per pageblock "
+					   "stops at %d; the walk goes on)", zone->name,
+					   CONTIG_VERBOSE_MAX_LINES);
+		}
 		if (!__pageblock_pfn_to_page(start, end, zone)) {
 			zone_contig_walk_steps += steps;
 			mech_trace(MECH_CONTIG_CHECK,

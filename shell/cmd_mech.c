@@ -60,21 +60,37 @@ static int cmd_trace(struct printer *out, int argc, char **argv)
 
 	if (argc == 1) {
 		for (int i = 0; i < NR_MECHS; i++)
-			pr_printf(out, "%-19s %s\n", mechanisms[i].name, mechanisms[i].trace ? "on" : "off");
+			pr_printf(out, "%-19s %s\n", mechanisms[i].name, mechanisms[i].verbose ? "verbose" :
+				  mechanisms[i].trace ? "on" : "off");
 		return 0;
 	}
-	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off")))
+	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off") &&
+			  strcmp(argv[2], "verbose")))
 		return shell_usage(out, shell_find("trace"));
 	m = !strcmp(argv[1], "all") ? NULL : mech_find(argv[1]);
 	if (!m && strcmp(argv[1], "all")) {
 		pr_printf(out, "trace: %s: no such mechanism\n", argv[1]);
 		return -ENOENT;
 	}
-	for (int i = 0; i < NR_MECHS; i++)
-		if (!m || m == &mechanisms[i])
-			mech_set_trace((enum mech_id)i, !strcmp(argv[2], "on"));
+	if (!strcmp(argv[2], "verbose")) {
+		bool any = false;
+
+		for (int i = 0; i < NR_MECHS; i++)
+			if ((!m || m == &mechanisms[i]) && !mech_set_trace_verbose((enum mech_id)i))
+				any = true;
+		if (!any) {
+			pr_printf(out, "trace: %s has no step-by-step trace (contig_check has: "
+				  "every pageblock the walk visits); use `trace %s on`\n",
+				  argv[1], argv[1]);
+			return -EINVAL;
+		}
+	} else {
+		for (int i = 0; i < NR_MECHS; i++)
+			if (!m || m == &mechanisms[i])
+				mech_set_trace((enum mech_id)i, !strcmp(argv[2], "on"));
+	}
 	/* trace lines are notices: say so when the console would not show them */
-	if (!strcmp(argv[2], "on") && printk_get_level() < LOG_NOTICE)
+	if (strcmp(argv[2], "off") && printk_get_level() < LOG_NOTICE)
 		pr_printf(out, "trace: warning: the console shows messages up to level %d only "
 			  "(dmesg -n %d); trace lines are level %d and will reach dmesg, not the "
 			  "console: `dmesg -n %d` to see them\n", printk_get_level(),
@@ -82,12 +98,14 @@ static int cmd_trace(struct printer *out, int argc, char **argv)
 	return 0;
 }
 
-SHELL_COMMAND(trace, .name = "trace", .usage = "trace [NAME|all on|off]",
+SHELL_COMMAND(trace, .name = "trace", .usage = "trace [NAME|all on|off|verbose]",
 	      .summary = "narrate a mechanism's steps on the console (teaching)",
 	      .help = "With trace on, each mechanism prints what it does as it does it:\n"
 		      "which pageblocks the contiguity walk visits, which chunks are\n"
 		      "freed at which order, how memmap init copies its template, how\n"
-		      "the auto-movable check sums its statistics.  Off by default;\n"
+		      "the auto-movable check sums its statistics.  `verbose` adds every\n"
+		      "step where a mechanism has them: `trace contig_check verbose` prints\n"
+		      "one line per pageblock the old design's walk visits.  Off by default;\n"
 		      "tracing slows the operation it narrates.  Trace lines are kernel\n"
 		      "notices (level 5): below `dmesg -n 5` they reach only dmesg, and\n"
 		      "`trace NAME on` warns.",

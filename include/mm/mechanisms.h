@@ -59,6 +59,8 @@ struct mechanism {
 	enum mech_design design;/* current design */
 	bool has_nt;		/* accepts "template-nt" */
 	bool trace;		/* narrate steps on the console */
+	bool has_verbose;	/* has a step-by-step narration as well */
+	bool verbose;		/* narrate every step (implies trace) */
 };
 
 extern struct mechanism mechanisms[NR_MECHS];
@@ -71,6 +73,7 @@ extern struct mechanism mechanisms[NR_MECHS];
 static inline enum mech_design mech_design(enum mech_id id) { return mechanisms[id].design; }
 static inline bool mech_new(enum mech_id id) { return mechanisms[id].design != DESIGN_OLD; }
 static inline bool mech_tracing(enum mech_id id) { return mechanisms[id].trace; }
+static inline bool mech_tracing_verbose(enum mech_id id) { return mechanisms[id].verbose; }
 static inline enum mech_design contig_check_design(void) { return mech_design(MECH_CONTIG_CHECK); }
 static inline enum mech_design memmap_init_design(void) { return mech_design(MECH_MEMMAP_INIT); }
 static inline enum mech_design contig_free_design(void) { return mech_design(MECH_CONTIG_FREE); }
@@ -110,10 +113,13 @@ int mech_set_design(struct mechanism *m, const char *value, size_t len);
 const char *mech_design_name(enum mech_design d);
 
 /*
- * mech_set_trace() - turn a mechanism's narration on or off.
+ * mech_set_trace() - turn a mechanism's narration on or off (and its
+ * step-by-step narration off).  mech_set_trace_verbose() turns both on,
+ * for a mechanism with has_verbose; -EINVAL for the others.
  * Context: (main).
  */
 void mech_set_trace(enum mech_id id, bool on);
+int mech_set_trace_verbose(enum mech_id id);
 
 /*
  * mech_override() / mech_restore() - for benchmarks and comparisons that

@@ -856,3 +856,26 @@ def test_memmap_poison_is_a_boot_option(boot, poison):
     assert "memmap not initialised" not in sh(m, "page 0x100000")
     assert write(m, f"{MEMDIR}/memory32/state", "offline") == ""
     assert ("its struct pages hold the poison" in sh(m, "page 0x100000")) == poison
+
+
+def test_trace_contig_check_verbose_shows_each_pageblock_of_the_walk(boot):
+    # The old design walks every pageblock of the zone's span after an
+    # online; `trace contig_check verbose` prints one line per pageblock:
+    # a 128 MiB block alone in ZONE_MOVABLE is 64 pageblocks, all passing.
+    m = boot_hotplug(boot)
+    set_auto_online(m, "offline")
+    plug(m, "d1", 128 * MiB)
+    assert sh(m, "mech contig_check old").strip().endswith("contig_check: old")
+    assert sh(m, "trace contig_check verbose") == ""
+    assert re.search(r"^contig_check +verbose$", sh(m, "trace"), re.M)
+    out = m.run(f"echo online_movable > {MEMDIR}/memory32/state")
+    steps = re.findall(r"\[contig_check\] zone Movable: pageblock (\d+) "
+                       r"\[0x([0-9a-f]+)-0x([0-9a-f]+)\): first and last page online, "
+                       r"in this zone: pass", out)
+    assert [int(s[0]) for s in steps] == list(range(64)), out
+    assert int(steps[0][1], 16) == 0x100000 and int(steps[-1][2], 16) == 0x108000, steps
+    assert "[contig_check] zone Movable: walked all 64 pageblocks: contiguous" in out, out
+    bad = sh(m, "trace memmap_init verbose")
+    assert "trace: memmap_init has no step-by-step trace" in bad, bad
+    assert sh(m, "trace contig_check off") == ""
+    assert "pageblock" not in m.run(f"echo offline > {MEMDIR}/memory32/state")

@@ -17,6 +17,7 @@ struct mechanism mechanisms[NR_MECHS] = {
 	},
 	[MECH_MEMMAP_INIT] = {
 		.name = "memmap_init",
+		.has_verbose = true,	/* one page's words: the template and a copy */
 		.summary = "memmap init: field by field (old), template copy (new), template with movnti (template-nt)",
 		.design = DESIGN_NEW,
 		.has_nt = true,

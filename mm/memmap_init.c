@@ -239,6 +239,31 @@ void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid)
 	store_once(page->lru.prev, &page->lru);
 }
 
+/* ---- `trace memmap_init verbose`: the words of one page ------------------ */
+
+static const char *const page_word_names[PAGE_WORDS] = {
+	"flags", "lru.next", "lru.prev", "owner", "index", "private",
+	"page_type|refcount", "memlab_debug",
+};
+
+/*
+ * trace_page_words() - with the verbose trace on, the eight words of pfn's
+ * struct page, one line each, after a line saying what they are.  `fixed`
+ * is a mask of the words the template copy does not take from the template.
+ */
+static void trace_page_words(u64 pfn, const char *what, unsigned fixed)
+{
+	const page_word_t *w = (const page_word_t *)pfn_to_page(pfn);
+
+	if (!mech_tracing_verbose(MECH_MEMMAP_INIT))
+		return;
+	mech_trace(MECH_MEMMAP_INIT, "pfn %#llx: %s", (unsigned long long)pfn, what);
+	for (int i = 0; i < PAGE_WORDS; i++)
+		mech_trace(MECH_MEMMAP_INIT, "  w%d %-18s 0x%016llx%s", i, page_word_names[i],
+			   (unsigned long long)w[i],
+			   fixed & (1u << i) ? "  (fix-up: the page's own &lru, an empty list)" : "");
+}
+
 /*
  * The old memmap_init_range()/init_unavailable_range() loop: every page
  * through init_single_page(); reserved for holes; the pageblock
@@ -258,6 +283,10 @@ static void init_range_old(u64 start_pfn, u64 end_pfn, enum zone_type zone, int 
 				SetPageReserved(page);
 			if (migratetype >= 0 && IS_ALIGNED(pfn, pageblock_nr_pages))
 				set_pageblock_migratetype(pfn, migratetype);
+		}
+		if (s == start_pfn && e - s > 1) {
+			trace_page_words(s, "init_single_page(), field by field, as every page", 0);
+			trace_page_words(s + 1, "the next page: the same but for lru, its own", 0);
 		}
 		mech_trace(MECH_MEMMAP_INIT, "pfn %#llx +%llu pages%s: %s, %llu slow inits",
 			   (unsigned long long)s, (unsigned long long)(e - s),
@@ -289,6 +318,11 @@ static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 			set_pageblock_migratetype(s, migratetype);
 		template_from_page(&t, first);
 		template_fill(s + 1, e, &t, true, nt, migratetype);
+		if (s == start_pfn && e - s > 1) {
+			trace_page_words(s, "init_single_page() once: the 64-byte template", 0);
+			trace_page_words(s + 1, "a copy: 8 stores of the template's words",
+					 (1u << LRU_NEXT_WORD) | (1u << LRU_PREV_WORD));
+		}
 		mech_trace(MECH_MEMMAP_INIT, "pfn %#llx +%llu pages%s: %s, 1 slow init + %llu copies",
 			   (unsigned long long)s, (unsigned long long)(e - s),
 			   reserved ? " (hole)" : "", design_words[nt ? DESIGN_NEW_NT : DESIGN_NEW],

@@ -79,8 +79,9 @@ static int cmd_trace(struct printer *out, int argc, char **argv)
 			if ((!m || m == &mechanisms[i]) && !mech_set_trace_verbose((enum mech_id)i))
 				any = true;
 		if (!any) {
-			pr_printf(out, "trace: %s has no step-by-step trace (contig_check has: "
-				  "every pageblock the walk visits); use `trace %s on`\n",
+			pr_printf(out, "trace: %s has no step-by-step trace (contig_check: every "
+				  "pageblock the walk visits; memmap_init: one page's words); "
+				  "use `trace %s on`\n",
 				  argv[1], argv[1]);
 			return -EINVAL;
 		}
@@ -105,7 +106,10 @@ SHELL_COMMAND(trace, .name = "trace", .usage = "trace [NAME|all on|off|verbose]"
 		      "freed at which order, how memmap init copies its template, how\n"
 		      "the auto-movable check sums its statistics.  `verbose` adds every\n"
 		      "step where a mechanism has them: `trace contig_check verbose` prints\n"
-		      "one line per pageblock the old design's walk visits.  Off by default;\n"
+		      "one line per pageblock the old design's walk visits, `trace\n"
+		      "memmap_init verbose` the words of the first page of each range and\n"
+		      "of the next (the template and a copy with its lru fix-up).  Off by\n"
+		      "default;\n"
 		      "tracing slows the operation it narrates.  Trace lines are kernel\n"
 		      "notices (level 5): below `dmesg -n 5` they reach only dmesg, and\n"
 		      "`trace NAME on` warns.",

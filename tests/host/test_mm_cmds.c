@@ -345,6 +345,9 @@ HTEST(mm_cmds_bench_contig_reports_blocks_left_online)
 	CHECK_EQ(run("memory offline 32-33"), 0);
 	CHECK_EQ(run("bench contig"), 0);
 	CHECK(strstr(out, "old/new total") != NULL);
+	/* two blocks cannot show the walk's growth, and the bench says so */
+	CHECK(strstr(out, "  bench contig: warning: only a few blocks to online; the old walk's "
+			  "growth cannot show: hot-add a DIMM of 4096 MiB or more") != NULL);
 	CHECK_EQ(find_memory_block_by_id(32)->state, MEM_OFFLINE);
 	check_consistent();
 }

@@ -6,7 +6,9 @@
 #   build  compile the kernel and make the GRUB ISO
 #   run    build + QEMU               (make run, make debug)
 #   test   run + grub-efi-amd64-bin and ovmf (the ISO's UEFI half, booted
-#          under OVMF), python3, pytest, and clang with its libFuzzer runtime
+#          under OVMF), python3, pytest, gdb (tests/qemu/test_gdb.py runs
+#          tools/memlab_gdb.py against QEMU's gdb stub), and clang with its
+#          libFuzzer runtime
 #          (make test: host tests use gcc's ASan/UBSan runtimes, which come
 #          with gcc on Debian; the fuzz tier links -fsanitize=fuzzer, which
 #          needs libclang-rt-NN-dev, only a Recommends of clang)
@@ -35,7 +37,7 @@ clang_ver=14
 for v in $(dpkg-query -W -f='${Package}\n' 'clang-[0-9]*' 2>/dev/null | sed -n 's/^clang-\([0-9][0-9]*\)$/\1/p'); do
 	[ "$(dpkg-query -W -f='${Status}' "clang-$v" 2>/dev/null)" = "install ok installed" ] && clang_ver=$v
 done
-test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest clang libclang-rt-$clang_ver-dev"
+test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest clang libclang-rt-$clang_ver-dev gdb"
 
 usage() {
 	echo "usage: $prog build|run|test [EXTRA-PACKAGE ...]" >&2

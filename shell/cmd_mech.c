@@ -112,7 +112,9 @@ SHELL_COMMAND(trace, .name = "trace", .usage = "trace [NAME|all on|off|verbose]"
 		      "default;\n"
 		      "tracing slows the operation it narrates.  Trace lines are kernel\n"
 		      "notices (level 5): below `dmesg -n 5` they reach only dmesg, and\n"
-		      "`trace NAME on` warns.",
+		      "`trace NAME on` warns.  While a trace is on, each command's own\n"
+		      "output is held until it ends (6 KiB at a time), so the trace lines\n"
+		      "it causes come before it, never inside its tables.",
 	      .fn = cmd_trace);
 
 /*

@@ -233,6 +233,67 @@ int shell_execute(struct printer *out, char *line)
 	return cmd->fn(out, sw.argc, sw.argv);
 }
 
+/*
+ * The held printer of shell_execute_held(): output collects in buf and
+ * goes to `to` in whole lines, when more than SHELL_HOLD_FLUSH bytes are
+ * waiting and at the end.  Log lines printed meanwhile (a trace) go to the
+ * console at once, so they come before the command's output, never inside
+ * one of its tables (unless a command prints more than the buffer holds).
+ */
+#define SHELL_HOLD_SIZE		8192
+#define SHELL_HOLD_FLUSH	6144
+
+struct held_printer {
+	struct printer p;	/* first: the write callback casts */
+	struct printer *to;
+	size_t len;
+	char buf[SHELL_HOLD_SIZE];
+};
+
+static void held_flush(struct held_printer *h, bool all)
+{
+	size_t n = h->len;
+
+	if (!all)
+		while (n && h->buf[n - 1] != '\n')
+			n--;			/* whole lines only */
+	if (!n)
+		n = h->len;			/* one line longer than the buffer */
+	h->to->write(h->to, h->buf, n);
+	memmove(h->buf, h->buf + n, h->len - n);
+	h->len -= n;
+}
+
+static void held_write(struct printer *p, const char *s, size_t len)
+{
+	struct held_printer *h = (struct held_printer *)p;
+
+	while (len) {
+		size_t n = MIN(len, sizeof(h->buf) - h->len);
+
+		memcpy(h->buf + h->len, s, n);
+		h->len += n;
+		s += n;
+		len -= n;
+		if (h->len > SHELL_HOLD_FLUSH)
+			held_flush(h, h->len == sizeof(h->buf));
+	}
+}
+
+int shell_execute_held(struct printer *out, char *line)
+{
+	static struct held_printer h;
+	int ret;
+
+	h.p.write = held_write;
+	h.to = out;
+	h.len = 0;
+	ret = shell_execute(&h.p, line);
+	if (h.len)
+		held_flush(&h, true);
+	return ret;
+}
+
 /* Order of `help`: by name, ties (duplicate names) by table position. */
 static bool cmd_before(const struct shell_cmd *a, const struct shell_cmd *b)
 {

@@ -10,6 +10,7 @@
 #include <kernel/console.h>
 #include <lib/printk.h>
 #include <mm/mech_bench.h>
+#include <mm/mechanisms.h>
 
 #define SHELL_PROMPT	"memlab> "
 
@@ -38,7 +39,9 @@ void shell_run(void)
 			ev = line_edit_feed(le, console_getc());
 		} while (ev == LINE_NONE);
 
-		if (ev == LINE_DONE)
+		if (ev == LINE_DONE && mech_any_tracing())
+			shell_execute_held(out, le->buf);	/* trace lines stay out of tables */
+		else if (ev == LINE_DONE)
 			shell_execute(out, le->buf);
 		else if (ev == LINE_TOO_LONG)
 			pr_printf(out, "error: line too long (max %d characters)\n",

@@ -74,6 +74,13 @@ static inline enum mech_design mech_design(enum mech_id id) { return mechanisms[
 static inline bool mech_new(enum mech_id id) { return mechanisms[id].design != DESIGN_OLD; }
 static inline bool mech_tracing(enum mech_id id) { return mechanisms[id].trace; }
 static inline bool mech_tracing_verbose(enum mech_id id) { return mechanisms[id].verbose; }
+static inline bool mech_any_tracing(void)
+{
+	for (int i = 0; i < NR_MECHS; i++)
+		if (mechanisms[i].trace)
+			return true;
+	return false;
+}
 static inline enum mech_design contig_check_design(void) { return mech_design(MECH_CONTIG_CHECK); }
 static inline enum mech_design memmap_init_design(void) { return mech_design(MECH_MEMMAP_INIT); }
 static inline enum mech_design contig_free_design(void) { return mech_design(MECH_CONTIG_FREE); }

@@ -85,6 +85,15 @@ int shell_split(char *line, struct shell_words *w);
 int shell_execute(struct printer *out, char *line);
 
 /*
+ * shell_execute_held() - shell_execute() with the command's output held
+ * back and written to out in whole lines (at the end, or 6 KiB at a time),
+ * so log lines printed while it runs (a mechanism's trace) come before it
+ * instead of splitting its tables.  The interactive shell uses it while a
+ * trace is on.  Context: main loop; not reentrant.
+ */
+int shell_execute_held(struct printer *out, char *line);
+
+/*
  * shell_interrupted() - has the user typed Ctrl-C since the command began?
  * Long commands call it from their loops and stop at a consistent point
  * (what was done stays done, or is undone, as each command documents),

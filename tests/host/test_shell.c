@@ -452,3 +452,60 @@ HTEST(shell_arg_u64_names_the_argument_and_its_range)
 			CHECK_EQ(v, 12345);	/* unchanged on an error */
 	}
 }
+
+/* ---- shell_execute_held(): output in whole lines ------------------------ */
+
+static char rec_buf[32768];
+static size_t rec_len;
+static unsigned rec_writes, rec_partial;
+
+static void rec_write(struct printer *p, const char *s, size_t len)
+{
+	(void)p;
+	if (len && s[len - 1] != '\n')
+		rec_partial++;
+	if (rec_len + len <= sizeof(rec_buf)) {
+		memcpy(rec_buf + rec_len, s, len);
+		rec_len += len;
+	}
+	rec_writes++;
+}
+
+static int many_show(struct printer *p, void *data)
+{
+	(void)data;
+	for (int i = 0; i < 300; i++)
+		pr_printf(p, "%049d\n", i);	/* 50 bytes a line, 15000 in all */
+	return 0;
+}
+
+static const struct vfs_file_ops many_ops = { .show = many_show };
+
+/*
+ * A held command's output reaches the console unchanged, in a few writes
+ * of whole lines (so a log line between two writes falls between lines),
+ * and a short output in one write at the end.
+ */
+HTEST(shell_execute_held_writes_whole_lines)
+{
+	struct printer rec = { rec_write };
+	char line[64];
+
+	vfs_init();
+	CHECK_EQ(vfs_create("/t/many", &many_ops, NULL), 0);
+	rec_len = rec_writes = rec_partial = 0;
+	strcpy(line, "cat /t/many");
+	CHECK_EQ(shell_execute_held(&rec, line), 0);
+	CHECK_EQ(rec_len, 15000u);
+	CHECK_EQ(rec_partial, 0u);
+	CHECK(rec_writes >= 2 && rec_writes <= 4);
+	CHECK(memcmp(rec_buf, "0000000000000000000000000000000000000000000000000\n", 50) == 0);
+	CHECK(memcmp(rec_buf + 14950, "0000000000000000000000000000000000000000000000299\n", 50) == 0);
+
+	rec_len = rec_writes = rec_partial = 0;
+	strcpy(line, "tst_args a b");
+	CHECK_EQ(shell_execute_held(&rec, line), 0);
+	CHECK_EQ(rec_writes, 1u);
+	CHECK(rec_len == 21 && memcmp(rec_buf, "3 [tst_args] [a] [b]\n", 21) == 0);
+	vfs_init();
+}

@@ -877,7 +877,19 @@ def test_trace_contig_check_verbose_shows_each_pageblock_of_the_walk(boot):
     assert [int(s[0]) for s in steps] == list(range(64)), out
     assert int(steps[0][1], 16) == 0x100000 and int(steps[-1][2], 16) == 0x108000, steps
     assert "[contig_check] zone Movable: walked all 64 pageblocks: contiguous" in out, out
-    bad = sh(m, "trace memmap_init verbose")
-    assert "trace: memmap_init has no step-by-step trace" in bad, bad
+    bad = sh(m, "trace contig_free verbose")
+    assert "trace: contig_free has no step-by-step trace" in bad, bad
     assert sh(m, "trace contig_check off") == ""
     assert "pageblock" not in m.run(f"echo offline > {MEMDIR}/memory32/state")
+
+
+def test_trace_lines_never_split_a_commands_table(boot):
+    # `contiguity` walks every zone to compare while it prints its table;
+    # with the trace on, the walk's lines come first and the table whole.
+    m = boot_hotplug(boot)
+    assert sh(m, "trace contig_check on") == ""
+    out = m.run("contiguity").splitlines()
+    head = next(i for i, line in enumerate(out) if line.startswith("node zone"))
+    traced = [i for i, line in enumerate(out) if "[contig_check]" in line]
+    assert traced and max(traced) < head, out
+    assert sh(m, "trace contig_check off") == ""

@@ -51,3 +51,18 @@ def test_lab(session, make_iso, request):
                             f"{labs.diff_text(step, actual)}", pytrace=False)
     finally:
         r.kill()
+
+
+def test_every_exercise_has_a_checked_answer():
+    """docs/exercises.md's questions and docs/exercises-answers.md's answers
+    name the same exercises, and every answer section has a lab (so the
+    answer is checked against the machine by test_lab)."""
+    import re
+    q = (labs.DOCS / "exercises.md").read_text()
+    a = (labs.DOCS / "exercises-answers.md").read_text()
+    asked = re.findall(r"^\*\*(E\d+\.\d+) ", q, re.M)
+    answered = re.findall(r"^\*\*(E\d+\.\d+)\.\*\*", a, re.M)
+    assert asked and asked == answered, (asked, answered)
+    parts = re.split(r"^\*\*E\d+\.\d+\.\*\*", a, flags=re.M)[1:]
+    for ident, text in zip(answered, parts):
+        assert "```lab" in text, f"{ident} has no lab in docs/exercises-answers.md"

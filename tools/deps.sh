@@ -7,7 +7,7 @@
 #   run    build + QEMU               (make run, make debug)
 #   test   run + grub-efi-amd64-bin and ovmf (the ISO's UEFI half, booted
 #          under OVMF), python3, pytest, gdb (tests/qemu/test_gdb.py runs
-#          tools/memlab_gdb.py against QEMU's gdb stub), and clang with its
+#          tools/memlab_gdb.py against QEMU's gdb server), and clang with its
 #          libFuzzer runtime
 #          (make test: host tests use gcc's ASan/UBSan runtimes, which come
 #          with gcc on Debian; the fuzz tier links -fsanitize=fuzzer, which

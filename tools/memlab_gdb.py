@@ -14,10 +14,10 @@ enum values, zone_names[]); the few facts that are preprocessor macros in
 the C sources (where page->flags keeps zone and node, the page_type values,
 the section flags) are repeated below, next to the header that defines
 them.  tests/qemu/test_gdb.py runs these commands in gdb's batch mode
-against QEMU's gdb stub and compares them with the shell's answers, so a
+against QEMU's gdb server and compares them with the shell's answers, so a
 change on either side that makes them disagree fails `make test`.
 
-Reading guest memory goes through QEMU's stub one request at a time; the
+Reading guest memory goes through QEMU's gdb server one request at a time; the
 commands read whole structures (a section root, a zone) at once where that
 matters.
 """

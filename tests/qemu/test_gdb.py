@@ -1,5 +1,5 @@
 """The gdb helpers (tools/memlab_gdb.py, loaded by tools/gdbinit): gdb in
-batch mode attaches to QEMU's gdb stub of a booted machine, runs each
+batch mode attaches to QEMU's gdb server (-gdb) of a booted machine, runs each
 helper, and what it prints must be what the shell prints for the same
 thing: `page`'s first lines, /proc/buddyinfo, a block's sysfs state, node
 and zone, the `sections` table.  gdb stops the guest while it reads and
@@ -26,7 +26,7 @@ def free_port():
 
 
 def gdb(port, *commands):
-    """Run commands in gdb attached to the stub at port; their output."""
+    """Run commands in gdb attached to QEMU's gdb server at port; their output."""
     argv = ["gdb", "-batch", "-nx", "-ex", "set pagination off",
             "-ex", f"file {KERNEL}", "-ex", f"source {REPO / 'tools' / 'memlab_gdb.py'}",
             "-ex", f"target remote 127.0.0.1:{port}"]
@@ -44,7 +44,7 @@ def gdb(port, *commands):
 
 
 @pytest.fixture
-def stubbed(boot):
+def gdb_machine(boot):
     port = free_port()
     m = boot(extra=["-gdb", f"tcp:127.0.0.1:{port}"])
     m.port = port
@@ -55,8 +55,8 @@ def shell_lines(m, cmd):
     return [line.rstrip() for line in m.run(cmd).splitlines() if not line.startswith("[")]
 
 
-def test_gdb_helpers_agree_with_the_shell(stubbed):
-    m = stubbed
+def test_gdb_helpers_agree_with_the_shell(gdb_machine):
+    m = gdb_machine
     pfns = ["0x1", "0x100", "0x1000", "0x40003"]    # reserved, kernel, a free head, inside one
     # the state every helper reads, as the shell sees it now
     pages = {p: shell_lines(m, f"page {p}")[:6] for p in pfns}
@@ -90,10 +90,10 @@ def test_gdb_helpers_agree_with_the_shell(stubbed):
     assert "memlab" in m.run("version")
 
 
-def test_gdb_helpers_refuse_bad_arguments(stubbed):
+def test_gdb_helpers_refuse_bad_arguments(gdb_machine):
     argv = ["gdb", "-batch", "-nx", "-ex", f"file {KERNEL}",
             "-ex", f"source {REPO / 'tools' / 'memlab_gdb.py'}",
-            "-ex", f"target remote 127.0.0.1:{stubbed.port}",
+            "-ex", f"target remote 127.0.0.1:{gdb_machine.port}",
             "-ex", "memlab-page nope", "-ex", "detach"]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=GDB_TIMEOUT, cwd=REPO)
     assert "pfn 'nope' is not a number" in r.stderr, r.stderr
@@ -103,4 +103,4 @@ def test_gdb_helpers_refuse_bad_arguments(stubbed):
         argv[-3] = bad
         r = subprocess.run(argv, capture_output=True, text=True, timeout=GDB_TIMEOUT, cwd=REPO)
         assert msg in r.stderr, (bad, r.stderr)
-    assert "memlab" in stubbed.run("version")
+    assert "memlab" in gdb_machine.run("version")

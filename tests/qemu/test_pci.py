@@ -84,13 +84,14 @@ def add_virtio_mem(m, bus):
     q.cmd("device_add", driver="virtio-mem-pci", id="vm1", memdev="hm", bus=bus)
 
 
-def iomem_tree(text):
-    """/proc/iomem as [(depth, start, end, name)], checking Linux's format:
-    two spaces per level, lowercase hex of at least 8 digits, " : "."""
+def iomem_tree(text, digits=8):
+    """/proc/iomem (or, with digits=4, /proc/ioports) as [(depth, start,
+    end, name)], checking Linux's format: two spaces per level, lowercase
+    hex of at least `digits` digits, " : "."""
     out = []
     for line in text.splitlines():
-        m = re.fullmatch(r"((?:  )*)([0-9a-f]{8,})-([0-9a-f]{8,}) : (.+)", line)
-        assert m, f"not a /proc/iomem line: {line!r}"
+        m = re.fullmatch(rf"((?:  )*)([0-9a-f]{{{digits},}})-([0-9a-f]{{{digits},}}) : (.+)", line)
+        assert m, f"not a resource tree line: {line!r}"
         out.append((len(m.group(1)) // 2, int(m.group(2), 16), int(m.group(3), 16), m.group(4)))
     return out
 
@@ -259,16 +260,6 @@ def test_native_pcie_hotplug_when_acpi_hotplug_is_off(boot):
     assert "01:00.0" not in lspci(m)
 
 
-def port_tree(text):
-    """/proc/ioports as [(depth, start, end, name)] (4 hex digits at least)."""
-    out = []
-    for line in text.splitlines():
-        m = re.fullmatch(r"((?:  )*)([0-9a-f]{4,})-([0-9a-f]{4,}) : (.+)", line)
-        assert m, f"not a /proc/ioports line: {line!r}"
-        out.append((len(m.group(1)) // 2, int(m.group(2), 16), int(m.group(3), 16), m.group(4)))
-    return out
-
-
 def test_bridge_io_window_and_root_windows(boot):
     # e1000e has an I/O BAR, so SeaBIOS gives its root port an I/O window;
     # memlab reads it as QEMU decodes it and nests the BAR inside it, the
@@ -280,7 +271,7 @@ def test_bridge_io_window_and_root_windows(boot):
     assert port["io"] == qemu_range(qemu_pci(m)["port1"], "IO"), port
     kind, base, size = nic["bars"][2]
     assert kind == "io" and port["io"][0] <= base and base + size - 1 <= port["io"][1]
-    tree = port_tree(m.run("cat /proc/ioports"))
+    tree = iomem_tree(m.run("cat /proc/ioports"), digits=4)
     assert (0, 0xd00, 0xffff, "PCI Bus 0000:00") in tree, tree
     assert iomem_parent(tree, (port["io"][0], port["io"][1], "PCI Bus 0000:01")) == \
         (0xd00, 0xffff, "PCI Bus 0000:00"), tree

@@ -116,11 +116,17 @@ static char section_char(u64 nr)
 static int memmap_map_show(struct printer *p)
 {
 	u64 nr = 0, highest = 0, counts[128] = { 0 };
-	char line[MAP_PER_LINE + 1];
+	char line[MAP_PER_LINE + 1], nodes[MAP_PER_LINE + 1];
 	unsigned lines = 0;
-	bool any = false;
+	bool any = false, many_nodes = false;
+	int first_nid = NUMA_NO_NODE;
 
 	for (; sparse_next_present(&nr); nr++) {
+		int nid = __nr_to_section(nr)->nid;
+
+		if (first_nid == NUMA_NO_NODE)
+			first_nid = nid;
+		many_nodes |= nid != first_nid;
 		highest = nr;
 		any = true;
 	}
@@ -136,12 +142,15 @@ static int memmap_map_show(struct printer *p)
 
 		for (unsigned i = 0; i < len; i++) {
 			char c = section_char(base + i);
+			const struct mem_section *ms = __nr_to_section(base + i);
+			int nid = present_section(ms) ? ms->nid : NUMA_NO_NODE;
 
+			nodes[i] = nid < 0 ? ' ' : nid < 10 ? (char)('0' + nid) : (char)('a' + nid - 10);
 			line[i] = c;
 			counts[(u8)c & 127]++;
 			empty &= c == '.';
 		}
-		line[len] = '\0';
+		line[len] = nodes[len] = '\0';
 		if (empty) {
 			/* fold a run of lines without memory into one */
 			if (!sparse_next_present(&next))
@@ -160,12 +169,19 @@ static int memmap_map_show(struct printer *p)
 		}
 		pr_printf(p, "0x%012llx  %s\n", (unsigned long long)PFN_PHYS(section_nr_to_pfn(base)),
 			  line);
+		if (many_nodes) {	/* where one node's memory ends and the next begins */
+			for (int i = (int)len - 1; i >= 0 && nodes[i] == ' '; i--)
+				nodes[i] = '\0';
+			pr_printf(p, "        node  %s\n", nodes);
+		}
 	}
 	pr_printf(p, "one character per %llu MiB section, %d per line (%llu GiB):\n",
 		  (unsigned long long)(PAGES_PER_SECTION * PAGE_SIZE >> 20), MAP_PER_LINE,
 		  (unsigned long long)(MAP_PER_LINE * PAGES_PER_SECTION * PAGE_SIZE >> 30));
 	pr_printf(p, "  . absent  o present, not online  h online, part hole  r all reserved\n"
 		     "  D DMA  d DMA32  N Normal  M Movable  V Device (the zone of most pages)\n");
+	if (many_nodes)
+		pr_printf(p, "  node lines: the node of each present section (0-9, then a-z)\n");
 	pr_printf(p, "drawn: %llu D, %llu d, %llu N, %llu M, %llu V, %llu h, %llu r, %llu o, %llu .\n",
 		  (unsigned long long)counts['D'], (unsigned long long)counts['d'],
 		  (unsigned long long)counts['N'], (unsigned long long)counts['M'],
@@ -195,6 +211,7 @@ SHELL_COMMAND(memmap,
 		"sanitized map memlab uses (sorted, no overlaps, RAM in whole\n"
 		"pages) and one note per change sanitizing made, with its range.\n"
 		"`memmap map` draws the physical address space instead, one\n"
-		"character per 128 MiB section (see the legend it prints).\n"
+		"character per 128 MiB section (see the legend it prints); with\n"
+		"more than one node, a node line under each row says whose it is.\n"
 		"See also: cat /proc/iomem",
 	.fn = cmd_memmap);

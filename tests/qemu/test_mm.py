@@ -466,6 +466,7 @@ def test_vmstat_and_new_meminfo_fields(shell):
 
 def test_memmap_map_and_sections(shell):
     out = run_ok(shell, "memmap map")
+    assert "        node  " not in out, out     # one node: no node lines
     rows = re.findall(r"^0x([0-9a-f]{12})  (\S[^\n]*)$", out, re.M)
     assert rows, out
     drawn = "".join(r[1].rstrip() for r in rows if not r[1].startswith("("))
@@ -593,6 +594,11 @@ def test_two_numa_nodes(boot):
     for n in (0, 1):
         managed = sum(z["managed"] for (nid, _), z in zoneinfo.items() if nid == n)
         assert totals[n]["MemTotal"] == managed * 4
+    # memmap map marks where node 0's memory ends: sections 0-7 are node 0's (1 GiB)
+    out = run_ok(m, "memmap map")
+    nodes = re.search(r"^0x000000000000  \S+\n        node  (\S+)$", out, re.M)
+    assert nodes and nodes.group(1) == "0" * 8 + "1" * 8, out
+    assert "node lines: the node of each present section" in out, out
     out = run_ok(m, "alloc 10 2 node=1")
     assert len(re.findall(r"^handle \d+: pfn 0x[0-9a-f]+ order 10 \(4096 KiB\) node 1 zone DMA32 unmovable$",
                           out, re.M)) == 2, out

@@ -10,6 +10,11 @@
 #include <mm/memory_hotplug.h>
 #include <mm/memremap.h>
 #include "../../mm/internal.h"
+#include "mm_host.h"
+#include <mm/mm_init.h>
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
+#include <lib/string.h>
 
 #define BLOCK_PAGES	PAGES_PER_MEMORY_BLOCK
 
@@ -241,3 +246,21 @@ void hotplug_check_invariants(void)
 	CHECK_EQ(totalram_pages(), managed);
 }
 
+
+/* Contract in hotplug_check.h. */
+void hotplug_boot(unsigned long long ram_bytes, unsigned long long boot_bytes)
+{
+	static struct fw_memmap map;
+	static struct mm_boot_params bp;
+
+	host_mm_reset(ram_bytes);
+	printk_set_level(LOG_CRIT);
+	fw_memmap_init(&map);
+	memset(&bp, 0, sizeof(bp));
+	bp.memmap = &map;
+	fw_memmap_add_raw(&map, 0, boot_bytes, FW_MEM_RAM);
+	fw_memmap_sanitize(&map);
+	mm_core_init(&bp);
+	memory_blocks_init_boot();
+	hotplug_knobs_default();
+}

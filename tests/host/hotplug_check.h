@@ -65,4 +65,12 @@ static inline void hotplug_knobs_default(void)
 	memhp_inject_going_offline_error = 0;
 }
 
+/*
+ * hotplug_boot() - a fresh machine for hotplug tests: ram_bytes of
+ * simulated memory, of which the firmware map gives [0, boot_bytes) as RAM
+ * on node 0, booted through mm_core_init() with the hotplug knobs at
+ * their defaults and the log quiet (LOG_CRIT).
+ */
+void hotplug_boot(unsigned long long ram_bytes, unsigned long long boot_bytes);
+
 #endif

@@ -9,11 +9,9 @@
 #include "mm_host.h"
 #include "hotplug_check.h"
 #include <stdlib.h>
-#include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/memory_hotplug.h>
-#include <lib/fw_memmap.h>
 #include <lib/printk.h>
 #include <lib/errno.h>
 
@@ -22,24 +20,6 @@
 #define BASE		(4 * GiB)
 #define NR_BLOCKS	2
 #define NR_PAGES	(NR_BLOCKS * PAGES_PER_MEMORY_BLOCK)
-
-static struct fw_memmap map;
-static struct mm_boot_params bp;
-
-/* A fresh 8 GiB machine whose firmware map gives 512 MiB of boot RAM. */
-static void boot(void)
-{
-	host_mm_reset(8 * GiB);
-	printk_set_level(LOG_CRIT);
-	fw_memmap_init(&map);
-	memset(&bp, 0, sizeof(bp));
-	bp.memmap = &map;
-	fw_memmap_add_raw(&map, 0, 512 * MiB, FW_MEM_RAM);
-	fw_memmap_sanitize(&map);
-	mm_core_init(&bp);
-	memory_blocks_init_boot();
-	hotplug_knobs_default();
-}
 
 /* How many struct pages of [pfn, pfn + n) hold the poison. */
 static u64 nr_poisoned(u64 pfn, u64 n)
@@ -59,7 +39,7 @@ static void add_online_offline(bool on, struct page **copy)
 {
 	const u64 pfn = BASE >> PAGE_SHIFT;
 
-	boot();
+	hotplug_boot(8 * GiB, 512 * MiB);	/* 512 MiB of boot RAM */
 	memmap_poison_enable(on);
 	CHECK_EQ(memmap_poison_enabled(), on);
 	CHECK_EQ(add_memory(0, BASE, NR_BLOCKS * MEMORY_BLOCK_SIZE, -1, MHP_NONE), 0);

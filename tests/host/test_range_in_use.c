@@ -17,7 +17,6 @@
 #include <mm/memremap.h>
 #include <mm/migrate.h>
 #include "../../mm/internal.h"
-#include <lib/fw_memmap.h>
 #include <lib/printk.h>
 #include <lib/errno.h>
 #include <lib/string.h>
@@ -27,22 +26,10 @@
 #define BLOCK_PAGES	PAGES_PER_MEMORY_BLOCK
 #define HOTPLUG_BASE	(4 * GiB)
 
-static struct fw_memmap map;
-static struct mm_boot_params bp;
-
 /* 8 GiB of simulated memory, 512 MiB of it boot RAM. */
 static void boot_machine(void)
 {
-	host_mm_reset(8 * GiB);
-	printk_set_level(LOG_CRIT);
-	fw_memmap_init(&map);
-	memset(&bp, 0, sizeof(bp));
-	bp.memmap = &map;
-	fw_memmap_add_raw(&map, 0, 512 * MiB, FW_MEM_RAM);
-	fw_memmap_sanitize(&map);
-	mm_core_init(&bp);
-	memory_blocks_init_boot();
-	hotplug_knobs_default();
+	hotplug_boot(8 * GiB, 512 * MiB);
 }
 
 static struct memory_block *block(unsigned long id)

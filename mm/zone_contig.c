@@ -156,6 +156,7 @@ static void set_zone_contiguous(struct zone *zone)
 	     block_start = block_end, block_end += pageblock_nr_pages) {
 		u64 start = MAX(block_start, (u64)zone->zone_start_pfn);
 		u64 end = MIN(block_end, (u64)zone_end_pfn(zone));
+		bool pass = __pageblock_pfn_to_page(start, end, zone) != NULL;
 
 		steps++;
 		if (mech_tracing_verbose(MECH_CONTIG_CHECK)) {
@@ -164,14 +165,14 @@ static void set_zone_contiguous(struct zone *zone)
 					   "zone %s: pageblock %llu [%#llx-%#llx): first and last page %s",
 					   zone->name, (unsigned long long)(steps - 1),
 					   (unsigned long long)start, (unsigned long long)end,
-					   __pageblock_pfn_to_page(start, end, zone) ?
-					   "online, in this zone: pass" : "not both online in this zone: FAIL");
+					   pass ? "online, in this zone: pass" :
+					   "not both online in this zone: FAIL");
 			else if (steps == CONTIG_VERBOSE_MAX_LINES + 1)
 				mech_trace(MECH_CONTIG_CHECK, "zone %s: ... (one line per pageblock "
 					   "stops at %d; the walk goes on)", zone->name,
 					   CONTIG_VERBOSE_MAX_LINES);
 		}
-		if (!__pageblock_pfn_to_page(start, end, zone)) {
+		if (!pass) {
 			zone_contig_walk_steps += steps;
 			mech_trace(MECH_CONTIG_CHECK,
 				   "zone %s: walked %llu pageblocks; [%#llx-%#llx) fails: not contiguous",

@@ -201,12 +201,17 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
 		bench_pairs(b, k, DESIGN_NEW);
 		bench_pairs(b, k, DESIGN_NEW_NT);
-		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
-			b->init[k][d] = median_u64(bench_t[k][d], reps);
+		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++) {
+			b->init_st[k][d] = bench_stats_of(bench_t[k][d], reps);
+			b->init[k][d] = b->init_st[k][d].median;
+		}
 	}
-	b->memset_cycles = median_u64(bench_set, reps);
-	b->stream_cycles = median_u64(bench_stream, reps);
-	b->stores_cycles = median_u64(bench_stores, reps);
+	b->memset_st = bench_stats_of(bench_set, reps);
+	b->stream_st = bench_stats_of(bench_stream, reps);
+	b->stores_st = bench_stats_of(bench_stores, reps);
+	b->memset_cycles = b->memset_st.median;
+	b->stream_cycles = b->stream_st.median;
+	b->stores_cycles = b->stores_st.median;
 	/* leave a valid memmap behind, not the stream's pattern */
 	memmap_init_range_design(start_pfn, start_pfn + nr_pages, ZONE_MOVABLE, nid,
 				 MIGRATE_MOVABLE, DESIGN_NEW);
@@ -223,6 +228,18 @@ static void print_fixed2(struct printer *p, const char *fmt_width, u64 x, u64 y)
 	buf_printer_init(&bp, buf, sizeof(buf));
 	pr_printf(&bp.p, "%llu.%02llu", (unsigned long long)(v / 100), (unsigned long long)(v % 100));
 	pr_printf(p, fmt_width, buf);
+}
+
+/* The spread of a median, as "+-3.1%", through fmt. */
+static void print_spread(struct printer *p, const char *fmt, const struct bench_stats *s)
+{
+	unsigned permille = bench_spread_permille(s);
+	char buf[24];
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, buf, sizeof(buf));
+	pr_printf(&bp.p, "+-%u.%u%%", permille / 10, permille % 10);
+	pr_printf(p, fmt, buf);
 }
 
 static const char *const verdict_words[] = {
@@ -267,6 +284,17 @@ void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
 	}
 	print_fixed2(p, "%s-", lo, b->stores_cycles);
 	print_fixed2(p, "%sx of it)\n", hi, b->stores_cycles);
+	pr_printf(p, "  spread of each median, old template template-nt (half of max - min, %% of the median):\n");
+	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
+		pr_printf(p, "    %-15s", kind_names[k]);
+		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
+			print_spread(p, d ? " %10s" : " %7s", &b->init_st[k][d]);
+		pr_printf(p, "\n");
+	}
+	pr_printf(p, "    %-17s", "limits");
+	print_spread(p, " memset %s", &b->memset_st);
+	print_spread(p, "  stream %s", &b->stream_st);
+	print_spread(p, "  stores %s\n", &b->stores_st);
 	pr_printf(p, "  old/new and old/nt are medians of the %u paired runs' ratios; sign tests:\n",
 		  b->reps);
 	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
@@ -306,7 +334,8 @@ static u64 auto_movable_bench_round(enum mech_design d, int ask_nodes, unsigned 
 	return cycles;
 }
 
-void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, u64 *walk, u64 *cached)
+void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, struct bench_stats *walk,
+			struct bench_stats *cached)
 {
 	u64 w[AUTO_MOVABLE_BENCH_MAX_ROUNDS], c[AUTO_MOVABLE_BENCH_MAX_ROUNDS];
 
@@ -326,6 +355,6 @@ void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, u64 *wal
 		if (r + 1 < rounds && bench_stopped())
 			rounds = r + 1;	/* Ctrl-C: the medians of the rounds done */
 	}
-	*walk = median_u64(w, rounds);
-	*cached = median_u64(c, rounds);
+	*walk = bench_stats_of(w, rounds);
+	*cached = bench_stats_of(c, rounds);
 }

@@ -3,7 +3,7 @@
  * four mechanisms, old design against new in one run, each named for what
  * it measures:
  *
- *   bench zone_contig                 onlining blocks into a growing zone:
+ *   bench zone_contig [series]        onlining blocks into a growing zone:
  *                                     pageblock walk vs counter (alias
  *                                     `bench contig`)
  *   bench memmap_init START SIZE [REPS] [warm]
@@ -29,6 +29,7 @@
 #include <mm/memremap.h>
 #include <mm/contig_alloc.h>
 #include <lib/median.h>
+#include <lib/asciiplot.h>
 #include <shell/args.h>
 #include <shell/shell.h>
 #include <lib/string.h>
@@ -41,6 +42,7 @@
 
 static struct memory_block *bench_blocks[BENCH_MAX_BLOCKS];
 static u64 bench_cost[BENCH_MAX_BLOCKS];
+static u64 bench_cost_old[BENCH_MAX_BLOCKS];	/* the old design's, kept for the chart */
 
 /* Online the blocks in order, recording each cost; returns 0 or the
  * first error (the blocks onlined so far stay online). */
@@ -87,28 +89,53 @@ static void print_left_online(struct printer *out, const char *cmd, unsigned n)
 	pr_printf(out, "\n");
 }
 
-static u64 mean_cost(unsigned from, unsigned n)
+/* The median and spread of bench_cost[from, from + n). */
+static struct bench_stats edge_cost(unsigned from, unsigned n)
 {
-	u64 s = 0;
+	static u64 tmp[BENCH_MAX_BLOCKS];
 
-	for (unsigned i = from; i < from + n; i++)
-		s += bench_cost[i];
-	return n ? s / n : 0;
+	memcpy(tmp, bench_cost + from, n * sizeof(u64));
+	return bench_stats_of(tmp, n);
 }
 
 /* One design's line; returns its last/first ratio in hundredths. */
 static u64 report(struct printer *out, const char *name, unsigned n, u64 total, u64 walked)
 {
 	unsigned edge = n >= 16 ? n / 8 : 1;
-	u64 first = mean_cost(0, edge), last = mean_cost(n - edge, edge);
+	struct bench_stats fs = edge_cost(0, edge), ls = edge_cost(n - edge, edge);
+	u64 first = fs.median, last = ls.median;
+	unsigned fsp = bench_spread_permille(&fs), lsp = bench_spread_permille(&ls);
 
-	pr_printf(out, "  %-4s %12llu cycles, first %u blocks %9llu, last %u %9llu cycles/block, "
-		  "last/first %llu.%02llu, %llu pageblocks walked\n", name,
-		  (unsigned long long)total, edge, (unsigned long long)first, edge,
-		  (unsigned long long)last, (unsigned long long)(last / MAX(first, 1ULL)),
+	pr_printf(out, "  %-4s %12llu cycles, first %u blocks %9llu +-%u.%u%%, last %u %9llu +-%u.%u%% "
+		  "cycles/block, last/first %llu.%02llu, %llu pageblocks walked\n", name,
+		  (unsigned long long)total, edge, (unsigned long long)first, fsp / 10, fsp % 10,
+		  edge, (unsigned long long)last, lsp / 10, lsp % 10,
+		  (unsigned long long)(last / MAX(first, 1ULL)),
 		  (unsigned long long)(last * 100 / MAX(first, 1ULL) % 100),
 		  (unsigned long long)walked);
 	return last * 100 / MAX(first, 1ULL);
+}
+
+/*
+ * The per-block series of both designs: the chart (lib/asciiplot.c), and
+ * with `series` every block's cost, one line each, for tools that plot
+ * it (make bench writes it as CSV).
+ */
+static void print_series(struct printer *out, unsigned n, bool rows)
+{
+	struct asciiplot_series s[2] = {
+		{ "old (pageblock walk)", 'o', bench_cost_old },
+		{ "new (counter)", 'n', bench_cost },
+	};
+
+	pr_printf(out, "  cost of each online, in the order the zone grew:\n");
+	asciiplot(out, "cycles/block", "block", s, 2, n, 64, 12);
+	if (!rows)
+		return;
+	pr_printf(out, "  series: block old new (cycles to online it)\n");
+	for (unsigned i = 0; i < n; i++)
+		pr_printf(out, "  series %u %llu %llu\n", i, (unsigned long long)bench_cost_old[i],
+			  (unsigned long long)bench_cost[i]);
 }
 
 /*
@@ -131,7 +158,7 @@ static void warn_too_small(struct printer *out, const char *cmd, unsigned n, u64
 		  ZONE_CONTIG_MIN_BLOCKS * (unsigned)(MEMORY_BLOCK_SIZE >> 20));
 }
 
-static int bench_zone_contig(struct printer *out, const char *cmd)
+static int bench_zone_contig(struct printer *out, const char *cmd, bool rows)
 {
 	unsigned long id = 0;
 	unsigned n = 0;
@@ -159,6 +186,7 @@ static int bench_zone_contig(struct printer *out, const char *cmd)
 	off_err = offline_all(n);
 	if (!err && !off_err) {
 		old_growth = report(out, "old", n, total_old, walked_old);
+		memcpy(bench_cost_old, bench_cost, n * sizeof(u64));
 		mech_override(MECH_CONTIG_CHECK, DESIGN_NEW, &was_old);
 		w0 = zone_contig_walk_steps;
 		err = online_all(n, &total_new);
@@ -178,6 +206,7 @@ static int bench_zone_contig(struct printer *out, const char *cmd)
 	pr_printf(out, "  old/new total: %llu.%02llux\n",
 		  (unsigned long long)(total_old / MAX(total_new, 1ULL)),
 		  (unsigned long long)(total_old * 100 / MAX(total_new, 1ULL) % 100));
+	print_series(out, n, rows);
 	warn_too_small(out, cmd, n, old_growth);
 	return 0;
 }
@@ -189,21 +218,32 @@ static int bench_zone_contig(struct printer *out, const char *cmd)
 #define AUTOMOVABLE_ROUNDS	7
 #define AUTOMOVABLE_CALLS	20000
 
+/* One design's line of bench automovable: cycles per check, median and spread. */
+static void automovable_line(struct printer *out, const char *name, const struct bench_stats *s)
+{
+	unsigned sp = bench_spread_permille(s);
+
+	pr_printf(out, "  %-6s %llu cycles/check (+-%u.%u%%, %llu-%llu)\n", name,
+		  (unsigned long long)(s->median / AUTOMOVABLE_CALLS), sp / 10, sp % 10,
+		  (unsigned long long)(s->min / AUTOMOVABLE_CALLS),
+		  (unsigned long long)(s->max / AUTOMOVABLE_CALLS));
+}
+
 static int bench_automovable(struct printer *out)
 {
-	u64 t_old, t_new;
+	struct bench_stats t_old, t_new;
 	int nodes = 0, nid;
 
 	for_each_online_node(nid)
 		nodes++;
 	auto_movable_bench(1, AUTOMOVABLE_ROUNDS, AUTOMOVABLE_CALLS, &t_old, &t_new);
 	pr_printf(out, "bench automovable: %d online node(s), %u rounds of %u checks each, medians\n",
-		  nodes, AUTOMOVABLE_ROUNDS, AUTOMOVABLE_CALLS);
-	pr_printf(out, "  walk   %llu cycles/check\n  cached %llu cycles/check\n  speedup %llu.%02llux\n",
-		  (unsigned long long)(t_old / AUTOMOVABLE_CALLS),
-		  (unsigned long long)(t_new / AUTOMOVABLE_CALLS),
-		  (unsigned long long)(t_old / MAX(t_new, 1ULL)),
-		  (unsigned long long)(t_old * 100 / MAX(t_new, 1ULL) % 100));
+		  nodes, t_old.n, AUTOMOVABLE_CALLS);
+	automovable_line(out, "walk", &t_old);
+	automovable_line(out, "cached", &t_new);
+	pr_printf(out, "  speedup %llu.%02llux\n",
+		  (unsigned long long)(t_old.median / MAX(t_new.median, 1ULL)),
+		  (unsigned long long)(t_old.median * 100 / MAX(t_new.median, 1ULL) % 100));
 	return 0;
 }
 
@@ -237,6 +277,7 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 	};
 	bool trace = mech_tracing(MECH_CONTIG_FREE);
 	u64 pfn, bytes = nr * sizeof(struct page), med[5], khz = tsc_khz();
+	struct bench_stats st[5];
 	unsigned scratch_order = 0;
 	struct page *scratch;
 	char b1[24], b2[24];
@@ -291,15 +332,22 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 		goto out_scratch;	/* the range is free: realloc failed after a free */
 	free_contig_range(pfn, nr);
 
-	for (unsigned i = 0; i < 5; i++)
-		med[i] = median_u64(t[i], reps);
+	for (unsigned i = 0; i < 5; i++) {
+		st[i] = bench_stats_of(t[i], reps);
+		med[i] = st[i].median;
+	}
 	pr_printf(out, "%s: free_contig_range of %llu pages at pfn 0x%llx (%s, zone %s), median of %u runs\n",
 		  cmd, (unsigned long long)nr, (unsigned long long)pfn, migratetype_name(mt),
 		  page_zone(pfn_to_page(pfn))->name, reps);
-	pr_printf(out, "  %-26s %12s %12s\n", "", "cycles/page", "us/range");
-	for (unsigned i = 0; i < 5; i++)
-		pr_printf(out, "  %-26s %12s %12s\n", names[i], bench_fixed2(b1, sizeof(b1), med[i], nr),
-			  khz ? bench_fixed2(b2, sizeof(b2), med[i] * 1000, khz) : "?");
+	pr_printf(out, "  %-26s %12s %12s %8s\n", "", "cycles/page", "us/range", "spread");
+	for (unsigned i = 0; i < 5; i++) {
+		unsigned sp = bench_spread_permille(&st[i]);
+
+		pr_printf(out, "  %-26s %12s %12s   +-%u.%u%%\n", names[i],
+			  bench_fixed2(b1, sizeof(b1), med[i], nr),
+			  khz ? bench_fixed2(b2, sizeof(b2), med[i] * 1000, khz) : "?", sp / 10, sp % 10);
+	}
+	pr_printf(out, "  (spread: half of the rounds' max - min, %% of the median)\n");
 	pr_printf(out, "  speedup new/old %sx, frozen new/old %sx",
 		  bench_fixed2(b1, sizeof(b1), med[0], med[1]), bench_fixed2(b2, sizeof(b2), med[2], med[3]));
 	pr_printf(out, ", new/limit %sx (published: 1406 -> 402 us, 3.50x)\n",
@@ -365,6 +413,7 @@ int bench_memmap_init_cmd(struct printer *out, const char *cmd, int argc, char *
 #define TOUCH_CHUNK_ORDER	9			/* 2 MiB, a memory block's memmap */
 #define TOUCH_MAX_CHUNKS	8192			/* 16 GiB */
 static struct page *touch_chunks[TOUCH_MAX_CHUNKS];
+static u64 touch_ns[TOUCH_MAX_CHUNKS];	/* each chunk's write, for the median */
 
 /*
  * bench touch SIZE: allocate SIZE bytes in 2 MiB chunks (what add_memory
@@ -392,6 +441,8 @@ static int bench_touch_cmd(struct printer *out, int argc, char **argv)
 {
 	const u64 chunk = PAGE_SIZE << TOUCH_CHUNK_ORDER;
 	u64 size, addr = 0, n, got = 0, written = 0, t0, ns;
+	struct bench_stats chunk_st;
+	unsigned sp;
 	int err = 0;
 
 	if (argc != 1 && argc != 2)
@@ -434,18 +485,27 @@ static int bench_touch_cmd(struct printer *out, int argc, char **argv)
 	}
 	t0 = ktime_ns();
 	for (; written < n; written++) {
+		u64 c0 = ktime_ns();
+
 		touch_chunk(mm_phys_to_virt(page_to_phys(touch_chunks[written])), written);
+		touch_ns[written] = ktime_ns() - c0;
 		if (shell_interrupted()) {
 			written++;
 			break;
 		}
 	}
 	ns = ktime_ns() - t0;
+	chunk_st = bench_stats_of(touch_ns, (unsigned)written);
 	pr_printf(out, "bench touch: %llu MiB written once (8-byte stores, 2 MiB chunks) in %llu.%03llu ms, %llu MiB/s%s\n",
 		  (unsigned long long)(written * chunk >> 20),
 		  (unsigned long long)(ns / 1000000), (unsigned long long)(ns / 1000 % 1000),
 		  (unsigned long long)(ns ? written * chunk * 1000 / ns * 1000000 >> 20 : 0),
 		  written < n ? " (interrupted)" : "");
+	sp = bench_spread_permille(&chunk_st);
+	pr_printf(out, "  per 2 MiB chunk: median %llu us +-%u.%u%% (%llu-%llu us over %llu chunks)\n",
+		  (unsigned long long)(chunk_st.median / 1000), sp / 10, sp % 10,
+		  (unsigned long long)(chunk_st.min / 1000), (unsigned long long)(chunk_st.max / 1000),
+		  (unsigned long long)written);
 out:
 	if (argc == 2)
 		free_contig_range(PHYS_PFN(addr), n * (chunk >> PAGE_SHIFT));
@@ -457,9 +517,10 @@ out:
 
 static int cmd_bench(struct printer *out, int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "zone_contig") || !strcmp(argv[1], "contig")))
+	if ((argc == 2 || (argc == 3 && !strcmp(argv[2], "series"))) &&
+	    (!strcmp(argv[1], "zone_contig") || !strcmp(argv[1], "contig")))
 		return bench_zone_contig(out, !strcmp(argv[1], "contig") ? "bench contig" :
-					 "bench zone_contig");
+					 "bench zone_contig", argc == 3);
 	if (argc == 2 && !strcmp(argv[1], "automovable"))
 		return bench_automovable(out);
 	if (argc >= 2 && !strcmp(argv[1], "free_contig_range"))
@@ -472,13 +533,15 @@ static int cmd_bench(struct printer *out, int argc, char **argv)
 }
 
 SHELL_COMMAND(bench, .name = "bench",
-	      .usage = "bench zone_contig | memmap_init START SIZE [REPS] [warm] | "
+	      .usage = "bench zone_contig [series] | memmap_init START SIZE [REPS] [warm] | "
 		       "free_contig_range [NR] [REPS] | automovable | touch SIZE [ADDR]",
 	      .summary = "measure each mechanism, old vs new design, in one run",
 	      .help = "zone_contig: online every offline hot-added memory block one after\n"
 		      "  another with the pageblock walk, offline them, then again with the\n"
-		      "  counter; prints total cycles and the cost of the first vs the last\n"
-		      "  blocks (the walk grows with the zone, the counter stays flat).\n"
+		      "  counter; prints total cycles, the cost of the first vs the last\n"
+		      "  blocks (median +- half their range) and a chart of every block's\n"
+		      "  cost (the walk grows with the zone, the counter stays flat);\n"
+		      "  \"series\" adds one line per block.\n"
 		      "  Needs a DIMM added with auto_online_blocks=offline.  (alias: contig)\n"
 		      "memmap_init: every memmap init design over offline blocks [START,\n"
 		      "  START+SIZE) (normal, device 4 KiB, device 2 MiB) beside a memset and\n"

@@ -6,6 +6,7 @@
 #define MM_MECH_BENCH_H
 
 #include <lib/types.h>
+#include <lib/median.h>
 #include <lib/printer.h>
 #include <mm/mechanisms.h>
 
@@ -45,6 +46,9 @@ struct memmap_bench {
 	unsigned wins[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS];   /* runs it was faster */
 	unsigned losses[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* slower (ties: neither) */
 	u64 ratio_permille[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* median old/it, x1000 */
+	/* each median above with its runs' min and max (lib/median.h) */
+	struct bench_stats init_st[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS];
+	struct bench_stats memset_st, stream_st, stores_st;
 };
 
 /*
@@ -95,10 +99,12 @@ void memmap_bench_print(const struct memmap_bench *b, struct printer *p);
  * node i % ask_nodes for the i-th check), `calls` checks per round with the
  * walk and with the cache, `rounds` rounds (at most
  * AUTO_MOVABLE_BENCH_MAX_ROUNDS) taking turns at going first, so one
- * disturbed round moves nothing.  *walk and *cached: the median cycles of
- * a round.  The switch is left as it was.  Context: (main).
+ * disturbed round moves nothing.  *walk and *cached: the cycles of a
+ * round, median and spread over the rounds.  The switch is left as it
+ * was.  Context: (main).
  */
 #define AUTO_MOVABLE_BENCH_MAX_ROUNDS	15
-void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, u64 *walk, u64 *cached);
+void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, struct bench_stats *walk,
+			struct bench_stats *cached);
 
 #endif

@@ -60,4 +60,14 @@ extern int htest_failures;	/* failed checks in the current test */
 		}							\
 	} while (0)
 
+#define CHECK_STR_CONTAINS(hay, needle)					\
+	do {								\
+		const char *h_ = (hay), *n_ = (needle);			\
+		if (!strstr(h_, n_)) {					\
+			htest_failures++;				\
+			fprintf(stderr, "  %s:%d: \"%s\" not found in:\n%s\n", \
+				__FILE__, __LINE__, n_, h_);		\
+		}							\
+	} while (0)
+
 #endif

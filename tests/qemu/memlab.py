@@ -490,6 +490,9 @@ def parse_memmap_bench(text):
         rows:   {kind: (old, template, template_nt, old_over_new, old_over_nt)}
                 cycles/page, then the medians of the paired ratios
         memset, stream, stores:  the three limits, cycles/page
+        spreads: {kind: (old, template, template_nt)} and limit_spreads:
+                (memset, stream, stores): each median's spread, half of
+                the runs' max - min as % of it
         signs:  {(kind, design): (wins, reps, p, verdict)}, design being
                 "template" or "template-nt", verdict one of "faster",
                 "no significant difference", "SLOWER"
@@ -515,6 +518,13 @@ def parse_memmap_bench(text):
                      f"'{kind}' {design} sign test")
             out["signs"][(kind, design)] = (int(s.group(1)), int(s.group(2)), float(s.group(3)),
                                             s.group(4) or s.group(5))
+    spread = r"\+-([\d.]+)%"
+    out["spreads"] = {}
+    for kind in MEMMAP_BENCH_KINDS:
+        r = need(rf"^    {re.escape(kind)}\s+{spread}\s+{spread}\s+{spread}$", f"'{kind}' spread")
+        out["spreads"][kind] = tuple(float(v) for v in r.groups())
+    r = need(rf"^    limits\s+memset {spread}\s+stream {spread}\s+stores {spread}$", "limits' spread")
+    out["limit_spreads"] = tuple(float(v) for v in r.groups())
     out["memset"] = float(need(r"limit: memset\s+([\d.]+)", "memset limit").group(1))
     out["stream"] = float(need(r"limit: movnti stream\s+([\d.]+)", "stream limit").group(1))
     out["stores"] = float(need(r"limit: 8-byte stores\s+([\d.]+)", "8-byte store limit").group(1))

@@ -293,7 +293,7 @@ def test_contig_bench(cma64):
     # the numbers are `make bench`'s (tests/bench/qemu_bench.py); here:
     # every row measured, and the ratios are those of the rows above them
     cells = dict((name, float(c)) for name, c in re.findall(
-        r"^  (old|new|frozen old|frozen new) .*?\s+([\d.]+)\s+[\d.]+$", out, re.M))
+        r"^  (old|new|frozen old|frozen new) .*?\s+([\d.]+)\s+[\d.]+\s+\+-[\d.]+%$", out, re.M))
     assert set(cells) == {"old", "new", "frozen old", "frozen new"}, out
     assert all(c > 0 for c in cells.values()), out
     speed = float(re.search(r"speedup new/old ([\d.]+)x", out).group(1))

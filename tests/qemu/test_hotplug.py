@@ -522,16 +522,22 @@ def test_bench_commands_measure_both_designs_and_restore_the_switches(boot):
     are as they were.  How fast each design is, is `make bench`'s
     business, never a test's."""
     m = boot_hotplug(boot, mem="2G,slots=8,maxmem=64G", extra=NUMA8)
-    assert "usage: bench zone_contig | memmap_init" in sh(m, "bench"), sh(m, "bench")
-    assert "usage: bench zone_contig | memmap_init" in sh(m, "bench nothing")
+    assert "usage: bench zone_contig [series] | memmap_init" in sh(m, "bench"), sh(m, "bench")
+    assert "usage: bench zone_contig [series] | memmap_init" in sh(m, "bench nothing")
 
     assert write(m, f"{MECH}/auto_movable_stats", "old") == ""
     out = sh(m, "bench automovable", timeout=120 * SCALE)
     print(out)
     assert "bench automovable: 8 online node(s), 7 rounds of 20000 checks each, medians" \
         in out, out
-    walk = int(re.search(r"^  walk\s+(\d+) cycles/check$", out, re.M).group(1))
-    cached = int(re.search(r"^  cached\s+(\d+) cycles/check$", out, re.M).group(1))
+    rows = {}
+    for name, med, spread, lo, hi in re.findall(
+            r"^  (walk|cached)\s+(\d+) cycles/check \(\+-(\d+\.\d)%, (\d+)-(\d+)\)$", out, re.M):
+        rows[name] = med = int(med)
+        # the median lies in its range, and the spread is half of it
+        assert int(lo) <= med <= int(hi), out
+        assert abs(float(spread) - (int(hi) - int(lo)) * 50 / med) <= 0.1 + 100 / med, out
+    walk, cached = rows["walk"], rows["cached"]
     speedup = float(re.search(r"^  speedup (\d+\.\d\d)x$", out, re.M).group(1))
     assert walk > 0 and cached > 0, out
     # the ratio is of the totals, the cells are truncated per-check means
@@ -550,7 +556,7 @@ def test_bench_commands_measure_both_designs_and_restore_the_switches(boot):
     assert f"online {len(blocks)} offline blocks one after another into ZONE_MOVABLE" in out, out
     rows = {}
     for name, total, first, last, ratio, walked in re.findall(
-            r"^  (old|new)\s+(\d+) cycles, first 1 blocks\s+(\d+), last 1\s+(\d+) "
+            r"^  (old|new)\s+(\d+) cycles, first 1 blocks\s+(\d+) \+-0\.0%, last 1\s+(\d+) \+-0\.0% "
             r"cycles/block, last/first (\d+\.\d\d), (\d+) pageblocks walked$", out, re.M):
         rows[name] = [int(total), int(first), int(last), float(ratio), int(walked)]
         assert abs(float(ratio) - int(last) / int(first)) < 0.01, out
@@ -559,6 +565,11 @@ def test_bench_commands_measure_both_designs_and_restore_the_switches(boot):
     assert rows["old"][4] >= len(blocks) * BLOCK // (2 * MiB) and rows["new"][4] == 0, out
     total = float(re.search(r"^  old/new total: (\d+\.\d\d)x$", out, re.M).group(1))
     assert abs(total - rows["old"][0] / rows["new"][0]) < 0.01, out
+    # the chart: both series, one column per block, and the axis
+    assert "cycles/block  o = old (pageblock walk), n = new (counter), * = both " \
+        "(a column: the median of 1 block)" in out, out
+    assert re.search(r"^\s+\+-{%d}$" % len(blocks), out, re.M), out
+    assert re.search(r"^\s+block 0\s+%d$" % (len(blocks) - 1), out, re.M), out
     # 8 blocks are too few for the walk's growth to show: the bench says so
     assert "bench contig: warning: only a few blocks to online" in out, out
     assert {block_attr(m, b, "state") for b in blocks} == {"offline"}

@@ -119,6 +119,7 @@ LIB_OBJS := \
 	lib/strlcpy.o \
 	lib/vsnprintf.o \
 	lib/printer.o \
+	lib/asciiplot.o \
 	lib/errno.o \
 	lib/kstrtox.o \
 	lib/params.o \
@@ -206,8 +207,8 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 	-z noexecstack -T linker.ld
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-.PHONY: all iso run debug test test-host test-qemu test-fuzz check-tree bench clean deps \
-	deps-build deps-run deps-test soak fuzz-long FORCE
+.PHONY: all iso run debug test test-host test-qemu test-fuzz check-tree bench bench-docs clean \
+	deps deps-build deps-run deps-test deps-bench soak fuzz-long FORCE
 .DELETE_ON_ERROR:
 
 all: $(B)/memlab.elf
@@ -319,6 +320,7 @@ debug: deps-run iso $(FIRMWARE_DEPS)
 HOST_SRCS := \
 	lib/vsnprintf.c \
 	lib/printer.c \
+	lib/asciiplot.c \
 	lib/errno.c \
 	lib/strlcpy.c \
 	lib/kstrtox.c \
@@ -534,14 +536,24 @@ $(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
 
 # The QEMU half boots the ISO and runs the in-kernel bench commands.
-bench: $(BENCHES) $(B)/memlab.elf
-	./$(B)/bench-memory_core
-	./$(B)/bench-zone_contig
-	./$(B)/bench-memmap_init
-	./$(B)/bench-free_contig_range
-	./$(B)/bench-automovable
-	MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
-	MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/vmem_bench.py
+# Every benchmark also writes its figures and per-block series as CSV into
+# build/bench (BENCH_OUT), drawn as SVG at the end (tools/bench_plot.py,
+# python3-matplotlib); `make bench-docs` then copies them into docs/bench
+# and regenerates the docs' tables from them.
+BENCH_OUT := $(B)/bench
+bench: deps-bench $(BENCHES) $(B)/memlab.elf
+	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
+	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-memory_core
+	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-zone_contig
+	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-memmap_init
+	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-free_contig_range
+	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-automovable
+	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
+	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/vmem_bench.py
+	$(PYTHON) tools/bench_plot.py plot $(BENCH_OUT)
+
+bench-docs:
+	$(PYTHON) tools/bench_plot.py docs $(BENCH_OUT)
 
 # Every tier; the last line printed is pytest's summary.
 test: deps-test
@@ -556,6 +568,8 @@ test: deps-test
 deps: deps-test
 deps-build:
 	@bash tools/deps.sh build
+deps-bench:
+	@bash tools/deps.sh bench
 deps-run:
 	@bash tools/deps.sh run
 deps-test:

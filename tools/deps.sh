@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - make sure the Debian packages memlab needs are installed.
 #
-#   tools/deps.sh build|run|test [EXTRA-PACKAGE ...]
+#   tools/deps.sh build|run|test|bench [EXTRA-PACKAGE ...]
 #
 #   build  compile the kernel and make the GRUB ISO
 #   run    build + QEMU               (make run, make debug)
@@ -9,6 +9,8 @@
 #          under OVMF), python3, pytest, gdb (tests/qemu/test_gdb.py runs
 #          tools/memlab_gdb.py against QEMU's gdb server), and clang with its
 #          libFuzzer runtime
+#   bench  test + python3-matplotlib (make bench draws its CSV series as
+#          SVG plots with tools/bench_plot.py; make test never needs it)
 #          (make test: host tests use gcc's ASan/UBSan runtimes, which come
 #          with gcc on Debian; the fuzz tier links -fsanitize=fuzzer, which
 #          needs libclang-rt-NN-dev, only a Recommends of clang)
@@ -38,9 +40,10 @@ for v in $(dpkg-query -W -f='${Package}\n' 'clang-[0-9]*' 2>/dev/null | sed -n '
 	[ "$(dpkg-query -W -f='${Status}' "clang-$v" 2>/dev/null)" = "install ok installed" ] && clang_ver=$v
 done
 test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest clang libclang-rt-$clang_ver-dev gdb"
+bench_pkgs="$test_pkgs python3-matplotlib"
 
 usage() {
-	echo "usage: $prog build|run|test [EXTRA-PACKAGE ...]" >&2
+	echo "usage: $prog build|run|test|bench [EXTRA-PACKAGE ...]" >&2
 	exit 2
 }
 
@@ -49,8 +52,9 @@ case "$1" in
 build) want=$build_pkgs ;;
 run)   want=$run_pkgs ;;
 test)  want=$test_pkgs ;;
+bench) want=$bench_pkgs ;;
 -h|--help)
-	sed -n '2,25s/^# \{0,1\}//p' "$0"
+	sed -n '2,29s/^# \{0,1\}//p' "$0"
 	exit 0 ;;
 *)     usage ;;
 esac
@@ -71,7 +75,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 	cmds="gcc make ld nasm xorriso grub-mkrescue"
 	case $what in
 	run)  cmds="$cmds qemu-system-x86_64" ;;
-	test) cmds="$cmds qemu-system-x86_64 python3" ;;
+	test|bench) cmds="$cmds qemu-system-x86_64 python3" ;;
 	esac
 	lack=
 	for c in $cmds; do

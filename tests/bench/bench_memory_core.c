@@ -27,6 +27,7 @@
 #include <lib/median.h>
 #include <lib/printk.h>
 #include "../host/mm_host.h"
+#include "bench_out.h"
 
 #define REPS	7
 
@@ -51,7 +52,7 @@ static void boot(u64 ram)
  * initialising them again and again disturbs nothing (like a hot-added
  * range before it is onlined).
  */
-static void bench_memmap_init(void)
+static void bench_memmap_init(FILE *csv)
 {
 	u64 nr = 4 * PAGES_PER_SECTION;			/* 512 MiB worth of struct pages */
 	u64 start = (64 * SZ_1G) >> PAGE_SHIFT;		/* far above the simulated RAM */
@@ -77,14 +78,18 @@ static void bench_memmap_init(void)
 		__asm__ volatile("" : : "r"(first) : "memory");
 		t_set[r] = mm_cycles() - t0;
 	}
-	printf("memmap init (%llu struct pages, median of %d):\n", (unsigned long long)nr, REPS);
-	printf("  field by field (old)      %8.2f cycles/page\n", (double)median_u64(t_old, REPS) / nr);
-	printf("  memset of 64 B/page       %8.2f cycles/page   (limit)\n", (double)median_u64(t_set, REPS) / nr);
-	printf("  ratio old/limit           %8.2f\n",
-	       (double)median_u64(t_old, REPS) / (double)median_u64(t_set, REPS));
+	struct bench_stats so = bench_stats_of(t_old, REPS), ss = bench_stats_of(t_set, REPS);
+
+	printf("memmap init (%llu struct pages, median of %d, +- half the range):\n",
+	       (unsigned long long)nr, REPS);
+	bench_print("field by field (old)", &so, (double)nr, "cycles/page", "");
+	bench_print("memset of 64 B/page", &ss, (double)nr, "cycles/page", "   (limit)");
+	printf("  ratio old/limit           %8.2f\n", (double)so.median / (double)ss.median);
+	bench_figure(csv, "memmap init", "old", &so, (double)nr, "cycles/page");
+	bench_figure(csv, "memmap init", "limit", &ss, (double)nr, "cycles/page");
 }
 
-static void bench_alloc_free(void)
+static void bench_alloc_free(FILE *csv)
 {
 	const int pairs = 200000;
 	u64 t_pcp[REPS], t_nopcp[REPS], t_set[REPS];
@@ -107,17 +112,27 @@ static void bench_alloc_free(void)
 		}
 		t_set[r] = mm_cycles() - t0;
 	}
-	printf("order-0 alloc+free (%d pairs, median of %d):\n", pairs, REPS);
-	printf("  with pcp lists            %8.2f cycles/pair\n", (double)median_u64(t_pcp, REPS) / pairs);
-	printf("  buddy only (__GFP_NOPCP)  %8.2f cycles/pair\n", (double)median_u64(t_nopcp, REPS) / pairs);
-	printf("  memset of one struct page %8.2f cycles/pair   (limit)\n", (double)median_u64(t_set, REPS) / pairs);
+	struct bench_stats sp = bench_stats_of(t_pcp, REPS), sn = bench_stats_of(t_nopcp, REPS);
+	struct bench_stats ss = bench_stats_of(t_set, REPS);
+
+	printf("order-0 alloc+free (%d pairs, median of %d, +- half the range):\n", pairs, REPS);
+	bench_print("with pcp lists", &sp, pairs, "cycles/pair", "");
+	bench_print("buddy only (__GFP_NOPCP)", &sn, pairs, "cycles/pair", "");
+	bench_print("memset of one struct page", &ss, pairs, "cycles/pair", "   (limit)");
+	bench_figure(csv, "order-0 alloc+free", "pcp", &sp, pairs, "cycles/pair");
+	bench_figure(csv, "order-0 alloc+free", "buddy only", &sn, pairs, "cycles/pair");
+	bench_figure(csv, "order-0 alloc+free", "limit", &ss, pairs, "cycles/pair");
 }
 
 int main(void)
 {
 	printf("memlab host benchmarks (TSC cycles; compare ratios)\n");
+	FILE *csv = bench_figures_open("memory_core-host");
+
 	boot(2 * SZ_1G);
-	bench_alloc_free();
-	bench_memmap_init();
+	bench_alloc_free(csv);
+	bench_memmap_init(csv);
+	if (csv)
+		fclose(csv);
 	return 0;
 }

@@ -30,7 +30,9 @@
 #include <mm/mechanisms.h>
 #include <lib/fw_memmap.h>
 #include <lib/printk.h>
+#include <lib/asciiplot.h>
 #include "../host/mm_host.h"
+#include "bench_out.h"
 
 #define BOOT_RAM	(2 * SZ_1G)
 #define HOT_BASE	SZ_4G
@@ -100,9 +102,26 @@ static long sweep(enum mech_design design)
 	return (long)(zone_contig_walk_steps - walks0);
 }
 
-static void bench_contig(enum mech_design design)
+static void stdout_write(struct printer *p, const char *s, size_t len)
+{
+	fwrite(s, 1, len, stdout);
+}
+
+static struct printer out = { stdout_write };
+
+/* The stats of cost[from, from + n): median and spread. */
+static struct bench_stats edge_stats(unsigned long from, unsigned n)
+{
+	static u64 tmp[NR_BLOCKS];
+
+	memcpy(tmp, cost + from, n * sizeof(u64));
+	return bench_stats_of(tmp, n);
+}
+
+static void bench_contig(enum mech_design design, u64 *series, FILE *csv)
 {
 	u64 total = 0;
+	struct bench_stats fs, ls;
 	double first, last;
 	long walked = 0;
 
@@ -114,11 +133,16 @@ static void bench_contig(enum mech_design design)
 	}
 	for (unsigned long id = 0; id < NR_BLOCKS; id++)
 		total += cost[id];
-	first = median(cost, EDGE);
-	last = median(cost + NR_BLOCKS - EDGE, EDGE);
-	printf("  %-4s %12.0f cycles total, first %d blocks %9.0f, last %d blocks %9.0f cycles/block, "
-	       "last/first %5.2f%s, %ld pageblocks walked\n",
-	       mech_design_name(design), (double)total, EDGE, first, EDGE, last, last / first,
+	fs = edge_stats(0, EDGE);
+	ls = edge_stats(NR_BLOCKS - EDGE, EDGE);
+	first = (double)fs.median;
+	last = (double)ls.median;
+	bench_figure(csv, "first 32 blocks", mech_design_name(design), &fs, 1, "cycles/block");
+	bench_figure(csv, "last 32 blocks", mech_design_name(design), &ls, 1, "cycles/block");
+	printf("  %-4s %12.0f cycles total, first %d blocks %9.0f +-%.1f%%, last %d blocks %9.0f +-%.1f%% "
+	       "cycles/block, last/first %5.2f%s, %ld pageblocks walked\n",
+	       mech_design_name(design), (double)total, EDGE, first, bench_spread_pct(&fs), EDGE, last,
+	       bench_spread_pct(&ls), last / first,
 	       design == DESIGN_NEW ? (last / first <= 1.2 ? " (target <= 1.2: met)" :
 				       " (target <= 1.2: NOT met)") : "",
 	       walked);
@@ -134,6 +158,24 @@ static void bench_contig(enum mech_design design)
 		       (double)sum, median(cost + blocks - 8, 8));
 	}
 	printf("\n");
+	memcpy(series, cost, sizeof(cost));
+}
+
+/* Both designs' per-block costs: the chart, and build/bench's CSV. */
+static void print_series(const u64 *old, const u64 *nw)
+{
+	struct asciiplot_series s[2] = {
+		{ "old (pageblock walk)", 'o', old },
+		{ "new (counter)", 'n', nw },
+	};
+	FILE *csv = bench_out_open("zone_contig-host-series.csv", "x,old,new");
+
+	printf("  cost of each online, in the order the zone grew:\n");
+	asciiplot(&out, "cycles/block", "block", s, 2, NR_BLOCKS, 64, 12);
+	for (unsigned long i = 0; csv && i < NR_BLOCKS; i++)
+		fprintf(csv, "%lu,%llu,%llu\n", i, (unsigned long long)old[i], (unsigned long long)nw[i]);
+	if (csv)
+		fclose(csv);
 }
 
 static void bench_contig_limit(void)
@@ -157,8 +199,14 @@ int main(void)
 	printf("memlab host benchmark: zone contiguity, pageblock walk (old) vs counter (new) (TSC cycles; compare ratios)\n");
 	printf("zone contiguity: online %llu blocks (64 GiB) one after another into one zone\n"
 	       "(each block's cost: the cheapest of %d sweeps)\n", (unsigned long long)NR_BLOCKS, SWEEPS);
-	bench_contig(DESIGN_OLD);
-	bench_contig(DESIGN_NEW);
+	static u64 old[NR_BLOCKS], nw[NR_BLOCKS];
+	FILE *csv = bench_figures_open("zone_contig-host");
+
+	bench_contig(DESIGN_OLD, old, csv);
+	bench_contig(DESIGN_NEW, nw, csv);
+	if (csv)
+		fclose(csv);
+	print_series(old, nw);
 	bench_contig_limit();
 	return 0;
 }

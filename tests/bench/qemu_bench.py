@@ -18,8 +18,9 @@ console and over QMP:
                               memmap init on the offline DIMM: per page vs
                               template vs template-nt, beside memset and a
                               movnti stream of the same bytes
-  bench zone_contig           online the DIMM's blocks one after another,
-                              pageblock walk vs counter
+  bench zone_contig series    online the DIMM's blocks one after another,
+                              pageblock walk vs counter (the per-block
+                              series goes to the CSV, the chart is printed)
 
 Under TCG a cycle is a host TSC tick spent emulating: the ratios mean
 "instructions the guest needed", not what real hardware would take.  The
@@ -37,8 +38,10 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "qemu"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import memlab  # noqa: E402
+import bench_csv  # noqa: E402
 
 MEMDIR = "/sys/devices/system/memory"
 OST_DEVICE_CHECK = 1
@@ -52,8 +55,47 @@ NUMA8 = [a for n in range(8) for a in (
 
 def sh(m, cmd, timeout):
     out = m.run(cmd, timeout=timeout)
-    print(f"memlab> {cmd}\n{out}", end="" if out.endswith("\n") else "\n", flush=True)
+    # the per-block rows of `bench zone_contig series` go to the CSV only
+    shown = "".join(line for line in out.splitlines(keepends=True)
+                    if not line.startswith("  series "))
+    print(f"memlab> {cmd}\n{shown}", end="" if shown.endswith("\n") else "\n", flush=True)
     return out
+
+
+def write_csv(devmem, contig_free, contig_online, automovable):
+    """The figures and the per-block series, as CSV for tools/bench_plot.py."""
+    bench = memlab.parse_memmap_bench(devmem)
+    rows = []
+    for kind, cells in bench["rows"].items():
+        for design, cell, spread in zip(("old", "template", "template-nt"), cells[:3],
+                                        bench["spreads"][kind]):
+            rows.append((f"{kind}, 4 GiB cold", design, cell, spread, "cycles/page"))
+    for limit, spread in zip(("memset", "stream", "stores"), bench["limit_spreads"]):
+        rows.append(("limits, 4 GiB cold", {"stream": "movnti stream", "stores": "8-byte stores"}
+                     .get(limit, limit), bench[limit], spread, "cycles/page"))
+    bench_csv.figures("memmap_init-qemu", rows)
+    rows = []
+    for name, cell, spread in re.findall(
+            r"^  (old|new|frozen old|frozen new|memset)[^\n]*?\s+([\d.]+)\s+[\d.]+\s+\+-([\d.]+)%$",
+            contig_free, re.M):
+        group = "frozen" if name.startswith("frozen") else "limits" if name == "memset" else \
+            "refcounted"
+        rows.append((group, name.split()[-1], float(cell), float(spread), "cycles/page"))
+    bench_csv.figures("free_contig_range-qemu", rows)
+    rows = [("8 nodes", {"walk": "old", "cached": "new"}[d], int(med), float(sp), "cycles/check")
+            for d, med, sp in re.findall(r"^  (walk|cached)\s+(\d+) cycles/check \(\+-([\d.]+)%",
+                                         automovable, re.M)]
+    bench_csv.figures("automovable-qemu", rows)
+    rows = []
+    for design, n, first, fsp, last, lsp in re.findall(
+            r"^  (old|new)\s+\d+ cycles, first (\d+) blocks\s+(\d+) \+-([\d.]+)%, last \d+\s+(\d+) "
+            r"\+-([\d.]+)%", contig_online, re.M):
+        rows.append((f"first {n} blocks", design, int(first), float(fsp), "cycles/block"))
+        rows.append((f"last {n} blocks", design, int(last), float(lsp), "cycles/block"))
+    bench_csv.figures("zone_contig-qemu", rows)
+    bench_csv.series("zone_contig-qemu", ["x", "old", "new"],
+                     [[int(v) for v in r] for r in
+                      re.findall(r"^  series (\d+) (\d+) (\d+)$", contig_online, re.M)])
 
 
 def plug_offline_dimm(m):
@@ -117,8 +159,9 @@ def main():
         plug_offline_dimm(m)
         devmem = sh(m, f"bench memmap_init {DIMM_START:#x} {BENCH_SIZE >> 30}G {reps}",
                     1200 * memlab.SCALE)
-        contig_online = sh(m, "bench zone_contig", 1200 * memlab.SCALE)
+        contig_online = sh(m, "bench zone_contig series", 1200 * memlab.SCALE)
         verdicts(devmem, contig_free, contig_online, automovable)
+        write_csv(devmem, contig_free, contig_online, automovable)
     except (memlab.MachineError, memlab.HarnessError, AttributeError) as e:
         print(f"\nqemu_bench: {type(e).__name__}: {e}\n--- last serial lines ---\n{m.tail()}",
               file=sys.stderr)

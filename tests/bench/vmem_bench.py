@@ -18,6 +18,12 @@ device on a PCIe root port.  For each size, what a user would do:
                               the host has touched yet
   (QMP) qom-set vmem1 requested-size 0, timed the same way
 
+each REPS times (default 3, VMEM_BENCH_REPS): every figure is the median
+of the rounds with its spread (half of max - min, % of the median), the
+console's worst answer is the worst of every round.  With BENCH_OUT set
+(make bench) the figures and the first 256 GiB round's console answers
+over time are written there as CSV (tests/bench/bench_csv.py).
+
 The plug and unplug times are the kernel's own ("virtio-mem 01:00.0:
 plugged 0 -> N MiB ... in T ms", from the request's first slice to the
 last); the wall time from qom-set to QEMU's size reaching the request is
@@ -36,8 +42,10 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "qemu"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import memlab  # noqa: E402
+import bench_csv  # noqa: E402
 
 GiB = 1 << 30
 MiB = 1 << 20
@@ -48,6 +56,7 @@ TARGET_PLUG_S = {64: 2.5, 256: 10.0}
 TARGET_UNPLUG_S = 5.0
 TARGET_FLOOR_RATIO = 1.5
 TARGET_LATENCY_MS = 100.0
+REPS = int(os.environ.get("VMEM_BENCH_REPS", "3"))   # plug/unplug rounds per size
 ROUND = re.compile(r"virtio-mem 01:00\.0: (un)?plugged (\d+) -> (\d+) MiB \(requested (\d+) MiB\) "
                    r"in (\d+) ms")
 
@@ -60,25 +69,35 @@ def vmem_size(m):
 def move(m, size):
     """qom-set requested-size, probe the console until QEMU's size is size
     and the kernel logged the end of the round; (kernel ms, wall s, worst
-    answer ms, answers)."""
+    answer ms, answers, [(s since qom-set, answer ms)])."""
     start = len(m.output)
     m.qmp().cmd("qom-set", path="vmem1", property="requested-size", value=size)
     t0 = time.monotonic()
-    worst, answers, wall = 0.0, 0, None
+    worst, answers, wall, probes = 0.0, 0, None, []
     deadline = t0 + 600 * memlab.SCALE
     while True:
         a = time.monotonic()
         m.run("uptime")
-        worst = max(worst, time.monotonic() - a)
+        took = time.monotonic() - a
+        probes.append((round(a - t0, 3), round(took * 1000, 1)))
+        worst = max(worst, took)
         answers += 1
         if wall is None and vmem_size(m) == size:
             wall = time.monotonic() - t0
         done = [r for r in ROUND.finditer(m.output[start:]) if int(r.group(3)) == size >> 20]
         if wall is not None and done:
-            return int(done[-1].group(5)), wall, worst * 1000, answers
+            return int(done[-1].group(5)), wall, worst * 1000, answers, probes
         if time.monotonic() > deadline:
             raise memlab.MachineError(f"requested-size {size >> 20} MiB not reached in time")
         time.sleep(PROBE_PERIOD)
+
+
+def stats(values):
+    """(median, spread %): the middle run, and half of max - min as % of
+    it, as the kernel's benchmarks print them."""
+    v = sorted(values)
+    med = v[len(v) // 2]
+    return med, (v[-1] - v[0]) * 50 / med if med else 0.0
 
 
 def touch(m, nbytes, addr):
@@ -102,44 +121,77 @@ def main():
         "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
         "-object", f"memory-backend-ram,id=hotmem0,size={top}G,share=on,reserve=off",
         "-device", "virtio-mem-pci,id=vmem1,memdev=hotmem0,bus=port1,requested-size=0"])
-    rows = []
+    rows, csv_rows = [], []
     try:
         m.start()
         m.wait_boot()
         m.qmp()
         print(f"memlab virtio-mem benchmarks (TCG, -m 2G,maxmem={top + 10}G, a {top} GiB "
-              f"reserve=off backend), console probed every {PROBE_PERIOD * 1000:.0f} ms\n",
-              flush=True)
+              f"reserve=off backend), console probed every {PROBE_PERIOD * 1000:.0f} ms, "
+              f"{REPS} plug/unplug rounds per size\n", flush=True)
         for gib in SIZES_GIB:
             size = gib * GiB
-            plug = move(m, size)
             memmap = size // 4096 * 64
-            floor_ms = touch(m, memmap, REGION + size - memmap)
-            unplug = move(m, 0)
-            rows.append((gib, plug, floor_ms, unplug))
-            print(f"{gib:4} GiB plug:   {plug[0]:6} ms in the kernel ({plug[1]:.2f} s wall), "
-                  f"floor {floor_ms:.0f} ms ({plug[0] / floor_ms:.2f}x), console worst "
-                  f"{plug[2]:.0f} ms over {plug[3]} answers", flush=True)
-            print(f"{gib:4} GiB unplug: {unplug[0]:6} ms in the kernel ({unplug[1]:.2f} s wall), "
-                  f"console worst {unplug[2]:.0f} ms over {unplug[3]} answers\n", flush=True)
+            plugs, floors, unplugs = [], [], []
+            for r in range(REPS):
+                plugs.append(move(m, size))
+                floors.append(touch(m, memmap, REGION + size - memmap))
+                unplugs.append(move(m, 0))
+                print(f"{gib:4} GiB round {r + 1}: plug {plugs[-1][0]} ms, floor "
+                      f"{floors[-1]:.0f} ms, unplug {unplugs[-1][0]} ms", flush=True)
+            if gib == max(SIZES_GIB):
+                bench_csv.series("vmem_latency-qemu", ["x", "plug", "unplug"],
+                                 latency_rows(plugs[0][4], unplugs[0][4]))
+            plug = stats([p[0] for p in plugs])
+            floor_ms = stats(floors)
+            unplug = stats([u[0] for u in unplugs])
+            worst_plug = max(p[2] for p in plugs)
+            worst_unplug = max(u[2] for u in unplugs)
+            answers = [a for p in plugs + unplugs for _, a in p[4]]
+            typical = stats(answers)
+            rows.append((gib, plug, floor_ms, unplug, worst_plug, worst_unplug))
+            csv_rows += [(f"{gib} GiB plug", "kernel", plug[0], round(plug[1], 1), "ms"),
+                         (f"{gib} GiB plug", "floor", floor_ms[0], round(floor_ms[1], 1), "ms"),
+                         (f"{gib} GiB unplug", "kernel", unplug[0], round(unplug[1], 1), "ms")]
+            print(f"{gib:4} GiB plug:   {plug[0]:6} ms +-{plug[1]:.1f}% in the kernel "
+                  f"(wall {plugs[0][1]:.2f} s in round 1), floor {floor_ms[0]:.0f} ms "
+                  f"+-{floor_ms[1]:.1f}% ({plug[0] / floor_ms[0]:.2f}x), console worst "
+                  f"{worst_plug:.0f} ms", flush=True)
+            print(f"{gib:4} GiB unplug: {unplug[0]:6} ms +-{unplug[1]:.1f}% in the kernel, "
+                  f"console worst {worst_unplug:.0f} ms", flush=True)
+            print(f"{gib:4} GiB console: median answer {typical[0]:.0f} ms +-{typical[1]:.0f}% "
+                  f"over {len(answers)} answers (medians of {REPS} rounds)\n", flush=True)
+        bench_csv.figures("vmem-qemu", csv_rows)
     except (memlab.MachineError, memlab.HarnessError, IndexError) as e:
         print(f"\nvmem_bench: {type(e).__name__}: {e}\n--- last serial lines ---\n{m.tail()}",
               file=sys.stderr)
         return 1
     finally:
         m.kill()
-    print("issue 15 targets, this run (TCG):")
-    for gib, plug, floor_ms, unplug in rows:
+    print("issue 15 targets, this run (TCG; medians of the rounds):")
+    for gib, plug, floor_ms, unplug, worst_plug, worst_unplug in rows:
         print(f"  plug {gib} GiB: {plug[0] / 1000:.2f} s (target <= {TARGET_PLUG_S[gib]:g} s: "
-              f"{verdict(plug[0] / 1000 <= TARGET_PLUG_S[gib])}); {plug[0] / floor_ms:.2f}x its "
-              f"floor {floor_ms / 1000:.2f} s (target <= {TARGET_FLOOR_RATIO:g}x: "
-              f"{verdict(plug[0] <= TARGET_FLOOR_RATIO * floor_ms)})")
+              f"{verdict(plug[0] / 1000 <= TARGET_PLUG_S[gib])}); {plug[0] / floor_ms[0]:.2f}x its "
+              f"floor {floor_ms[0] / 1000:.2f} s (target <= {TARGET_FLOOR_RATIO:g}x: "
+              f"{verdict(plug[0] <= TARGET_FLOOR_RATIO * floor_ms[0])})")
         print(f"  unplug {gib} GiB: {unplug[0] / 1000:.2f} s (target <= {TARGET_UNPLUG_S:g} s: "
               f"{verdict(unplug[0] / 1000 <= TARGET_UNPLUG_S)})")
-        for what, r in (("plug", plug), ("unplug", unplug)):
-            print(f"  console during {what} {gib} GiB: worst {r[2]:.0f} ms (target <= "
-                  f"{TARGET_LATENCY_MS:g} ms: {verdict(r[2] <= TARGET_LATENCY_MS)})")
+        for what, worst in (("plug", worst_plug), ("unplug", worst_unplug)):
+            print(f"  console during {what} {gib} GiB: worst {worst:.0f} ms of every round "
+                  f"(target <= {TARGET_LATENCY_MS:g} ms: {verdict(worst <= TARGET_LATENCY_MS)})")
     return 0
+
+
+def latency_rows(plug, unplug):
+    """The console's answers during the first round's plug and unplug, by
+    time since the qom-set: x (s), then the plug's and the unplug's answer
+    (ms), empty where one has none (the unplug is shorter)."""
+    out = []
+    for i in range(max(len(plug), len(unplug))):
+        x = plug[i][0] if i < len(plug) else unplug[i][0]
+        out.append([x, plug[i][1] if i < len(plug) else "",
+                    unplug[i][1] if i < len(unplug) else ""])
+    return out
 
 
 if __name__ == "__main__":

@@ -286,12 +286,12 @@ void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
 	print_fixed2(p, "%sx of it)\n", hi, b->stores_cycles);
 	pr_printf(p, "  spread of each median, old template template-nt (half of max - min, %% of the median):\n");
 	for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++) {
-		pr_printf(p, "    %-15s", kind_names[k]);
+		pr_printf(p, "    %-16s", kind_names[k]);
 		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
-			print_spread(p, d ? " %10s" : " %7s", &b->init_st[k][d]);
+			print_spread(p, d ? " %10s" : " %6s", &b->init_st[k][d]);
 		pr_printf(p, "\n");
 	}
-	pr_printf(p, "    %-17s", "limits");
+	pr_printf(p, "    %-16s", "limits");
 	print_spread(p, " memset %s", &b->memset_st);
 	print_spread(p, "  stream %s", &b->stream_st);
 	print_spread(p, "  stores %s\n", &b->stores_st);

@@ -207,7 +207,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 	-z noexecstack -T linker.ld
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-.PHONY: all iso run debug test test-host test-qemu test-fuzz check-tree bench bench-docs clean \
+.PHONY: all iso run debug test test-host test-qemu test-fuzz check-tree bench bench-run bench-docs clean \
 	deps deps-build deps-run deps-test deps-bench soak fuzz-long FORCE
 .DELETE_ON_ERROR:
 
@@ -543,6 +543,16 @@ $(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT
 BENCH_OUT := $(B)/bench
 bench: deps-bench $(BENCHES) $(B)/memlab.elf
 	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
+	@{ date -u '+%Y-%m-%d %H:%M UTC'; git describe --always --dirty 2>/dev/null || echo "(not a git checkout)"; \
+	  echo "$$(nproc) CPUs: $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"; } \
+		> $(BENCH_OUT)/run.txt
+	@( $(MAKE) --no-print-directory bench-run; echo $$? > $(BENCH_OUT)/rc ) 2>&1 | tee $(BENCH_OUT)/bench.log
+	@exit $$(cat $(BENCH_OUT)/rc)
+	$(PYTHON) tools/bench_plot.py plot $(BENCH_OUT)
+
+# The benchmarks themselves (make bench runs this, its output kept in
+# build/bench/bench.log).
+bench-run:
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-memory_core
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-zone_contig
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-memmap_init
@@ -550,7 +560,6 @@ bench: deps-bench $(BENCHES) $(B)/memlab.elf
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-automovable
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/vmem_bench.py
-	$(PYTHON) tools/bench_plot.py plot $(BENCH_OUT)
 
 bench-docs:
 	$(PYTHON) tools/bench_plot.py docs $(BENCH_OUT)

@@ -11,9 +11,11 @@ for the QEMU half):
 Usage:
   tools/bench_plot.py plot DIR        every CSV in DIR drawn as DIR/NAME.svg
                                       (python3-matplotlib: tools/deps.sh bench)
-  tools/bench_plot.py docs DIR        copy DIR's CSVs and SVGs into
-                                      docs/bench/ and regenerate every docs
-                                      page's generated tables from them
+  tools/bench_plot.py docs DIR        replace docs/bench/ with DIR's CSVs,
+                                      SVGs, run.txt (when, which commit,
+                                      which CPU) and bench.log (everything
+                                      make bench printed), and regenerate
+                                      every docs page's tables from them
   tools/bench_plot.py check           docs/: every generated table is what
                                       its CSV says, every embedded plot and
                                       every CSV it names exists (make test)
@@ -79,20 +81,27 @@ def number(v):
 
 def table(rows):
     """The markdown table of a figures CSV: one row per figure, one column
-    per design, each cell "median ±spread%", in the CSV's order."""
-    figures, designs, cell, units = [], [], {}, {}
+    per design, each cell "median ±spread%", in the CSV's order; then a
+    ratio column first-design/other for every design that shares a row
+    with the first (old/new, kernel/floor: the numbers to quote)."""
+    figures, designs, med, cell, units = [], [], {}, {}, {}
     for r in rows:
         if r["figure"] not in figures:
             figures.append(r["figure"])
         if r["design"] not in designs:
             designs.append(r["design"])
+        med[(r["figure"], r["design"])] = float(r["median"])
         cell[(r["figure"], r["design"])] = f"{number(r['median'])} ±{float(r['spread_pct']):.1f}%"
         units[r["figure"]] = r["unit"]
-    out = ["| figure | unit | " + " | ".join(designs) + " |",
-           "|---|---|" + "---|" * len(designs)]
+    base = designs[0]
+    ratios = [d for d in designs[1:] if any((f, base) in med and (f, d) in med for f in figures)]
+    out = ["| figure | unit | " + " | ".join(designs + [f"{base}/{d}" for d in ratios]) + " |",
+           "|---|---|" + "---|" * (len(designs) + len(ratios))]
     for f in figures:
+        ratio = [f"{med[(f, base)] / med[(f, d)]:.2f}x" if (f, base) in med and (f, d) in med
+                 and med[(f, d)] else "" for d in ratios]
         out.append(f"| {f} | {units[f]} | " +
-                   " | ".join(cell.get((f, d), "") for d in designs) + " |")
+                   " | ".join([cell.get((f, d), "") for d in designs] + ratio) + " |")
     return out
 
 
@@ -150,7 +159,12 @@ def docs(src):
     """Copy src's CSVs and SVGs into docs/bench and regenerate the tables."""
     os.makedirs(DOCS_BENCH, exist_ok=True)
     n = 0
-    for f in sorted(glob.glob(os.path.join(src, "*.csv")) + glob.glob(os.path.join(src, "*.svg"))):
+    if not os.path.exists(os.path.join(src, "run.txt")):
+        raise SystemExit(f"bench_plot: {src} has no run.txt: run make bench first")
+    for old in glob.glob(os.path.join(DOCS_BENCH, "*")):
+        os.remove(old)          # one run: nothing left from an earlier one
+    for f in sorted(glob.glob(os.path.join(src, "*.csv")) + glob.glob(os.path.join(src, "*.svg")) +
+                    [os.path.join(src, "run.txt"), os.path.join(src, "bench.log")]):
         shutil.copy(f, DOCS_BENCH)
         n += 1
     for page in pages():

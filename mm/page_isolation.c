@@ -349,9 +349,10 @@ static void free_outside_part(struct zone *zone, u64 pfn, u64 end)
 /*
  * Take the free block at head_pfn (order, on the isolate list) out of the
  * buddy; the part inside [start_pfn, end_pfn) becomes PageOffline, the rest
- * is freed again.  Returns the pages taken.
+ * is freed again.  Returns the pages taken.  Without mark the pages inside
+ * are left as they are (their memmap is about to be retired).
  */
-static u64 take_free_block(u64 head_pfn, unsigned order, u64 start_pfn, u64 end_pfn)
+static u64 take_free_block(u64 head_pfn, unsigned order, u64 start_pfn, u64 end_pfn, bool mark)
 {
 	u64 block_end = head_pfn + (1ULL << order);
 	u64 first = MAX(head_pfn, start_pfn), last = MIN(block_end, end_pfn);
@@ -359,7 +360,7 @@ static u64 take_free_block(u64 head_pfn, unsigned order, u64 start_pfn, u64 end_
 	struct zone *zone = page_zone(head);
 
 	buddy_del_free(zone, head, order, MIGRATE_ISOLATE);
-	for (u64 pfn = first; pfn < last; pfn++) {
+	for (u64 pfn = first; mark && pfn < last; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
 		page_set_type(page, PGTY_OFFLINE);
@@ -378,7 +379,7 @@ static u64 take_free_block(u64 head_pfn, unsigned order, u64 start_pfn, u64 end_
  * memmap) are left as they are: test_pages_isolated() said there is
  * nothing else.  managed_pages is the caller's to lower.
  */
-unsigned long offline_isolated_pages(u64 start_pfn, u64 end_pfn)
+static unsigned long take_isolated_pages(u64 start_pfn, u64 end_pfn, bool mark)
 {
 	unsigned long taken = 0;
 	u64 pfn = start_pfn;
@@ -395,7 +396,7 @@ unsigned long offline_isolated_pages(u64 start_pfn, u64 end_pfn)
 
 			if (head_pfn + (1ULL << order) == next && PageBuddy(pfn_to_page(head_pfn)) &&
 			    buddy_order(pfn_to_page(head_pfn)) == order) {
-				taken += take_free_block(head_pfn, order, start_pfn, end_pfn);
+				taken += take_free_block(head_pfn, order, start_pfn, end_pfn, mark);
 				break;
 			}
 		}
@@ -415,8 +416,19 @@ unsigned long offline_isolated_pages(u64 start_pfn, u64 end_pfn)
 			continue;
 		}
 		order = buddy_order(page);
-		taken += take_free_block(pfn, order, start_pfn, end_pfn);
+		taken += take_free_block(pfn, order, start_pfn, end_pfn, mark);
 		pfn += 1ULL << order;
 	}
 	return taken;
+}
+
+/* Contracts in page_isolation.h. */
+unsigned long offline_isolated_pages(u64 start_pfn, u64 end_pfn)
+{
+	return take_isolated_pages(start_pfn, end_pfn, true);
+}
+
+unsigned long offline_isolated_pages_retire(u64 start_pfn, u64 end_pfn)
+{
+	return take_isolated_pages(start_pfn, end_pfn, false);
 }

@@ -56,6 +56,17 @@ int test_pages_isolated(u64 start_pfn, u64 end_pfn, u64 *failed_pfn);
  */
 unsigned long offline_isolated_pages(u64 start_pfn, u64 end_pfn);
 
+/*
+ * offline_isolated_pages_retire() - the same, for a range whose memmap is
+ * retired right after (memory_block_offline(): the section goes offline,
+ * nothing reads its struct pages until an online initialises them again):
+ * the free blocks leave the buddy and their struct pages are left as they
+ * are, as Linux's __offline_isolated_pages() leaves them, instead of
+ * being written once more each (a quarter of a block's offline under TCG).
+ * Context: (main), the range isolated and test_pages_isolated() passed.
+ */
+unsigned long offline_isolated_pages_retire(u64 start_pfn, u64 end_pfn);
+
 /* has_unmovable_pages() - the first unmovable allocated pfn in the range, or ~0
  * (offline rules: PGTY_TABLE memmap pages are accepted). */
 u64 has_unmovable_pages(u64 start_pfn, u64 end_pfn);

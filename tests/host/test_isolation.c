@@ -764,3 +764,44 @@ HTEST(isolation_random_sequences)
 	for (unsigned i = 0; i < ARRAY_SIZE(seeds); i++)
 		random_isolation_run(seeds[i], 600);
 }
+
+/*
+ * The retiring variant memory_block_offline() uses: the same pages leave
+ * the buddy (same count, same free lists afterwards) but no struct page
+ * inside the range is written beyond the free blocks' heads leaving their
+ * lists; a free block reaching outside gives its outside part back in both.
+ */
+HTEST(offline_retire_takes_the_same_pages_without_writing_them)
+{
+	static const struct bf_block taken[] = { { 100, 0 } };
+	static struct page before[2048];
+	u64 failed = 0, counts[2][MAX_PAGE_ORDER + 1];
+	unsigned long got[2];
+
+	for (int v = 0; v < 2; v++) {
+		struct zone *z = iso_zone(8192, taken, ARRAY_SIZE(taken));
+
+		/* [2048+256, 4096-256): free blocks straddle both edges */
+		CHECK_EQ(start_isolate_page_range(2048, 4096, ISOLATE_MEMORY_OFFLINE, &failed), 0);
+		CHECK_EQ(test_pages_isolated(2304, 3840, &failed), 0);
+		memcpy(before, pfn_to_page(2048), sizeof(before));
+		got[v] = v ? offline_isolated_pages_retire(2304, 3840) : offline_isolated_pages(2304, 3840);
+		for (unsigned o = 0; o <= MAX_PAGE_ORDER; o++)
+			counts[v][o] = z->free_area[o].nr_free;
+		if (v) {
+			/* only the heads of the blocks taken changed (type, private, lru) */
+			unsigned changed = 0;
+
+			for (u64 i = 256; i < 1792; i++)
+				changed += memcmp(&before[i], pfn_to_page(2048 + i), sizeof(struct page)) != 0;
+			CHECK(changed > 0 && changed <= 8);
+			CHECK(!PageOffline(pfn_to_page(2304 + 1)));
+		} else {
+			CHECK(PageOffline(pfn_to_page(2304 + 1)));
+		}
+		undo_isolate_page_range(2048, 4096);
+	}
+	CHECK_EQ(got[0], 1536);
+	CHECK_EQ(got[1], got[0]);
+	CHECK(!memcmp(counts[0], counts[1], sizeof(counts[0])));
+}

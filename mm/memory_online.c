@@ -404,7 +404,7 @@ int memory_block_offline(struct memory_block *mem)
 
 	/* Nothing can fail from here on. */
 	taken = offline_isolated_pages_retire(range_start, end_pfn);	/* memmap retired below */
-	undo_isolate_page_range(range_start, end_pfn);	/* clean pageblock flags for next time */
+	retire_isolated_range(range_start, end_pfn);	/* clean pageblock flags for next time */
 	zone_managed_pages_sub(zone, taken);
 	adjust_present_page_count(zone, mem->group, start_pfn, -(long)nr_pages);
 	sparse_set_offline(start_pfn, end_pfn);

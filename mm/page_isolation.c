@@ -183,6 +183,18 @@ void undo_isolate_page_range(u64 start_pfn, u64 end_pfn)
 	}
 }
 
+/* Contract in page_isolation.h. */
+void retire_isolated_range(u64 start_pfn, u64 end_pfn)
+{
+	MM_BUG_ON(!IS_ALIGNED(start_pfn, pageblock_nr_pages) ||
+		  !IS_ALIGNED(end_pfn, pageblock_nr_pages) || start_pfn > end_pfn,
+		  "[%#llx-%#llx) is not a range of whole pageblocks", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn);
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += pageblock_nr_pages)
+		if (pfn_valid(pfn))
+			set_pageblock_isolate(pfn, false);
+}
+
 /*
  * Isolating splits a free block larger than a pageblock into pageblocks
  * (buddy.c), so two neighbouring isolated pageblocks that were one free

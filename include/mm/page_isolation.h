@@ -67,6 +67,16 @@ unsigned long offline_isolated_pages(u64 start_pfn, u64 end_pfn);
  */
 unsigned long offline_isolated_pages_retire(u64 start_pfn, u64 end_pfn);
 
+/*
+ * retire_isolated_range() - after offline_isolated_pages_retire() took
+ * every free page of [start_pfn, end_pfn) (pageblock aligned), clear the
+ * pageblocks' isolate bits without the free-list walk of
+ * undo_isolate_page_range(): nothing is left on their isolate lists, so
+ * there is nothing to move back.  Context: (main), the range's memmap
+ * about to be retired.
+ */
+void retire_isolated_range(u64 start_pfn, u64 end_pfn);
+
 /* has_unmovable_pages() - the first unmovable allocated pfn in the range, or ~0
  * (offline rules: PGTY_TABLE memmap pages are accepted). */
 u64 has_unmovable_pages(u64 start_pfn, u64 end_pfn);

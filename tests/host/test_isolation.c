@@ -805,3 +805,22 @@ HTEST(offline_retire_takes_the_same_pages_without_writing_them)
 	CHECK_EQ(got[1], got[0]);
 	CHECK(!memcmp(counts[0], counts[1], sizeof(counts[0])));
 }
+
+/* What memory_block_offline() does after the retiring take: the isolate
+ * bits go without a free-list walk, and nothing was left on the lists. */
+HTEST(retire_isolated_range_clears_the_bits_of_an_emptied_range)
+{
+	static const struct bf_block taken[] = { { 100, 0 } };
+	struct zone *z = iso_zone(8192, taken, ARRAY_SIZE(taken));
+	unsigned long nr_free = z->nr_free;
+	u64 failed = 0;
+
+	CHECK_EQ(start_isolate_page_range(2048, 4096, ISOLATE_MEMORY_OFFLINE, &failed), 0);
+	CHECK_EQ(isolated_pageblocks(0, 8192), 4);
+	CHECK_EQ(offline_isolated_pages_retire(2048, 4096), 2048);
+	CHECK_EQ(zone_isolated_free_pages(z), 0);
+	retire_isolated_range(2048, 4096);
+	CHECK_EQ(isolated_pageblocks(0, 8192), 0);
+	CHECK_EQ(z->nr_free, nr_free - 2048);
+	CHECK_EQ(free_pages_in(0, 2048) + free_pages_in(4096, 8192), nr_free - 2048);
+}

@@ -55,6 +55,7 @@ TITLES = {
     "automovable-qemu": "auto-movable online check (QEMU/TCG, 8 nodes)",
     "memory_core-host": "memory core (host)",
     "vmem-qemu": "virtio-mem plug and unplug vs the first-touch floor (QEMU/TCG)",
+    "boot-qemu": "Boot: to the prompt and to all memory initialised, per design (QEMU/TCG)",
 }
 SERIES_AXES = {
     "zone_contig": ("block onlined (the zone grows by 128 MiB each)", "cycles to online it"),

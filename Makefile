@@ -162,6 +162,7 @@ VIEWS_OBJS := \
 
 MM_OBJS := \
 	mm/mechanisms.o \
+	mm/deferred_init.o \
 	mm/memblock.o \
 	mm/sparse.o \
 	mm/memmap_init.o \

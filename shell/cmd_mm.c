@@ -23,6 +23,7 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/numa_cpu.h>
+#include <mm/deferred_init.h>
 
 
 /* ---- page PFN ------------------------------------------------------------- */
@@ -34,9 +35,10 @@ static const char *section_state(const struct mem_section *ms, char *buf, size_t
 		strlcpy(buf, "absent", size);
 		return buf;
 	}
-	ksnprintf(buf, size, "present%s%s%s", ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
+	ksnprintf(buf, size, "present%s%s%s%s", ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
 		  ms->flags & SECTION_IS_ONLINE ? ",online" : "",
-		  ms->flags & SECTION_IS_EARLY ? ",early" : "");
+		  ms->flags & SECTION_IS_EARLY ? ",early" : "",
+		  ms->flags & SECTION_MEMMAP_DEFERRED ? ",deferred" : "");
 	return buf;
 }
 
@@ -62,6 +64,9 @@ static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
 		ksnprintf(buf, size, "no memmap (section %llu is not present)", (unsigned long long)nr);
 	else if (!valid_section(ms))
 		ksnprintf(buf, size, "no memmap (section %llu is present but has no memmap)",
+			  (unsigned long long)nr);
+	else if (deferred_section(ms))
+		ksnprintf(buf, size, "memmap init pending: section %llu of boot memory waits for deferred init (`meminit finish` does it now)",
 			  (unsigned long long)nr);
 	else if (!pfn_valid(pfn))
 		ksnprintf(buf, size, "no memmap (subsection %u of section %llu is not present)",
@@ -285,6 +290,9 @@ static int cmd_numa(struct printer *out, int argc, char **argv)
 		pr_printf(out, "  %lu pages spanned, %lu present, %lu managed (%lu MiB)\n",
 			  pgdat->node_spanned_pages, pgdat->node_present_pages, managed,
 			  managed >> (20 - PAGE_SHIFT));
+		if (deferred_init_pending_pages(nid))
+			pr_printf(out, "  %llu pages pending: memmap init deferred (`meminit`)\n",
+				  (unsigned long long)deferred_init_pending_pages(nid));
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			const struct zone *zone = &pgdat->node_zones[z];
 
@@ -332,6 +340,7 @@ static int cmd_meminit(struct printer *out, int argc, char **argv)
 	if (argc != 1)
 		return shell_usage(out, shell_find("meminit"));
 	mm_init_dump(out);
+	deferred_init_dump(out);
 	return 0;
 }
 
@@ -339,5 +348,6 @@ SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit",
 	      .summary = "what mm_core_init did at boot, with its costs",
 	      .help = "Cycles spent initialising the memmap and handing memory to the\n"
 		      "buddy, the memmap's own size, reserved pages, and where\n"
-		      "ZONE_MOVABLE starts on each node.",
+		      "ZONE_MOVABLE starts on each node.  With deferred_init=new, also\n"
+		      "the sections still pending per node.",
 	      .fn = cmd_meminit);

@@ -24,6 +24,8 @@
 #include <mm/sparse.h>
 #include <mm/numa_cpu.h>
 #include <mm/deferred_init.h>
+#include <kernel/meminit_work.h>
+#include <kernel/time.h>
 
 
 /* ---- page PFN ------------------------------------------------------------- */
@@ -335,19 +337,51 @@ SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
 		      "memory may appear later.",
 	      .fn = cmd_numa);
 
+/*
+ * `meminit finish`: the pending sections in the foreground, one at a time,
+ * so Ctrl-C stops between two of them; each leaves the machine
+ * consistent (initialised and handed over, or still pending).
+ */
+static int meminit_finish(struct printer *out)
+{
+	u64 before = deferred_init_pending_sections(), t0 = ktime_ns(), done = 0;
+
+	if (!before) {
+		pr_printf(out, "meminit: nothing pending\n");
+		return 0;
+	}
+	while (deferred_init_step(1)) {
+		done++;
+		if (deferred_init_pending_sections() && shell_interrupted()) {
+			pr_printf(out, "meminit: interrupted after %llu of %llu sections; %llu still pending\n",
+				  (unsigned long long)done, (unsigned long long)before,
+				  (unsigned long long)deferred_init_pending_sections());
+			return -EINTR;
+		}
+	}
+	pr_printf(out, "meminit: %llu sections initialised in %llu ms; nothing pending\n",
+		  (unsigned long long)done, (unsigned long long)((ktime_ns() - t0) / 1000000));
+	return 0;
+}
+
 static int cmd_meminit(struct printer *out, int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "finish"))
+		return meminit_finish(out);
 	if (argc != 1)
 		return shell_usage(out, shell_find("meminit"));
 	mm_init_dump(out);
 	deferred_init_dump(out);
+	meminit_work_dump(out);
 	return 0;
 }
 
-SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit",
+SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit [finish]",
 	      .summary = "what mm_core_init did at boot, with its costs",
 	      .help = "Cycles spent initialising the memmap and handing memory to the\n"
 		      "buddy, the memmap's own size, reserved pages, and where\n"
 		      "ZONE_MOVABLE starts on each node.  With deferred_init=new, also\n"
-		      "the sections still pending per node.",
+		      "the sections still pending per node and the background work;\n"
+		      "`meminit finish` initialises the rest now (Ctrl-C stops it\n"
+		      "between two sections).",
 	      .fn = cmd_meminit);

@@ -24,7 +24,7 @@
  *     block, isolating pageblocks and alloc_contig_range initialise the
  *     pending sections they touch first, then proceed as on eager memory.
  *
- * Rules while sections are pending:
+ * Rules while sections are pending (docs/deferred-init.md):
  *   - pfn_valid() is false in a pending section, so no pfn walker reads
  *     its struct pages; views that show pfns say "pending" for them
  *     (pfn_pending());

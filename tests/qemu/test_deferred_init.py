@@ -1,5 +1,5 @@
 """Deferred memmap init of boot memory (deferred_init=new,
-include/mm/deferred_init.h) on the real machine.
+docs/deferred-init.md) on the real machine.
 
 An 8 GiB guest reaches the prompt with most of its memmap still pending
 (the boot log says how many sections wait); with

@@ -6,8 +6,9 @@ An 8 GiB guest reaches the prompt with most of its memmap still pending
 deferred_init_background=0 they stay pending, so the views and operations
 on pending memory can be looked at: `numa`, `sections`, `memmap map` and
 `page` say "pending", a big `alloc` succeeds at once by growing the zone,
-offlining a pending block initialises it first, `meminit finish` stops at
-Ctrl-C and finishes later; `selftest deferred` (KTAP) checks the pending
+offlining a pending block initialises it first, a DIMM next to pending
+memory is added and onlined as usual, `meminit finish` stops at Ctrl-C and
+finishes later; `selftest deferred` (KTAP) checks the pending
 set against the sections and every zone's present = managed + reserved +
 pending, in between.  With the background work on (the default), a
 64 GiB guest answers commands while it runs, and when it is done MemTotal
@@ -184,3 +185,26 @@ def test_switch_to_old_finishes_the_pending_work(boot):
     nodes, out = pending(m)
     assert nodes[0][1] == 0 and out.rstrip().endswith("done"), out
     assert re.search(r"^deferred_init\s+old ", sh(m, "mech"), re.M)
+
+
+def test_dimm_next_to_pending_boot_memory(boot):
+    """A DIMM joins ZONE_NORMAL, whose boot sections mostly wait: it is
+    added and onlined as usual, the pending set is untouched, and the zone
+    becomes contiguous only when the last boot section arrives."""
+    m = boot(cmdline=HOLD, mem="8G")
+    before, (nodes, _) = meminfo(m)["MemTotal"], pending(m)
+    q = m.qmp()
+    q.cmd("object-add", **{"qom-type": "memory-backend-ram", "id": "m1", "size": 1 << 30,
+                           "reserve": False})
+    q.cmd("device_add", {"driver": "pc-dimm", "id": "d1", "memdev": "m1"})
+    m.wait_for("node 0: 8 blocks added and onlined", timeout=60 * SCALE)
+    assert meminfo(m)["MemTotal"] == before + 1024 * 1024
+    after, out = pending(m)
+    assert after[0][1:] == nodes[0][1:], out             # the same pages and sections wait
+    assert after[0][0] == nodes[0][0] + 262144, out      # the DIMM's pages are initialised
+    assert re.search(r"^0\s+Normal .* no\s+no\s+0$", sh(m, "contiguity"), re.M)
+    sh(m, "meminit finish", timeout=120 * SCALE)
+    assert pending(m)[0][0][1] == 0
+    selftest_ok(m)
+    assert re.search(r"^0\s+Normal .* yes\s+yes\s+1$", sh(m, "contiguity"), re.M), \
+        sh(m, "contiguity")

@@ -110,6 +110,7 @@ KERNEL_OBJS := \
 	kernel/params.o \
 	kernel/workqueue.o \
 	kernel/longop.o \
+	kernel/meminit_work.o \
 	kernel/resource.o \
 	kernel/resource_boot.o
 
@@ -163,6 +164,7 @@ VIEWS_OBJS := \
 
 MM_OBJS := \
 	mm/mechanisms.o \
+	mm/deferred_init.o \
 	mm/memblock.o \
 	mm/sparse.o \
 	mm/memmap_init.o \
@@ -192,7 +194,8 @@ KTEST_OBJS := \
 	tests/kernel/ktest_memmap.o \
 	tests/kernel/ktest_mm.o \
 	tests/kernel/ktest_isolation.o \
-	tests/kernel/ktest_mech.o
+	tests/kernel/ktest_mech.o \
+	tests/kernel/ktest_deferred.o
 
 KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(INIT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) \
 	$(KERNEL_OBJS) $(LIB_OBJS) $(SHELL_OBJS) $(VIEWS_OBJS) $(MM_OBJS) $(KTEST_OBJS))
@@ -392,7 +395,8 @@ VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTI
 	kernel/longop.c
 # (the commands' tables are shared with the tests through shell/internal.h)
 MM_CMDS_SRCS := shell/cmd_buddy.c shell/cmd_contig.c shell/cmd_handles.c shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
-	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c
+	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c \
+	kernel/meminit_work.c
 HOST_SUITES += virtio
 HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/test_mm_cmds.c \
 	tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)

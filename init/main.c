@@ -33,6 +33,7 @@
 #include <views/mm_views.h>
 #include <views/memory_sysfs.h>
 #include <mm/memory_hotplug.h>
+#include <kernel/meminit_work.h>
 
 #define MB2_MAGIC	0x36d76289
 
@@ -192,6 +193,8 @@ void kmain(u32 magic, u64 mbi_phys)
 	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
 	pci_init();			/* ECAM, buses behind root ports, drivers */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
+
+	meminit_work_start();		/* deferred_init=new: the rest of the memmap, after the prompt */
 
 	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());
 	pr_info("boot: ready in %llu ms; type 'help'",

@@ -44,6 +44,7 @@
 #include <mm/migrate.h>
 #include "internal.h"
 #include <mm/zone_contig.h>
+#include <mm/deferred_init.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -243,6 +244,7 @@ int alloc_contig_range_explain(u64 start_pfn, u64 end_pfn, int migratetype, gfp_
 			  (unsigned long long)start_pfn, (unsigned long long)end_pfn);
 		return acr_fail(why, -EINVAL, "args", NO_PFN);
 	}
+	deferred_init_pfn_range(outer_start, outer_end);	/* pending boot memory: initialised first */
 	if (migratetype != MIGRATE_MOVABLE && migratetype != MIGRATE_CMA) {
 		ksnprintf(why->why, sizeof(why->why), "migratetype %s: only Movable or CMA ranges",
 			  migratetype_name(migratetype));

@@ -57,6 +57,29 @@
 void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsigned flags,
 			     struct contig_free_stats *st);
 
+/* ---- mm/mm_init.c: boot memory's memmap and hand-over, by window --------- */
+
+/*
+ * boot_memmap_init_window() - what the boot's memmap step does, for the
+ * pfns of [lo, hi) only: the struct pages of boot memory (each zone's part
+ * through memmap_init_range()), the holes of present sections (reserved,
+ * the zone of the memory after them), the zones' pages_with_online_memmap,
+ * and PG_reserved on memblock-reserved RAM.  Called with [0, MAX_PFN) by
+ * the old design, and with one section at a time by deferred init (the
+ * same calls clipped, so the bytes written are the same).  *holes (may be
+ * NULL) grows by the hole pages; returns the memory pages initialised.
+ * Context: (boot), or (main) for a deferred section.
+ */
+u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes);
+
+/*
+ * boot_handover_window() - the boot hand-over for [lo, hi) only: every
+ * free memblock range clipped to it, zone by zone, through
+ * free_pfn_range_to_buddy(FREE_RANGE_NEW, poisoned if page_poison=on).
+ * Returns the pages handed to the buddy.  Context: (boot)/(main).
+ */
+u64 boot_handover_window(u64 lo, u64 hi);
+
 /* ---- mm/memory_block.c: the block table's writers ------------------------ */
 
 /*

@@ -32,9 +32,15 @@ struct mechanism mechanisms[NR_MECHS] = {
 		.summary = "auto-movable online check: sum every zone (old) or cached sums (new)",
 		.design = DESIGN_NEW,
 	},
+	[MECH_DEFERRED_INIT] = {
+		.name = "deferred_init",
+		.summary = "boot memmap: all before the prompt (old) or early part, rest in steps and on demand (new)",
+		.design = DESIGN_OLD,	/* deferred_init= at boot chooses */
+	},
 };
 
 static void (*resync_hooks[NR_MECHS])(void);
+static void (*leave_new_hooks[NR_MECHS])(void);
 
 struct mechanism *mech_find(const char *name)
 {
@@ -64,6 +70,12 @@ void mech_register_resync(enum mech_id id, void (*resync)(void))
 	resync_hooks[id] = resync;
 }
 
+void mech_register_leave_new(enum mech_id id, void (*leave)(void))
+{
+	MM_BUG_ON(id < 0 || id >= NR_MECHS, "mech_register_leave_new: id %d", (int)id);
+	leave_new_hooks[id] = leave;
+}
+
 int mech_set(enum mech_id id, enum mech_design d)
 {
 	struct mechanism *m;
@@ -77,6 +89,8 @@ int mech_set(enum mech_id id, enum mech_design d)
 		return 0;
 	if (d != DESIGN_OLD && m->design == DESIGN_OLD && resync_hooks[id])
 		resync_hooks[id]();
+	if (d == DESIGN_OLD && leave_new_hooks[id])
+		leave_new_hooks[id]();
 	mech_trace(id, "design %s -> %s", mech_design_name(m->design), mech_design_name(d));
 	m->design = d;
 	return 0;

@@ -17,6 +17,7 @@
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
 #include "internal.h"
+#include <mm/deferred_init.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <lib/printk.h>
@@ -359,6 +360,9 @@ int memory_block_offline(struct memory_block *mem)
 	struct zone *zone = mem->zone;
 	unsigned long taken;
 	int err, tries;
+
+	/* boot memory still waiting for its memmap: initialise it first */
+	deferred_init_pfn_range(start_pfn, end_pfn);
 
 	if (mem->state != MEM_ONLINE)
 		return -EINVAL;

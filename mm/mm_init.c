@@ -14,9 +14,14 @@
  *   5. memmap: every struct page of RAM initialised by memmap_init_range()
  *      (per page or from a template, whichever design memmap_init selects),
  *      holes as reserved pages, memblock-reserved RAM marked PG_reserved;
+ *      with deferred_init=new only the sections deferred_init_plan() keeps
+ *      early, the others left pending for mm/deferred_init.c, which runs
+ *      the same window functions on them later;
  *   6. hand-over: each free memblock range given to the buddy allocator in
  *      the largest naturally aligned blocks (up to order 10) by
- *      free_pfn_range_to_buddy(); memblock is closed;
+ *      free_pfn_range_to_buddy() (deferred_init=new: of the early sections
+ *      only); memblock is closed to allocations (its lists stay, for the
+ *      pending sections);
  *   7. per-zone settings: pcp batch/high, zonelists, watermarks and the
  *      `contiguous` flag (zone_update_contiguous(): the walk or the counter,
  *      whichever design contig_check selects).
@@ -32,6 +37,7 @@
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
 #include <mm/cma.h>
+#include <mm/deferred_init.h>
 #include "internal.h"
 #include <lib/string.h>
 #include <lib/printk.h>
@@ -412,9 +418,10 @@ static u64 init_holes(u64 start_pfn, u64 end_pfn, int nid, enum zone_type zone)
 	return pages;
 }
 
-static void init_memmap(void)
+/* Contract in internal.h. */
+u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes)
 {
-	u64 t0 = mm_cycles(), hole_pfn = 0, pages = 0, holes = 0;
+	u64 hole_pfn = 0, pages = 0, hole_pages = 0;
 	int last_nid = 0;
 
 	for (u32 i = 0; i < memblock.memory.cnt; i++) {
@@ -424,11 +431,12 @@ static void init_memmap(void)
 		if (start >= end)
 			continue;
 		/* the hole before this range takes the zone of its first page */
-		holes += init_holes(hole_pfn, start, r->nid, zone_for_pfn(r->nid, start));
+		hole_pages += init_holes(MAX(hole_pfn, lo), MIN(start, hi), r->nid,
+					 zone_for_pfn(r->nid, start));
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			struct zone *zone = &NODE_DATA(r->nid)->node_zones[z];
-			u64 s = MAX(start, (u64)zone->zone_start_pfn);
-			u64 e = MIN(end, (u64)zone_end_pfn(zone));
+			u64 s = MAX(MAX(start, (u64)zone->zone_start_pfn), lo);
+			u64 e = MIN(MIN(end, (u64)zone_end_pfn(zone)), hi);
 
 			if (s < e) {
 				memmap_init_range(s, e, (enum zone_type)z, r->nid, MIGRATE_MOVABLE);
@@ -440,55 +448,103 @@ static void init_memmap(void)
 		last_nid = r->nid;
 	}
 	/* the tail of the last section */
-	holes += init_holes(hole_pfn, ALIGN_UP(hole_pfn, PAGES_PER_SECTION), last_nid,
-			    zone_for_pfn(last_nid, hole_pfn ? hole_pfn - 1 : 0));
+	hole_pages += init_holes(MAX(hole_pfn, lo), MIN(ALIGN_UP(hole_pfn, PAGES_PER_SECTION), hi),
+				 last_nid, zone_for_pfn(last_nid, hole_pfn ? hole_pfn - 1 : 0));
+
+	/* Reserved RAM: never given to the buddy. */
+	for (u32 i = 0; i < memblock.reserved.cnt; i++) {
+		const struct memblock_region *r = &memblock.reserved.regions[i];
+		u64 s = MAX(PFN_DOWN(r->base), lo), e = MIN(PFN_UP(r->base + r->size), hi);
+
+		for (u64 pfn = s; pfn < e; pfn++) {
+			if (!valid_section(__pfn_to_section(pfn)) ||
+			    !memblock_is_memory(&memblock, PFN_PHYS(pfn)))
+				continue;
+			SetPageReserved(pfn_to_page(pfn));
+		}
+	}
+	if (holes)
+		*holes += hole_pages;
+	return pages;
+}
+
+/*
+ * init_memmap() - step 5.  The old deferred_init design initialises every
+ * section in one window; the new one only the sections deferred_init_plan()
+ * left out of its pending set, one window each (mm/deferred_init.c does the
+ * rest later, through the same boot_memmap_init_window()).
+ */
+static void init_memmap(void)
+{
+	u64 t0 = mm_cycles(), pages = 0, holes = 0, nr = 0, deferred = 0;
+
+	if (!deferred_init_pending_sections()) {
+		pages = boot_memmap_init_window(0, MAX_PFN, &holes);
+	} else {
+		for (; sparse_next_present(&nr); nr++) {
+			if (deferred_section(__nr_to_section(nr))) {
+				deferred++;
+				continue;
+			}
+			pages += boot_memmap_init_window(section_nr_to_pfn(nr),
+							 section_nr_to_pfn(nr + 1), &holes);
+		}
+	}
 	mm_boot_stats.memmap_init_cycles = mm_cycles() - t0;
 	mm_boot_stats.memmap_init_design = mech_design(MECH_MEMMAP_INIT);
 	mm_boot_stats.memmap_init_pages = pages + holes;
-	pr_info("memmap: initialised %llu pages (%llu in holes) in %llu cycles, %llu cycles/page",
+	pr_info("memmap: initialised %llu pages (%llu in holes) in %llu cycles, %llu cycles/page%s",
 		(unsigned long long)(pages + holes), (unsigned long long)holes,
 		(unsigned long long)mm_boot_stats.memmap_init_cycles,
-		(unsigned long long)(mm_boot_stats.memmap_init_cycles / MAX(pages + holes, 1ULL)));
+		(unsigned long long)(mm_boot_stats.memmap_init_cycles / MAX(pages + holes, 1ULL)),
+		deferred ? "; the other sections wait (deferred_init=new)" : "");
 
-	/* Boot memory is online from the start. */
+	/* Boot memory is online from the start (deferred sections too: their
+	 * blocks are online, pfn_valid() keeps walkers out until initialised). */
 	for (u32 i = 0; i < memblock.memory.cnt; i++) {
 		const struct memblock_region *r = &memblock.memory.regions[i];
 
 		sparse_set_online(PFN_UP(r->base), PFN_DOWN(r->base + r->size));
 	}
-
-	/* Reserved RAM: never given to the buddy. */
-	for (u32 i = 0; i < memblock.reserved.cnt; i++) {
-		const struct memblock_region *r = &memblock.reserved.regions[i];
-
-		for (u64 pfn = PFN_DOWN(r->base); pfn < PFN_UP(r->base + r->size); pfn++) {
-			if (!pfn_valid(pfn) || !memblock_is_memory(&memblock, PFN_PHYS(pfn)))
-				continue;
-			SetPageReserved(pfn_to_page(pfn));
-		}
-	}
 }
 
 /* ---- step 6: hand-over to the buddy --------------------------------------- */
 
-static void handover_to_buddy(bool poison)
+/* Contract in internal.h. */
+u64 boot_handover_window(u64 lo, u64 hi)
 {
-	u64 idx = 0, t0 = mm_cycles();
+	unsigned flags = FREE_RANGE_NEW | (page_poison_enabled() ? FREE_RANGE_POISON : 0);
+	u64 idx = 0, pages = 0;
 	phys_addr_t s, e;
 	int nid;
 
 	while (memblock_next_free_range(&memblock, &idx, NUMA_NO_NODE, &s, &e, &nid)) {
-		u64 start = PFN_UP(s), end = PFN_DOWN(e);
+		u64 start = MAX(PFN_UP(s), lo), end = MIN(PFN_DOWN(e), hi);
 
 		for (int z = 0; z < MAX_NR_ZONES && start < end; z++) {
 			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
 			u64 zs = MAX(start, (u64)zone->zone_start_pfn);
 			u64 ze = MIN(end, (u64)zone_end_pfn(zone));
 
-			if (zs < ze)
-				free_pfn_range_to_buddy(zone, zs, ze, FREE_RANGE_NEW |
-							(poison ? FREE_RANGE_POISON : 0), NULL);
+			if (zs < ze) {
+				free_pfn_range_to_buddy(zone, zs, ze, flags, NULL);
+				pages += ze - zs;
+			}
 		}
+	}
+	return pages;
+}
+
+static void handover_to_buddy(void)
+{
+	u64 t0 = mm_cycles(), nr = 0;
+
+	if (!deferred_init_pending_sections()) {
+		boot_handover_window(0, MAX_PFN);
+	} else {
+		for (; sparse_next_present(&nr); nr++)
+			if (!deferred_section(__nr_to_section(nr)))
+				boot_handover_window(section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1));
 	}
 	mm_boot_stats.handover_cycles = mm_cycles() - t0;
 	memblock.current_limit = 0;	/* closed: the buddy owns free memory now */
@@ -541,9 +597,10 @@ void mm_core_init(const struct mm_boot_params *bp)
 	setup_sections();				/* 3 */
 	setup_zones(bp);				/* 4 */
 	print_zone_ranges();
-	init_memmap();					/* 5 */
+	deferred_init_plan();				/* 5: deferred_init=new: what waits */
+	init_memmap();
 	page_poison_enable(bp->page_poison);
-	handover_to_buddy(bp->page_poison);		/* 6 */
+	handover_to_buddy();				/* 6 */
 	mm_set_pt_allocator(buddy_alloc_zeroed_page, buddy_release_pt_page);
 
 	for_each_zone(zone) {				/* 7 */
@@ -566,6 +623,7 @@ void mm_core_init(const struct mm_boot_params *bp)
 		(unsigned long long)(mm_boot_stats.memmap_pages << (PAGE_SHIFT - 10)),
 		(unsigned long long)((present - managed - mm_boot_stats.memmap_pages) << (PAGE_SHIFT - 10)));
 	cma_activate();					/* CMA pageblocks into the buddy */
+	deferred_init_boot_done();			/* the rest: steps, on demand */
 }
 
 void mm_init_dump(struct printer *p)

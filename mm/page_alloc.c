@@ -12,7 +12,10 @@
  *      and, with __GFP_THISNODE, other nodes' zones;
  *   3. take the first zone whose free pages stay above its LOW watermark
  *      plus its lowmem_reserve for this request (zone_watermark_ok) and that
- *      has a block: from the pcp lists for order <= 3, else the buddy;
+ *      has a block: from the pcp lists for order <= 3, else the buddy; a
+ *      zone that fails while boot memory of it still waits for its memmap
+ *      (deferred_init=new) is grown from it first and tried again
+ *      (deferred_grow_zone(), Linux's order);
  *   4. if none, walk again against the MIN watermark (halved for
  *      __GFP_HIGH) -- Linux's slow path without reclaim or compaction --
  *      and once more after draining the pcp lists of those zones (what
@@ -32,6 +35,7 @@
  */
 #include "buddy_internal.h"
 #include <mm/mechanisms.h>
+#include <mm/deferred_init.h>
 #include "internal.h"
 #include <lib/string.h>
 #include <lib/errno.h>
@@ -664,22 +668,35 @@ static struct page *get_page_from_freelist(int nid, gfp_t gfp, unsigned order,
 	struct zone *zone, *preferred = NULL;
 
 	for (int i = 0; (zone = zonelist->zones[i]) != NULL; i++) {
+		bool other_node = zone->zone_pgdat->node_id != nid;
 		struct page *page;
 
-		if ((int)zone->idx > highest || !managed_zone(zone))
+		if ((int)zone->idx > highest)
+			continue;
+		/* a zone whose boot memory all waits (deferred_init=new) */
+		if (!managed_zone(zone) &&
+		    ((gfp & __GFP_THISNODE && other_node) || !deferred_grow_zone(zone, order)))
 			continue;
 		if (!preferred)
 			preferred = zone;
-		if ((gfp & __GFP_THISNODE) && zone->zone_pgdat->node_id != nid)
+		if ((gfp & __GFP_THISNODE) && other_node)
 			continue;
-		if (!zone_watermark_ok(zone, order, zone->watermark[alloc_flags & ALLOC_WMARK_MASK],
-				       highest, alloc_flags))
-			continue;
-		page = zone_alloc_pages(zone, gfp, order);
-		if (page) {
-			zone_statistics(preferred, zone);
-			return page;
-		}
+		/*
+		 * Linux's order: before falling back to the next zone, grow this
+		 * one from its pending boot memory (deferred_grow_zone(): false
+		 * at once when nothing waits) and try it again.
+		 */
+		do {
+			if (!zone_watermark_ok(zone, order,
+					       zone->watermark[alloc_flags & ALLOC_WMARK_MASK],
+					       highest, alloc_flags))
+				continue;
+			page = zone_alloc_pages(zone, gfp, order);
+			if (page) {
+				zone_statistics(preferred, zone);
+				return page;
+			}
+		} while (deferred_grow_zone(zone, order));
 	}
 	return NULL;
 }

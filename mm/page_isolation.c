@@ -76,6 +76,7 @@
 #include <mm/migrate.h>
 #include "buddy_internal.h"
 #include <mm/zone_contig.h>
+#include <mm/deferred_init.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 
@@ -240,6 +241,7 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 	if (start_pfn >= end_pfn || !IS_ALIGNED(start_pfn, pageblock_nr_pages) ||
 	    !IS_ALIGNED(end_pfn, pageblock_nr_pages))
 		return -EINVAL;
+	deferred_init_pfn_range(start_pfn, end_pfn);	/* pending boot memory: initialised first */
 
 	/*
 	 * Free pages of the range may sit on pcp lists: give them to the

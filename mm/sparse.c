@@ -115,6 +115,17 @@ void sparse_clear_memmap(u64 section_nr)
 	}
 }
 
+void sparse_set_deferred(u64 section_nr, bool deferred)
+{
+	struct mem_section *ms = __nr_to_section(section_nr);
+
+	MM_BUG_ON(!valid_section(ms), "section %llu has no memmap", (unsigned long long)section_nr);
+	if (deferred)
+		ms->flags |= SECTION_MEMMAP_DEFERRED;
+	else
+		ms->flags &= ~SECTION_MEMMAP_DEFERRED;
+}
+
 /* Online/offline work on whole sections: a section is online when any of
  * its memory is (Linux sets the bit per section, memory blocks are whole
  * sections).  The range is rounded to sections. */
@@ -243,14 +254,15 @@ void sparse_dump(struct printer *p)
 		for (unsigned i = 0; i < SUBSECTIONS_PER_SECTION; i++)
 			map[i] = ms->subsection_map & (1ULL << i) ? '#' : '.';
 		map[SUBSECTIONS_PER_SECTION] = '\0';
-		pr_printf(p, "%-8llu [0x%014llx-0x%014llx) %4d %6u %s %s%s%s%s\n",
+		pr_printf(p, "%-8llu [0x%014llx-0x%014llx) %4d %6u %s %s%s%s%s%s\n",
 			  (unsigned long long)nr, (unsigned long long)start,
 			  (unsigned long long)(start + PAGES_PER_SECTION), ms->nid,
 			  ms->nr_present_pages, map,
 			  "present",
 			  ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
 			  ms->flags & SECTION_IS_ONLINE ? ",online" : "",
-			  ms->flags & SECTION_IS_EARLY ? ",early" : "");
+			  ms->flags & SECTION_IS_EARLY ? ",early" : "",
+			  ms->flags & SECTION_MEMMAP_DEFERRED ? ",deferred" : "");
 		count++;
 	}
 	pr_printf(p, "%u present sections of %lu possible (%u MiB each)\n", count,

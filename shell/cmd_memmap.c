@@ -100,6 +100,8 @@ static char section_char(u64 nr)
 		return '.';
 	if (!online_section(ms))
 		return 'o';
+	if (deferred_section(ms))
+		return 'p';	/* its struct pages are not written yet: not read */
 	if (ms->nr_present_pages < PAGES_PER_SECTION)
 		return 'h';
 	if (section_all_reserved(nr))
@@ -180,14 +182,19 @@ static int memmap_map_show(struct printer *p)
 		  (unsigned long long)(MAP_PER_LINE * PAGES_PER_SECTION * PAGE_SIZE >> 30));
 	pr_printf(p, "  . absent  o present, not online  h online, part hole  r all reserved\n"
 		     "  D DMA  d DMA32  N Normal  M Movable  V Device (the zone of most pages)\n");
+	if (counts['p'])
+		pr_printf(p, "  p online boot memory whose memmap init is still pending (deferred_init=new)\n");
 	if (many_nodes)
 		pr_printf(p, "  node lines: the node of each present section (0-9, then a-z)\n");
-	pr_printf(p, "drawn: %llu D, %llu d, %llu N, %llu M, %llu V, %llu h, %llu r, %llu o, %llu .\n",
+	pr_printf(p, "drawn: %llu D, %llu d, %llu N, %llu M, %llu V, %llu h, %llu r, %llu o, %llu .",
 		  (unsigned long long)counts['D'], (unsigned long long)counts['d'],
 		  (unsigned long long)counts['N'], (unsigned long long)counts['M'],
 		  (unsigned long long)counts['V'], (unsigned long long)counts['h'],
 		  (unsigned long long)counts['r'], (unsigned long long)counts['o'],
 		  (unsigned long long)counts['.']);
+	if (counts['p'])
+		pr_printf(p, ", %llu p", (unsigned long long)counts['p']);
+	pr_printf(p, "\n");
 	return 0;
 }
 

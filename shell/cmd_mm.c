@@ -23,6 +23,9 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/numa_cpu.h>
+#include <mm/deferred_init.h>
+#include <kernel/meminit_work.h>
+#include <kernel/time.h>
 
 
 /* ---- page PFN ------------------------------------------------------------- */
@@ -34,9 +37,10 @@ static const char *section_state(const struct mem_section *ms, char *buf, size_t
 		strlcpy(buf, "absent", size);
 		return buf;
 	}
-	ksnprintf(buf, size, "present%s%s%s", ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
+	ksnprintf(buf, size, "present%s%s%s%s", ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
 		  ms->flags & SECTION_IS_ONLINE ? ",online" : "",
-		  ms->flags & SECTION_IS_EARLY ? ",early" : "");
+		  ms->flags & SECTION_IS_EARLY ? ",early" : "",
+		  ms->flags & SECTION_MEMMAP_DEFERRED ? ",deferred" : "");
 	return buf;
 }
 
@@ -62,6 +66,9 @@ static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
 		ksnprintf(buf, size, "no memmap (section %llu is not present)", (unsigned long long)nr);
 	else if (!valid_section(ms))
 		ksnprintf(buf, size, "no memmap (section %llu is present but has no memmap)",
+			  (unsigned long long)nr);
+	else if (deferred_section(ms))
+		ksnprintf(buf, size, "memmap init pending: section %llu of boot memory waits for deferred init (`meminit finish` does it now)",
 			  (unsigned long long)nr);
 	else if (!pfn_valid(pfn))
 		ksnprintf(buf, size, "no memmap (subsection %u of section %llu is not present)",
@@ -285,6 +292,9 @@ static int cmd_numa(struct printer *out, int argc, char **argv)
 		pr_printf(out, "  %lu pages spanned, %lu present, %lu managed (%lu MiB)\n",
 			  pgdat->node_spanned_pages, pgdat->node_present_pages, managed,
 			  managed >> (20 - PAGE_SHIFT));
+		if (deferred_init_pending_pages(nid))
+			pr_printf(out, "  %llu pages pending: memmap init deferred (`meminit`)\n",
+				  (unsigned long long)deferred_init_pending_pages(nid));
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			const struct zone *zone = &pgdat->node_zones[z];
 
@@ -327,17 +337,51 @@ SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
 		      "memory may appear later.",
 	      .fn = cmd_numa);
 
-static int cmd_meminit(struct printer *out, int argc, char **argv)
+/*
+ * `meminit finish`: the pending sections in the foreground, one at a time,
+ * so Ctrl-C stops between two of them; each leaves the machine
+ * consistent (initialised and handed over, or still pending).
+ */
+static int meminit_finish(struct printer *out)
 {
-	if (argc != 1)
-		return shell_usage(out, shell_find("meminit"));
-	mm_init_dump(out);
+	u64 before = deferred_init_pending_sections(), t0 = ktime_ns(), done = 0;
+
+	if (!before) {
+		pr_printf(out, "meminit: nothing pending\n");
+		return 0;
+	}
+	while (deferred_init_step(1)) {
+		done++;
+		if (deferred_init_pending_sections() && shell_interrupted()) {
+			pr_printf(out, "meminit: interrupted after %llu of %llu sections; %llu still pending\n",
+				  (unsigned long long)done, (unsigned long long)before,
+				  (unsigned long long)deferred_init_pending_sections());
+			return -EINTR;
+		}
+	}
+	pr_printf(out, "meminit: %llu sections initialised in %llu ms; nothing pending\n",
+		  (unsigned long long)done, (unsigned long long)((ktime_ns() - t0) / 1000000));
 	return 0;
 }
 
-SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit",
+static int cmd_meminit(struct printer *out, int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "finish"))
+		return meminit_finish(out);
+	if (argc != 1)
+		return shell_usage(out, shell_find("meminit"));
+	mm_init_dump(out);
+	deferred_init_dump(out);
+	meminit_work_dump(out);
+	return 0;
+}
+
+SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit [finish]",
 	      .summary = "what mm_core_init did at boot, with its costs",
 	      .help = "Cycles spent initialising the memmap and handing memory to the\n"
 		      "buddy, the memmap's own size, reserved pages, and where\n"
-		      "ZONE_MOVABLE starts on each node.",
+		      "ZONE_MOVABLE starts on each node.  With deferred_init=new, also\n"
+		      "the sections still pending per node and the background work;\n"
+		      "`meminit finish` initialises the rest now (Ctrl-C stops it\n"
+		      "between two sections).",
 	      .fn = cmd_meminit);

@@ -1,5 +1,5 @@
 /*
- * mechanisms.h - the four Linux mechanisms memlab keeps next to the designs
+ * mechanisms.h - the Linux mechanisms memlab keeps next to the designs
  * they replaced, and the run-time switch between them.
  *
  *   contig_check        zone contiguity: old = walk every pageblock after
@@ -14,6 +14,13 @@
  *   auto_movable_stats  auto-movable online check: old = sum the stats of
  *                       every zone each time; new = cached sums kept in
  *                       step (mm/online_policy.c)
+ *   deferred_init       boot memmap init: old = every struct page of boot
+ *                       memory before the prompt; new = a bounded early
+ *                       part per node, the rest in background steps and on
+ *                       demand (mm/deferred_init.c).  A boot-time choice
+ *                       (deferred_init=old|new, default old); switching to
+ *                       old at run time finishes the pending work now,
+ *                       switching to new only says what the next boot does
  *
  * Each mechanism has a design (DESIGN_OLD, DESIGN_NEW, or DESIGN_NEW_NT for
  * memmap_init) and a trace switch that narrates its steps on the console,
@@ -21,7 +28,7 @@
  * /sys/kernel/mm/memlab/<name> (old|new|template-nt) and
  * /sys/kernel/mm/memlab/trace/<name> (0|1); shell: `mech`, `trace`.
  *
- * One pattern in all four: each mechanism file holds its old design, its
+ * One pattern in all of them: each mechanism file holds its old design, its
  * new design and the switch (the entry point that reads its getter below
  * and dispatches); explicit _old/_new or _design() entries exist
  * only for comparisons and equivalence tests, and say so.  Only
@@ -44,6 +51,7 @@ enum mech_id {
 	MECH_MEMMAP_INIT,
 	MECH_CONTIG_FREE,
 	MECH_AUTO_MOVABLE_STATS,
+	MECH_DEFERRED_INIT,
 	NR_MECHS
 };
 
@@ -148,6 +156,14 @@ void mech_restore(enum mech_id id, enum mech_design saved);
  * Context: (boot).
  */
 void mech_register_resync(enum mech_id id, void (*resync)(void));
+
+/*
+ * Leave hooks: a mechanism whose new design leaves work pending registers
+ * a function that completes it; mech_set() calls it when switching from a
+ * new design to old, before the switch.  Today deferred_init registers
+ * deferred_init_finish() (mm/mm_init.c, at boot).  Context: (boot).
+ */
+void mech_register_leave_new(enum mech_id id, void (*leave)(void));
 
 /* mech_dump() - the `mech` table: name, design, trace, summary.  Context: (any). */
 void mech_dump(struct printer *p);

@@ -14,6 +14,10 @@
  *   SECTION_HAS_MEM_MAP     struct pages are allocated and mapped (vmemmap)
  *   SECTION_IS_ONLINE       the pages were given to the allocator
  *   SECTION_IS_EARLY        present since boot (pfn_valid for the whole section)
+ *   SECTION_MEMMAP_DEFERRED boot memory whose struct pages are not initialised
+ *                           yet (deferred_init=new, mm/deferred_init.c): the
+ *                           memmap is mapped but says nothing, so pfn_valid()
+ *                           is false until deferred init clears the bit
  * Transitions: absent -> present -> has-memmap -> online, and back in
  * reverse order on removal; sparse_* functions are the only writers.
  *
@@ -29,6 +33,7 @@
 #define SECTION_HAS_MEM_MAP	(1UL << 1)
 #define SECTION_IS_ONLINE	(1UL << 2)
 #define SECTION_IS_EARLY	(1UL << 3)
+#define SECTION_MEMMAP_DEFERRED	(1UL << 4)
 
 /* Pageblock flags: 4 bits each, migratetype in bits 0-2, isolate in bit 3. */
 #define PB_MIGRATETYPE_BITS	3
@@ -103,17 +108,23 @@ static inline bool early_section(const struct mem_section *ms)
 	return ms && (ms->flags & SECTION_IS_EARLY);
 }
 
+static inline bool deferred_section(const struct mem_section *ms)
+{
+	return ms && (ms->flags & SECTION_MEMMAP_DEFERRED);
+}
+
 /*
  * pfn_valid() - a struct page exists for pfn and may be read (it says
  * nothing about whether the page is online).  True for every pfn of an early
  * section with a memmap; in other sections only where the subsection is
- * present.
+ * present.  False in a section whose memmap init is still deferred
+ * (SECTION_MEMMAP_DEFERRED): its struct pages may not be read yet.
  */
 static inline bool pfn_valid(u64 pfn)
 {
 	struct mem_section *ms = __pfn_to_section(pfn);
 
-	if (!valid_section(ms))
+	if (!valid_section(ms) || (ms->flags & SECTION_MEMMAP_DEFERRED))
 		return false;
 	return early_section(ms) || (ms->subsection_map >> pfn_to_subsection(pfn)) & 1;
 }
@@ -147,6 +158,13 @@ void sparse_set_memmap(u64 section_nr, phys_addr_t memmap_pa);
 void sparse_clear_memmap(u64 section_nr);
 void sparse_set_online(u64 start_pfn, u64 end_pfn);
 void sparse_set_offline(u64 start_pfn, u64 end_pfn);
+
+/*
+ * sparse_set_deferred() - set or clear SECTION_MEMMAP_DEFERRED of a section
+ * with a memmap: only mm/deferred_init.c calls it, setting it at boot before
+ * the memmap is initialised and clearing it once it is.  Context: (boot)/(main).
+ */
+void sparse_set_deferred(u64 section_nr, bool deferred);
 void sparse_remove_present(u64 start_pfn, u64 end_pfn);
 
 /* Pageblock migratetype and isolate bit of the pageblock holding pfn. */

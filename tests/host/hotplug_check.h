@@ -9,9 +9,11 @@
  * memory_hotplug.c):
  *   - present_pages == the pages of memory in online blocks whose struct
  *     page says this zone (a recount);
- *   - present_pages == managed_pages + reserved + offline, where reserved
- *     counts the PG_reserved pages among them (boot reservations,
- *     memmap_on_memory pages) and offline the PageOffline ones;
+ *   - present_pages == managed_pages + reserved + offline + pending, where
+ *     reserved counts the PG_reserved pages among them (boot reservations,
+ *     memmap_on_memory pages), offline the PageOffline ones and pending the
+ *     pages of boot sections whose memmap init is still deferred
+ *     (deferred_init=new; their struct pages are not read);
  *   - nr_free == pages of the buddy free lists + pcp count, and every free
  *     block lies in online memory of the zone, in a pageblock that is not
  *     isolated;

@@ -1,0 +1,34 @@
+/*
+ * meminit_work.h - the background part of deferred memmap init
+ * (deferred_init=new, include/mm/deferred_init.h) as a long operation:
+ * started at the end of boot, so the prompt comes first, it initialises
+ * the pending sections of boot memory a few at a time from the main loop's
+ * idle point, each slice bounded by LONGOP_SLICE_NS (finishing the section
+ * it is in).  `work` lists it with done/total sections; `meminit` shows
+ * its progress and `meminit finish` runs the rest in the foreground.
+ *
+ * Context: (main).
+ */
+#ifndef KERNEL_MEMINIT_WORK_H
+#define KERNEL_MEMINIT_WORK_H
+
+#include <lib/types.h>
+
+struct printer;
+
+/*
+ * meminit_work_start() - start the long operation if boot memory waits
+ * (and deferred_init_background=1, the default: 0 leaves the pending
+ * sections to the allocator and `meminit finish`, for experiments and
+ * tests); nothing otherwise.  Called once, by kmain() before the shell.
+ */
+void meminit_work_start(void);
+
+/*
+ * meminit_work_dump() - one line: the background operation's sections
+ * done of total, its slices and elapsed time (running or finished), or
+ * nothing when it never ran.  Part of `meminit`.
+ */
+void meminit_work_dump(struct printer *p);
+
+#endif

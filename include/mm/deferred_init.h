@@ -1,0 +1,129 @@
+/*
+ * deferred_init.h - mechanism 5: deferred memmap init of boot memory.
+ *
+ * The old design (deferred_init=old, the default): mm_core_init()
+ * initialises the struct pages of all boot memory and hands all free
+ * memory to the buddy before the prompt; the cost grows with memory.
+ *
+ * The new design (deferred_init=new, Linux's deferred struct page init):
+ * at boot, per node, only the first deferred_init_early bytes of memory
+ * (whole sections, at least one) and every section holding memblock-
+ * reserved RAM (the memmap itself, the kernel, CMA) are initialised and
+ * handed over; the other sections are "pending" (SECTION_MEMMAP_DEFERRED,
+ * include/mm/sparse.h).  They are initialised later, a section at a time,
+ * by the same boot_memmap_init_window() and boot_handover_window() the
+ * old design uses (so through memmap_init_range() and mechanism 2's
+ * template):
+ *   - in background steps, deferred_init_step(), lowest section first
+ *     (the kernel runs them as a long operation after the prompt);
+ *   - on demand, deferred_grow_zone(), when an allocation finds no free
+ *     block in a zone's initialised part: the allocator initialises
+ *     pending sections of that zone until the request fits, then tries it
+ *     again before falling back to the next zone;
+ *   - for an operation on a range, deferred_init_pfn_range(): offlining a
+ *     block, isolating pageblocks and alloc_contig_range initialise the
+ *     pending sections they touch first, then proceed as on eager memory.
+ *
+ * Rules while sections are pending (docs/deferred-init.md):
+ *   - pfn_valid() is false in a pending section, so no pfn walker reads
+ *     its struct pages; views that show pfns say "pending" for them
+ *     (pfn_pending());
+ *   - zone and node present_pages count pending memory (it exists),
+ *     managed_pages and MemTotal do not (the buddy does not have it yet),
+ *     nor do the free counts; present = managed + reserved + pending;
+ *   - the watermarks and pcp sizes follow managed_pages after each step;
+ *   - a zone with pending memory is not contiguous (its memmap is not all
+ *     initialised), under both contig_check designs.
+ *
+ * Context: (boot) for the plan, (main) for everything else; one CPU.
+ */
+#ifndef MM_DEFERRED_INIT_H
+#define MM_DEFERRED_INIT_H
+
+#include <mm/mmzone.h>
+#include <lib/printer.h>
+
+/* The boot parameters: deferred_init=old|new and deferred_init_early=SIZE. */
+enum deferred_init_boot { DEFERRED_INIT_OLD, DEFERRED_INIT_NEW };
+extern int deferred_init_param;
+extern u64 deferred_init_early;
+
+/* What deferred init did so far, for `meminit` and the tests. */
+struct deferred_init_stats {
+	bool boot_new;			/* the boot ran the new design */
+	u64 boot_sections;		/* sections initialised at boot */
+	u64 boot_pending_sections;	/* sections left pending at boot */
+	u64 boot_pending_pages;		/* their memory pages */
+	u64 steps;			/* deferred_init_step() calls that did work */
+	u64 step_sections;		/* sections initialised by steps */
+	u64 grows, grow_sections;	/* deferred_grow_zone(): calls that grew, sections */
+	u64 range_sections;		/* sections initialised for an operation on a range */
+	u64 cycles;			/* spent initialising pending sections */
+	u64 done_cycles;		/* mm_cycles() when the last one finished, 0 before */
+};
+extern struct deferred_init_stats deferred_init_stats;
+
+/*
+ * deferred_init_plan() - with deferred_init=new, choose the sections that
+ * wait and mark them SECTION_MEMMAP_DEFERRED; with old, nothing.  Resets the
+ * state of a previous boot (host tests boot many times) and sets the
+ * mechanism's design from deferred_init_param.  Called by mm_core_init()
+ * after the zones are set up and before the memmap is initialised.
+ * Context: (boot).
+ */
+void deferred_init_plan(void);
+
+/*
+ * deferred_init_boot_done() - the end of mm_core_init(): take the pending
+ * pages out of the boot's "reserved" count and register
+ * deferred_init_finish() as the mechanism's leave hook.  Context: (boot).
+ */
+void deferred_init_boot_done(void);
+
+/*
+ * deferred_init_step() - initialise and hand over up to max_sections
+ * pending sections (at least one if any is pending), lowest first; then
+ * the watermarks and the contiguity of the zones touched.  Returns the
+ * sections initialised (0: nothing was pending).  Context: (main).
+ */
+u64 deferred_init_step(u64 max_sections);
+
+/*
+ * deferred_grow_zone() - initialise pending sections of zone, lowest
+ * first, until it has a free block of order `order` above its low
+ * watermark (or none is pending).  True if any section was initialised;
+ * false at once when nothing waits.  The allocator calls it for a zone
+ * that cannot serve a request, before falling back to the next zone.
+ * Context: (main), zone lock.
+ */
+bool deferred_grow_zone(struct zone *zone, unsigned order);
+
+/*
+ * deferred_init_pfn_range() - initialise every pending section that meets
+ * [start_pfn, end_pfn), for an operation that is about to change that
+ * range (offline, isolation, alloc_contig_range).  Returns the sections
+ * initialised.  Context: (main).
+ */
+u64 deferred_init_pfn_range(u64 start_pfn, u64 end_pfn);
+
+/* deferred_init_finish() - every pending section, now.  Context: (main). */
+void deferred_init_finish(void);
+
+/*
+ * The queries: memory pages still pending on node nid (NUMA_NO_NODE: all
+ * nodes), in zone, pending sections in all; pfn_pending(): is pfn in a
+ * pending section (its struct page not initialised yet).  Context: (any).
+ */
+u64 deferred_init_pending_pages(int nid);
+u64 deferred_init_zone_pending_pages(const struct zone *zone);
+u64 deferred_init_pending_sections(void);
+bool pfn_pending(u64 pfn);
+
+/*
+ * deferred_init_dump() - the `meminit` part: the design the boot ran, per
+ * node initialised and pending pages, steps, grows and cycles so far.
+ * Context: (any).
+ */
+void deferred_init_dump(struct printer *p);
+
+#endif

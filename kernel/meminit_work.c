@@ -1,0 +1,72 @@
+/*
+ * meminit_work.c - deferred memmap init's background long operation (see
+ * include/kernel/meminit_work.h): each step initialises pending sections
+ * through deferred_init_step() until the slice's deadline passes.  The
+ * allocator, offlining and `meminit finish` may initialise sections too;
+ * the step only asks how many are still pending, so it never does one
+ * twice and ends when nothing waits, whoever did the work.
+ */
+#include <kernel/meminit_work.h>
+#include <kernel/longop.h>
+#include <kernel/time.h>
+#include <mm/deferred_init.h>
+#include <lib/params.h>
+#include <lib/printer.h>
+#include <lib/printk.h>
+
+static struct longop meminit_op;
+static bool background = true;	/* deferred_init_background= */
+
+KERNEL_PARAM(deferred_init_background,
+	.name = "deferred_init_background", .type = PARAM_BOOL, .value = &background,
+	.max = 1, .def = 1,
+	.help = "deferred_init=new: initialise pending boot memory in the background (0: only on demand and `meminit finish`)");
+static u64 end_ns;	/* ktime_ns() when it found nothing left, 0 before */
+
+/* One slice: a section at a time until the deadline; done/total kept in
+ * sections of the boot's pending set. */
+static bool meminit_step(struct longop *op, u64 deadline_ns)
+{
+	do {
+		if (!deferred_init_step(1))
+			break;
+	} while (ktime_ns() < deadline_ns);
+	op->done = op->total - deferred_init_pending_sections();
+	if (deferred_init_pending_sections())
+		return true;
+	end_ns = ktime_ns();
+	pr_info("deferred init: boot memory's memmap complete after %llu ms (%llu slices)",
+		(unsigned long long)((end_ns - op->start_ns) / 1000000),
+		(unsigned long long)op->slices + 1);
+	return false;
+}
+
+void meminit_work_start(void)
+{
+	if (!deferred_init_pending_sections())
+		return;
+	if (!background) {
+		pr_info("deferred init: no background work (deferred_init_background=0): on demand and `meminit finish` only");
+		return;
+	}
+	meminit_op.name = "deferred memmap init";
+	meminit_op.unit = "sections";
+	meminit_op.step = meminit_step;
+	meminit_op.total = deferred_init_pending_sections();
+	meminit_op.done = 0;
+	longop_start(&meminit_op);
+}
+
+void meminit_work_dump(struct printer *p)
+{
+	u64 now = ktime_ns(), ms;
+
+	if (!meminit_op.step)
+		return;
+	ms = ((meminit_op.running || !end_ns ? now : end_ns) - meminit_op.start_ns) / 1000000;
+	pr_printf(p, "  background: %llu/%llu sections, %llu slices, %llu.%03llu s%s\n",
+		  (unsigned long long)(meminit_op.total - deferred_init_pending_sections()),
+		  (unsigned long long)meminit_op.total, (unsigned long long)meminit_op.slices,
+		  (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000),
+		  meminit_op.running ? ", running" : ", finished");
+}

@@ -1,0 +1,373 @@
+/*
+ * deferred_init.c - mechanism 5: the memmap of boot memory initialised
+ * after the prompt, in bounded steps and on demand (see
+ * include/mm/deferred_init.h for the two designs and the rules).
+ *
+ * The unit is a section (128 MiB, 32768 struct pages): a section is either
+ * initialised (memmap written, free memory in the buddy) or pending
+ * (SECTION_MEMMAP_DEFERRED: memmap mapped but unwritten, nothing in the
+ * buddy, pfn_valid() false).  A section changes from pending to
+ * initialised in one call, init_section(), which runs the boot's own
+ * window functions (mm/mm_init.c) on it: the memmap, the holes, the
+ * reserved pages, then the hand-over.  Because every call the old design
+ * makes for a pfn is made for it here too, with the same arguments clipped
+ * to the section, the struct pages come out the same (the host test
+ * compares them byte for byte).  What may differ is the order of blocks on
+ * a free list, when a section is handed over ahead of lower ones (the
+ * sections with reserved memory at boot, a zone grown on demand).
+ *
+ * Which sections wait: per node, after the first deferred_init_early bytes
+ * of its sections (at least one section), every section without
+ * memblock-reserved memory in it.  Reserved memory (the memmap, the page
+ * tables memblock gave out, the kernel, CMA) keeps its section early: its
+ * struct pages are PG_reserved and read by whoever owns them.  A section
+ * holds no allocation while it is pending, so it never needs to be read.
+ *
+ * Context: (boot) for the plan, (main) otherwise; one CPU, no locks.
+ */
+#include <mm/deferred_init.h>
+#include <mm/memblock.h>
+#include <mm/mm_init.h>
+#include <mm/sparse.h>
+#include <mm/mechanisms.h>
+#include <mm/platform.h>
+#include "buddy_internal.h"
+#include "internal.h"
+#include <lib/params.h>
+#include <lib/string.h>
+
+int deferred_init_param = DEFERRED_INIT_OLD;
+u64 deferred_init_early = (256ULL << 20);
+struct deferred_init_stats deferred_init_stats;
+
+static u64 node_pending_pages[MAX_NUMNODES];
+static u64 node_pending_sections[MAX_NUMNODES];
+static u64 pending_sections;	/* all nodes */
+static u64 next_section;	/* no pending section below this number */
+
+static const char *const deferred_init_names[] = {
+	[DEFERRED_INIT_OLD] = "old",
+	[DEFERRED_INIT_NEW] = "new",
+};
+
+_Static_assert(sizeof(enum deferred_init_boot) == sizeof(int), "PARAM_ENUM stores an int");
+
+KERNEL_PARAM(deferred_init,
+	.name = "deferred_init", .type = PARAM_ENUM, .value = &deferred_init_param,
+	.def = DEFERRED_INIT_OLD, .names = deferred_init_names, .nr_names = 2,
+	.help = "boot memmap init: old = all before the prompt, new = early part, the rest after");
+KERNEL_PARAM(deferred_init_early,
+	.name = "deferred_init_early", .type = PARAM_SIZE, .value = &deferred_init_early,
+	.min = 0, .max = ~0ULL, .def = (256ULL << 20),
+	.help = "deferred_init=new: memory of each node initialised at boot (whole sections, at least one)");
+
+/* ---- the queries ---------------------------------------------------------- */
+
+bool pfn_pending(u64 pfn)
+{
+	return deferred_section(__pfn_to_section(pfn));
+}
+
+u64 deferred_init_pending_pages(int nid)
+{
+	u64 pages = 0;
+
+	if (nid != NUMA_NO_NODE)
+		return nid >= 0 && nid < MAX_NUMNODES ? node_pending_pages[nid] : 0;
+	for (int n = 0; n < MAX_NUMNODES; n++)
+		pages += node_pending_pages[n];
+	return pages;
+}
+
+u64 deferred_init_pending_sections(void)
+{
+	return pending_sections;
+}
+
+/* Pages of memblock memory of nid in [start_pfn, end_pfn). */
+static u64 memory_pages_of(int nid, u64 start_pfn, u64 end_pfn)
+{
+	u64 pages = 0;
+
+	for (u32 i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+		u64 s = MAX(PFN_UP(r->base), start_pfn), e = MIN(PFN_DOWN(r->base + r->size), end_pfn);
+
+		if (r->nid == nid && s < e)
+			pages += e - s;
+	}
+	return pages;
+}
+
+u64 deferred_init_zone_pending_pages(const struct zone *zone)
+{
+	u64 nr, last, pages = 0;
+	int nid;
+
+	if (!zone->zone_pgdat || zone_is_empty(zone) || zone->idx == ZONE_DEVICE)
+		return 0;
+	nid = zone->zone_pgdat->node_id;
+	if (!node_pending_sections[nid])
+		return 0;
+	nr = MAX(pfn_to_section_nr(zone->zone_start_pfn), next_section);
+	last = pfn_to_section_nr(zone_end_pfn(zone) - 1);
+	for (; nr <= last && sparse_next_present(&nr) && nr <= last; nr++) {
+		u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
+
+		if (deferred_section(__nr_to_section(nr)))
+			pages += memory_pages_of(nid, MAX(lo, (u64)zone->zone_start_pfn),
+						 MIN(hi, (u64)zone_end_pfn(zone)));
+	}
+	return pages;
+}
+
+/* ---- the plan, at boot ---------------------------------------------------- */
+
+/* Does memblock have reserved memory in [start_pfn, end_pfn)? */
+static bool reserved_in(u64 start_pfn, u64 end_pfn)
+{
+	phys_addr_t lo = PFN_PHYS(start_pfn), hi = PFN_PHYS(end_pfn);
+
+	for (u32 i = 0; i < memblock.reserved.cnt; i++) {
+		const struct memblock_region *r = &memblock.reserved.regions[i];
+
+		if (r->base < hi && r->base + r->size > lo)
+			return true;
+	}
+	return false;
+}
+
+void deferred_init_plan(void)
+{
+	u64 early_sections = MAX(ALIGN_UP(deferred_init_early, (u64)PAGES_PER_SECTION << PAGE_SHIFT) /
+				 ((u64)PAGES_PER_SECTION << PAGE_SHIFT), 1ULL);
+	u64 early_done[MAX_NUMNODES] = { 0 };
+	u64 nr = 0;
+
+	/* a previous boot's state (host tests) must not be finished now */
+	mech_register_leave_new(MECH_DEFERRED_INIT, NULL);
+	memset(&deferred_init_stats, 0, sizeof(deferred_init_stats));
+	memset(node_pending_pages, 0, sizeof(node_pending_pages));
+	memset(node_pending_sections, 0, sizeof(node_pending_sections));
+	pending_sections = next_section = 0;
+	mech_set(MECH_DEFERRED_INIT, deferred_init_param == DEFERRED_INIT_NEW ? DESIGN_NEW : DESIGN_OLD);
+	if (deferred_init_param != DEFERRED_INIT_NEW)
+		return;
+	deferred_init_stats.boot_new = true;
+	for (; sparse_next_present(&nr); nr++) {
+		struct mem_section *ms = __nr_to_section(nr);
+		int nid = ms->nid;
+
+		if (!valid_section(ms) || nid < 0 || nid >= MAX_NUMNODES)
+			continue;
+		if (early_done[nid] < early_sections ||
+		    reserved_in(section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1))) {
+			early_done[nid]++;
+			deferred_init_stats.boot_sections++;
+			continue;
+		}
+		sparse_set_deferred(nr, true);
+		node_pending_sections[nid]++;
+		node_pending_pages[nid] += ms->nr_present_pages;
+		pending_sections++;
+	}
+	deferred_init_stats.boot_pending_sections = pending_sections;
+	deferred_init_stats.boot_pending_pages = deferred_init_pending_pages(NUMA_NO_NODE);
+	mech_trace(MECH_DEFERRED_INIT, "boot: %llu sections now, %llu sections (%llu pages) wait",
+		   (unsigned long long)deferred_init_stats.boot_sections,
+		   (unsigned long long)pending_sections,
+		   (unsigned long long)deferred_init_stats.boot_pending_pages);
+}
+
+void deferred_init_boot_done(void)
+{
+	u64 pending = deferred_init_pending_pages(NUMA_NO_NODE);
+
+	/* present - managed counted them as reserved; they are only waiting */
+	mm_boot_stats.reserved_pages -= MIN(pending, mm_boot_stats.reserved_pages);
+	mech_register_leave_new(MECH_DEFERRED_INIT, deferred_init_finish);
+	if (pending_sections)
+		pr_info("deferred init: %llu sections (%llu MiB) of boot memory wait for their memmap",
+			(unsigned long long)pending_sections,
+			(unsigned long long)(pending >> (20 - PAGE_SHIFT)));
+}
+
+/* ---- initialising a section ----------------------------------------------- */
+
+/*
+ * init_section() - pending section nr to initialised: its memmap through
+ * the boot's window (the same calls as the old design), pfn_valid() on,
+ * its free memory to the buddy.  why names the caller for the trace.
+ */
+static void init_section(u64 nr, const char *why)
+{
+	struct mem_section *ms = __nr_to_section(nr);
+	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
+	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt;
+	int nid = ms->nid;
+
+	MM_BUG_ON(!deferred_section(ms), "section %llu is not pending", (unsigned long long)nr);
+	pages = boot_memmap_init_window(lo, hi, &holes);
+	sparse_set_deferred(nr, false);
+	freed = boot_handover_window(lo, hi);
+	node_pending_sections[nid]--;
+	node_pending_pages[nid] -= MIN((u64)ms->nr_present_pages, node_pending_pages[nid]);
+	pending_sections--;
+	dt = mm_cycles() - t0;
+	deferred_init_stats.cycles += dt;
+	if (!pending_sections)
+		deferred_init_stats.done_cycles = mm_cycles();
+	mech_trace(MECH_DEFERRED_INIT,
+		   "%s: section %llu [mem %#llx-%#llx] node %d: %llu struct pages (%llu in holes), %llu pages to the buddy, %llu cycles; %llu sections pending",
+		   why, (unsigned long long)nr, (unsigned long long)PFN_PHYS(lo),
+		   (unsigned long long)PFN_PHYS(hi) - 1, nid, (unsigned long long)(pages + holes),
+		   (unsigned long long)holes, (unsigned long long)freed, (unsigned long long)dt,
+		   (unsigned long long)pending_sections);
+}
+
+/*
+ * wmarks_as_boot() - the watermarks (and pcp sizes, min_free_kbytes) that
+ * a boot with today's managed pages computes.  min_free_kbytes is derived
+ * from managed pages minus the high watermarks of the previous
+ * computation, which mm_core_init() starts from zero; starting from zero
+ * here too makes the last computation, once nothing waits, give exactly
+ * the eager boot's numbers instead of a slightly smaller drifting value.
+ */
+static void wmarks_as_boot(void)
+{
+	struct zone *zone;
+
+	for_each_zone(zone)
+		memset(zone->watermark, 0, sizeof(zone->watermark));
+	setup_per_zone_wmarks();
+}
+
+/* After sections were initialised: watermarks from the new managed pages,
+ * and each zone's contiguity (a zone is contiguous once nothing waits). */
+static void settle(void)
+{
+	struct zone *zone;
+
+	wmarks_as_boot();
+	for_each_zone(zone)
+		if (zone->zone_pgdat && zone->zone_pgdat->online && zone->idx != ZONE_DEVICE)
+			zone_update_contiguous(zone);
+}
+
+u64 deferred_init_step(u64 max_sections)
+{
+	u64 done = 0;
+
+	if (!max_sections)
+		max_sections = 1;
+	while (done < max_sections && pending_sections) {
+		u64 nr = next_section;
+
+		if (!sparse_next_present(&nr))
+			break;
+		if (deferred_section(__nr_to_section(nr))) {
+			init_section(nr, "step");
+			done++;
+		}
+		next_section = nr + 1;
+	}
+	MM_BUG_ON(pending_sections && done < max_sections,
+		  "deferred init: %llu sections pending, none found from section %llu",
+		  (unsigned long long)pending_sections, (unsigned long long)next_section);
+	if (done) {
+		deferred_init_stats.steps++;
+		deferred_init_stats.step_sections += done;
+		settle();
+	}
+	return done;
+}
+
+bool deferred_grow_zone(struct zone *zone, unsigned order)
+{
+	u64 nr, last, grown = 0;
+	int nid;
+
+	if (!pending_sections || !zone->zone_pgdat || zone_is_empty(zone))
+		return false;
+	nid = zone->zone_pgdat->node_id;
+	if (!node_pending_sections[nid])
+		return false;
+	nr = MAX(pfn_to_section_nr(zone->zone_start_pfn), next_section);
+	last = pfn_to_section_nr(zone_end_pfn(zone) - 1);
+	for (; nr <= last && sparse_next_present(&nr) && nr <= last; nr++) {
+		struct mem_section *ms = __nr_to_section(nr);
+
+		if (!deferred_section(ms) || ms->nid != nid)
+			continue;
+		init_section(nr, "grow");
+		grown++;
+		wmarks_as_boot();
+		if (zone_watermark_ok(zone, order, zone->watermark[WMARK_LOW], zone->idx, ALLOC_CMA))
+			break;
+	}
+	if (!grown)
+		return false;
+	deferred_init_stats.grows++;
+	deferred_init_stats.grow_sections += grown;
+	mech_trace(MECH_DEFERRED_INIT, "grow: zone %s of node %d, order %u: %llu sections",
+		   zone->name, nid, order, (unsigned long long)grown);
+	settle();
+	return true;
+}
+
+u64 deferred_init_pfn_range(u64 start_pfn, u64 end_pfn)
+{
+	u64 nr, last, done = 0;
+
+	if (!pending_sections || start_pfn >= end_pfn)
+		return 0;
+	nr = pfn_to_section_nr(start_pfn);
+	last = pfn_to_section_nr(end_pfn - 1);
+	for (; nr <= last && sparse_next_present(&nr) && nr <= last; nr++)
+		if (deferred_section(__nr_to_section(nr))) {
+			init_section(nr, "range");
+			done++;
+		}
+	if (done) {
+		deferred_init_stats.range_sections += done;
+		settle();
+	}
+	return done;
+}
+
+void deferred_init_finish(void)
+{
+	if (pending_sections)
+		deferred_init_step(pending_sections);
+}
+
+/* ---- the view ------------------------------------------------------------- */
+
+void deferred_init_dump(struct printer *p)
+{
+	const struct deferred_init_stats *s = &deferred_init_stats;
+	int nid;
+
+	if (!s->boot_new) {
+		pr_printf(p, "deferred init: none, the boot ran deferred_init=old (all boot memory before the prompt)%s\n",
+			  mech_design(MECH_DEFERRED_INIT) == DESIGN_NEW ?
+			  "; the switch says new: deferred_init=new on the command line does it at boot" : "");
+		return;
+	}
+	pr_printf(p, "deferred init: deferred_init=new at boot, %llu MiB per node early: %llu sections at boot, %llu waited (%llu pages)\n",
+		  (unsigned long long)(deferred_init_early >> 20),
+		  (unsigned long long)s->boot_sections, (unsigned long long)s->boot_pending_sections,
+		  (unsigned long long)s->boot_pending_pages);
+	for_each_online_node(nid) {
+		u64 present = NODE_DATA(nid)->node_present_pages, pending = node_pending_pages[nid];
+
+		pr_printf(p, "  node %d: %llu pages initialised, %llu pending (%llu sections)\n", nid,
+			  (unsigned long long)(present - MIN(pending, present)),
+			  (unsigned long long)pending, (unsigned long long)node_pending_sections[nid]);
+	}
+	pr_printf(p, "  %llu steps (%llu sections), %llu grown on demand (%llu sections), %llu sections for ranges, %llu cycles: %s\n",
+		  (unsigned long long)s->steps, (unsigned long long)s->step_sections,
+		  (unsigned long long)s->grows, (unsigned long long)s->grow_sections,
+		  (unsigned long long)s->range_sections, (unsigned long long)s->cycles,
+		  pending_sections ? "in progress" : "done");
+}

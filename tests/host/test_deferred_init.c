@@ -1,0 +1,534 @@
+/*
+ * test_deferred_init.c - mechanism 5, deferred memmap init of boot memory
+ * (mm/deferred_init.c): the new design, run to completion, leaves the
+ * machine the old design leaves; and while sections are pending every
+ * counter and every operation on them behaves as documented.
+ *
+ * The machine: two nodes, node 0 with RAM [0, 768M) and [896M, 1G) (a
+ * hole of one section at 768M, where a DIMM can go next to pending
+ * memory), node 1 with [1G, 2G); deferred_init_early=128M.  Each node's
+ * memmap sits at the top of the node (memblock allocates top-down), so
+ * the sections initialised at boot are node 0's 0 and 7, node 1's 8 and
+ * 15; sections 1-5 and 9-14 wait.
+ *
+ * The comparison, eager boot against deferred boot + completion:
+ *   - every struct page of boot memory byte for byte, except the two lru
+ *     words of pages on a buddy free list: they point at the neighbours
+ *     on the list, and the sections handed over at boot (0 and 7, in one
+ *     zone) put their blocks on the list ahead of the sections between
+ *     them, so the list ORDER differs where the eager boot went lowest pfn
+ *     first.  The lists are compared as sets instead (same heads, orders,
+ *     migratetypes);
+ *   - every struct mem_section (flags, pageblock flags, counts);
+ *   - per zone: present, managed, free, spans, watermarks, lowmem reserve,
+ *     pcp sizes, contiguity and pages_with_online_memmap; and the free
+ *     counts per order and migratetype.
+ */
+#include "htest.h"
+#include "mm_host.h"
+#include "hotplug_check.h"
+#include <stdlib.h>
+#include <mm/mmzone.h>
+#include <mm/sparse.h>
+#include <mm/memblock.h>
+#include <mm/mm_init.h>
+#include <mm/gfp.h>
+#include <mm/deferred_init.h>
+#include <mm/memory_hotplug.h>
+#include <mm/page_isolation.h>
+#include <mm/mechanisms.h>
+#include "../../mm/buddy_internal.h"
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
+#include <lib/errno.h>
+
+#define MiB		(1ULL << 20)
+#define GiB		(1ULL << 30)
+#define RAM_BYTES	(2 * GiB)
+#define END_PFN		(RAM_BYTES >> PAGE_SHIFT)
+#define NR_SECTIONS	(END_PFN / PAGES_PER_SECTION)
+#define HOLE_PFN	((768 * MiB) >> PAGE_SHIFT)	/* section 6: no boot memory */
+
+/* Boot the machine above with design d (deferred_init=old|new). */
+static void di_boot(int d)
+{
+	static struct fw_memmap map;
+	static struct mm_boot_params bp;
+
+	host_mm_reset(RAM_BYTES);
+	printk_set_level(LOG_CRIT);
+	fw_memmap_init(&map);
+	memset(&bp, 0, sizeof(bp));
+	bp.memmap = &map;
+	fw_memmap_add_raw(&map, 0, 768 * MiB, FW_MEM_RAM);
+	fw_memmap_add_raw(&map, 896 * MiB, 2 * GiB - 896 * MiB, FW_MEM_RAM);	/* start, size */
+	fw_memmap_sanitize(&map);
+	bp.reserved[bp.nr_reserved++] = (typeof(bp.reserved[0])){ 1 * MiB, 3 * MiB, "kernel image" };
+	bp.numa[bp.nr_numa++] = (struct numa_memblk){ 0, 1 * GiB, 0, false };
+	bp.numa[bp.nr_numa++] = (struct numa_memblk){ 1 * GiB, 2 * GiB, 1, false };
+	deferred_init_param = d;
+	deferred_init_early = 128 * MiB;
+	mm_core_init(&bp);
+	memory_blocks_init_boot();
+	hotplug_knobs_default();
+}
+
+/* Put the boot parameters back for the other tests of the suite. */
+static void di_restore(void)
+{
+	deferred_init_param = DEFERRED_INIT_OLD;
+	deferred_init_early = 256 * MiB;
+	mech_register_leave_new(MECH_DEFERRED_INIT, NULL);
+	mech_set(MECH_DEFERRED_INIT, DESIGN_OLD);
+}
+
+/* ---- a snapshot of everything the comparison looks at -------------------- */
+
+struct free_block { u64 pfn; unsigned order; int mt; };
+
+struct snapshot {
+	struct page *memmap;			/* [0, END_PFN) */
+	struct mem_section sections[NR_SECTIONS];
+	struct zone zones[MAX_NUMNODES][MAX_NR_ZONES];
+	struct free_block *free;		/* sorted by pfn */
+	u64 nr_free_blocks;
+	unsigned long totalreserve;
+	int min_free;
+};
+
+static int free_block_cmp(const void *a, const void *b)
+{
+	const struct free_block *x = a, *y = b;
+
+	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
+}
+
+/* Is pfn the head of a block on a buddy free list? */
+static bool on_free_list(const struct page *p)
+{
+	return PageBuddy(p);
+}
+
+static void snapshot_take(struct snapshot *s)
+{
+	u64 n = 0, cap = 1 << 16;
+	struct zone *zone;
+
+	s->memmap = malloc(END_PFN * sizeof(struct page));
+	s->free = malloc(cap * sizeof(*s->free));
+	CHECK(s->memmap && s->free);
+	for (u64 pfn = 0; pfn < END_PFN; pfn++) {
+		const struct mem_section *ms = __pfn_to_section(pfn);
+
+		if (valid_section(ms) && !deferred_section(ms))
+			s->memmap[pfn] = *pfn_to_page(pfn);
+		else
+			memset(&s->memmap[pfn], 0x5a, sizeof(struct page));
+	}
+	for (u64 nr = 0; nr < NR_SECTIONS; nr++) {
+		const struct mem_section *ms = __nr_to_section(nr);
+
+		if (ms)
+			s->sections[nr] = *ms;
+		else
+			memset(&s->sections[nr], 0, sizeof(s->sections[nr]));
+	}
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			s->zones[nid][z] = NODE_DATA(nid)->node_zones[z];
+	for_each_zone(zone)
+		for (unsigned o = 0; o < NR_PAGE_ORDERS; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+				struct page *p;
+
+				list_for_each_entry(p, &zone->free_area[o].free_list[mt], lru) {
+					if (n == cap) {
+						cap *= 2;
+						s->free = realloc(s->free, cap * sizeof(*s->free));
+					}
+					s->free[n++] = (struct free_block){ page_to_pfn(p), o, mt };
+				}
+			}
+	qsort(s->free, n, sizeof(*s->free), free_block_cmp);
+	s->nr_free_blocks = n;
+	s->totalreserve = totalreserve_pages;
+	s->min_free = min_free_kbytes;
+}
+
+static void snapshot_free(struct snapshot *s)
+{
+	free(s->memmap);
+	free(s->free);
+}
+
+/* The zone fields that must agree (not the list heads: their pointers
+ * are the list order, compared as sets). */
+static void compare_zone(const struct zone *a, const struct zone *b)
+{
+	CHECK_EQ(a->zone_start_pfn, b->zone_start_pfn);
+	CHECK_EQ(a->spanned_pages, b->spanned_pages);
+	CHECK_EQ(a->present_pages, b->present_pages);
+	CHECK_EQ(a->managed_pages, b->managed_pages);
+	CHECK_EQ(a->nr_free, b->nr_free);
+	CHECK_EQ(a->contiguous, b->contiguous);
+	CHECK_EQ(a->pages_with_online_memmap, b->pages_with_online_memmap);
+	CHECK_EQ(a->pcp.batch, b->pcp.batch);
+	CHECK_EQ(a->pcp.high, b->pcp.high);
+	CHECK_EQ(a->pcp.count, b->pcp.count);
+	for (int w = 0; w < NR_WMARK; w++)
+		CHECK_EQ(a->watermark[w], b->watermark[w]);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		CHECK_EQ(a->lowmem_reserve[z], b->lowmem_reserve[z]);
+	for (unsigned o = 0; o < NR_PAGE_ORDERS; o++) {
+		CHECK_EQ(a->free_area[o].nr_free, b->free_area[o].nr_free);
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			CHECK_EQ(a->free_area[o].nr_free_mt[mt], b->free_area[o].nr_free_mt[mt]);
+	}
+}
+
+/* Compare two snapshots as the top of the file says; returns the struct
+ * pages that differ outside the lru words of free blocks (0 expected). */
+static u64 snapshot_compare(const struct snapshot *eager, const struct snapshot *got)
+{
+	u64 differ = 0, lru_only = 0;
+
+	for (u64 pfn = 0; pfn < END_PFN; pfn++) {
+		struct page a = eager->memmap[pfn], b = got->memmap[pfn];
+
+		if (!memcmp(&a, &b, sizeof(a)))
+			continue;
+		if (on_free_list(&a) && on_free_list(&b)) {
+			a.lru = b.lru;
+			if (!memcmp(&a, &b, sizeof(a))) {
+				lru_only++;
+				continue;
+			}
+		}
+		if (!differ++)
+			fprintf(stderr, "  first differing struct page: pfn %#llx\n",
+				(unsigned long long)pfn);
+	}
+	for (u64 nr = 0; nr < NR_SECTIONS; nr++)
+		CHECK(!memcmp(&eager->sections[nr], &got->sections[nr], sizeof(struct mem_section)));
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			compare_zone(&eager->zones[nid][z], &got->zones[nid][z]);
+	CHECK_EQ(eager->nr_free_blocks, got->nr_free_blocks);
+	for (u64 i = 0; i < MIN(eager->nr_free_blocks, got->nr_free_blocks); i++) {
+		CHECK_EQ(eager->free[i].pfn, got->free[i].pfn);
+		CHECK_EQ(eager->free[i].order, got->free[i].order);
+		CHECK_EQ(eager->free[i].mt, got->free[i].mt);
+		if (eager->free[i].pfn != got->free[i].pfn)
+			break;
+	}
+	CHECK_EQ(eager->totalreserve, got->totalreserve);
+	CHECK_EQ(eager->min_free, got->min_free);
+	/* only the junctions of the lists moved (10 of 482 blocks here) */
+	CHECK(lru_only < eager->nr_free_blocks / 8);
+	return differ;
+}
+
+/* The eager machine, taken once for every comparison. */
+static struct snapshot eager;
+static bool eager_taken;
+
+static const struct snapshot *eager_snapshot(void)
+{
+	if (!eager_taken) {
+		di_boot(DEFERRED_INIT_OLD);
+		CHECK_EQ(deferred_init_pending_sections(), 0);
+		hotplug_check_invariants();
+		snapshot_take(&eager);
+		eager_taken = true;
+	}
+	return &eager;
+}
+
+/* ---- counters at every step ------------------------------------------------ */
+
+/*
+ * The counters while sections are pending: per node, present = what the
+ * eager boot has; managed + pending + reserved = present, where pending
+ * is the memory of pending sections; free = the free lists; MemTotal the
+ * sum of managed; and the deferred state agrees with the section flags.
+ */
+static void check_pending_counters(const struct snapshot *e)
+{
+	u64 pending_flags = 0, pending_pages_flags = 0;
+
+	for (u64 nr = 0; nr < NR_SECTIONS; nr++) {
+		const struct mem_section *ms = __nr_to_section(nr);
+
+		if (deferred_section(ms)) {
+			pending_flags++;
+			pending_pages_flags += ms->nr_present_pages;
+			CHECK(!pfn_valid(section_nr_to_pfn(nr)));
+			CHECK(pfn_pending(section_nr_to_pfn(nr)));
+			CHECK(pfn_to_online_page(section_nr_to_pfn(nr)) == NULL);
+		}
+	}
+	CHECK_EQ(deferred_init_pending_sections(), pending_flags);
+	CHECK_EQ(deferred_init_pending_pages(NUMA_NO_NODE), pending_pages_flags);
+	CHECK_EQ(deferred_init_pending_pages(0) + deferred_init_pending_pages(1), pending_pages_flags);
+	for (int nid = 0; nid < 2; nid++) {
+		u64 zone_pending = 0, managed = 0, eager_managed = 0;
+
+		CHECK_EQ(NODE_DATA(nid)->node_present_pages,
+			 e->zones[nid][ZONE_DMA].present_pages + e->zones[nid][ZONE_DMA32].present_pages);
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			zone_pending += deferred_init_zone_pending_pages(&NODE_DATA(nid)->node_zones[z]);
+			managed += NODE_DATA(nid)->node_zones[z].managed_pages;
+			eager_managed += e->zones[nid][z].managed_pages;
+		}
+		CHECK_EQ(zone_pending, deferred_init_pending_pages(nid));
+		/* pending memory holds no reservation: it all becomes managed */
+		CHECK_EQ(managed + deferred_init_pending_pages(nid), eager_managed);
+	}
+	hotplug_check_invariants();
+}
+
+/* Run the steps with budgets from next_budget() until nothing waits,
+ * checking the counters after each; returns the steps taken. */
+static u64 run_steps(u64 (*next_budget)(void), const struct snapshot *e)
+{
+	u64 steps = 0, total = totalram_pages();
+
+	while (deferred_init_pending_sections()) {
+		u64 before = deferred_init_pending_sections(), budget = next_budget();
+		u64 done = deferred_init_step(budget);
+
+		CHECK(done >= 1 && done <= MAX(budget, 1ULL));
+		CHECK_EQ(deferred_init_pending_sections(), before - done);
+		CHECK(totalram_pages() > total);	/* MemTotal grows as pages arrive */
+		total = totalram_pages();
+		check_pending_counters(e);
+		steps++;
+		if (steps > NR_SECTIONS)
+			break;
+	}
+	CHECK_EQ(deferred_init_step(1), 0);	/* nothing left */
+	return steps;
+}
+
+static u64 budget_one(void) { return 1; }
+
+HTEST(deferred_init_boot_leaves_sections_pending)
+{
+	const struct snapshot *e = eager_snapshot();
+
+	di_boot(DEFERRED_INIT_NEW);
+	CHECK_EQ(mech_design(MECH_DEFERRED_INIT), DESIGN_NEW);
+	CHECK_EQ(deferred_init_stats.boot_sections, 4);		/* 0, 7, 8, 15 */
+	CHECK_EQ(deferred_init_pending_sections(), 11);		/* 1-5, 9-14 */
+	CHECK_EQ(deferred_init_pending_pages(0), 5 * PAGES_PER_SECTION);
+	CHECK_EQ(deferred_init_pending_pages(1), 6 * PAGES_PER_SECTION);
+	for (u64 nr = 0; nr < NR_SECTIONS; nr++)
+		CHECK_EQ(pfn_pending(section_nr_to_pfn(nr)),
+			 (nr >= 1 && nr <= 5) || (nr >= 9 && nr <= 14));
+	CHECK(totalram_pages() < e->zones[0][ZONE_DMA32].managed_pages +
+	      e->zones[1][ZONE_DMA32].managed_pages);
+	check_pending_counters(e);
+	/* a pending zone is not contiguous, under both designs */
+	CHECK(!NODE_DATA(0)->node_zones[ZONE_DMA32].contiguous);
+	CHECK(!zone_contiguous_by_walk(&NODE_DATA(1)->node_zones[ZONE_DMA32]));
+	di_restore();
+}
+
+HTEST(deferred_init_complete_equals_eager)
+{
+	const struct snapshot *e = eager_snapshot();
+	struct snapshot got;
+
+	di_boot(DEFERRED_INIT_NEW);
+	CHECK_EQ(run_steps(budget_one, e), 11);
+	CHECK_EQ(deferred_init_stats.step_sections, 11);
+	snapshot_take(&got);
+	CHECK_EQ(snapshot_compare(e, &got), 0);
+	/* the comparison does see one byte changed in one struct page */
+	got.memmap[5 * PAGES_PER_SECTION + 77].index ^= 0x100;
+	CHECK_EQ(snapshot_compare(e, &got), 1);
+	snapshot_free(&got);
+	di_restore();
+}
+
+/* Budgets from a seeded generator: 1..4 sections a step. */
+static unsigned budget_seed;
+static u64 budget_random(void)
+{
+	budget_seed = budget_seed * 1103515245u + 12345u;
+	return 1 + (budget_seed >> 16) % 4;
+}
+
+HTEST(deferred_init_random_budgets_same_result)
+{
+	const struct snapshot *e = eager_snapshot();
+
+	for (unsigned seed = 1; seed <= 3; seed++) {
+		struct snapshot got;
+
+		budget_seed = seed;
+		di_boot(DEFERRED_INIT_NEW);
+		run_steps(budget_random, e);
+		snapshot_take(&got);
+		CHECK_EQ(snapshot_compare(e, &got), 0);
+		snapshot_free(&got);
+	}
+	di_restore();
+}
+
+/* Switching the mechanism to old finishes the pending work (the leave
+ * hook), with the same result. */
+HTEST(deferred_init_switch_to_old_finishes)
+{
+	const struct snapshot *e = eager_snapshot();
+	struct snapshot got;
+
+	di_boot(DEFERRED_INIT_NEW);
+	deferred_init_step(2);
+	CHECK_EQ(mech_set(MECH_DEFERRED_INIT, DESIGN_OLD), 0);
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	CHECK(deferred_init_stats.done_cycles != 0);
+	snapshot_take(&got);
+	CHECK_EQ(snapshot_compare(e, &got), 0);
+	snapshot_free(&got);
+	/* new again: nothing to do until the next boot */
+	CHECK_EQ(mech_set(MECH_DEFERRED_INIT, DESIGN_NEW), 0);
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	di_restore();
+}
+
+/* ---- on demand ------------------------------------------------------------ */
+
+HTEST(deferred_init_grow_on_demand)
+{
+	const struct snapshot *e = eager_snapshot();
+	u64 initialised_free = NODE_DATA(0)->node_zones[ZONE_DMA32].nr_free;
+	u64 want = 4 * PAGES_PER_SECTION, got = 0, n = 0;
+	struct page **blocks = malloc((want >> MAX_PAGE_ORDER) * sizeof(*blocks));
+
+	di_boot(DEFERRED_INIT_NEW);
+	initialised_free = NODE_DATA(0)->node_zones[ZONE_DMA32].nr_free;
+	CHECK(initialised_free < want);
+	/* 512 MiB of node 0 in 4 MiB blocks: more than its initialised part
+	 * holds; each one succeeds at once, no step in between */
+	while (got < want) {
+		struct page *p = alloc_pages_node(0, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN,
+						  MAX_PAGE_ORDER);
+
+		CHECK(p != NULL);
+		if (!p)
+			break;
+		CHECK_EQ(page_to_nid(p), 0);
+		blocks[n++] = p;
+		got += 1ULL << MAX_PAGE_ORDER;
+	}
+	CHECK(deferred_init_stats.grows > 0);
+	CHECK(deferred_init_stats.grow_sections >= 3);
+	CHECK_EQ(deferred_init_stats.steps, 0);
+	CHECK(deferred_init_pending_pages(0) < 5 * PAGES_PER_SECTION);
+	CHECK_EQ(deferred_init_pending_pages(1), 6 * PAGES_PER_SECTION);	/* not node 1's */
+	check_pending_counters(e);
+	for (u64 i = 0; i < n; i++)
+		free_pages(blocks[i], MAX_PAGE_ORDER);
+	free(blocks);
+	deferred_init_finish();
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	check_pending_counters(e);
+	di_restore();
+}
+
+/* A zone whose memory is all pending still serves an allocation: node 1
+ * with only its boot sections used up entirely. */
+HTEST(deferred_init_grow_when_initialised_part_is_used_up)
+{
+	const struct snapshot *e = eager_snapshot();
+	struct zone *zone;
+	struct page *p;
+	u64 taken = 0;
+
+	di_boot(DEFERRED_INIT_NEW);
+	zone = &NODE_DATA(1)->node_zones[ZONE_DMA32];
+	/* take node 1's initialised memory block by block without growing:
+	 * straight from the zone, as the allocator's fast path would */
+	while ((p = zone_alloc_pages(zone, GFP_KERNEL, 0)))
+		taken++;
+	CHECK(taken > 0);
+	CHECK_EQ(deferred_init_stats.grows, 0);
+	p = alloc_pages_node(1, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, 3);
+	CHECK(p != NULL);
+	CHECK(p && page_to_nid(p) == 1);
+	CHECK_EQ(deferred_init_stats.grows, 1);
+	CHECK_EQ(deferred_init_stats.grow_sections, 1);
+	check_pending_counters(e);
+	(void)taken;
+	di_restore();
+}
+
+/* ---- operations on pending ranges ------------------------------------------ */
+
+HTEST(deferred_init_offline_pending_block_initialises_it_first)
+{
+	const struct snapshot *e = eager_snapshot();
+	struct memory_block *mem;
+	u64 managed;
+
+	di_boot(DEFERRED_INIT_NEW);
+	mem = find_memory_block_by_id(3);
+	CHECK(mem && mem->state == MEM_ONLINE);
+	CHECK(pfn_pending(3 * PAGES_PER_SECTION));
+	managed = totalram_pages();
+	CHECK_EQ(memory_block_offline(mem), 0);
+	CHECK(!pfn_pending(3 * PAGES_PER_SECTION));
+	CHECK_EQ(deferred_init_stats.range_sections, 1);
+	CHECK_EQ(mem->state, MEM_OFFLINE);
+	/* its pages came in and left again: managed is what it was */
+	CHECK_EQ(totalram_pages(), managed);
+	CHECK_EQ(memory_block_online(mem, MMOP_ONLINE_KERNEL), 0);
+	CHECK_EQ(totalram_pages(), managed + PAGES_PER_SECTION);
+	check_pending_counters(e);
+	deferred_init_finish();
+	hotplug_check_invariants();
+	di_restore();
+}
+
+HTEST(deferred_init_isolate_pending_range_initialises_it_first)
+{
+	const struct snapshot *e = eager_snapshot();
+	u64 start = 10 * PAGES_PER_SECTION + 4 * pageblock_nr_pages, failed = 0;
+
+	di_boot(DEFERRED_INIT_NEW);
+	CHECK(pfn_pending(start));
+	CHECK_EQ(start_isolate_page_range(start, start + 2 * pageblock_nr_pages, 0, &failed), 0);
+	CHECK(!pfn_pending(start));
+	CHECK(get_pageblock_isolate(start));
+	undo_isolate_page_range(start, start + 2 * pageblock_nr_pages);
+	CHECK(!get_pageblock_isolate(start));
+	check_pending_counters(e);
+	di_restore();
+}
+
+HTEST(deferred_init_hotplug_next_to_pending_memory)
+{
+	const struct snapshot *e = eager_snapshot();
+	struct memory_block *mem;
+	u64 managed;
+
+	di_boot(DEFERRED_INIT_NEW);
+	CHECK(pfn_pending(HOLE_PFN - 1));			/* section 5 waits */
+	managed = totalram_pages();
+	CHECK_EQ(add_memory(0, PFN_PHYS(HOLE_PFN), PAGES_PER_SECTION << PAGE_SHIFT, -1, MHP_NONE), 0);
+	mem = find_memory_block_by_id(6);
+	CHECK(mem != NULL);
+	CHECK(mem && memory_block_online(mem, MMOP_ONLINE_KERNEL) == 0);
+	CHECK_EQ(totalram_pages(), managed + PAGES_PER_SECTION);
+	CHECK(pfn_pending(HOLE_PFN - 1));			/* untouched */
+	hotplug_check_invariants();
+	deferred_init_finish();
+	hotplug_check_invariants();
+	CHECK(NODE_DATA(0)->node_zones[ZONE_DMA32].contiguous);
+	CHECK_EQ(totalram_pages(), e->zones[0][ZONE_DMA].managed_pages +
+		 e->zones[0][ZONE_DMA32].managed_pages + e->zones[1][ZONE_DMA32].managed_pages +
+		 PAGES_PER_SECTION);
+	CHECK(mem && memory_block_offline(mem) == 0);
+	di_restore();
+}

@@ -1,0 +1,210 @@
+"""Deferred memmap init of boot memory (deferred_init=new,
+docs/deferred-init.md) on the real machine.
+
+An 8 GiB guest reaches the prompt with most of its memmap still pending
+(the boot log says how many sections wait); with
+deferred_init_background=0 they stay pending, so the views and operations
+on pending memory can be looked at: `numa`, `sections`, `memmap map` and
+`page` say "pending", a big `alloc` succeeds at once by growing the zone,
+offlining a pending block initialises it first, a DIMM next to pending
+memory is added and onlined as usual, `meminit finish` stops at Ctrl-C and
+finishes later; `selftest deferred` (KTAP) checks the pending
+set against the sections and every zone's present = managed + reserved +
+pending, in between.  With the background work on (the default), a
+64 GiB guest answers commands while it runs, and when it is done MemTotal
+and every zone's counters equal those of an eager boot (deferred_init=old).
+"""
+
+import re
+import time
+
+import pytest
+
+from memlab import SCALE
+
+LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] .*\n?", re.M)
+HOLD = "deferred_init=new deferred_init_background=0"
+
+
+def sh(m, cmd, timeout=None):
+    out = m.run(cmd) if timeout is None else m.run(cmd, timeout=timeout)
+    return LOG_LINE.sub("", out)
+
+
+def meminfo(m):
+    return {k: int(v) for k, v in
+            re.findall(r"^(\w+):\s+(\d+) kB$", sh(m, "cat /proc/meminfo"), re.M)}
+
+
+def big(size):
+    """Boot RAM the host commits only as the guest touches it."""
+    return ["-object", f"memory-backend-ram,id=ram,size={size},reserve=off",
+            "-machine", "memory-backend=ram"]
+
+
+def selftest_ok(m):
+    """`selftest deferred`: the in-kernel consistency check (KTAP)."""
+    out = sh(m, "selftest deferred", timeout=60 * SCALE)
+    assert "# selftest: 1 suites, 0 failed cases" in out, out
+    assert "not ok" not in out, out
+
+
+def pending(m):
+    """{node: (initialised pages, pending pages, pending sections)} from `meminit`."""
+    out = sh(m, "meminit")
+    rows = re.findall(r"^  node (\d+): (\d+) pages initialised, (\d+) pending \((\d+) sections\)$",
+                      out, re.M)
+    return {int(n): (int(i), int(p), int(s)) for n, i, p, s in rows}, out
+
+
+def zone_counters(m):
+    """{(node, zone): (present, managed, spanned)} from /proc/zoneinfo."""
+    zones, key = {}, None
+    for line in sh(m, "cat /proc/zoneinfo").splitlines():
+        head = re.match(r"^Node (\d+), zone\s+(\w+)", line)
+        if head:
+            key = (int(head.group(1)), head.group(2))
+            zones[key] = {}
+            continue
+        kv = re.match(r"^\s+(present|managed|spanned)\s+(\d+)$", line)
+        if key and kv:
+            zones[key][kv.group(1)] = int(kv.group(2))
+    return zones
+
+
+def test_prompt_comes_with_pending_memory_and_views_say_so(boot):
+    m = boot(cmdline=HOLD, mem="8G")
+    assert re.search(r"deferred init: \d+ sections \(\d+ MiB\) of boot memory wait",
+                     m.output), m.tail()
+    nodes, out = pending(m)
+    assert "deferred_init=new at boot" in out, out
+    init, pend, secs = nodes[0]
+    assert pend > 1_500_000 and secs > 40, out           # most of 8 GiB waits
+    info = meminfo(m)
+    assert info["MemTotal"] < 1024 * 1024, info          # under 1 GiB managed so far
+    out = sh(m, "numa")
+    assert re.search(rf"^  {pend} pages pending: memmap init deferred", out, re.M), out
+    assert ",deferred" in sh(m, "sections")
+    out = sh(m, "memmap map")
+    assert re.search(r"drawn: .*, (\d+) p$", out, re.M), out
+    out = sh(m, "page 0x50000")
+    assert "memmap init pending: section 10" in out, out
+    assert "long operations: none" in sh(m, "work")      # held: no background work
+    out = sh(m, "mech")
+    assert re.search(r"^deferred_init\s+new ", out, re.M), out
+    selftest_ok(m)                                       # also does one section
+    assert pending(m)[0][0][2] == secs - 1
+
+
+def test_big_alloc_grows_the_zone_at_once(boot):
+    m = boot(cmdline=HOLD, mem="8G")
+    before = meminfo(m)["MemTotal"]
+    out = sh(m, "alloc 10 600", timeout=120 * SCALE)     # 2.4 GiB, far over the early part
+    assert "alloc: 600 blocks of order 10" in out, out[-2000:]
+    nodes, out = pending(m)
+    assert re.search(r"[1-9]\d* grown on demand", out), out
+    assert nodes[0][1] > 0, out                          # the rest still waits
+    assert meminfo(m)["MemTotal"] > before + 2 * 1024 * 1024
+    sh(m, "free all", timeout=60 * SCALE)
+    assert meminfo(m)["MemFree"] > before + 2 * 1024 * 1024
+
+
+def test_offline_of_a_pending_block_initialises_it_first(boot):
+    m = boot(cmdline=HOLD, mem="8G")
+    assert "memmap init pending" in sh(m, "page 0x140000")   # block 40
+    out = sh(m, "memory offline 40", timeout=60 * SCALE)
+    assert "error" not in out.lower(), out
+    assert re.search(r"^0x0000000140000000-0x0000000147ffffff\s+128M offline", sh(m, "lsmem"),
+                     re.M), sh(m, "lsmem")
+    out = sh(m, "page 0x140000")
+    assert "memmap init pending" not in out, out
+    nodes, out = pending(m)
+    assert "1 sections for ranges" in out, out
+    out = sh(m, "memory online 40", timeout=60 * SCALE)
+    assert "error" not in out.lower(), out
+    selftest_ok(m)
+
+
+def test_meminit_finish_stops_at_ctrl_c_and_completes(boot):
+    m = boot(cmdline=HOLD, mem="8G")
+    nodes, _ = pending(m)
+    total = nodes[0][2]
+    out = LOG_LINE.sub("", m.run_keys(b"meminit finish\r\x03", timeout=120 * SCALE))
+    left, _ = pending(m)
+    if "interrupted" in out:
+        assert re.search(r"meminit: interrupted after \d+ of %d sections; (\d+) still pending"
+                         % total, out), out
+        assert 0 < left[0][2] < total, (out, left)
+    else:                                                # all done before the key came
+        assert "nothing pending" in out, out
+    out = sh(m, "meminit finish", timeout=120 * SCALE)
+    assert "nothing pending" in out, out
+    nodes, out = pending(m)
+    assert nodes[0][1] == 0 and out.rstrip().endswith("done"), out
+    assert "^C" not in sh(m, "uptime")
+    selftest_ok(m)
+
+
+@pytest.mark.slow
+def test_background_completes_while_commands_answer_and_equals_eager(boot):
+    size = "64G"
+    mem = f"{size},slots=4,maxmem=128G"
+    m = boot(cmdline="deferred_init=new", mem=mem, extra=big(size), timeout=300 * SCALE)
+    answers, worst, seen_work = 0, 0.0, False
+    deadline = time.monotonic() + 300 * SCALE
+    while True:
+        t0 = time.monotonic()
+        out = sh(m, "work")
+        dt = time.monotonic() - t0
+        answers += 1
+        worst = max(worst, dt)
+        assert dt <= 1.0 * SCALE, f"`work` answered after {dt:.2f} s"
+        seen_work |= "deferred memmap init" in out
+        nodes, meminit = pending(m)
+        if nodes[0][1] == 0:
+            break
+        assert time.monotonic() < deadline, meminit
+        time.sleep(0.05)
+    assert re.search(r"background: (\d+)/\1 sections, \d+ slices, [\d.]+ s, finished", meminit), meminit
+    print(f"\nbackground init of {size}: {answers} answers, worst {worst * 1000:.0f} ms, "
+          f"work listed it: {seen_work}")
+    assert "deferred init: boot memory's memmap complete" in m.output
+    selftest_ok(m)
+    deferred_total, deferred_zones = meminfo(m)["MemTotal"], zone_counters(m)
+    m.kill()
+
+    e = boot(cmdline="deferred_init=old", mem=mem, extra=big(size), timeout=300 * SCALE)
+    assert "deferred_init=old" in sh(e, "meminit")
+    assert meminfo(e)["MemTotal"] == deferred_total
+    assert zone_counters(e) == deferred_zones
+
+
+def test_switch_to_old_finishes_the_pending_work(boot):
+    m = boot(cmdline=HOLD, mem="8G")
+    out = sh(m, "mech deferred_init old", timeout=120 * SCALE)
+    nodes, out = pending(m)
+    assert nodes[0][1] == 0 and out.rstrip().endswith("done"), out
+    assert re.search(r"^deferred_init\s+old ", sh(m, "mech"), re.M)
+
+
+def test_dimm_next_to_pending_boot_memory(boot):
+    """A DIMM joins ZONE_NORMAL, whose boot sections mostly wait: it is
+    added and onlined as usual, the pending set is untouched, and the zone
+    becomes contiguous only when the last boot section arrives."""
+    m = boot(cmdline=HOLD, mem="8G")
+    before, (nodes, _) = meminfo(m)["MemTotal"], pending(m)
+    q = m.qmp()
+    q.cmd("object-add", **{"qom-type": "memory-backend-ram", "id": "m1", "size": 1 << 30,
+                           "reserve": False})
+    q.cmd("device_add", {"driver": "pc-dimm", "id": "d1", "memdev": "m1"})
+    m.wait_for("node 0: 8 blocks added and onlined", timeout=60 * SCALE)
+    assert meminfo(m)["MemTotal"] == before + 1024 * 1024
+    after, out = pending(m)
+    assert after[0][1:] == nodes[0][1:], out             # the same pages and sections wait
+    assert after[0][0] == nodes[0][0] + 262144, out      # the DIMM's pages are initialised
+    assert re.search(r"^0\s+Normal .* no\s+no\s+0$", sh(m, "contiguity"), re.M)
+    sh(m, "meminit finish", timeout=120 * SCALE)
+    assert pending(m)[0][0][1] == 0
+    selftest_ok(m)
+    assert re.search(r"^0\s+Normal .* yes\s+yes\s+1$", sh(m, "contiguity"), re.M), \
+        sh(m, "contiguity")

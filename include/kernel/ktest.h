@@ -67,6 +67,19 @@ void ktest_skip(struct ktest *t, const char *reason);
 				   "Expected %s to be true", #cond);	\
 	} while (0)
 
+/*
+ * KTEST_EXPECT_FEW() - KTEST_EXPECT with a printf message, reported for the
+ * first KTEST_REPORT_MAX failures counted in nfail (a walk over many pages
+ * or sections fails once per bad one; the test still fails on all).
+ */
+#define KTEST_REPORT_MAX	4
+#define KTEST_EXPECT_FEW(t, nfail, cond, fmt, ...)				\
+	do {									\
+		if (!(cond) && (nfail)++ < KTEST_REPORT_MAX)			\
+			ktest_fail(t, __FILE__, __LINE__, "%s: " fmt, #cond,	\
+				   ##__VA_ARGS__);				\
+	} while (0)
+
 #define KTEST_EXPECT_EQ(t, a, b)					\
 	do {								\
 		long long a_ = (long long)(a), b_ = (long long)(b);	\

@@ -14,15 +14,6 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 
-#define REPORT_MAX	4
-
-#define EXPECT_FEW(t, nfail, cond, fmt, ...)					\
-	do {									\
-		if (!(cond) && (nfail)++ < REPORT_MAX)				\
-			ktest_fail(t, __FILE__, __LINE__, "%s: " fmt, #cond,	\
-				   ##__VA_ARGS__);				\
-	} while (0)
-
 /* The pending set: flags on sections = the counts; pending pfns unreadable. */
 static void pending_sections_match_counts(struct ktest *t)
 {
@@ -39,9 +30,9 @@ static void pending_sections_match_counts(struct ktest *t)
 		pages += ms->nr_present_pages;
 		if (ms->nid >= 0 && ms->nid < MAX_NUMNODES)
 			node_pages[ms->nid] += ms->nr_present_pages;
-		EXPECT_FEW(t, bad, !pfn_valid(pfn) && !pfn_to_online_page(pfn) && pfn_pending(pfn),
+		KTEST_EXPECT_FEW(t, bad, !pfn_valid(pfn) && !pfn_to_online_page(pfn) && pfn_pending(pfn),
 			   "section %llu", (unsigned long long)nr);
-		EXPECT_FEW(t, bad, early_section(ms) && valid_section(ms), "section %llu",
+		KTEST_EXPECT_FEW(t, bad, early_section(ms) && valid_section(ms), "section %llu",
 			   (unsigned long long)nr);
 	}
 	KTEST_EXPECT_EQ(t, deferred_init_pending_sections(), sections);
@@ -116,7 +107,7 @@ static void initialised_sections_have_their_zone(struct ktest *t)
 				continue;
 			page = pfn_to_page(pfn);
 			zone = page_zone(page);
-			EXPECT_FEW(t, bad, page_to_nid(page) == ms->nid && zone_spans_pfn(zone, pfn),
+			KTEST_EXPECT_FEW(t, bad, page_to_nid(page) == ms->nid && zone_spans_pfn(zone, pfn),
 				   "pfn %#llx: node %d zone %s", (unsigned long long)pfn,
 				   page_to_nid(page), zone->name);
 		}

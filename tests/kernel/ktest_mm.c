@@ -27,16 +27,6 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 
-/* Report at most this many failures of one kind per case. */
-#define REPORT_MAX	4
-
-#define EXPECT_FEW(t, nfail, cond, fmt, ...)					\
-	do {									\
-		if (!(cond) && (nfail)++ < REPORT_MAX)				\
-			ktest_fail(t, __FILE__, __LINE__, "%s: " fmt, #cond,	\
-				   ##__VA_ARGS__);				\
-	} while (0)
-
 /* ---- the live allocator, used and left as it was --------------------------- */
 
 static void alloc_one_order(struct ktest *t, gfp_t gfp, unsigned order)
@@ -58,7 +48,7 @@ static void alloc_one_order(struct ktest *t, gfp_t gfp, unsigned order)
 	KTEST_EXPECT(t, (int)page_zonenum(page) <= (int)gfp_zone(gfp));
 	KTEST_EXPECT_EQ(t, global_free_pages(), before - nr);
 	for (u64 i = 0; i < nr; i++)
-		EXPECT_FEW(t, bad, page[i].refcount == 1 && page[i].page_type == PAGE_TYPE_NONE &&
+		KTEST_EXPECT_FEW(t, bad, page[i].refcount == 1 && page[i].page_type == PAGE_TYPE_NONE &&
 			   !PageReserved(&page[i]), "pfn %#llx order %u",
 			   (unsigned long long)(pfn + i), order);
 	zone_mid = zone->nr_free;
@@ -96,7 +86,7 @@ static void gfp_zero_zeroes(struct ktest *t)
 	KTEST_ASSERT(t, page != NULL);
 	word = mm_phys_to_virt(page_to_phys(page));
 	for (u64 i = 0; i < (PAGE_SIZE << order) / 8; i++)
-		EXPECT_FEW(t, bad, word[i] == 0, "word %llu of pfn %#llx is %#llx",
+		KTEST_EXPECT_FEW(t, bad, word[i] == 0, "word %llu of pfn %#llx is %#llx",
 			   (unsigned long long)i, (unsigned long long)page_to_pfn(page),
 			   (unsigned long long)word[i]);
 	free_pages(page, order);
@@ -123,15 +113,15 @@ static void pfn_page_round_trip(struct ktest *t)
 				continue;
 			page = pfn_to_page(pfn);
 			checked++;
-			EXPECT_FEW(t, bad, page_to_pfn(page) == pfn, "pfn %#llx", (unsigned long long)pfn);
-			EXPECT_FEW(t, bad, page_to_phys(page) == PFN_PHYS(pfn), "pfn %#llx",
+			KTEST_EXPECT_FEW(t, bad, page_to_pfn(page) == pfn, "pfn %#llx", (unsigned long long)pfn);
+			KTEST_EXPECT_FEW(t, bad, page_to_phys(page) == PFN_PHYS(pfn), "pfn %#llx",
 				   (unsigned long long)pfn);
 			if (!memblock_is_memory(&memblock, PFN_PHYS(pfn)))
 				continue;	/* a hole: its zone and node are a convention */
 			nid = memblock_nid_of(&memblock, PFN_PHYS(pfn));
-			EXPECT_FEW(t, bad, page_to_nid(page) == nid, "pfn %#llx: node %d, memblock says %d",
+			KTEST_EXPECT_FEW(t, bad, page_to_nid(page) == nid, "pfn %#llx: node %d, memblock says %d",
 				   (unsigned long long)pfn, page_to_nid(page), nid);
-			EXPECT_FEW(t, bad, zone_spans_pfn(page_zone(page), pfn),
+			KTEST_EXPECT_FEW(t, bad, zone_spans_pfn(page_zone(page), pfn),
 				   "pfn %#llx: zone %s [%#lx-%#lx)", (unsigned long long)pfn,
 				   zone_names[page_zonenum(page)], page_zone(page)->zone_start_pfn,
 				   zone_end_pfn(page_zone(page)));
@@ -244,29 +234,29 @@ static unsigned long check_zone_lists(struct ktest *t, struct zone *zone)
 				struct page *page = list_entry(pos, struct page, lru);
 				u64 pfn = page_to_pfn(page);
 
-				EXPECT_FEW(t, bad, PageBuddy(page) && buddy_order(page) == order,
+				KTEST_EXPECT_FEW(t, bad, PageBuddy(page) && buddy_order(page) == order,
 					   "zone %s order %u: pfn %#llx type %#x private %lu", zone->name,
 					   order, (unsigned long long)pfn, page->page_type, page->private);
-				EXPECT_FEW(t, bad, IS_ALIGNED(pfn, 1ULL << order), "zone %s order %u: pfn %#llx",
+				KTEST_EXPECT_FEW(t, bad, IS_ALIGNED(pfn, 1ULL << order), "zone %s order %u: pfn %#llx",
 					   zone->name, order, (unsigned long long)pfn);
-				EXPECT_FEW(t, bad, zone_spans_pfn(zone, pfn) &&
+				KTEST_EXPECT_FEW(t, bad, zone_spans_pfn(zone, pfn) &&
 					   zone_spans_pfn(zone, pfn + (1ULL << order) - 1),
 					   "zone %s: block at pfn %#llx order %u", zone->name,
 					   (unsigned long long)pfn, order);
-				EXPECT_FEW(t, bad, page_zone(page) == zone, "pfn %#llx: zone bits say %s/%d",
+				KTEST_EXPECT_FEW(t, bad, page_zone(page) == zone, "pfn %#llx: zone bits say %s/%d",
 					   (unsigned long long)pfn, zone_names[page_zonenum(page)],
 					   page_to_nid(page));
-				EXPECT_FEW(t, bad, buddy_list_mt(pfn) == mt,
+				KTEST_EXPECT_FEW(t, bad, buddy_list_mt(pfn) == mt,
 					   "zone %s order %u: pfn %#llx on the %s list, pageblock says %s",
 					   zone->name, order, (unsigned long long)pfn, migratetype_name(mt),
 					   migratetype_name(buddy_list_mt(pfn)));
 			}
-			EXPECT_FEW(t, bad, n == area->nr_free_mt[mt],
+			KTEST_EXPECT_FEW(t, bad, n == area->nr_free_mt[mt],
 				   "zone %s order %u %s: %lu on the list, counter %lu", zone->name, order,
 				   migratetype_name(mt), n, area->nr_free_mt[mt]);
 			blocks += n;
 		}
-		EXPECT_FEW(t, bad, blocks == area->nr_free, "zone %s order %u: %lu blocks, nr_free %lu",
+		KTEST_EXPECT_FEW(t, bad, blocks == area->nr_free, "zone %s order %u: %lu blocks, nr_free %lu",
 			   zone->name, order, blocks, area->nr_free);
 		pages += blocks << order;
 	}
@@ -279,7 +269,7 @@ static unsigned long check_zone_lists(struct ktest *t, struct zone *zone)
 		     pos = pos->next, n++) {
 			struct page *page = list_entry(pos, struct page, lru);
 
-			EXPECT_FEW(t, bad, PagePcp(page) && page->private == order,
+			KTEST_EXPECT_FEW(t, bad, PagePcp(page) && page->private == order,
 				   "zone %s pcp list %u: pfn %#llx type %#x private %lu", zone->name, idx,
 				   (unsigned long long)page_to_pfn(page), page->page_type, page->private);
 			pcp_pages += 1UL << order;

@@ -5,7 +5,9 @@ what the kernel printed, in the formats of the host benchmarks
   NAME.csv         figure,design,median,spread_pct,unit
   NAME-series.csv  x,<one column per series>
 
-Written into $BENCH_OUT (make bench: build/bench); nothing without it."""
+Written into $BENCH_OUT (make bench: build/bench); nothing without it.
+stats() is the median and spread the kernel's benchmarks print, for the
+figures the scripts measure themselves."""
 
 import csv
 import os
@@ -39,3 +41,11 @@ def series(name, columns, rows):
             w.writerow(columns)
             for r in rows:
                 w.writerow(r)
+
+
+def stats(values):
+    """(median, spread %): the middle run, and half of max - min as % of
+    it, as the kernel's benchmarks print them (lib/median.h)."""
+    v = sorted(values)
+    med = v[len(v) // 2]
+    return med, (v[-1] - v[0]) * 50 / med if med else 0.0

@@ -54,12 +54,6 @@ READY = re.compile(r"boot: ready in (\d+) ms")
 COMPLETE = re.compile(r"\[\s*(\d+)\.(\d+)\] deferred init: boot memory's memmap complete")
 
 
-def stats(values):
-    v = sorted(values)
-    med = v[len(v) // 2]
-    return med, (v[-1] - v[0]) * 50 / med if med else 0.0
-
-
 def machine(gib, design, iso):
     return memlab.Machine(
         iso, name=f"boot-bench-{gib}g-{design}", mem=f"{gib}G,slots=4,maxmem=1T",
@@ -118,9 +112,9 @@ def main(argv):
                 runs = [boot_once(gib, design, isos[design], floor=(design == "old" and r == 0))
                         for r in range(REPS)]
                 floors.setdefault(gib, runs[0][4])
-                wall = stats([r[0] for r in runs])
-                ready = stats([r[1] for r in runs])
-                done = stats([r[2] for r in runs])
+                wall = bench_csv.stats([r[0] for r in runs])
+                ready = bench_csv.stats([r[1] for r in runs])
+                done = bench_csv.stats([r[2] for r in runs])
                 worst = max((r[3] for r in runs if r[3] is not None), default=None)
                 res[(gib, design)] = (wall, ready, done, worst)
                 print(f"{gib:4} GiB {design}: prompt {wall[0]:.2f} s +-{wall[1]:.1f}% from QEMU's "

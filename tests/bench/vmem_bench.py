@@ -92,14 +92,6 @@ def move(m, size):
         time.sleep(PROBE_PERIOD)
 
 
-def stats(values):
-    """(median, spread %): the middle run, and half of max - min as % of
-    it, as the kernel's benchmarks print them."""
-    v = sorted(values)
-    med = v[len(v) // 2]
-    return med, (v[-1] - v[0]) * 50 / med if med else 0.0
-
-
 def touch(m, nbytes, addr):
     cmd = f"bench touch {nbytes} {addr:#x}"
     out = m.run(cmd, timeout=600 * memlab.SCALE)
@@ -142,13 +134,13 @@ def main():
             if gib == max(SIZES_GIB):
                 bench_csv.series("vmem_latency-qemu", ["x", "plug", "unplug"],
                                  latency_rows(plugs[0][4], unplugs[0][4]))
-            plug = stats([p[0] for p in plugs])
-            floor_ms = stats(floors)
-            unplug = stats([u[0] for u in unplugs])
+            plug = bench_csv.stats([p[0] for p in plugs])
+            floor_ms = bench_csv.stats(floors)
+            unplug = bench_csv.stats([u[0] for u in unplugs])
             worst_plug = max(p[2] for p in plugs)
             worst_unplug = max(u[2] for u in unplugs)
             answers = [a for p in plugs + unplugs for _, a in p[4]]
-            typical = stats(answers)
+            typical = bench_csv.stats(answers)
             rows.append((gib, plug, floor_ms, unplug, worst_plug, worst_unplug))
             csv_rows += [(f"{gib} GiB plug", "kernel", plug[0], round(plug[1], 1), "ms"),
                          (f"{gib} GiB plug", "floor", floor_ms[0], round(floor_ms[1], 1), "ms"),

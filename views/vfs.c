@@ -67,6 +67,7 @@ static bool vfs_full_warned;		/* "node table full" said once */
 static u32 vfs_buckets[VFS_HASH_SIZE];	/* first node of each chain, or none */
 static unsigned int vfs_hwm = 1;	/* nodes [vfs_hwm, capacity) were never used */
 static u32 vfs_free_head;		/* freed nodes, chained by hash_next */
+static void (*vfs_filler)(void);	/* vfs_set_filler(): runs before the next read */
 static unsigned int vfs_nr_used = 1;	/* nodes in the tree, root included */
 
 /* Node n; n below vfs_nr_chunks * VFS_CHUNK_NODES. */
@@ -223,8 +224,31 @@ static int vfs_walk_links(const char *path, unsigned int *out, bool follow_last)
 	return 0;
 }
 
+/*
+ * Before a reader looks at the tree: if a filler is still adding files in
+ * the background (vfs_set_filler()), let it finish first, so every read
+ * sees the whole tree.  The filler is forgotten before it runs: it creates
+ * files, and creating never calls back here.
+ */
+static void settle_filler(void)
+{
+	void (*fill)(void) = vfs_filler;
+
+	if (fill) {
+		vfs_filler = NULL;
+		fill();
+	}
+}
+
+void vfs_set_filler(void (*fill)(void))
+{
+	vfs_filler = fill;
+}
+
+/* vfs_walk() for a reader (read, write, list, stat): the tree settled first. */
 static int vfs_walk(const char *path, unsigned int *out)
 {
+	settle_filler();
 	return vfs_walk_links(path, out, true);
 }
 
@@ -367,6 +391,7 @@ static void node_destroy(unsigned int n)
 
 void vfs_init(void)
 {
+	vfs_filler = NULL;
 	for (unsigned int i = 0; i < VFS_STATIC_CHUNKS; i++)
 		vfs_chunks[i] = vfs_static_chunks[i];
 	for (unsigned int i = VFS_STATIC_CHUNKS; i < vfs_nr_chunks; i++)
@@ -562,6 +587,7 @@ int vfs_lstat(const char *path, struct vfs_attr *attr)
 	unsigned int n;
 	int ret;
 
+	settle_filler();
 	ret = vfs_walk_links(path, &n, false);
 	if (ret)
 		return ret;
@@ -583,6 +609,7 @@ int vfs_readlink(const char *path, char *buf, size_t size)
 	unsigned int n;
 	int ret;
 
+	settle_filler();
 	ret = vfs_walk_links(path, &n, false);
 	if (ret)
 		return ret;

@@ -27,8 +27,8 @@
  * registers a memory_block_notifier (mm/memory_hotplug.h) whose hooks
  * create memoryN/ after the hotplug core created a block and remove it
  * after it removed one.  Blocks created before the file tree exists (boot
- * memory) get their directories from memory_sysfs_init() itself, which
- * kmain calls once after vfs_init() and after the boot blocks exist.
+ * memory) get their directories from the fill memory_sysfs_init() starts,
+ * which kmain calls once after vfs_init() and after the boot blocks exist.
  *
  * Context: (main) only, like the hotplug core.
  */
@@ -38,10 +38,13 @@
 #include <mm/memory_hotplug.h>
 
 /*
- * memory_sysfs_init() - create memoryN/ for every block that exists now and
- * start following the add/remove hooks.  Call once, after vfs_init() and
- * after the boot memory blocks were created.  Failures (a full node pool)
- * are logged; the blocks still work, only their files are missing.
+ * memory_sysfs_init() - start following the add/remove hooks, and start
+ * the long operation that creates memoryN/ for every block that exists now
+ * (`work` lists it as "sysfs memory block files" while it runs; the first
+ * reader of any vfs file finishes it first, so no reader sees it half
+ * done).  Call once, after vfs_init() and after the boot memory blocks
+ * were created.  Failures (a full node pool) are logged; the blocks still
+ * work, only their files are missing.
  */
 void memory_sysfs_init(void);
 

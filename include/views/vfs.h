@@ -92,7 +92,7 @@ extern const struct vfs_static_file __stop_vfs_files[];
  * vfs_init() - empty the tree, then add every VFS_FILE() of the "vfs_files"
  * section (a failure is logged and the file skipped).  Called once at boot
  * before any other vfs_*(); host tests call it again to start afresh.  The
- * tree goes back to its static chunks: chunks taken from a chunk source are
+ * tree goes back to its static chunks (and forgets its filler): chunks taken from a chunk source are
  * forgotten, not given back (a test frees its own).
  */
 void vfs_init(void);
@@ -106,6 +106,17 @@ void vfs_init(void);
  * is up; host tests set malloc-backed sources.  Context: main loop.
  */
 void vfs_set_chunk_source(void *(*alloc_chunk)(void));
+
+/*
+ * vfs_set_filler() - name the function that completes a part of the tree
+ * still being filled in the background (a long operation adding files a
+ * slice at a time), or NULL when nothing is pending.  The next reader
+ * (vfs_read, vfs_write, vfs_open_write, vfs_list, vfs_stat, vfs_lstat,
+ * vfs_readlink) calls fill() first, once, so nobody ever reads a half-made
+ * tree; vfs_create() and vfs_remove() do not wait for it (the filler itself
+ * creates files).  fill() must finish the filling.  Context: main loop.
+ */
+void vfs_set_filler(void (*fill)(void));
 
 /*
  * vfs_create() - add a file at path with ops (not NULL) and data, creating

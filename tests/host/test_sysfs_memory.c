@@ -19,16 +19,22 @@
 #include <mm/mm_init.h>
 #include "mm_host.h"
 #include "../../mm/internal.h"
+#include <kernel/longop.h>
+#include <lib/printer.h>
 
 #define MiB	(1ULL << 20)
 #define GiB	(1ULL << 30)
 #define MEMORY_DIR	"/sys/devices/system/memory"
 #define INJECT_ONLINE	"/sys/kernel/debug/notifier-error-inject/memory/actions/MEM_GOING_ONLINE/error"
 
-/* kernel/longop.c's clock (the state files ask it for busy ranges only). */
+/* kernel/longop.c's clock: still, unless a test makes every reading move
+ * it on by clock_step_ns (then each fill slice does one block). */
+static u64 clock_ns, clock_step_ns;
+
 u64 ktime_ns(void)
 {
-	return 0;
+	clock_ns += clock_step_ns;
+	return clock_ns;
 }
 
 static struct fw_memmap smap;
@@ -114,4 +120,54 @@ HTEST(sysfs_memory_inject_error_is_clamped)
 	CHECK_EQ(echo(INJECT_ONLINE, "-x"), -EINVAL);
 	CHECK_STREQ(cat(INJECT_ONLINE), "-4095\n");
 	CHECK_EQ(echo(INJECT_ONLINE, "0"), 0);
+}
+
+static void count_blocks(const char *name, bool is_dir, void *ctx)
+{
+	if (is_dir && !strncmp(name, "memory", 6))
+		(*(int *)ctx)++;
+}
+
+/*
+ * The boot blocks' directories come from a long operation: after one slice
+ * (one block, the clock moving a slice per reading) `work` shows it part
+ * done; a DIMM removed ahead of it gets no directory; the first read
+ * finishes the fill, so the reader sees every block and the operation is
+ * gone from `work`.
+ */
+HTEST(sysfs_memory_fill_runs_in_slices_and_settles_on_read)
+{
+	static char text[512];
+	struct buf_printer bp;
+	int n = 0;
+
+	host_mm_reset(5 * GiB);
+	printk_set_level(LOG_CRIT);
+	fw_memmap_init(&smap);
+	memset(&sbp, 0, sizeof(sbp));
+	sbp.memmap = &smap;
+	fw_memmap_add_raw(&smap, 0, GiB, FW_MEM_RAM);
+	fw_memmap_sanitize(&smap);
+	mm_core_init(&sbp);
+	memory_blocks_init_boot();
+	memhp_default_online_type = MMOP_OFFLINE;
+	vfs_init();
+	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);	/* blocks 32, 33 */
+	memory_sysfs_init();
+	clock_step_ns = LONGOP_SLICE_NS;
+	CHECK(longop_run_slice());
+	clock_step_ns = 0;
+	buf_printer_init(&bp, text, sizeof(text));
+	longop_dump(&bp.p);
+	CHECK_STR_CONTAINS(text, "sysfs memory block files");
+	CHECK_STR_CONTAINS(text, " 1/10 blocks");
+	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);		/* ahead of the fill */
+	CHECK_EQ(vfs_list(MEMORY_DIR, count_blocks, &n), 0);	/* the reader settles it */
+	CHECK_EQ(n, 8);
+	CHECK_STREQ(cat(MEMORY_DIR "/memory7/state"), "online\n");
+	CHECK_STREQ(cat(MEMORY_DIR "/memory32/state"), "");
+	buf_printer_init(&bp, text, sizeof(text));
+	longop_dump(&bp.p);
+	CHECK_STREQ(text, "long operations: none\n");
+	vfs_init();
 }

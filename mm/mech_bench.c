@@ -238,7 +238,7 @@ static void print_spread(struct printer *p, const char *fmt, const struct bench_
 	struct buf_printer bp;
 
 	buf_printer_init(&bp, buf, sizeof(buf));
-	pr_printf(&bp.p, "+-%u.%u%%", permille / 10, permille % 10);
+	pr_printf(&bp.p, BENCH_SPREAD_FMT, BENCH_SPREAD_ARGS(permille));
 	pr_printf(p, fmt, buf);
 }
 

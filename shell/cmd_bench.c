@@ -106,10 +106,11 @@ static u64 report(struct printer *out, const char *name, unsigned n, u64 total, 
 	u64 first = fs.median, last = ls.median;
 	unsigned fsp = bench_spread_permille(&fs), lsp = bench_spread_permille(&ls);
 
-	pr_printf(out, "  %-4s %12llu cycles, first %u blocks %9llu +-%u.%u%%, last %u %9llu +-%u.%u%% "
+	pr_printf(out, "  %-4s %12llu cycles, first %u blocks %9llu " BENCH_SPREAD_FMT ", last %u %9llu "
+		  BENCH_SPREAD_FMT " "
 		  "cycles/block, last/first %llu.%02llu, %llu pageblocks walked\n", name,
-		  (unsigned long long)total, edge, (unsigned long long)first, fsp / 10, fsp % 10,
-		  edge, (unsigned long long)last, lsp / 10, lsp % 10,
+		  (unsigned long long)total, edge, (unsigned long long)first, BENCH_SPREAD_ARGS(fsp),
+		  edge, (unsigned long long)last, BENCH_SPREAD_ARGS(lsp),
 		  (unsigned long long)(last / MAX(first, 1ULL)),
 		  (unsigned long long)(last * 100 / MAX(first, 1ULL) % 100),
 		  (unsigned long long)walked);
@@ -223,8 +224,8 @@ static void automovable_line(struct printer *out, const char *name, const struct
 {
 	unsigned sp = bench_spread_permille(s);
 
-	pr_printf(out, "  %-6s %llu cycles/check (+-%u.%u%%, %llu-%llu)\n", name,
-		  (unsigned long long)(s->median / AUTOMOVABLE_CALLS), sp / 10, sp % 10,
+	pr_printf(out, "  %-6s %llu cycles/check (" BENCH_SPREAD_FMT ", %llu-%llu)\n", name,
+		  (unsigned long long)(s->median / AUTOMOVABLE_CALLS), BENCH_SPREAD_ARGS(sp),
 		  (unsigned long long)(s->min / AUTOMOVABLE_CALLS),
 		  (unsigned long long)(s->max / AUTOMOVABLE_CALLS));
 }
@@ -343,9 +344,10 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 	for (unsigned i = 0; i < 5; i++) {
 		unsigned sp = bench_spread_permille(&st[i]);
 
-		pr_printf(out, "  %-26s %12s %12s   +-%u.%u%%\n", names[i],
+		pr_printf(out, "  %-26s %12s %12s   " BENCH_SPREAD_FMT "\n", names[i],
 			  bench_fixed2(b1, sizeof(b1), med[i], nr),
-			  khz ? bench_fixed2(b2, sizeof(b2), med[i] * 1000, khz) : "?", sp / 10, sp % 10);
+			  khz ? bench_fixed2(b2, sizeof(b2), med[i] * 1000, khz) : "?",
+			  BENCH_SPREAD_ARGS(sp));
 	}
 	pr_printf(out, "  (spread: half of the rounds' max - min, %% of the median)\n");
 	pr_printf(out, "  speedup new/old %sx, frozen new/old %sx",
@@ -502,8 +504,8 @@ static int bench_touch_cmd(struct printer *out, int argc, char **argv)
 		  (unsigned long long)(ns ? written * chunk * 1000 / ns * 1000000 >> 20 : 0),
 		  written < n ? " (interrupted)" : "");
 	sp = bench_spread_permille(&chunk_st);
-	pr_printf(out, "  per 2 MiB chunk: median %llu us +-%u.%u%% (%llu-%llu us over %llu chunks)\n",
-		  (unsigned long long)(chunk_st.median / 1000), sp / 10, sp % 10,
+	pr_printf(out, "  per 2 MiB chunk: median %llu us " BENCH_SPREAD_FMT " (%llu-%llu us over %llu chunks)\n",
+		  (unsigned long long)(chunk_st.median / 1000), BENCH_SPREAD_ARGS(sp),
 		  (unsigned long long)(chunk_st.min / 1000), (unsigned long long)(chunk_st.max / 1000),
 		  (unsigned long long)written);
 out:

@@ -63,4 +63,11 @@ static inline unsigned bench_spread_permille(const struct bench_stats *s)
 	return s->median ? (unsigned)((half + s->median / 2) / s->median) : 0;
 }
 
+/*
+ * How every benchmark prints a spread: pr_printf(p, "x " BENCH_SPREAD_FMT,
+ * BENCH_SPREAD_ARGS(bench_spread_permille(&s))) gives "x +-3.1%".
+ */
+#define BENCH_SPREAD_FMT	"+-%u.%u%%"
+#define BENCH_SPREAD_ARGS(permille)	(unsigned)(permille) / 10, (unsigned)(permille) % 10
+
 #endif

@@ -18,6 +18,7 @@
 #include <lib/fw_memmap.h>
 #include <mm/mm_init.h>
 #include "mm_host.h"
+#include "hotplug_check.h"
 #include "../../mm/internal.h"
 #include <kernel/longop.h>
 #include <lib/printer.h>
@@ -36,9 +37,6 @@ u64 ktime_ns(void)
 	clock_ns += clock_step_ns;
 	return clock_ns;
 }
-
-static struct fw_memmap smap;
-static struct mm_boot_params sbp;
 
 /* A file's text, NUL-terminated, in a static buffer. */
 static const char *cat(const char *path)
@@ -67,15 +65,7 @@ HTEST(sysfs_memory_state_and_online_files)
 	const char *state = MEMORY_DIR "/memory32/state";
 	const char *online = MEMORY_DIR "/memory32/online";
 
-	host_mm_reset(5 * GiB);
-	printk_set_level(LOG_CRIT);
-	fw_memmap_init(&smap);
-	memset(&sbp, 0, sizeof(sbp));
-	sbp.memmap = &smap;
-	fw_memmap_add_raw(&smap, 0, GiB, FW_MEM_RAM);
-	fw_memmap_sanitize(&smap);
-	mm_core_init(&sbp);
-	memory_blocks_init_boot();
+	hotplug_boot(5 * GiB, GiB);
 	memhp_default_online_type = MMOP_OFFLINE;
 	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
 	vfs_init();
@@ -141,15 +131,7 @@ HTEST(sysfs_memory_fill_runs_in_slices_and_settles_on_read)
 	struct buf_printer bp;
 	int n = 0;
 
-	host_mm_reset(5 * GiB);
-	printk_set_level(LOG_CRIT);
-	fw_memmap_init(&smap);
-	memset(&sbp, 0, sizeof(sbp));
-	sbp.memmap = &smap;
-	fw_memmap_add_raw(&smap, 0, GiB, FW_MEM_RAM);
-	fw_memmap_sanitize(&smap);
-	mm_core_init(&sbp);
-	memory_blocks_init_boot();
+	hotplug_boot(5 * GiB, GiB);
 	memhp_default_online_type = MMOP_OFFLINE;
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);	/* blocks 32, 33 */

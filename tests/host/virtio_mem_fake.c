@@ -453,9 +453,6 @@ void fvm_setup(u64 bs, u16 pxm, u64 addr, u64 region, u64 usable, u64 plugged,
 
 /* ---- the machine -------------------------------------------------------------- */
 
-static struct fw_memmap fvm_map;
-static struct mm_boot_params fvm_bp;
-
 
 /*
  * fvm_machine() - a fresh simulated machine (FVM_BOOT_RAM of boot RAM on
@@ -464,15 +461,7 @@ static struct mm_boot_params fvm_bp;
  */
 void fvm_machine(void)
 {
-	host_mm_reset(FVM_SIM_RAM);
-	fw_memmap_init(&fvm_map);
-	memset(&fvm_bp, 0, sizeof(fvm_bp));
-	fvm_bp.memmap = &fvm_map;
-	fw_memmap_add_raw(&fvm_map, 0, FVM_BOOT_RAM, FW_MEM_RAM);
-	fw_memmap_sanitize(&fvm_map);
-	mm_core_init(&fvm_bp);
-	memory_blocks_init_boot();
-	hotplug_knobs_default();
+	hotplug_boot(FVM_SIM_RAM, FVM_BOOT_RAM);
 	fvm_driver_reset();
 }
 

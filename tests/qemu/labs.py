@@ -25,7 +25,10 @@ Lines of a lab:
                                waits for an event after the last command
   # wait for the console: TEXT  not typed: wait until TEXT appears on the
                                console (after QMP steps whose effect the
-                               guest carries out on its own time)
+                               guest carries out on its own time); lines
+                               after it, if any, are the expected console
+                               output up to the end of TEXT's line (kernel
+                               log lines: start them with `[`)
   # the machine stops: exit status N
                                after the expected output of a command that
                                ends the machine (`crash ...`, a panic,
@@ -302,8 +305,11 @@ class Replay:
         """The raw output of one step."""
         m = self.machine
         if step.kind == "console":
-            m.wait_for(step.text, timeout=STEP_TIMEOUT)
-            return ""
+            text = m.wait_for(step.text, timeout=STEP_TIMEOUT)
+            if not step.expected:
+                return ""
+            text += m.wait_for("\n", timeout=STEP_TIMEOUT)
+            return text.replace("\r", "")
         if step.kind == "exit":
             return f"exit status {self.exit_status}\n"
         if step.kind == "shell":

@@ -28,7 +28,11 @@ Lines of a lab:
                                guest carries out on its own time); lines
                                after it, if any, are the expected console
                                output up to the end of TEXT's line (kernel
-                               log lines: start them with `[`)
+                               log lines: start them with `[`).  A command
+                               typed after QMP steps first waits until the
+                               console has been quiet for 0.3 s, unless
+                               such a wait came in between: so a lab can
+                               type commands while an operation still runs
   # the machine stops: exit status N
                                after the expected output of a command that
                                ends the machine (`crash ...`, a panic,
@@ -305,6 +309,7 @@ class Replay:
         """The raw output of one step."""
         m = self.machine
         if step.kind == "console":
+            self.after_qmp = False      # the lab said what to wait for
             text = m.wait_for(step.text, timeout=STEP_TIMEOUT)
             if not step.expected:
                 return ""

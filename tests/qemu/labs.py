@@ -25,7 +25,23 @@ Lines of a lab:
                                waits for an event after the last command
   # wait for the console: TEXT  not typed: wait until TEXT appears on the
                                console (after QMP steps whose effect the
-                               guest carries out on its own time)
+                               guest carries out on its own time); lines
+                               after it, if any, are the expected console
+                               output up to the end of TEXT's line (kernel
+                               log lines: start them with `[`).  A command
+                               typed after QMP steps first waits until the
+                               console has been quiet for 0.3 s, unless
+                               such a wait came in between: so a lab can
+                               type commands while an operation still runs
+  # the machine stops: exit status N
+                               after the expected output of a command that
+                               ends the machine (`crash ...`, a panic,
+                               `poweroff`): that command is not followed by
+                               a prompt, so its output is everything printed
+                               until QEMU exited; this step then checks
+                               QEMU's exit status.  It is the last step of
+                               its boot: the next lab starts with
+                               `$ make run ...`
   anything else                the expected output of the line above it
 
 Expected output is compared line by line with what the machine printed,
@@ -68,6 +84,7 @@ MAKE_RUN_VARS = {"MEM", "CPU", "CMDLINE", "QEMU_EXTRA"}
 MAKE_RUN_EXTRA = ["-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1"]
 QMP_CLI = "$ tools/qmp.py build/qmp.sock"
 CONSOLE_WAIT = "# wait for the console: "
+MACHINE_STOPS = "# the machine stops: "
 STEP_TIMEOUT = 300.0 * memlab.SCALE
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
 
@@ -78,10 +95,11 @@ class LabError(Exception):
 
 @dataclass
 class Step:
-    kind: str            # "shell", "qmp", "qmp-cli" or "console"
+    kind: str            # "shell", "qmp", "qmp-cli", "console" or "exit"
     text: str            # the command
     line: int            # 1-based line in the Markdown file
     expected: list = field(default_factory=list)
+    stops: bool = False  # a shell command after which QEMU exits (no prompt)
 
 
 @dataclass
@@ -91,6 +109,7 @@ class Session:
     line: int
     config: dict
     steps: list = field(default_factory=list)
+    stopped: bool = False   # ends with `# the machine stops: ...`
 
     @property
     def name(self):
@@ -153,7 +172,21 @@ def parse_file(path):
                            f"with `$ make run ...`")
         sess = sessions[-1]
         for no, text in body:
-            if text.startswith("memlab> "):
+            if sess.stopped and text.strip():
+                raise LabError(f"{path}:{no}: the machine stopped at line "
+                               f"{sess.steps[-1].line}: a lab after it starts "
+                               f"with `$ make run ...`")
+            if text.startswith(MACHINE_STOPS):
+                m = re.fullmatch(r"exit status (\d+)", text[len(MACHINE_STOPS):].strip())
+                if not m:
+                    raise LabError(f"{path}:{no}: `{MACHINE_STOPS}exit status N`: {text}")
+                if not sess.steps or sess.steps[-1].kind != "shell":
+                    raise LabError(f"{path}:{no}: the machine stops after a "
+                                   f"`memlab>` command")
+                sess.steps[-1].stops = True
+                sess.steps.append(Step("exit", m.group(1), no, [f"exit status {m.group(1)}"]))
+                sess.stopped = True
+            elif text.startswith("memlab> "):
                 sess.steps.append(Step("shell", text[len("memlab> "):], no))
             elif text.startswith("(qmp) "):
                 sess.steps.append(Step("qmp", text[len("(qmp) "):], no))
@@ -265,6 +298,7 @@ class Replay:
         self.machine.mem = cfg.get("MEM", "2G,slots=8,maxmem=64G")
         self.history = []
         self.after_qmp = False
+        self.exit_status = None
 
     def boot(self):
         self.machine.start()
@@ -275,12 +309,20 @@ class Replay:
         """The raw output of one step."""
         m = self.machine
         if step.kind == "console":
-            m.wait_for(step.text, timeout=STEP_TIMEOUT)
-            return ""
+            self.after_qmp = False      # the lab said what to wait for
+            text = m.wait_for(step.text, timeout=STEP_TIMEOUT)
+            if not step.expected:
+                return ""
+            text += m.wait_for("\n", timeout=STEP_TIMEOUT)
+            return text.replace("\r", "")
+        if step.kind == "exit":
+            return f"exit status {self.exit_status}\n"
         if step.kind == "shell":
             if self.after_qmp:
                 m.quiesce(0.3)
                 self.after_qmp = False
+            if step.stops:
+                return self._run_to_exit(step.text)
             return m.run(step.text, timeout=STEP_TIMEOUT)
         self.after_qmp = True
         q = m.qmp()
@@ -302,6 +344,17 @@ class Replay:
             except (ValueError, qmplib.QMPTimeout) as e:
                 print(f"{prefix}{'error: ' if not prefix else ''}{e}")
         return buf.getvalue()
+
+    def _run_to_exit(self, cmd):
+        """Type cmd, wait for QEMU to exit, and return what was printed
+        after the echoed command line (the next step checks the status)."""
+        m = self.machine
+        m.send_line(cmd)
+        self.exit_status = m.wait_exit()
+        text = m.unread().replace("\r", "")
+        if cmd in text:
+            text = text[text.index(cmd) + len(cmd):]
+        return text
 
     def kill(self):
         self.machine.kill()
@@ -328,7 +381,8 @@ def main(argv):
             for step in sess.steps:
                 out = r.run(step)
                 ok, actual = compare(step, out)
-                prompt = {"shell": "memlab> ", "qmp": "(qmp) ", "console": CONSOLE_WAIT
+                prompt = {"shell": "memlab> ", "qmp": "(qmp) ", "console": CONSOLE_WAIT,
+                          "exit": MACHINE_STOPS + "exit status "
                           }.get(step.kind, QMP_CLI + " ")
                 print(("" if ok else "!!! MISMATCH ") + prompt + step.text)
                 print(out.rstrip("\n"))

@@ -343,6 +343,12 @@ class Machine:
     def _fail(self, what, timeout=None):
         __tracebackhide__ = True
         status = self.proc.poll() if self.proc else None
+        if status is None and self._eof:
+            # the serial port closed: QEMU is exiting, give it a moment
+            try:
+                status = self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
         if status is not None:
             why = f"QEMU exited with status {status} while waiting for {what}"
         else:

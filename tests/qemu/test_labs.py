@@ -36,6 +36,31 @@ def test_lab_patterns():
     assert labs.compare(step, "[    1.000000] a log line\ndone\n")[0]
 
 
+def test_lab_machine_stops(tmp_path):
+    """`# the machine stops: exit status N`: the command before it waits for
+    QEMU to exit instead of a prompt, the step checks the status, and only
+    a new boot may follow it."""
+    page = tmp_path / "page.md"
+    page.write_text("```lab\n$ make run\nmemlab> crash pagefault\nBUG: ...\n"
+                    "# the machine stops: exit status 93\n```\n\n"
+                    "```lab\n$ make run MEM=8G\nmemlab> help\n```\n")
+    first, second = labs.parse_file(page)
+    crash, stop = first.steps
+    assert crash.kind == "shell" and crash.stops and crash.expected == ["BUG: ..."]
+    assert stop.kind == "exit" and stop.line == 5 and first.stopped
+    assert labs.compare(stop, "exit status 93\n")[0]
+    assert not labs.compare(stop, "exit status 225\n")[0]
+    assert second.config == {"MEM": "8G"} and not second.steps[0].stops
+    page.write_text("```lab\n$ make run\nmemlab> crash gp\n"
+                    "# the machine stops: exit status 91\n```\n\n"
+                    "```lab\nmemlab> help\n```\n")
+    with pytest.raises(labs.LabError, match="starts with `\\$ make run"):
+        labs.parse_file(page)
+    page.write_text("```lab\n$ make run\n# the machine stops: exit status 93\n```\n")
+    with pytest.raises(labs.LabError, match="after a `memlab>` command"):
+        labs.parse_file(page)
+
+
 @pytest.mark.parametrize("session", SESSIONS, ids=[s.name for s in SESSIONS])
 def test_lab(session, make_iso, request):
     r = labs.Replay(session, make_iso)

@@ -104,6 +104,8 @@ struct dimm_slot {
 	unsigned onlined;	/* add: blocks [0, onlined) were auto-onlined */
 	unsigned removed;	/* eject: blocks [nr_blocks - removed, nr_blocks) are gone */
 	bool eject_pending;	/* device_del came while the add ran: eject after it */
+	bool add_queued;	/* DIMM_ADDING, waiting for another slot's add */
+	u64 add_seq;		/* order of the queued adds */
 	u64 t0_ns;		/* ktime_ns() when the operation started */
 };
 
@@ -116,6 +118,16 @@ static u64 scans;
  * if a lower block refuses; one eject runs at a time (others wait). */
 static u8 removed_types[MAX_MEMORY_BLOCKS];
 static int eject_running = -1;	/* slot of the running eject, or -1 */
+/*
+ * Adds run one at a time too, in the order their Device Checks came: where
+ * a block goes depends on what is online already (auto-movable counts the
+ * kernel and movable memory of the machine and of the DIMM's group), so a
+ * DIMM plugged right behind another must be placed after the first one is
+ * online, as Linux's device_hotplug_lock makes it.  Interleaved, three
+ * DIMMs plugged back to back all went to ZONE_MOVABLE, past the ratio.
+ */
+static int add_running = -1;	/* slot of the running add, or -1 */
+static u64 add_seq;		/* last add_seq handed out */
 
 static void slot_select(unsigned slot) { outl(memhp_port + REG_SEL_BASE_LO, slot); }
 
@@ -144,6 +156,7 @@ static void slot_ost(unsigned slot, u32 event, u32 status)
 }
 
 static void dimm_add_start(unsigned slot);
+static void dimm_add_next(void);
 static void dimm_eject_start(unsigned slot);
 
 /* Physical address of block i of the DIMM in s. */
@@ -240,6 +253,7 @@ static bool dimm_add_step(struct longop *op, u64 deadline_ns)
 			}
 			if (err) {
 				dimm_add_fail(slot, err);
+				dimm_add_next();
 				return false;
 			}
 			s->added++;
@@ -262,6 +276,7 @@ static bool dimm_add_step(struct longop *op, u64 deadline_ns)
 		s->eject_pending = false;
 		dimm_eject_start(slot);
 	}
+	dimm_add_next();
 	return false;
 }
 
@@ -274,6 +289,7 @@ static void dimm_add_start(unsigned slot)
 	s->nr_blocks = (unsigned)(s->size / MEMORY_BLOCK_SIZE);
 	s->added = s->onlined = s->removed = 0;
 	s->eject_pending = false;
+	s->add_queued = false;
 	s->state = DIMM_ADDING;
 	s->t0_ns = ktime_ns();
 	ksnprintf(s->op_name, sizeof(s->op_name), "dimm%u add", slot);
@@ -282,7 +298,32 @@ static void dimm_add_start(unsigned slot)
 		.total = (u64)s->nr_blocks * (auto_on ? 2 : 1),
 		.busy_start = s->base, .busy_end = s->base + s->size,
 	};
+	if (add_running >= 0) {
+		s->add_queued = true;
+		s->add_seq = ++add_seq;
+		pr_info("acpi-memhp: slot %u: add waits for slot %d's add to finish (one at a time: each DIMM is placed with the ones before it online)",
+			slot, add_running);
+		return;
+	}
+	add_running = (int)slot;
 	longop_start(&s->op);
+}
+
+/* The running add ended (done or failed): start the add that waited longest. */
+static void dimm_add_next(void)
+{
+	int next = -1;
+
+	add_running = -1;
+	for (unsigned k = 0; k < nr_slots; k++)
+		if (slots[k].add_queued && (next < 0 || slots[k].add_seq < slots[next].add_seq))
+			next = (int)k;
+	if (next < 0)
+		return;
+	slots[next].add_queued = false;
+	slots[next].t0_ns = ktime_ns();
+	add_running = next;
+	longop_start(&slots[next].op);
 }
 
 /*
@@ -637,7 +678,8 @@ void acpi_memhp_dump(struct printer *p)
 			ksnprintf(range, sizeof(range), "[%#llx-%#llx]",
 				  (unsigned long long)s->base,
 				  (unsigned long long)(s->base + s->size - 1));
-		pr_printf(p, "%-4u %-15s %-37s %4d %5d  %#x/%#x\n", i, dimm_state_names[s->state],
+		pr_printf(p, "%-4u %-15s %-37s %4d %5d  %#x/%#x\n", i,
+			  s->add_queued ? "add queued" : dimm_state_names[s->state],
 			  range, s->state == DIMM_EMPTY ? -1 : s->nid, s->mgid, s->ost_event,
 			  s->ost_status);
 		if (s->why[0])

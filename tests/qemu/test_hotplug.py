@@ -515,6 +515,36 @@ def test_auto_movable_policy(boot):
     assert movable == 6 * GiB // PAGE
 
 
+def test_auto_movable_dimms_plugged_back_to_back(boot):
+    """The same three DIMMs, device_add'ed without waiting: memlab adds
+    them one at a time in the order they came (the later ones say they
+    wait), so each is placed with the ones before it online and the ratio
+    holds: 4G and 2G movable, 1G normal, as when plugged one by one."""
+    m = boot_hotplug(boot, mem="2G,slots=8,maxmem=64G")
+    set_auto_online(m, "online")
+    assert write(m, f"{PARAMS}/online_policy", "auto-movable") == ""
+    dimms = [("d1", 4 * GiB), ("d2", 2 * GiB), ("d3", GiB)]
+    for dimm, size in dimms:
+        plug(m, dimm, size, wait=False)
+    done = set()
+    q = m.qmp()
+    deadline = time.monotonic() + 120 * SCALE
+    while done != {"d1", "d2", "d3"}:
+        assert time.monotonic() < deadline, done
+        info = q.wait_event("ACPI_DEVICE_OST", timeout=deadline - time.monotonic())["data"]["info"]
+        if info["source"] == OST_DEVICE_CHECK:
+            assert info["status"] == OST_SUCCESS, (info, sh(m, "hotplug"))
+            done.add(info["device"])
+    settle(m)
+    assert "add waits for slot" in m.output, m.output[-3000:]
+    addr, got = 4 * GiB, []
+    for dimm, size in dimms:
+        got.append({block_attr(m, x, "valid_zones") for x in dimm_blocks(addr, size)})
+        addr += size
+    assert got == [{"Movable"}, {"Movable"}, {"Normal"}], got
+    assert zoneinfo(m)[(0, "Movable")]["present"] == 6 * GiB // PAGE
+
+
 def test_bench_commands_measure_both_designs_and_restore_the_switches(boot):
     """`bench automovable` on 8 NUMA nodes and `bench contig` over a DIMM
     left offline: both designs are timed in one run, the printed ratios

@@ -506,10 +506,11 @@ static const struct memory_block_notifier memory_sysfs_notifier = {
 };
 
 /*
- * The boot blocks' directories are made by a long operation, a slice at a
- * time after the prompt: a 512 GiB machine has 4096 blocks and some 50000
- * files, about 220 ms under TCG, which would otherwise delay the prompt in
- * proportion to RAM.  The tree is never seen half made: the first reader
+ * The boot blocks' directories are made one slice at boot and, if that is
+ * not enough, by a long operation a slice at a time after the prompt: a
+ * 512 GiB machine has 4096 blocks and some 50000 files, about 220 ms under
+ * TCG, which would otherwise delay the prompt in proportion to RAM; a
+ * small one is done within the first slice.  The tree is never seen half made: the first reader
  * of any file finishes the filling first (vfs_set_filler()).  Blocks added
  * or removed meanwhile are handled by the notifier as always; the fill
  * walks the block table from fill_next, so it skips blocks removed ahead
@@ -573,7 +574,9 @@ void memory_sysfs_init(void)
 	fill_op.total = nr;
 	fill_op.done = 0;
 	vfs_set_filler(fill_finish);
-	longop_start(&fill_op);
+	/* one slice now: a small machine is done before the prompt, as before */
+	if (fill_step(&fill_op, ktime_ns() + LONGOP_SLICE_NS))
+		longop_start(&fill_op);
 }
 
 /* ---- notifier error injection -------------------------------------------- */

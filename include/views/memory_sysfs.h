@@ -38,9 +38,10 @@
 #include <mm/memory_hotplug.h>
 
 /*
- * memory_sysfs_init() - start following the add/remove hooks, and start
- * the long operation that creates memoryN/ for every block that exists now
- * (`work` lists it as "sysfs memory block files" while it runs; the first
+ * memory_sysfs_init() - start following the add/remove hooks, and create
+ * memoryN/ for every block that exists now: one slice (LONGOP_SLICE_NS)
+ * here, the rest, if any, in a long operation after the prompt (`work`
+ * lists it as "sysfs memory block files" while it runs; the first
  * reader of any vfs file finishes it first, so no reader sees it half
  * done).  Call once, after vfs_init() and after the boot memory blocks
  * were created.  Failures (a full node pool) are logged; the blocks still

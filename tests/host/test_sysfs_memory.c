@@ -119,9 +119,9 @@ static void count_blocks(const char *name, bool is_dir, void *ctx)
 }
 
 /*
- * The boot blocks' directories come from a long operation: after one slice
- * (one block, the clock moving a slice per reading) `work` shows it part
- * done; a DIMM removed ahead of it gets no directory; the first read
+ * The boot blocks' directories come from a slice at boot and then a long
+ * operation: after two slices (a block each, the clock moving a slice per
+ * reading) `work` shows it part done; a DIMM removed ahead of it gets no directory; the first read
  * finishes the fill, so the reader sees every block and the operation is
  * gone from `work`.
  */
@@ -135,14 +135,14 @@ HTEST(sysfs_memory_fill_runs_in_slices_and_settles_on_read)
 	memhp_default_online_type = MMOP_OFFLINE;
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);	/* blocks 32, 33 */
-	memory_sysfs_init();
 	clock_step_ns = LONGOP_SLICE_NS;
-	CHECK(longop_run_slice());
+	memory_sysfs_init();		/* a slice now, one block */
+	CHECK(longop_run_slice());	/* and one more */
 	clock_step_ns = 0;
 	buf_printer_init(&bp, text, sizeof(text));
 	longop_dump(&bp.p);
 	CHECK_STR_CONTAINS(text, "sysfs memory block files");
-	CHECK_STR_CONTAINS(text, " 1/10 blocks");
+	CHECK_STR_CONTAINS(text, " 2/10 blocks");
 	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);		/* ahead of the fill */
 	CHECK_EQ(vfs_list(MEMORY_DIR, count_blocks, &n), 0);	/* the reader settles it */
 	CHECK_EQ(n, 8);

@@ -418,6 +418,30 @@ static u64 init_holes(u64 start_pfn, u64 end_pfn, int nid, enum zone_type zone)
 	return pages;
 }
 
+/*
+ * reserve_memory_pages() - PG_reserved on every pfn of [s, e) whose page
+ * is memory (starts inside a memblock.memory region) and has a memmap (a
+ * valid section).  Worked out per memory region and per section, not per
+ * pfn: the reserved ranges include the memmap itself, 1/64 of RAM, so a
+ * lookup per pfn was a large part of boot at hundreds of GiB.
+ */
+static void reserve_memory_pages(u64 s, u64 e)
+{
+	for (u32 m = 0; m < memblock.memory.cnt; m++) {
+		const struct memblock_region *r = &memblock.memory.regions[m];
+		u64 pfn = MAX(s, PFN_UP(r->base)), end = MIN(e, PFN_UP(r->base + r->size));
+
+		while (pfn < end) {
+			u64 sec_end = MIN(ALIGN_UP(pfn + 1, PAGES_PER_SECTION), end);
+
+			if (valid_section(__pfn_to_section(pfn)))
+				for (; pfn < sec_end; pfn++)
+					SetPageReserved(pfn_to_page(pfn));
+			pfn = sec_end;
+		}
+	}
+}
+
 /* Contract in internal.h. */
 u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes)
 {
@@ -456,12 +480,8 @@ u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes)
 		const struct memblock_region *r = &memblock.reserved.regions[i];
 		u64 s = MAX(PFN_DOWN(r->base), lo), e = MIN(PFN_UP(r->base + r->size), hi);
 
-		for (u64 pfn = s; pfn < e; pfn++) {
-			if (!valid_section(__pfn_to_section(pfn)) ||
-			    !memblock_is_memory(&memblock, PFN_PHYS(pfn)))
-				continue;
-			SetPageReserved(pfn_to_page(pfn));
-		}
+		if (s < e)
+			reserve_memory_pages(s, e);
 	}
 	if (holes)
 		*holes += hole_pages;

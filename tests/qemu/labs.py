@@ -86,6 +86,7 @@ QMP_CLI = "$ tools/qmp.py build/qmp.sock"
 CONSOLE_WAIT = "# wait for the console: "
 MACHINE_STOPS = "# the machine stops: "
 STEP_TIMEOUT = 300.0 * memlab.SCALE
+EVENT_TIMEOUT = 10.0 * memlab.SCALE
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
 
 
@@ -95,7 +96,7 @@ class LabError(Exception):
 
 @dataclass
 class Step:
-    kind: str            # "shell", "qmp", "qmp-cli", "console" or "exit"
+    kind: str            # "boot", "shell", "qmp", "qmp-open", "qmp-cli", "console" or "exit"
     text: str            # the command
     line: int            # 1-based line in the Markdown file
     expected: list = field(default_factory=list)
@@ -166,6 +167,7 @@ def parse_file(path):
         first_no, first = body[0]
         if first.startswith("$ make run"):
             sessions.append(Session(path, start, parse_make_run(first, f"{path}:{first_no}")))
+            sessions[-1].steps.append(Step("boot", first[2:], first_no))
             body = body[1:]
         elif not sessions:
             raise LabError(f"{path}:{start}: the first lab of a page starts "
@@ -192,6 +194,8 @@ def parse_file(path):
                 sess.steps.append(Step("qmp", text[len("(qmp) "):], no))
             elif text.startswith(CONSOLE_WAIT):
                 sess.steps.append(Step("console", text[len(CONSOLE_WAIT):].strip(), no))
+            elif text.rstrip() == QMP_CLI:
+                sess.steps.append(Step("qmp-open", "", no))
             elif text.startswith(QMP_CLI + " "):
                 sess.steps.append(Step("qmp-cli", text[len(QMP_CLI) + 1:], no))
             elif text.startswith("$ "):
@@ -202,6 +206,9 @@ def parse_file(path):
                     raise LabError(f"{path}:{no}: output before any command")
             else:
                 sess.steps[-1].expected.append(text)
+    for sess in sessions:     # a boot without expected output is not a step
+        sess.steps = [s for s in sess.steps
+                      if s.kind != "boot" or any(e.strip() for e in s.expected)]
     return sessions
 
 
@@ -264,6 +271,17 @@ def matches(expected, actual):
     return ok[0][0]
 
 
+_EVENT_LINE = re.compile(r"^(?:\S+ )?event ([A-Z][A-Z0-9_]*)\b")
+
+
+def expected_events(step):
+    """The names of the QMP events a command's expected output shows
+    (lines `TIME event NAME ...`, as qmp.py prints them), in order."""
+    if step.kind not in ("qmp", "qmp-cli") or step.text.split()[:1] == ["wait"]:
+        return []
+    return [m.group(1) for m in map(_EVENT_LINE.match, step.expected) if m]
+
+
 def compare(step, raw_output):
     """(ok, actual lines) for one step's output."""
     expected = [e for e in step.expected if e.strip()]
@@ -308,6 +326,8 @@ class Replay:
     def run(self, step):
         """The raw output of one step."""
         m = self.machine
+        if step.kind == "boot":
+            return (m.boot_log or "").replace("\r", "") + memlab.PROMPT
         if step.kind == "console":
             self.after_qmp = False      # the lab said what to wait for
             text = m.wait_for(step.text, timeout=STEP_TIMEOUT)
@@ -326,6 +346,10 @@ class Replay:
             return m.run(step.text, timeout=STEP_TIMEOUT)
         self.after_qmp = True
         q = m.qmp()
+        if step.kind == "qmp-open":
+            v = q.greeting.get("QMP", {}).get("version", {}).get("qemu", {})
+            return (f"connected to QEMU {v.get('major')}.{v.get('minor')}.{v.get('micro')}"
+                    f" at build/qmp.sock; 'help' for help, Ctrl-D to quit\n")
         words = shlex.split(step.text)
         buf = io.StringIO()
         prefix = "qmp.py: " if step.kind == "qmp-cli" else ""
@@ -339,11 +363,32 @@ class Replay:
                     q.drain(0)
                     self.history = list(q.events)
                     qmplib._print_result(qmplib._run_words(q, words))
+                    for ev in self._events_after(q, expected_events(step)):
+                        qmplib._print_event(ev, out=buf)
             except qmplib.QMPError as e:
                 print(f"{prefix}error: {e.cls}: {e.desc}")
             except (ValueError, qmplib.QMPTimeout) as e:
                 print(f"{prefix}{'error: ' if not prefix else ''}{e}")
         return buf.getvalue()
+
+    def _events_after(self, q, names, timeout=EVENT_TIMEOUT):
+        """The events that came after the last command, up to the last of
+        names (waited for in that order, at most timeout seconds)."""
+        if not names:
+            return []
+        deadline = time.monotonic() + timeout
+        while True:
+            new = [e for e in q.events if all(e is not h for h in self.history)]
+            k = 0
+            for i, ev in enumerate(new):
+                if ev.get("event") == names[k]:
+                    k += 1
+                    if k == len(names):
+                        return new[:i + 1]
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return new
+            q.drain(min(left, 0.1))
 
     def _run_to_exit(self, cmd):
         """Type cmd, wait for QEMU to exit, and return what was printed
@@ -382,8 +427,8 @@ def main(argv):
                 out = r.run(step)
                 ok, actual = compare(step, out)
                 prompt = {"shell": "memlab> ", "qmp": "(qmp) ", "console": CONSOLE_WAIT,
-                          "exit": MACHINE_STOPS + "exit status "
-                          }.get(step.kind, QMP_CLI + " ")
+                          "exit": MACHINE_STOPS + "exit status ", "boot": "$ ",
+                          "qmp-open": QMP_CLI}.get(step.kind, QMP_CLI + " ")
                 print(("" if ok else "!!! MISMATCH ") + prompt + step.text)
                 print(out.rstrip("\n"))
                 if not ok:

@@ -17,12 +17,24 @@ Lines of a lab:
   $ make run [VAR=VALUE ...]   first line: a new boot, configured as `make run`
                                would be (MEM, CPU, CMDLINE, QEMU_EXTRA); a lab
                                without this line continues the machine of the
-                               lab before it in the same file
+                               lab before it in the same file; lines
+                               after it, if any, are the expected boot log
+                               up to and with the first prompt (`memlab>`)
   memlab> COMMAND              typed into the serial shell
   $ tools/qmp.py build/qmp.sock WORDS
   (qmp) WORDS                  a QMP command (tools/qmp.py's command line or
                                its interactive prompt); `(qmp) wait EVENT`
-                               waits for an event after the last command
+                               waits for an event after the last command.
+                               Expected lines `TIME event NAME ...` after a
+                               command (not a wait) are the events qmp.py
+                               prints after its reply (before the next
+                               prompt, or on stderr): the replay waits up
+                               to 10 s for those names, in that order, and
+                               prints every event since the command up to
+                               the last of them
+  $ tools/qmp.py build/qmp.sock
+                               alone: the interactive client starts; its
+                               output is the `connected to QEMU ...` line
   # wait for the console: TEXT  not typed: wait until TEXT appears on the
                                console (after QMP steps whose effect the
                                guest carries out on its own time); lines

@@ -61,6 +61,34 @@ def test_lab_machine_stops(tmp_path):
         labs.parse_file(page)
 
 
+def test_lab_boot_log_and_qmp_events(tmp_path):
+    """Output after `$ make run` is the boot log (a step only if there is
+    some); `$ tools/qmp.py build/qmp.sock` alone starts the interactive
+    client; event lines after a QMP command (not after a wait) name the
+    events the replay waits for."""
+    page = tmp_path / "page.md"
+    page.write_text("```lab\n$ make run CMDLINE=\"x=1\"\n...\n[ 0.1] boot: ready\nmemlab>\n"
+                    "$ tools/qmp.py build/qmp.sock\nconnected to QEMU 7.2.{n} ...\n"
+                    "(qmp) stop\nok\n{n}:{n}:{num} event STOP\n"
+                    "(qmp) wait RESUME\n... event RESUME\n"
+                    "$ tools/qmp.py build/qmp.sock device_del id=d1\nok\n"
+                    "{n}:{n}:{num} event ACPI_DEVICE_OST {...}\n"
+                    "{n}:{n}:{num} event DEVICE_DELETED {...}\n```\n\n"
+                    "```lab\n$ make run\nmemlab> help\n```\n")
+    first, second = labs.parse_file(page)
+    boot, opened, stop, wait, dele = first.steps
+    assert boot.kind == "boot" and boot.line == 2 and first.config == {"CMDLINE": "x=1"}
+    assert labs.compare(boot, "a\n[    0.148706] boot: ready\nmemlab> ")[0]
+    assert not labs.compare(boot, "a\n[    0.148706] boot: not ready\nmemlab> ")[0]
+    assert opened.kind == "qmp-open"
+    assert labs.compare(opened, "connected to QEMU 7.2.22 at build/qmp.sock; 'help'\n")[0]
+    assert labs.expected_events(stop) == ["STOP"]
+    assert labs.compare(stop, "ok\n13:11:13.035646 event STOP\n")[0]
+    assert labs.expected_events(wait) == []
+    assert labs.expected_events(dele) == ["ACPI_DEVICE_OST", "DEVICE_DELETED"]
+    assert [s.kind for s in second.steps] == ["shell"]
+
+
 @pytest.mark.parametrize("session", SESSIONS, ids=[s.name for s in SESSIONS])
 def test_lab(session, make_iso, request):
     r = labs.Replay(session, make_iso)

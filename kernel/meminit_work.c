@@ -1,7 +1,7 @@
 /*
  * meminit_work.c - deferred memmap init's background long operation (see
  * include/kernel/meminit_work.h): each step initialises pending sections
- * through deferred_init_step() until the slice's deadline passes.  The
+ * through deferred_init_step_while() until the slice's deadline passes.  The
  * allocator, offlining and `meminit finish` may initialise sections too;
  * the step only asks how many are still pending, so it never does one
  * twice and ends when nothing waits, whoever did the work.
@@ -23,14 +23,17 @@ KERNEL_PARAM(deferred_init_background,
 	.help = "deferred_init=new: initialise pending boot memory in the background (0: only on demand and `meminit finish`)");
 static u64 end_ns;	/* ktime_ns() when it found nothing left, 0 before */
 
-/* One slice: a section at a time until the deadline; done/total kept in
- * sections of the boot's pending set. */
+/* deferred_init_step_while()'s budget: until the slice's deadline. */
+static bool before_deadline(void *ctx)
+{
+	return ktime_ns() < *(const u64 *)ctx;
+}
+
+/* One slice: sections until the deadline, the zones settled once; done/
+ * total kept in sections of the boot's pending set. */
 static bool meminit_step(struct longop *op, u64 deadline_ns)
 {
-	do {
-		if (!deferred_init_step(1))
-			break;
-	} while (ktime_ns() < deadline_ns);
+	deferred_init_step_while(before_deadline, &deadline_ns);
 	op->done = op->total - deferred_init_pending_sections();
 	if (deferred_init_pending_sections())
 		return true;

@@ -254,24 +254,27 @@ static void settle(void)
 			zone_update_contiguous(zone);
 }
 
-u64 deferred_init_step(u64 max_sections)
+u64 deferred_init_step_while(bool (*more)(void *ctx), void *ctx)
 {
 	u64 done = 0;
+	bool ran_out = false;
 
-	if (!max_sections)
-		max_sections = 1;
-	while (done < max_sections && pending_sections) {
+	while (pending_sections) {
 		u64 nr = next_section;
 
-		if (!sparse_next_present(&nr))
+		if (!sparse_next_present(&nr)) {
+			ran_out = true;
 			break;
-		if (deferred_section(__nr_to_section(nr))) {
-			init_section(nr, "step");
-			done++;
 		}
 		next_section = nr + 1;
+		if (!deferred_section(__nr_to_section(nr)))
+			continue;
+		init_section(nr, "step");
+		done++;
+		if (!more(ctx))
+			break;
 	}
-	MM_BUG_ON(pending_sections && done < max_sections,
+	MM_BUG_ON(pending_sections && ran_out,
 		  "deferred init: %llu sections pending, none found from section %llu",
 		  (unsigned long long)pending_sections, (unsigned long long)next_section);
 	if (done) {
@@ -280,6 +283,24 @@ u64 deferred_init_step(u64 max_sections)
 		settle();
 	}
 	return done;
+}
+
+/* deferred_init_step()'s budget: *left sections more after the first. */
+static bool sections_left(void *ctx)
+{
+	u64 *left = ctx;
+
+	if (!*left)
+		return false;
+	(*left)--;
+	return true;
+}
+
+u64 deferred_init_step(u64 max_sections)
+{
+	u64 left = max_sections ? max_sections - 1 : 0;
+
+	return deferred_init_step_while(sections_left, &left);
 }
 
 bool deferred_grow_zone(struct zone *zone, unsigned order)

@@ -337,27 +337,35 @@ SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
 		      "memory may appear later.",
 	      .fn = cmd_numa);
 
+/* deferred_init_step_while()'s budget for `meminit finish`: no Ctrl-C yet. */
+static bool not_interrupted(void *ctx)
+{
+	bool *interrupted = ctx;
+
+	*interrupted = shell_interrupted();
+	return !*interrupted;
+}
+
 /*
- * `meminit finish`: the pending sections in the foreground, one at a time,
- * so Ctrl-C stops between two of them; each leaves the machine
- * consistent (initialised and handed over, or still pending).
+ * `meminit finish`: the pending sections in the foreground, asking for
+ * Ctrl-C after each, so Ctrl-C stops between two of them; each leaves
+ * the machine consistent (initialised and handed over, or still pending).
  */
 static int meminit_finish(struct printer *out)
 {
-	u64 before = deferred_init_pending_sections(), t0 = ktime_ns(), done = 0;
+	u64 before = deferred_init_pending_sections(), t0 = ktime_ns(), done;
+	bool interrupted = false;
 
 	if (!before) {
 		pr_printf(out, "meminit: nothing pending\n");
 		return 0;
 	}
-	while (deferred_init_step(1)) {
-		done++;
-		if (deferred_init_pending_sections() && shell_interrupted()) {
-			pr_printf(out, "meminit: interrupted after %llu of %llu sections; %llu still pending\n",
-				  (unsigned long long)done, (unsigned long long)before,
-				  (unsigned long long)deferred_init_pending_sections());
-			return -EINTR;
-		}
+	done = deferred_init_step_while(not_interrupted, &interrupted);
+	if (interrupted && deferred_init_pending_sections()) {
+		pr_printf(out, "meminit: interrupted after %llu of %llu sections; %llu still pending\n",
+			  (unsigned long long)done, (unsigned long long)before,
+			  (unsigned long long)deferred_init_pending_sections());
+		return -EINTR;
 	}
 	pr_printf(out, "meminit: %llu sections initialised in %llu ms; nothing pending\n",
 		  (unsigned long long)done, (unsigned long long)((ktime_ns() - t0) / 1000000));

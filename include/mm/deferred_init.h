@@ -54,7 +54,7 @@ struct deferred_init_stats {
 	u64 boot_sections;		/* sections initialised at boot */
 	u64 boot_pending_sections;	/* sections left pending at boot */
 	u64 boot_pending_pages;		/* their memory pages */
-	u64 steps;			/* deferred_init_step() calls that did work */
+	u64 steps;			/* deferred_init_step{,_while}() calls that did work */
 	u64 step_sections;		/* sections initialised by steps */
 	u64 grows, grow_sections;	/* deferred_grow_zone(): calls that grew, sections */
 	u64 range_sections;		/* sections initialised for an operation on a range */
@@ -87,6 +87,17 @@ void deferred_init_boot_done(void);
  * sections initialised (0: nothing was pending).  Context: (main).
  */
 u64 deferred_init_step(u64 max_sections);
+
+/*
+ * deferred_init_step_while() - the same with a budget the caller judges:
+ * one pending section, then more while more(ctx) says so (asked after
+ * each section), and the watermarks and contiguity settled once at the
+ * end, not per section (they cost about as much as a small section).
+ * The background work passes "the slice's deadline has not passed",
+ * `meminit finish` "no Ctrl-C yet".  Returns the sections initialised.
+ * Context: (main).
+ */
+u64 deferred_init_step_while(bool (*more)(void *ctx), void *ctx);
 
 /*
  * deferred_grow_zone() - initialise pending sections of zone, lowest

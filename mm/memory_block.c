@@ -105,12 +105,22 @@ const char *mmop_name(enum mmop type)
  * The one writer of nr_memory_blocks_in_state[]: a block enters (delta 1)
  * or leaves (delta -1) a state.  Context: (main)/(boot).
  */
+/* Bumped by every block_state_count(): any block created, removed, onlined
+ * or offlined (memory_blocks_generation()). */
+static u64 blocks_generation;
+
 static void block_state_count(enum memory_block_state state, int delta)
 {
 	MM_BUG_ON((unsigned)state >= NR_MEM_STATES, "state %d", state);
 	MM_BUG_ON(delta < 0 && !nr_memory_blocks_in_state[state],
 		  "no block is %s, yet one leaves that state", state_names[state]);
 	nr_memory_blocks_in_state[state] += (unsigned long)(long)delta;
+	blocks_generation++;
+}
+
+u64 memory_blocks_generation(void)
+{
+	return blocks_generation;
 }
 
 /* May a block go from old to new?  The table at the top of this file. */

@@ -155,6 +155,7 @@ struct vmem_dev {
 	u64 cur_request;		/* requested_size the cursor was set for */
 	u64 round_t0;			/* ktime_ns() when the round started */
 	u64 round_from;			/* plugged_sbs when the round started */
+	u64 blocks_seen;		/* memory_blocks_generation() at the end of its last slice */
 };
 
 /* The device slots (virtio_mem.c); a slot is a device while in_use. */

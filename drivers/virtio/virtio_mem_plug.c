@@ -545,7 +545,11 @@ static bool vmem_round_step(struct longop *op, u64 deadline_ns)
 	}
 	if (!vmem_read_config(vm) && vm->requested_size != vm->cur_request)
 		vmem_round_cursor(vm, vm->op_plug);
-	vmem_refresh_all(vm);	/* a block may have been onlined by hand meanwhile */
+	/* a block may have been onlined or offlined by hand since the last
+	 * slice: re-read them all only then (each slice did so once, which
+	 * made a 256 GiB plug cost O(blocks) per block) */
+	if (memory_blocks_generation() != vm->blocks_seen)
+		vmem_refresh_all(vm);
 	for (;;) {
 		u64 target = vm->requested_size / vm->sb_size, plugged = vm->plugged_sbs;
 		bool plug = target > plugged;
@@ -566,8 +570,10 @@ static bool vmem_round_step(struct longop *op, u64 deadline_ns)
 		if (err < 0)
 			goto end;
 		err = 0;
-		if (ktime_ns() >= deadline_ns)
+		if (ktime_ns() >= deadline_ns) {
+			vm->blocks_seen = memory_blocks_generation();	/* its own changes, known */
 			return true;
+		}
 	}
 end:
 	vmem_round_end(vm, err);
@@ -593,6 +599,7 @@ void vmem_resize(struct vmem_dev *vm)
 		return;
 	}
 	vmem_refresh_all(vm);
+	vm->blocks_seen = memory_blocks_generation();
 	if (vm->halted) {
 		if (vm->requested_size == vm->halted_request)
 			return;

@@ -215,6 +215,15 @@ int memory_block_offline(struct memory_block *mem);
 /* Blocks per state, kept by memory_block_set_state() (mm/internal.h). */
 extern unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
 
+/*
+ * memory_blocks_generation() - a number that changes whenever any memory
+ * block is created, removed or changes state (online, offline, going
+ * offline), and only then: a driver that keeps its own copy of its blocks'
+ * states compares it with the value it saw last instead of re-reading
+ * every block.  Context: (main).
+ */
+u64 memory_blocks_generation(void);
+
 /* Find blocks.  NULL if the block does not exist. */
 struct memory_block *find_memory_block_by_id(unsigned long block_id);
 /* memmap_on_memory_block_of() - the block whose own memmap holds pfn, or NULL. */

@@ -1312,3 +1312,33 @@ HTEST(hotplug_random_sequences)
 	for (unsigned seed = 1; seed <= 4 && !htest_failures; seed++)
 		random_sequence(seed, 150);
 }
+
+/*
+ * memory_blocks_generation() moves with every add, online, offline and
+ * removal, and not with a failed request or a read (virtio-mem re-reads
+ * its blocks only when it moved).
+ */
+HTEST(hotplug_blocks_generation_moves_with_every_change)
+{
+	u64 g;
+
+	boot(8 * GiB, 512 * MiB);
+	g = memory_blocks_generation();
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE + 1, 128 * MiB, -1, 0), -EINVAL);
+	CHECK(block(32) == NULL);
+	CHECK_EQ(memory_blocks_generation(), g);
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 128 * MiB, -1, MHP_NO_AUTO_ONLINE), 0);
+	CHECK(memory_blocks_generation() != g);
+	g = memory_blocks_generation();
+	CHECK_EQ(memory_block_online(block(32), MMOP_ONLINE), 0);
+	CHECK(memory_blocks_generation() != g);
+	g = memory_blocks_generation();
+	CHECK_EQ(memory_block_online(block(32), MMOP_ONLINE), -EINVAL);	/* online already */
+	CHECK_EQ(memory_blocks_generation(), g);
+	CHECK_EQ(memory_block_offline(block(32)), 0);
+	CHECK(memory_blocks_generation() != g);
+	g = memory_blocks_generation();
+	CHECK_EQ(remove_memory(HOTPLUG_BASE, 128 * MiB), 0);
+	CHECK(memory_blocks_generation() != g);
+	hotplug_check_invariants();
+}

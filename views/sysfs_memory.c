@@ -510,8 +510,9 @@ static const struct memory_block_notifier memory_sysfs_notifier = {
  * not enough, by a long operation a slice at a time after the prompt: a
  * 512 GiB machine has 4096 blocks and some 50000 files, about 220 ms under
  * TCG, which would otherwise delay the prompt in proportion to RAM; a
- * small one is done within the first slice.  The tree is never seen half made: the first reader
- * of any file finishes the filling first (vfs_set_filler()).  Blocks added
+ * small one is done within the first slice.  The tree is never seen half
+ * made: the first reader of any file finishes the filling first
+ * (vfs_set_filler()).  Blocks added
  * or removed meanwhile are handled by the notifier as always; the fill
  * walks the block table from fill_next, so it skips blocks removed ahead
  * of it and tolerates directories the notifier already made (-EEXIST).

@@ -127,7 +127,7 @@ static int eject_running = -1;	/* slot of the running eject, or -1 */
  * DIMMs plugged back to back all went to ZONE_MOVABLE, past the ratio.
  */
 static int add_running = -1;	/* slot of the running add, or -1 */
-static u64 add_seq;		/* last add_seq handed out */
+static u64 last_add_seq;		/* the last add_seq handed out */
 
 static void slot_select(unsigned slot) { outl(memhp_port + REG_SEL_BASE_LO, slot); }
 
@@ -300,7 +300,7 @@ static void dimm_add_start(unsigned slot)
 	};
 	if (add_running >= 0) {
 		s->add_queued = true;
-		s->add_seq = ++add_seq;
+		s->add_seq = ++last_add_seq;
 		pr_info("acpi-memhp: slot %u: add waits for slot %d's add to finish (one at a time: each DIMM is placed with the ones before it online)",
 			slot, add_running);
 		return;

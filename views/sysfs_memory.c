@@ -558,15 +558,12 @@ static void fill_finish(void)
 
 void memory_sysfs_init(void)
 {
-	unsigned long id = 0, nr = 0;
-	struct memory_block *mem;
+	unsigned long nr = 0;
 
 	memory_sysfs_ready = true;
 	register_memory_block_notifier(&memory_sysfs_notifier);
-	while ((mem = memory_block_next(&id))) {
-		nr++;
-		id = mem->block_id + 1;
-	}
+	for (int st = 0; st < NR_MEM_STATES; st++)	/* every block is in one state */
+		nr += nr_memory_blocks_in_state[st];
 	fill_next = 0;
 	fill_made = fill_failed = 0;
 	fill_op.name = "sysfs memory block files";

@@ -208,7 +208,8 @@ void vmem_sb_set_plugged(struct vmem_dev *vm, unsigned i, unsigned sb, unsigned 
  * vmem_mb_refresh_state() - derive the state of block i from the kernel's
  * memory block (added? online? which zone?) and its bitmap;
  * vmem_refresh_all() does it for every added block (they may have been
- * onlined or offlined through sysfs meanwhile).
+ * onlined or offlined through sysfs meanwhile) and notes the
+ * memory_blocks_generation() it saw in blocks_seen.
  */
 void vmem_mb_refresh_state(struct vmem_dev *vm, unsigned i);
 void vmem_refresh_all(struct vmem_dev *vm);

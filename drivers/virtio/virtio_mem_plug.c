@@ -599,7 +599,6 @@ void vmem_resize(struct vmem_dev *vm)
 		return;
 	}
 	vmem_refresh_all(vm);
-	vm->blocks_seen = memory_blocks_generation();
 	if (vm->halted) {
 		if (vm->requested_size == vm->halted_request)
 			return;

@@ -74,6 +74,7 @@ void vmem_refresh_all(struct vmem_dev *vm)
 	for (unsigned i = 0; i < vm->nr_mbs; i++)
 		if (vm->mb_state[i] != VMEM_MB_UNUSED)
 			vmem_mb_refresh_state(vm, i);
+	vm->blocks_seen = memory_blocks_generation();
 }
 
 struct vmem_dev *vmem_dev_of_pfn(u64 pfn)

@@ -92,8 +92,9 @@ extern const struct vfs_static_file __stop_vfs_files[];
  * vfs_init() - empty the tree, then add every VFS_FILE() of the "vfs_files"
  * section (a failure is logged and the file skipped).  Called once at boot
  * before any other vfs_*(); host tests call it again to start afresh.  The
- * tree goes back to its static chunks (and forgets its filler): chunks taken from a chunk source are
- * forgotten, not given back (a test frees its own).
+ * tree goes back to its static chunks (and forgets its filler): chunks
+ * taken from a chunk source are forgotten, not given back (a test frees
+ * its own).
  */
 void vfs_init(void);
 

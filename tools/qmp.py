@@ -448,14 +448,19 @@ def _wait_after(q, history, name, timeout):
         q.events[:0] = old
 
 
+def greeting_line(greeting, path):
+    """The interactive mode's first line, from QEMU's QMP greeting."""
+    ver = greeting.get("QMP", {}).get("version", {}).get("qemu", {})
+    return (f"connected to QEMU {ver.get('major')}.{ver.get('minor')}.{ver.get('micro')}"
+            f" at {path}; 'help' for help, Ctrl-D to quit")
+
+
 def _interactive(q):
     try:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:
         pass
-    ver = q.greeting.get("QMP", {}).get("version", {}).get("qemu", {})
-    print(f"connected to QEMU {ver.get('major')}.{ver.get('minor')}."
-          f"{ver.get('micro')} at {q.path}; 'help' for help, Ctrl-D to quit")
+    print(greeting_line(q.greeting, q.path))
     printed = 0         # q.events[:printed] have been shown
     history = []        # the events kept when the last command was sent
 

@@ -359,9 +359,7 @@ class Replay:
         self.after_qmp = True
         q = m.qmp()
         if step.kind == "qmp-open":
-            v = q.greeting.get("QMP", {}).get("version", {}).get("qemu", {})
-            return (f"connected to QEMU {v.get('major')}.{v.get('minor')}.{v.get('micro')}"
-                    f" at build/qmp.sock; 'help' for help, Ctrl-D to quit\n")
+            return qmplib.greeting_line(q.greeting, "build/qmp.sock") + "\n"
         words = shlex.split(step.text)
         buf = io.StringIO()
         prefix = "qmp.py: " if step.kind == "qmp-cli" else ""

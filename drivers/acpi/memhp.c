@@ -192,8 +192,8 @@ static void dimm_add_fail(unsigned slot, int err)
 		s->mgid = -1;
 	}
 	s->state = DIMM_ADD_FAILED;
-	pr_err("acpi-memhp: slot %u: cannot use the DIMM: %s", slot, s->why);
 	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
+	pr_err("acpi-memhp: slot %u: cannot use the DIMM: %s", slot, s->why);
 	s->op.busy_start = s->op.busy_end = 0;
 	if (s->eject_pending && !s->added) {
 		/* device_del came during the add: nothing is left to remove */
@@ -266,11 +266,12 @@ static bool dimm_add_step(struct longop *op, u64 deadline_ns)
 		return true;
 	s->state = DIMM_ADDED;
 	add_system_ram_resource(s->base, s->size, "System RAM", false);	/* /proc/iomem */
+	/* QEMU hears first: who sees the log line can rely on the _OST event */
+	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);
 	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] node %d: %u blocks added%s in %llu ms",
 		slot, (unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
 		s->nid, s->nr_blocks, type != MMOP_OFFLINE ? " and onlined" : "",
 		(unsigned long long)((ktime_ns() - s->t0_ns) / 1000000));
-	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);
 	op->busy_start = op->busy_end = 0;
 	if (s->eject_pending) {
 		s->eject_pending = false;
@@ -380,13 +381,13 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 	memory_group_unregister(s->mgid);
 	s->mgid = -1;
 	release_mem_region_adjustable(s->base, s->size);	/* /proc/iomem */
-	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] removed in %llu ms; ejecting", slot,
-		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
-		(unsigned long long)((ktime_ns() - s->t0_ns) / 1000000));
 	slot_ctrl(slot, CTRL_EJECT);	/* QEMU unplugs it and sends DEVICE_DELETED */
 	s->state = DIMM_EMPTY;
 	s->why[0] = '\0';
 	slot_ost(slot, OST_EV_OSPM_EJECT, OST_SUCCESS);
+	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] removed in %llu ms and ejected", slot,
+		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
+		(unsigned long long)((ktime_ns() - s->t0_ns) / 1000000));
 end:
 	op->busy_start = op->busy_end = 0;
 	eject_running = -1;
@@ -470,8 +471,8 @@ static void dimm_device_check(unsigned slot)
 	return;
 fail:
 	s->state = DIMM_ADD_FAILED;
-	pr_err("acpi-memhp: slot %u: cannot use the DIMM: %s", slot, s->why);
 	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
+	pr_err("acpi-memhp: slot %u: cannot use the DIMM: %s", slot, s->why);
 }
 
 /*
@@ -497,12 +498,12 @@ static void dimm_eject_request(unsigned slot)
 		dimm_eject_start(slot);
 		return;
 	}
-	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] not in use; ejecting", slot,
-		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1));
 	slot_ctrl(slot, CTRL_EJECT);	/* QEMU unplugs it and sends DEVICE_DELETED */
 	s->state = DIMM_EMPTY;
 	s->why[0] = '\0';
 	slot_ost(slot, OST_EV_OSPM_EJECT, OST_SUCCESS);
+	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] not in use: ejected", slot,
+		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1));
 }
 
 /*

@@ -198,18 +198,29 @@ void deferred_init_boot_done(void)
  * init_section() - pending section nr to initialised: its memmap through
  * the boot's window (the same calls as the old design), pfn_valid() on,
  * its free memory to the buddy.  why names the caller for the trace.
+ *
+ * Born free: the eager design, like Linux, writes every struct page twice,
+ * once to initialise it (refcount 1) and once in the hand-over (refcount
+ * 0, type and PG_reserved cleared) before linking its block into a free
+ * list.  Here the hand-over follows at once, with nothing in between that
+ * could take a page, so the memory pages are initialised in that second
+ * state straight away and the hand-over only links the blocks: each
+ * struct page is written once, and the bytes are the eager design's
+ * (tests/host/test_deferred_init.c compares the memmaps).  page_poison=on
+ * visits every page in the hand-over anyway, so it keeps the two passes.
  */
 static void init_section(u64 nr, const char *why)
 {
 	struct mem_section *ms = __nr_to_section(nr);
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
 	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt;
+	bool born_free = !page_poison_enabled();
 	int nid = ms->nid;
 
 	MM_BUG_ON(!deferred_section(ms), "section %llu is not pending", (unsigned long long)nr);
-	pages = boot_memmap_init_window(lo, hi, &holes);
+	pages = boot_memmap_init_window(lo, hi, &holes, born_free);
 	sparse_set_deferred(nr, false);
-	freed = boot_handover_window(lo, hi);
+	freed = boot_handover_window(lo, hi, born_free);
 	node_pending_sections[nid]--;
 	node_pending_pages[nid] -= MIN((u64)ms->nr_present_pages, node_pending_pages[nid]);
 	pending_sections--;

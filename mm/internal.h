@@ -32,6 +32,7 @@
 /* How free_pfn_range_to_buddy() treats the pages it is given. */
 #define FREE_RANGE_NEW		0x1u	/* never free before: reset, counted as managed, list tail */
 #define FREE_RANGE_POISON	0x2u	/* with FREE_RANGE_NEW: poison each page (page_poison=on) */
+#define FREE_RANGE_BORN_FREE	0x4u	/* with FREE_RANGE_NEW: memmap_init_free_range() pages: no reset */
 #define FREE_RANGE_PREPARED	0x0u	/* already free as far as the counters go: only inserted */
 
 /*
@@ -45,7 +46,10 @@
  *     fake-onlining: PG_reserved, PageOffline or untyped): each is reset
  *     (type and PG_reserved cleared, refcount 0), zone->managed_pages
  *     grows by the range, chunks go to the tail (buddy_free_boot_pages());
- *     with FREE_RANGE_POISON each page is poisoned first.
+ *     with FREE_RANGE_POISON each page is poisoned first; with
+ *     FREE_RANGE_BORN_FREE (not with POISON) the pages were initialised
+ *     in that reset state by memmap_init_free_range() and are not visited
+ *     again: only the chunks' heads are written, the counters grow the same.
  *   FREE_RANGE_PREPARED: pages prepared by the caller (refcount 0, clean)
  *     and already counted (free_contig_range, the parts of a taken free
  *     block outside an alloc_contig_range): only inserted, FPI_NONE.
@@ -68,17 +72,25 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
  * the old design, and with one section at a time by deferred init (the
  * same calls clipped, so the bytes written are the same).  *holes (may be
  * NULL) grows by the hole pages; returns the memory pages initialised.
+ * born_free: the memory pages through memmap_init_free_range() instead
+ * (refcount 0; memblock-reserved ones get refcount 1 with PG_reserved, as
+ * memmap_init_range() would have left them), for a caller that hands the
+ * window over at once with boot_handover_window(lo, hi, true), before any
+ * memblock allocation can reserve more of it.
  * Context: (boot), or (main) for a deferred section.
  */
-u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes);
+u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free);
 
 /*
  * boot_handover_window() - the boot hand-over for [lo, hi) only: every
  * free memblock range clipped to it, zone by zone, through
  * free_pfn_range_to_buddy(FREE_RANGE_NEW, poisoned if page_poison=on).
- * Returns the pages handed to the buddy.  Context: (boot)/(main).
+ * born_free: the window was initialised with born_free just before (the
+ * range is given with FREE_RANGE_BORN_FREE; not allowed with page_poison,
+ * which must visit every page anyway).  Returns the pages handed to the
+ * buddy.  Context: (boot)/(main).
  */
-u64 boot_handover_window(u64 lo, u64 hi);
+u64 boot_handover_window(u64 lo, u64 hi, bool born_free);
 
 /* ---- mm/memory_block.c: the block table's writers ------------------------ */
 

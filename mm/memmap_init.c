@@ -206,6 +206,20 @@ static const char *const design_words[] = {
 	[DESIGN_NEW_NT] = "template-nt",
 };
 
+/*
+ * What a range's pages are initialised as: the state the code after the
+ * init expects.  IN_USE is Linux's init_single_page() (refcount 1: nobody
+ * may free it by accident); HOLE adds PG_reserved (a memmap without
+ * memory); FREE is the state the boot hand-over leaves a page in before it
+ * links the page's block into a free list (refcount 0, see
+ * memmap_init_free_range()), so that hand-over need not visit every page.
+ */
+enum init_state { INIT_IN_USE, INIT_HOLE, INIT_FREE };
+
+static const char *const init_state_words[] = {
+	[INIT_IN_USE] = "", [INIT_HOLE] = " (hole)", [INIT_FREE] = " (free)",
+};
+
 /* ---- the old design: field by field ------------------------------------- */
 
 /*
@@ -264,14 +278,23 @@ static void trace_page_words(u64 pfn, const char *what, unsigned fixed)
 			   fixed & (1u << i) ? "  (fix-up: the page's own &lru, an empty list)" : "");
 }
 
+/* The state's fix-ups on a page init_single_page() has just written. */
+static inline void init_state_fixup(struct page *page, enum init_state state)
+{
+	if (state == INIT_HOLE)
+		SetPageReserved(page);
+	else if (state == INIT_FREE)
+		store_once(page->refcount, 0);
+}
+
 /*
  * The old memmap_init_range()/init_unavailable_range() loop: every page
- * through init_single_page(); reserved for holes; the pageblock
+ * through init_single_page() and the state's fix-up; the pageblock
  * migratetype at aligned pfns unless migratetype < 0.  Section by section
  * only so that the trace can narrate it.
  */
 static void init_range_old(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
-			   int migratetype, bool reserved)
+			   int migratetype, enum init_state state)
 {
 	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
 		e = section_chunk_end(s, end_pfn);
@@ -279,8 +302,7 @@ static void init_range_old(u64 start_pfn, u64 end_pfn, enum zone_type zone, int 
 			struct page *page = pfn_to_page(pfn);
 
 			init_single_page(page, pfn, zone, nid);
-			if (reserved)
-				SetPageReserved(page);
+			init_state_fixup(page, state);
 			if (migratetype >= 0 && IS_ALIGNED(pfn, pageblock_nr_pages))
 				set_pageblock_migratetype(pfn, migratetype);
 		}
@@ -290,7 +312,7 @@ static void init_range_old(u64 start_pfn, u64 end_pfn, enum zone_type zone, int 
 		}
 		mech_trace(MECH_MEMMAP_INIT, "pfn %#llx +%llu pages%s: %s, %llu slow inits",
 			   (unsigned long long)s, (unsigned long long)(e - s),
-			   reserved ? " (hole)" : "", design_words[DESIGN_OLD],
+			   init_state_words[state], design_words[DESIGN_OLD],
 			   (unsigned long long)(e - s));
 	}
 }
@@ -303,7 +325,7 @@ static void init_range_old(u64 start_pfn, u64 end_pfn, enum zone_type zone, int 
  * stores; with nt the copies are drained once at the end.
  */
 static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
-				int migratetype, bool reserved, bool nt)
+				int migratetype, enum init_state state, bool nt)
 {
 	struct page_template t;
 
@@ -312,8 +334,7 @@ static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 
 		e = section_chunk_end(s, end_pfn);
 		init_single_page(first, s, zone, nid);
-		if (reserved)
-			SetPageReserved(first);
+		init_state_fixup(first, state);
 		if (migratetype >= 0 && IS_ALIGNED(s, pageblock_nr_pages))
 			set_pageblock_migratetype(s, migratetype);
 		template_from_page(&t, first);
@@ -325,7 +346,7 @@ static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 		}
 		mech_trace(MECH_MEMMAP_INIT, "pfn %#llx +%llu pages%s: %s, 1 slow init + %llu copies",
 			   (unsigned long long)s, (unsigned long long)(e - s),
-			   reserved ? " (hole)" : "", design_words[nt ? DESIGN_NEW_NT : DESIGN_NEW],
+			   init_state_words[state], design_words[nt ? DESIGN_NEW_NT : DESIGN_NEW],
 			   (unsigned long long)(e - s - 1));
 	}
 	if (nt)
@@ -342,9 +363,24 @@ void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, i
 		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, (int)zone, nid, (int)d);
 
 	if (d == DESIGN_OLD)
-		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, false);
+		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, INIT_IN_USE);
 	else
-		init_range_template(start_pfn, end_pfn, zone, nid, migratetype, false,
+		init_range_template(start_pfn, end_pfn, zone, nid, migratetype, INIT_IN_USE,
+				    d == DESIGN_NEW_NT);
+}
+
+void memmap_init_free_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			    int migratetype)
+{
+	enum mech_design d = mech_design(MECH_MEMMAP_INIT);
+
+	MM_BUG_ON(start_pfn > end_pfn || zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES,
+		  "[%#llx-%#llx) zone %d nid %d", (unsigned long long)start_pfn,
+		  (unsigned long long)end_pfn, (int)zone, nid);
+	if (d == DESIGN_OLD)
+		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, INIT_FREE);
+	else
+		init_range_template(start_pfn, end_pfn, zone, nid, migratetype, INIT_FREE,
 				    d == DESIGN_NEW_NT);
 }
 
@@ -365,9 +401,9 @@ u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zon
 	if (end_pfn <= start_pfn)
 		return 0;
 	if (d == DESIGN_OLD)
-		init_range_old(start_pfn, end_pfn, zone, nid, -1, true);
+		init_range_old(start_pfn, end_pfn, zone, nid, -1, INIT_HOLE);
 	else
-		init_range_template(start_pfn, end_pfn, zone, nid, -1, true, d == DESIGN_NEW_NT);
+		init_range_template(start_pfn, end_pfn, zone, nid, -1, INIT_HOLE, d == DESIGN_NEW_NT);
 	return end_pfn - start_pfn;
 }
 

@@ -29,6 +29,7 @@
  * Context: (boot).
  */
 #include <mm/mm_init.h>
+#include <mm/memmap_init.h>
 #include <mm/memblock.h>
 #include <mm/sparse.h>
 #include <mm/mmzone.h>
@@ -421,11 +422,12 @@ static u64 init_holes(u64 start_pfn, u64 end_pfn, int nid, enum zone_type zone)
 /*
  * reserve_memory_pages() - PG_reserved on every pfn of [s, e) whose page
  * is memory (starts inside a memblock.memory region) and has a memmap (a
- * valid section).  Worked out per memory region and per section, not per
- * pfn: the reserved ranges include the memmap itself, 1/64 of RAM, so a
- * lookup per pfn was a large part of boot at hundreds of GiB.
+ * valid section); in_use: also refcount 1 (the page was initialised born
+ * free).  Worked out per memory region and per section, not per pfn: the
+ * reserved ranges include the memmap itself, 1/64 of RAM, so a lookup per
+ * pfn was a large part of boot at hundreds of GiB.
  */
-static void reserve_memory_pages(u64 s, u64 e)
+static void reserve_memory_pages(u64 s, u64 e, bool in_use)
 {
 	for (u32 m = 0; m < memblock.memory.cnt; m++) {
 		const struct memblock_region *r = &memblock.memory.regions[m];
@@ -435,15 +437,18 @@ static void reserve_memory_pages(u64 s, u64 e)
 			u64 sec_end = MIN(ALIGN_UP(pfn + 1, PAGES_PER_SECTION), end);
 
 			if (valid_section(__pfn_to_section(pfn)))
-				for (; pfn < sec_end; pfn++)
+				for (; pfn < sec_end; pfn++) {
 					SetPageReserved(pfn_to_page(pfn));
+					if (in_use)
+						pfn_to_page(pfn)->refcount = 1;
+				}
 			pfn = sec_end;
 		}
 	}
 }
 
 /* Contract in internal.h. */
-u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes)
+u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free)
 {
 	u64 hole_pfn = 0, pages = 0, hole_pages = 0;
 	int last_nid = 0;
@@ -463,7 +468,12 @@ u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes)
 			u64 e = MIN(MIN(end, (u64)zone_end_pfn(zone)), hi);
 
 			if (s < e) {
-				memmap_init_range(s, e, (enum zone_type)z, r->nid, MIGRATE_MOVABLE);
+				if (born_free)
+					memmap_init_free_range(s, e, (enum zone_type)z, r->nid,
+							       MIGRATE_MOVABLE);
+				else
+					memmap_init_range(s, e, (enum zone_type)z, r->nid,
+							  MIGRATE_MOVABLE);
 				zone_online_memmap_add(zone, s, e);
 				pages += e - s;
 			}
@@ -481,7 +491,7 @@ u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes)
 		u64 s = MAX(PFN_DOWN(r->base), lo), e = MIN(PFN_UP(r->base + r->size), hi);
 
 		if (s < e)
-			reserve_memory_pages(s, e);
+			reserve_memory_pages(s, e, born_free);
 	}
 	if (holes)
 		*holes += hole_pages;
@@ -499,7 +509,7 @@ static void init_memmap(void)
 	u64 t0 = mm_cycles(), pages = 0, holes = 0, nr = 0, deferred = 0;
 
 	if (!deferred_init_pending_sections()) {
-		pages = boot_memmap_init_window(0, MAX_PFN, &holes);
+		pages = boot_memmap_init_window(0, MAX_PFN, &holes, false);
 	} else {
 		for (; sparse_next_present(&nr); nr++) {
 			if (deferred_section(__nr_to_section(nr))) {
@@ -507,7 +517,7 @@ static void init_memmap(void)
 				continue;
 			}
 			pages += boot_memmap_init_window(section_nr_to_pfn(nr),
-							 section_nr_to_pfn(nr + 1), &holes);
+							 section_nr_to_pfn(nr + 1), &holes, false);
 		}
 	}
 	mm_boot_stats.memmap_init_cycles = mm_cycles() - t0;
@@ -531,9 +541,10 @@ static void init_memmap(void)
 /* ---- step 6: hand-over to the buddy --------------------------------------- */
 
 /* Contract in internal.h. */
-u64 boot_handover_window(u64 lo, u64 hi)
+u64 boot_handover_window(u64 lo, u64 hi, bool born_free)
 {
-	unsigned flags = FREE_RANGE_NEW | (page_poison_enabled() ? FREE_RANGE_POISON : 0);
+	unsigned flags = FREE_RANGE_NEW | (born_free ? FREE_RANGE_BORN_FREE : 0) |
+			 (page_poison_enabled() ? FREE_RANGE_POISON : 0);
 	u64 idx = 0, pages = 0;
 	phys_addr_t s, e;
 	int nid;
@@ -560,11 +571,12 @@ static void handover_to_buddy(void)
 	u64 t0 = mm_cycles(), nr = 0;
 
 	if (!deferred_init_pending_sections()) {
-		boot_handover_window(0, MAX_PFN);
+		boot_handover_window(0, MAX_PFN, false);
 	} else {
 		for (; sparse_next_present(&nr); nr++)
 			if (!deferred_section(__nr_to_section(nr)))
-				boot_handover_window(section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1));
+				boot_handover_window(section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1),
+						     false);
 	}
 	mm_boot_stats.handover_cycles = mm_cycles() - t0;
 	memblock.current_limit = 0;	/* closed: the buddy owns free memory now */

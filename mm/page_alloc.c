@@ -366,6 +366,9 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 		  "[%#llx, %#llx) is not a range of zone %s [%#lx, %#lx)",
 		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, zone->name,
 		  zone->zone_start_pfn, zone_end_pfn(zone));
+	MM_BUG_ON((flags & FREE_RANGE_BORN_FREE) && (flags & (FREE_RANGE_POISON | FREE_RANGE_NEW)) !=
+		  FREE_RANGE_NEW, "[%#llx, %#llx): born free needs FREE_RANGE_NEW without poison, flags %#x",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, flags);
 	while (pfn < end_pfn) {
 		unsigned order = max_aligned_order(pfn, end_pfn);
 		int mt = buddy_list_mt(pfn);
@@ -374,7 +377,10 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 		     pb < pfn + (1ULL << order); pb += pageblock_nr_pages)
 			if (buddy_list_mt(pb) != mt)
 				order = pageblock_order;
-		if (flags & FREE_RANGE_NEW) {
+		if ((flags & FREE_RANGE_NEW) && (flags & FREE_RANGE_BORN_FREE)) {
+			zone->managed_pages += 1ULL << order;	/* pages already as reset */
+			buddy_free_one(zone, pfn, order, mt, FPI_TO_TAIL);
+		} else if (flags & FREE_RANGE_NEW) {
 			buddy_free_boot_pages(zone, pfn, order, flags & FREE_RANGE_POISON);
 		} else {
 			buddy_free_one(zone, pfn, order, mt, FPI_NONE);

@@ -51,6 +51,18 @@
 void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 			      int migratetype, enum mech_design d);
 
+/*
+ * memmap_init_free_range() - memmap_init_range() (the switch's design),
+ * but every page is left as the boot hand-over would leave it just before
+ * linking its block into a free list: refcount 0 instead of 1, the rest
+ * the same.  For pages given to the buddy right after, by
+ * free_pfn_range_to_buddy(FREE_RANGE_NEW | FREE_RANGE_BORN_FREE), which
+ * then skips its pass over every page: each struct page is written once
+ * (deferred init's sections, mm/deferred_init.c).  Context: (boot)/(main).
+ */
+void memmap_init_free_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			    int migratetype);
+
 /* init_unavailable_range_design() - init_unavailable_range() with design d. */
 u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 				  enum mech_design d);

@@ -351,6 +351,44 @@ HTEST(deferred_init_complete_equals_eager)
 	di_restore();
 }
 
+/*
+ * Born free (init_section()): the pending sections' struct pages are
+ * written once, in the state the hand-over leaves them in, instead of
+ * initialised and then reset page by page as the eager boot does.  Under
+ * every memmap_init design the result is the eager boot's, byte for byte;
+ * with page_poison=on (two passes, each page poisoned) it is the eager
+ * page_poison=on boot's.
+ */
+HTEST(deferred_init_born_free_same_bytes_every_memmap_design)
+{
+	const struct snapshot *e = eager_snapshot();
+	static const enum mech_design designs[] = { DESIGN_OLD, DESIGN_NEW, DESIGN_NEW_NT };
+	enum mech_design saved = mech_design(MECH_MEMMAP_INIT);
+	struct snapshot poisoned, got;
+
+	for (unsigned i = 0; i < ARRAY_SIZE(designs); i++) {
+		CHECK_EQ(mech_set(MECH_MEMMAP_INIT, designs[i]), 0);
+		di_boot(DEFERRED_INIT_NEW);
+		CHECK_EQ(run_steps(budget_one, e), 11);
+		snapshot_take(&got);
+		CHECK_EQ(snapshot_compare(e, &got), 0);
+		snapshot_free(&got);
+	}
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, saved), 0);
+	page_poison_enable(true);
+	di_boot(DEFERRED_INIT_OLD);
+	snapshot_take(&poisoned);
+	di_boot(DEFERRED_INIT_NEW);
+	while (deferred_init_step(3))
+		;
+	snapshot_take(&got);
+	CHECK_EQ(snapshot_compare(&poisoned, &got), 0);
+	page_poison_enable(false);
+	snapshot_free(&got);
+	snapshot_free(&poisoned);
+	di_restore();
+}
+
 /* Budgets from a seeded generator: 1..4 sections a step. */
 static unsigned budget_seed;
 static u64 budget_random(void)

@@ -6,8 +6,10 @@ and to have all of its memory initialised, with each design of mechanism
 
 Each guest is q35 under TCG with its RAM in one memory-backend-ram with
 reserve=off (`-machine memory-backend=ram`: the host commits only what
-the guest touches), booted BOOT_BENCH_REPS times (default 3) per design
-with `deferred_init=old` and `deferred_init=new` on the command line:
+the guest touches), booted BOOT_BENCH_REPS times (default 5) per design
+with `deferred_init=old` and `deferred_init=new` on the command line, in
+rounds that boot every size and design once (so that the host's drift
+over the minutes of the run falls on all of them alike):
 
   to prompt      wall time from QEMU's start to the first `memlab> `
   kernel ready   the kernel's own `boot: ready in N ms` (its uptime at the
@@ -46,7 +48,7 @@ import bench_csv  # noqa: E402
 
 SIZES_GIB = (2, 64, 256, 512)
 DESIGNS = ("old", "new")
-REPS = int(os.environ.get("BOOT_BENCH_REPS", "3"))
+REPS = int(os.environ.get("BOOT_BENCH_REPS", "5"))
 PROBE_PERIOD = 0.075
 TARGET_READY_MS = 500
 TARGET_WALL_RATIO = 1.3
@@ -106,12 +108,21 @@ def main(argv):
     res, floors, rows = {}, {}, []
     print(f"memlab boot benchmarks (TCG, RAM in one reserve=off backend), {REPS} boots per "
           f"size and design; medians +- half the range\n", flush=True)
+    runs_of = {(gib, d): [] for gib in sizes for d in DESIGNS}
     try:
+        # round-robin (every size and design once per round): the host's
+        # speed drifts over minutes, and this spreads the drift over all
+        for r in range(REPS):
+            for gib in sizes:
+                for design in DESIGNS:
+                    run = boot_once(gib, design, isos[design], floor=(design == "old" and r == 0))
+                    runs_of[(gib, design)].append(run)
+                    floors.setdefault(gib, run[4])
+            print(f"round {r + 1} of {REPS} done", flush=True)
+        print()
         for gib in sizes:
             for design in DESIGNS:
-                runs = [boot_once(gib, design, isos[design], floor=(design == "old" and r == 0))
-                        for r in range(REPS)]
-                floors.setdefault(gib, runs[0][4])
+                runs = runs_of[(gib, design)]
                 wall = bench_csv.stats([r[0] for r in runs])
                 ready = bench_csv.stats([r[1] for r in runs])
                 done = bench_csv.stats([r[2] for r in runs])

@@ -176,25 +176,33 @@ void auto_movable_stats_cached(int nid, struct auto_movable_stats *stats)
 	*stats = nid == NUMA_NO_NODE ? am_cache_all : am_cache_node[nid];
 }
 
-/*
- * auto_movable_stats_get() - the inputs, by the design the switch selects.
- * Returned by value (two registers), so the cached design's read stays a
- * pair of loads on the check's fast path.
- */
-static struct auto_movable_stats auto_movable_stats_get(int nid)
+/* The old design's read for auto_movable_stats_get(): out of line, so the
+ * cached read has no call in it. */
+static __attribute__((noinline)) struct auto_movable_stats auto_movable_stats_walked(int nid)
 {
 	struct auto_movable_stats stats;
 
-	if (mech_new(MECH_AUTO_MOVABLE_STATS)) {
-		auto_movable_stat_cache_reads++;
-		return nid == NUMA_NO_NODE ? am_cache_all : am_cache_node[nid];
-	}
 	auto_movable_stat_walks++;
 	auto_movable_stats_walk(nid, &stats);
 	mech_trace(MECH_AUTO_MOVABLE_STATS, "walked the zones of %s: kernel_early %lu, movable %lu",
 		   nid == NUMA_NO_NODE ? "all nodes" : "one node", stats.kernel_early_pages,
 		   stats.movable_pages);
 	return stats;
+}
+
+/*
+ * auto_movable_stats_get() - the inputs, by the design the switch selects.
+ * Inline and returned by value (two registers), so the cached design's
+ * read stays a pair of loads on the check's fast path, with no call and
+ * return (under TCG each return is a lookup of the next translated block).
+ */
+static inline struct auto_movable_stats auto_movable_stats_get(int nid)
+{
+	if (mech_new(MECH_AUTO_MOVABLE_STATS)) {
+		auto_movable_stat_cache_reads++;
+		return nid == NUMA_NO_NODE ? am_cache_all : am_cache_node[nid];
+	}
+	return auto_movable_stats_walked(nid);
 }
 
 /* ---- auto-movable: the decision ------------------------------------------ */
@@ -252,7 +260,7 @@ static inline bool auto_movable_check(int nid, struct memory_group *group, unsig
 {
 	struct auto_movable_group_stats gs = { 0, 0 };
 	struct auto_movable_stats stats;
-	unsigned long kernel_early_pages, movable_pages, limit;
+	unsigned long kernel_early_pages, movable_pages, scaled;	/* ratio x kernel_early */
 
 	MM_BUG_ON(nid != NUMA_NO_NODE && (unsigned)nid >= MAX_NUMNODES, "nid %d nr_pages %lu", nid,
 		  nr_pages);
@@ -269,10 +277,16 @@ static inline bool auto_movable_check(int nid, struct memory_group *group, unsig
 	if (group && group->is_dynamic)
 		kernel_early_pages += group->present_kernel_pages;
 	movable_pages += nr_pages;
-	limit = (unsigned long)auto_movable_ratio * kernel_early_pages / 100;
+	/*
+	 * movable <= floor(ratio% of kernel_early), without the division
+	 * (a helper call per check under TCG): for an integer m,
+	 * m <= floor(x / 100) exactly when 100 m <= x.  The product wraps as
+	 * Linux's does; 100 m cannot (m counts pages, far below 2^57).
+	 */
+	scaled = (unsigned long)auto_movable_ratio * kernel_early_pages;
 	if (c)
-		*c = (struct auto_movable_check){ kernel_early_pages, movable_pages, limit };
-	return movable_pages <= limit;
+		*c = (struct auto_movable_check){ kernel_early_pages, movable_pages, scaled / 100 };
+	return movable_pages * 100 <= scaled;
 }
 
 /*

@@ -355,33 +355,32 @@ static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 
 /* ---- the entry points (switch in mm/mechanisms.c) ------------------------ */
 
-void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
-			      int migratetype, enum mech_design d)
+/* A normal range in the given state, by design d. */
+static void init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			      int migratetype, enum init_state state, enum mech_design d)
 {
 	MM_BUG_ON(start_pfn > end_pfn || zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES ||
 		  d > DESIGN_NEW_NT, "[%#llx-%#llx) zone %d nid %d design %d",
 		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, (int)zone, nid, (int)d);
 
 	if (d == DESIGN_OLD)
-		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, INIT_IN_USE);
+		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, state);
 	else
-		init_range_template(start_pfn, end_pfn, zone, nid, migratetype, INIT_IN_USE,
+		init_range_template(start_pfn, end_pfn, zone, nid, migratetype, state,
 				    d == DESIGN_NEW_NT);
+}
+
+void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			      int migratetype, enum mech_design d)
+{
+	init_range_design(start_pfn, end_pfn, zone, nid, migratetype, INIT_IN_USE, d);
 }
 
 void memmap_init_free_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 			    int migratetype)
 {
-	enum mech_design d = mech_design(MECH_MEMMAP_INIT);
-
-	MM_BUG_ON(start_pfn > end_pfn || zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES,
-		  "[%#llx-%#llx) zone %d nid %d", (unsigned long long)start_pfn,
-		  (unsigned long long)end_pfn, (int)zone, nid);
-	if (d == DESIGN_OLD)
-		init_range_old(start_pfn, end_pfn, zone, nid, migratetype, INIT_FREE);
-	else
-		init_range_template(start_pfn, end_pfn, zone, nid, migratetype, INIT_FREE,
-				    d == DESIGN_NEW_NT);
+	init_range_design(start_pfn, end_pfn, zone, nid, migratetype, INIT_FREE,
+			  mech_design(MECH_MEMMAP_INIT));
 }
 
 void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,

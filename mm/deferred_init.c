@@ -9,9 +9,11 @@
  * buddy, pfn_valid() false).  A section changes from pending to
  * initialised in one call, init_section(), which runs the boot's own
  * window functions (mm/mm_init.c) on it: the memmap, the holes, the
- * reserved pages, then the hand-over.  Because every call the old design
- * makes for a pfn is made for it here too, with the same arguments clipped
- * to the section, the struct pages come out the same (the host test
+ * reserved pages, then the hand-over.  Every call the old design makes
+ * for a pfn is made for it here too, clipped to the section, except that
+ * the memory pages are born free (init_section()): initialised in the
+ * state the old hand-over's reset leaves them in, which that hand-over
+ * then skips.  So the struct pages come out the same (the host test
  * compares them byte for byte).  What may differ is the order of blocks on
  * a free list, when a section is handed over ahead of lower ones (the
  * sections with reserved memory at boot, a zone grown on demand).
@@ -196,7 +198,7 @@ void deferred_init_boot_done(void)
 
 /*
  * init_section() - pending section nr to initialised: its memmap through
- * the boot's window (the same calls as the old design), pfn_valid() on,
+ * the boot's window (the old design's calls, born free), pfn_valid() on,
  * its free memory to the buddy.  why names the caller for the trace.
  *
  * Born free: the eager design, like Linux, writes every struct page twice,

@@ -438,9 +438,11 @@ static void reserve_memory_pages(u64 s, u64 e, bool in_use)
 
 			if (valid_section(__pfn_to_section(pfn)))
 				for (; pfn < sec_end; pfn++) {
-					SetPageReserved(pfn_to_page(pfn));
+					struct page *page = pfn_to_page(pfn);
+
+					SetPageReserved(page);
 					if (in_use)
-						pfn_to_page(pfn)->refcount = 1;
+						page->refcount = 1;
 				}
 			pfn = sec_end;
 		}

@@ -331,6 +331,14 @@ void free_pages(struct page *page, unsigned order)
 	zone_free_pages(page_zone(page), page, order);
 }
 
+/* A boot block whose pages are already reset: counted as managed, to the
+ * tail of its free list.  The one place boot hand-over grows managed_pages. */
+static void link_boot_block(struct zone *zone, u64 pfn, unsigned order)
+{
+	zone->managed_pages += 1ULL << order;
+	buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_TO_TAIL);
+}
+
 void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool poison)
 {
 	u64 nr = 1ULL << order;
@@ -351,8 +359,7 @@ void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool pois
 		if (poison)
 			poison_page(p);
 	}
-	zone->managed_pages += nr;
-	buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_TO_TAIL);
+	link_boot_block(zone, pfn, order);
 }
 
 /* Contract in internal.h. */
@@ -377,9 +384,8 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 		     pb < pfn + (1ULL << order); pb += pageblock_nr_pages)
 			if (buddy_list_mt(pb) != mt)
 				order = pageblock_order;
-		if ((flags & FREE_RANGE_NEW) && (flags & FREE_RANGE_BORN_FREE)) {
-			zone->managed_pages += 1ULL << order;	/* pages already as reset */
-			buddy_free_one(zone, pfn, order, mt, FPI_TO_TAIL);
+		if (flags & FREE_RANGE_BORN_FREE) {	/* with NEW (checked above) */
+			link_boot_block(zone, pfn, order);
 		} else if (flags & FREE_RANGE_NEW) {
 			buddy_free_boot_pages(zone, pfn, order, flags & FREE_RANGE_POISON);
 		} else {

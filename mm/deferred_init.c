@@ -19,11 +19,16 @@
  * sections with reserved memory at boot, a zone grown on demand).
  *
  * Which sections wait: per node, after the first deferred_init_early bytes
- * of its sections (at least one section), every section without
- * memblock-reserved memory in it.  Reserved memory (the memmap, the page
- * tables memblock gave out, the kernel, CMA) keeps its section early: its
- * struct pages are PG_reserved and read by whoever owns them.  A section
- * holds no allocation while it is pending, so it never needs to be read.
+ * of its sections (at least one section), every section in which memblock
+ * reserved nothing but boot memory's own memmap.  Other reservations (the
+ * page tables and section roots memblock gave out, the kernel, CMA,
+ * firmware ranges) keep their section early: their struct pages are
+ * PG_reserved and read or freed by whoever owns them.  The memmap's backing
+ * has no such owner, and it is 1/64 of RAM (64 sections at 512 GiB), so
+ * its sections wait too: their memmap pages get PG_reserved when the
+ * section is initialised, and a pending section's pages are counted as
+ * its free pages, the ones it will add to MemTotal.  A section holds no
+ * allocation while it is pending, so it never needs to be read.
  *
  * Context: (boot) for the plan, (main) otherwise; one CPU, no locks.
  */
@@ -86,19 +91,33 @@ u64 deferred_init_pending_sections(void)
 	return pending_sections;
 }
 
-/* Pages of memblock memory of nid in [start_pfn, end_pfn). */
-static u64 memory_pages_of(int nid, u64 start_pfn, u64 end_pfn)
+/*
+ * Pages of nid in [start_pfn, end_pfn) that the boot hand-over gives to
+ * the buddy: memblock's free ranges, clipped as boot_handover_window()
+ * clips them.  This is what a pending section's pages are counted as: the
+ * memory it will add to MemTotal (its memmap pages, if it holds memmap,
+ * are reserved like the eager boot's).
+ */
+static u64 free_pages_of(int nid, u64 start_pfn, u64 end_pfn)
 {
-	u64 pages = 0;
+	u64 idx = 0, pages = 0;
+	phys_addr_t s, e;
 
-	for (u32 i = 0; i < memblock.memory.cnt; i++) {
-		const struct memblock_region *r = &memblock.memory.regions[i];
-		u64 s = MAX(PFN_UP(r->base), start_pfn), e = MIN(PFN_DOWN(r->base + r->size), end_pfn);
+	while (memblock_next_free_range(&memblock, &idx, nid, &s, &e, NULL)) {
+		u64 lo = MAX(PFN_UP(s), start_pfn), hi = MIN(PFN_DOWN(e), end_pfn);
 
-		if (r->nid == nid && s < e)
-			pages += e - s;
+		if (PFN_UP(s) >= end_pfn)
+			break;
+		if (lo < hi)
+			pages += hi - lo;
 	}
 	return pages;
+}
+
+/* A pending section's pages, counted on its node (ms->nid). */
+static u64 section_pending_pages(u64 nr)
+{
+	return free_pages_of(NUMA_NO_NODE, section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1));
 }
 
 u64 deferred_init_zone_pending_pages(const struct zone *zone)
@@ -117,26 +136,36 @@ u64 deferred_init_zone_pending_pages(const struct zone *zone)
 		u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
 
 		if (deferred_section(__nr_to_section(nr)))
-			pages += memory_pages_of(nid, MAX(lo, (u64)zone->zone_start_pfn),
-						 MIN(hi, (u64)zone_end_pfn(zone)));
+			pages += free_pages_of(nid, MAX(lo, (u64)zone->zone_start_pfn),
+					       MIN(hi, (u64)zone_end_pfn(zone)));
 	}
 	return pages;
 }
 
 /* ---- the plan, at boot ---------------------------------------------------- */
 
-/* Does memblock have reserved memory in [start_pfn, end_pfn)? */
-static bool reserved_in(u64 start_pfn, u64 end_pfn)
+/*
+ * May section nr wait?  Only if memblock reserved nothing in it but boot
+ * memory's memmap: every other reservation (page tables, the kernel, CMA,
+ * firmware ranges) has an owner that may read or free its struct pages.
+ * The memmap's backing has none: no walker asks for those pages as pages
+ * while their section is pending (pfn_valid() is false), and nobody frees
+ * them.  Bytes, not presence: memblock merges the memmap with a page-table
+ * page next to it into one reserved region.
+ */
+static bool only_memmap_reserved(u64 nr)
 {
-	phys_addr_t lo = PFN_PHYS(start_pfn), hi = PFN_PHYS(end_pfn);
+	phys_addr_t lo = PFN_PHYS(section_nr_to_pfn(nr)), hi = PFN_PHYS(section_nr_to_pfn(nr + 1));
+	u64 reserved = 0;
 
 	for (u32 i = 0; i < memblock.reserved.cnt; i++) {
 		const struct memblock_region *r = &memblock.reserved.regions[i];
+		phys_addr_t s = MAX(r->base, lo), e = MIN(r->base + r->size, hi);
 
-		if (r->base < hi && r->base + r->size > lo)
-			return true;
+		if (s < e)
+			reserved += e - s;
 	}
-	return false;
+	return reserved == boot_memmap_bytes_in(lo, hi);
 }
 
 void deferred_init_plan(void)
@@ -162,15 +191,14 @@ void deferred_init_plan(void)
 
 		if (!valid_section(ms) || nid < 0 || nid >= MAX_NUMNODES)
 			continue;
-		if (early_done[nid] < early_sections ||
-		    reserved_in(section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1))) {
+		if (early_done[nid] < early_sections || !only_memmap_reserved(nr)) {
 			early_done[nid]++;
 			deferred_init_stats.boot_sections++;
 			continue;
 		}
 		sparse_set_deferred(nr, true);
 		node_pending_sections[nid]++;
-		node_pending_pages[nid] += ms->nr_present_pages;
+		node_pending_pages[nid] += section_pending_pages(nr);
 		pending_sections++;
 	}
 	deferred_init_stats.boot_pending_sections = pending_sections;
@@ -215,16 +243,19 @@ static void init_section(u64 nr, const char *why)
 {
 	struct mem_section *ms = __nr_to_section(nr);
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
-	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt;
+	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt, waiting;
 	bool born_free = !page_poison_enabled();
 	int nid = ms->nid;
 
 	MM_BUG_ON(!deferred_section(ms), "section %llu is not pending", (unsigned long long)nr);
+	waiting = section_pending_pages(nr);
 	pages = boot_memmap_init_window(lo, hi, &holes, born_free);
 	sparse_set_deferred(nr, false);
 	freed = boot_handover_window(lo, hi, born_free);
+	MM_BUG_ON(freed != waiting, "section %llu: %llu pages handed over, %llu counted as pending",
+		  (unsigned long long)nr, (unsigned long long)freed, (unsigned long long)waiting);
 	node_pending_sections[nid]--;
-	node_pending_pages[nid] -= MIN((u64)ms->nr_present_pages, node_pending_pages[nid]);
+	node_pending_pages[nid] -= MIN(waiting, node_pending_pages[nid]);
 	pending_sections--;
 	dt = mm_cycles() - t0;
 	deferred_init_stats.cycles += dt;

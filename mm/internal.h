@@ -92,6 +92,13 @@ u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free);
  */
 u64 boot_handover_window(u64 lo, u64 hi, bool born_free);
 
+/*
+ * boot_memmap_bytes_in() - bytes of [lo, hi) (physical) that back boot
+ * memory's memmap (the memblock allocations of setup_sections()).  Always
+ * <= the memblock-reserved bytes of the range.  Context: (boot)/(main).
+ */
+u64 boot_memmap_bytes_in(phys_addr_t lo, phys_addr_t hi);
+
 /* ---- mm/memory_block.c: the block table's writers ------------------------ */
 
 /*

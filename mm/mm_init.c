@@ -178,9 +178,64 @@ static void setup_nodes(const struct mm_boot_params *bp)
 
 /* ---- step 3: sections and the vmemmap ------------------------------------- */
 
+/*
+ * The memmap's own backing, as runs of physical memory.  setup_sections()
+ * takes it from memblock section by section, top down, so its 2 MiB chunks
+ * form a few long runs (one per node, broken where a page-table page was
+ * allocated between two chunks).  deferred_init_plan() asks how much of a
+ * section is memmap (boot_memmap_bytes_in()): a section whose only
+ * reservation is memmap can wait, because nobody owns those pages as
+ * pages.  More runs than the table holds (not seen on any machine: it would
+ * take 64 separate pieces) and every answer is 0 from then on: those
+ * sections are initialised at boot, slower but never wrong.
+ */
+#define BOOT_MEMMAP_RUNS	64
+static struct { phys_addr_t lo, hi; } boot_memmap_run[BOOT_MEMMAP_RUNS];
+static u32 boot_memmap_runs;
+static bool boot_memmap_runs_full;
+
+static void boot_memmap_note(phys_addr_t pa, u64 bytes)
+{
+	for (u32 i = 0; i < boot_memmap_runs; i++) {
+		if (pa + bytes == boot_memmap_run[i].lo) {
+			boot_memmap_run[i].lo = pa;
+			return;
+		}
+		if (pa == boot_memmap_run[i].hi) {
+			boot_memmap_run[i].hi += bytes;
+			return;
+		}
+	}
+	if (boot_memmap_runs == BOOT_MEMMAP_RUNS) {
+		boot_memmap_runs_full = true;
+		return;
+	}
+	boot_memmap_run[boot_memmap_runs].lo = pa;
+	boot_memmap_run[boot_memmap_runs++].hi = pa + bytes;
+}
+
+/* Contract in internal.h. */
+u64 boot_memmap_bytes_in(phys_addr_t lo, phys_addr_t hi)
+{
+	u64 bytes = 0;
+
+	if (boot_memmap_runs_full)
+		return 0;
+	for (u32 i = 0; i < boot_memmap_runs; i++) {
+		phys_addr_t s = MAX(lo, boot_memmap_run[i].lo), e = MIN(hi, boot_memmap_run[i].hi);
+
+		if (s < e)
+			bytes += e - s;
+	}
+	return bytes;
+}
+
 static void setup_sections(void)
 {
 	u64 nr = 0;
+
+	boot_memmap_runs = 0;
+	boot_memmap_runs_full = false;
 
 	for (u32 i = 0; i < memblock.memory.cnt; i++) {
 		const struct memblock_region *r = &memblock.memory.regions[i];
@@ -206,6 +261,7 @@ static void setup_sections(void)
 			panic("sparse: cannot map the memmap of section %llu: error %d",
 			      (unsigned long long)nr, err);
 		sparse_set_memmap(nr, pa);
+		boot_memmap_note(pa, bytes);
 		mm_boot_stats.memmap_pages += bytes >> PAGE_SHIFT;
 	}
 }
@@ -619,7 +675,7 @@ static void print_zone_ranges(void)
 void mm_core_init(const struct mm_boot_params *bp)
 {
 	struct zone *zone;
-	u64 managed = 0, present = 0;
+	u64 managed = 0, present = 0, pending;
 
 	MM_BUG_ON(!bp || !bp->memmap, "bp %p, memmap %p", (const void *)bp,
 		  bp ? (const void *)bp->memmap : NULL);
@@ -651,11 +707,16 @@ void mm_core_init(const struct mm_boot_params *bp)
 	auto_movable_stats_resync();			/* mechanism 4's cache from the truth */
 	mech_register_resync(MECH_AUTO_MOVABLE_STATS, auto_movable_stats_resync);
 	mm_boot_stats.reserved_pages = present - managed;
+	pending = deferred_init_pending_pages(NUMA_NO_NODE);	/* waiting, not reserved */
 	pr_info("Memory: %lluK/%lluK available (%lluK memmap, %lluK other reserved)",
 		(unsigned long long)(managed << (PAGE_SHIFT - 10)),
 		(unsigned long long)(present << (PAGE_SHIFT - 10)),
 		(unsigned long long)(mm_boot_stats.memmap_pages << (PAGE_SHIFT - 10)),
-		(unsigned long long)((present - managed - mm_boot_stats.memmap_pages) << (PAGE_SHIFT - 10)));
+		(unsigned long long)((present - managed - pending - mm_boot_stats.memmap_pages) <<
+				     (PAGE_SHIFT - 10)));
+	if (pending)
+		pr_info("Memory: %lluK more once deferred init is done (deferred_init=new)",
+			(unsigned long long)(pending << (PAGE_SHIFT - 10)));
 	cma_activate();					/* CMA pageblocks into the buddy */
 	deferred_init_boot_done();			/* the rest: steps, on demand */
 }

@@ -8,8 +8,9 @@
  * The new design (deferred_init=new, Linux's deferred struct page init):
  * at boot, per node, only the first deferred_init_early bytes of memory
  * (whole sections, at least one) and every section holding memblock-
- * reserved RAM (the memmap itself, the kernel, CMA) are initialised and
- * handed over; the other sections are "pending" (SECTION_MEMMAP_DEFERRED,
+ * reserved RAM other than the memmap's own backing (page tables, section
+ * roots, the kernel, CMA) are initialised and handed over; the other
+ * sections are "pending" (SECTION_MEMMAP_DEFERRED,
  * include/mm/sparse.h).  They are initialised later, a section at a time,
  * by the same boot_memmap_init_window() and boot_handover_window() the
  * old design uses (so through memmap_init_range() and mechanism 2's
@@ -30,7 +31,10 @@
  *     (pfn_pending());
  *   - zone and node present_pages count pending memory (it exists),
  *     managed_pages and MemTotal do not (the buddy does not have it yet),
- *     nor do the free counts; present = managed + reserved + pending;
+ *     nor do the free counts; present = managed + reserved + pending,
+ *     where pending is the free memory of the pending sections (the
+ *     memmap pages a pending section holds are reserved, as in the eager
+ *     boot: they never reach the buddy);
  *   - the watermarks and pcp sizes follow managed_pages after each step;
  *   - a zone with pending memory is not contiguous (its memmap is not all
  *     initialised), under both contig_check designs.
@@ -53,7 +57,7 @@ struct deferred_init_stats {
 	bool boot_new;			/* the boot ran the new design */
 	u64 boot_sections;		/* sections initialised at boot */
 	u64 boot_pending_sections;	/* sections left pending at boot */
-	u64 boot_pending_pages;		/* their memory pages */
+	u64 boot_pending_pages;		/* their free pages (memory minus memmap) */
 	u64 steps;			/* deferred_init_step{,_while}() calls that did work */
 	u64 step_sections;		/* sections initialised by steps */
 	u64 grows, grow_sections;	/* deferred_grow_zone(): calls that grew, sections */
@@ -121,8 +125,9 @@ u64 deferred_init_pfn_range(u64 start_pfn, u64 end_pfn);
 void deferred_init_finish(void);
 
 /*
- * The queries: memory pages still pending on node nid (NUMA_NO_NODE: all
- * nodes), in zone, pending sections in all; pfn_pending(): is pfn in a
+ * The queries: pages still pending on node nid (NUMA_NO_NODE: all nodes),
+ * in zone (the free pages of pending sections: what they will add to
+ * managed_pages), pending sections in all; pfn_pending(): is pfn in a
  * pending section (its struct page not initialised yet).  Context: (any).
  */
 u64 deferred_init_pending_pages(int nid);

@@ -42,6 +42,31 @@ static bool pfn_online_in(u64 pfn, const struct zone *zone)
 	return page && page_zone(page) == zone;
 }
 
+/* Contract in hotplug_check.h. */
+unsigned long long hotplug_check_memblock_pages(unsigned long long start_pfn,
+						unsigned long long end_pfn, bool reserved)
+{
+	u64 lo = (u64)PFN_PHYS(start_pfn), hi = (u64)PFN_PHYS(end_pfn), bytes = 0;
+
+	for (u32 m = 0; m < memblock.memory.cnt; m++) {
+		const struct memblock_region *mr = &memblock.memory.regions[m];
+		u64 ms = MAX(lo, (u64)mr->base), me = MIN(hi, (u64)(mr->base + mr->size));
+
+		if (ms >= me)
+			continue;
+		if (!reserved)
+			bytes += me - ms;
+		for (u32 r = 0; reserved && r < memblock.reserved.cnt; r++) {
+			const struct memblock_region *rr = &memblock.reserved.regions[r];
+			u64 rs = MAX(ms, (u64)rr->base), re = MIN(me, (u64)(rr->base + rr->size));
+
+			if (rs < re)
+				bytes += re - rs;
+		}
+	}
+	return bytes >> PAGE_SHIFT;
+}
+
 static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline, u64 allocated)
 {
 	u64 free = 0, bad_free = 0, pending = deferred_init_zone_pending_pages(zone);
@@ -179,8 +204,15 @@ void hotplug_check_invariants(void)
 		}
 		CHECK(online_section(ms));
 		CHECK(mem->zone != NULL);
-		/* deferred_init=new: a pending section's pages count as pending
-		 * in check_zone(); its struct pages may not be read yet */
+		/* deferred_init=new: a pending section's free pages count as
+		 * pending in check_zone(); its struct pages may not be read yet,
+		 * so its reserved pages (memmap) are counted from memblock */
+		if (deferred_section(ms)) {
+			u64 r = hotplug_check_memblock_pages(start, end, true);
+
+			present[mem->nid][mem->zone->idx] += r;
+			reserved[mem->nid][mem->zone->idx] += r;
+		}
 		for (u64 pfn = start; pfn < end && !deferred_section(ms); pfn++) {
 			struct page *page;
 			int pnid;

@@ -12,8 +12,9 @@
  *   - present_pages == managed_pages + reserved + offline + pending, where
  *     reserved counts the PG_reserved pages among them (boot reservations,
  *     memmap_on_memory pages), offline the PageOffline ones and pending the
- *     pages of boot sections whose memmap init is still deferred
- *     (deferred_init=new; their struct pages are not read);
+ *     free pages of boot sections whose memmap init is still deferred
+ *     (deferred_init=new; their struct pages are not read, so their
+ *     reserved pages, the memmap they may hold, come from memblock);
  *   - nr_free == pages of the buddy free lists + pcp count, and every free
  *     block lies in online memory of the zone, in a pageblock that is not
  *     isolated;
@@ -40,6 +41,15 @@
 #include <mm/memory_hotplug.h>
 
 void hotplug_check_invariants(void);
+
+/*
+ * hotplug_check_memblock_pages() - pages of memblock memory in [start_pfn,
+ * end_pfn), or (reserved) only those of it that memblock reserved: interval
+ * arithmetic over the two lists, independent of the free-range walk the
+ * kernel counts with.  For pending sections, whose memmap is unreadable.
+ */
+unsigned long long hotplug_check_memblock_pages(unsigned long long start_pfn,
+						unsigned long long end_pfn, bool reserved);
 
 /*
  * hotplug_check_frozen_pages - NULL, or how many pages of zone the caller

@@ -7,14 +7,18 @@
  * The machine: two nodes, node 0 with RAM [0, 768M) and [896M, 1G) (a
  * hole of one section at 768M, where a DIMM can go next to pending
  * memory), node 1 with [1G, 2G); deferred_init_early=128M.  Each node's
- * memmap sits at the top of the node (memblock allocates top-down), so
- * the sections initialised at boot are node 0's 0 and 7, node 1's 8 and
- * 15; sections 1-5 and 9-14 wait.
+ * memmap sits at the top of the node (memblock allocates top-down).  The
+ * sections initialised at boot are each node's first (0 and 8) and node
+ * 1's last (15), which also holds the sections' root page, a reservation
+ * that is not memmap; sections 1-5, 7 and 9-14 wait.  Section 7 holds node
+ * 0's memmap (14 MiB, NODE0_MEMMAP_PAGES) and waits with it: its pages
+ * get PG_reserved when the section is initialised, and only the rest is
+ * counted as pending.
  *
  * The comparison, eager boot against deferred boot + completion:
  *   - every struct page of boot memory byte for byte, except the two lru
  *     words of pages on a buddy free list: they point at the neighbours
- *     on the list, and the sections handed over at boot (0 and 7, in one
+ *     on the list, and the sections handed over at boot (8 and 15, in one
  *     zone) put their blocks on the list ahead of the sections between
  *     them, so the list ORDER differs where the eager boot went lowest pfn
  *     first.  The lists are compared as sets instead (same heads, orders,
@@ -48,6 +52,8 @@
 #define END_PFN		(RAM_BYTES >> PAGE_SHIFT)
 #define NR_SECTIONS	(END_PFN / PAGES_PER_SECTION)
 #define HOLE_PFN	((768 * MiB) >> PAGE_SHIFT)	/* section 6: no boot memory */
+/* node 0's memmap, at the top of section 7: 2 MiB for each of its 7 sections */
+#define NODE0_MEMMAP_PAGES	(7 * ((PAGES_PER_SECTION * sizeof(struct page)) >> PAGE_SHIFT))
 
 /* Boot the machine above with design d (deferred_init=old|new). */
 static void di_boot(int d)
@@ -249,8 +255,10 @@ static const struct snapshot *eager_snapshot(void)
 /*
  * The counters while sections are pending: per node, present = what the
  * eager boot has; managed + pending + reserved = present, where pending
- * is the memory of pending sections; free = the free lists; MemTotal the
- * sum of managed; and the deferred state agrees with the section flags.
+ * is the free memory of pending sections (a pending section's memmap
+ * pages are reserved, as in the eager boot); free = the free lists;
+ * MemTotal the sum of managed; and the deferred state agrees with the
+ * section flags.
  */
 static void check_pending_counters(const struct snapshot *e)
 {
@@ -261,7 +269,10 @@ static void check_pending_counters(const struct snapshot *e)
 
 		if (deferred_section(ms)) {
 			pending_flags++;
-			pending_pages_flags += ms->nr_present_pages;
+			pending_pages_flags += hotplug_check_memblock_pages(section_nr_to_pfn(nr),
+									     section_nr_to_pfn(nr + 1), false) -
+					       hotplug_check_memblock_pages(section_nr_to_pfn(nr),
+									     section_nr_to_pfn(nr + 1), true);
 			CHECK(!pfn_valid(section_nr_to_pfn(nr)));
 			CHECK(pfn_pending(section_nr_to_pfn(nr)));
 			CHECK(pfn_to_online_page(section_nr_to_pfn(nr)) == NULL);
@@ -318,13 +329,14 @@ HTEST(deferred_init_boot_leaves_sections_pending)
 
 	di_boot(DEFERRED_INIT_NEW);
 	CHECK_EQ(mech_design(MECH_DEFERRED_INIT), DESIGN_NEW);
-	CHECK_EQ(deferred_init_stats.boot_sections, 4);		/* 0, 7, 8, 15 */
-	CHECK_EQ(deferred_init_pending_sections(), 11);		/* 1-5, 9-14 */
-	CHECK_EQ(deferred_init_pending_pages(0), 5 * PAGES_PER_SECTION);
+	CHECK_EQ(deferred_init_stats.boot_sections, 3);		/* 0, 8, 15 */
+	CHECK_EQ(deferred_init_pending_sections(), 12);		/* 1-5, 7, 9-14 */
+	/* section 7's memmap pages are not pending memory: they stay reserved */
+	CHECK_EQ(deferred_init_pending_pages(0), 6 * PAGES_PER_SECTION - NODE0_MEMMAP_PAGES);
 	CHECK_EQ(deferred_init_pending_pages(1), 6 * PAGES_PER_SECTION);
 	for (u64 nr = 0; nr < NR_SECTIONS; nr++)
 		CHECK_EQ(pfn_pending(section_nr_to_pfn(nr)),
-			 (nr >= 1 && nr <= 5) || (nr >= 9 && nr <= 14));
+			 (nr >= 1 && nr <= 5) || nr == 7 || (nr >= 9 && nr <= 14));
 	CHECK(totalram_pages() < e->zones[0][ZONE_DMA32].managed_pages +
 	      e->zones[1][ZONE_DMA32].managed_pages);
 	check_pending_counters(e);
@@ -340,8 +352,8 @@ HTEST(deferred_init_complete_equals_eager)
 	struct snapshot got;
 
 	di_boot(DEFERRED_INIT_NEW);
-	CHECK_EQ(run_steps(budget_one, e), 11);
-	CHECK_EQ(deferred_init_stats.step_sections, 11);
+	CHECK_EQ(run_steps(budget_one, e), 12);
+	CHECK_EQ(deferred_init_stats.step_sections, 12);
 	snapshot_take(&got);
 	CHECK_EQ(snapshot_compare(e, &got), 0);
 	/* the comparison does see one byte changed in one struct page */
@@ -369,7 +381,7 @@ HTEST(deferred_init_born_free_same_bytes_every_memmap_design)
 	for (unsigned i = 0; i < ARRAY_SIZE(designs); i++) {
 		CHECK_EQ(mech_set(MECH_MEMMAP_INIT, designs[i]), 0);
 		di_boot(DEFERRED_INIT_NEW);
-		CHECK_EQ(run_steps(budget_one, e), 11);
+		CHECK_EQ(run_steps(budget_one, e), 12);
 		snapshot_take(&got);
 		CHECK_EQ(snapshot_compare(e, &got), 0);
 		snapshot_free(&got);
@@ -463,7 +475,7 @@ HTEST(deferred_init_grow_on_demand)
 	CHECK(deferred_init_stats.grows > 0);
 	CHECK(deferred_init_stats.grow_sections >= 3);
 	CHECK_EQ(deferred_init_stats.steps, 0);
-	CHECK(deferred_init_pending_pages(0) < 5 * PAGES_PER_SECTION);
+	CHECK(deferred_init_pending_pages(0) < 6 * PAGES_PER_SECTION - NODE0_MEMMAP_PAGES);
 	CHECK_EQ(deferred_init_pending_pages(1), 6 * PAGES_PER_SECTION);	/* not node 1's */
 	check_pending_counters(e);
 	for (u64 i = 0; i < n; i++)
@@ -523,6 +535,37 @@ HTEST(deferred_init_offline_pending_block_initialises_it_first)
 	CHECK_EQ(totalram_pages(), managed);
 	CHECK_EQ(memory_block_online(mem, MMOP_ONLINE_KERNEL), 0);
 	CHECK_EQ(totalram_pages(), managed + PAGES_PER_SECTION);
+	check_pending_counters(e);
+	deferred_init_finish();
+	hotplug_check_invariants();
+	di_restore();
+}
+
+/*
+ * Block 7 is pending and holds node 0's memmap: offlining it initialises
+ * the section (the memmap pages get PG_reserved, the rest reaches the
+ * buddy), then refuses, as the eager boot's block 7 refuses: reserved
+ * pages cannot move.  Nothing is lost on the way.
+ */
+HTEST(deferred_init_offline_pending_block_with_memmap_refuses)
+{
+	const struct snapshot *e = eager_snapshot();
+	struct memory_block *mem;
+	u64 managed, pending;
+
+	di_boot(DEFERRED_INIT_NEW);
+	mem = find_memory_block_by_id(7);
+	CHECK(mem && mem->state == MEM_ONLINE);
+	CHECK(pfn_pending(7 * PAGES_PER_SECTION));
+	managed = totalram_pages();
+	pending = deferred_init_pending_pages(0);
+	CHECK(memory_block_offline(mem) < 0);
+	CHECK(!pfn_pending(7 * PAGES_PER_SECTION));
+	CHECK_EQ(mem->state, MEM_ONLINE);
+	CHECK_EQ(totalram_pages(), managed + PAGES_PER_SECTION - NODE0_MEMMAP_PAGES);
+	CHECK_EQ(deferred_init_pending_pages(0), pending - (PAGES_PER_SECTION - NODE0_MEMMAP_PAGES));
+	CHECK(PageReserved(pfn_to_page(8 * PAGES_PER_SECTION - 1)));	/* the memmap's last page */
+	CHECK(!PageReserved(pfn_to_page(7 * PAGES_PER_SECTION)));
 	check_pending_counters(e);
 	deferred_init_finish();
 	hotplug_check_invariants();

@@ -125,6 +125,27 @@ def test_offline_of_a_pending_block_initialises_it_first(boot):
     selftest_ok(m)
 
 
+def test_offline_of_a_pending_block_holding_memmap_refuses(boot):
+    """Section 78 of an 8 GiB guest holds the last 2 MiB of the memmap and
+    waits all the same: offlining it initialises it (the memmap pages
+    become PG_reserved), then refuses as the eager boot would, and nothing
+    is lost."""
+    m = boot(cmdline=HOLD, mem="8G")
+    assert "memmap init pending" in sh(m, "page 0x277fff")     # block 78's last page
+    before = meminfo(m)["MemTotal"]
+    out = sh(m, "memory offline 78", timeout=60 * SCALE)
+    assert re.search(r"memory78: .*(busy|reserved|unmovable)", out, re.I), out
+    assert re.search(r"^memory78\s.*online", sh(m, "memory"), re.M) or "online" in \
+        sh(m, "cat /sys/devices/system/memory/memory78/state"), out
+    page = sh(m, "page 0x277fff")
+    assert "memmap init pending" not in page and "reserved" in page.lower(), page
+    nodes, out = pending(m)
+    assert "1 sections for ranges" in out, out
+    # 2 MiB of the 128 MiB are memmap: the rest reached the buddy
+    assert meminfo(m)["MemTotal"] == before + (128 - 2) * 1024, out
+    selftest_ok(m)
+
+
 def test_meminit_finish_stops_at_ctrl_c_and_completes(boot):
     m = boot(cmdline=HOLD, mem="8G")
     nodes, _ = pending(m)
@@ -189,7 +210,10 @@ def test_switch_to_old_finishes_the_pending_work(boot):
 
 def test_dimm_next_to_pending_boot_memory(boot):
     """A DIMM joins ZONE_NORMAL, whose boot sections mostly wait: it is
-    added and onlined as usual, the pending set is untouched, and the zone
+    added and onlined as usual, the pending set changes only by what the
+    add's own allocations pulled in (its memmap comes from the buddy, and
+    ZONE_NORMAL's initialised part at boot is the top section, mostly
+    memmap and tables, so the zone may grow on demand), and the zone
     becomes contiguous only when the last boot section arrives."""
     m = boot(cmdline=HOLD, mem="8G")
     before, (nodes, _) = meminfo(m)["MemTotal"], pending(m)
@@ -198,10 +222,13 @@ def test_dimm_next_to_pending_boot_memory(boot):
                            "reserve": False})
     q.cmd("device_add", {"driver": "pc-dimm", "id": "d1", "memdev": "m1"})
     m.wait_for("node 0: 8 blocks added and onlined", timeout=60 * SCALE)
-    assert meminfo(m)["MemTotal"] == before + 1024 * 1024
     after, out = pending(m)
-    assert after[0][1:] == nodes[0][1:], out             # the same pages and sections wait
-    assert after[0][0] == nodes[0][0] + 262144, out      # the DIMM's pages are initialised
+    grown = nodes[0][2] - after[0][2]                    # sections the add's allocations grew
+    arrived = nodes[0][1] - after[0][1]                  # their free pages, now managed
+    assert grown >= 0 and arrived == grown * 32768, out  # whole sections without memmap
+    assert re.search(rf"grown on demand \({grown} sections\), 0 sections for ranges", out), out
+    assert meminfo(m)["MemTotal"] == before + 1024 * 1024 + arrived * 4
+    assert after[0][0] == nodes[0][0] + 262144 + arrived, out   # the DIMM's pages too
     assert re.search(r"^0\s+Normal .* no\s+no\s+0$", sh(m, "contiguity"), re.M)
     sh(m, "meminit finish", timeout=120 * SCALE)
     assert pending(m)[0][0][1] == 0

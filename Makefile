@@ -50,6 +50,7 @@ ARCH_OBJS := \
 	arch/x86_64/gdt.o \
 	arch/x86_64/idt.o \
 	arch/x86_64/isr.o \
+	arch/x86_64/kthread_switch.o \
 	arch/x86_64/traps.o \
 	arch/x86_64/kallsyms.o \
 	arch/x86_64/pic.o \
@@ -110,6 +111,7 @@ KERNEL_OBJS := \
 	kernel/params.o \
 	kernel/workqueue.o \
 	kernel/longop.o \
+	kernel/kthread.o \
 	kernel/meminit_work.o \
 	kernel/resource.o \
 	kernel/resource_boot.o

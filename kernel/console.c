@@ -88,27 +88,47 @@ int console_trygetc(void)
 	return console_device_getc();
 }
 
-bool console_interrupted(void)
+/*
+ * Move every waiting device byte to the read-ahead buffer, except the
+ * control bytes in `take` (CONSOLE_SAW_* flags), which are consumed;
+ * returns the flags of those seen.
+ */
+static unsigned read_ahead(unsigned take)
 {
-	u64 now = ktime_ns();
-	bool hit = false;
+	unsigned seen = 0;
 
-	if (now - last_peek_ns < CONSOLE_PEEK_NS)
-		return false;
-	last_peek_ns = now;
 	while (ahead_len < CONSOLE_AHEAD) {
 		int ch = console_device_getc();
 
 		if (ch < 0)
 			break;
-		if (ch == CONSOLE_INTR) {
-			hit = true;	/* taken: the prompt never sees it */
+		if (ch == CONSOLE_INTR && (take & CONSOLE_SAW_INTR)) {
+			seen |= CONSOLE_SAW_INTR;	/* taken: the prompt never sees it */
+			continue;
+		}
+		if (ch == CONSOLE_SUSP && (take & CONSOLE_SAW_SUSP)) {
+			seen |= CONSOLE_SAW_SUSP;
 			continue;
 		}
 		ahead[(ahead_head + ahead_len) % CONSOLE_AHEAD] = (u8)ch;
 		ahead_len++;
 	}
-	return hit;
+	return seen;
+}
+
+bool console_interrupted(void)
+{
+	u64 now = ktime_ns();
+
+	if (now - last_peek_ns < CONSOLE_PEEK_NS)
+		return false;
+	last_peek_ns = now;
+	return read_ahead(CONSOLE_SAW_INTR) != 0;
+}
+
+unsigned console_read_controls(void)
+{
+	return read_ahead(CONSOLE_SAW_INTR | CONSOLE_SAW_SUSP);
 }
 
 /* Is any device's input waiting?  Interrupts are off. */
@@ -120,6 +140,18 @@ static bool console_pending(void)
 	return false;
 }
 
+void console_idle(void)
+{
+	run_pending_work();
+	run_pollers();
+	longop_run_slice();
+	console_flush();
+	irq_disable();
+	if (!work_pending_any() && !longop_any_working() && !console_pending())
+		cpu_wait_for_interrupt();
+	irq_enable();
+}
+
 int console_getc(void)
 {
 	for (;;) {
@@ -127,13 +159,6 @@ int console_getc(void)
 
 		if (ch >= 0)
 			return ch;
-		run_pending_work();
-		run_pollers();
-		longop_run_slice();
-		console_flush();
-		irq_disable();
-		if (!work_pending_any() && !longop_any_running() && !console_pending())
-			cpu_wait_for_interrupt();
-		irq_enable();
+		console_idle();
 	}
 }

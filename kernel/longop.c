@@ -11,6 +11,7 @@
 #include <lib/printk.h>
 
 static struct longop *running_ops;
+static struct longop *in_step;	/* the operation whose step() runs now */
 
 void longop_start(struct longop *op)
 {
@@ -19,6 +20,7 @@ void longop_start(struct longop *op)
 	if (op->running)
 		return;
 	op->running = true;
+	op->waiting = false;
 	op->start_ns = ktime_ns();
 	op->slices = 0;
 	op->worst_slice_ns = 0;
@@ -32,8 +34,15 @@ void longop_start(struct longop *op)
 static bool longop_slice(struct longop *op)
 {
 	u64 t0 = ktime_ns();
-	bool more = op->step(op, t0 + LONGOP_SLICE_NS);
-	u64 spent = ktime_ns() - t0;
+	struct longop *outer = in_step;
+	bool more;
+	u64 spent;
+
+	in_step = op;
+	op->waiting = false;
+	more = op->step(op, t0 + LONGOP_SLICE_NS);
+	in_step = outer;
+	spent = ktime_ns() - t0;
 
 	op->slices++;
 	if (spent > op->worst_slice_ns)
@@ -64,6 +73,14 @@ bool longop_any_running(void)
 	return running_ops != NULL;
 }
 
+bool longop_any_working(void)
+{
+	for (struct longop *op = running_ops; op; op = op->next)
+		if (!op->waiting)
+			return true;
+	return false;
+}
+
 void longop_cancel(struct longop *op)
 {
 	struct longop **pp;
@@ -91,7 +108,8 @@ void longop_finish(struct longop *op)
 struct longop *longop_range_busy(u64 start, u64 end)
 {
 	for (struct longop *op = running_ops; op; op = op->next)
-		if (op->busy_start < op->busy_end && start < op->busy_end && op->busy_start < end)
+		if (op != in_step && op->busy_start < op->busy_end && start < op->busy_end &&
+		    op->busy_start < end)
 			return op;
 	return NULL;
 }
@@ -108,11 +126,16 @@ void longop_dump(struct printer *p)
 	for (struct longop *op = running_ops; op; op = op->next) {
 		u64 ms = (now - op->start_ns) / 1000000;
 
-		pr_printf(p, "  %-32s %llu/%llu %s, %llu.%03llu s, %llu slices, worst %llu us\n",
-			  op->name, (unsigned long long)op->done,
-			  (unsigned long long)op->total, op->unit ? op->unit : "units",
+		pr_printf(p, "  %-32s ", op->name);
+		if (op->total)
+			pr_printf(p, "%llu/%llu %s", (unsigned long long)op->done,
+				  (unsigned long long)op->total, op->unit ? op->unit : "units");
+		else
+			pr_printf(p, "running");
+		pr_printf(p, ", %llu.%03llu s, %llu slices, worst %llu us%s\n",
 			  (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000),
 			  (unsigned long long)op->slices,
-			  (unsigned long long)(op->worst_slice_ns / 1000));
+			  (unsigned long long)(op->worst_slice_ns / 1000),
+			  op->waiting ? ", waiting" : "");
 	}
 }

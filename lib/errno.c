@@ -13,6 +13,7 @@ const char *err_text(int err)
 	case 0: return "Success";
 	case EPERM: return "Operation not permitted";
 	case ENOENT: return "No such file or directory";
+	case ESRCH: return "No such process";
 	case EINTR: return "Interrupted system call";
 	case EIO: return "Input/output error";
 	case E2BIG: return "Argument list too long";

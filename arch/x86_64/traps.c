@@ -19,6 +19,7 @@
 #include <lib/printk.h>
 #include <arch/kallsyms.h>
 #include <arch/sections.h>
+#include <lib/errno.h>
 
 extern char boot_stack[], boot_stack_top[];
 extern u64 ist_df_stack_lo, ist_df_stack_hi;
@@ -40,6 +41,21 @@ void qemu_debug_exit(u8 code)
 	outb(0xf4, code);
 }
 
+/* Stacks besides the boot and double-fault ones: cooperative threads'. */
+#define TRAPS_MAX_STACKS	4
+static struct { u64 lo, hi; } extra_stacks[TRAPS_MAX_STACKS];
+static unsigned nr_extra_stacks;
+
+int traps_add_stack(u64 lo, u64 hi)
+{
+	if (nr_extra_stacks == TRAPS_MAX_STACKS)
+		return -ENOSPC;
+	extra_stacks[nr_extra_stacks].lo = lo;
+	extra_stacks[nr_extra_stacks].hi = hi;
+	nr_extra_stacks++;
+	return 0;
+}
+
 /* A frame pointer is followed only if it lies on a known kernel stack. */
 static bool on_kernel_stack(u64 p)
 {
@@ -47,6 +63,9 @@ static bool on_kernel_stack(u64 p)
 
 	if (p >= lo && p + 16 <= hi)
 		return true;
+	for (unsigned i = 0; i < nr_extra_stacks; i++)
+		if (p >= extra_stacks[i].lo && p + 16 <= extra_stacks[i].hi)
+			return true;
 	return p >= ist_df_stack_lo && p + 16 <= ist_df_stack_hi;
 }
 

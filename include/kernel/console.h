@@ -51,8 +51,19 @@ void console_putc(char c);
  */
 void console_flush(void);
 
-/* console_getc() - the next input byte, waiting for one. Never fails. */
+/* console_getc() - the next input byte, waiting for one (console_idle()
+ * runs meanwhile). Never fails. */
 int console_getc(void);
+
+/*
+ * console_idle() - one round of the main loop's idle point: deferred work,
+ * pollers, one slice of every long operation (longop.h), screens drawn;
+ * then, if none of those has more to do and no input waits, halt until
+ * the next interrupt.  console_getc() calls it while no byte waits; the
+ * shell calls it while a foreground job runs.  Context: (main), never
+ * from inside a kthread.
+ */
+void console_idle(void);
 
 /* console_trygetc() - the next input byte, or -1 if none is waiting
  * (bytes console_interrupted() read ahead come first). */
@@ -60,6 +71,8 @@ int console_trygetc(void);
 
 /* Ctrl-C, the byte that interrupts a long shell command. */
 #define CONSOLE_INTR		0x03
+/* Ctrl-Z, the byte that stops a foreground job (`fg`, `bg` go on with it). */
+#define CONSOLE_SUSP		0x1a
 /* console_interrupted() looks at the devices at most this often. */
 #define CONSOLE_PEEK_NS		(1000ull * 1000)
 
@@ -72,5 +85,16 @@ int console_trygetc(void);
  * otherwise only reads the clock.  Context: (main), not in an interrupt.
  */
 bool console_interrupted(void);
+
+/*
+ * console_read_controls() - what a foreground job's wait loop asks: read
+ * every waiting byte as console_interrupted() does (no rate limit), take
+ * out each Ctrl-C and Ctrl-Z, and return which were seen:
+ * CONSOLE_SAW_INTR | CONSOLE_SAW_SUSP, or 0.  Other bytes are kept, in
+ * order, for the prompt.  Context: (main).
+ */
+#define CONSOLE_SAW_INTR	0x1
+#define CONSOLE_SAW_SUSP	0x2
+unsigned console_read_controls(void);
 
 #endif

@@ -48,6 +48,13 @@ struct longop {
 	 * ask longop_range_busy() first and refuse or wait (docs/long-operations.md).
 	 */
 	u64 busy_start, busy_end;
+	/*
+	 * Set by a step() that did nothing because it waits, for another
+	 * operation's range or for the user (a stopped job); cleared before
+	 * every step().  While every running operation waits, the idle loop
+	 * may halt until the next interrupt instead of spinning.
+	 */
+	bool waiting;
 	bool running;		/* on the list; cleared when step() says done */
 	struct longop *next;	/* list link while running */
 };
@@ -60,8 +67,12 @@ void longop_start(struct longop *op);
  * that finish.  Returns true if any operation is still running. */
 bool longop_run_slice(void);
 
-/* longop_any_running() - true if the idle loop must not halt. */
+/* longop_any_running() - true while any operation is on the list. */
 bool longop_any_running(void);
+
+/* longop_any_working() - true if the idle loop must not halt: an operation
+ * on the list did work in its last step (did not set `waiting`). */
+bool longop_any_working(void);
 
 /* longop_finish() - run op's slices back to back until it completes, for a
  * caller that needs the result now (boot, tests); the console is not read
@@ -74,11 +85,14 @@ void longop_finish(struct longop *op);
 void longop_cancel(struct longop *op);
 
 /* longop_range_busy() - the running operation whose busy range meets the
- * physical range [start, end), or NULL if none does. */
+ * physical range [start, end), or NULL if none does.  Asked from inside an
+ * operation's step() (a shell job's command included), that operation
+ * itself is not counted: its own range does not stop it. */
 struct longop *longop_range_busy(u64 start, u64 end);
 
-/* longop_dump() - one line per running operation: name, done/total unit,
- * elapsed time, slices and the worst slice; part of `work`. */
+/* longop_dump() - one line per running operation: name, done/total unit
+ * ("running" while total is 0), elapsed time, slices and the worst slice;
+ * part of `work`. */
 void longop_dump(struct printer *p);
 
 #endif

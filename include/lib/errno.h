@@ -10,6 +10,7 @@
 
 #define EPERM		1	/* Operation not permitted */
 #define ENOENT		2	/* No such file or directory */
+#define ESRCH		3	/* No such process */
 #define EINTR		4	/* Interrupted system call */
 #define EIO		5	/* Input/output error */
 #define E2BIG		7	/* Argument list too long */

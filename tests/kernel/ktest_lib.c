@@ -11,6 +11,7 @@
 #include <arch/sections.h>
 #include <arch/paging.h>
 #include <kernel/longop.h>
+#include <kernel/kthread.h>
 
 static void fmt_integers(struct ktest *t)
 {
@@ -155,6 +156,85 @@ static void longop_slices_and_finish(struct ktest *t)
 	KTEST_EXPECT(t, !b.running);
 }
 
+/* A step that asks about the range it holds itself, and about another's. */
+static struct longop *busy_seen_self, *busy_seen_other;
+
+static bool ask_busy_step(struct longop *op, u64 deadline_ns)
+{
+	(void)deadline_ns;
+	busy_seen_self = longop_range_busy(op->busy_start, op->busy_end);
+	busy_seen_other = longop_range_busy(0x8000, 0x9000);
+	return false;
+}
+
+static void longop_own_range_does_not_stop_it(struct ktest *t)
+{
+	struct longop a = { .name = "ktest self", .unit = "units", .step = ask_busy_step,
+			    .total = 1, .busy_start = 0x1000, .busy_end = 0x3000 };
+	struct longop b = { .name = "ktest other", .unit = "units", .step = count_step,
+			    .total = 100, .busy_start = 0x8000, .busy_end = 0x9000 };
+
+	longop_start(&b);
+	longop_start(&a);
+	longop_finish(&a);
+	KTEST_EXPECT(t, busy_seen_self == NULL);	/* its own range: not busy for it */
+	KTEST_EXPECT(t, busy_seen_other == &b);		/* another's: busy */
+	KTEST_EXPECT(t, longop_range_busy(0x8000, 0x8001) == &b);	/* from (main) */
+	longop_cancel(&b);
+}
+
+/* A cooperative thread that yields between its steps: its locals live on
+ * its own stack across turns. */
+static u64 kt_stack[1024] __aligned(16);	/* 8 KiB */
+static char kt_log[16];
+static unsigned kt_len;
+static bool kt_saw_itself;
+
+static void kt_body(void *arg)
+{
+	struct kthread *self = arg;
+
+	for (char c = 'a'; c <= 'd'; c++) {	/* c survives every yield */
+		kt_log[kt_len++] = c;
+		kt_saw_itself = kthread_current() == self;
+		kthread_yield();
+	}
+	kt_log[kt_len++] = '.';
+}
+
+static void kthread_turns_keep_the_thread_state(struct ktest *t)
+{
+	static struct kthread th;
+	unsigned turns = 0;
+
+	kt_len = 0;
+	kthread_init(&th, "ktest", kt_stack, sizeof(kt_stack), kt_body, &th);
+	KTEST_EXPECT(t, kthread_current() == NULL);
+	while (kthread_run(&th, ktime_ns() + 1000000)) {
+		turns++;
+		KTEST_EXPECT(t, kthread_current() == NULL);	/* back on the main stack */
+		KTEST_EXPECT_EQ(t, kt_len, turns);		/* one step per turn */
+		KTEST_ASSERT(t, turns < 10);
+	}
+	kt_log[kt_len] = '\0';
+	KTEST_EXPECT_EQ(t, turns, 4);
+	KTEST_EXPECT(t, !strcmp(kt_log, "abcd."));
+	KTEST_EXPECT(t, kt_saw_itself);
+	KTEST_EXPECT(t, th.finished);
+	KTEST_EXPECT(t, !kthread_run(&th, 0));		/* finished: no more turns */
+	KTEST_EXPECT_EQ(t, kt_stack[0], KTHREAD_CANARY);
+	kthread_yield();				/* on the main stack: nothing */
+	KTEST_EXPECT(t, !kthread_turn_over());
+	/* a finished thread starts again from the top */
+	kt_len = 0;
+	kthread_init(&th, "ktest again", kt_stack, sizeof(kt_stack), kt_body, &th);
+	turns = 0;
+	while (kthread_run(&th, 0) && turns < 10)
+		turns++;
+	kt_log[kt_len] = '\0';
+	KTEST_EXPECT(t, !strcmp(kt_log, "abcd."));
+}
+
 static const struct ktest_case lib_cases[] = {
 	KTEST_CASE(fmt_integers),
 	KTEST_CASE(fmt_strings_and_truncation),
@@ -164,5 +244,7 @@ static const struct ktest_case lib_cases[] = {
 	KTEST_CASE(paging_direct_map_and_wx),
 	KTEST_CASE(clock_advances),
 	KTEST_CASE(longop_slices_and_finish),
+	KTEST_CASE(longop_own_range_does_not_stop_it),
+	KTEST_CASE(kthread_turns_keep_the_thread_state),
 };
 KTEST_SUITE(lib, "lib", lib_cases);

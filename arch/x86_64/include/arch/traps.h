@@ -26,6 +26,13 @@ struct trap_frame {
 #define NR_IRQ_LINES	32	/* vectors 32-63: ISA IRQs (PIC) or GSIs (I/O APIC) */
 #define APIC_SPURIOUS_VECTOR 255
 
+/*
+ * traps_add_stack() - let exception reports follow frame pointers on
+ * [lo, hi) too: a cooperative thread's stack (kernel/kthread.c).  Returns
+ * 0, or -ENOSPC when TRAPS_MAX_STACKS are known already.  Context: (main).
+ */
+int traps_add_stack(u64 lo, u64 hi);
+
 void gdt_init(void);
 void idt_init(void);
 void trap_dispatch(struct trap_frame *tf);

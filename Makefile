@@ -134,6 +134,7 @@ SHELL_OBJS := \
 	shell/shell.o \
 	shell/args.o \
 	shell/shell_run.o \
+	shell/shell_job.o \
 	shell/cmd_fs.o \
 	shell/cmd_sys.o \
 	shell/cmd_arch.o \

@@ -128,18 +128,18 @@ enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int
 	return MEMMAP_BENCH_NO_DIFFERENCE;
 }
 
-static bool (*bench_interrupt)(void);
+static bool (*bench_checkpoint)(void);
 
 /* Contract in mech_bench.h. */
-void mech_bench_set_interrupt(bool (*fn)(void))
+void mech_bench_set_checkpoint(bool (*fn)(void))
 {
-	bench_interrupt = fn;
+	bench_checkpoint = fn;
 }
 
-/* Has the user asked to stop?  Callers ask only after a run is done. */
-static bool bench_stopped(void)
+/* Contract in mech_bench.h.  Callers ask only after a run is done. */
+bool mech_bench_checkpoint(void)
 {
-	return bench_interrupt && bench_interrupt();
+	return bench_checkpoint && bench_checkpoint();
 }
 
 /* Cells of memmap_init_bench(), static: too big for a kernel stack frame. */
@@ -181,7 +181,11 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 	memset(first, 0, (size_t)nr_pages * sizeof(struct page)); /* first touch out of the way */
 
 	for (unsigned r = 0; r < reps; r++) {
-		/* the designs take turns at going first: no fixed order effect */
+		bool stop = false;
+
+		/* the designs take turns at going first: no fixed order effect;
+		 * a pause between two passes (each timed alone), a stop only
+		 * after the whole run */
 		for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
 			for (int i = 0; i < NR_MEMMAP_DESIGNS; i++) {
 				int d = (int)((i + r) % NR_MEMMAP_DESIGNS);
@@ -189,11 +193,14 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 				bench_t[k][d][r] = bench_run((enum memmap_bench_kind)k,
 							     (enum mech_design)d, start_pfn,
 							     nr_pages, nid, b, warm);
+				stop |= mech_bench_checkpoint();
 			}
 		bench_set[r] = bench_limit(first, nr_pages, LIMIT_MEMSET, r, warm);
+		stop |= mech_bench_checkpoint();
 		bench_stream[r] = bench_limit(first, nr_pages, LIMIT_STREAM, r, warm);
+		stop |= mech_bench_checkpoint();
 		bench_stores[r] = bench_limit(first, nr_pages, LIMIT_STORES, r, warm);
-		if (r + 1 < reps && bench_stopped()) {
+		if (r + 1 < reps && (mech_bench_checkpoint() || stop)) {
 			reps = r + 1;	/* Ctrl-C: report the runs done */
 			b->reps = reps;
 		}
@@ -352,7 +359,7 @@ void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, struct b
 			w[r] = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
 			c[r] = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
 		}
-		if (r + 1 < rounds && bench_stopped())
+		if (r + 1 < rounds && mech_bench_checkpoint())
 			rounds = r + 1;	/* Ctrl-C: the medians of the rounds done */
 	}
 	*walk = bench_stats_of(w, rounds);

@@ -42,6 +42,7 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/gfp.h>
+#include <mm/mech_bench.h>
 #include "internal.h"
 #include <lib/errno.h>
 #include <lib/string.h>
@@ -391,7 +392,14 @@ int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
 
 	for (u64 sec = pgmap->start_pfn; sec < pgmap->start_pfn + pgmap->nr_pages && !ret;
 	     sec += PAGES_PER_SECTION) {
-		u64 c = compare_one(pgmap, sec, DESIGN_OLD);
+		u64 c;
+
+		/* between two sections the caller may pause (the shell's job) */
+		if (sec > pgmap->start_pfn && mech_bench_checkpoint()) {
+			ret = -EINTR;
+			break;
+		}
+		c = compare_one(pgmap, sec, DESIGN_OLD);
 
 		if (cycles)
 			cycles[DESIGN_OLD] += c;

@@ -35,6 +35,7 @@
 #include <lib/string.h>
 #include <lib/errno.h>
 #include <kernel/time.h>
+#include <kernel/longop.h>
 #include "mm_bench.h"
 
 #define BENCH_MAX_BLOCKS	1024
@@ -44,9 +45,13 @@ static struct memory_block *bench_blocks[BENCH_MAX_BLOCKS];
 static u64 bench_cost[BENCH_MAX_BLOCKS];
 static u64 bench_cost_old[BENCH_MAX_BLOCKS];	/* the old design's, kept for the chart */
 
-/* Online the blocks in order, recording each cost; returns 0 or the
- * first error (the blocks onlined so far stay online). */
-static int online_all(unsigned n, u64 *total)
+/*
+ * Online the blocks in order, recording each cost; returns 0, the first
+ * error (the blocks onlined so far stay online), or -EINTR when the user
+ * asked to stop (after a block).  The job may pause between two blocks:
+ * each online is timed on its own, so a pause costs no block anything.
+ */
+static int online_all(unsigned n, u64 *total, u64 *steps)
 {
 	*total = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -57,6 +62,9 @@ static int online_all(unsigned n, u64 *total)
 		*total += bench_cost[i];
 		if (err)
 			return err;
+		shell_progress(++*steps, 4ULL * n, "block onlines/offlines");
+		if (shell_checkpoint())
+			return -EINTR;
 	}
 	return 0;
 }
@@ -64,9 +72,10 @@ static int online_all(unsigned n, u64 *total)
 /*
  * Offline the blocks that are online again, last first; returns 0 or the
  * first error, after trying every block (a refused one stays online, and
- * the caller must say so).  Context: (main).
+ * the caller must say so).  It pauses between blocks but never stops:
+ * the blocks must go back offline.  Context: the bench's job.
  */
-static int offline_all(unsigned n)
+static int offline_all(unsigned n, u64 *steps)
 {
 	int first_err = 0;
 
@@ -75,6 +84,8 @@ static int offline_all(unsigned n)
 
 		if (err && !first_err)
 			first_err = err;
+		shell_progress(++*steps, 4ULL * n, "block onlines/offlines");
+		shell_checkpoint();
 	}
 	return first_err;
 }
@@ -163,9 +174,10 @@ static int bench_zone_contig(struct printer *out, const char *cmd, bool rows)
 {
 	unsigned long id = 0;
 	unsigned n = 0;
-	u64 total_old = 0, total_new = 0, w0, walked_old, old_growth = 0;
+	u64 total_old = 0, total_new = 0, w0, walked_old, old_growth = 0, steps = 0;
 	enum mech_design saved, was_old;
 	struct memory_block *mem;
+	struct longop *busy;
 	int err, off_err;
 
 	for (; (mem = memory_block_next(&id)) && n < BENCH_MAX_BLOCKS; id++)
@@ -178,20 +190,30 @@ static int bench_zone_contig(struct printer *out, const char *cmd, bool rows)
 			  "and hot-add a DIMM (e.g. 4 GiB) from QMP first; found %u\n", cmd, n);
 		return -ENODEV;
 	}
+	busy = longop_range_busy(bench_blocks[0]->block_id * MEMORY_BLOCK_SIZE,
+				 (bench_blocks[n - 1]->block_id + 1) * MEMORY_BLOCK_SIZE);
+	if (busy) {
+		pr_printf(out, "%s: %s is working on the blocks; try again when `work` no longer lists it\n",
+			  cmd, busy->name);
+		return -EBUSY;
+	}
+	/* the blocks are the bench's until it ends: state writes are refused */
+	shell_claim_range(bench_blocks[0]->block_id * MEMORY_BLOCK_SIZE,
+			  (bench_blocks[n - 1]->block_id + 1) * MEMORY_BLOCK_SIZE);
 	pr_printf(out, "%s: online %u offline blocks one after another into ZONE_MOVABLE\n", cmd, n);
 	/* each round's onlines and offlines with its design; then as it was */
 	mech_override(MECH_CONTIG_CHECK, DESIGN_OLD, &saved);
 	w0 = zone_contig_walk_steps;
-	err = online_all(n, &total_old);
+	err = online_all(n, &total_old, &steps);
 	walked_old = zone_contig_walk_steps - w0;
-	off_err = offline_all(n);
+	off_err = offline_all(n, &steps);
 	if (!err && !off_err) {
 		old_growth = report(out, "old", n, total_old, walked_old);
 		memcpy(bench_cost_old, bench_cost, n * sizeof(u64));
 		mech_override(MECH_CONTIG_CHECK, DESIGN_NEW, &was_old);
 		w0 = zone_contig_walk_steps;
-		err = online_all(n, &total_new);
-		off_err = offline_all(n);
+		err = online_all(n, &total_new, &steps);
+		off_err = offline_all(n, &steps);
 		if (!err && !off_err)
 			report(out, "new", n, total_new, zone_contig_walk_steps - w0);
 	}
@@ -199,6 +221,10 @@ static int bench_zone_contig(struct printer *out, const char *cmd, bool rows)
 	if (off_err) {
 		print_left_online(out, cmd, n);
 		return off_err;
+	}
+	if (err == -EINTR) {
+		pr_printf(out, "%s: interrupted: the blocks are offline again\n", cmd);
+		return err;
 	}
 	if (err) {
 		pr_printf(out, "%s: online failed: %s; blocks left offline\n", cmd, err_text(err));
@@ -294,6 +320,7 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 	err = contig_pick_range(out, cmd, nr, false, &pfn, &mt);
 	if (err)
 		goto out_scratch;
+	shell_claim_range(PFN_PHYS(pfn), PFN_PHYS(pfn + nr));	/* held by the bench */
 	mech_set_trace(MECH_CONTIG_FREE, false);
 	for (unsigned r = 0; r < reps && !err; r++) {
 		u8 *mem = mm_phys_to_virt(page_to_phys(scratch));
@@ -322,7 +349,9 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 			left -= n;
 		}
 		t[4][r] = cycles_now() - t0;
-		if (!err && r + 1 < reps && shell_interrupted()) {
+		shell_progress(r + 1, reps, "rounds");
+		/* a pause here: the range is allocated, the bench's own */
+		if (!err && r + 1 < reps && shell_checkpoint()) {
 			pr_printf(out, "%s: interrupted after %u of %u rounds: their medians\n", cmd,
 				  r + 1, reps);
 			reps = r + 1;	/* the range is allocated again: the end frees it */
@@ -380,6 +409,7 @@ int bench_memmap_init_cmd(struct printer *out, const char *cmd, int argc, char *
 	u64 start, size, reps = 5;
 	bool warm = argc > 2 && !strcmp(argv[argc - 1], "warm");
 	int nargs = argc - warm;	/* the arguments before "warm" */
+	struct longop *busy;
 	int err;
 
 	if (nargs != 2 && nargs != 3) {
@@ -398,6 +428,14 @@ int bench_memmap_init_cmd(struct printer *out, const char *cmd, int argc, char *
 			  (unsigned long long)start, (unsigned long long)(size >> 20));
 		return -EINVAL;
 	}
+	busy = longop_range_busy(start, start + size);
+	if (busy) {
+		pr_printf(out, "%s: %s is working on [%#llx-%#llx); try again when `work` no longer lists it\n",
+			  cmd, busy->name, (unsigned long long)start, (unsigned long long)(start + size));
+		return -EBUSY;
+	}
+	/* the blocks' memmap is the bench's until it ends: onlining them is refused */
+	shell_claim_range(start, start + size);
 	err = devmem_bench(start, size, (unsigned)reps, warm, &b);
 	if (err) {
 		pr_printf(out, "%s [%#llx-%#llx): %s (see the log line above)\n", cmd,
@@ -442,8 +480,10 @@ static void touch_chunk(u64 *p, u64 seed)
 static int bench_touch_cmd(struct printer *out, int argc, char **argv)
 {
 	const u64 chunk = PAGE_SIZE << TOUCH_CHUNK_ORDER;
-	u64 size, addr = 0, n, got = 0, written = 0, t0, ns;
+	u64 size, addr = 0, n, got = 0, written = 0, ns, taken;
+	struct contig_alloc_report r;
 	struct bench_stats chunk_st;
+	struct longop *busy;
 	unsigned sp;
 	int err = 0;
 
@@ -462,12 +502,19 @@ static int bench_touch_cmd(struct printer *out, int argc, char **argv)
 				  (unsigned long long)addr);
 			return -EINVAL;
 		}
-		err = alloc_contig_range(PHYS_PFN(addr), PHYS_PFN(addr + n * chunk), MIGRATE_MOVABLE,
-					 __GFP_NOWARN);
+		busy = longop_range_busy(addr, addr + n * chunk);
+		if (busy) {
+			pr_printf(out, "bench touch: %s is working on [%#llx, +%llu MiB); try again when `work` no longer lists it\n",
+				  busy->name, (unsigned long long)addr,
+				  (unsigned long long)(n * chunk >> 20));
+			return -EBUSY;
+		}
+		shell_claim_range(addr, addr + n * chunk);
+		err = contig_take(PHYS_PFN(addr), n * chunk >> PAGE_SHIFT, false, &r, &taken);
 		if (err) {
-			pr_printf(out, "bench touch: [%#llx, +%llu MiB) cannot be taken: %s\n",
+			pr_printf(out, "bench touch: [%#llx, +%llu MiB) cannot be taken: %s%s%s\n",
 				  (unsigned long long)addr, (unsigned long long)(n * chunk >> 20),
-				  err_text(err));
+				  err_text(err), err == -EINTR ? "" : ": ", err == -EINTR ? "" : r.why);
 			return err;
 		}
 		for (; got < n; got++)
@@ -485,18 +532,20 @@ static int bench_touch_cmd(struct printer *out, int argc, char **argv)
 		err = -ENOMEM;
 		goto out;
 	}
-	t0 = ktime_ns();
+	/* the time is the chunks' own: a pause between two of them is not in it */
+	ns = 0;
 	for (; written < n; written++) {
 		u64 c0 = ktime_ns();
 
 		touch_chunk(mm_phys_to_virt(page_to_phys(touch_chunks[written])), written);
 		touch_ns[written] = ktime_ns() - c0;
-		if (shell_interrupted()) {
+		ns += touch_ns[written];
+		shell_progress(written + 1, n, "chunks of 2 MiB");
+		if (shell_checkpoint()) {
 			written++;
 			break;
 		}
 	}
-	ns = ktime_ns() - t0;
 	chunk_st = bench_stats_of(touch_ns, (unsigned)written);
 	pr_printf(out, "bench touch: %llu MiB written once (8-byte stores, 2 MiB chunks) in %llu.%03llu ms, %llu MiB/s%s\n",
 		  (unsigned long long)(written * chunk >> 20),
@@ -556,4 +605,5 @@ SHELL_COMMAND(bench, .name = "bench",
 		      "touch: write SIZE bytes of fresh memory once (2 MiB chunks from the\n"
 		      "  buddy, or exactly [ADDR, ADDR+SIZE) taken with alloc_contig_range):\n"
 		      "  the floor of a hot-add whose memmap is that size.",
-	      .fn = cmd_bench);
+	      .fn = cmd_bench,
+	      .runs_long = shell_always_long);

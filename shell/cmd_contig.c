@@ -39,6 +39,7 @@
 #include "internal.h"
 #include <lib/string.h>
 #include <kernel/time.h>
+#include <kernel/longop.h>
 #include <mm/cma.h>
 #include <mm/contig_alloc.h>
 #include "mm_bench.h"
@@ -159,12 +160,41 @@ static struct contig_range *range_slot(void)
 /* Pages per alloc_contig_range() call of `contig alloc` (128 MiB). */
 #define CONTIG_ALLOC_PIECE	32768ull
 
+/* Contract in mm_bench.h. */
+int contig_take(u64 start, u64 nr, bool frozen, struct contig_alloc_report *r, u64 *taken)
+{
+	u64 migrated = 0;
+	int err = 0;
+
+	*taken = 0;
+	for (u64 pfn = start; pfn < start + nr;) {
+		u64 end = MIN(start + nr, ALIGN_DOWN(pfn + CONTIG_ALLOC_PIECE, MAX_ORDER_NR_PAGES));
+
+		err = alloc_contig_range_explain(pfn, end, MIGRATE_MOVABLE, __GFP_NOWARN, frozen, r);
+		if (err)
+			break;
+		migrated += r->migrated;
+		pfn = end;
+		*taken = end - start;
+		shell_progress(*taken, nr, "pages");
+		if (end < start + nr && shell_checkpoint()) {
+			err = -EINTR;
+			break;
+		}
+	}
+	if (err && *taken)
+		free_contig_range_design(start, *taken, frozen, contig_free_design(), NULL);
+	r->migrated = migrated;
+	return err;
+}
+
 static int contig_alloc_cmd(struct printer *out, u64 start, u64 nr, bool frozen)
 {
 	struct contig_range *slot = range_slot();
 	struct contig_alloc_report r;
+	struct longop *busy;
 	struct page *page;
-	u64 migrated = 0;
+	u64 taken;
 	int err;
 
 	if (!slot) {
@@ -172,35 +202,26 @@ static int contig_alloc_cmd(struct printer *out, u64 start, u64 nr, bool frozen)
 			  CONTIG_MAX_RANGES);
 		return -ENOSPC;
 	}
-	/*
-	 * A large range is taken in pieces that end on MAX_ORDER boundaries
-	 * (no free buddy block spans one), so Ctrl-C is looked at between
-	 * pieces; a failure or a Ctrl-C frees the pieces taken: all or nothing.
-	 */
-	for (u64 pfn = start; pfn < start + nr;) {
-		u64 end = MIN(start + nr, ALIGN_DOWN(pfn + CONTIG_ALLOC_PIECE, MAX_ORDER_NR_PAGES));
-		err = alloc_contig_range_explain(pfn, end, MIGRATE_MOVABLE, __GFP_NOWARN, frozen, &r);
-		if (!err)
-			migrated += r.migrated;
-		if (!err && end < start + nr && shell_interrupted()) {
-			pr_printf(out, "contig alloc: interrupted after %llu of %llu pages: they are freed again\n",
-				  (unsigned long long)(end - start), (unsigned long long)nr);
-			pfn = end;
-			err = -EINTR;
-		}
-		if (err) {
-			if (err != -EINTR)
-				pr_printf(out, "contig alloc: [0x%llx-0x%llx): %s while %s: %s\n",
-					  (unsigned long long)start, (unsigned long long)(start + nr),
-					  err_text(err), step_words(r.step), r.why);
-			if (pfn > start)
-				free_contig_range_design(start, pfn - start, frozen,
-							 contig_free_design(), NULL);
-			return err;
-		}
-		pfn = end;
+	busy = longop_range_busy(PFN_PHYS(start), PFN_PHYS(start + nr));
+	if (busy) {
+		pr_printf(out, "contig alloc: [0x%llx-0x%llx): %s is working on that memory; try again when `work` no longer lists it\n",
+			  (unsigned long long)start, (unsigned long long)(start + nr), busy->name);
+		return -EBUSY;
 	}
-	r.migrated = migrated;
+	/* while it runs, the range is the job's: state writes there are refused */
+	shell_claim_range(PFN_PHYS(start), PFN_PHYS(start + nr));
+	err = contig_take(start, nr, frozen, &r, &taken);
+	if (err == -EINTR) {
+		pr_printf(out, "contig alloc: interrupted after %llu of %llu pages: they are freed again\n",
+			  (unsigned long long)taken, (unsigned long long)nr);
+		return err;
+	}
+	if (err) {
+		pr_printf(out, "contig alloc: [0x%llx-0x%llx): %s while %s: %s\n",
+			  (unsigned long long)start, (unsigned long long)(start + nr),
+			  err_text(err), step_words(r.step), r.why);
+		return err;
+	}
 	*slot = (struct contig_range){ start, nr, frozen };
 	page = pfn_to_page(start);
 	pr_printf(out, "contig: allocated [0x%llx-0x%llx) %llu pages (%llu KiB) in zone %s of node %d, %s; %llu pages migrated away\n",
@@ -350,6 +371,18 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	err = contig_pick_range(out, "contig compare", nr, frozen, &pfn, &mt);
 	if (err)
 		goto out;
+	/*
+	 * The last pause: from the old design's free to the second snapshot
+	 * nothing else may run, or the two frees would not start from the
+	 * same state.  (At most CONTIG_MAX_COMPARE pages: a bounded stretch.)
+	 */
+	if (shell_checkpoint()) {
+		free_contig_range_design(pfn, nr, frozen, contig_free_design(), NULL);
+		pr_printf(out, "contig compare: interrupted before the frees: the %llu pages are free\n",
+			  (unsigned long long)nr);
+		err = -EINTR;
+		goto out;
+	}
 	zone = page_zone(pfn_to_page(pfn));
 	ws = ALIGN_DOWN(pfn, MAX_ORDER_NR_PAGES);
 	we = ALIGN_UP(pfn + nr, MAX_ORDER_NR_PAGES);
@@ -365,7 +398,7 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	merges_old = zone->ev.merges - m0;
 	drains_old = zone->ev.pcp_drains - d0;
 	contig_snapshot_take(&a, zone, ws, we, mm_phys_to_virt(page_to_phys(buf_a)), max_blocks);
-	if (shell_interrupted()) {
+	if (shell_stop_requested()) {	/* asks; never pauses */
 		pr_printf(out, "contig compare: interrupted after the old design's free: the %llu pages are free\n",
 			  (unsigned long long)nr);
 		err = -EINTR;
@@ -469,6 +502,13 @@ static int cmd_contig(struct printer *out, int argc, char **argv)
 	return shell_usage(out, shell_find("contig"));
 }
 
+/* alloc, compare and bench run as jobs (`help jobs`); list and free are short. */
+static bool contig_runs_long(int argc, char **argv)
+{
+	return argc >= 2 && (!strcmp(argv[1], "alloc") || !strcmp(argv[1], "compare") ||
+			     !strcmp(argv[1], "bench"));
+}
+
 SHELL_COMMAND(contig, .name = "contig",
 	      .usage = "contig alloc START NR [frozen] | free START NR | list | compare [NR] [frozen] | bench [NR] [REPS]",
 	      .summary = "contiguous ranges: alloc_contig_range, free_contig_range old vs new",
@@ -483,5 +523,9 @@ SHELL_COMMAND(contig, .name = "contig",
 		      "  design, then the same range with the new one; prints \"identical\" or\n"
 		      "  the first difference in free lists, counters or struct pages.\n"
 		      "bench: an alias of `bench free_contig_range [NR] [REPS]`.\n"
-		      "`trace contig_free on` narrates the steps.",
-	      .fn = cmd_contig);
+		      "`trace contig_free on` narrates the steps.\n"
+		      "alloc, compare and bench run as jobs (`help jobs`): alloc takes a\n"
+		      "range 128 MiB at a time and Ctrl-C between two pieces frees what it\n"
+		      "took; compare pauses only before its first free.",
+	      .fn = cmd_contig,
+	      .runs_long = contig_runs_long);

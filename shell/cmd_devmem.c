@@ -113,6 +113,27 @@ static int devmem_cmd_create(struct printer *out, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * -EBUSY, after saying so, when another operation (a `devmem compare`
+ * job) holds device memory range id; 0 otherwise (also for no such id:
+ * the caller reports that).
+ */
+static int devmem_held(struct printer *out, const char *what, int id)
+{
+	const struct dev_pagemap *pgmap = devmem_find(id);
+	struct longop *op;
+
+	if (!pgmap)
+		return 0;
+	op = longop_range_busy(PFN_PHYS(pgmap->start_pfn),
+			       PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages));
+	if (!op)
+		return 0;
+	pr_printf(out, "devmem: %s %d: %s is working on it; try again when `work` no longer lists it\n",
+		  what, id, op->name);
+	return -EBUSY;
+}
+
 static int devmem_cmd_rebind(struct printer *out, int argc, char **argv)
 {
 	const struct dev_pagemap *pgmap;
@@ -127,6 +148,8 @@ static int devmem_cmd_rebind(struct printer *out, int argc, char **argv)
 		pr_printf(out, "devmem: %s: the design is old, new or template-nt\n", argv[3]);
 		return -EINVAL;
 	}
+	if (devmem_held(out, "rebind", id))
+		return -EBUSY;
 	err = devmem_rebind(id, d);
 	if (err) {
 		pr_printf(out, "devmem: rebind %d: %s\n", id, err_text(err));
@@ -146,6 +169,8 @@ static int devmem_cmd_destroy(struct printer *out, int argc, char **argv)
 	if (argc != 3)
 		return shell_usage(out, shell_find("devmem"));
 	err = parse_id(out, argv[2], &id);
+	if (!err && devmem_held(out, "destroy", id))
+		return -EBUSY;
 	if (!err)
 		err = devmem_destroy(id);
 	if (err) {
@@ -169,7 +194,16 @@ static int devmem_cmd_compare(struct printer *out, int argc, char **argv)
 	err = parse_id(out, argv[2], &id);
 	if (err)
 		return err;
+	pgmap = devmem_find(id);
+	if (pgmap)	/* while it runs, destroy and rebind are refused */
+		shell_claim_range(PFN_PHYS(pgmap->start_pfn),
+				  PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages));
 	err = devmem_compare(id, &diff, &pb_diff, cycles);
+	if (err == -EINTR) {
+		pr_printf(out, "devmem: compare %d: interrupted between two sections; the memmap is initialised again\n",
+			  id);
+		return err;
+	}
 	if (err < 0) {
 		pr_printf(out, "devmem: compare %d: %s\n", id, err_text(err));
 		return err;
@@ -215,6 +249,12 @@ static int cmd_devmem(struct printer *out, int argc, char **argv)
 	return shell_usage(out, shell_find("devmem"));
 }
 
+/* compare and bench grow with the range: they run as jobs (`help jobs`). */
+static bool devmem_runs_long(int argc, char **argv)
+{
+	return argc >= 2 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "bench"));
+}
+
 SHELL_COMMAND(devmem, .name = "devmem",
 	      .usage = "devmem [list | create START SIZE 4k|2m | rebind ID [old|new|template-nt] | "
 		       "destroy ID | compare ID | bench START SIZE [REPS] [warm]]",
@@ -228,5 +268,7 @@ SHELL_COMMAND(devmem, .name = "devmem",
 		      "compare initialises each section with old, new and template-nt and\n"
 		      "compares the struct pages and pageblock flags byte for byte.\n"
 		      "destroy gives the blocks back, offline.  bench is an alias of\n"
-		      "`bench memmap_init START SIZE [REPS] [warm]`.",
-	      .fn = cmd_devmem);
+		      "`bench memmap_init START SIZE [REPS] [warm]`.  compare and bench\n"
+		      "run as jobs (`help jobs`); compare pauses between two sections.",
+	      .fn = cmd_devmem,
+	      .runs_long = devmem_runs_long);

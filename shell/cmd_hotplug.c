@@ -347,6 +347,45 @@ static const char *state_error_hint(const struct memory_block *mem, bool online,
 	return "";
 }
 
+/* The memory blocks that exist in [first, last]. */
+static u64 blocks_in(unsigned long first, unsigned long last)
+{
+	unsigned long id = first;
+	u64 n = 0;
+
+	for (; memory_block_next(&id) && id <= last; id++) {
+		n++;
+		if (id == ~0UL)
+			break;
+	}
+	return n;
+}
+
+/*
+ * As a job, memory N-M holds the physical range of the blocks it will
+ * change: a state write, a `devmem create` or another range there is
+ * refused while it runs (the same rule as for hotplug's own operations).
+ */
+static void claim_blocks(unsigned long first, unsigned long last)
+{
+	unsigned long id = first, lo = 0, hi = 0;
+	bool any = false;
+
+	if (!shell_job_longop())
+		return;
+	for (; memory_block_next(&id) && id <= last; id++) {
+		if (!any)
+			lo = id;
+		hi = id;
+		any = true;
+		if (id == ~0UL)
+			break;
+	}
+	shell_progress(0, blocks_in(first, last), "blocks");
+	if (any)
+		shell_claim_range((u64)lo * MEMORY_BLOCK_SIZE, ((u64)hi + 1) * MEMORY_BLOCK_SIZE);
+}
+
 /*
  * memory online/offline of one block, or of every existing block in N-M:
  * the range is walked through the block table (memory_block_next), so its
@@ -370,6 +409,7 @@ static int memory_set(struct printer *out, bool online, const char *range, const
 	perr = parse_block_range(out, range, &first, &last);
 	if (perr)
 		return perr;
+	claim_blocks(first, last);
 	for (id = first; (mem = memory_block_next(&id)) && id <= last; id++) {
 		u64 pa = (u64)id * MEMORY_BLOCK_SIZE;
 		struct longop *op = longop_range_busy(pa, pa + MEMORY_BLOCK_SIZE);
@@ -395,9 +435,10 @@ static int memory_set(struct printer *out, bool online, const char *range, const
 			pr_printf(out, "memory%lu: %s\n", id, mem->state == MEM_ONLINE ? "online" :
 				  mem->state == MEM_OFFLINE ? "offline" : "going-offline");
 		done++;
+		shell_progress(done, blocks_in(first, last), "blocks");
 		if (id == ~0UL)
 			break;
-		if (id < last && shell_interrupted()) {
+		if (id < last && shell_checkpoint()) {
 			pr_printf(out, "memory: interrupted after %lu blocks: they stay %s\n", done,
 				  online ? "online" : "offline");
 			return -EINTR;
@@ -428,6 +469,13 @@ static int cmd_memory(struct printer *out, int argc, char **argv)
 	return shell_usage(out, shell_find("memory"));
 }
 
+/* A range N-M may be thousands of blocks: it runs as a job. */
+static bool memory_runs_long(int argc, char **argv)
+{
+	return argc >= 3 && (!strcmp(argv[1], "online") || !strcmp(argv[1], "offline")) &&
+	       strchr(argv[2], '-');
+}
+
 SHELL_COMMAND(memory, .name = "memory",
 	      .usage = "memory [online N[-M] [online|online_kernel|online_movable] | offline N[-M]]",
 	      .summary = "memory blocks and hotplug state; online or offline blocks by hand",
@@ -440,5 +488,9 @@ SHELL_COMMAND(memory, .name = "memory",
 		      "block joined.  N-M does a range of blocks, skipping ids that are\n"
 		      "not memory, and stops at the first failure.  TYPE may be written\n"
 		      "kernel or movable for short; the default is online (the policy\n"
-		      "in /sys/module/memory_hotplug/parameters/online_policy chooses).",
-	      .fn = cmd_memory);
+		      "in /sys/module/memory_hotplug/parameters/online_policy chooses).\n"
+		      "A range runs as a job (see `help jobs`): the console answers\n"
+		      "meanwhile, Ctrl-C stops it after the block it is on (the blocks\n"
+		      "done stay done), and the range is busy for other state changes.",
+	      .fn = cmd_memory,
+	      .runs_long = memory_runs_long);

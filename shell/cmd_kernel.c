@@ -54,6 +54,7 @@ SHELL_COMMAND(work, .name = "work", .usage = "work",
 	      .help = "Interrupt handlers only schedule work; the main loop runs it\n"
 		      "between shell input bytes and while idle.  Pollers are called\n"
 		      "every few timer ticks where an interrupt cannot be wired.  Long\n"
-		      "operations (a large resize, background memmap init) run one\n"
-		      "slice of at most 5 ms at a time; each shows done/total so far.",
+		      "operations (a large resize, background memmap init, a long shell\n"
+		      "command running as a job: `help jobs`) run one slice of about\n"
+		      "5 ms at a time; each shows done/total so far.",
 	      .fn = cmd_work);

@@ -337,31 +337,43 @@ SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
 		      "memory may appear later.",
 	      .fn = cmd_numa);
 
-/* deferred_init_step_while()'s budget for `meminit finish`: no Ctrl-C yet. */
-static bool not_interrupted(void *ctx)
+/*
+ * deferred_init_step_while()'s budget for `meminit finish`: go on while
+ * the job's turn lasts and nobody asked it to stop (without a job: until
+ * Ctrl-C).  It cannot pause inside the call (the zones are settled only at
+ * its end), so it returns, and the command pauses between two calls.
+ */
+static bool finish_budget(void *ctx)
 {
-	bool *interrupted = ctx;
+	bool *stop = ctx;
 
-	*interrupted = shell_interrupted();
-	return !*interrupted;
+	*stop = shell_stop_requested();
+	return !*stop && !shell_turn_over();
 }
 
 /*
- * `meminit finish`: the pending sections in the foreground, asking for
- * Ctrl-C after each, so Ctrl-C stops between two of them; each leaves
- * the machine consistent (initialised and handed over, or still pending).
+ * `meminit finish`: the pending sections now, as a job: in bursts of one
+ * turn, pausing between them, so the console answers meanwhile.  Ctrl-C
+ * stops it between two sections; each leaves the machine consistent
+ * (initialised and handed over, or still pending).  The background work
+ * (kernel/meminit_work.c) may do some of the sections between two turns:
+ * this counts only its own.
  */
 static int meminit_finish(struct printer *out)
 {
-	u64 before = deferred_init_pending_sections(), t0 = ktime_ns(), done;
-	bool interrupted = false;
+	u64 before = deferred_init_pending_sections(), t0 = ktime_ns(), done = 0;
+	bool stop = false;
 
 	if (!before) {
 		pr_printf(out, "meminit: nothing pending\n");
 		return 0;
 	}
-	done = deferred_init_step_while(not_interrupted, &interrupted);
-	if (interrupted && deferred_init_pending_sections()) {
+	while (deferred_init_pending_sections() && !stop) {
+		done += deferred_init_step_while(finish_budget, &stop);
+		shell_progress(before - deferred_init_pending_sections(), before, "sections");
+		stop = stop || shell_checkpoint();
+	}
+	if (stop && deferred_init_pending_sections()) {
 		pr_printf(out, "meminit: interrupted after %llu of %llu sections; %llu still pending\n",
 			  (unsigned long long)done, (unsigned long long)before,
 			  (unsigned long long)deferred_init_pending_sections());
@@ -370,6 +382,11 @@ static int meminit_finish(struct printer *out)
 	pr_printf(out, "meminit: %llu sections initialised in %llu ms; nothing pending\n",
 		  (unsigned long long)done, (unsigned long long)((ktime_ns() - t0) / 1000000));
 	return 0;
+}
+
+static bool meminit_runs_long(int argc, char **argv)
+{
+	return argc == 2 && !strcmp(argv[1], "finish");
 }
 
 static int cmd_meminit(struct printer *out, int argc, char **argv)
@@ -390,6 +407,7 @@ SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit [finish]",
 		      "buddy, the memmap's own size, reserved pages, and where\n"
 		      "ZONE_MOVABLE starts on each node.  With deferred_init=new, also\n"
 		      "the sections still pending per node and the background work;\n"
-		      "`meminit finish` initialises the rest now (Ctrl-C stops it\n"
-		      "between two sections).",
-	      .fn = cmd_meminit);
+		      "`meminit finish` initialises the rest now, as a job (the console\n"
+		      "answers meanwhile; Ctrl-C stops it between two sections).",
+	      .fn = cmd_meminit,
+	      .runs_long = meminit_runs_long);

@@ -9,9 +9,37 @@
 #include <drivers/virtio_mem.h>
 #include <shell/args.h>
 #include <shell/shell.h>
+#include <kernel/longop.h>
 #include <lib/errno.h>
 #include <lib/printer.h>
 #include <lib/string.h>
+
+/*
+ * `virtio-mem retry`: start a round on every device and wait for it.  As a
+ * job the wait yields every turn, so the round (a long operation) and the
+ * console go on; Ctrl-C ends the wait, not the round.  Without a job
+ * (the host tests) the round's slices run here, back to back.
+ */
+static int vmem_retry(struct printer *out)
+{
+	if (!virtio_mem_retry_start()) {
+		pr_printf(out, "virtio-mem: no device\n");
+		return 0;
+	}
+	while (virtio_mem_any_resizing() && !shell_stop_requested()) {
+		if (shell_job_longop())
+			shell_yield();
+		else
+			longop_run_slice();
+	}
+	virtio_mem_retry_report(out);
+	return 0;
+}
+
+static bool vmem_runs_long(int argc, char **argv)
+{
+	return argc == 2 && !strcmp(argv[1], "retry");
+}
 
 static int cmd_virtio_mem(struct printer *out, int argc, char **argv)
 {
@@ -19,11 +47,8 @@ static int cmd_virtio_mem(struct printer *out, int argc, char **argv)
 		virtio_mem_dump(out);
 		return 0;
 	}
-	if (!strcmp(argv[1], "retry") && argc == 2) {
-		if (!virtio_mem_retry(out))
-			pr_printf(out, "virtio-mem: no device\n");
-		return 0;
-	}
+	if (!strcmp(argv[1], "retry") && argc == 2)
+		return vmem_retry(out);
 	if (!strcmp(argv[1], "inject") && (argc == 3 || argc == 4)) {
 		u16 resp;
 		u64 n = 1;
@@ -66,9 +91,11 @@ SHELL_COMMAND(virtio_mem, .name = "virtio-mem",
 	      .help = "Without arguments: each device's region, block size, plugged and\n"
 		      "requested size, usable region, and per memory block its zone, state\n"
 		      "and plugged sub-blocks ('#' plugged, '.' not).  `retry` runs a resize\n"
-		      "round now.  `state ADDR SIZE` asks the device (STATE request) whether\n"
+		      "round now and waits for it, as a job (Ctrl-C ends the wait; the\n"
+		      "round goes on in the background).  `state ADDR SIZE` asks the device (STATE request) whether\n"
 		      "the blocks of [ADDR, ADDR+SIZE) are plugged, unplugged or mixed.\n"
 		      "`inject nack|busy|error [COUNT]` makes the next COUNT plug/unplug\n"
 		      "requests come back with that reply without reaching the device, to\n"
 		      "see how the driver handles it; `inject off` stops it.",
-	      .fn = cmd_virtio_mem);
+	      .fn = cmd_virtio_mem,
+	      .runs_long = vmem_runs_long);

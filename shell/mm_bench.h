@@ -27,6 +27,17 @@ int contig_pick_range(struct printer *out, const char *cmd, u64 nr, bool frozen,
 int contig_realloc_range(struct printer *out, const char *cmd, u64 pfn, u64 nr, int mt, bool frozen);
 
 /*
+ * contig_take() - alloc_contig_range() of [start, start + nr) in pieces of
+ * at most 128 MiB that end on MAX_ORDER boundaries (no free buddy block
+ * spans one), with a checkpoint (shell_checkpoint()) between pieces: all
+ * or nothing, a failure or a stop request frees the pieces taken.
+ * Returns 0, -EINTR (asked to stop; *taken says how far it got) or the
+ * failing piece's error, *r saying at which step and why.  (cmd_contig.c)
+ */
+struct contig_alloc_report;
+int contig_take(u64 start, u64 nr, bool frozen, struct contig_alloc_report *r, u64 *taken);
+
+/*
  * The benchmarks with their arguments after the name (argv[0] is the
  * first argument, not the command), messages prefixed by cmd
  * ("bench free_contig_range", or the alias "contig bench").  (cmd_bench.c)

@@ -16,6 +16,7 @@
 #include <shell/shell.h>
 #include <lib/errno.h>
 #include <lib/string.h>
+#include <kernel/longop.h>
 #include <views/vfs.h>
 
 /* Output of a redirected command: one page, as sysfs accepts per write. */
@@ -66,6 +67,7 @@ int shell_split(char *line, struct shell_words *sw)
 	sw->argc = 0;
 	sw->argv[0] = NULL;
 	sw->redirect = NULL;
+	sw->background = false;
 	sw->error = NULL;
 
 	for (;;) {
@@ -118,6 +120,24 @@ int shell_split(char *line, struct shell_words *sw)
 			}
 			continue;
 		}
+		if (c == '&') {
+			const char *rest = r;
+
+			while (is_blank(*rest))
+				rest++;
+			if (*rest) {
+				sw->error = "'&' must end the line (it runs a long command in the background)";
+				return -EINVAL;
+			}
+			if (in_word) {
+				in_word = false;
+				ret = end_word(sw, &w, start, &want_target);
+				if (ret)
+					return ret;
+			}
+			sw->background = true;
+			break;
+		}
 		if (c == '|' || c == '<') {
 			sw->error = c == '|' ? "pipes ('|') are not supported; use grep PATTERN FILE"
 					     : "input redirection ('<') is not supported";
@@ -145,16 +165,91 @@ int shell_split(char *line, struct shell_words *sw)
 		sw->error = "missing command before '>'";
 		return -EINVAL;
 	}
+	if (sw->background && sw->argc == 0) {
+		sw->error = "missing command before '&'";
+		return -EINVAL;
+	}
 	sw->argv[sw->argc] = NULL;
 	return sw->argc;
 }
 
 bool (*shell_interrupt_check)(void);
+struct shell_job_ctl *(*shell_current_job)(void);
 
-/* Contract in shell.h. */
-bool shell_interrupted(void)
+static struct shell_job_ctl *current_job(void)
 {
-	return shell_interrupt_check && shell_interrupt_check();
+	return shell_current_job ? shell_current_job() : NULL;
+}
+
+/* Contracts of the next seven in shell.h ("Long commands and jobs"). */
+bool shell_checkpoint(void)
+{
+	struct shell_job_ctl *j = current_job();
+
+	if (!j)
+		return shell_interrupt_check && shell_interrupt_check();
+	if (j->turn_over())
+		j->yield();
+	return j->cancel;
+}
+
+void shell_yield(void)
+{
+	struct shell_job_ctl *j = current_job();
+
+	if (j)
+		j->yield();
+}
+
+bool shell_stop_requested(void)
+{
+	struct shell_job_ctl *j = current_job();
+
+	if (!j)
+		return shell_interrupt_check && shell_interrupt_check();
+	return j->cancel;
+}
+
+bool shell_turn_over(void)
+{
+	struct shell_job_ctl *j = current_job();
+
+	return j && (j->cancel || j->turn_over());
+}
+
+void shell_progress(u64 done, u64 total, const char *unit)
+{
+	struct shell_job_ctl *j = current_job();
+
+	if (!j)
+		return;
+	j->op->done = done;
+	j->op->total = total;
+	j->op->unit = unit;
+}
+
+void shell_claim_range(u64 start, u64 end)
+{
+	struct shell_job_ctl *j = current_job();
+
+	if (!j)
+		return;
+	j->op->busy_start = start;
+	j->op->busy_end = end;
+}
+
+struct longop *shell_job_longop(void)
+{
+	struct shell_job_ctl *j = current_job();
+
+	return j ? j->op : NULL;
+}
+
+bool shell_always_long(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return true;
 }
 
 const struct shell_cmd *shell_find(const char *name)
@@ -208,6 +303,23 @@ static int run_redirected(struct printer *out, const struct shell_cmd *cmd,
 	return ret;
 }
 
+const struct shell_cmd *shell_classify(const char *line, bool *background)
+{
+	static char copy[SHELL_MAX_LINE];
+	struct shell_words sw;
+	const struct shell_cmd *cmd;
+
+	*background = false;
+	strlcpy(copy, line, sizeof(copy));
+	if (shell_split(copy, &sw) <= 0)
+		return NULL;		/* blank, or shell_execute() says why */
+	*background = sw.background;
+	cmd = shell_find(sw.argv[0]);
+	if (!cmd || !cmd->runs_long || sw.redirect)
+		return NULL;
+	return cmd->runs_long(sw.argc, sw.argv) ? cmd : NULL;
+}
+
 int shell_execute(struct printer *out, char *line)
 {
 	struct shell_words sw;
@@ -234,23 +346,15 @@ int shell_execute(struct printer *out, char *line)
 }
 
 /*
- * The held printer of shell_execute_held(): output collects in buf and
- * goes to `to` in whole lines, when more than SHELL_HOLD_FLUSH bytes are
+ * The held printer (contract in shell.h): output collects in buf and goes
+ * to `to` in whole lines, when more than SHELL_HOLD_FLUSH bytes are
  * waiting and at the end.  Log lines printed meanwhile (a trace) go to the
  * console at once, so they come before the command's output, never inside
  * one of its tables (unless a command prints more than the buffer holds).
  */
-#define SHELL_HOLD_SIZE		8192
 #define SHELL_HOLD_FLUSH	6144
 
-struct held_printer {
-	struct printer p;	/* first: the write callback casts */
-	struct printer *to;
-	size_t len;
-	char buf[SHELL_HOLD_SIZE];
-};
-
-static void held_flush(struct held_printer *h, bool all)
+static void held_flush(struct shell_held *h, bool all)
 {
 	size_t n = h->len;
 
@@ -266,7 +370,7 @@ static void held_flush(struct held_printer *h, bool all)
 
 static void held_write(struct printer *p, const char *s, size_t len)
 {
-	struct held_printer *h = (struct held_printer *)p;
+	struct shell_held *h = (struct shell_held *)p;
 
 	while (len) {
 		size_t n = MIN(len, sizeof(h->buf) - h->len);
@@ -280,17 +384,27 @@ static void held_write(struct printer *p, const char *s, size_t len)
 	}
 }
 
+void shell_held_init(struct shell_held *h, struct printer *to)
+{
+	h->p.write = held_write;
+	h->to = to;
+	h->len = 0;
+}
+
+void shell_held_flush(struct shell_held *h)
+{
+	if (h->len)
+		held_flush(h, true);
+}
+
 int shell_execute_held(struct printer *out, char *line)
 {
-	static struct held_printer h;
+	static struct shell_held h;
 	int ret;
 
-	h.p.write = held_write;
-	h.to = out;
-	h.len = 0;
+	shell_held_init(&h, out);
 	ret = shell_execute(&h.p, line);
-	if (h.len)
-		held_flush(&h, true);
+	shell_held_flush(&h);
 	return ret;
 }
 

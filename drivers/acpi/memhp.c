@@ -104,6 +104,7 @@ struct dimm_slot {
 	unsigned onlined;	/* add: blocks [0, onlined) were auto-onlined */
 	unsigned removed;	/* eject: blocks [nr_blocks - removed, nr_blocks) are gone */
 	bool eject_pending;	/* device_del came while the add ran: eject after it */
+	bool eject_waits;	/* the eject waits for a shell job's range, said so */
 	bool add_queued;	/* DIMM_ADDING, waiting for another slot's add */
 	u64 add_seq;		/* order of the queued adds */
 	u64 t0_ns;		/* ktime_ns() when the operation started */
@@ -340,7 +341,23 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 {
 	unsigned slot = slot_of_op(op);
 	struct dimm_slot *s = &slots[slot];
+	struct longop *other = longop_range_busy(s->base, s->base + s->size);
 
+	/* a shell job holds memory of the DIMM (a benchmark onlining its
+	 * blocks, `memory offline N-M &`): the eject waits for it, holding
+	 * nothing meanwhile, or the job would be refused in turn */
+	if (other) {
+		if (!s->eject_waits)
+			pr_info("acpi-memhp: slot %u: eject waits: %s holds memory of the DIMM",
+				slot, other->name);
+		s->eject_waits = true;
+		op->waiting = true;
+		op->busy_start = op->busy_end = 0;
+		return true;
+	}
+	s->eject_waits = false;
+	op->busy_start = s->base;
+	op->busy_end = s->base + s->size;
 	do {
 		unsigned i;
 		struct memory_block *mem;

@@ -146,6 +146,7 @@ struct vmem_dev {
 	u64 last_round_ns;		/* duration of the last resize round */
 	bool last_busy;			/* the last round ended on a BUSY reply */
 	bool stop_logged;		/* the last round stopped short and said so */
+	bool wait_logged;		/* the round waits for a shell job's range, said so */
 	/* the resize round while it moves: a long operation (`work`) */
 	struct longop op;		/* running while the round moves; busy range: the region */
 	char op_name[40];		/* "virtio-mem 01:00.0 resize" */

@@ -545,6 +545,23 @@ static bool vmem_round_step(struct longop *op, u64 deadline_ns)
 	}
 	if (!vmem_read_config(vm) && vm->requested_size != vm->cur_request)
 		vmem_round_cursor(vm, vm->op_plug);
+	/* a shell job holds memory of the region (`memory offline N-M &`):
+	 * wait for it, as it would refuse the blocks this round holds, and
+	 * hold nothing meanwhile, or the job would be refused in turn */
+	struct longop *other = longop_range_busy(vm->addr, vm->addr + vm->region_size);
+
+	if (other) {
+		if (!vm->wait_logged)
+			pr_info("%s: resize waits: %s holds memory of the region\n", vm->name,
+				other->name);
+		vm->wait_logged = true;
+		op->waiting = true;
+		op->busy_start = op->busy_end = 0;
+		return true;
+	}
+	vm->wait_logged = false;
+	op->busy_start = vm->addr;
+	op->busy_end = vm->addr + vm->region_size;
 	/* a block may have been onlined or offlined by hand since the last
 	 * slice: re-read them all only then (each slice did so once, which
 	 * made a 256 GiB plug cost O(blocks) per block) */
@@ -679,7 +696,7 @@ static void vmem_poll(void)
 }
 
 /* Contract in virtio_mem.h. */
-int virtio_mem_retry(struct printer *p)
+int virtio_mem_retry_start(void)
 {
 	int n = 0;
 
@@ -690,10 +707,28 @@ int virtio_mem_retry(struct printer *p)
 			continue;
 		vm->halted = false;
 		vmem_resize(vm);
-		/* the user asked and waits: slices back to back, Ctrl-C leaves
-		 * the round running in the background */
-		while (vmem_resizing(vm) && !console_interrupted())
-			longop_run_slice();
+		n++;
+	}
+	return n;
+}
+
+/* Contract in virtio_mem.h. */
+bool virtio_mem_any_resizing(void)
+{
+	for (int d = 0; d < VMEM_MAX_DEVICES; d++)
+		if (vmem_devs[d].in_use && vmem_resizing(&vmem_devs[d]))
+			return true;
+	return false;
+}
+
+/* Contract in virtio_mem.h. */
+void virtio_mem_retry_report(struct printer *p)
+{
+	for (int d = 0; d < VMEM_MAX_DEVICES; d++) {
+		struct vmem_dev *vm = &vmem_devs[d];
+
+		if (!vm->in_use)
+			continue;
 		if (vmem_resizing(vm))
 			pr_printf(p, "%s: interrupted: the resize goes on in the background (see `work`)\n",
 				  vm->name);
@@ -701,9 +736,7 @@ int virtio_mem_retry(struct printer *p)
 			  (unsigned long long)((vm->plugged_sbs * vm->sb_size) >> 20),
 			  (unsigned long long)(vm->requested_size >> 20),
 			  vm->why[0] ? ": stopped short: " : "", vm->why);
-		n++;
 	}
-	return n;
 }
 
 struct poller vmem_poller = { .fn = vmem_poll, .name = "virtio-mem", .period = 10 };

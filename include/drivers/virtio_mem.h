@@ -28,12 +28,19 @@ void virtio_mem_init(void);
 void virtio_mem_dump(struct printer *p);
 
 /*
- * virtio_mem_retry() - a resize round now on every device (a halted one
- * too), waited for (its slices back to back; Ctrl-C stops the wait, not
- * the round), then one line per device to p: plugged and requested size,
- * and why it stopped short.  Returns the number of devices.  Context: (main).
+ * `virtio-mem retry`, in three calls, so the shell can wait between them
+ * its own way (as a job, the console answering):
+ * virtio_mem_retry_start() - a resize round now on every device (a halted
+ * one too); returns the number of devices.
+ * virtio_mem_any_resizing() - does a round still move on some device?
+ * virtio_mem_retry_report() - one line per device: plugged and requested
+ * size, and why it stopped short (or that the round goes on, when the
+ * wait was interrupted).
+ * Context: (main) or the shell's job.
  */
-int virtio_mem_retry(struct printer *p);
+int virtio_mem_retry_start(void);
+bool virtio_mem_any_resizing(void);
+void virtio_mem_retry_report(struct printer *p);
 
 /*
  * virtio_mem_inject() - the next count PLUG/UNPLUG/UNPLUG_ALL requests are

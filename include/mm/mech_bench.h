@@ -11,13 +11,22 @@
 #include <mm/mechanisms.h>
 
 /*
- * mech_bench_set_interrupt() - fn (NULL: none) is asked between the runs
- * of every benchmark below; when it says true the benchmark stops after
- * the runs done so far (at least one) and reports them, its reps or
- * rounds field saying how many, always leaving valid state behind.  The shell points it at its Ctrl-C
- * check; mm cannot read the console itself.  Context: (main).
+ * mech_bench_set_checkpoint() - fn (NULL: none) is called between the runs
+ * of every benchmark below (and between the parts of a run where a run is
+ * long), and between the sections of devmem_compare(): the shell points
+ * it at shell_checkpoint(), where its job may pause for the console (a
+ * run is timed on its own, so a pause costs no run anything) and learns
+ * whether the user asked it to stop.  When fn says true the benchmark
+ * stops after the runs done so far (at least one) and reports them, its
+ * reps or rounds field saying how many, always leaving valid state
+ * behind.  mm cannot read the console itself.  Context: (main) or the
+ * shell's job.
+ *
+ * mech_bench_checkpoint() - call fn (false without one), for mm's long
+ * loops.
  */
-void mech_bench_set_interrupt(bool (*fn)(void));
+void mech_bench_set_checkpoint(bool (*fn)(void));
+bool mech_bench_checkpoint(void);
 
 /* ---- memmap_init (tests/bench/bench_memmap_init.c, `bench memmap_init`) --- */
 

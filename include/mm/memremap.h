@@ -90,9 +90,12 @@ int devmem_destroy(int id);
  * cycles of each design summed over the sections (may be NULL; diff and
  * pb_diff may not).  Returns 0 (identical), 1 (different: *diff says
  * where, diff->index counting from the range's first pfn; *pb_diff is set
- * when the pageblock flags differed instead), -ENOENT, or -ENOMEM (no
- * scratch).  The memmap is left initialised (by template-nt, or on a
- * difference by the switch's design).
+ * when the pageblock flags differed instead), -ENOENT, -ENOMEM (no
+ * scratch) or -EINTR (mech_bench_checkpoint(), asked between two sections,
+ * said stop).  The memmap is left initialised (by template-nt, or on a
+ * difference or a stop by the switch's design).  Context: (main) or the
+ * shell's job, which may pause between two sections: the caller keeps the
+ * range from being destroyed or rebound meanwhile.
  */
 int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
 		   u64 cycles[NR_MEMMAP_DESIGNS]);

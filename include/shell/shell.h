@@ -30,6 +30,8 @@
 #include <lib/printer.h>
 #include <lib/kstrtox.h>	/* parse_u64(), for the commands */
 
+struct longop;
+
 #define SHELL_MAX_LINE	256	/* bytes in one input line, NUL included */
 #define SHELL_MAX_ARGS	32	/* words in one line */
 
@@ -39,6 +41,15 @@ struct shell_cmd {
 	const char *summary;	/* one line for `help` */
 	const char *help;	/* details for `help NAME`; may be NULL */
 	int (*fn)(struct printer *out, int argc, char **argv); /* argv[0] = name */
+	/*
+	 * runs_long() - may this invocation take long (its cost grows with
+	 * memory)?  Then the interactive shell runs it as a job
+	 * (shell_job.c): on a stack of its own, in slices, so the console and
+	 * the long operations go on meanwhile; fn must then reach
+	 * shell_checkpoint() often, at points where what it changed is
+	 * consistent.  NULL: never long.
+	 */
+	bool (*runs_long)(int argc, char **argv);
 };
 
 #define SHELL_COMMAND(ident, ...)					\
@@ -60,20 +71,37 @@ struct shell_words {
 	int argc;			/* words in argv[] */
 	char *argv[SHELL_MAX_ARGS + 1];	/* the words, then NULL */
 	char *redirect;			/* the FILE of "> FILE", or NULL */
+	bool background;		/* the line ended with '&' */
 	const char *error;		/* why splitting failed, for the user */
 };
+
+/* shell_always_long() - a runs_long() for commands that are always long. */
+bool shell_always_long(int argc, char **argv);
 
 /*
  * shell_split() - split line in place into words: blanks (space, tab)
  * separate words; "..." groups blanks and '>' into one word; a backslash
  * makes the next byte literal (inside quotes too); an unquoted '>' ends the
- * word before it and takes the following word as the redirection target.
+ * word before it and takes the following word as the redirection target;
+ * an unquoted '&' that only blanks follow sets w->background (a long
+ * command then runs in the background).
  * Returns argc (0 for a blank line), or -E2BIG for more than SHELL_MAX_ARGS
  * words, or -EINVAL for a missing closing quote, a '>' without a file, a
- * second '>', '>' without a command, or an unquoted '|' or '<'; w->error
- * then says which in words.
+ * second '>', '>' without a command, an unquoted '|' or '<', an '&'
+ * before the end of the line or without a command; w->error then says
+ * which in words.
  */
 int shell_split(char *line, struct shell_words *w);
+
+/*
+ * shell_classify() - how the interactive shell runs line (not modified):
+ * the command, when line names one whose runs_long() says this invocation
+ * is long and it has no "> FILE" (a redirected line runs directly, as the
+ * write needs its whole output), else NULL; *background says whether the
+ * line ended with '&' (ignored for a command that is not long: it runs at
+ * once).  Context: the main loop (a static scratch copy of the line).
+ */
+const struct shell_cmd *shell_classify(const char *line, bool *background);
 
 /*
  * shell_execute() - split line (modified in place) and run it, printing to
@@ -94,16 +122,89 @@ int shell_execute(struct printer *out, char *line);
 int shell_execute_held(struct printer *out, char *line);
 
 /*
- * shell_interrupted() - has the user typed Ctrl-C since the command began?
- * Long commands call it from their loops and stop at a consistent point
- * (what was done stays done, or is undone, as each command documents),
- * print "interrupted" and return -EINTR.  It asks shell_interrupt_check,
- * which shell_run() points at console_interrupted() (other typed bytes are
- * kept for the prompt); with none set (host tests) it says false.
- * Context: (main).
+ * The printer behind shell_execute_held(), for a caller that runs a command
+ * its own way (a foreground job while a trace is on): write to h.p; output
+ * reaches `to` in whole lines once more than 6 KiB wait, the rest at
+ * shell_held_flush().
  */
-bool shell_interrupted(void);
+#define SHELL_HOLD_SIZE		8192
+struct shell_held {
+	struct printer p;	/* first: the write callback casts */
+	struct printer *to;	/* where held lines go */
+	size_t len;		/* bytes held in buf */
+	char buf[SHELL_HOLD_SIZE];
+};
+void shell_held_init(struct shell_held *h, struct printer *to);
+void shell_held_flush(struct shell_held *h);
+
+/*
+ * Long commands and jobs.  A long command (runs_long()) runs as a job: on
+ * a stack of its own, in turns of about LONGOP_SLICE_NS given by the main
+ * loop, in the foreground (the prompt waits for it; Ctrl-C asks it to
+ * stop, Ctrl-Z stops it until `fg` or `bg`) or, with '&', in the background
+ * (the prompt comes back at once).  Its code asks three questions:
+ *
+ * shell_checkpoint() - a point where the command may pause: when its turn
+ * is over it yields here, and the console, the pollers and the long
+ * operations run before it goes on.  Call it only where everything the
+ * command changed is consistent (a block onlined, a round measured), and
+ * re-check after it what others may have changed meanwhile.  Returns true
+ * when the user asked the command to stop (Ctrl-C, `kill`): it should
+ * stop at a consistent point (what was done stays done, or is undone, as
+ * each command documents), print "interrupted" and return -EINTR.
+ *
+ * shell_stop_requested() - the same answer without pausing, for loops
+ * that must finish a unit first (see shell_turn_over()).
+ *
+ * shell_turn_over() - without pausing: should the command reach a
+ * checkpoint now (its turn is over, or it was asked to stop)?  For a loop
+ * inside mm/ that cannot pause in the middle: it stops, returns, and the
+ * command calls shell_checkpoint() outside it.
+ *
+ * Outside a job (the host tests; a command that is not long) nothing
+ * pauses: shell_checkpoint() and shell_stop_requested() ask
+ * shell_interrupt_check (the kernel points it at console_interrupted(),
+ * which keeps other typed bytes for the prompt; with none set, false) and
+ * shell_turn_over() says false.
+ *
+ * shell_yield() - end the turn now, whatever time is left: a job that
+ * waits for other work (a device's round) lets it run.  Outside a job it
+ * does nothing.
+ *
+ * shell_progress() and shell_claim_range() tell what the job does to the
+ * job's entry in `work` (done/total, the busy physical range that other
+ * operations refuse to touch: longop.h); outside a job they do nothing.
+ * shell_job_longop() is that entry, or NULL outside a job.  (A job's own
+ * range never stops it: longop_range_busy() skips the operation it is
+ * asked from.)
+ *
+ * Context: (main) or the command's job.
+ */
+bool shell_checkpoint(void);
+bool shell_stop_requested(void);
+bool shell_turn_over(void);
+void shell_yield(void);
+void shell_progress(u64 done, u64 total, const char *unit);
+void shell_claim_range(u64 start, u64 end);
+struct longop *shell_job_longop(void);
+
+/* The non-job answer to "was Ctrl-C typed?" (see above). */
 extern bool (*shell_interrupt_check)(void);
+
+/*
+ * What a running job shows the commands (filled by shell_job.c): its
+ * `work` entry, whether it was asked to stop, and how it pauses.
+ */
+struct shell_job_ctl {
+	struct longop *op;		/* its entry in `work` */
+	bool cancel;			/* Ctrl-C or `kill`: stop at the next checkpoint */
+	bool (*turn_over)(void);	/* its turn has ended */
+	void (*yield)(void);		/* end its turn; returns at its next one */
+};
+
+/* shell_current_job - the job the caller runs in, or NULL (also when NULL
+ * itself: no job support, as in the host tests). */
+extern struct shell_job_ctl *(*shell_current_job)(void);
 
 /* shell_run() - the interactive loop on the console: prompt, edit, run. */
 void shell_run(void) __noreturn;

@@ -53,6 +53,19 @@ SHELL_COMMAND(tst_fail,
 	.help = "Line one.\nLine two.\n",
 	.fn = cmd_tst_fail);
 
+/* tst_long: "long" when its first argument says so (shell_classify). */
+static bool tst_long_runs_long(int argc, char **argv)
+{
+	return argc >= 2 && !strcmp(argv[1], "long");
+}
+
+SHELL_COMMAND(tst_long,
+	.name = "tst_long",
+	.usage = "tst_long [long|short]",
+	.summary = "test: a command that is long only with `long`",
+	.fn = cmd_tst_args,
+	.runs_long = tst_long_runs_long);
+
 /* split a copy of line; returns argc or the error */
 static char split_buf[512];
 static struct shell_words sw;
@@ -139,6 +152,76 @@ HTEST(shell_split_redirect)
 	CHECK_STREQ(sw.error, "missing command before '>'");
 	CHECK_EQ(split("cat /proc/meminfo | grep Mem"), -EINVAL);
 	CHECK_EQ(split("cat < f"), -EINVAL);
+}
+
+HTEST(shell_split_background)
+{
+	static const char *const forms[] = {
+		"bench zone_contig &", "bench zone_contig&", "bench zone_contig &  \t",
+		"  bench   zone_contig\t&",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		CHECK_EQ(split(forms[i]), 2);
+		CHECK_STREQ(sw.argv[0], "bench");
+		CHECK_STREQ(sw.argv[1], "zone_contig");
+		CHECK(sw.argv[2] == NULL);
+		CHECK(sw.background);
+	}
+	CHECK_EQ(split("bench zone_contig"), 2);
+	CHECK(!sw.background);
+	/* quoted or escaped '&' is an ordinary character */
+	CHECK_EQ(split("echo \"a&b\" c\\&"), 3);
+	CHECK_STREQ(sw.argv[1], "a&b");
+	CHECK_STREQ(sw.argv[2], "c&");
+	CHECK(!sw.background);
+	/* with a redirection, before the '&' */
+	CHECK_EQ(split("echo 1 > /sys/x &"), 2);
+	CHECK_STREQ(sw.redirect, "/sys/x");
+	CHECK(sw.background);
+	/* '&' ends the line, and needs a command */
+	CHECK_EQ(split("echo a & b"), -EINVAL);
+	CHECK_STREQ(sw.error, "'&' must end the line (it runs a long command in the background)");
+	CHECK_EQ(split("echo a && b"), -EINVAL);
+	CHECK_EQ(split("  &"), -EINVAL);
+	CHECK_STREQ(sw.error, "missing command before '&'");
+	CHECK_EQ(split("echo 1 > &"), -EINVAL);
+	CHECK_STREQ(sw.error, "'>' needs a file name");
+	/* shell_execute() says why, as for any split error */
+	CHECK_EQ(run("tst_args a & b"), -EINVAL);
+	CHECK_STREQ(out_buf, "error: '&' must end the line (it runs a long command in the background)\n");
+	/* a command that is not long runs at once: the '&' is no argument */
+	CHECK_EQ(run("tst_args a &"), 0);
+	CHECK_STREQ(out_buf, "2 [tst_args] [a]\n");
+}
+
+HTEST(shell_classify_long_commands)
+{
+	const char *line = "tst_long long &";
+	bool bg = false;
+
+	CHECK(shell_classify(line, &bg) == shell_find("tst_long"));
+	CHECK(bg);
+	CHECK_STREQ(line, "tst_long long &");		/* not modified */
+	CHECK(shell_classify("tst_long long", &bg) == shell_find("tst_long"));
+	CHECK(!bg);
+	/* not long: this invocation, a command without runs_long, a redirection */
+	CHECK(shell_classify("tst_long short &", &bg) == NULL);
+	CHECK(bg);					/* said, but it runs at once */
+	CHECK(shell_classify("tst_args long", &bg) == NULL);
+	CHECK(shell_classify("tst_long long > /sys/x", &bg) == NULL);
+	/* nothing to run: shell_execute() reports the line */
+	CHECK(shell_classify("", &bg) == NULL);
+	CHECK(shell_classify("nosuch long", &bg) == NULL);
+	CHECK(shell_classify("tst_long \"long", &bg) == NULL);
+	CHECK(!bg);
+	/* outside a job the checkpoints never pause and report nothing */
+	CHECK(!shell_checkpoint());
+	CHECK(!shell_turn_over());
+	CHECK(shell_job_longop() == NULL);
+	shell_progress(1, 2, "units");			/* no job: nothing to update */
+	shell_claim_range(0, 4096);
+	shell_yield();
 }
 
 HTEST(shell_split_argument_limit)

@@ -261,3 +261,164 @@ def test_ctrl_c_stops_long_commands_at_a_consistent_point(boot):
     assert "median of" in out, out
     text = m.wait_prompt().replace("\r", "")
     assert "uptime" in text and "up " in text and "^C" not in text, text
+
+
+# -- long shell commands as jobs ---------------------------------------------------
+
+JOB_DONE = re.compile(r"^\[(\d+)\] (done|interrupted|failed \([^)]*\)) after \d+\.\d{3} s: (.*)$",
+                      re.M)
+
+
+def jobs_running(m):
+    """The `jobs` line of the running job, or None."""
+    out = sh(m, "jobs")
+    run = re.search(r"^\[\d+\] running in the \w+ for .*$", out, re.M)
+    return run.group(0) if run else None
+
+
+def big_offline_dimm(boot):
+    """A 2 GiB guest with a 32 GiB DIMM added offline: blocks 32-287."""
+    m = dimm_boot(boot, "40G")
+    assert sh(m, "echo offline > /sys/devices/system/memory/auto_online_blocks") == ""
+    add_dimm(m, "big", 32 * GiB)
+    while dimm_state(m) != "added":
+        time.sleep(0.2)
+    assert "long operations: none" in sh(m, "work")
+    return m
+
+
+def test_a_long_command_in_the_background_leaves_the_console_free(boot):
+    """`memory online 32-287 &` (256 blocks) runs as a job: the prompt comes
+    back at once, `jobs` and `cat /proc/meminfo` sent every 200 ms are
+    each answered within 1 s while it runs, `work` lists it with its
+    progress, and its end and output are reported before a later prompt."""
+    m = big_offline_dimm(boot)
+    base = memtotal_kb(m)
+    out = sh(m, "memory online 32-287 &")
+    started = re.match(r"\[(\d+)\] memory online 32-287: running in the background "
+                       r"\(`jobs`, `fg`, `kill (\d+)`\)$", out.strip())
+    assert started, out
+    job = started.group(1)
+    deadline = time.monotonic() + OP_MAX
+    answers, worst, seen, report = 0, 0.0, False, None
+    while report is None:
+        for cmd in ("jobs", "work", "cat /proc/meminfo"):
+            out, dt = timed(m, cmd)
+            answers += 1
+            worst = max(worst, dt)
+            assert dt <= ANSWER_MAX, f"`{cmd}` answered after {dt:.2f} s:\n{out}"
+            seen |= bool(re.search(rf"job \[{job}\] memory online 32-287 +\d+/256 blocks", out))
+            done = JOB_DONE.search(out)
+            if done:
+                report = out[done.start():]
+                break
+        assert time.monotonic() < deadline, sh(m, "jobs") + sh(m, "work")
+        time.sleep(PERIOD)
+    print(f"\nmemory online of 256 blocks as a job: {answers} answers, "
+          f"worst {worst * 1000:.0f} ms, work listed it: {seen}")
+    done = JOB_DONE.search(report)
+    assert done.group(1) == job and done.group(2) == "done", report
+    assert done.group(3) == "memory online 32-287", report
+    # its output, kept while it ran: the first block and the summary
+    assert "memory32: online (zone" in report, report
+    # (a job that ended while a line was typed is reported before that
+    # line's own output, as bash reports it before the prompt)
+    assert re.search(r"memory287: online \(zone \w+, node 0\)\nmemory: 256 blocks onlined\n",
+                     report), report
+    assert memtotal_kb(m) == base + 32 * GiB // 1024
+    assert sh(m, "jobs").strip() == "no jobs"
+    assert "long operations: none" in sh(m, "work")
+
+
+STOPPED = r"\^Z\n\[(\d+)\] stopped: {line} \(`fg` or `bg` goes on with it, `kill (\d+)` ends it\)"
+
+
+def stop_at_once(m, line):
+    """Type line and Ctrl-Z behind it: the job gets its first turn (it
+    claims its range, does a few blocks) and stops.  Its number and the
+    blocks done, from `jobs`."""
+    out = m.run_keys(line.encode() + b"\r\x1a", timeout=OP_MAX)
+    stopped = re.search(STOPPED.format(line=re.escape(line)), out)
+    assert stopped and stopped.group(1) == stopped.group(2), out
+    job = stopped.group(1)
+    listed = sh(m, "jobs").strip()
+    done = re.match(rf"\[{job}\] stopped for \d+\.\d{{3}} s: {re.escape(line)} \((\d+)/256 blocks\)$",
+                    listed)
+    assert done and int(done.group(1)) < 256, listed
+    return job, int(done.group(1))
+
+
+def test_conflicts_with_a_stopped_job(boot):
+    """`memory offline 32-287` stopped by Ctrl-Z keeps its blocks: a state
+    write to one of them is refused naming the job, a second long command is
+    refused (one job at a time), `work` shows it waiting; the DIMM's eject
+    waits for it; `bg` lets it go on, it ends and is reported, and then the
+    eject removes the DIMM.  `kill`, `fg`, `bg` of no job say so."""
+    m = big_offline_dimm(boot)
+    assert "memory: 256 blocks onlined" in sh(m, "memory online 32-287", timeout=OP_MAX)
+    job, done = stop_at_once(m, "memory offline 32-287")
+    assert "write error: Device or resource busy" in \
+        sh(m, "echo offline > /sys/devices/system/memory/memory287/state")
+    assert f"memory287: job [{job}] memory offline 32-287 is working on this block" \
+        in m.output, m.tail()
+    single = sh(m, "memory offline 286")
+    assert re.search(rf"memory: memory286: busy: job \[{job}\] memory offline 32-287 "
+                     rf"is working on it \({done}/256 blocks done\)", single), single
+    second = sh(m, "bench automovable")
+    assert second.strip() == (f"bench: job [{job}] (memory offline 32-287) is stopped: one long "
+                              f"command at a time; `fg` waits for it, `kill {job}` stops it"), second
+    assert sh(m, "uptime").startswith("up "), "a short command runs"
+    assert re.search(rf"^  job \[{job}\] memory offline 32-287 +{done}/256 blocks, .*, waiting$",
+                     sh(m, "work"), re.M)
+    # the eject waits for the stopped job, however long
+    m.qmp().cmd("device_del", id="big")
+    m.wait_for(re.compile(rf"slot 0: eject waits: job \[{job}\] memory offline 32-287 "
+                          r"holds memory of the DIMM"), timeout=30 * SCALE)
+    assert re.search(r"^  dimm0 remove +0/256 blocks, .*, waiting$", sh(m, "work"), re.M)
+    assert sh(m, "jobs").strip().endswith(f"({done}/256 blocks)"), "no turns while stopped"
+    assert sh(m, "bg").strip() == f"[{job}] memory offline 32-287 &"
+    assert sh(m, "bg").strip() == f"bg: job [{job}] is running in the background already"
+    # the job ends, the eject goes on: the DIMM is gone
+    wait_deleted(m, "big")
+    deadline = time.monotonic() + OP_MAX
+    report = ""
+    while not JOB_DONE.search(report):
+        report += sh(m, "uptime")
+        assert time.monotonic() < deadline, report
+    ended = JOB_DONE.search(report)
+    assert ended.group(1) == job and ended.group(2) == "done", report
+    assert "memory: 256 blocks offlined" in report, report
+    assert dimm_state(m) == "empty", sh(m, "hotplug")
+    assert sh(m, "kill").strip() == "kill: no job is running"
+    assert sh(m, "fg 7").strip() == "fg: no job [7]"
+    assert sh(m, "bg").strip() == "bg: no job is running"
+
+
+def test_ctrl_z_fg_and_ctrl_c_of_a_job(boot):
+    """Ctrl-Z stops a foreground job (the prompt comes back, it gets no
+    more turns), `fg` lets it go on in the foreground with the output it
+    kept, Ctrl-C then stops it after the block it is on: the blocks done
+    stay online, and the job's end is its own output (no report)."""
+    m = big_offline_dimm(boot)
+    job, done = stop_at_once(m, "memory online 32-287")
+    time.sleep(0.5)
+    assert sh(m, "jobs").strip().endswith(f"({done}/256 blocks)"), "no turns while stopped"
+    m.send_line("fg")
+    text = m.wait_for(re.compile(r"memory online 32-287\r?\n"), timeout=30 * SCALE)
+    m.send_bytes(b"\x03")
+    text = (text + m.wait_prompt(OP_MAX)).replace("\r", "")
+    # it went on from the block after the last one done before Ctrl-Z
+    assert re.search(rf"^memory online 32-287\nmemory{32 + done}: online \(zone", text, re.M), text
+    assert not JOB_DONE.search(text), text              # a foreground job reports itself
+    stopped = re.search(r"memory: interrupted after (\d+) blocks: they stay online", text)
+    if not stopped:                                      # it ended before the Ctrl-C came
+        assert "memory: 256 blocks onlined" in text, text
+        return
+    n = int(stopped.group(1))
+    assert "^C" in text and n >= done, text
+    online = sum(1 for b in range(32, 288)
+                 if "online" in sh(m, f"cat /sys/devices/system/memory/memory{b}/state")) \
+        if n < 64 else None
+    if online is not None:
+        assert online == n, (online, n)
+    assert sh(m, "jobs").strip() == "no jobs"

@@ -38,6 +38,7 @@
  */
 #include "buddy_internal.h"
 #include <mm/cma.h>
+#include <mm/mech_bench.h>
 #include <mm/memblock.h>
 #include <mm/memory_hotplug.h>
 #include <lib/errno.h>
@@ -304,10 +305,49 @@ void cma_activate(void)
 
 /* ---- allocating and releasing --------------------------------------------- */
 
+/* A candidate range is taken in pieces of at most this many pages, each
+ * ending on a MAX_ORDER boundary, with a checkpoint between two of them. */
+#define CMA_ALLOC_PIECE	32768ull
+
+/*
+ * cma_take() - alloc_contig_range(CMA) of [pfn, pfn + count), in pieces
+ * of CMA_ALLOC_PIECE pages: between two pieces mech_bench_checkpoint()
+ * lets the shell's job pause (the console answers) or stop.  The caller
+ * has set the range's bitmap bits, so no other cma_alloc() takes it
+ * meanwhile.  On an error, or -EINTR when asked to stop, the pieces taken
+ * are freed again: all or nothing, as one alloc_contig_range() call.
+ * Context: (main) or the shell's job.
+ */
+static int cma_take(u64 pfn, u64 count, struct contig_alloc_report *f)
+{
+	u64 done = 0;
+	int ret = 0;
+
+	while (done < count) {
+		u64 from = pfn + done;
+		u64 end = MIN(pfn + count, ALIGN_DOWN(from + CMA_ALLOC_PIECE, MAX_ORDER_NR_PAGES));
+
+		ret = alloc_contig_range_explain(from, end, MIGRATE_CMA, __GFP_NOWARN, false, f);
+		if (ret)
+			break;
+		done = end - pfn;
+		if (done < count && mech_bench_checkpoint()) {
+			ksnprintf(f->why, sizeof(f->why), "interrupted after %llu of %llu pages",
+				  (unsigned long long)done, (unsigned long long)count);
+			ret = -EINTR;
+			break;
+		}
+	}
+	if (ret && done)
+		free_contig_range(pfn, done);
+	return ret;
+}
+
 /*
  * cma_alloc_explain() - cma_alloc(), returning 0/-errno and the reason in
- * words (why, size bytes) instead; *pagep gets the first page.
- * Context: (main).
+ * words (why, size bytes) instead; *pagep gets the first page.  -EINTR
+ * when the shell's job was asked to stop (nothing taken).
+ * Context: (main) or the shell's job.
  */
 static int cma_alloc_explain(struct cma *cma, u64 count, unsigned align, struct page **pagep,
 			     char *why, size_t size)
@@ -356,7 +396,7 @@ static int cma_alloc_explain(struct cma *cma, u64 count, unsigned align, struct 
 		}
 		bits_set(cma->bitmap, bitmap_no, bitmap_count, true);
 		pfn = cma->base_pfn + (bitmap_no << cma->order_per_bit);
-		ret = alloc_contig_range_explain(pfn, pfn + count, MIGRATE_CMA, __GFP_NOWARN, false, &f);
+		ret = cma_take(pfn, count, &f);
 		if (!ret) {
 			*pagep = pfn_to_page(pfn);
 			break;

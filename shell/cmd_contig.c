@@ -100,6 +100,15 @@ static int cmd_cma(struct printer *out, int argc, char **argv)
 		return -EINVAL;
 	}
 	if (!strcmp(argv[1], "alloc")) {
+		u64 base = PFN_PHYS(cma->base_pfn), end = PFN_PHYS(cma->base_pfn + cma->count);
+		struct longop *busy = longop_range_busy(base, end);
+
+		if (busy) {
+			pr_printf(out, "cma alloc: %s is working on memory of %s; try again when `work` no longer lists it\n",
+				  busy->name, cma->name);
+			return -EBUSY;
+		}
+		shell_claim_range(base, end);	/* the job's while it runs */
 		err = cma_debug_alloc(cma, count, why, sizeof(why));
 		if (err) {
 			pr_printf(out, "cma alloc: %s (%s)\n", why, err_text(err));
@@ -123,14 +132,23 @@ static int cmd_cma(struct printer *out, int argc, char **argv)
 	return 0;
 }
 
+/* `cma alloc` is long (alloc_contig_range of up to the whole area). */
+static bool cma_runs_long(int argc, char **argv)
+{
+	return argc == 3 && !strcmp(argv[1], "alloc");
+}
+
 SHELL_COMMAND(cma, .name = "cma", .usage = "cma [alloc N | release N|all]",
 	      .summary = "the CMA area: status, allocate and release like Linux's CMA debugfs",
 	      .help = "Boot with cma=SIZE (e.g. cma=64M) to reserve an area.  `cma alloc N`\n"
 		      "is `echo N > /sys/kernel/debug/cma/cma0/alloc`: cma_alloc() of N pages\n"
 		      "(movable tenants are migrated out); `cma release N` releases N pages,\n"
 		      "newest allocation first, with free_contig_range() in the design that\n"
-		      "`mech contig_free` selects.  See also /sys/kernel/mm/cma/cma0/.",
-	      .fn = cmd_cma);
+		      "`mech contig_free` selects.  See also /sys/kernel/mm/cma/cma0/.\n"
+		      "`cma alloc` runs as a job (`help jobs`): it takes the range 128 MiB\n"
+		      "at a time, and Ctrl-C between two pieces frees what it took.",
+	      .fn = cmd_cma,
+	      .runs_long = cma_runs_long);
 
 /* ---- contig alloc / free / list ------------------------------------------------------ */
 

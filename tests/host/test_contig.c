@@ -30,6 +30,7 @@
 #include "platform_stub.h"
 #include <mm/contig_alloc.h>
 #include <mm/cma.h>
+#include <mm/mech_bench.h>
 #include <mm/migrate.h>
 #include <mm/page_isolation.h>
 #include <mm/zone_contig.h>
@@ -1041,6 +1042,53 @@ HTEST(cma_debugfs_alloc_free)
 	CHECK_EQ(cma_used_pages(cma), 230);
 	CHECK_EQ(cma_debug_free(cma, 230, why, sizeof(why)), 0);
 	CHECK_EQ(cma->nr_mem, 0);
+	pcp_drain_zone(z);
+	CHECK_EQ(z->nr_free, free0);
+	CHECK_EQ(bf_check_zone(z, NULL), 0);
+}
+
+static unsigned checkpoints;
+static bool checkpoint_stop;
+
+/* The shell's checkpoint, faked: counts the calls, says "stop" if asked. */
+static bool fake_checkpoint(void)
+{
+	checkpoints++;
+	return checkpoint_stop;
+}
+
+/*
+ * A large cma_alloc() takes its range in pieces of 32768 pages with a
+ * checkpoint between two (the shell's job pauses there).  Asked to stop at
+ * the first, it frees the piece it took and clears the bitmap: nothing is
+ * lost and the area is as before.  Not asked, it takes the whole range.
+ */
+HTEST(cma_alloc_in_pieces_stops_at_a_checkpoint)
+{
+	char why[200];
+	struct zone *z;
+	struct cma *cma = cma_fixture_at(&z, 131072, CMA_BASE, 81920);
+	unsigned long free0 = z->nr_free;
+
+	mech_bench_set_checkpoint(fake_checkpoint);
+	checkpoints = 0;
+	checkpoint_stop = true;
+	CHECK_EQ(cma_debug_alloc(cma, 81920, why, sizeof(why)), -EINTR);
+	CHECK_STREQ(why, "interrupted after 32768 of 81920 pages");
+	CHECK_EQ(checkpoints, 1);
+	CHECK_EQ(cma_used_pages(cma), 0);
+	CHECK_EQ(cma->nr_mem, 0);
+	pcp_drain_zone(z);
+	CHECK_EQ(z->nr_free, free0);
+	CHECK_EQ(bf_check_zone(z, NULL), 0);
+
+	checkpoints = 0;
+	checkpoint_stop = false;
+	CHECK_EQ(cma_debug_alloc(cma, 81920, why, sizeof(why)), 0);
+	CHECK_EQ(checkpoints, 2);			/* three pieces */
+	CHECK_EQ(cma_used_pages(cma), 81920);
+	CHECK_EQ(cma_debug_free(cma, 81920, why, sizeof(why)), 0);
+	mech_bench_set_checkpoint(NULL);
 	pcp_drain_zone(z);
 	CHECK_EQ(z->nr_free, free0);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);

@@ -31,6 +31,17 @@
 /* ---- memmap_init: per page vs template vs template-nt -------------------- */
 
 /*
+ * A pass over a large range is cut into sections (BENCH_CHUNK struct
+ * pages, 2 MiB of memmap), each timed on its own, with a checkpoint
+ * between two: the shell's job may pause there, so the console answers
+ * during a pass over 256 GiB, and the pass's cycles are the sum of its
+ * sections' (the pauses left out).  Two rdtsc per 32768 pages cost
+ * nothing measurable.  A stop request seen between sections is kept in
+ * *stop and acted on after the run, as before.
+ */
+#define BENCH_CHUNK	((u64)PAGES_PER_SECTION)
+
+/*
  * bench_prepare() - put the range's memmap in the same cache state before
  * every timed run, whatever ran before it.  Cold: overwritten by a movnti
  * stream, which leaves no line of it in the cache and none dirty, as a
@@ -40,35 +51,52 @@
  * Without this, whichever design ran right after a movnti pass started
  * with a clean cache and won by up to 10% on memory-bound sizes.
  */
-static void bench_prepare(struct page *first, u64 nr_pages, bool warm)
+static void bench_prepare(struct page *first, u64 nr_pages, bool warm, bool *stop)
 {
-	if (warm)
-		memset(first, 0x5a, (size_t)nr_pages * sizeof(struct page));
-	else
-		memmap_stream_pattern(first, nr_pages, 0x5a5a5a5a5a5a5a5aULL);
+	for (u64 i = 0; i < nr_pages; i += BENCH_CHUNK) {
+		u64 nr = MIN(BENCH_CHUNK, nr_pages - i);
+
+		if (warm)
+			memset(first + i, 0x5a, (size_t)nr * sizeof(struct page));
+		else
+			memmap_stream_pattern(first + i, nr, 0x5a5a5a5a5a5a5a5aULL);
+		*stop |= mech_bench_checkpoint();
+	}
 }
 
-/* One run of one kind with one design; its cycles. */
-static u64 bench_run(enum memmap_bench_kind kind, enum mech_design d, u64 start_pfn,
-		     u64 nr_pages, int nid, void *owner, bool warm)
+/* One section of a run of one kind with one design. */
+static void bench_init_chunk(enum memmap_bench_kind kind, enum mech_design d, u64 pfn, u64 nr,
+			     int nid, void *owner)
 {
-	u64 t0;
-
-	bench_prepare(pfn_to_page(start_pfn), nr_pages, warm);
-	t0 = mm_cycles();
 	switch (kind) {
 	case MEMMAP_BENCH_NORMAL:
-		memmap_init_range_design(start_pfn, start_pfn + nr_pages, ZONE_MOVABLE, nid,
-					 MIGRATE_MOVABLE, d);
+		memmap_init_range_design(pfn, pfn + nr, ZONE_MOVABLE, nid, MIGRATE_MOVABLE, d);
 		break;
 	case MEMMAP_BENCH_DEV_4K:
-		memmap_init_zone_device_design(start_pfn, nr_pages, nid, 0, owner, d);
+		memmap_init_zone_device_design(pfn, nr, nid, 0, owner, d);
 		break;
 	default:
-		memmap_init_zone_device_design(start_pfn, nr_pages, nid, pageblock_order, owner, d);
+		memmap_init_zone_device_design(pfn, nr, nid, pageblock_order, owner, d);
 		break;
 	}
-	return mm_cycles() - t0;
+}
+
+/* One run of one kind with one design; its cycles, section by section. */
+static u64 bench_run(enum memmap_bench_kind kind, enum mech_design d, u64 start_pfn,
+		     u64 nr_pages, int nid, void *owner, bool warm, bool *stop)
+{
+	u64 cycles = 0;
+
+	bench_prepare(pfn_to_page(start_pfn), nr_pages, warm, stop);
+	for (u64 i = 0; i < nr_pages; i += BENCH_CHUNK) {
+		u64 nr = MIN(BENCH_CHUNK, nr_pages - i), t0 = mm_cycles();
+
+		bench_init_chunk(kind, d, start_pfn + i, nr, nid, owner);
+		cycles += mm_cycles() - t0;
+		if (i + nr < nr_pages)
+			*stop |= mech_bench_checkpoint();
+	}
+	return cycles;
 }
 
 /*
@@ -81,24 +109,30 @@ static u64 bench_run(enum memmap_bench_kind kind, enum mech_design d, u64 start_
  */
 enum bench_limit_kind { LIMIT_MEMSET, LIMIT_STREAM, LIMIT_STORES };
 
-/* One run of a limit; its cycles. */
+/* One run of a limit; its cycles, section by section as bench_run(). */
 static u64 bench_limit(struct page *first, u64 nr_pages, enum bench_limit_kind kind, unsigned r,
-		       bool warm)
+		       bool warm, bool *stop)
 {
 	u64 pattern = 0x0101010101010101ULL * (r + 1);
-	u64 t0;
+	u64 cycles = 0;
 
-	bench_prepare(first, nr_pages, warm);
-	t0 = mm_cycles();
-	if (kind == LIMIT_STREAM) {
-		memmap_stream_pattern(first, nr_pages, pattern);
-	} else if (kind == LIMIT_STORES) {
-		memmap_fill_pattern(first, nr_pages, pattern);
-	} else {
-		memset(first, (int)(r + 1), (size_t)nr_pages * sizeof(struct page));
-		__asm__ volatile("" : : "r"(first) : "memory");
+	bench_prepare(first, nr_pages, warm, stop);
+	for (u64 i = 0; i < nr_pages; i += BENCH_CHUNK) {
+		u64 nr = MIN(BENCH_CHUNK, nr_pages - i), t0 = mm_cycles();
+
+		if (kind == LIMIT_STREAM) {
+			memmap_stream_pattern(first + i, nr, pattern);
+		} else if (kind == LIMIT_STORES) {
+			memmap_fill_pattern(first + i, nr, pattern);
+		} else {
+			memset(first + i, (int)(r + 1), (size_t)nr * sizeof(struct page));
+			__asm__ volatile("" : : "r"(first) : "memory");
+		}
+		cycles += mm_cycles() - t0;
+		if (i + nr < nr_pages)
+			*stop |= mech_bench_checkpoint();
 	}
-	return mm_cycles() - t0;
+	return cycles;
 }
 
 /*
@@ -136,7 +170,8 @@ void mech_bench_set_checkpoint(bool (*fn)(void))
 	bench_checkpoint = fn;
 }
 
-/* Contract in mech_bench.h.  Callers ask only after a run is done. */
+/* Contract in mech_bench.h.  Callers ask between runs, or between the
+ * separately timed parts of one. */
 bool mech_bench_checkpoint(void)
 {
 	return bench_checkpoint && bench_checkpoint();
@@ -169,6 +204,7 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 		      struct memmap_bench *b)
 {
 	struct page *first = pfn_to_page(start_pfn);
+	bool stop = false;	/* asked between sections: acted on after the run */
 
 	if (!nr_pages || !IS_ALIGNED(start_pfn, pageblock_nr_pages) ||
 	    !IS_ALIGNED(nr_pages, pageblock_nr_pages))
@@ -178,28 +214,29 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 	b->nr_pages = nr_pages;
 	b->reps = reps;
 	b->warm = warm;
-	memset(first, 0, (size_t)nr_pages * sizeof(struct page)); /* first touch out of the way */
+	for (u64 i = 0; i < nr_pages; i += BENCH_CHUNK) {	/* first touch out of the way */
+		memset(first + i, 0, (size_t)MIN(BENCH_CHUNK, nr_pages - i) * sizeof(struct page));
+		stop |= mech_bench_checkpoint();
+	}
 
 	for (unsigned r = 0; r < reps; r++) {
-		bool stop = false;
-
 		/* the designs take turns at going first: no fixed order effect;
-		 * a pause between two passes (each timed alone), a stop only
-		 * after the whole run */
+		 * pauses between two sections and two passes (each timed
+		 * alone), a stop only after the whole run */
 		for (int k = 0; k < NR_MEMMAP_BENCH_KINDS; k++)
 			for (int i = 0; i < NR_MEMMAP_DESIGNS; i++) {
 				int d = (int)((i + r) % NR_MEMMAP_DESIGNS);
 
 				bench_t[k][d][r] = bench_run((enum memmap_bench_kind)k,
 							     (enum mech_design)d, start_pfn,
-							     nr_pages, nid, b, warm);
+							     nr_pages, nid, b, warm, &stop);
 				stop |= mech_bench_checkpoint();
 			}
-		bench_set[r] = bench_limit(first, nr_pages, LIMIT_MEMSET, r, warm);
+		bench_set[r] = bench_limit(first, nr_pages, LIMIT_MEMSET, r, warm, &stop);
 		stop |= mech_bench_checkpoint();
-		bench_stream[r] = bench_limit(first, nr_pages, LIMIT_STREAM, r, warm);
+		bench_stream[r] = bench_limit(first, nr_pages, LIMIT_STREAM, r, warm, &stop);
 		stop |= mech_bench_checkpoint();
-		bench_stores[r] = bench_limit(first, nr_pages, LIMIT_STORES, r, warm);
+		bench_stores[r] = bench_limit(first, nr_pages, LIMIT_STORES, r, warm, &stop);
 		if (r + 1 < reps && (mech_bench_checkpoint() || stop)) {
 			reps = r + 1;	/* Ctrl-C: report the runs done */
 			b->reps = reps;

@@ -12,15 +12,16 @@
 
 /*
  * mech_bench_set_checkpoint() - fn (NULL: none) is called between the runs
- * of every benchmark below (and between the parts of a run where a run is
- * long), and between the sections of devmem_compare(): the shell points
- * it at shell_checkpoint(), where its job may pause for the console (a
- * run is timed on its own, so a pause costs no run anything) and learns
- * whether the user asked it to stop.  When fn says true the benchmark
- * stops after the runs done so far (at least one) and reports them, its
- * reps or rounds field saying how many, always leaving valid state
- * behind.  mm cannot read the console itself.  Context: (main) or the
- * shell's job.
+ * of every benchmark below (and between the 128 MiB sections of a
+ * memmap_init pass, each timed on its own and summed), between the pieces
+ * of a large cma_alloc(), and between the sections of devmem_compare():
+ * the shell points it at shell_checkpoint(), where its job may pause for
+ * the console (what is timed is timed on its own, so a pause costs no run
+ * anything) and learns whether the user asked it to stop.  When fn says
+ * true the benchmark stops after the runs done so far (at least one) and
+ * reports them, its reps or rounds field saying how many, always leaving
+ * valid state behind.  mm cannot read the console itself.  Context: (main)
+ * or the shell's job.
  *
  * mech_bench_checkpoint() - call fn (false without one), for mm's long
  * loops.

@@ -330,6 +330,32 @@ def test_a_long_command_in_the_background_leaves_the_console_free(boot):
     assert "long operations: none" in sh(m, "work")
 
 
+def test_a_benchmark_over_16g_leaves_the_console_free(boot):
+    """`bench memmap_init` over 16 GiB (4M struct pages, 256 MiB of memmap
+    per pass) as a background job: each pass pauses between its sections,
+    so `uptime` every 200 ms is answered within 1 s, and the job ends with
+    its table and the limits beside it."""
+    m = big_offline_dimm(boot)
+    out = sh(m, "bench memmap_init 0x100000000 0x400000000 1 &")
+    job = re.match(r"\[(\d+)\] bench memmap_init 0x100000000 0x400000000 1: running", out)
+    assert job, out
+    deadline = time.monotonic() + OP_MAX
+    answers, worst, report = 0, 0.0, ""
+    while not JOB_DONE.search(report):
+        out, dt = timed(m, "uptime")
+        answers += 1
+        worst = max(worst, dt)
+        assert dt <= ANSWER_MAX, f"`uptime` answered after {dt:.2f} s:\n{out}"
+        report += out
+        assert time.monotonic() < deadline, sh(m, "jobs")
+        time.sleep(PERIOD)
+    print(f"\nbench memmap_init over 16 GiB as a job: {answers} answers, "
+          f"worst {worst * 1000:.0f} ms")
+    ended = JOB_DONE.search(report)
+    assert ended.group(1) == job.group(1) and ended.group(2) == "done", report
+    assert "median of 1 runs" in report and "memset" in report, report
+
+
 STOPPED = r"\^Z\n\[(\d+)\] stopped: {line} \(`fg` or `bg` goes on with it, `kill (\d+)` ends it\)"
 
 

@@ -235,6 +235,22 @@ static void device_span_recompute(int nid)
 /* ---- the memmap ---------------------------------------------------------- */
 
 /*
+ * A range of more than DEVMEM_WHOLE_MAX pages (64 sections, 8 GiB) is
+ * initialised a section at a time, each timed on its own (the figure is
+ * the sum), with a pause between two where the shell's job lets the
+ * console answer; a smaller one in one timed call, as always.  A section
+ * at a time writes the same bytes (devmem_compare() relies on it).
+ */
+#define DEVMEM_WHOLE_MAX	(64 * (u64)PAGES_PER_SECTION)
+
+/* Between two sections of a long pass: the shell's job may pause here; a
+ * stop request is not taken (the memmap must be whole at the end). */
+static void devmem_pause(void)
+{
+	(void)mech_bench_checkpoint();
+}
+
+/*
  * Linux's memunmap_pages() poisons the struct pages of the range ("they
  * are now uninitialized again").  memlab writes the hotplug core's offline
  * poison (memory_hotplug.h: flags, page type and refcount all ones; three
@@ -243,22 +259,37 @@ static void device_span_recompute(int nid)
  */
 static void devmem_poison_memmap(u64 start_pfn, u64 nr_pages)
 {
-	for (struct page *page = pfn_to_page(start_pfn), *end = page + nr_pages; page < end; page++) {
-		page->flags = MEMMAP_POISON_FLAGS;
-		page->page_type = 0xffffffffu;
-		page->refcount = -1;
-		page->owner = NULL;
+	for (u64 i = 0; i < nr_pages; i += PAGES_PER_SECTION) {
+		struct page *page = pfn_to_page(start_pfn + i);
+		struct page *end = page + MIN((u64)PAGES_PER_SECTION, nr_pages - i);
+
+		for (; page < end; page++) {
+			page->flags = MEMMAP_POISON_FLAGS;
+			page->page_type = 0xffffffffu;
+			page->refcount = -1;
+			page->owner = NULL;
+		}
+		if (nr_pages > DEVMEM_WHOLE_MAX && i + PAGES_PER_SECTION < nr_pages)
+			devmem_pause();
 	}
 }
 
 /* Initialise the range's memmap with design d and record the time. */
 static void devmem_init_memmap(struct dev_pagemap *pgmap, enum mech_design d)
 {
-	u64 t0 = mm_cycles();
+	u64 chunk = pgmap->nr_pages > DEVMEM_WHOLE_MAX ? PAGES_PER_SECTION : pgmap->nr_pages;
+	u64 cycles = 0;
 
-	memmap_init_zone_device_design(pgmap->start_pfn, pgmap->nr_pages, pgmap->nid,
-				       pgmap->vmemmap_shift, pgmap, d);
-	pgmap->last_init_cycles = mm_cycles() - t0;
+	for (u64 i = 0; i < pgmap->nr_pages; i += chunk) {
+		u64 nr = MIN(chunk, pgmap->nr_pages - i), t0 = mm_cycles();
+
+		memmap_init_zone_device_design(pgmap->start_pfn + i, nr, pgmap->nid,
+					       pgmap->vmemmap_shift, pgmap, d);
+		cycles += mm_cycles() - t0;
+		if (i + nr < pgmap->nr_pages)
+			devmem_pause();
+	}
+	pgmap->last_init_cycles = cycles;
 	pgmap->last_init_pages = pgmap->nr_pages;
 	pgmap->last_design = d;
 	pgmap->nr_inits++;

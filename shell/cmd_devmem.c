@@ -101,6 +101,7 @@ static int devmem_cmd_create(struct printer *out, int argc, char **argv)
 			  (unsigned long long)op->done, (unsigned long long)op->total, op->unit);
 		return -EBUSY;
 	}
+	shell_claim_range(start, start + size);	/* the job's while the memmap is written */
 	id = devmem_create(start, size, order);
 	if (id < 0) {
 		pr_printf(out, "devmem: cannot create [%#llx-%#llx): %s (see the log line above)\n",
@@ -150,6 +151,10 @@ static int devmem_cmd_rebind(struct printer *out, int argc, char **argv)
 	}
 	if (devmem_held(out, "rebind", id))
 		return -EBUSY;
+	pgmap = devmem_find(id);
+	if (pgmap)	/* the job's while the memmap is written again */
+		shell_claim_range(PFN_PHYS(pgmap->start_pfn),
+				  PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages));
 	err = devmem_rebind(id, d);
 	if (err) {
 		pr_printf(out, "devmem: rebind %d: %s\n", id, err_text(err));
@@ -249,10 +254,12 @@ static int cmd_devmem(struct printer *out, int argc, char **argv)
 	return shell_usage(out, shell_find("devmem"));
 }
 
-/* compare and bench grow with the range: they run as jobs (`help jobs`). */
+/* Every command that writes the range's memmap grows with it: create,
+ * rebind, compare and bench run as jobs (`help jobs`). */
 static bool devmem_runs_long(int argc, char **argv)
 {
-	return argc >= 2 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "bench"));
+	return argc >= 2 && (!strcmp(argv[1], "create") || !strcmp(argv[1], "rebind") ||
+			     !strcmp(argv[1], "compare") || !strcmp(argv[1], "bench"));
 }
 
 SHELL_COMMAND(devmem, .name = "devmem",
@@ -268,7 +275,10 @@ SHELL_COMMAND(devmem, .name = "devmem",
 		      "compare initialises each section with old, new and template-nt and\n"
 		      "compares the struct pages and pageblock flags byte for byte.\n"
 		      "destroy gives the blocks back, offline.  bench is an alias of\n"
-		      "`bench memmap_init START SIZE [REPS] [warm]`.  compare and bench\n"
-		      "run as jobs (`help jobs`); compare pauses between two sections.",
+		      "`bench memmap_init START SIZE [REPS] [warm]`.  create, rebind,\n"
+		      "compare and bench run as jobs (`help jobs`): compare pauses (and\n"
+		      "Ctrl-C stops it) between two sections; create and rebind of more\n"
+		      "than 64 sections (8 GiB) time each section on its own and pause\n"
+		      "between two, but always finish.",
 	      .fn = cmd_devmem,
 	      .runs_long = devmem_runs_long);

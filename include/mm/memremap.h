@@ -61,7 +61,11 @@ struct dev_pagemap {
  * aligned, a block that does not exist, blocks of two nodes, a block with
  * its own memmap, a bad order), -EBUSY (a block is online or going
  * offline, or the range overlaps a device range), -ENOSPC (table full).
- * The reason is logged ("devmem: block N is online").  Context: (main).
+ * The reason is logged ("devmem: block N is online").  A range of more
+ * than 64 sections is initialised a section at a time, with a pause for
+ * the shell's job between two (mech_bench_checkpoint(); never a stop), so
+ * the caller must hold the range meanwhile.  Context: (main) or the
+ * shell's job.
  */
 int devmem_create(phys_addr_t start, u64 size, unsigned compound_order);
 
@@ -71,6 +75,7 @@ int devmem_create(phys_addr_t start, u64 size, unsigned compound_order);
  * (or the switch's design if d < 0), timing only the init, as Linux's
  * rebind measurement does.  Logs "devmemN: initialised N pages in X cycles
  * (Y cycles/page, design)".  Returns 0, -ENOENT (no such id) or -EINVAL.
+ * Pauses as devmem_create() does.  Context: (main) or the shell's job.
  */
 int devmem_rebind(int id, int d);
 

@@ -471,10 +471,10 @@ static struct mm_boot_params bp;
 #define BOOT_RAM	(384ULL << 20)
 
 /* A machine: boot RAM [0, 384 MiB) with a hole, simulated RAM up to the
- * hot-add window plus 512 MiB. */
-static void boot_machine(enum mech_design d)
+ * hot-add window plus hot_bytes. */
+static void boot_machine_hot(enum mech_design d, u64 hot_bytes)
 {
-	host_mm_reset(HOTPLUG_BASE + (512ULL << 20));
+	host_mm_reset(HOTPLUG_BASE + hot_bytes);
 	printk_set_level(LOG_CRIT);
 	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, d), 0);
 	mech_set_trace(MECH_MEMMAP_INIT, false);
@@ -491,6 +491,12 @@ static void boot_machine(enum mech_design d)
 	memhp_default_online_type = MMOP_OFFLINE;
 	memmap_on_memory = false;
 	devmem_reset();
+}
+
+/* The usual one: 512 MiB of hot-add window. */
+static void boot_machine(enum mech_design d)
+{
+	boot_machine_hot(d, 512ULL << 20);
 }
 
 HTEST(memmap_template_boot_identical)
@@ -653,6 +659,49 @@ HTEST(devmem_create_rebind_destroy)
 }
 
 /* Blocks of two nodes, and self-hosted memmaps, are refused. */
+static unsigned devmem_pauses;
+
+static bool count_pause(void)
+{
+	devmem_pauses++;
+	return true;	/* a stop request: create and rebind must finish anyway */
+}
+
+/*
+ * A device range of more than 64 sections is initialised a section at a
+ * time with a pause between two (the shell's job lets the console answer
+ * there), even when asked to stop; the memmap is byte for byte what one
+ * call over the whole range writes.  A rebind pauses in its poison pass
+ * too.
+ */
+HTEST(devmem_large_range_pauses_and_matches_one_call)
+{
+	const u64 nr = 65 * PAGES_PER_SECTION;
+	struct snapshot parts, whole;
+	int id;
+
+	boot_machine_hot(DESIGN_NEW, 65 * MEMORY_BLOCK_SIZE);
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 65 * MEMORY_BLOCK_SIZE, -1, MHP_NO_AUTO_ONLINE), 0);
+	mech_bench_set_checkpoint(count_pause);
+	devmem_pauses = 0;
+	id = devmem_create(HOTPLUG_BASE, 65 * MEMORY_BLOCK_SIZE, 9);
+	CHECK_EQ(id, 0);
+	CHECK_EQ(devmem_pauses, 64);
+	CHECK_EQ(devmem_find(id)->last_init_pages, nr);
+	snapshot_take(&parts, DIMM_PFN, nr);
+	CHECK_EQ(memmap_init_zone_device_design(DIMM_PFN, nr, 0, 9, devmem_find(id), DESIGN_NEW), 0);
+	snapshot_take(&whole, DIMM_PFN, nr);
+	CHECK(snapshot_same(&whole, &parts, "a section at a time", DESIGN_NEW, DIMM_PFN));
+	snapshot_free(&parts);
+	snapshot_free(&whole);
+	devmem_pauses = 0;
+	CHECK_EQ(devmem_rebind(id, DESIGN_OLD), 0);
+	CHECK_EQ(devmem_pauses, 128);
+	CHECK_EQ(devmem_find(id)->last_design, DESIGN_OLD);
+	mech_bench_set_checkpoint(NULL);
+	CHECK_EQ(devmem_destroy(id), 0);
+}
+
 HTEST(devmem_refuses_mixed_ranges)
 {
 	boot_machine(DESIGN_NEW);

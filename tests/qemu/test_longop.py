@@ -334,7 +334,8 @@ def test_a_benchmark_over_16g_leaves_the_console_free(boot):
     """`bench memmap_init` over 16 GiB (4M struct pages, 256 MiB of memmap
     per pass) as a background job: each pass pauses between its sections,
     so `uptime` every 200 ms is answered within 1 s, and the job ends with
-    its table and the limits beside it."""
+    its table and the limits beside it.  Then `devmem rebind` of a 16 GiB
+    device range in the background, likewise."""
     m = big_offline_dimm(boot)
     out = sh(m, "bench memmap_init 0x100000000 0x400000000 1 &")
     job = re.match(r"\[(\d+)\] bench memmap_init 0x100000000 0x400000000 1: running", out)
@@ -354,6 +355,25 @@ def test_a_benchmark_over_16g_leaves_the_console_free(boot):
     ended = JOB_DONE.search(report)
     assert ended.group(1) == job.group(1) and ended.group(2) == "done", report
     assert "median of 1 runs" in report and "memset" in report, report
+    # device memory over the same 16 GiB: create, then a rebind in the
+    # background, its 128 sections written one at a time, the console free
+    out = sh(m, "devmem create 0x100000000 0x400000000 4k", timeout=OP_MAX)
+    assert re.search(r"devmem0: created, 4 KiB pages: initialised 4194304 pages in \d+ cycles", out), out
+    out = sh(m, "devmem rebind 0 old &")
+    job = re.match(r"\[(\d+)\] devmem rebind 0 old: running", out)
+    assert job, out
+    deadline = time.monotonic() + OP_MAX
+    report = ""
+    while not JOB_DONE.search(report):
+        out, dt = timed(m, "devmem")
+        assert dt <= ANSWER_MAX, f"`devmem` answered after {dt:.2f} s:\n{out}"
+        report += out
+        assert time.monotonic() < deadline, sh(m, "jobs")
+        time.sleep(PERIOD)
+    ended = JOB_DONE.search(report)
+    assert ended.group(1) == job.group(1) and ended.group(2) == "done", report
+    assert "devmem0: rebind (old): initialised 4194304 pages in" in report, report
+    assert "destroyed" in sh(m, "devmem destroy 0", timeout=OP_MAX)
 
 
 STOPPED = r"\^Z\n\[(\d+)\] stopped: {line} \(`fg` or `bg` goes on with it, `kill (\d+)` ends it\)"

@@ -114,6 +114,20 @@ struct longop *longop_range_busy(u64 start, u64 end)
 	return NULL;
 }
 
+struct longop *longop_wait_range(struct longop *op, u64 start, u64 end)
+{
+	struct longop *other = longop_range_busy(start, end);
+
+	if (other) {
+		op->waiting = true;
+		op->busy_start = op->busy_end = 0;
+		return other;
+	}
+	op->busy_start = start;
+	op->busy_end = end;
+	return NULL;
+}
+
 void longop_dump(struct printer *p)
 {
 	u64 now = ktime_ns();

@@ -341,23 +341,18 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 {
 	unsigned slot = slot_of_op(op);
 	struct dimm_slot *s = &slots[slot];
-	struct longop *other = longop_range_busy(s->base, s->base + s->size);
-
 	/* a shell job holds memory of the DIMM (a benchmark onlining its
-	 * blocks, `memory offline N-M &`): the eject waits for it, holding
-	 * nothing meanwhile, or the job would be refused in turn */
+	 * blocks, `memory offline N-M &`): the eject waits for it */
+	struct longop *other = longop_wait_range(op, s->base, s->base + s->size);
+
 	if (other) {
 		if (!s->eject_waits)
 			pr_info("acpi-memhp: slot %u: eject waits: %s holds memory of the DIMM",
 				slot, other->name);
 		s->eject_waits = true;
-		op->waiting = true;
-		op->busy_start = op->busy_end = 0;
 		return true;
 	}
 	s->eject_waits = false;
-	op->busy_start = s->base;
-	op->busy_end = s->base + s->size;
 	do {
 		unsigned i;
 		struct memory_block *mem;

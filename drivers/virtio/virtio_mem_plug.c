@@ -546,22 +546,17 @@ static bool vmem_round_step(struct longop *op, u64 deadline_ns)
 	if (!vmem_read_config(vm) && vm->requested_size != vm->cur_request)
 		vmem_round_cursor(vm, vm->op_plug);
 	/* a shell job holds memory of the region (`memory offline N-M &`):
-	 * wait for it, as it would refuse the blocks this round holds, and
-	 * hold nothing meanwhile, or the job would be refused in turn */
-	struct longop *other = longop_range_busy(vm->addr, vm->addr + vm->region_size);
+	 * wait for it, as it would refuse the blocks this round holds */
+	struct longop *other = longop_wait_range(op, vm->addr, vm->addr + vm->region_size);
 
 	if (other) {
 		if (!vm->wait_logged)
 			pr_info("%s: resize waits: %s holds memory of the region\n", vm->name,
 				other->name);
 		vm->wait_logged = true;
-		op->waiting = true;
-		op->busy_start = op->busy_end = 0;
 		return true;
 	}
 	vm->wait_logged = false;
-	op->busy_start = vm->addr;
-	op->busy_end = vm->addr + vm->region_size;
 	/* a block may have been onlined or offlined by hand since the last
 	 * slice: re-read them all only then (each slice did so once, which
 	 * made a 256 GiB plug cost O(blocks) per block) */

@@ -90,6 +90,16 @@ void longop_cancel(struct longop *op);
  * itself is not counted: its own range does not stop it. */
 struct longop *longop_range_busy(u64 start, u64 end);
 
+/*
+ * longop_wait_range() - for op's step(), before it changes [start, end):
+ * when another running operation holds memory there (a shell job's
+ * blocks), op waits for it: op holds no range meanwhile (or the other
+ * would be refused by op in turn), is marked `waiting`, and the other is
+ * returned; the step then returns true without working.  Otherwise op
+ * holds [start, end) and NULL is returned.  Context: (main), in step().
+ */
+struct longop *longop_wait_range(struct longop *op, u64 start, u64 end);
+
 /* longop_dump() - one line per running operation: name, done/total unit
  * ("running" while total is 0), elapsed time, slices and the worst slice;
  * part of `work`. */

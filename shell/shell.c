@@ -186,11 +186,9 @@ bool shell_checkpoint(void)
 {
 	struct shell_job_ctl *j = current_job();
 
-	if (!j)
-		return shell_interrupt_check && shell_interrupt_check();
-	if (j->turn_over())
+	if (j && j->turn_over())
 		j->yield();
-	return j->cancel;
+	return shell_stop_requested();
 }
 
 void shell_yield(void)

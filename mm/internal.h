@@ -152,4 +152,31 @@ void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages);
 void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages);
 void update_pgdat_span(struct pglist_data *pgdat);
 
+/* ---- mm/hotplug_memmap.c: the movable memmap of a hot-added block -------- */
+
+/* The memmap of one block (one section): 2 MiB = an order-9 block. */
+#define HOTPLUG_MEMMAP_ORDER	9
+
+/*
+ * hotplug_memmap_alloc() - the 2 MiB backing for the memmap of section
+ * section_nr from the page allocator (on node nid if it has one free,
+ * else anywhere), marked as a movable allocation whose owner follows it
+ * into the section's vmemmap and sparse record when it is migrated.  NULL
+ * if there is no free order-9 block.  Context: (main).
+ */
+struct page *hotplug_memmap_alloc(int nid, u64 section_nr);
+
+/*
+ * hotplug_memmap_free() - give back a block hotplug_memmap_alloc()
+ * returned (wherever migration has put it since), after the section's
+ * vmemmap was unmapped.  Context: (main).
+ */
+void hotplug_memmap_free(struct page *head);
+
+/*
+ * hotplug_memmap_page() - is page part of a hot-added block's memmap?  If
+ * so, *section_nr (may be NULL) is the section it describes.  Context: any.
+ */
+bool hotplug_memmap_page(const struct page *page, u64 *section_nr);
+
 #endif

@@ -567,13 +567,14 @@ void memory_hotplug_dump(struct printer *p)
 		  mmop_name(memhp_default_online_type),
 		  memhp_online_policy == ONLINE_POLICY_AUTO_MOVABLE ? "auto-movable" : "contig-zones",
 		  auto_movable_ratio, auto_movable_numa_aware ? "Y" : "N", memmap_on_memory ? "Y" : "N");
-	pr_printf(p, "added %llu, removed %llu, onlined %llu, offlined %llu blocks; failures: online %llu, offline %llu; migrated %llu pages\n",
+	pr_printf(p, "added %llu, removed %llu, onlined %llu, offlined %llu blocks; failures: online %llu, offline %llu; migrated %llu pages, %llu memmaps\n",
 		  (unsigned long long)memhp_stats.added_blocks, (unsigned long long)memhp_stats.removed_blocks,
 		  (unsigned long long)memhp_stats.onlined_blocks,
 		  (unsigned long long)memhp_stats.offlined_blocks,
 		  (unsigned long long)memhp_stats.online_failures,
 		  (unsigned long long)memhp_stats.offline_failures,
-		  (unsigned long long)memhp_stats.migrated_pages);
+		  (unsigned long long)memhp_stats.migrated_pages,
+		  (unsigned long long)memhp_stats.memmaps_moved);
 	pr_printf(p, "last block: online %llu cycles, offline %llu cycles\n",
 		  (unsigned long long)memhp_stats.last_online_cycles,
 		  (unsigned long long)memhp_stats.last_offline_cycles);

@@ -44,6 +44,12 @@
  *     in present_pages but never in managed_pages and never reach the buddy,
  *     as in Linux (mhp_init_memmap_on_memory).  So a block onlined with
  *     memmap_on_memory adds 32768 present and 32256 managed pages.
+ * A memmap taken from the allocator may so lie in another hot-added block
+ * (the next block's in this one, a second DIMM's in the first).  In Linux
+ * that pins the holder: it cannot go offline before the other block is
+ * removed.  Here the memmap is a movable allocation (hotplug_memmap.c):
+ * offlining the holder migrates it and repoints the vmemmap, so every
+ * block can be offlined in any order.
  *
  * Zone counters (per zone, and what the host tests check after every step):
  *     present_pages == managed_pages + reserved + offline
@@ -86,8 +92,7 @@ struct memhp_stats memhp_stats;
 
 /* A block's memmap: 32768 struct pages of 64 bytes = 2 MiB = 512 pages. */
 #define MEMMAP_PAGES_PER_BLOCK	(PAGES_PER_MEMORY_BLOCK * sizeof(struct page) / PAGE_SIZE)
-#define MEMMAP_ORDER		9
-_Static_assert((1UL << MEMMAP_ORDER) == MEMMAP_PAGES_PER_BLOCK,
+_Static_assert((1UL << HOTPLUG_MEMMAP_ORDER) == MEMMAP_PAGES_PER_BLOCK,
 	       "the memmap of a block is one order-9 block");
 _Static_assert(MEMMAP_PAGES_PER_BLOCK == pageblock_nr_pages,
 	       "memmap_on_memory needs the memmap to fill whole pageblocks");
@@ -204,19 +209,6 @@ static int root_pool_fill(u64 first_section, u64 end_section)
 }
 
 /*
- * The 2 MiB backing of a block's memmap from the page allocator: an
- * order-9 kernel block, on the block's node if it has one, else anywhere.
- * NULL if there is none.  Context: (main).
- */
-static struct page *memmap_alloc(int nid)
-{
-	struct page *page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN,
-					     MEMMAP_ORDER);
-
-	return page ? page : alloc_pages_node(nid, GFP_KERNEL | __GFP_NOWARN, MEMMAP_ORDER);
-}
-
-/*
  * Add one block: present sections, direct map, vmemmap backed by
  * memmap_page (NULL: by the block's own first 2 MiB, memmap_on_memory),
  * memmap poisoned, a MEM_OFFLINE block.  Returns 0, or -errno with
@@ -290,7 +282,7 @@ static void remove_memory_block(struct memory_block *mem)
 	sparse_clear_memmap(section_nr);
 	mm_vmemmap_depopulate(start_pfn, end_pfn);
 	if (!self_hosted)
-		free_pages(pfn_to_page(PHYS_PFN(memmap_pa)), MEMMAP_ORDER);
+		hotplug_memmap_free(pfn_to_page(PHYS_PFN(memmap_pa)));
 	mm_direct_map_remove(PFN_PHYS(start_pfn), MEMORY_BLOCK_SIZE);
 	sparse_remove_present(start_pfn, end_pfn);
 	memhp_stats.removed_blocks++;
@@ -388,11 +380,11 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 		struct page *memmap_page = NULL;
 
 		if (!use_mom) {
-			memmap_page = memmap_alloc(nid);
+			memmap_page = hotplug_memmap_alloc(nid, id);
 			if (!memmap_page && online_type != MMOP_OFFLINE && onlined < added) {
 				online_added_blocks(first_block + onlined, id, online_type);
 				onlined = added;
-				memmap_page = memmap_alloc(nid);
+				memmap_page = hotplug_memmap_alloc(nid, id);
 			}
 			if (!memmap_page) {
 				pr_err("add_memory: block %lu at %#llx: no memory for its 2 MiB memmap (enable memmap_on_memory or online blocks as they are added)",
@@ -404,7 +396,7 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 		err = add_memory_block(nid, id, group, memmap_page, &mem);
 		if (err) {
 			if (memmap_page)
-				free_pages(memmap_page, MEMMAP_ORDER);
+				hotplug_memmap_free(memmap_page);
 			goto undo;
 		}
 	}
@@ -499,18 +491,13 @@ int remove_memory(phys_addr_t start, u64 size)
 static u64 offlined_here[MAX_MEMORY_BLOCKS / 64];
 
 /*
- * offline_and_remove_memory() - offline the online blocks of the range in
- * order; if one fails, online again (with their previous online type) the
- * ones this call offlined and return its error; then remove_memory().
- * Context: (main).
- */
-/*
  * Does a block of [start, start+size) keep its memmap in ANOTHER block of
  * the same range?  That happens when a range far larger than free memory
  * was added with auto-online: later blocks took their 2 MiB memmaps from
- * blocks onlined just before (add_memory).  Such a range cannot be offlined
- * bottom-up: the lowest block holds the next one's memmap, an unmovable
- * allocation.  Context: (main).
+ * blocks onlined just before (add_memory).  Offlined bottom-up, each block
+ * would first have to migrate the next one's memmap (hotplug_memmap.c),
+ * often into the block above, which would migrate it again: top-down
+ * frees each memmap instead of moving it.  Context: (main).
  */
 static bool range_memmaps_nested(phys_addr_t start, u64 size)
 {
@@ -579,6 +566,13 @@ static int offline_and_remove_top_down(phys_addr_t start, u64 size)
 	return err;
 }
 
+/*
+ * offline_and_remove_memory() - offline the online blocks of the range in
+ * order (top-down, offline_and_remove_top_down(), if their memmaps are
+ * nested); if one fails, online again (with their previous online type)
+ * the ones this call offlined and return its error; then remove_memory().
+ * Context: (main).
+ */
 int offline_and_remove_memory(phys_addr_t start, u64 size)
 {
 	unsigned long first_block = phys_to_block_id(start), nr_blocks;

@@ -29,6 +29,14 @@ int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa)
 	return paging_map_vmemmap(va, backing_pa, size);
 }
 
+int mm_vmemmap_remap(u64 start_pfn, u64 end_pfn, phys_addr_t old_pa, phys_addr_t new_pa)
+{
+	u64 va = (u64)(uintptr_t)(mm_vmemmap + start_pfn);
+	u64 size = (end_pfn - start_pfn) * sizeof(struct page);
+
+	return paging_remap(va, old_pa, new_pa, size);
+}
+
 void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn)
 {
 	u64 va = (u64)(uintptr_t)(mm_vmemmap + start_pfn);

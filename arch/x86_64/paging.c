@@ -234,6 +234,59 @@ int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size)
 	return map_range(va, pa, size, PTE_W | nx_bit, false, NULL, NULL, NULL);
 }
 
+/*
+ * The leaf entry (a 4 KiB PTE, or a 2 MiB / 1 GiB entry with PS) that maps
+ * va, and the size it maps in *size; NULL if va is not mapped.
+ */
+static u64 *leaf_entry(u64 va, u64 *size)
+{
+	u64 *table = kernel_pml4;
+
+	for (int lvl = 4; lvl >= 1; lvl--) {
+		u64 *e = &table[pt_index(va, lvl)];
+
+		*size = 1ULL << (PAGE_SHIFT + 9 * (lvl - 1));
+		if (!(*e & PTE_P))
+			return NULL;
+		if (lvl == 1 || (lvl <= 3 && (*e & PTE_PS)))
+			return e;
+		table = pt_virt(*e & PTE_ADDR);
+	}
+	return NULL;
+}
+
+/*
+ * paging_remap() - see paging.h.  Two passes: the first checks that every
+ * page of the range maps the matching byte of [old_pa, old_pa+size) and
+ * lies wholly inside the range, the second rewrites the addresses, keeping
+ * each entry's flags, and flushes each page from the TLB.  So a refusal
+ * changes nothing.  Context: (main).
+ */
+int paging_remap(u64 va, phys_addr_t old_pa, phys_addr_t new_pa, u64 size)
+{
+	u64 psize;
+
+	if (!IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(old_pa, PAGE_SIZE) ||
+	    !IS_ALIGNED(new_pa, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE) || !size)
+		return -EINVAL;
+	for (u64 off = 0; off < size; off += psize) {
+		u64 *e = leaf_entry(va + off, &psize);
+
+		if (!e)
+			return -EFAULT;
+		if (!IS_ALIGNED(va + off, psize) || off + psize > size ||
+		    (*e & PTE_ADDR & ~(psize - 1)) != old_pa + off || !IS_ALIGNED(new_pa + off, psize))
+			return -EINVAL;
+	}
+	for (u64 off = 0; off < size; off += psize) {
+		u64 *e = leaf_entry(va + off, &psize);
+
+		*e = (*e & ~(PTE_ADDR & ~(psize - 1))) | (new_pa + off);
+		invlpg((void *)(uintptr_t)(va + off));
+	}
+	return 0;
+}
+
 /* Whether all 512 entries of a table are clear. */
 static bool pt_empty(const u64 *table)
 {

@@ -328,6 +328,7 @@ struct memhp_stats {
 	u64 onlined_blocks, offlined_blocks, added_blocks, removed_blocks;
 	u64 online_failures, offline_failures;
 	u64 migrated_pages;		/* by offlining */
+	u64 memmaps_moved;		/* hot-added memmaps migrated (hotplug_memmap.c) */
 	u64 last_online_cycles, last_offline_cycles; /* of the last block */
 };
 extern struct memhp_stats memhp_stats;

@@ -52,6 +52,17 @@ phys_addr_t mm_virt_to_phys(const void *va);
 int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa);
 
 /*
+ * mm_vmemmap_remap() - the struct pages of [start_pfn, end_pfn), populated
+ * with backing old_pa, are from now on backed by new_pa, to which the
+ * caller copied them (memmap migration, mm/hotplug_memmap.c).  new_pa is
+ * aligned as old_pa is (2 MiB for a whole section).  Returns 0, or -EINVAL
+ * (the range is not backed by old_pa, or misaligned) or -EFAULT (part of
+ * it is not populated), and then nothing changed.
+ * Context: (main), one CPU.
+ */
+int mm_vmemmap_remap(u64 start_pfn, u64 end_pfn, phys_addr_t old_pa, phys_addr_t new_pa);
+
+/*
  * mm_vmemmap_depopulate() - undo mm_vmemmap_populate() for the range; the
  * backing memory is the caller's to free.  Context: (main).
  */

@@ -24,6 +24,16 @@
 struct page *mm_vmemmap;
 u64 host_vmemmap_populated_pages;
 
+/*
+ * What each 2 MiB subsection's struct pages are backed by, as the kernel's
+ * page tables would say (+1, so 0 means "not populated").  The host's
+ * struct pages live in the mmap'd vmemmap whatever the backing, so this is
+ * bookkeeping only: it lets mm_vmemmap_remap() refuse what the kernel's
+ * paging_remap() refuses.
+ */
+#define HOST_SUBSECTIONS	(HOST_MAX_PHYS >> (PAGE_SHIFT + PFN_SUBSECTION_SHIFT))
+static phys_addr_t vmemmap_backing[HOST_SUBSECTIONS];
+
 static u8 *ram;
 static u64 ram_size;
 static void *roots[4096];
@@ -68,6 +78,29 @@ int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa)
 	if (mprotect(start, (size_t)(end - start), PROT_READ | PROT_WRITE))
 		return -12;
 	host_vmemmap_populated_pages += end_pfn - start_pfn;
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += PAGES_PER_SUBSECTION)
+		vmemmap_backing[pfn / PAGES_PER_SUBSECTION] =
+			backing_pa + (pfn - start_pfn) * sizeof(struct page) + 1;
+	return 0;
+}
+
+int mm_vmemmap_remap(u64 start_pfn, u64 end_pfn, phys_addr_t old_pa, phys_addr_t new_pa)
+{
+	if (start_pfn % PAGES_PER_SUBSECTION || end_pfn % PAGES_PER_SUBSECTION ||
+	    end_pfn <= start_pfn || end_pfn > (HOST_MAX_PHYS >> PAGE_SHIFT) ||
+	    old_pa % PAGE_SIZE || new_pa % PAGE_SIZE)
+		return -22;
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += PAGES_PER_SUBSECTION) {
+		phys_addr_t b = vmemmap_backing[pfn / PAGES_PER_SUBSECTION];
+
+		if (!b)
+			return -14;
+		if (b - 1 != old_pa + (pfn - start_pfn) * sizeof(struct page))
+			return -22;
+	}
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += PAGES_PER_SUBSECTION)
+		vmemmap_backing[pfn / PAGES_PER_SUBSECTION] =
+			new_pa + (pfn - start_pfn) * sizeof(struct page) + 1;
 	return 0;
 }
 
@@ -79,6 +112,8 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn)
 	madvise(start, len, MADV_DONTNEED);
 	mprotect(start, len, PROT_NONE);
 	host_vmemmap_populated_pages -= end_pfn - start_pfn;
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += PAGES_PER_SUBSECTION)
+		vmemmap_backing[pfn / PAGES_PER_SUBSECTION] = 0;
 }
 
 /*
@@ -154,6 +189,7 @@ void host_mm_reset(u64 ram_bytes)
 		mprotect(mm_vmemmap, VMEMMAP_BYTES, PROT_NONE);
 	}
 	host_vmemmap_populated_pages = 0;
+	memset(vmemmap_backing, 0, sizeof(vmemmap_backing));
 	if (ram)
 		munmap(ram, ram_size);
 	ram = NULL;

@@ -1,13 +1,15 @@
 /*
  * test_range_in_use.c - what the kernel still uses in memory a driver
- * wants to give back (issue 18): memory_range_in_use() for memory that is
- * not online (a block's own memmap while the block is added, a page-table
+ * wants to give back: memory_range_in_use() for memory that is not
+ * online (a block's own memmap while the block is added, a page-table
  * page, device memory), and describe_unmovable() naming what the offline
- * and isolation steps refuse in online memory (another block's memmap, a
- * page-table page).  Each refusal ends once the user released the thing.
+ * and isolation steps refuse in online memory (a pinned memmap of another
+ * block, a page-table page; an unpinned memmap moves away).  Each refusal
+ * ends once the user released the thing.
  */
 #include "htest.h"
 #include "mm_host.h"
+#include "platform_stub.h"
 #include "hotplug_check.h"
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
@@ -39,14 +41,16 @@ static struct memory_block *block(unsigned long id)
 
 /*
  * Block 32 online (Normal), then block 33 added: its memmap comes from
- * the allocator, from block 32.  Offlining block 32 is refused naming
- * that memmap; the range check of an offline block 33 is clean (its
- * memmap is elsewhere); once block 33 is removed, block 32 goes offline.
+ * the allocator, from block 32, as a movable allocation that names section
+ * 33.  The range check of an offline block 33 is clean (its memmap is
+ * elsewhere).  Offlining block 32 migrates that memmap out of it (Linux
+ * would refuse here), block 33's struct pages keep their contents through
+ * the move, and both blocks can then be removed in either order.
  */
-HTEST(range_in_use_another_blocks_memmap_is_named)
+HTEST(range_in_use_another_blocks_memmap_moves_away)
 {
 	char why[160];
-	u64 nr, pfn;
+	u64 nr, pfn, moved0;
 
 	boot_machine();
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 128 * MiB, -1, MHP_NONE), 0);
@@ -56,15 +60,31 @@ HTEST(range_in_use_another_blocks_memmap_is_named)
 	CHECK_EQ(pfn_to_block_id(pfn), 32);
 	CHECK(sparse_memmap_at(pfn, pfn + 1, &nr));
 	CHECK_EQ(nr, 33);
+	CHECK(hotplug_memmap_page(pfn_to_page(pfn + 100), &nr));
+	CHECK_EQ(nr, 33);
 	CHECK(!sparse_memmap_at(33 * BLOCK_PAGES, 34 * BLOCK_PAGES, &nr));
-	describe_unmovable(pfn, why, sizeof(why));
-	CHECK(strstr(why, "memmap of memory33") != NULL);
-	CHECK_EQ(memory_block_offline(block(32)), -EBUSY);
 	CHECK_EQ(memory_range_in_use(33 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), 0);
-	CHECK_EQ(remove_memory(HOTPLUG_BASE + 128 * MiB, 128 * MiB), 0);
+
+	/* a pinned memmap page is named, and stops the offline */
+	pfn_to_page(pfn + 7)->refcount++;
+	describe_unmovable(pfn + 7, why, sizeof(why));
+	CHECK(strstr(why, "(memmap of a hot-added block) pinned") != NULL);
+	CHECK_EQ(memory_block_offline(block(32)), -EBUSY);
+	pfn_to_page(pfn + 7)->refcount--;
+
+	moved0 = memhp_stats.memmaps_moved;
+	CHECK(page_memmap_poisoned(pfn_to_page(33 * BLOCK_PAGES + 5)));
 	CHECK_EQ(memory_block_offline(block(32)), 0);
+	CHECK_EQ(memhp_stats.memmaps_moved, moved0 + 1);
+	CHECK(pfn_to_block_id(__nr_to_section(33)->memmap_pa >> PAGE_SHIFT) != 32);
+	CHECK(page_memmap_poisoned(pfn_to_page(33 * BLOCK_PAGES + 5)));
+	CHECK(strstr(host_last_log, "memmap of memory33 moved from pfn ") != NULL);
 	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), 0);
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, 128 * MiB), 0);
+	CHECK_EQ(memory_block_online(block(33), MMOP_ONLINE), 0);
+	hotplug_check_invariants();
+	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE + 128 * MiB, 128 * MiB), 0);
+	hotplug_check_invariants();
 }
 
 /*

@@ -87,6 +87,16 @@ void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache);
 int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size);
 
 /*
+ * paging_remap() - point the mapped range [va, va+size) at new_pa instead of
+ * old_pa, page by page with the same page sizes and flags (the contents were
+ * copied by the caller).  Every page must map the matching part of old_pa
+ * and lie wholly inside the range, and new_pa must share each page's
+ * alignment; -EFAULT (a hole) or -EINVAL otherwise, and nothing changed.
+ * One CPU: the local TLB is flushed page by page.
+ */
+int paging_remap(u64 va, phys_addr_t old_pa, phys_addr_t new_pa, u64 size);
+
+/*
  * paging_unmap() - remove the mappings of [va, va+size); every page in the
  * range must lie wholly inside it (no large page is split): -EINVAL else.
  * A PT or PD page left with no entry is freed and unlinked; PDPT pages and

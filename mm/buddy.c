@@ -115,14 +115,6 @@ static const int fallbacks[MIGRATE_PCPTYPES][3] = {
 };
 
 /*
- * buddy_add_free() / buddy_del_free() - put the free block of 2^order pages
- * at page on (take it off) free_area[order].free_list[mt], keeping
- * nr_free, nr_free_mt, zone->nr_free and zone->nr_free_cma in step and
- * setting (clearing) PGTY_BUDDY and private = order on the head.  to_tail
- * puts the block at the list's tail.  No merging, no checks of neighbours.
- * Context: zone lock.
- */
-/*
  * buddy_move_freepages_block() - move every free buddy block inside the
  * pageblock of pfn from the old_mt lists to the new_mt lists (a free block
  * larger than the pageblock that covers it is first split into
@@ -133,6 +125,14 @@ static const int fallbacks[MIGRATE_PCPTYPES][3] = {
  */
 static long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, int new_mt);
 
+/*
+ * buddy_add_free() / buddy_del_free() - put the free block of 2^order pages
+ * at page on (take it off) free_area[order].free_list[mt], keeping
+ * nr_free, nr_free_mt, zone->nr_free and zone->nr_free_cma in step and
+ * setting (clearing) PGTY_BUDDY and private = order on the head.  to_tail
+ * puts the block at the list's tail.  No merging, no checks of neighbours.
+ * Context: zone lock.
+ */
 static void buddy_add_free(struct zone *zone, struct page *page, unsigned order, int mt, bool to_tail)
 {
 	struct free_area *area = &zone->free_area[order];

@@ -5,7 +5,7 @@
  * cache (new), per call, old vs new in one run on the host build (TSC
  * cycles; compare ratios, not absolute values).  The measuring is
  * auto_movable_bench() in mm/mech_bench.c, the same function the kernel's
- * `bench automovable` runs.  Target (issue 5): >= 5x with 8 nodes.
+ * `bench automovable` runs.  Target: walk/cached >= 5x with 8 nodes.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
  * can do.  Built without sanitizers (-O2), from the same mm/ sources as the
  * kernel.  Compare ratios, not absolute values, on a shared machine.
  *
- * Target (issue 5): new/old >= 3.5x at 16384 pages (published: 1406 ->
+ * Target: new/old >= 3.5x at 16384 pages (published: 1406 ->
  * 402 us per CMA iteration on arm64, 3.5x).
  */
 #include <stdio.h>

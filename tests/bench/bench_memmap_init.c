@@ -32,7 +32,7 @@
  * runs.  When memory bandwidth is the limit and both designs are at it,
  * the honest answer can be "no significant difference".
  *
- * Targets (issue 5): template faster than per-page, and within 1.5x of the
+ * Target: template faster than per-page, and within 1.5x of the
  * bandwidth limit: the cheaper of memset() and the movnti stream of the
  * same bytes.  The two cold runs are judged; each ends with a line per kind
  * saying whether the target is met, and the last line sums them up.  The
@@ -79,7 +79,7 @@ static int bench_sections(u64 start_pfn, u64 nr_pages)
 }
 
 /*
- * verdict() - the issue-5 target per kind, for the better of the two
+ * verdict() - the target per kind, for the better of the two
  * template designs (the lower median; each has its own paired sign test
  * against per-page): faster than per-page, and within 1.5x of the cheaper
  * limit.  Returns how many kinds met it.  A warm run's lines add the
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 		met += verdict(&b);
 		judged += runs[i].warm ? 0 : NR_MEMMAP_BENCH_KINDS;
 	}
-	printf("\nissue 5, memmap init (template faster than per-page and within 1.5x of the\n"
+	printf("\nmemmap init target (template faster than per-page and within 1.5x of the\n"
 	       "bandwidth limit, the cold runs): met in %d of %d kind-runs: %s\n",
 	       met, judged, met == judged ? "met" : "NOT met");
 	if (csv)

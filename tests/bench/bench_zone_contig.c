@@ -12,7 +12,7 @@
  * sweep does not pass for growth.  With the old design every online walks
  * every pageblock of the growing zone, so the per-block cost grows with the
  * zone; with the counter it stays flat.  Printed: total cycles, the median
- * cost of the first and the last 32 blocks (their ratio: the issue-5 target
+ * cost of the first and the last 32 blocks (their ratio: the target
  * is <= 1.2 for the new design), and the pageblocks walked per sweep.  The
  * physical limit beside
  * it: initialising and freeing a block cannot be cheaper than writing its

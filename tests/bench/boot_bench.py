@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""boot_bench.py - the boot part of `make bench` (issue 15): how long a
+"""boot_bench.py - the boot part of `make bench`: how long a
 guest with 2, 64, 256 and 512 GiB of boot RAM takes to reach the prompt
 and to have all of its memory initialised, with each design of mechanism
 5 (deferred memmap init, docs/deferred-init.md), beside the floor.
@@ -34,7 +34,7 @@ part before the kernel (QEMU, SeaBIOS, GRUB) takes 0.7 to 1.1 s whatever
 the RAM size, and other load on the host only ever adds to it, so the
 fastest of the boots is the one that measures what the size costs (the
 medians are printed beside it); all memory initialised no slower than
-the old design's at 256 and 512 GiB (where the issue sets it; at 2 GiB
+the old design's at 256 and 512 GiB (where the target is set; at 2 GiB
 the work is a few tens of milliseconds, the comparison is printed).  It
 never fails on a number; it exits non-zero only if a guest or a command
 failed.  With BENCH_OUT set (make bench) the figures
@@ -153,7 +153,7 @@ def main(argv):
         print(f"\nboot_bench: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     bench_csv.figures("boot-qemu", rows)
-    print("issue 15 targets, this run (TCG; medians of the boots):")
+    print("boot targets, this run (TCG; medians of the boots):")
     base = res.get((2, "new"))
     for gib in sizes:
         (wall, ready, done, worst), old = res[(gib, "new")], res[(gib, "old")]

@@ -25,7 +25,7 @@ console and over QMP:
 Under TCG a cycle is a host TSC tick spent emulating: the ratios mean
 "instructions the guest needed", not what real hardware would take.  The
 script prints every table as the kernel printed it, then one verdict line
-per issue-5 target.  It never fails on a number (these are measurements,
+per target.  It never fails on a number (these are measurements,
 not tests); it exits non-zero only if the guest or a command failed.
 
 Usage: tests/bench/qemu_bench.py [REPS]   (default 9, at most 41)
@@ -116,7 +116,7 @@ def plug_offline_dimm(m):
 
 
 def verdicts(devmem, contig_free, contig_online, automovable):
-    print("\nissue 5 targets, this run (TCG; the memmap limit is the cheaper of memset\n"
+    print("\nmechanism targets, this run (TCG; the memmap limit is the cheaper of memset\n"
           "and the movnti stream: TCG runs rep stosq an iteration at a time):")
     bench = memlab.parse_memmap_bench(devmem)
     limit = min(bench["memset"], bench["stream"])   # the cheapest way to write the same bytes

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""vmem_bench.py - the virtio-mem part of `make bench` (issue 15): plug and
+"""vmem_bench.py - the virtio-mem part of `make bench`: plug and
 unplug of 64 and 256 GiB into a 2 GiB guest under TCG, the console's worst
 answer latency during each, and beside each plug its floor measured in the
 same boot.
@@ -160,7 +160,7 @@ def main():
         return 1
     finally:
         m.kill()
-    print("issue 15 targets, this run (TCG; medians of the rounds):")
+    print("virtio-mem targets, this run (TCG; medians of the rounds):")
     for gib, plug, floor_ms, unplug, worst_plug, worst_unplug in rows:
         print(f"  plug {gib} GiB: {plug[0] / 1000:.2f} s (target <= {TARGET_PLUG_S[gib]:g} s: "
               f"{verdict(plug[0] / 1000 <= TARGET_PLUG_S[gib])}); {plug[0] / floor_ms[0]:.2f}x its "

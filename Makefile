@@ -393,8 +393,8 @@ HOST_SUITE_views := tests/host/test_views.c views/proc_mm.c
 HOST_SUITES += sysfs_memory
 HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c kernel/longop.c
 # The virtio-mem driver against its fake device, and the mm shell commands
-# on a simulated machine with one (the lead adjusts these lists when the
-# shell and views files move).
+# on a simulated machine with one (when files of shell/ or views/ are added,
+# moved or renamed, update these lists).
 VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTIO_MEM_OBJS))) \
 	kernel/longop.c
 # (the commands' tables are shared with the tests through shell/internal.h)

@@ -80,8 +80,8 @@ static struct zone *default_zone_for_pfn(int nid, u64 start_pfn, u64 nr_pages)
  * over every populated zone (of one node, or of all) on every call: cost
  * O(nodes x zones) per onlined block, twice with NUMA awareness.  Linux's
  * source says "TODO: cache values" exactly here; the 2025 patch that keeps
- * cached sums in step with the counters is the "new design" the mechanisms
- * issue puts next to this function.  Keep this one unchanged as the
+ * cached sums in step with the counters is memlab's new design, below
+ * (auto_movable_stats_cached()).  Keep this one unchanged as the
  * reference the cached version must agree with.
  */
 static void auto_movable_stats_account_zone(struct auto_movable_stats *stats,

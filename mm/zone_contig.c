@@ -24,8 +24,8 @@
  * The counter is maintained under both designs, so switching needs no
  * resync and the two answers can be compared at any time (`contig check`).
  *
- * Holes.  A reviewer showed a zone with a 2 MiB boot hole where the old and
- * new answers differ in Linux.  In memlab a boot hole inside a present
+ * Holes.  In Linux, a zone with a 2 MiB boot hole can get different answers
+ * from the old and the new design.  In memlab a boot hole inside a present
  * section gets a memmap of the zone that spans it (init_unavailable_range,
  * PG_reserved): pfn_to_page() is safe there, the walk accepts the pageblock
  * and the counter counts the pages, so BOTH designs call such a zone

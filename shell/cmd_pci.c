@@ -7,8 +7,8 @@
  * views (pci_dump(), pci_dump_device(), pci_hotplug_dump()) and its
  * configuration access by address (pci_config_read/write()).  A malformed
  * argument gets the usage line; a well-formed number out of range gets a
- * message that names the argument, its value and the range (issue 18:
- * `setpci 00:01.0 3c.B=1ff` used to write ff).
+ * message that names the argument, its value and the range (`setpci
+ * 00:01.0 3c.B=1ff` used to write ff; now it is refused).
  *
  * Context: (main).
  */

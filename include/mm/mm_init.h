@@ -49,7 +49,7 @@ struct mm_boot_params {
  * boot memory cannot even hold its own memmap. */
 void mm_core_init(const struct mm_boot_params *bp);
 
-/* The hotpluggable ranges SRAT announced (for the hotplug issue): */
+/* The hotpluggable ranges SRAT announced (mm_init_dump() and `numa` show them): */
 extern struct numa_memblk numa_hotplug_blks[MM_MAX_NUMA_BLKS];
 extern u32 nr_numa_hotplug_blks;
 

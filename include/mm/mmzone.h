@@ -19,8 +19,10 @@
  *
  * Locking contract (one CPU, so contracts, not spinlocks): zone->free_area,
  * zone->pcp and the counters change only in mm/buddy.c, mm/pcp.c and
- * mm/page_alloc.c, from (main) or (boot); spans change only under the
- * hotplug path (memory hotplug issue) from (main).
+ * mm/page_alloc.c, from (main) or (boot); spans are set at boot
+ * (mm/mm_init.c) and later change only when memory is onlined, offlined or
+ * removed or device memory is mapped or unmapped (mm/memory_online.c,
+ * mm/memory_hotplug.c, mm/memremap.c), from (main).
  */
 #ifndef MM_MMZONE_H
 #define MM_MMZONE_H

@@ -5,7 +5,7 @@
  * Virtual layout (Linux x86_64, 4-level paging, no KASLR):
  *   0xffff888000000000 + phys   direct map of RAM (and ACPI data/NVS)
  *   0xffffc90000000000 ...      ioremap area: firmware tables, MMIO
- *   0xffffea0000000000 ...      vmemmap (struct pages; the memmap issue)
+ *   0xffffea0000000000 ...      vmemmap (struct pages; mm/sparse.c)
  *   0xffffffff80000000 + phys   the kernel image
  * Nothing is mapped below the canonical hole: a NULL dereference faults.
  *

@@ -593,7 +593,7 @@ HTEST(mm_cmds_owner_walk_sees_kept_pages)
 }
 
 /*
- * Issue 18: every number reads one way.  `memory online/offline` ranges
+ * Every number reads one way.  `memory online/offline` ranges
  * name the bad end and its range (64-bit ids: a range walks the blocks
  * that exist); a range ending before it starts and an unknown online type
  * are errors that say so, not `usage:`.  Writes to the CMA debug files

@@ -1026,8 +1026,8 @@ HTEST(pci_setpci_writes_and_prints_the_dword)
 }
 
 /*
- * Issue 18: a value wider than its width was written truncated
- * (3c.B=1ff wrote ff, =12abc wrote bc).  Now it is refused, the message
+ * A value wider than its width used to be written truncated (3c.B=1ff
+ * wrote ff, =12abc wrote bc).  Now it is refused, the message
  * names the value and the width's limit, and nothing is written; 9 or
  * more hex digits get their own message, not the usage line.
  */

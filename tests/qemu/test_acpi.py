@@ -1,5 +1,5 @@
 """ACPI: tables decoded, interrupts routed through the I/O APIC, the SCI
-wired (issue: ACPI and interrupts)."""
+wired."""
 
 
 NUMA2 = ["-object", "memory-backend-ram,id=m0,size=1G",

@@ -1,4 +1,4 @@
-"""The measurements in docs/ are one `make bench` run's (issue 16).
+"""The measurements in docs/ are one `make bench` run's.
 
 tools/bench_plot.py turns the CSV files `make bench` writes into SVG
 plots and markdown tables; `make bench-docs` copies one run into

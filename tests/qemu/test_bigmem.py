@@ -1,4 +1,4 @@
-"""Large machines (issue 14): hundreds of GiB of boot RAM, backed by
+"""Large machines: hundreds of GiB of boot RAM, backed by
 reserve=off so the host commits only what the guest touches.  MemTotal's
 base (the present pages of the boot log's "Memory:" line) matches the
 System RAM of the firmware map, and every boot memory block has its sysfs

@@ -1,4 +1,4 @@
-"""Issue 2 scenarios: boot to the serial shell, the shell's contracts, the
+"""Boot scenarios: boot to the serial shell, the shell's contracts, the
 first /proc files, the memory map against QEMU's size, faults and power off.
 
 Contracts used (kernel side): serial 115200 on COM1; boot log lines

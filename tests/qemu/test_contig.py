@@ -1,4 +1,4 @@
-"""Issue 5, mechanism 3 scenarios: batched contiguous freeing, with the CMA
+"""Mechanism 3 scenarios: batched contiguous freeing, with the CMA
 area that exercises it (`cma=SIZE`), seen through Linux's CMA debugfs and
 sysfs files, /proc/meminfo and /proc/zoneinfo, and the shell commands
 `cma` and `contig`.

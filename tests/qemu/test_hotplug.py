@@ -1,4 +1,4 @@
-"""Issue 4 scenarios: memory hotplug through QEMU's ACPI DIMM device, driven
+"""Memory hotplug scenarios: QEMU's ACPI DIMM device, driven
 by real QMP commands, checked through memlab's Linux-format views.
 
 Every test boots its own machine (hotplug changes it for good) and talks

@@ -1,4 +1,4 @@
-"""The labs of docs/ replayed on the machine (issue 16).
+"""The labs of docs/ replayed on the machine.
 
 Every ```lab block of every docs/*.md page is read by labs.py; each boot
 (a lab starting with `$ make run ...` and the labs after it that continue
@@ -16,7 +16,7 @@ SESSIONS = labs.all_sessions()
 
 
 def test_labs_exist():
-    """Every mechanism page has at least one lab (the issue's rule)."""
+    """Every mechanism page has at least one lab."""
     pages = {s.path.name for s in SESSIONS}
     for page in ("zone-contiguity.md", "memmap-init.md", "contig-free.md",
                  "auto-movable.md", "memory-core.md", "hotplug.md", "virtio-mem.md"):

@@ -1,4 +1,4 @@
-"""Issue 15 scenarios: long operations never block the console
+"""Long operations never block the console
 (docs/long-operations.md).
 
 While a large virtio-mem plug or unplug, or the add and removal of a DIMM

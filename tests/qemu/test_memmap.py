@@ -1,4 +1,4 @@
-"""Issue 5, mechanism 2 scenarios: template memmap init and device memory
+"""Mechanism 2 scenarios: template memmap init and device memory
 (ZONE_DEVICE) on a hot-added DIMM left offline, driven through QMP and
 the serial shell.
 

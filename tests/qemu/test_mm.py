@@ -1,4 +1,4 @@
-"""Issue 3 scenarios: the memory core seen through its Linux-format views
+"""The memory core seen through its Linux-format views
 (/proc/meminfo, buddyinfo, zoneinfo, pagetypeinfo, the node files) and the
 shell's hand allocations (alloc, free, fill, check).
 

@@ -214,9 +214,10 @@ def test_bad_lspci_and_setpci_input(ported):
 
 
 def test_setpci_refuses_numbers_that_do_not_fit(ported):
-    # Issue 18: 3c.B=1ff wrote ff and =12abc wrote bc.  A value wider than
-    # its width, a value of 9+ hex digits, an offset past fff or not
-    # aligned to its width are refused with the reason; nothing is written.
+    # A value wider than its width used to be written truncated (3c.B=1ff
+    # wrote ff, =12abc wrote bc).  Now it, a value of 9+ hex digits, an
+    # offset past fff or one not aligned to its width is refused with the
+    # reason; nothing is written.
     before = ported.run("setpci 00:01.0 3c.B=0b")
     assert re.search(r"^00:01\.0 \[03c\] = [0-9a-f]{6}0b$", before, re.M), before
     cases = {

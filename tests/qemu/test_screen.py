@@ -1,4 +1,4 @@
-"""Issue 14: the console on the screen and the PS/2 keyboard.
+"""The console on the screen and the PS/2 keyboard.
 
 With a VGA device, GRUB hands over a linear framebuffer (VBE under
 SeaBIOS, GOP under OVMF) and memlab draws the console on it.  QMP

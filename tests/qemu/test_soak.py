@@ -9,7 +9,7 @@ docs/testing.md ("Soak") after each one and comparing with just after
 boot at the end.  Bounded by the operation count, not by time: every wait
 has a generous timeout (MEMLAB_TIMEOUT_SCALE scales them).
 
-Seeds: 1, 3 and 7.  Seed 1 found issue 18's bug: within 100 operations
+Seeds: 1, 3 and 7.  Seed 1 found a virtio-mem bug: within 100 operations
 it offlines a plugged virtio-mem block, makes it device memory (`devmem
 create`) and shrinks the device, and the driver used to unplug the range
 under the live devmem range (invariant I5).  The shortest sequence (found

@@ -1,4 +1,4 @@
-"""Icelake-class topology (issue 14): two sockets, two NUMA nodes that carry
+"""Icelake-class topology: two sockets, two NUMA nodes that carry
 both CPUs and memory.  The MADT's processor entries and the SRAT's
 processor affinity, as `numa`, `acpi madt|srat` and the node files show
 them.  memlab runs on CPU 0 only; the others are listed, not started.

@@ -1,4 +1,4 @@
-"""Issue 14: UEFI as a first-class way to run.  The hybrid ISO boots to the
+"""UEFI as a first-class way to run.  The hybrid ISO boots to the
 prompt under OVMF and under SeaBIOS, from the CD and from the image
 attached raw as a USB stick (qemu-xhci + usb-storage); under OVMF the
 kernel reads the EFI memory map (tag 17, no "Unknown E820 type"), the ACPI

@@ -1,4 +1,4 @@
-"""Issue 6 scenarios: virtio-mem, driven by the QMP commands users type.
+"""virtio-mem scenarios, driven by the QMP commands users type.
 
     -device pcie-root-port,id=port1,bus=pcie.0,slot=1
     -object memory-backend-ram,id=hotmem0,size=8G,share=on,reserve=off
@@ -323,7 +323,7 @@ def test_device_add_at_run_time(boot):
 
 
 def test_device_memory_is_never_unplugged(boot):
-    """Issue 18's bug: a plugged virtio-mem block, offlined by hand and
+    """A plugged virtio-mem block, offlined by hand and
     turned into device memory, must not go back to the host when the
     requested size drops.  The driver asks mm before its UNPLUG request,
     skips the block (the view and the log say why), and a retry after

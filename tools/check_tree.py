@@ -9,7 +9,7 @@ script exits 1 if there was any.  --graph prints the folder import graph.
   paths     a path named in a comment, a doc or the Makefile exists in the
             repository (src/foo.c, docs/x.md, include/mm/page.h, or a
             header as it is included, <mm/page.h>); nothing names a file
-            that lives outside it (another repository's design or research notes)
+            that lives outside it (OUTSIDE below)
   commands  SHELL_COMMAND() is used only in shell/ (and tests/)
   views     virtual files (VFS_FILE, vfs_create*, vfs_mkdir*, vfs_symlink) are
             created only in views/ (and tests/)

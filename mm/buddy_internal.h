@@ -189,6 +189,30 @@ void bad_page(u64 pfn, u64 first_pfn, unsigned order, const char *when, const ch
 	__printf(5, 6);
 
 /*
+ * free_page_check() - the per-page test of every free: may pfn (which has a
+ * memmap, the caller checked pfn_valid()), one page of the 2^order pages
+ * at head being freed into zone, go to the allocator?  It must lie in
+ * zone's span with head's zone and node bits, not be PG_reserved, have no
+ * page type (a free page has one), and have exactly refcount references
+ * (1 for free_pages(), 0 for a frozen page).  The first test that fails
+ * is reported through bad_page() ("freeing", first pfn head's, order
+ * order) and -EINVAL returned; the page is left as it was.  Returns 0
+ * when the page may be freed.  free_pages() and both designs of
+ * free_contig_range() use it, so they refuse the same pages with the
+ * same lines.  Context: zone lock.
+ */
+int free_page_check(const struct zone *zone, const struct page *head, u64 pfn, unsigned order,
+		    int refcount);
+
+/*
+ * free_page_clean() - what a free does to a page that passed
+ * free_page_check(): refcount 0, PG_head, PG_owner_priv and PG_isolated
+ * cleared, owner, index and private zeroed, and the page poisoned when
+ * page_poison is on.  The page is on no list yet.  Context: zone lock.
+ */
+void free_page_clean(struct page *page);
+
+/*
  * build_all_zonelists() - each online node's zonelist: its own populated
  * zones from the highest (Movable) down to DMA, then the other online
  * nodes' zones the same way, nodes by numa_distance from this node (ties

@@ -77,9 +77,10 @@
  * what the new design changes.
  *  1. The same pages become free.  Both designs apply the same checks to
  *     each page in the same order (no memmap, compound, extra reference
- *     -> drop only, then zone, reserved, type, refcount), so the same
- *     pages are freed, dropped or reported, with the same struct page
- *     changes (prepare = free_pages_prepare's clean-up).
+ *     -> drop only, then zone, reserved, type, refcount: free_page_check(),
+ *     the function free_pages() uses), so the same pages are freed,
+ *     dropped or reported, with the same struct page changes
+ *     (free_page_clean(), free_pages_prepare's clean-up).
  *  2. Where each free page lands depends only on its pageblock: both
  *     designs use buddy_list_mt() of the page (old: at pcp_free and again
  *     at drain; new: per chunk, and per pageblock for large chunks).
@@ -228,9 +229,10 @@ static void free_contig_old(u64 pfn, u64 end_pfn, bool frozen, struct contig_fre
 /* ---- freeing: the NEW design -------------------------------------------------- */
 
 /*
- * Prepare one page as free_pages_prepare() would, with the same checks in
- * the same order and the same reasons, and the same clean-up.  *zonep gets
- * the page's zone.
+ * Prepare one page as free_pages_prepare() would: the same checks
+ * (free_page_check(), with the reference the free path expects: 1, or 0
+ * for a frozen page) and the same clean-up (free_page_clean()).  *zonep
+ * gets the page's zone.
  */
 static enum contig_verdict contig_prepare_page(struct page *page, u64 pfn, bool frozen,
 					       struct zone **zonep)
@@ -241,34 +243,9 @@ static enum contig_verdict contig_prepare_page(struct page *page, u64 pfn, bool 
 	if (v != CONTIG_FREE)
 		return v;
 	zone = page_zone(page);
-	if (!zone_spans_pfn(zone, pfn)) {
-		contig_bad_page(pfn, "not a page of zone %s [0x%lx, 0x%lx)", zone->name,
-				zone->zone_start_pfn, zone_end_pfn(zone));
+	if (free_page_check(zone, page, pfn, 0, frozen ? 0 : 1))
 		return CONTIG_BAD;
-	}
-	if (PageReserved(page)) {
-		contig_bad_page(pfn, "PG_reserved: never given to the allocator");
-		return CONTIG_BAD;
-	}
-	if (page->page_type != PAGE_TYPE_NONE) {
-		contig_bad_page(pfn, "page_type 0x%x (%s): already free or not ours", page->page_type,
-				page_type_name(page));
-		return CONTIG_BAD;
-	}
-	if (page->refcount != (frozen ? 0 : 1)) {
-		contig_bad_page(pfn, "refcount %d, expected 1%s", page->refcount,
-				page->refcount ? "" : " (already free?)");
-		return CONTIG_BAD;
-	}
-	page->refcount = 0;
-	page->flags &= ~((1UL << PG_head) | (1UL << PG_owner_priv) | (1UL << PG_isolated));
-	page->owner = NULL;
-	page->index = 0;
-	page->private = 0;
-	if (page_poison_enabled()) {
-		memset(mm_phys_to_virt(PFN_PHYS(pfn)), PAGE_POISON_BYTE, PAGE_SIZE);
-		page_flag_set(page, PG_poisoned);
-	}
+	free_page_clean(page);
 	*zonep = zone;
 	return CONTIG_FREE;
 }

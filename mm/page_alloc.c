@@ -195,12 +195,60 @@ void bad_page(u64 pfn, u64 first_pfn, unsigned order, const char *when, const ch
 	       (unsigned long long)pfn, when, (unsigned long long)first_pfn, order, reason);
 }
 
+/* The report of a pfn that is not a page of the zone it is freed into. */
+static void bad_page_not_in_zone(const struct zone *zone, u64 pfn, u64 first_pfn, unsigned order)
+{
+	bad_page(pfn, first_pfn, order, "freeing", "not a page of zone %s [0x%lx, 0x%lx)",
+		 zone->name, zone->zone_start_pfn, zone_end_pfn(zone));
+}
+
+/* Contract in buddy_internal.h. */
+int free_page_check(const struct zone *zone, const struct page *head, u64 pfn, unsigned order,
+		    int refcount)
+{
+	const struct page *p = pfn_to_page(pfn);
+	u64 first = page_to_pfn(head);
+
+	if (!zone_spans_pfn(zone, pfn) || page_zonenum(p) != page_zonenum(head) ||
+	    page_to_nid(p) != page_to_nid(head)) {
+		bad_page_not_in_zone(zone, pfn, first, order);
+		return -EINVAL;
+	}
+	if (PageReserved(p)) {
+		bad_page(pfn, first, order, "freeing", "PG_reserved: never given to the allocator");
+		return -EINVAL;
+	}
+	if (p->page_type != PAGE_TYPE_NONE) {
+		bad_page(pfn, first, order, "freeing", "page_type 0x%x (%s): already free or not ours",
+			 p->page_type, page_type_name(p));
+		return -EINVAL;
+	}
+	if (p->refcount != refcount) {
+		bad_page(pfn, first, order, "freeing", "refcount %d, expected %d%s", p->refcount,
+			 refcount, p->refcount ? "" : " (already free?)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Contract in buddy_internal.h. */
+void free_page_clean(struct page *page)
+{
+	page->refcount = 0;
+	page->flags &= ~((1UL << PG_head) | (1UL << PG_owner_priv) | (1UL << PG_isolated));
+	page->owner = NULL;
+	page->index = 0;
+	page->private = 0;
+	if (page_poisoning)
+		poison_page(page);
+}
+
 /*
  * Linux's free_pages_prepare(): may the 2^order pages at page be freed into
- * zone?  Every page must be in the zone's span with the zone's bits, not
- * reserved, untyped (not free already), with refcount exactly 1.  If one is
- * not, report it and change nothing.  Otherwise drop the references, clear
- * what the owner left, and poison the pages if poisoning is on.
+ * zone?  The request must be of a valid order and aligned to it; every page
+ * must have a memmap and pass free_page_check() with refcount 1.  If one
+ * does not, it is reported and nothing changes.  Otherwise every page is
+ * cleaned (free_page_clean()).
  */
 static int free_pages_prepare(struct zone *zone, struct page *page, unsigned order)
 {
@@ -215,40 +263,15 @@ static int free_pages_prepare(struct zone *zone, struct page *page, unsigned ord
 		return -EINVAL;
 	}
 	for (u64 pfn = first; pfn < first + nr; pfn++) {
-		const struct page *p = pfn_to_page(pfn);
-
-		if (!pfn_valid(pfn) || !zone_spans_pfn(zone, pfn) ||
-		    page_zonenum(p) != page_zonenum(page) || page_to_nid(p) != page_to_nid(page)) {
-			bad_page(pfn, first, order, "freeing", "not a page of zone %s [0x%lx, 0x%lx)",
-				 zone->name, zone->zone_start_pfn, zone_end_pfn(zone));
+		if (!pfn_valid(pfn)) {
+			bad_page_not_in_zone(zone, pfn, first, order);
 			return -EINVAL;
 		}
-		if (PageReserved(p)) {
-			bad_page(pfn, first, order, "freeing", "PG_reserved: never given to the allocator");
+		if (free_page_check(zone, page, pfn, order, 1))
 			return -EINVAL;
-		}
-		if (p->page_type != PAGE_TYPE_NONE) {
-			bad_page(pfn, first, order, "freeing", "page_type 0x%x (%s): already free or not ours",
-				 p->page_type, page_type_name(p));
-			return -EINVAL;
-		}
-		if (p->refcount != 1) {
-			bad_page(pfn, first, order, "freeing", "refcount %d, expected 1%s", p->refcount,
-				 p->refcount ? "" : " (already free?)");
-			return -EINVAL;
-		}
 	}
-	for (u64 pfn = first; pfn < first + nr; pfn++) {
-		struct page *p = pfn_to_page(pfn);
-
-		p->refcount = 0;
-		p->flags &= ~((1UL << PG_head) | (1UL << PG_owner_priv) | (1UL << PG_isolated));
-		p->owner = NULL;
-		p->index = 0;
-		p->private = 0;
-		if (page_poisoning)
-			poison_page(p);
-	}
+	for (u64 pfn = first; pfn < first + nr; pfn++)
+		free_page_clean(pfn_to_page(pfn));
 	return 0;
 }
 

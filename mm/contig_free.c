@@ -172,6 +172,7 @@ static enum contig_verdict contig_put_page(struct page *page, u64 pfn, bool froz
  * straight into the buddy); pcp_free() drains a batch into the buddy
  * whenever the lists reach pcp->high.  A frozen page gets the reference
  * the normal path expects just before (what free_frozen_pages() saves).
+ * A free the path refuses (-EINVAL: it reported a bad page) counts as bad.
  */
 static void free_contig_old(u64 pfn, u64 end_pfn, bool frozen, struct contig_free_stats *st)
 {
@@ -179,7 +180,7 @@ static void free_contig_old(u64 pfn, u64 end_pfn, bool frozen, struct contig_fre
 
 	for (; pfn < end_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
-		u64 reports = bad_page_reports;
+		int err;
 
 		if (!pfn_valid(pfn)) {
 			free_pages(page, 0);	/* reports "no memmap", touches nothing */
@@ -195,12 +196,13 @@ static void free_contig_old(u64 pfn, u64 end_pfn, bool frozen, struct contig_fre
 			case CONTIG_FREE:
 				if (frozen) {
 					page->refcount = 1;
-					if (zone_free_pages(page_zone(page), page, 0))
+					err = zone_free_pages(page_zone(page), page, 0);
+					if (err)
 						page->refcount = 0;	/* refused: stays frozen */
 				} else {
-					free_pages(page, 0);
+					err = free_pages(page, 0);
 				}
-				if (bad_page_reports != reports) {
+				if (err) {
 					st->bad++;
 				} else {
 					st->freed++;

@@ -22,8 +22,8 @@
  *      direct reclaim does before giving up);
  *   5. prepare the pages (prep_new_page) or log the failure.
  * A free, free_pages(page, order), checks every page (free_pages_prepare)
- * and refuses the whole free if one is wrong, then gives the pages to the
- * pcp lists (order <= 3) or the buddy.
+ * and refuses the whole free if one is wrong (-EINVAL), then gives the
+ * pages to the pcp lists (order <= 3) or the buddy.
  *
  * Reference counts: every page of an allocation gets refcount 1 (Linux sets
  * it on the first page only, unless the caller uses split_page()).  So the
@@ -343,15 +343,16 @@ int zone_free_pages(struct zone *z, struct page *page, unsigned order)
 	return 0;
 }
 
-void free_pages(struct page *page, unsigned order)
+/* Contract in gfp.h. */
+int free_pages(struct page *page, unsigned order)
 {
 	u64 pfn = page_to_pfn(page);
 
 	if (!pfn_valid(pfn)) {
 		bad_page(pfn, pfn, order, "freeing", "no memmap for this pfn");
-		return;
+		return -EINVAL;
 	}
-	zone_free_pages(page_zone(page), page, order);
+	return zone_free_pages(page_zone(page), page, order);
 }
 
 /* A boot block whose pages are already reset: counted as managed, to the

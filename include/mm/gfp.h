@@ -53,10 +53,14 @@ struct page *alloc_pages(gfp_t gfp, unsigned order);
 
 /*
  * free_pages() - give back 2^order pages from alloc_pages*().  The pages are
- * checked (free_pages_prepare: refcount, type, reserved flag, zone); a page
- * that fails is reported with its pfn and what was wrong, and not freed.
+ * checked (free_pages_prepare: memmap, refcount, type, reserved flag, zone,
+ * order and alignment); if one fails, it is reported with its pfn and what
+ * was wrong ("BUG: Bad page state", counted in bad_page_reports), none of
+ * the pages is freed and -EINVAL is returned.  Returns 0 when the pages
+ * were freed.  A caller that frees what it allocated may ignore the
+ * result: the report is the diagnosis.  Context: (main)/(boot).
  */
-void free_pages(struct page *page, unsigned order);
+int free_pages(struct page *page, unsigned order);
 
 /* Page poisoning: fill freed pages with a pattern, check it on allocation.
  * Off by default; hot-added memory is never poisoned. */

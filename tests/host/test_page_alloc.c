@@ -9,6 +9,7 @@
 #include "buddy_fixture.h"
 #include "platform_stub.h"
 #include <mm/platform.h>
+#include <lib/errno.h>
 
 #define MiB		(1ULL << 20)
 
@@ -429,6 +430,51 @@ HTEST(free_rejects_bad_pages)
 	expect_rejected(z, e + 1, 1, "misaligned pfn");
 	expect_rejected(z, e, MAX_PAGE_ORDER + 1, "order > MAX_PAGE_ORDER");
 	free_pages(e, 1);
+	pcp_drain_zone(z);
+	CHECK_EQ(z->nr_free, 8000);
+	CHECK_EQ(bf_check_zone(z, NULL), 0);
+}
+
+/*
+ * free_pages() says what happened: 0 for a good free, -EINVAL for each bad
+ * one (double free, refcount 2, reserved, misaligned, impossible order, no
+ * memmap), with exactly one report per refused free and the zone's
+ * counters where they were.  zone_free_pages() answers the same.
+ */
+HTEST(free_pages_returns_the_errno)
+{
+	struct zone *z = zone_of(0, ZONE_NORMAL);
+	struct zone_snapshot before, after;
+	struct page *a, *c, *e;
+	u64 reports;
+
+	bf_machine(64 * MiB);
+	bf_zone_init(z, 0, ZONE_NORMAL, 0, 16384, MIGRATE_MOVABLE);
+	bf_handover(z, 0, 8000);	/* [8000, 16384) stays reserved */
+	zone_pcp_init(z);
+	build_all_zonelists();
+
+	a = alloc_pages(GFP_KERNEL, 0);
+	c = alloc_pages(GFP_KERNEL, 0);
+	e = alloc_pages(GFP_KERNEL | __GFP_NOPCP, 1);
+	CHECK_EQ(free_pages(a, 0), 0);
+	c->refcount = 2;
+	reports = bad_page_reports;
+	before = snap(z);
+	CHECK_EQ(free_pages(a, 0), -EINVAL);			/* double free */
+	CHECK_EQ(zone_free_pages(z, a, 0), -EINVAL);
+	CHECK_EQ(free_pages(c, 0), -EINVAL);			/* refcount 2 */
+	CHECK_EQ(free_pages(pfn_to_page(9000), 0), -EINVAL);	/* reserved */
+	CHECK_EQ(free_pages(e + 1, 1), -EINVAL);		/* misaligned */
+	CHECK_EQ(free_pages(e, MAX_PAGE_ORDER + 1), -EINVAL);	/* impossible order */
+	CHECK_EQ(free_pages(pfn_to_page(1ULL << 30), 0), -EINVAL);	/* no memmap */
+	after = snap(z);
+	CHECK(same(&before, &after));
+	CHECK_EQ(bad_page_reports, reports + 7);
+	c->refcount = 1;
+	CHECK_EQ(free_pages(c, 0), 0);
+	CHECK_EQ(zone_free_pages(z, e, 1), 0);
+	CHECK_EQ(bad_page_reports, reports + 7);
 	pcp_drain_zone(z);
 	CHECK_EQ(z->nr_free, 8000);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);

@@ -123,6 +123,18 @@ unsigned long memory_blocks_on_node(int nid);
 unsigned long memory_blocks_free_slots(void);
 
 /*
+ * memory_block_range_check() - is [start, start + size) (physical) a range
+ * of whole memory blocks that the physical address space holds?  Returns
+ * 0; -EINVAL when it is empty or start or size is not a multiple of
+ * MEMORY_BLOCK_SIZE; -ERANGE when it wraps or ends beyond
+ * 2^MAX_PHYSMEM_BITS.  Alignment is judged first, so a range that is both
+ * gets -EINVAL.  Prints nothing: each caller says why in its own words.
+ * The one errno per kind of bad range for add_memory(), remove_memory(),
+ * devmem_create() and devmem_bench().  Context: any.
+ */
+int memory_block_range_check(phys_addr_t start, u64 size);
+
+/*
  * memory_block_notify_added() / memory_block_notify_removed() - tell the
  * registered memory_block_notifier (if any) that block mem was just
  * created, or block block_id just deleted.  Context: (main).

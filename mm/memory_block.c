@@ -224,6 +224,16 @@ unsigned long memory_blocks_free_slots(void)
 	return MAX_MEMORY_BLOCKS - nr_blocks;
 }
 
+/* Contract in internal.h. */
+int memory_block_range_check(phys_addr_t start, u64 size)
+{
+	if (!size || !IS_ALIGNED(start, MEMORY_BLOCK_SIZE) || !IS_ALIGNED(size, MEMORY_BLOCK_SIZE))
+		return -EINVAL;
+	if (start + size < start || start + size > (1ULL << MAX_PHYSMEM_BITS))
+		return -ERANGE;
+	return 0;
+}
+
 /*
  * memory_block_create() - take a free slot, fill in id, node, group and
  * the MEM_OFFLINE state, and insert it in the index.  The caller fills in

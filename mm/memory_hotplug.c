@@ -288,21 +288,23 @@ static void remove_memory_block(struct memory_block *mem)
 	memhp_stats.removed_blocks++;
 }
 
-/* Range checks shared by add and remove; -EINVAL with the reason logged. */
+/*
+ * Range checks shared by add and remove: memory_block_range_check(), with
+ * the reason logged.  Returns 0, -EINVAL (empty or not whole blocks) or
+ * -ERANGE (beyond the physical address space).  Context: (main).
+ */
 static int check_hotplug_range(const char *what, phys_addr_t start, u64 size)
 {
-	if (!size || !IS_ALIGNED(start, MEMORY_BLOCK_SIZE) || !IS_ALIGNED(size, MEMORY_BLOCK_SIZE)) {
+	int err = memory_block_range_check(start, size);
+
+	if (err == -EINVAL)
 		pr_err("%s: [%#llx-%#llx): not aligned to the memory block size (%llu MiB)", what,
 		       (unsigned long long)start, (unsigned long long)(start + size),
 		       (unsigned long long)(MEMORY_BLOCK_SIZE >> 20));
-		return -EINVAL;
-	}
-	if (start + size < start || start + size > (1ULL << MAX_PHYSMEM_BITS)) {
+	else if (err)
 		pr_err("%s: [%#llx-%#llx): beyond the %d-bit physical address space", what,
 		       (unsigned long long)start, (unsigned long long)(start + size), MAX_PHYSMEM_BITS);
-		return -ERANGE;
-	}
-	return 0;
+	return err;
 }
 
 /* Auto-online the blocks [first, end) of this call, in order; failures only logged. */

@@ -139,17 +139,18 @@ void devmem_reset(void)
 static int devmem_check_range(const char *what, phys_addr_t start, u64 size, int *nid)
 {
 	unsigned long first = phys_to_block_id(start), end;
+	int err = memory_block_range_check(start, size);
 
-	if (start + size < start || start + size > (1ULL << MAX_PHYSMEM_BITS)) {
-		pr_err("%s: [%#llx, +%#llx) runs past the end of physical memory (MAX_PHYSMEM_BITS %d)",
-		       what, (unsigned long long)start, (unsigned long long)size, MAX_PHYSMEM_BITS);
-		return -EINVAL;
-	}
-	if (!size || !IS_ALIGNED(start, MEMORY_BLOCK_SIZE) || !IS_ALIGNED(size, MEMORY_BLOCK_SIZE)) {
+	if (err == -EINVAL) {
 		pr_err("%s: [%#llx-%#llx): not whole memory blocks of %llu MiB", what,
 		       (unsigned long long)start, (unsigned long long)(start + size),
 		       (unsigned long long)(MEMORY_BLOCK_SIZE >> 20));
-		return -EINVAL;
+		return err;
+	}
+	if (err) {
+		pr_err("%s: [%#llx, +%#llx) runs past the end of physical memory (MAX_PHYSMEM_BITS %d)",
+		       what, (unsigned long long)start, (unsigned long long)size, MAX_PHYSMEM_BITS);
+		return err;
 	}
 	end = phys_to_block_id(start + size);
 	*nid = NUMA_NO_NODE;

@@ -57,10 +57,12 @@ struct dev_pagemap {
 /*
  * devmem_create() - make [start, start + size) a device range with
  * compounds of 2^compound_order pages.  start and size must be multiples
- * of the memory block size.  Returns the new id (>= 0), or -EINVAL (not
- * aligned, a block that does not exist, blocks of two nodes, a block with
- * its own memmap, a bad order), -EBUSY (a block is online or going
- * offline, or the range overlaps a device range), -ENOSPC (table full).
+ * of the memory block size.  Returns the new id (>= 0), or -EINVAL (empty
+ * or not aligned, a block that does not exist, blocks of two nodes, a
+ * block with its own memmap, a bad order), -ERANGE (beyond
+ * MAX_PHYSMEM_BITS; the range errors are add_memory()'s), -EBUSY (a block
+ * is online or going offline, or the range overlaps a device range),
+ * -ENOSPC (table full).
  * The reason is logged ("devmem: block N is online").  A range of more
  * than 64 sections is initialised a section at a time, with a pause for
  * the shell's job between two (mech_bench_checkpoint(); never a stop), so

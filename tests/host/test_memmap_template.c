@@ -658,6 +658,36 @@ HTEST(devmem_create_rebind_destroy)
 	CHECK(find_memory_block_by_id(DIMM_BLOCK) == NULL);
 }
 
+/*
+ * A bad range gets the same errno from devmem_create(), devmem_bench() and
+ * add_memory(): -EINVAL when empty or not whole blocks (also when it is
+ * beyond the physical address space as well), -ERANGE when whole blocks
+ * run past MAX_PHYSMEM_BITS or wrap.  Nothing is created.
+ */
+HTEST(devmem_and_add_memory_agree_on_bad_ranges)
+{
+	const u64 top = 1ULL << MAX_PHYSMEM_BITS;
+	static const struct { u64 start, size; int err; } bad[] = {
+		{ HOTPLUG_BASE, 0, -EINVAL },
+		{ HOTPLUG_BASE + SZ_2M, MEMORY_BLOCK_SIZE, -EINVAL },
+		{ HOTPLUG_BASE, MEMORY_BLOCK_SIZE + SZ_2M, -EINVAL },
+		{ (1ULL << MAX_PHYSMEM_BITS) - SZ_2M, MEMORY_BLOCK_SIZE, -EINVAL },
+		{ 1ULL << MAX_PHYSMEM_BITS, MEMORY_BLOCK_SIZE, -ERANGE },
+		{ (1ULL << MAX_PHYSMEM_BITS) - MEMORY_BLOCK_SIZE, 2 * MEMORY_BLOCK_SIZE, -ERANGE },
+		{ 0 - MEMORY_BLOCK_SIZE, 2 * MEMORY_BLOCK_SIZE, -ERANGE },
+	};
+	struct memmap_bench b;
+
+	boot_machine(DESIGN_NEW);
+	CHECK_EQ(devmem_create(top - MEMORY_BLOCK_SIZE, MEMORY_BLOCK_SIZE, 0), -EINVAL); /* no block */
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(devmem_create(bad[i].start, bad[i].size, 0), bad[i].err);
+		CHECK_EQ(devmem_bench(bad[i].start, bad[i].size, 1, false, &b), bad[i].err);
+		CHECK_EQ(add_memory(0, bad[i].start, bad[i].size, -1, MHP_NO_AUTO_ONLINE), bad[i].err);
+		CHECK(devmem_find(0) == NULL);
+	}
+}
+
 /* Blocks of two nodes, and self-hosted memmaps, are refused. */
 static unsigned devmem_pauses;
 

@@ -1,5 +1,6 @@
 /*
- * online_policy.c - which zone a memory block joins when it is onlined
+ * online_policy.c - how a memory block is onlined when the caller does not
+ * say: the online type (default_online_type) and which zone it joins
  * (zone_for_pfn_range), under memory_hotplug.online_policy:
  *
  *   contig-zones  (default) the one of {kernel zone, ZONE_MOVABLE} that
@@ -29,6 +30,14 @@
 enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
 unsigned int auto_movable_ratio = 301;
 bool auto_movable_numa_aware = true;
+
+/* ---- which online type ---------------------------------------------------- */
+
+/* Contract in memory_hotplug.h. */
+enum mmop default_online_type(void)
+{
+	return memhp_default_online_type == MMOP_OFFLINE ? MMOP_ONLINE : memhp_default_online_type;
+}
 
 /* ---- which zone: the online policies ------------------------------------- */
 

@@ -49,7 +49,7 @@
  * and offlining an online one, else -EINVAL; the hotplug core's errors pass
  * through (-EBUSY when unmovable pages stop an offline).  Writes to online
  * follow the device core's online_store(): "1" onlines an offline block
- * with the default online type (auto_online_blocks, or "online" if that is
+ * with default_online_type() (auto_online_blocks, or "online" if that is
  * "offline"), "0" offlines an online block, and asking for the state the
  * block is already in succeeds without doing anything.
  *
@@ -195,16 +195,6 @@ static int online_show(struct printer *p, void *data)
 		return -ENODEV;
 	pr_printf(p, "%d\n", mem->state != MEM_OFFLINE);
 	return 0;
-}
-
-/*
- * The online type a write of "1" uses: the one new memory gets
- * (auto_online_blocks), or plain "online" when new memory stays offline.
- */
-static enum mmop default_online_type(void)
-{
-	return memhp_default_online_type == MMOP_OFFLINE ? MMOP_ONLINE
-							 : memhp_default_online_type;
 }
 
 static int online_store(const char *buf, size_t len, void *data)

@@ -115,11 +115,6 @@ static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 	return err;
 }
 
-static enum mmop vmem_online_type(void)
-{
-	return memhp_default_online_type == MMOP_OFFLINE ? MMOP_ONLINE : memhp_default_online_type;
-}
-
 /* Plug the first sub-blocks of unused block i, add it, online it. */
 static int vmem_plug_new_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
@@ -152,7 +147,7 @@ static int vmem_plug_new_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 	vmem_mb_refresh_state(vm, i);
 	struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + i);
 
-	err = mem ? memory_block_online(mem, vmem_online_type()) : -ENOENT;
+	err = mem ? memory_block_online(mem, default_online_type()) : -ENOENT;
 	if (err) {
 		ksnprintf(vm->why, sizeof(vm->why), "onlining memory%llu failed (%s): it stays offline",
 			  (unsigned long long)(vm->first_mb_id + i), err_text(err));
@@ -353,7 +348,7 @@ static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 			struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + i);
 
 			if (mem)
-				memory_block_online(mem, vmem_online_type());
+				memory_block_online(mem, default_online_type());
 		} else {
 			pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
 			       (unsigned long long)(vm->first_mb_id + i));

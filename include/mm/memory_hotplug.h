@@ -142,6 +142,15 @@ extern unsigned int auto_movable_ratio;		/* percent, default 301 */
 extern bool auto_movable_numa_aware;		/* default true */
 extern bool memmap_on_memory;			/* default false */
 extern enum mmop memhp_default_online_type;	/* auto_online_blocks; default online (memhp_default_state=) */
+
+/*
+ * default_online_type() - the online type for a block that must go online
+ * without a type being named (virtio-mem onlining what it plugged, a write
+ * of 1 to memoryN/online): auto_online_blocks' type, or MMOP_ONLINE (the
+ * online policy picks the zone) when auto_online_blocks is "offline".
+ * Never MMOP_OFFLINE.  Context: (main).
+ */
+enum mmop default_online_type(void);
 /* notifier-error-inject: a negative errno returned at MEM_GOING_ONLINE /
  * MEM_GOING_OFFLINE, or 0 */
 extern int memhp_inject_going_online_error;

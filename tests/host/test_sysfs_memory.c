@@ -98,6 +98,37 @@ HTEST(sysfs_memory_state_and_online_files)
 	vfs_init();
 }
 
+/*
+ * default_online_type(), the type "1" in memoryN/online and virtio-mem use:
+ * what auto_online_blocks says, "online" in place of "offline".  With
+ * online_movable there, a write of 1 puts the block in ZONE_MOVABLE.
+ */
+HTEST(sysfs_memory_online_uses_default_online_type)
+{
+	static const struct { const char *word; enum mmop type; } cases[] = {
+		{ "offline", MMOP_ONLINE }, { "online", MMOP_ONLINE },
+		{ "online_kernel", MMOP_ONLINE_KERNEL }, { "online_movable", MMOP_ONLINE_MOVABLE },
+	};
+	const char *online = MEMORY_DIR "/memory32/online";
+
+	hotplug_boot(5 * GiB, GiB);
+	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+	vfs_init();
+	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);
+	memory_sysfs_init();
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_EQ(echo(MEMORY_DIR "/auto_online_blocks", cases[i].word), 0);
+		CHECK_EQ(default_online_type(), cases[i].type);
+	}
+	CHECK_EQ(echo(online, "1"), 0);
+	CHECK_STREQ(cat(MEMORY_DIR "/memory32/valid_zones"), "Movable\n");
+	CHECK_EQ(echo(online, "0"), 0);
+	memhp_default_online_type = MMOP_OFFLINE;
+	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);
+	vfs_init();
+}
+
 HTEST(sysfs_memory_inject_error_is_clamped)
 {
 	vfs_init();

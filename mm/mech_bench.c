@@ -368,15 +368,20 @@ void memmap_bench_print(const struct memmap_bench *b, struct printer *p)
 
 /* ---- auto_movable_stats: zone walk vs cached sums ------------------------- */
 
-/* The cycles of `calls` checks with design d, as the policy makes them. */
-static u64 auto_movable_bench_round(enum mech_design d, int ask_nodes, unsigned calls)
+/*
+ * The cycles of `calls` checks with design d, as the policy makes them,
+ * into *cycles; 0, or mech_override()'s error (nothing run).
+ */
+static int auto_movable_bench_round(enum mech_design d, int ask_nodes, unsigned calls, u64 *cycles)
 {
 	enum mech_design saved;
 	volatile bool sink = false;
-	int nid = 0;
-	u64 t0, cycles;
+	int nid = 0, err;
+	u64 t0;
 
-	mech_override(MECH_AUTO_MOVABLE_STATS, d, &saved);
+	err = mech_override(MECH_AUTO_MOVABLE_STATS, d, &saved);
+	if (err)
+		return err;
 	if (d == DESIGN_NEW)
 		auto_movable_stats_resync();	/* from the truth, as every round */
 	t0 = mm_cycles();
@@ -385,32 +390,39 @@ static u64 auto_movable_bench_round(enum mech_design d, int ask_nodes, unsigned 
 			auto_movable_can_online_movable(nid, NULL, 32768);
 		nid = nid + 1 == ask_nodes ? 0 : nid + 1;	/* no division in the loop */
 	}
-	cycles = mm_cycles() - t0;
+	*cycles = mm_cycles() - t0;
 	mech_restore(MECH_AUTO_MOVABLE_STATS, saved);
-	return cycles;
+	return 0;
 }
 
-void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, struct bench_stats *walk,
-			struct bench_stats *cached)
+int auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, struct bench_stats *walk,
+		       struct bench_stats *cached)
 {
-	u64 w[AUTO_MOVABLE_BENCH_MAX_ROUNDS], c[AUTO_MOVABLE_BENCH_MAX_ROUNDS];
+	u64 w[AUTO_MOVABLE_BENCH_MAX_ROUNDS], c[AUTO_MOVABLE_BENCH_MAX_ROUNDS], warm;
+	int err;
 
 	rounds = MIN(MAX(rounds, 1u), (unsigned)AUTO_MOVABLE_BENCH_MAX_ROUNDS);
 	ask_nodes = MAX(ask_nodes, 1);
 	/* one untimed round of each first: caches, and under TCG the translation */
-	auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
-	auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
-	for (unsigned r = 0; r < rounds; r++) {
+	err = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls, &warm);
+	if (!err)
+		err = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls, &warm);
+	for (unsigned r = 0; !err && r < rounds; r++) {
 		if (r & 1) {
-			c[r] = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
-			w[r] = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
+			err = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls, &c[r]);
+			if (!err)
+				err = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls, &w[r]);
 		} else {
-			w[r] = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls);
-			c[r] = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls);
+			err = auto_movable_bench_round(DESIGN_OLD, ask_nodes, calls, &w[r]);
+			if (!err)
+				err = auto_movable_bench_round(DESIGN_NEW, ask_nodes, calls, &c[r]);
 		}
-		if (r + 1 < rounds && mech_bench_checkpoint())
+		if (!err && r + 1 < rounds && mech_bench_checkpoint())
 			rounds = r + 1;	/* Ctrl-C: the medians of the rounds done */
 	}
+	if (err)
+		return err;
 	*walk = bench_stats_of(w, rounds);
 	*cached = bench_stats_of(c, rounds);
+	return 0;
 }

@@ -129,16 +129,13 @@ int mech_set_trace_verbose(enum mech_id id)
 
 int mech_override(enum mech_id id, enum mech_design d, enum mech_design *saved)
 {
-	enum mech_design was;
-	int err;
-
-	if ((int)id < 0 || id >= NR_MECHS)
+	if ((int)id < 0 || id >= NR_MECHS) {
+		*saved = DESIGN_OLD;	/* nothing to go back to: mech_restore() bugs */
 		return -EINVAL;
-	was = mechanisms[id].design;
-	err = mech_set(id, d);
-	if (!err)
-		*saved = was;
-	return err;
+	}
+	/* written before the switch: after a failure, restoring it changes nothing */
+	*saved = mechanisms[id].design;
+	return mech_set(id, d);
 }
 
 void mech_restore(enum mech_id id, enum mech_design saved)

@@ -202,7 +202,12 @@ static int bench_zone_contig(struct printer *out, const char *cmd, bool rows)
 			  (bench_blocks[n - 1]->block_id + 1) * MEMORY_BLOCK_SIZE);
 	pr_printf(out, "%s: online %u offline blocks one after another into ZONE_MOVABLE\n", cmd, n);
 	/* each round's onlines and offlines with its design; then as it was */
-	mech_override(MECH_CONTIG_CHECK, DESIGN_OLD, &saved);
+	err = mech_override(MECH_CONTIG_CHECK, DESIGN_OLD, &saved);
+	if (err) {
+		pr_printf(out, "%s: cannot switch contig_check to old: %s; nothing onlined\n", cmd,
+			  err_text(err));
+		return err;
+	}
 	w0 = zone_contig_walk_steps;
 	err = online_all(n, &total_old, &steps);
 	walked_old = zone_contig_walk_steps - w0;
@@ -210,7 +215,13 @@ static int bench_zone_contig(struct printer *out, const char *cmd, bool rows)
 	if (!err && !off_err) {
 		old_growth = report(out, "old", n, total_old, walked_old);
 		memcpy(bench_cost_old, bench_cost, n * sizeof(u64));
-		mech_override(MECH_CONTIG_CHECK, DESIGN_NEW, &was_old);
+		err = mech_override(MECH_CONTIG_CHECK, DESIGN_NEW, &was_old);
+		if (err) {
+			mech_restore(MECH_CONTIG_CHECK, saved);
+			pr_printf(out, "%s: cannot switch contig_check to new: %s; the blocks are offline again\n",
+				  cmd, err_text(err));
+			return err;
+		}
 		w0 = zone_contig_walk_steps;
 		err = online_all(n, &total_new, &steps);
 		off_err = offline_all(n, &steps);
@@ -259,11 +270,15 @@ static void automovable_line(struct printer *out, const char *name, const struct
 static int bench_automovable(struct printer *out)
 {
 	struct bench_stats t_old, t_new;
-	int nodes = 0, nid;
+	int nodes = 0, nid, err;
 
 	for_each_online_node(nid)
 		nodes++;
-	auto_movable_bench(1, AUTOMOVABLE_ROUNDS, AUTOMOVABLE_CALLS, &t_old, &t_new);
+	err = auto_movable_bench(1, AUTOMOVABLE_ROUNDS, AUTOMOVABLE_CALLS, &t_old, &t_new);
+	if (err) {
+		pr_printf(out, "bench automovable: cannot switch auto_movable_stats: %s\n", err_text(err));
+		return err;
+	}
 	pr_printf(out, "bench automovable: %d online node(s), %u rounds of %u checks each, medians\n",
 		  nodes, t_old.n, AUTOMOVABLE_CALLS);
 	automovable_line(out, "walk", &t_old);

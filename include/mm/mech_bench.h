@@ -111,10 +111,12 @@ void memmap_bench_print(const struct memmap_bench *b, struct printer *p);
  * AUTO_MOVABLE_BENCH_MAX_ROUNDS) taking turns at going first, so one
  * disturbed round moves nothing.  *walk and *cached: the cycles of a
  * round, median and spread over the rounds.  The switch is left as it
- * was.  Context: (main).
+ * was.  Returns 0, or the error of switching auto_movable_stats to a design
+ * (mech_override(); *walk and *cached are then not written).
+ * Context: (main).
  */
 #define AUTO_MOVABLE_BENCH_MAX_ROUNDS	15
-void auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, struct bench_stats *walk,
-			struct bench_stats *cached);
+int auto_movable_bench(int ask_nodes, unsigned rounds, unsigned calls, struct bench_stats *walk,
+		       struct bench_stats *cached);
 
 #endif

@@ -141,8 +141,12 @@ int mech_set_trace_verbose(enum mech_id id);
  * must run one specific design: mech_override() saves the current design
  * in *saved and switches to d (through mech_set(), so resync hooks and
  * validation apply); mech_restore() switches back to saved.  Returns 0
- * or -EINVAL (nothing changed).  Context: (main); pair them in one
- * operation, nothing else switching in between.
+ * or -EINVAL (nothing changed).  *saved is written in both cases, so a
+ * restore is never of an uninitialised design: after a failure it holds
+ * the design in force and restoring it changes nothing.  Callers check
+ * the result all the same and report it; an id out of range has no design
+ * to save, and its restore is a bug (MM_BUG_ON).  Context: (main); pair
+ * them in one operation, nothing else switching in between.
  */
 int mech_override(enum mech_id id, enum mech_design d, enum mech_design *saved);
 void mech_restore(enum mech_id id, enum mech_design saved);

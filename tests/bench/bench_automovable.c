@@ -54,9 +54,14 @@ static void bench_auto_movable(int nr_nodes, FILE *csv)
 	enum { ROUNDS = 7, CALLS = 40000 };
 	struct bench_stats walk, cached;
 	char figure[32];
+	int err;
 
 	boot(nr_nodes, HOT_BASE + (u64)nr_nodes * SZ_1G);
-	auto_movable_bench(nr_nodes, ROUNDS, CALLS, &walk, &cached);
+	err = auto_movable_bench(nr_nodes, ROUNDS, CALLS, &walk, &cached);
+	if (err) {
+		fprintf(stderr, "bench-automovable: cannot switch auto_movable_stats: %d\n", err);
+		exit(1);
+	}
 	printf("  %d node%s: walk %7.1f (+-%.1f%%), cached %7.1f (+-%.1f%%) cycles/check, speedup %5.2fx",
 	       nr_nodes, nr_nodes > 1 ? "s" : " ", (double)walk.median / CALLS, bench_spread_pct(&walk),
 	       (double)cached.median / CALLS, bench_spread_pct(&cached),

@@ -320,6 +320,39 @@ HTEST(mech_set_override_restore)
 	mech_set_trace(MECH_MEMMAP_INIT, false);
 }
 
+/*
+ * A failed mech_override() still writes *saved, with the design in force:
+ * the restore that follows it switches nothing, runs no hook and says
+ * nothing, whatever the caller's variable held before.
+ */
+HTEST(mech_override_failure_restores_nothing)
+{
+	enum mech_design saved = DESIGN_NEW_NT;	/* not contig_free's: a stale value */
+
+	area_setup();
+	CHECK_EQ(mech_override(MECH_CONTIG_FREE, DESIGN_NEW_NT, &saved), -EINVAL);
+	CHECK_EQ(saved, DESIGN_NEW);
+	mech_restore(MECH_CONTIG_FREE, saved);
+	CHECK_EQ(contig_free_design(), DESIGN_NEW);
+
+	/* from old: the failed override and its restore leave it old, no resync */
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_OLD), 0);
+	mech_register_resync(MECH_CONTIG_FREE, count_resync);
+	mech_set_trace(MECH_CONTIG_FREE, true);
+	resyncs = 0;
+	host_log_count = 0;
+	saved = DESIGN_NEW;
+	CHECK_EQ(mech_override(MECH_CONTIG_FREE, (enum mech_design)7, &saved), -EINVAL);
+	CHECK_EQ(saved, DESIGN_OLD);
+	mech_restore(MECH_CONTIG_FREE, saved);
+	CHECK_EQ(contig_free_design(), DESIGN_OLD);
+	CHECK_EQ(resyncs, 0);
+	CHECK_EQ(host_log_count, 0);
+	mech_set_trace(MECH_CONTIG_FREE, false);
+	mech_register_resync(MECH_CONTIG_FREE, NULL);
+	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW), 0);
+}
+
 /* The trace narrates one line per section. */
 HTEST(memmap_template_trace)
 {

@@ -24,7 +24,13 @@
  *
  * Each mechanism has a design (DESIGN_OLD, DESIGN_NEW, or DESIGN_NEW_NT for
  * memmap_init) and a trace switch that narrates its steps on the console,
- * off by default.  The defaults are the new designs.  Views:
+ * off by default.  The defaults: contig_check, memmap_init (template, not
+ * template-nt), contig_free and auto_movable_stats start in DESIGN_NEW;
+ * deferred_init starts in DESIGN_OLD, and deferred_init_plan() sets it
+ * from the boot parameter.  deferred_init differs because its new design
+ * lets MemTotal and the free lists grow after the prompt, so what a first
+ * command reads would depend on timing; the boot asks for it instead
+ * (docs/deferred-init.md).  Views:
  * /sys/kernel/mm/memlab/<name> (old|new|template-nt) and
  * /sys/kernel/mm/memlab/trace/<name> (0|1); shell: `mech`, `trace`.
  *
@@ -57,7 +63,7 @@ enum mech_id {
 
 enum mech_design {
 	DESIGN_OLD,	/* "old": the design Linux replaced */
-	DESIGN_NEW,	/* "new": the 2025-2026 design (default) */
+	DESIGN_NEW,	/* "new": the 2025-2026 design (default but for deferred_init) */
 	DESIGN_NEW_NT,	/* "template-nt": memmap_init only, non-temporal stores */
 };
 

@@ -1,53 +1,108 @@
 /*
  * mechanisms.c - the switches between old and new designs: the table, the
  * one setter (mech_set), the save/restore pair for benchmarks (see
- * include/mm/mechanisms.h for what each one chooses).
+ * include/mm/mechanisms.h for what each one chooses).  The table is this
+ * file's alone; everyone else reads it through the getters below.
  */
 #include <mm/mechanisms.h>
 #include <mm/platform.h>
 #include <lib/string.h>
 #include <lib/errno.h>
 
-struct mechanism mechanisms[NR_MECHS] = {
+struct mechanism {
+	const char *name;	/* knob name: "contig_check", ... */
+	const char *summary;	/* one line for `mech` */
+	enum mech_design linked;/* the design before anyone switched: mech_reset() */
+	enum mech_design design;/* current design */
+	bool has_nt;		/* accepts "template-nt" */
+	bool trace;		/* narrate steps on the console */
+	bool has_verbose;	/* has a step-by-step narration as well */
+	bool verbose;		/* narrate every step (implies trace) */
+};
+
+/* The design a mechanism starts in, and goes back to in mech_reset(). */
+#define MECH_DEFAULT(d)	.linked = (d), .design = (d)
+
+static struct mechanism mechanisms[NR_MECHS] = {
 	[MECH_CONTIG_CHECK] = {
 		.name = "contig_check",
 		.summary = "zone contiguity: pageblock walk (old) or pages_with_online_memmap counter (new)",
-		.design = DESIGN_NEW,
+		MECH_DEFAULT(DESIGN_NEW),
 		.has_verbose = true,	/* the walk, pageblock by pageblock */
 	},
 	[MECH_MEMMAP_INIT] = {
 		.name = "memmap_init",
 		.has_verbose = true,	/* one page's words: the template and a copy */
 		.summary = "memmap init: field by field (old), template copy (new), template with movnti (template-nt)",
-		.design = DESIGN_NEW,
+		MECH_DEFAULT(DESIGN_NEW),
 		.has_nt = true,
 	},
 	[MECH_CONTIG_FREE] = {
 		.name = "contig_free",
 		.summary = "free_contig_range: page by page (old) or prepared, then largest aligned chunks (new)",
-		.design = DESIGN_NEW,
+		MECH_DEFAULT(DESIGN_NEW),
 	},
 	[MECH_AUTO_MOVABLE_STATS] = {
 		.name = "auto_movable_stats",
 		.summary = "auto-movable online check: sum every zone (old) or cached sums (new)",
-		.design = DESIGN_NEW,
+		MECH_DEFAULT(DESIGN_NEW),
 	},
 	[MECH_DEFERRED_INIT] = {
 		.name = "deferred_init",
 		.summary = "boot memmap: all before the prompt (old) or early part, rest in steps and on demand (new)",
-		.design = DESIGN_OLD,	/* deferred_init= at boot chooses */
+		MECH_DEFAULT(DESIGN_OLD),	/* deferred_init= at boot chooses */
 	},
 };
 
 static void (*resync_hooks[NR_MECHS])(void);
 static void (*leave_new_hooks[NR_MECHS])(void);
 
-struct mechanism *mech_find(const char *name)
+/* The entry of id; an id out of range is a caller's bug. */
+static struct mechanism *mech_of(enum mech_id id)
+{
+	MM_BUG_ON((int)id < 0 || id >= NR_MECHS, "mechanism id %d", (int)id);
+	return &mechanisms[id];
+}
+
+enum mech_design mech_design(enum mech_id id)
+{
+	return mech_of(id)->design;
+}
+
+bool mech_tracing(enum mech_id id)
+{
+	return mech_of(id)->trace;
+}
+
+bool mech_tracing_verbose(enum mech_id id)
+{
+	return mech_of(id)->verbose;
+}
+
+bool mech_any_tracing(void)
+{
+	for (int i = 0; i < NR_MECHS; i++)
+		if (mechanisms[i].trace)
+			return true;
+	return false;
+}
+
+const char *mech_name(enum mech_id id)
+{
+	return mech_of(id)->name;
+}
+
+bool mech_has_nt(enum mech_id id)
+{
+	return mech_of(id)->has_nt;
+}
+
+int mech_find(const char *name)
 {
 	for (int i = 0; i < NR_MECHS; i++)
 		if (!strcmp(mechanisms[i].name, name))
-			return &mechanisms[i];
-	return NULL;
+			return i;
+	return -ENOENT;
 }
 
 const char *mech_design_name(enum mech_design d)
@@ -96,7 +151,7 @@ int mech_set(enum mech_id id, enum mech_design d)
 	return 0;
 }
 
-int mech_set_design(struct mechanism *m, const char *value, size_t len)
+int mech_set_design(enum mech_id id, const char *value, size_t len)
 {
 	enum mech_design d;
 
@@ -108,7 +163,7 @@ int mech_set_design(struct mechanism *m, const char *value, size_t len)
 		d = DESIGN_NEW_NT;
 	else
 		return -EINVAL;
-	return mech_set((enum mech_id)(m - mechanisms), d);
+	return mech_set(id, d);
 }
 
 void mech_set_trace(enum mech_id id, bool on)
@@ -151,4 +206,12 @@ void mech_dump(struct printer *p)
 		pr_printf(p, "%-19s %-11s trace %s  %s\n", mechanisms[i].name,
 			  mech_design_name(mechanisms[i].design), mechanisms[i].trace ? "on " : "off",
 			  mechanisms[i].summary);
+}
+
+void mech_reset(void)
+{
+	for (int i = 0; i < NR_MECHS; i++) {
+		mechanisms[i].design = mechanisms[i].linked;
+		mechanisms[i].trace = mechanisms[i].verbose = false;
+	}
 }

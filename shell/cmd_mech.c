@@ -15,32 +15,31 @@
 
 static int cmd_mech(struct printer *out, int argc, char **argv)
 {
-	struct mechanism *m;
-	int err;
+	int id, err;
 
 	if (argc == 1) {
 		mech_dump(out);
 		return 0;
 	}
-	m = mech_find(argv[1]);
-	if (!m) {
+	id = mech_find(argv[1]);
+	if (id < 0) {
 		pr_printf(out, "mech: %s: no such mechanism (contig_check, memmap_init, contig_free, auto_movable_stats)\n",
 			  argv[1]);
 		return -ENOENT;
 	}
 	if (argc == 2) {
-		pr_printf(out, "%s: %s\n", m->name, mech_design_name(m->design));
+		pr_printf(out, "%s: %s\n", mech_name(id), mech_design_name(mech_design(id)));
 		return 0;
 	}
 	if (argc != 3)
 		return shell_usage(out, shell_find("mech"));
-	err = mech_set_design(m, argv[2], strlen(argv[2]));
+	err = mech_set_design(id, argv[2], strlen(argv[2]));
 	if (err) {
-		pr_printf(out, "mech: %s: '%s' is not a design (old, new%s)\n", m->name, argv[2],
-			  m->has_nt ? ", template-nt" : "");
+		pr_printf(out, "mech: %s: '%s' is not a design (old, new%s)\n", mech_name(id), argv[2],
+			  mech_has_nt(id) ? ", template-nt" : "");
 		return err;
 	}
-	pr_printf(out, "%s: %s\n", m->name, mech_design_name(m->design));
+	pr_printf(out, "%s: %s\n", mech_name(id), mech_design_name(mech_design(id)));
 	return 0;
 }
 
@@ -56,19 +55,19 @@ SHELL_COMMAND(mech, .name = "mech", .usage = "mech [NAME [old|new|template-nt]]"
 
 static int cmd_trace(struct printer *out, int argc, char **argv)
 {
-	struct mechanism *m;
+	int id;	/* the one mechanism named, or -1 for all */
 
 	if (argc == 1) {
 		for (int i = 0; i < NR_MECHS; i++)
-			pr_printf(out, "%-19s %s\n", mechanisms[i].name, mechanisms[i].verbose ? "verbose" :
-				  mechanisms[i].trace ? "on" : "off");
+			pr_printf(out, "%-19s %s\n", mech_name(i), mech_tracing_verbose(i) ? "verbose" :
+				  mech_tracing(i) ? "on" : "off");
 		return 0;
 	}
 	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off") &&
 			  strcmp(argv[2], "verbose")))
 		return shell_usage(out, shell_find("trace"));
-	m = !strcmp(argv[1], "all") ? NULL : mech_find(argv[1]);
-	if (!m && strcmp(argv[1], "all")) {
+	id = !strcmp(argv[1], "all") ? -1 : mech_find(argv[1]);
+	if (id < 0 && strcmp(argv[1], "all")) {
 		pr_printf(out, "trace: %s: no such mechanism\n", argv[1]);
 		return -ENOENT;
 	}
@@ -76,7 +75,7 @@ static int cmd_trace(struct printer *out, int argc, char **argv)
 		bool any = false;
 
 		for (int i = 0; i < NR_MECHS; i++)
-			if ((!m || m == &mechanisms[i]) && !mech_set_trace_verbose((enum mech_id)i))
+			if ((id < 0 || id == i) && !mech_set_trace_verbose((enum mech_id)i))
 				any = true;
 		if (!any) {
 			pr_printf(out, "trace: %s has no step-by-step trace (contig_check: every "
@@ -87,7 +86,7 @@ static int cmd_trace(struct printer *out, int argc, char **argv)
 		}
 	} else {
 		for (int i = 0; i < NR_MECHS; i++)
-			if (!m || m == &mechanisms[i])
+			if (id < 0 || id == i)
 				mech_set_trace((enum mech_id)i, !strcmp(argv[2], "on"));
 	}
 	/* trace lines are notices: say so when the console would not show them */

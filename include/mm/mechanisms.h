@@ -67,34 +67,23 @@ enum mech_design {
 	DESIGN_NEW_NT,	/* "template-nt": memmap_init only, non-temporal stores */
 };
 
-struct mechanism {
-	const char *name;	/* knob name: "contig_check", ... */
-	const char *summary;	/* one line for `mech` */
-	enum mech_design design;/* current design */
-	bool has_nt;		/* accepts "template-nt" */
-	bool trace;		/* narrate steps on the console */
-	bool has_verbose;	/* has a step-by-step narration as well */
-	bool verbose;		/* narrate every step (implies trace) */
-};
-
-extern struct mechanism mechanisms[NR_MECHS];
+/*
+ * The table itself (name, summary, current design, trace switches) is
+ * mm/mechanisms.c's own; above it, code reads a mechanism by id through
+ * the functions below and changes it through mech_set() and the others.
+ */
 
 /*
  * The getters: the design a mechanism's switch dispatches on.  Each
  * mechanism file reads its own (zone_update_contiguous(), memmap_init_range(),
- * free_contig_range(), auto_movable_stats_get()).  Context: (any).
+ * free_contig_range(), auto_movable_stats_get()).  An id out of range is
+ * a bug (MM_BUG_ON).  Context: (any).
  */
-static inline enum mech_design mech_design(enum mech_id id) { return mechanisms[id].design; }
-static inline bool mech_new(enum mech_id id) { return mechanisms[id].design != DESIGN_OLD; }
-static inline bool mech_tracing(enum mech_id id) { return mechanisms[id].trace; }
-static inline bool mech_tracing_verbose(enum mech_id id) { return mechanisms[id].verbose; }
-static inline bool mech_any_tracing(void)
-{
-	for (int i = 0; i < NR_MECHS; i++)
-		if (mechanisms[i].trace)
-			return true;
-	return false;
-}
+enum mech_design mech_design(enum mech_id id);
+static inline bool mech_new(enum mech_id id) { return mech_design(id) != DESIGN_OLD; }
+bool mech_tracing(enum mech_id id);
+bool mech_tracing_verbose(enum mech_id id);
+bool mech_any_tracing(void);
 static inline enum mech_design contig_check_design(void) { return mech_design(MECH_CONTIG_CHECK); }
 static inline enum mech_design memmap_init_design(void) { return mech_design(MECH_MEMMAP_INIT); }
 static inline enum mech_design contig_free_design(void) { return mech_design(MECH_CONTIG_FREE); }
@@ -103,16 +92,28 @@ static inline enum mech_design auto_movable_stats_design(void)
 	return mech_design(MECH_AUTO_MOVABLE_STATS);
 }
 
+/*
+ * mech_name() - the knob name ("contig_check", ...: the file under
+ * /sys/kernel/mm/memlab/ and the word `mech` takes).  mech_has_nt() -
+ * whether the mechanism has the template-nt design (memmap_init only).
+ * An id out of range is a bug.  Context: (any).
+ */
+const char *mech_name(enum mech_id id);
+bool mech_has_nt(enum mech_id id);
+
 /* mech_trace() - a teaching line on the console when the mechanism's trace is on. */
 #define mech_trace(id, fmt, ...)						\
 	do {									\
 		if (mech_tracing(id))						\
-			printk(LOG_NOTICE, "[%s] " fmt, mechanisms[id].name,	\
+			printk(LOG_NOTICE, "[%s] " fmt, mech_name(id),		\
 			       ##__VA_ARGS__);					\
 	} while (0)
 
-/* mech_find() - by name, or NULL.  Context: (any). */
-struct mechanism *mech_find(const char *name);
+/*
+ * mech_find() - the id of the mechanism whose knob name is name, or
+ * -ENOENT.  Context: (any).
+ */
+int mech_find(const char *name);
 
 /*
  * mech_set() - THE setter: switch mechanism id to design d.  -EINVAL for
@@ -120,24 +121,24 @@ struct mechanism *mech_find(const char *name);
  * memmap_init's only).  Switching from old to a new design first runs the
  * mechanism's resync hook, if it registered one, so the new design starts
  * from the truth; the switch is narrated when the mechanism's trace is on.
- * No code outside mm/mechanisms.c writes mechanisms[].design.
+ * No code outside mm/mechanisms.c writes a mechanism's design.
  * Context: (main), between operations.
  */
 int mech_set(enum mech_id id, enum mech_design d);
 
 /*
  * mech_set_design() - parse "old", "new" or "template-nt" (a trailing
- * newline is fine) and mech_set() it.  Returns 0 or -EINVAL.
- * Context: (main).
+ * newline is fine) and mech_set() it on mechanism id.  Returns 0 or
+ * -EINVAL.  Context: (main).
  */
-int mech_set_design(struct mechanism *m, const char *value, size_t len);
+int mech_set_design(enum mech_id id, const char *value, size_t len);
 const char *mech_design_name(enum mech_design d);
 
 /*
  * mech_set_trace() - turn a mechanism's narration on or off (and its
  * step-by-step narration off).  mech_set_trace_verbose() turns both on,
- * for a mechanism with has_verbose; -EINVAL for the others.
- * Context: (main).
+ * for a mechanism that has a step-by-step narration; -EINVAL for the
+ * others.  Context: (main).
  */
 void mech_set_trace(enum mech_id id, bool on);
 int mech_set_trace_verbose(enum mech_id id);
@@ -177,5 +178,14 @@ void mech_register_leave_new(enum mech_id id, void (*leave)(void));
 
 /* mech_dump() - the `mech` table: name, design, trace, summary.  Context: (any). */
 void mech_dump(struct printer *p);
+
+/*
+ * mech_reset() - every mechanism back to its design as linked (the one
+ * deferred_init_plan() and the boot parameters start from), all traces
+ * off; no hook runs.  For host tests that boot the simulated machine
+ * again; the kernel boots with the table as linked.  Context: (boot),
+ * before mm_core_init().
+ */
+void mech_reset(void);
 
 #endif

@@ -95,8 +95,6 @@ _Static_assert(MCM_SIM_RAM <= FVM_SIM_RAM, "the fake device tracks blocks up to 
 
 static struct fw_memmap mcm_map;
 static struct mm_boot_params mcm_bp;
-static struct mechanism mcm_mech_boot[NR_MECHS];	/* the switches as linked */
-static bool mcm_mech_saved;
 
 /* Owners per pfn: low nibble refcounted owners, high nibble frozen ones. */
 static u8 mcm_owner[MCM_NR_PFNS];
@@ -166,11 +164,7 @@ static MCM_UNUSED void mcm_boot(void)
 {
 	int err;
 
-	if (!mcm_mech_saved) {
-		memcpy(mcm_mech_boot, mechanisms, sizeof(mechanisms));
-		mcm_mech_saved = true;
-	}
-	memcpy(mechanisms, mcm_mech_boot, sizeof(mechanisms));
+	mech_reset();	/* the switches as linked */
 	cma_reset();
 	devmem_reset();
 	host_mm_reset(MCM_SIM_RAM);

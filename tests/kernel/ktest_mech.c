@@ -43,19 +43,19 @@ static void auto_movable_cache_equals_walk(struct ktest *t)
 
 static void switches_parse(struct ktest *t)
 {
-	struct mechanism *m = mech_find("contig_free");
+	int m = mech_find("contig_free");
 	enum mech_design saved;
 
-	KTEST_ASSERT(t, m != NULL);
-	saved = m->design;
+	KTEST_ASSERT(t, m >= 0);
+	saved = mech_design(m);
 	KTEST_EXPECT_EQ(t, mech_set_design(m, "old\n", 4), 0);
-	KTEST_EXPECT_EQ(t, m->design, DESIGN_OLD);
+	KTEST_EXPECT_EQ(t, mech_design(m), DESIGN_OLD);
 	KTEST_EXPECT_EQ(t, mech_set_design(m, "template-nt", 11), -22);	/* memmap_init only */
 	KTEST_EXPECT_EQ(t, mech_set_design(m, "bogus", 5), -22);
-	KTEST_EXPECT_EQ(t, m->design, DESIGN_OLD);
+	KTEST_EXPECT_EQ(t, mech_design(m), DESIGN_OLD);
 	mech_restore(MECH_CONTIG_FREE, saved);
 	KTEST_EXPECT_EQ(t, contig_free_design(), saved);
-	KTEST_EXPECT(t, mech_find("nosuch") == NULL);
+	KTEST_EXPECT(t, mech_find("nosuch") < 0);
 }
 
 static const struct ktest_case mech_cases[] = {

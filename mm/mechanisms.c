@@ -105,18 +105,14 @@ int mech_find(const char *name)
 	return -ENOENT;
 }
 
+/* The names of the designs: what mech_design_name() says, mech_parse_design() reads. */
+static const char *const design_names[] = {
+	[DESIGN_OLD] = "old", [DESIGN_NEW] = "new", [DESIGN_NEW_NT] = "template-nt",
+};
+
 const char *mech_design_name(enum mech_design d)
 {
-	return d == DESIGN_OLD ? "old" : d == DESIGN_NEW ? "new" : "template-nt";
-}
-
-static bool word_is(const char *value, size_t len, const char *word)
-{
-	size_t n = strlen(word);
-
-	if (len && value[len - 1] == '\n')
-		len--;
-	return len == n && !strncmp(value, word, n);
+	return d == DESIGN_OLD || d == DESIGN_NEW ? design_names[d] : design_names[DESIGN_NEW_NT];
 }
 
 void mech_register_resync(enum mech_id id, void (*resync)(void))
@@ -151,19 +147,24 @@ int mech_set(enum mech_id id, enum mech_design d)
 	return 0;
 }
 
+int mech_parse_design(const char *word, size_t len)
+{
+	for (unsigned d = 0; d < ARRAY_SIZE(design_names); d++)
+		if (len == strlen(design_names[d]) && !strncmp(word, design_names[d], len))
+			return (int)d;
+	return -EINVAL;
+}
+
 int mech_set_design(enum mech_id id, const char *value, size_t len)
 {
-	enum mech_design d;
+	int d;
 
-	if (word_is(value, len, "old"))
-		d = DESIGN_OLD;
-	else if (word_is(value, len, "new"))
-		d = DESIGN_NEW;
-	else if (word_is(value, len, "template-nt"))
-		d = DESIGN_NEW_NT;
-	else
-		return -EINVAL;
-	return mech_set(id, d);
+	if (len && value[len - 1] == '\n')	/* as `echo` writes a file */
+		len--;
+	d = mech_parse_design(value, len);
+	if (d < 0)
+		return d;
+	return mech_set(id, (enum mech_design)d);
 }
 
 void mech_set_trace(enum mech_id id, bool on)

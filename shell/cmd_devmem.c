@@ -28,18 +28,19 @@
 #include <lib/string.h>
 #include <kernel/time.h>
 #include <mm/memremap.h>
+#include <mm/mechanisms.h>
 #include "mm_bench.h"
 
-/* "old", "new" (or "template"), "template-nt"; -1 if none of them. */
+/*
+ * A design word of `devmem rebind`: mech_parse_design()'s, and "template",
+ * the benchmark tables' name for memmap_init's new design.  The design, or
+ * -EINVAL if none of them.
+ */
 static int parse_design(const char *word)
 {
-	if (!strcmp(word, "old"))
-		return DESIGN_OLD;
-	if (!strcmp(word, "new") || !strcmp(word, "template"))
-		return DESIGN_NEW;
-	if (!strcmp(word, "template-nt"))
-		return DESIGN_NEW_NT;
-	return -1;
+	if (!strcmp(word, "template"))
+		word = "new";
+	return mech_parse_design(word, strlen(word));
 }
 
 static int parse_id(struct printer *out, const char *word, int *id)

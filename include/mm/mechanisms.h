@@ -127,9 +127,18 @@ int mech_find(const char *name);
 int mech_set(enum mech_id id, enum mech_design d);
 
 /*
- * mech_set_design() - parse "old", "new" or "template-nt" (a trailing
- * newline is fine) and mech_set() it on mechanism id.  Returns 0 or
- * -EINVAL.  Context: (main).
+ * mech_parse_design() - THE parser of design names: the len bytes at word
+ * are exactly "old", "new" or "template-nt" (the names mech_design_name()
+ * gives).  Returns the enum mech_design, or -EINVAL for any other word;
+ * whether the mechanism has that design is mech_set()'s question.
+ * Context: (any).
+ */
+int mech_parse_design(const char *word, size_t len);
+
+/*
+ * mech_set_design() - mech_parse_design() the value (a trailing newline,
+ * as a file write has, is fine) and mech_set() it on mechanism id.
+ * Returns 0 or -EINVAL.  Context: (main).
  */
 int mech_set_design(enum mech_id id, const char *value, size_t len);
 const char *mech_design_name(enum mech_design d);

@@ -353,6 +353,28 @@ HTEST(mech_override_failure_restores_nothing)
 	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW), 0);
 }
 
+/*
+ * The one parser of design names reads exactly the words mech_design_name()
+ * writes; mech_set_design() also takes them with a file write's newline.
+ */
+HTEST(mech_parse_design_words)
+{
+	for (int d = DESIGN_OLD; d <= DESIGN_NEW_NT; d++) {
+		const char *w = mech_design_name((enum mech_design)d);
+
+		CHECK_EQ(mech_parse_design(w, strlen(w)), d);
+	}
+	CHECK_EQ(mech_parse_design("old\n", 4), -EINVAL);
+	CHECK_EQ(mech_parse_design("ol", 2), -EINVAL);
+	CHECK_EQ(mech_parse_design("template", 8), -EINVAL);
+	CHECK_EQ(mech_parse_design("newer", 3), DESIGN_NEW);	/* len bytes, not the string */
+	CHECK_EQ(mech_parse_design("", 0), -EINVAL);
+	CHECK_EQ(mech_set_design(MECH_CONTIG_FREE, "old\n", 4), 0);
+	CHECK_EQ(contig_free_design(), DESIGN_OLD);
+	CHECK_EQ(mech_set_design(MECH_CONTIG_FREE, "new", 3), 0);
+	CHECK_EQ(contig_free_design(), DESIGN_NEW);
+}
+
 /* The trace narrates one line per section. */
 HTEST(memmap_template_trace)
 {

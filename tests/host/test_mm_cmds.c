@@ -169,6 +169,36 @@ HTEST(mm_cmds_dimm_online_offline_devmem)
 }
 
 /*
+ * The design words: `mech` and `devmem rebind` read them with the one
+ * parser (mech_parse_design()); `devmem rebind` also takes "template", the
+ * benchmark tables' name for the new design, and `mech` does not.
+ */
+HTEST(mm_cmds_design_words)
+{
+	boot();
+	CHECK_EQ(mcm_dimm_add(1, 0, 3), 0);
+	CHECK_EQ(run("devmem create 0x108000000 256M 2m"), 0);
+	CHECK_EQ(run("devmem rebind 0 template"), 0);
+	CHECK(strstr(out, "devmem0: rebind (new): ") != NULL);
+	CHECK_EQ(run("devmem rebind 0 template-nt"), 0);
+	CHECK(strstr(out, "devmem0: rebind (template-nt): ") != NULL);
+	CHECK_EQ(run("devmem rebind 0 old"), 0);
+	CHECK(strstr(out, "devmem0: rebind (old): ") != NULL);
+	CHECK_EQ(run("devmem rebind 0 newer"), -EINVAL);
+	CHECK_STREQ(out, "devmem: newer: the design is old, new or template-nt\n");
+	CHECK_EQ(run("mech memmap_init template"), -EINVAL);
+	CHECK_STREQ(out, "mech: memmap_init: 'template' is not a design (old, new, template-nt)\n");
+	CHECK_EQ(run("mech contig_free template-nt"), -EINVAL);
+	CHECK_STREQ(out, "mech: contig_free: 'template-nt' is not a design (old, new)\n");
+	CHECK_EQ(run("mech memmap_init template-nt"), 0);
+	CHECK_STREQ(out, "memmap_init: template-nt\n");
+	CHECK_EQ(run("mech memmap_init new"), 0);
+	CHECK_EQ(run("devmem destroy 0"), 0);
+	CHECK_EQ(mcm_dimm_remove(0, 3), 0);
+	check_consistent();
+}
+
+/*
  * Malformed and impossible commands: each fails with an errno, prints a
  * line that says why (or the usage), and changes no counter.
  */

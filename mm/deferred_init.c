@@ -43,7 +43,7 @@
 #include <lib/params.h>
 #include <lib/string.h>
 
-int deferred_init_param = DEFERRED_INIT_OLD;
+int deferred_init_param = DESIGN_OLD;
 u64 deferred_init_early = (256ULL << 20);
 struct deferred_init_stats deferred_init_stats;
 
@@ -52,16 +52,12 @@ static u64 node_pending_sections[MAX_NUMNODES];
 static u64 pending_sections;	/* all nodes */
 static u64 next_section;	/* no pending section below this number */
 
-static const char *const deferred_init_names[] = {
-	[DEFERRED_INIT_OLD] = "old",
-	[DEFERRED_INIT_NEW] = "new",
-};
-
-_Static_assert(sizeof(enum deferred_init_boot) == sizeof(int), "PARAM_ENUM stores an int");
+_Static_assert(sizeof(enum mech_design) == sizeof(int), "PARAM_ENUM stores an int");
+_Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
 
 KERNEL_PARAM(deferred_init,
 	.name = "deferred_init", .type = PARAM_ENUM, .value = &deferred_init_param,
-	.def = DEFERRED_INIT_OLD, .names = deferred_init_names, .nr_names = 2,
+	.def = DESIGN_OLD, .names = mech_design_names, .nr_names = 2,	/* old, new */
 	.help = "boot memmap init: old = all before the prompt, new = early part, the rest after");
 KERNEL_PARAM(deferred_init_early,
 	.name = "deferred_init_early", .type = PARAM_SIZE, .value = &deferred_init_early,
@@ -181,8 +177,8 @@ void deferred_init_plan(void)
 	memset(node_pending_pages, 0, sizeof(node_pending_pages));
 	memset(node_pending_sections, 0, sizeof(node_pending_sections));
 	pending_sections = next_section = 0;
-	mech_set(MECH_DEFERRED_INIT, deferred_init_param == DEFERRED_INIT_NEW ? DESIGN_NEW : DESIGN_OLD);
-	if (deferred_init_param != DEFERRED_INIT_NEW)
+	mech_set(MECH_DEFERRED_INIT, deferred_init_param == DESIGN_NEW ? DESIGN_NEW : DESIGN_OLD);
+	if (deferred_init_param != DESIGN_NEW)
 		return;
 	deferred_init_stats.boot_new = true;
 	for (; sparse_next_present(&nr); nr++) {

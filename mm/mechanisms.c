@@ -105,14 +105,13 @@ int mech_find(const char *name)
 	return -ENOENT;
 }
 
-/* The names of the designs: what mech_design_name() says, mech_parse_design() reads. */
-static const char *const design_names[] = {
+const char *const mech_design_names[NR_MECH_DESIGNS] = {
 	[DESIGN_OLD] = "old", [DESIGN_NEW] = "new", [DESIGN_NEW_NT] = "template-nt",
 };
 
 const char *mech_design_name(enum mech_design d)
 {
-	return d == DESIGN_OLD || d == DESIGN_NEW ? design_names[d] : design_names[DESIGN_NEW_NT];
+	return d == DESIGN_OLD || d == DESIGN_NEW ? mech_design_names[d] : mech_design_names[DESIGN_NEW_NT];
 }
 
 void mech_register_resync(enum mech_id id, void (*resync)(void))
@@ -149,8 +148,8 @@ int mech_set(enum mech_id id, enum mech_design d)
 
 int mech_parse_design(const char *word, size_t len)
 {
-	for (unsigned d = 0; d < ARRAY_SIZE(design_names); d++)
-		if (len == strlen(design_names[d]) && !strncmp(word, design_names[d], len))
+	for (unsigned d = 0; d < ARRAY_SIZE(mech_design_names); d++)
+		if (len == strlen(mech_design_names[d]) && !strncmp(word, mech_design_names[d], len))
 			return (int)d;
 	return -EINVAL;
 }

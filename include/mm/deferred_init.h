@@ -47,8 +47,12 @@
 #include <mm/mmzone.h>
 #include <lib/printer.h>
 
-/* The boot parameters: deferred_init=old|new and deferred_init_early=SIZE. */
-enum deferred_init_boot { DEFERRED_INIT_OLD, DEFERRED_INIT_NEW };
+/*
+ * The boot parameters: deferred_init=old|new and deferred_init_early=SIZE.
+ * deferred_init_param holds the design the boot asks for, DESIGN_OLD or
+ * DESIGN_NEW (an enum mech_design, int-sized as PARAM_ENUM stores it);
+ * deferred_init_plan() switches MECH_DEFERRED_INIT to it.
+ */
 extern int deferred_init_param;
 extern u64 deferred_init_early;
 

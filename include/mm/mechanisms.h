@@ -65,7 +65,16 @@ enum mech_design {
 	DESIGN_OLD,	/* "old": the design Linux replaced */
 	DESIGN_NEW,	/* "new": the 2025-2026 design (default but for deferred_init) */
 	DESIGN_NEW_NT,	/* "template-nt": memmap_init only, non-temporal stores */
+	NR_MECH_DESIGNS
 };
+
+/*
+ * mech_design_names[] - the name of each design, by enum mech_design:
+ * what mech_design_name() says and mech_parse_design() reads.  A boot
+ * parameter that chooses a design (deferred_init=) takes its words from
+ * here too: the first two, for a mechanism without template-nt.
+ */
+extern const char *const mech_design_names[NR_MECH_DESIGNS];
 
 /*
  * The table itself (name, summary, current design, trace switches) is

@@ -82,7 +82,7 @@ static void di_boot(int d)
 /* Put the boot parameters back for the other tests of the suite. */
 static void di_restore(void)
 {
-	deferred_init_param = DEFERRED_INIT_OLD;
+	deferred_init_param = DESIGN_OLD;
 	deferred_init_early = 256 * MiB;
 	mech_register_leave_new(MECH_DEFERRED_INIT, NULL);
 	mech_set(MECH_DEFERRED_INIT, DESIGN_OLD);
@@ -241,7 +241,7 @@ static bool eager_taken;
 static const struct snapshot *eager_snapshot(void)
 {
 	if (!eager_taken) {
-		di_boot(DEFERRED_INIT_OLD);
+		di_boot(DESIGN_OLD);
 		CHECK_EQ(deferred_init_pending_sections(), 0);
 		hotplug_check_invariants();
 		snapshot_take(&eager);
@@ -327,7 +327,7 @@ HTEST(deferred_init_boot_leaves_sections_pending)
 {
 	const struct snapshot *e = eager_snapshot();
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	CHECK_EQ(mech_design(MECH_DEFERRED_INIT), DESIGN_NEW);
 	CHECK_EQ(deferred_init_stats.boot_sections, 3);		/* 0, 8, 15 */
 	CHECK_EQ(deferred_init_pending_sections(), 12);		/* 1-5, 7, 9-14 */
@@ -351,7 +351,7 @@ HTEST(deferred_init_complete_equals_eager)
 	const struct snapshot *e = eager_snapshot();
 	struct snapshot got;
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	CHECK_EQ(run_steps(budget_one, e), 12);
 	CHECK_EQ(deferred_init_stats.step_sections, 12);
 	snapshot_take(&got);
@@ -380,7 +380,7 @@ HTEST(deferred_init_born_free_same_bytes_every_memmap_design)
 
 	for (unsigned i = 0; i < ARRAY_SIZE(designs); i++) {
 		CHECK_EQ(mech_set(MECH_MEMMAP_INIT, designs[i]), 0);
-		di_boot(DEFERRED_INIT_NEW);
+		di_boot(DESIGN_NEW);
 		CHECK_EQ(run_steps(budget_one, e), 12);
 		snapshot_take(&got);
 		CHECK_EQ(snapshot_compare(e, &got), 0);
@@ -388,9 +388,9 @@ HTEST(deferred_init_born_free_same_bytes_every_memmap_design)
 	}
 	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, saved), 0);
 	page_poison_enable(true);
-	di_boot(DEFERRED_INIT_OLD);
+	di_boot(DESIGN_OLD);
 	snapshot_take(&poisoned);
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	while (deferred_init_step(3))
 		;
 	snapshot_take(&got);
@@ -417,7 +417,7 @@ HTEST(deferred_init_random_budgets_same_result)
 		struct snapshot got;
 
 		budget_seed = seed;
-		di_boot(DEFERRED_INIT_NEW);
+		di_boot(DESIGN_NEW);
 		run_steps(budget_random, e);
 		snapshot_take(&got);
 		CHECK_EQ(snapshot_compare(e, &got), 0);
@@ -433,7 +433,7 @@ HTEST(deferred_init_switch_to_old_finishes)
 	const struct snapshot *e = eager_snapshot();
 	struct snapshot got;
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	deferred_init_step(2);
 	CHECK_EQ(mech_set(MECH_DEFERRED_INIT, DESIGN_OLD), 0);
 	CHECK_EQ(deferred_init_pending_sections(), 0);
@@ -456,7 +456,7 @@ HTEST(deferred_init_grow_on_demand)
 	u64 want = 4 * PAGES_PER_SECTION, got = 0, n = 0;
 	struct page **blocks = malloc((want >> MAX_PAGE_ORDER) * sizeof(*blocks));
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	initialised_free = NODE_DATA(0)->node_zones[ZONE_DMA32].nr_free;
 	CHECK(initialised_free < want);
 	/* 512 MiB of node 0 in 4 MiB blocks: more than its initialised part
@@ -496,7 +496,7 @@ HTEST(deferred_init_grow_when_initialised_part_is_used_up)
 	struct page *p;
 	u64 taken = 0;
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	zone = &NODE_DATA(1)->node_zones[ZONE_DMA32];
 	/* take node 1's initialised memory block by block without growing:
 	 * straight from the zone, as the allocator's fast path would */
@@ -522,7 +522,7 @@ HTEST(deferred_init_offline_pending_block_initialises_it_first)
 	struct memory_block *mem;
 	u64 managed;
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	mem = find_memory_block_by_id(3);
 	CHECK(mem && mem->state == MEM_ONLINE);
 	CHECK(pfn_pending(3 * PAGES_PER_SECTION));
@@ -553,7 +553,7 @@ HTEST(deferred_init_offline_pending_block_with_memmap_refuses)
 	struct memory_block *mem;
 	u64 managed, pending;
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	mem = find_memory_block_by_id(7);
 	CHECK(mem && mem->state == MEM_ONLINE);
 	CHECK(pfn_pending(7 * PAGES_PER_SECTION));
@@ -577,7 +577,7 @@ HTEST(deferred_init_isolate_pending_range_initialises_it_first)
 	const struct snapshot *e = eager_snapshot();
 	u64 start = 10 * PAGES_PER_SECTION + 4 * pageblock_nr_pages, failed = 0;
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	CHECK(pfn_pending(start));
 	CHECK_EQ(start_isolate_page_range(start, start + 2 * pageblock_nr_pages, 0, &failed), 0);
 	CHECK(!pfn_pending(start));
@@ -594,7 +594,7 @@ HTEST(deferred_init_hotplug_next_to_pending_memory)
 	struct memory_block *mem;
 	u64 managed;
 
-	di_boot(DEFERRED_INIT_NEW);
+	di_boot(DESIGN_NEW);
 	CHECK(pfn_pending(HOLE_PFN - 1));			/* section 5 waits */
 	managed = totalram_pages();
 	CHECK_EQ(add_memory(0, PFN_PHYS(HOLE_PFN), PAGES_PER_SECTION << PAGE_SHIFT, -1, MHP_NONE), 0);

@@ -301,13 +301,38 @@ static const char *bench_fixed2(char *buf, size_t size, u64 num, u64 den)
 
 /* ---- bench free_contig_range: page by page vs prepared + chunks -------------- */
 
-/* Free the allocated range with one design, timed. */
-static u64 free_range_timed(u64 pfn, u64 nr, bool frozen, enum mech_design d)
+/*
+ * Free the allocated range with design d, as free_contig_range() (or
+ * free_contig_frozen_range()) frees it with the switch at d: the switch
+ * is overridden around the timed call only, so no pause sees it.  The
+ * cycles into *cycles; 0, or the override's error after saying so (the
+ * range is then freed with the design in force: free, as after any
+ * error of the rounds).
+ */
+static int free_range_timed(struct printer *out, const char *cmd, u64 pfn, u64 nr, bool frozen,
+			    enum mech_design d, u64 *cycles)
 {
-	u64 t0 = cycles_now();
+	enum mech_design saved;
+	int err = mech_override(MECH_CONTIG_FREE, d, &saved);
+	u64 t0;
 
-	free_contig_range_design(pfn, nr, frozen, d, NULL);
-	return cycles_now() - t0;
+	if (err) {
+		pr_printf(out, "%s: cannot switch contig_free to %s: %s; the range is freed\n", cmd,
+			  mech_design_name(d), err_text(err));
+		if (frozen)
+			free_contig_frozen_range(pfn, nr);
+		else
+			free_contig_range(pfn, nr);
+		return err;
+	}
+	t0 = cycles_now();
+	if (frozen)
+		free_contig_frozen_range(pfn, nr);
+	else
+		free_contig_range(pfn, nr);
+	*cycles = cycles_now() - t0;
+	mech_restore(MECH_CONTIG_FREE, saved);
+	return 0;
 }
 
 static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr, unsigned reps)
@@ -342,20 +367,24 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 		u64 left = bytes, t0;
 
 		/* The range is allocated (refcount 1) at the top of each round. */
-		t[0][r] = free_range_timed(pfn, nr, false, DESIGN_OLD);
-		err = contig_realloc_range(out, cmd, pfn, nr, mt, false);
+		err = free_range_timed(out, cmd, pfn, nr, false, DESIGN_OLD, &t[0][r]);
+		if (!err)
+			err = contig_realloc_range(out, cmd, pfn, nr, mt, false);
 		if (err)
 			break;
-		t[1][r] = free_range_timed(pfn, nr, false, DESIGN_NEW);
-		err = contig_realloc_range(out, cmd, pfn, nr, mt, true);
+		err = free_range_timed(out, cmd, pfn, nr, false, DESIGN_NEW, &t[1][r]);
+		if (!err)
+			err = contig_realloc_range(out, cmd, pfn, nr, mt, true);
 		if (err)
 			break;
-		t[2][r] = free_range_timed(pfn, nr, true, DESIGN_OLD);
-		err = contig_realloc_range(out, cmd, pfn, nr, mt, true);
+		err = free_range_timed(out, cmd, pfn, nr, true, DESIGN_OLD, &t[2][r]);
+		if (!err)
+			err = contig_realloc_range(out, cmd, pfn, nr, mt, true);
 		if (err)
 			break;
-		t[3][r] = free_range_timed(pfn, nr, true, DESIGN_NEW);
-		err = contig_realloc_range(out, cmd, pfn, nr, mt, false);
+		err = free_range_timed(out, cmd, pfn, nr, true, DESIGN_NEW, &t[3][r]);
+		if (!err)
+			err = contig_realloc_range(out, cmd, pfn, nr, mt, false);
 		t0 = cycles_now();
 		while (left) {
 			u64 n = MIN(left, (u64)(PAGE_SIZE << scratch_order));
@@ -374,7 +403,7 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 	}
 	mech_set_trace(MECH_CONTIG_FREE, trace);
 	if (err)
-		goto out_scratch;	/* the range is free: realloc failed after a free */
+		goto out_scratch;	/* the range is free: realloc (or a switch) failed after a free */
 	free_contig_range(pfn, nr);
 
 	for (unsigned i = 0; i < 5; i++) {

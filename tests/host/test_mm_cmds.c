@@ -199,6 +199,29 @@ HTEST(mm_cmds_design_words)
 }
 
 /*
+ * bench free_contig_range times each design through mech_override(): with
+ * the trace on, its switches narrate nothing (the trace is off while the
+ * rounds run; only the last free, after them, is narrated), and the
+ * switch and the trace are as before after it.
+ */
+HTEST(mm_cmds_bench_free_contig_range_overrides)
+{
+	int since;
+
+	boot();
+	CHECK_EQ(run("trace contig_free on"), 0);
+	since = host_log_count;
+	CHECK_EQ(run("bench free_contig_range 64 2"), 0);
+	CHECK(strstr(out, "speedup new/old") != NULL);
+	CHECK(!host_log_seen("[contig_free] design", since));
+	CHECK(host_log_seen("[contig_free] ", since));		/* the last free */
+	CHECK_EQ(contig_free_design(), DESIGN_NEW);
+	CHECK(mech_tracing(MECH_CONTIG_FREE));
+	CHECK_EQ(run("trace contig_free off"), 0);
+	check_consistent();
+}
+
+/*
  * Malformed and impossible commands: each fails with an errno, prints a
  * line that says why (or the usage), and changes no counter.
  */

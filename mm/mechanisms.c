@@ -111,7 +111,9 @@ const char *const mech_design_names[NR_MECH_DESIGNS] = {
 
 const char *mech_design_name(enum mech_design d)
 {
-	return d == DESIGN_OLD || d == DESIGN_NEW ? mech_design_names[d] : mech_design_names[DESIGN_NEW_NT];
+	if (d != DESIGN_OLD && d != DESIGN_NEW)
+		d = DESIGN_NEW_NT;	/* as it always said for any other value */
+	return mech_design_names[d];
 }
 
 void mech_register_resync(enum mech_id id, void (*resync)(void))

@@ -3,7 +3,8 @@
  *
  * Linux reaches DIMM slots through AML: PNP0C80 devices whose methods read
  * and write a small I/O register block.  memlab has no AML interpreter and
- * does in C what those methods do (research: qemu-hotplug.md 1.2-1.5):
+ * does in C what those methods do (they are in QEMU's DSDT; the layout
+ * below is what they read and write):
  *
  *   register block (default I/O 0x0a00, 24 bytes), per selected slot:
  *     +0x00 w: slot selector      r: base address low
@@ -25,6 +26,13 @@
  *             DEVICE_DELETED); if offlining fails, _OST(Eject Request,
  *             device in use) and the DIMM stays, online and usable.
  * DIMMs present at boot (cold-plugged) are found by a scan of all slots.
+ *
+ * Memory is added in whole 128 MiB memory blocks at 128 MiB boundaries.  A
+ * DIMM whose size is not a multiple of 128 MiB, or that QEMU placed off a
+ * boundary (after an odd-sized one), is used for the whole blocks inside
+ * it; the head and tail left out are named, with the reason, on the
+ * console and in `hotplug`.  A DIMM with no whole block in it is refused
+ * with _OST(Device Check, insertion not supported).
  *
  * Each DIMM is a static memory group of the hotplug core; the core never
  * learns that ACPI asked.  Context: init (boot); everything else (main).
@@ -64,6 +72,7 @@
 #define OST_EV_OSPM_EJECT	0x103
 #define OST_SUCCESS		0x00
 #define OST_FAILURE		0x01
+#define OST_INSERT_NOT_SUPPORTED 0x82
 #define OST_EJECT_IN_USE	0x81
 #define OST_EJECT_IN_PROGRESS	0x84
 
@@ -90,12 +99,14 @@ static const char *const dimm_state_names[] = {
 struct dimm_slot {
 	enum dimm_state state;	/* what memlab did with it */
 	u64 base, size;		/* the DIMM's range, when known */
+	u64 use_base, use_size;	/* its whole memory blocks: what memlab adds */
 	u32 pxm;		/* proximity domain from the device */
 	int nid;		/* memlab node */
 	int mgid;		/* memory group, -1 if none */
 	u32 ost_event, ost_status; /* last _OST sent */
 	u64 last_event_ms;	/* uptime of the last event */
-	char why[112];		/* reason of the last failure */
+	char why[160];		/* reason of the last failure */
+	char left_out[128];	/* the parts not used and why, "" if none */
 	/* the add or eject while it runs: a long operation (`work`) */
 	struct longop op;	/* busy range: the DIMM */
 	char op_name[32];	/* "dimm3 add", "dimm3 remove" */
@@ -160,10 +171,49 @@ static void dimm_add_start(unsigned slot);
 static void dimm_add_next(void);
 static void dimm_eject_start(unsigned slot);
 
-/* Physical address of block i of the DIMM in s. */
+/* Physical address of block i of the DIMM in s (of its used part). */
 static u64 dimm_block_pa(const struct dimm_slot *s, unsigned i)
 {
-	return s->base + (u64)i * MEMORY_BLOCK_SIZE;
+	return s->use_base + (u64)i * MEMORY_BLOCK_SIZE;
+}
+
+/* "[a-b] (N MiB)" for the range [start, end), KiB if not whole MiB. */
+static int print_part(char *buf, size_t size, u64 start, u64 end)
+{
+	u64 len = end - start;
+	bool mib = (len & ((1ULL << 20) - 1)) == 0;
+
+	return ksnprintf(buf, size, "[%#llx-%#llx] (%llu %s)", (unsigned long long)start,
+			 (unsigned long long)(end - 1), (unsigned long long)(mib ? len >> 20 : len >> 10),
+			 mib ? "MiB" : "KiB");
+}
+
+/*
+ * The part of the DIMM in s that memlab uses: the whole 128 MiB memory
+ * blocks inside [base, base + size).  Sets use_base/use_size and says in
+ * left_out which head and tail are left ("" if none).  Returns false if no
+ * block is whole (or the device's range wraps).  Context: (main).
+ */
+static bool dimm_usable_part(struct dimm_slot *s)
+{
+	u64 end = s->base + s->size;
+	u64 ubase = ALIGN_UP(s->base, MEMORY_BLOCK_SIZE), uend = ALIGN_DOWN(end, MEMORY_BLOCK_SIZE);
+	int n = 0;
+
+	s->left_out[0] = '\0';
+	s->use_base = s->use_size = 0;
+	if (end < s->base || ubase < s->base || uend <= ubase)
+		return false;
+	s->use_base = ubase;
+	s->use_size = uend - ubase;
+	if (ubase > s->base)
+		n = print_part(s->left_out, sizeof(s->left_out), s->base, ubase);
+	if (end > uend) {
+		if (n)
+			n += ksnprintf(s->left_out + n, sizeof(s->left_out) - (size_t)n, " and ");
+		print_part(s->left_out + n, sizeof(s->left_out) - (size_t)n, uend, end);
+	}
+	return true;
 }
 
 /* The slot whose long operation op is. */
@@ -266,7 +316,7 @@ static bool dimm_add_step(struct longop *op, u64 deadline_ns)
 	if (s->added < s->nr_blocks || (type != MMOP_OFFLINE && s->onlined < s->added))
 		return true;
 	s->state = DIMM_ADDED;
-	add_system_ram_resource(s->base, s->size, "System RAM", false);	/* /proc/iomem */
+	add_system_ram_resource(s->use_base, s->use_size, "System RAM", false);	/* /proc/iomem */
 	/* QEMU hears first: who sees the log line can rely on the _OST event */
 	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_SUCCESS);
 	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] node %d: %u blocks added%s in %llu ms",
@@ -288,7 +338,7 @@ static void dimm_add_start(unsigned slot)
 	struct dimm_slot *s = &slots[slot];
 	bool auto_on = memhp_default_online_type != MMOP_OFFLINE;
 
-	s->nr_blocks = (unsigned)(s->size / MEMORY_BLOCK_SIZE);
+	s->nr_blocks = (unsigned)(s->use_size / MEMORY_BLOCK_SIZE);
 	s->added = s->onlined = s->removed = 0;
 	s->eject_pending = false;
 	s->add_queued = false;
@@ -392,7 +442,7 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 		return true;
 	memory_group_unregister(s->mgid);
 	s->mgid = -1;
-	release_mem_region_adjustable(s->base, s->size);	/* /proc/iomem */
+	release_mem_region_adjustable(s->use_base, s->use_size);	/* /proc/iomem */
 	slot_ctrl(slot, CTRL_EJECT);	/* QEMU unplugs it and sends DEVICE_DELETED */
 	s->state = DIMM_EMPTY;
 	s->why[0] = '\0';
@@ -424,7 +474,7 @@ static void dimm_eject_start(unsigned slot)
 		return;
 	}
 	eject_running = (int)slot;
-	s->nr_blocks = (unsigned)(s->size / MEMORY_BLOCK_SIZE);
+	s->nr_blocks = (unsigned)(s->use_size / MEMORY_BLOCK_SIZE);
 	s->removed = 0;
 	s->state = DIMM_REMOVING;
 	s->t0_ns = ktime_ns();
@@ -464,13 +514,22 @@ static void dimm_device_check(unsigned slot)
 	s->nid = acpi_pxm_to_node(s->pxm);
 	s->mgid = -1;
 	s->why[0] = '\0';
+	if (!dimm_usable_part(s)) {
+		ksnprintf(s->why, sizeof(s->why),
+			  "no whole 128 MiB memory block in [%#llx-%#llx] (memory is added in 128 MiB blocks at 128 MiB boundaries)",
+			  (unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1));
+		s->state = DIMM_ADD_FAILED;
+		slot_ost(slot, OST_EV_DEVICE_CHECK, OST_INSERT_NOT_SUPPORTED);
+		pr_err("acpi-memhp: slot %u: cannot use the DIMM: %s", slot, s->why);
+		return;
+	}
 	if (s->nid < 0) {
 		ksnprintf(s->why, sizeof(s->why), "proximity domain %u: no node left", s->pxm);
 		err = -ENOSPC;
 		goto fail;
 	}
 	ksnprintf(name, sizeof(name), "dimm%u", slot);
-	err = memory_group_register_static(s->nid, (unsigned long)(s->size >> PAGE_SHIFT), name);
+	err = memory_group_register_static(s->nid, (unsigned long)(s->use_size >> PAGE_SHIFT), name);
 	if (err < 0) {
 		ksnprintf(s->why, sizeof(s->why), "no memory group: %s", err_text(err));
 		goto fail;
@@ -479,6 +538,12 @@ static void dimm_device_check(unsigned slot)
 	pr_info("acpi-memhp: slot %u: DIMM [mem %#llx-%#llx] (%llu MiB) on node %d (pxm %u)",
 		slot, (unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
 		(unsigned long long)(s->size >> 20), s->nid, s->pxm);
+	if (s->left_out[0])
+		pr_warn("acpi-memhp: slot %u: using [mem %#llx-%#llx] (%llu MiB, %llu blocks); left out: %s, not whole 128 MiB memory blocks at 128 MiB boundaries",
+			slot, (unsigned long long)s->use_base,
+			(unsigned long long)(s->use_base + s->use_size - 1),
+			(unsigned long long)(s->use_size >> 20),
+			(unsigned long long)(s->use_size / MEMORY_BLOCK_SIZE), s->left_out);
 	dimm_add_start(slot);
 	return;
 fail:
@@ -695,6 +760,11 @@ void acpi_memhp_dump(struct printer *p)
 			  s->add_queued ? "add queued" : dimm_state_names[s->state],
 			  range, s->state == DIMM_EMPTY ? -1 : s->nid, s->mgid, s->ost_event,
 			  s->ost_status);
+		if (s->left_out[0] && s->state != DIMM_EMPTY && s->state != DIMM_ADD_FAILED)
+			pr_printf(p, "     used: [%#llx-%#llx] (%llu blocks); left out: %s (not whole 128 MiB blocks)\n",
+				  (unsigned long long)s->use_base,
+				  (unsigned long long)(s->use_base + s->use_size - 1),
+				  (unsigned long long)(s->use_size / MEMORY_BLOCK_SIZE), s->left_out);
 		if (s->why[0])
 			pr_printf(p, "     why: %s\n", s->why);
 	}

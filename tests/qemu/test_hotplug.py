@@ -382,6 +382,55 @@ def test_iomem_and_firmware_node_follow_the_dimm(boot):
     assert "PNP0C80" not in sh(m, "ls /sys/devices/LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00")
 
 
+def test_odd_dimms_say_what_they_use(boot):
+    """Memory is added in whole 128 MiB blocks at 128 MiB boundaries.  A
+    738 MiB DIMM gives its first five blocks; a DIMM that QEMU then places
+    off a boundary gives the whole blocks inside it.  The console and
+    `hotplug` name what is used and what is left out; MemTotal and
+    /proc/iomem show exactly the used part.  A DIMM with no whole block is
+    refused with _OST status 0x82 (insertion not supported) and the reason;
+    all three eject."""
+    def expect(addr, size):
+        lo = (addr + BLOCK - 1) // BLOCK * BLOCK
+        hi = (addr + size) // BLOCK * BLOCK
+        return lo, hi
+
+    m = boot_hotplug(boot)
+    set_auto_online(m, "online_movable")
+    base = meminfo(m)["MemTotal"]
+    used = 0
+    for dimm, size in (("d1", 738 * MiB), ("d2", GiB)):
+        plug(m, dimm, size)
+        addr = memory_devices(m)[dimm]["addr"]
+        lo, hi = expect(addr, size)
+        assert lo != addr or hi != addr + size, f"{dimm} at {addr:#x} is not odd"
+        used += hi - lo
+        log = m.tail(40)
+        assert f"using [mem {lo:#x}-{hi - 1:#x}] ({(hi - lo) >> 20} MiB, {(hi - lo) // BLOCK} blocks); left out: " in log, log
+        assert "not whole 128 MiB memory blocks at 128 MiB boundaries" in log, log
+        if hi < addr + size:
+            assert f"[{hi:#x}-{addr + size - 1:#x}] ({(addr + size - hi) >> 20} MiB)" in log, log
+        if lo > addr:
+            assert f"[{addr:#x}-{lo - 1:#x}] ({(lo - addr) >> 20} MiB)" in log, log
+        out = sh(m, "hotplug")
+        assert f"used: [{lo:#x}-{hi - 1:#x}] ({(hi - lo) // BLOCK} blocks); left out: " in out, out
+        assert iomem_line(lo, hi - 1, "System RAM") in cat(m, "/proc/iomem").splitlines()
+        assert meminfo(m)["MemTotal"] == base + used // 1024
+    assert used == 640 * MiB + 7 * BLOCK or used == 640 * MiB + 8 * BLOCK, used
+
+    plug(m, "d3", 100 * MiB, wait=False)
+    ost = wait_ost(m, "d3", OST_DEVICE_CHECK, timeout=60 * SCALE)
+    assert ost["status"] == 0x82, ost
+    settle(m)
+    out = sh(m, "hotplug")
+    assert "why: no whole 128 MiB memory block in [" in out, out
+    assert meminfo(m)["MemTotal"] == base + used // 1024
+    for dimm in ("d3", "d2", "d1"):
+        unplug(m, dimm, timeout=60 * SCALE)
+    assert memory_devices(m) == {}
+    assert meminfo(m)["MemTotal"] == base
+
+
 def test_coldplugged_dimm_found_at_boot(boot):
     m = boot_hotplug(boot, extra=["-object", "memory-backend-ram,id=mem-c0,size=1G",
                                   "-device", "pc-dimm,id=c0,memdev=mem-c0"])

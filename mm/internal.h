@@ -164,6 +164,16 @@ void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages);
 void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages);
 void update_pgdat_span(struct pglist_data *pgdat);
 
+/* ---- mm/sparse.c: section-table roots ----------------------------------- */
+
+/*
+ * sparse_release_root() - if the root holding section_nr was allocated
+ * after boot and none of its 64 sections is present any more, detach it
+ * from the table and return it (the 4 KiB page root_alloc gave, now the
+ * caller's to free); NULL otherwise.  Roots from boot stay.  Context: (main).
+ */
+void *sparse_release_root(u64 section_nr);
+
 /* ---- mm/hotplug_memmap.c: the movable memmap of a hot-added block -------- */
 
 /* The memmap of one block (one section): 2 MiB = an order-9 block. */

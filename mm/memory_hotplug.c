@@ -163,8 +163,9 @@ static void try_offline_node(int nid)
  * call: pages taken here first (one per 8 GiB window without a root yet)
  * and handed to sparse_add_present() through root_alloc.  Otherwise a
  * root could land in a block this call adds and make it impossible to
- * offline again when the call has to be undone.  Roots are never freed
- * (sparse.c), unused ones go back at the end of the call.
+ * offline again when the call has to be undone.  Unused ones go back at
+ * the end of the call; a root used goes back when the last block of its
+ * window is removed (root_release()).
  */
 #define ROOT_POOL_SIZE	(MAX_MEMORY_BLOCKS / SECTIONS_PER_ROOT + 2)
 static struct page *root_pool[ROOT_POOL_SIZE];
@@ -192,8 +193,9 @@ static int root_pool_fill(u64 first_section, u64 end_section)
 
 		if (__nr_to_section(nr))
 			continue;
-		/* roots are never freed: keep them out of hot-added memory
-		 * (DMA32 is boot memory), or they would pin it for good */
+		/* a root lives as long as its window has memory: keep it out
+		 * of hot-added memory (DMA32 is boot memory), or it could pin
+		 * the block it lies in */
 		page = alloc_pages(GFP_DMA32 | __GFP_ZERO | __GFP_NOWARN, 0);
 		if (!page)
 			page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
@@ -206,6 +208,19 @@ static int root_pool_fill(u64 first_section, u64 end_section)
 		root_pool[root_pool_nr++] = page;
 	}
 	return 0;
+}
+
+/*
+ * After a block's sections stopped being present: give its section-table
+ * root back to the allocator if it was taken for hot-added memory and no
+ * section of its 8 GiB window is present any more.  Context: (main).
+ */
+static void root_release(u64 section_nr)
+{
+	void *root = sparse_release_root(section_nr);
+
+	if (root)
+		free_pages(pfn_to_page(PHYS_PFN(mm_virt_to_phys(root))), 0);
 }
 
 /*
@@ -261,6 +276,7 @@ out_direct_map:
 	mm_direct_map_remove(start, MEMORY_BLOCK_SIZE);
 out_remove_present:
 	sparse_remove_present(start_pfn, end_pfn);
+	root_release(pfn_to_section_nr(start_pfn));
 	return err;
 }
 
@@ -285,6 +301,7 @@ static void remove_memory_block(struct memory_block *mem)
 		hotplug_memmap_free(pfn_to_page(PHYS_PFN(memmap_pa)));
 	mm_direct_map_remove(PFN_PHYS(start_pfn), MEMORY_BLOCK_SIZE);
 	sparse_remove_present(start_pfn, end_pfn);
+	root_release(section_nr);
 	memhp_stats.removed_blocks++;
 }
 

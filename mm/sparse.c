@@ -7,8 +7,10 @@
  * struct mem_section, allocated the first time a section in its range gets
  * memory.  __nr_to_section() is therefore two array lookups, and the table
  * for the whole 64 TiB physical address space costs 64 KiB of pointers
- * until memory shows up.  Roots are never freed: sections come back after
- * hot-remove and re-add, and a root is small.
+ * until memory shows up.  A root taken at boot stays for good.  A root
+ * taken for hot-added memory (root_late) is given back when the last
+ * present section of its 64 goes (sparse_release_root()), so that adding
+ * and removing memory at ever new addresses keeps nothing.
  *
  * Each function below changes one kind of state and says which; together
  * they are the only writers of struct mem_section.
@@ -19,8 +21,13 @@
 
 struct mem_section *mem_section_roots[NR_SECTION_ROOTS];
 
+/* Bit r: root r was allocated after boot (early == false), so it may be
+ * given back.  Written with mem_section_roots[], (boot)/(main). */
+static u64 root_late[(NR_SECTION_ROOTS + 63) / 64];
+
 /* Make sure the root holding section_nr exists; NULL if it cannot be had. */
-static struct mem_section *section_get_or_alloc(u64 section_nr, void *(*root_alloc)(void))
+static struct mem_section *section_get_or_alloc(u64 section_nr, bool early,
+						void *(*root_alloc)(void))
 {
 	u64 r = section_nr / SECTIONS_PER_ROOT;
 
@@ -33,6 +40,8 @@ static struct mem_section *section_get_or_alloc(u64 section_nr, void *(*root_all
 		for (unsigned i = 0; i < SECTIONS_PER_ROOT; i++)
 			root[i].nid = NUMA_NO_NODE;
 		mem_section_roots[r] = root;
+		if (!early)
+			root_late[r / 64] |= 1ULL << (r % 64);
 	}
 	return __nr_to_section(section_nr);
 }
@@ -56,7 +65,7 @@ int sparse_add_present(u64 start_pfn, u64 end_pfn, int nid, bool early,
 		return -EINVAL;
 	/* First make sure every root exists, so a failure changes nothing. */
 	for (u64 nr = pfn_to_section_nr(start_pfn); nr <= pfn_to_section_nr(end_pfn - 1); nr++)
-		if (!section_get_or_alloc(nr, root_alloc))
+		if (!section_get_or_alloc(nr, early, root_alloc))
 			return -ENOMEM;
 	for (u64 pfn = start_pfn; pfn < end_pfn; ) {
 		u64 nr = pfn_to_section_nr(pfn);
@@ -93,6 +102,21 @@ void sparse_remove_present(u64 start_pfn, u64 end_pfn)
 		}
 		pfn = sec_end;
 	}
+}
+
+void *sparse_release_root(u64 section_nr)
+{
+	u64 r = section_nr / SECTIONS_PER_ROOT;
+	struct mem_section *root = r < NR_SECTION_ROOTS ? mem_section_roots[r] : NULL;
+
+	if (!root || !(root_late[r / 64] & (1ULL << (r % 64))))
+		return NULL;
+	for (unsigned i = 0; i < SECTIONS_PER_ROOT; i++)
+		if (root[i].flags)
+			return NULL;
+	mem_section_roots[r] = NULL;
+	root_late[r / 64] &= ~(1ULL << (r % 64));
+	return root;
 }
 
 void sparse_set_memmap(u64 section_nr, phys_addr_t memmap_pa)
@@ -237,6 +261,7 @@ void sparse_reset(void)
 	/* Host tests only: the roots came from the test's allocator and
 	 * belong to it; forget them. */
 	memset(mem_section_roots, 0, sizeof(mem_section_roots));
+	memset(root_late, 0, sizeof(root_late));
 }
 
 void sparse_dump(struct printer *p)

@@ -49,10 +49,10 @@ The invariants (docs/testing.md, "Soak", says the same):
                 meanwhile; and MemFree and the buddy sum are the boot
                 values minus exactly the permanent allocations
                 (docs/hotplug.md, "What stays after removal"): 4 KiB per
-                section root created for a new 8 GiB window (mm/sparse.c
-                keeps roots for good) and 4 KiB per PDPT page made after
-                boot if it came from the page allocator (one per 512 GiB
-                of direct map or 32 TiB of memmap: none below 512 GiB)
+                PDPT page made after boot if it came from the page
+                allocator (one per 512 GiB of direct map or 32 TiB of
+                memmap: none below 512 GiB); section roots of hot-added
+                windows go back with their last block (mm/sparse.c)
 
 Refusals the kernel is right to make (offlining memory in use, ejecting
 a DIMM with unmovable pages, a devmem range that is not offline...) are
@@ -90,7 +90,6 @@ MEMDIR = "/sys/devices/system/memory"
 CMDLINE = "cma=64M"
 OST_DEVICE_CHECK, OST_EJECT_REQUEST = 0x1, 0x3
 OST_SUCCESS, OST_IN_PROGRESS = 0x0, 0x84
-ROOT_SPAN = 64 * BLOCK              # one section root covers 64 sections
 OP_TIMEOUT = 60.0 * SCALE           # one settle (eject, resize)
 SETTLE = 0.1                        # quiet serial after a DIMM event: its log lines are out
 POLL_FIRST, POLL_MAX = 0.02, 0.3    # virtio-mem convergence polls: quick first, then slower
@@ -174,12 +173,10 @@ class Soak:
         self.next_dimm = 0
         self.devmem = {}            # id -> (start, size)
         self.cma_pages = 0
-        self.windows = set()        # 8 GiB windows that got a section root
         self.since_boot = []
         self.boot_present = {}      # boot block -> present pages
         for nr, pages in re.findall(r"^(\d+)\s+\[\S+\)\s+\d+\s+(\d+) ", self.sh("sections"), re.M):
             self.boot_present[int(nr)] = int(pages)
-            self.windows.add(int(nr) * BLOCK // ROOT_SPAN)
         self.mechs = {}
         self.sh("drain")
         st = self.read_state()
@@ -241,11 +238,6 @@ class Soak:
 
     def check(self, st):
         errs = []
-        for vb in st["vmem_blocks"]:
-            self.windows.add(vb * BLOCK // ROOT_SPAN)
-        for addr, size in st["qemu_dimms"].values():
-            for a in range(addr, addr + size, BLOCK):
-                self.windows.add(a // ROOT_SPAN)
         # I2: MemTotal
         qv = st["qemu_vmem"]["size"]
         offline = 0
@@ -642,7 +634,9 @@ class Soak:
                             f"{sorted(self.dimms)}, virtio-mem {st['qemu_vmem']['size'] >> 20} MiB"
                             f" ({status.group(1) if status else '?'})")
         errs = []
-        roots = len(self.windows) - len({b * BLOCK // ROOT_SPAN for b in self.boot_present})
+        # a root taken for hot-added memory goes back when its window has no
+        # memory left (mm/sparse.c), and everything hot-added is gone now
+        roots = 0
         pt, pt0 = self.page_tables(), self.base_pt
         pdpt = pt["pdpt"] - pt0["pdpt"]
         # a new PDPT page came from the pool while it had room, else from mm

@@ -622,13 +622,14 @@ HTEST(hotplug_memmap_on_memory)
 /*
  * 16 GiB into a 128 MiB machine: 256 MiB of memmap, twice the boot RAM.
  * Auto-online off: fails with -ENOMEM, the log names the block, and
- * nothing stays (only section-table roots, which are never freed).  Auto-
+ * nothing stays, not even the section-table roots it took.  Auto-
  * online on: when boot memory runs out, the blocks added so far come
  * online and the later blocks take their memmap from them; all 128 blocks
  * come online.  The block holding a later block's memmap can still go
  * offline alone (the memmap moves); the whole range is removed top-down
  * (each block's memmap lives in the block below it, so nothing needs to
- * move), and a refusal half-way puts the removed blocks back.  memmap_on_memory with auto-online off works too.
+ * move), and a refusal half-way puts the removed blocks back.
+ * memmap_on_memory with auto-online off works too.
  */
 HTEST(hotplug_huge_range_block_by_block)
 {
@@ -656,6 +657,7 @@ HTEST(hotplug_huge_range_block_by_block)
 			break;
 		}
 	CHECK_EQ(free0 - global_free_pages(), nr_section_roots() - roots0);
+	CHECK_EQ(nr_section_roots(), roots0);	/* the roots it took went back */
 	CHECK_EQ(host_vmemmap_populated_pages, vm0);
 	CHECK_EQ(NODE_DATA(0)->node_spanned_pages, span0);
 	CHECK_EQ(totalram_pages(), total0);
@@ -716,16 +718,22 @@ HTEST(hotplug_huge_range_block_by_block)
 	hotplug_check_invariants();
 	CHECK_EQ(totalram_pages(), total0);
 	CHECK_EQ(global_free_pages(), free0 - (nr_section_roots() - roots0));
+	CHECK_EQ(nr_section_roots(), roots0);
 	CHECK_EQ(host_vmemmap_populated_pages, vm0);
 
 	memhp_default_online_type = MMOP_OFFLINE;
 	memmap_on_memory = true;
 	free0 = global_free_pages();
+	roots0 = nr_section_roots();
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, size, -1, MHP_MEMMAP_ON_MEMORY), 0);
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 128);
-	CHECK_EQ(global_free_pages(), free0);
+	/* nothing but the section roots of the two 8 GiB windows (the last
+	 * removal gave them back) */
+	CHECK_EQ(nr_section_roots() - roots0, 2);
+	CHECK_EQ(global_free_pages(), free0 - 2);
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, size), 0);
 	hotplug_check_invariants();
+	CHECK_EQ(nr_section_roots(), roots0);
 	CHECK_EQ(global_free_pages(), free0);
 }
 

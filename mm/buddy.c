@@ -336,16 +336,15 @@ static long pageblock_free_pages(const struct zone *zone, u64 start_pfn)
 	if (!zone_spans_pfn(zone, start_pfn) || !zone_spans_pfn(zone, end_pfn - 1))
 		return -1;
 	for (u64 pfn = start_pfn; pfn < end_pfn; ) {
-		const struct page *page;
+		unsigned order;
 
 		if (!pfn_valid(pfn)) {
 			pfn++;
 			continue;
 		}
-		page = pfn_to_page(pfn);
-		if (PageBuddy(page)) {
-			free += 1L << buddy_order(page);
-			pfn += 1ULL << buddy_order(page);
+		if (free_block_at(pfn, FREE_BLOCK_BUDDY, &order)) {
+			free += 1L << order;
+			pfn += 1ULL << order;
 		} else {
 			pfn++;
 		}
@@ -488,21 +487,14 @@ static long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, i
 		return -EINVAL;
 	split_large_free_block(zone, start_pfn, old_mt);
 	for (pfn = start_pfn; pfn < end_pfn; ) {
-		struct page *page;
 		unsigned order;
 
-		if (!pfn_valid(pfn)) {
+		if (!pfn_valid(pfn) || !free_block_at(pfn, FREE_BLOCK_BUDDY, &order)) {
 			pfn++;
 			continue;
 		}
-		page = pfn_to_page(pfn);
-		if (!PageBuddy(page)) {
-			pfn++;
-			continue;
-		}
-		order = buddy_order(page);
 		if (old_mt != new_mt)
-			buddy_move_free(zone, page, order, old_mt, new_mt);
+			buddy_move_free(zone, pfn_to_page(pfn), order, old_mt, new_mt);
 		moved += 1L << order;
 		pfn += 1ULL << order;
 	}
@@ -569,4 +561,44 @@ unsigned long zone_isolated_free_pages(const struct zone *zone)
 	for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++)
 		pages += zone->free_area[order].nr_free_mt[MIGRATE_ISOLATE] << order;
 	return pages;
+}
+
+/* Contract in include/mm/buddy.h. */
+u64 free_block_containing(u64 pfn, unsigned *order)
+{
+	for (unsigned o = 0; o <= MAX_PAGE_ORDER; o++) {
+		u64 head_pfn = ALIGN_DOWN(pfn, 1ULL << o);
+		unsigned head_order;
+
+		if (!pfn_valid(head_pfn))
+			break;
+		if (free_block_at(head_pfn, FREE_BLOCK_BUDDY, &head_order) && head_order >= o) {
+			*order = head_order;
+			return head_pfn;
+		}
+	}
+	return NO_PFN;
+}
+
+/* Contract in include/mm/buddy.h. */
+unsigned long zone_free_blocks(const struct zone *zone, unsigned order)
+{
+	return zone->free_area[order].nr_free;
+}
+
+/* Contract in include/mm/buddy.h. */
+unsigned long zone_free_list_count(const struct zone *zone, unsigned order, int mt,
+				   unsigned long cap, bool *overflow)
+{
+	const struct list_head *head = &zone->free_area[order].free_list[mt];
+	unsigned long n = 0;
+
+	*overflow = false;
+	for (const struct list_head *pos = head->next; pos != head; pos = pos->next) {
+		if (++n >= cap) {
+			*overflow = true;
+			break;
+		}
+	}
+	return n;
 }

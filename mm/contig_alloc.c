@@ -49,8 +49,6 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 
-#define NO_PFN	(~0ULL)
-
 /* ---- allocating: step 1, the check ----------------------------------------- */
 
 static int acr_fail(struct contig_alloc_report *why, int err, const char *step, u64 pfn)
@@ -156,24 +154,6 @@ migratetype:
 
 /* ---- allocating: step 5, taking the free blocks ---------------------------- */
 
-/* The head and order of the free buddy block holding pfn, or NO_PFN. */
-static u64 free_block_head(u64 pfn, unsigned *order)
-{
-	for (unsigned o = 0; o <= MAX_PAGE_ORDER; o++) {
-		u64 head_pfn = ALIGN_DOWN(pfn, 1ULL << o);
-		const struct page *head;
-
-		if (!pfn_valid(head_pfn))
-			break;
-		head = pfn_to_page(head_pfn);
-		if (PageBuddy(head) && buddy_order(head) >= o) {
-			*order = buddy_order(head);
-			return head_pfn;
-		}
-	}
-	return NO_PFN;
-}
-
 /*
  * Linux's isolate_freepages_range() for a range test_pages_isolated()
  * accepted: every page of [start_pfn, end_pfn) is in a free block on an
@@ -188,7 +168,7 @@ static void isolate_freepages_range(struct zone *zone, u64 start_pfn, u64 end_pf
 
 	while (pfn < end_pfn) {
 		unsigned order = 0;
-		u64 head_pfn = free_block_head(pfn, &order), block_end;
+		u64 head_pfn = free_block_containing(pfn, &order), block_end;
 
 		MM_BUG_ON(head_pfn == NO_PFN, "pfn %#llx is not free after test_pages_isolated()",
 			  (unsigned long long)pfn);

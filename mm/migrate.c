@@ -168,15 +168,11 @@ int migrate_range(u64 start_pfn, u64 end_pfn, u64 *failed_pfn, u64 *nr_migrated)
 			pfn = pageblock_end_pfn(pfn);
 			continue;
 		}
+		if (free_block_at(pfn, FREE_BLOCK_BUDDY | FREE_BLOCK_PCP, &order)) {
+			pfn += 1ULL << order;
+			continue;
+		}
 		page = pfn_to_page(pfn);
-		if (PageBuddy(page)) {
-			pfn += 1ULL << buddy_order(page);
-			continue;
-		}
-		if (PagePcp(page)) {
-			pfn += 1ULL << page->private;
-			continue;
-		}
 		if (PageOffline(page) || page_has_type(page, PGTY_TABLE) ||
 		    (page->refcount == 0 && !PageReserved(page))) {
 			pfn++;	/* offline, memmap, or inside a free block */

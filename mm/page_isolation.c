@@ -80,7 +80,6 @@
 #include <lib/errno.h>
 #include <lib/printk.h>
 
-#define NO_PFN	(~0ULL)
 
 /* A pageblock is whole in its zone's span: the buddy can move its free pages. */
 static bool pageblock_in_zone(const struct zone *zone, u64 block_pfn)
@@ -96,17 +95,10 @@ static bool pageblock_in_zone(const struct zone *zone, u64 block_pfn)
  */
 static u64 skip_free_block_at(u64 pfn)
 {
-	for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++) {
-		u64 head_pfn = ALIGN_DOWN(pfn, 1ULL << order);
-		const struct page *head;
+	unsigned order;
+	u64 head_pfn = free_block_containing(pfn, &order);
 
-		if (!pfn_valid(head_pfn))
-			break;
-		head = pfn_to_page(head_pfn);
-		if (PageBuddy(head) && buddy_order(head) >= order)
-			return head_pfn + (1ULL << buddy_order(head));
-	}
-	return pfn;
+	return head_pfn == NO_PFN ? pfn : head_pfn + (1ULL << order);
 }
 
 /*
@@ -130,10 +122,8 @@ static u64 scan_unmovable(u64 start_pfn, u64 end_pfn, bool memmap_ok)
 			continue;
 		}
 		page = pfn_to_page(pfn);
-		if (PageBuddy(page)) {
-			pfn += 1ULL << buddy_order(page);
-		} else if (PagePcp(page)) {
-			pfn += 1ULL << page->private;
+		if (free_block_at(pfn, FREE_BLOCK_BUDDY | FREE_BLOCK_PCP, &order)) {
+			pfn += 1ULL << order;
 		} else if (PageOffline(page) || (memmap_ok && page_has_type(page, PGTY_TABLE))) {
 			pfn++;
 		} else if (PageReserved(page) || page_has_type(page, PGTY_TABLE)) {
@@ -324,14 +314,15 @@ int test_pages_isolated(u64 start_pfn, u64 end_pfn, u64 *failed_pfn)
 		pfn = skip_free_block_at(pfn);
 	while (pfn < end_pfn) {
 		const struct page *page;
+		unsigned order;
 
 		if (!pfn_valid(pfn)) {
 			pfn = pageblock_end_pfn(pfn);
 			continue;
 		}
 		page = pfn_to_page(pfn);
-		if (PageBuddy(page) && get_pageblock_isolate(pfn)) {
-			pfn += 1ULL << buddy_order(page);
+		if (free_block_at(pfn, FREE_BLOCK_BUDDY, &order) && get_pageblock_isolate(pfn)) {
+			pfn += 1ULL << order;
 		} else if (PageOffline(page) || page_has_type(page, PGTY_TABLE)) {
 			pfn++;
 		} else {
@@ -402,34 +393,26 @@ static unsigned long take_isolated_pages(u64 start_pfn, u64 end_pfn, bool mark)
 		  (unsigned long long)end_pfn);
 
 	/* A free block that began before start_pfn on an isolate list. */
-	if (pfn_valid(pfn) && skip_free_block_at(pfn) != pfn && get_pageblock_isolate(pfn)) {
-		u64 next = skip_free_block_at(pfn);
+	if (pfn_valid(pfn) && get_pageblock_isolate(pfn)) {
+		unsigned order;
+		u64 head_pfn = free_block_containing(pfn, &order);
 
-		for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++) {
-			u64 head_pfn = ALIGN_DOWN(pfn, 1ULL << order);
-
-			if (head_pfn + (1ULL << order) == next && PageBuddy(pfn_to_page(head_pfn)) &&
-			    buddy_order(pfn_to_page(head_pfn)) == order) {
-				taken += take_free_block(head_pfn, order, start_pfn, end_pfn, mark);
-				break;
-			}
+		if (head_pfn != NO_PFN) {
+			taken += take_free_block(head_pfn, order, start_pfn, end_pfn, mark);
+			pfn = head_pfn + (1ULL << order);
 		}
-		pfn = next;
 	}
 	while (pfn < end_pfn) {
-		const struct page *page;
 		unsigned order;
 
 		if (!pfn_valid(pfn)) {
 			pfn = pageblock_end_pfn(pfn);
 			continue;
 		}
-		page = pfn_to_page(pfn);
-		if (!PageBuddy(page) || !get_pageblock_isolate(pfn)) {
+		if (!free_block_at(pfn, FREE_BLOCK_BUDDY, &order) || !get_pageblock_isolate(pfn)) {
 			pfn++;	/* offline, memmap, or not ours to take */
 			continue;
 		}
-		order = buddy_order(page);
 		taken += take_free_block(pfn, order, start_pfn, end_pfn, mark);
 		pfn += 1ULL << order;
 	}

@@ -102,11 +102,10 @@ static bool map_zone(struct printer *p, struct zone *z, unsigned long *budget)
 				pfn = ALIGN_DOWN(pfn, PAGES_PER_SECTION) + PAGES_PER_SECTION;
 				continue;
 			}
-			if (page_zone(page) != z || !PageBuddy(page)) {
+			if (page_zone(page) != z || !free_block_at(pfn, FREE_BLOCK_BUDDY, &order)) {
 				pfn++;
 				continue;
 			}
-			order = buddy_order(page);
 			/* mark every pageblock of this row the free block covers */
 			for (u64 q = pfn; q < pfn + (1ULL << order) && q < row_end; q += pageblock_nr_pages) {
 				unsigned i = (unsigned)((q - row) / pageblock_nr_pages);

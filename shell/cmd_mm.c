@@ -86,31 +86,22 @@ static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
 /* Where pfn stands in the buddy: heading or inside a free block, on a pcp list. */
 static void page_free_state(struct printer *out, u64 pfn, const struct page *page)
 {
-	if (PageBuddy(page)) {
+	unsigned order;
+	u64 head_pfn = free_block_containing(pfn, &order);
+
+	if (head_pfn == pfn) {
 		pr_printf(out, "  free:       heads an order-%u free block [0x%llx-0x%llx) on the %s list\n",
-			  buddy_order(page), (unsigned long long)pfn,
-			  (unsigned long long)(pfn + (1ULL << buddy_order(page))),
+			  order, (unsigned long long)pfn, (unsigned long long)(pfn + (1ULL << order)),
 			  migratetype_name(get_pageblock_migratetype(pfn)));
 		return;
 	}
-	if (PagePcp(page)) {
-		pr_printf(out, "  free:       on the per-CPU list (order %lu)\n", page->private);
+	if (free_block_at(pfn, FREE_BLOCK_PCP, &order)) {
+		pr_printf(out, "  free:       on the per-CPU list (order %u)\n", order);
 		return;
 	}
-	for (unsigned order = 1; order <= MAX_PAGE_ORDER; order++) {
-		u64 head_pfn = ALIGN_DOWN(pfn, 1ULL << order);
-		const struct page *head;
-
-		if (!pfn_valid(head_pfn))
-			break;
-		head = pfn_to_page(head_pfn);
-		if (PageBuddy(head) && buddy_order(head) >= order &&
-		    page_zone(head) == page_zone(page)) {
-			pr_printf(out, "  free:       inside the order-%u free block at pfn 0x%llx\n",
-				  buddy_order(head), (unsigned long long)head_pfn);
-			return;
-		}
-	}
+	if (head_pfn != NO_PFN && page_zone(pfn_to_page(head_pfn)) == page_zone(page))
+		pr_printf(out, "  free:       inside the order-%u free block at pfn 0x%llx\n",
+			  order, (unsigned long long)head_pfn);
 }
 
 static int cmd_page(struct printer *out, int argc, char **argv)
@@ -122,6 +113,7 @@ static int cmd_page(struct printer *out, int argc, char **argv)
 	const char *why;
 	u64 pfn, pb;
 	unsigned long id;
+	unsigned order;
 
 	if (argc != 2)
 		return shell_usage(out, shell_find("page"));
@@ -153,8 +145,9 @@ static int cmd_page(struct printer *out, int argc, char **argv)
 	}
 	pr_printf(out, "  page_type:  %#010x (%s)\n", page->page_type, page_type_name(page));
 	pr_printf(out, "  refcount:   %d\n", page->refcount);
-	pr_printf(out, "  private:    %lu%s\n", page->private,
-		  PageBuddy(page) ? " (buddy order)" : PagePcp(page) ? " (pcp order)" : "");
+	pr_printf(out, "  private:    %lu%s\n", page_private(page),
+		  free_block_at(pfn, FREE_BLOCK_BUDDY, &order) ? " (buddy order)" :
+		  free_block_at(pfn, FREE_BLOCK_PCP, &order) ? " (pcp order)" : "");
 	id = mm_handle_of(page);
 	if (id)
 		pr_printf(out, "  owner:      handle %lu (index %lu)\n", id, page->index);

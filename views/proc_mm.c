@@ -198,14 +198,13 @@ static int buddyinfo_show(struct printer *p, void *data)
 
 	(void)data;
 	for_each_online_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+		const struct zone *zone;
+		int z;
 
-			if (!populated_zone(zone))
-				continue;
+		for_each_populated_zone_of(NODE_DATA(nid), z, zone) {
 			pr_printf(p, "Node %d, zone %8s ", nid, zone_names[z]);
-			for (int order = 0; order < NR_PAGE_ORDERS; order++)
-				pr_printf(p, "%6lu ", zone->free_area[order].nr_free);
+			for (unsigned order = 0; order < NR_PAGE_ORDERS; order++)
+				pr_printf(p, "%6lu ", zone_free_blocks(zone, order));
 			pr_printf(p, "\n");
 		}
 	}
@@ -216,20 +215,6 @@ static int buddyinfo_show(struct printer *p, void *data)
 
 /* Linux stops counting a free list here; the count is then shown as ">N". */
 #define FREE_LIST_COUNT_CAP	100000
-
-static unsigned long free_list_count(const struct list_head *head, bool *overflow)
-{
-	unsigned long n = 0;
-
-	*overflow = false;
-	for (const struct list_head *pos = head->next; pos != head; pos = pos->next) {
-		if (++n >= FREE_LIST_COUNT_CAP) {
-			*overflow = true;
-			break;
-		}
-	}
-	return n;
-}
 
 /*
  * Pageblocks of zone per type, as Linux's pagetypeinfo_showblockcount_print:
@@ -256,6 +241,8 @@ static void pagetypeinfo_node(struct printer *p, int nid)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
 	unsigned long count[MIGRATE_TYPES];
+	struct zone *zone;
+	int z;
 
 	pr_printf(p, "Page block order: %d\n", pageblock_order);
 	pr_printf(p, "Pages per block:  %lu\n", pageblock_nr_pages);
@@ -265,18 +252,14 @@ static void pagetypeinfo_node(struct printer *p, int nid)
 	for (int order = 0; order < NR_PAGE_ORDERS; order++)
 		pr_printf(p, "%6d ", order);
 	pr_printf(p, "\n");
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &pgdat->node_zones[z];
-
-		if (!populated_zone(zone))
-			continue;
+	for_each_populated_zone_of(pgdat, z, zone) {
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			pr_printf(p, "Node %4d, zone %8s, type %12s ", nid, zone_names[z],
 				  migratetype_name(mt));
-			for (int order = 0; order < NR_PAGE_ORDERS; order++) {
+			for (unsigned order = 0; order < NR_PAGE_ORDERS; order++) {
 				bool overflow;
-				unsigned long n = free_list_count(&zone->free_area[order].free_list[mt],
-								  &overflow);
+				unsigned long n = zone_free_list_count(zone, order, mt,
+								       FREE_LIST_COUNT_CAP, &overflow);
 
 				pr_printf(p, "%s%6lu ", overflow ? ">" : "", n);
 			}
@@ -288,11 +271,7 @@ static void pagetypeinfo_node(struct printer *p, int nid)
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		pr_printf(p, "%12s ", migratetype_name(mt));
 	pr_printf(p, "\n");
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &pgdat->node_zones[z];
-
-		if (!populated_zone(zone))
-			continue;
+	for_each_populated_zone_of(pgdat, z, zone) {
 		zone_count_pageblocks(zone, count);
 		pr_printf(p, "Node %d, zone %8s ", nid, zone_names[z]);
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
@@ -468,11 +447,10 @@ static int memlab_zoneinfo_show(struct printer *p, void *data)
 
 	(void)data;
 	for_each_online_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+		const struct zone *zone;
+		int z;
 
-			if (!populated_zone(zone))
-				continue;
+		for_each_populated_zone_of(NODE_DATA(nid), z, zone) {
 			pr_printf(p, "Node %d, zone %8s\n"
 				     "  contiguous:               %u\n"
 				     "  pages_with_online_memmap: %lu\n",

@@ -24,6 +24,58 @@ static inline int buddy_list_mt(u64 pfn)
 	return get_pageblock_isolate(pfn) ? MIGRATE_ISOLATE : get_pageblock_migratetype(pfn);
 }
 
+/* "No pfn": what a lookup of a pfn returns when it finds none. */
+#define NO_PFN	(~0ULL)
+
+/*
+ * Which free blocks free_block_at() counts: a block in the buddy (its head
+ * has PGTY_BUDDY), a block on a per-CPU list (its head has PGTY_PCP).
+ */
+#define FREE_BLOCK_BUDDY	0x1u
+#define FREE_BLOCK_PCP		0x2u
+
+/*
+ * free_block_at() - does the page at pfn head a free block of a kind in
+ * kinds (FREE_BLOCK_BUDDY, FREE_BLOCK_PCP or both)?  Then *order is the
+ * block's order and the result true; else *order is left alone.  This is
+ * the step of every walk over pfns that steps over free blocks: from such
+ * a head the walk goes on at pfn + (1 << *order), the first pfn after the
+ * block.  pfn must be pfn_valid().  Context: (boot) or (main), zone lock.
+ */
+static inline bool free_block_at(u64 pfn, unsigned kinds, unsigned *order)
+{
+	const struct page *page = pfn_to_page(pfn);
+
+	if (!(((kinds & FREE_BLOCK_BUDDY) && PageBuddy(page)) ||
+	      ((kinds & FREE_BLOCK_PCP) && PagePcp(page))))
+		return false;
+	*order = (unsigned)page->private;
+	return true;
+}
+
+/*
+ * free_block_containing() - the free buddy block that holds pfn: its head
+ * pfn (pfn itself when pfn heads it) with its order in *order, or NO_PFN
+ * (and *order left alone) if pfn lies in no free buddy block.  Looks at
+ * the pfns pfn rounded down to 2^o for o = 0 .. MAX_PAGE_ORDER and takes
+ * the first that heads a buddy block of order o or more; stops at the
+ * first of them without a valid memmap.  Blocks on per-CPU lists are not
+ * looked for.  Context: (main), zone lock.
+ */
+u64 free_block_containing(u64 pfn, unsigned *order);
+
+/*
+ * zone_free_blocks() - the number of free blocks of the given order in
+ * zone's buddy, all migratetypes (/proc/buddyinfo's column).
+ * zone_free_list_count() - the length of the zone's free list of that
+ * order and migratetype, counted along the list; the count stops at cap
+ * and *overflow is then true (as /proc/pagetypeinfo's ">N").
+ * Context: (main), zone lock.
+ */
+unsigned long zone_free_blocks(const struct zone *zone, unsigned order);
+unsigned long zone_free_list_count(const struct zone *zone, unsigned order, int mt,
+				   unsigned long cap, bool *overflow);
+
 /*
  * pcp_drain_zone() - give every page on the zone's pcp lists back to the
  * buddy (each to the list of its pageblock's current type).  Used before

@@ -216,6 +216,17 @@ static inline struct zone *next_online_zone(struct zone *zone)
 	for ((zone) = first_online_zone_from(0); (zone); (zone) = next_online_zone(zone)) \
 		if (!populated_zone(zone)) {} else
 
+/*
+ * for_each_populated_zone_of() - the zones of node pgdat that have present
+ * pages, in node_zones[] order: z is the zone's index (enum zone_type, an
+ * int), zone the zone.  The views' walk over one node's zones; with
+ * for_each_online_node() around it, the same zones as
+ * for_each_populated_zone().  Context: (main).
+ */
+#define for_each_populated_zone_of(pgdat, z, zone)			\
+	for ((z) = 0; (z) < MAX_NR_ZONES; (z)++)			\
+		if (!populated_zone((zone) = &(pgdat)->node_zones[(z)])) {} else
+
 extern const char *const zone_names[MAX_NR_ZONES];
 
 /*

@@ -163,6 +163,13 @@ static inline void page_clear_type(struct page *p) { p->page_type = PAGE_TYPE_NO
 
 static inline unsigned buddy_order(const struct page *p) { return (unsigned)p->private; }
 
+/*
+ * page_private() - the private word of page as it is, for a dump of the
+ * struct page: what it means depends on the page's type (buddy order, pcp
+ * order, the owner's).  Context: any.
+ */
+static inline unsigned long page_private(const struct page *p) { return p->private; }
+
 static inline bool PageTail(const struct page *p) { return p->compound_head & 1; }
 static inline struct page *compound_head(struct page *p)
 {

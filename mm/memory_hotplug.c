@@ -90,6 +90,12 @@ int memhp_inject_going_online_error;
 int memhp_inject_going_offline_error;
 struct memhp_stats memhp_stats;
 
+/* Contract in include/mm/memory_hotplug.h. */
+void memhp_set_default_online_type(enum mmop type)
+{
+	memhp_default_online_type = type;
+}
+
 /* A block's memmap: 32768 struct pages of 64 bytes = 2 MiB = 512 pages. */
 #define MEMMAP_PAGES_PER_BLOCK	(PAGES_PER_MEMORY_BLOCK * sizeof(struct page) / PAGE_SIZE)
 _Static_assert((1UL << HOTPLUG_MEMMAP_ORDER) == MEMMAP_PAGES_PER_BLOCK,

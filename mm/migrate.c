@@ -146,6 +146,16 @@ int migrate_block(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int
 	return 0;
 }
 
+/* Contract in include/mm/migrate.h. */
+void set_block_owner(struct page *head, unsigned order, struct movable_owner *owner,
+		     unsigned long index)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		head[i].owner = owner;
+		head[i].index = index;
+	}
+}
+
 /*
  * Walk the range as the isolation check does; each movable block met is
  * migrated to its own node's zonelist (other nodes by distance after it),

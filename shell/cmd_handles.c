@@ -103,10 +103,7 @@ static void block_set_owner(struct page *head, unsigned order, struct mm_handle 
 {
 	struct movable_owner *owner = h && (h->gfp & __GFP_MOVABLE) ? &h->mo : NULL;
 
-	for (unsigned long i = 0; i < (1UL << order); i++) {
-		head[i].owner = owner;
-		head[i].index = h ? h->id : 0;
-	}
+	set_block_owner(head, order, owner, h ? h->id : 0);
 }
 
 /*

@@ -99,7 +99,7 @@ static int auto_online_blocks_store(const char *buf, size_t len, void *data)
 	(void)data;
 	if (type < 0)
 		return -EINVAL;
-	memhp_default_online_type = (enum mmop)type;
+	memhp_set_default_online_type((enum mmop)type);
 	return 0;
 }
 

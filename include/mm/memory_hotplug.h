@@ -144,6 +144,13 @@ extern bool memmap_on_memory;			/* default false */
 extern enum mmop memhp_default_online_type;	/* auto_online_blocks; default online (memhp_default_state=) */
 
 /*
+ * memhp_set_default_online_type() - set memhp_default_online_type, the type
+ * hot-added memory is onlined with (a write of auto_online_blocks); type is
+ * a valid enum mmop.  Context: (main).
+ */
+void memhp_set_default_online_type(enum mmop type);
+
+/*
  * default_online_type() - the online type for a block that must go online
  * without a type being named (virtio-mem onlining what it plugged, a write
  * of 1 to memoryN/online): auto_online_blocks' type, or MMOP_ONLINE (the

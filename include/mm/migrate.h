@@ -42,6 +42,18 @@ static inline struct movable_owner *page_movable_owner(const struct page *page)
 }
 
 /*
+ * set_block_owner() - mark every page of the allocated block of 2^order
+ * pages at head as owned: page->owner = owner (a movable owner, or NULL
+ * for an owner that cannot move the block) and page->index = index (the
+ * owner's word for the block, such as an id).  owner NULL and index 0
+ * clear the marks, which the block must lose before it is freed.  The
+ * shell's handles mark their blocks with it, and their moved() marks the
+ * new block and clears the old one.  Context: (main).
+ */
+void set_block_owner(struct page *head, unsigned order, struct movable_owner *owner,
+		     unsigned long index);
+
+/*
  * page_movable_block() - if the allocated page can be moved right now, its
  * owner, with the owner's block in *head and *order: page_movable_owner()
  * is set, ops->block_of() succeeds and names an aligned block of at most

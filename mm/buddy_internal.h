@@ -34,6 +34,7 @@
 #define MM_BUDDY_INTERNAL_H
 
 #include <mm/buddy.h>
+#include "internal.h"
 
 /* ---- mm/buddy.c: the free lists ---------------------------------------- */
 

@@ -27,6 +27,92 @@
 #include <mm/memory_hotplug.h>
 #include <mm/contig_alloc.h>
 
+/* ---- include/mm/page.h's fields: the writers ------------------------------ */
+
+/*
+ * page_flag_set() / page_flag_clear() - set or clear flag f of page
+ * (SetPageReserved() / ClearPageReserved() for PG_reserved).
+ * set_page_links() - store zone and node in the flags (pfn-independent).
+ * page_set_type() / page_clear_type() - give the page a type (PGTY_*) or
+ * none.  Readers are in include/mm/page.h.  Context: (boot) or (main).
+ */
+static inline void page_flag_set(struct page *p, enum pageflags f) { p->flags |= 1UL << f; }
+static inline void page_flag_clear(struct page *p, enum pageflags f) { p->flags &= ~(1UL << f); }
+
+#define SetPageReserved(p)	page_flag_set(p, PG_reserved)
+#define ClearPageReserved(p)	page_flag_clear(p, PG_reserved)
+
+static inline void set_page_links(struct page *p, enum zone_type zone, int nid)
+{
+	p->flags &= ~((ZONES_MASK << ZONES_PGSHIFT) | (NODES_MASK << NODES_PGSHIFT));
+	p->flags |= ((unsigned long)zone << ZONES_PGSHIFT) |
+		    ((unsigned long)nid << NODES_PGSHIFT);
+}
+
+static inline void page_set_type(struct page *p, u32 type) { p->page_type = type << 24; }
+static inline void page_clear_type(struct page *p) { p->page_type = PAGE_TYPE_NONE; }
+
+/* ---- mm/sparse.c: sections and pageblock flags, the writers --------------- */
+
+/*
+ * sparse_add_present() - mark [start_pfn, end_pfn) as memory of node nid:
+ * sections present, subsection bits set, nr_present_pages counted.
+ * Allocates root pages with root_alloc (returns a zeroed 4 KiB page's
+ * virtual address, or NULL).  Returns 0, -ENOMEM or -EINVAL (beyond
+ * MAX_PHYSMEM_BITS).  Context: (boot) or (main).
+ */
+int sparse_add_present(u64 start_pfn, u64 end_pfn, int nid, bool early,
+		       void *(*root_alloc)(void));
+
+/*
+ * sparse_set_memmap() - record that the section's memmap is mapped.
+ * sparse_clear_memmap(), sparse_set_online(), sparse_set_offline() and
+ * sparse_remove_present() are the other transitions.  Context: (boot)/(main).
+ */
+void sparse_set_memmap(u64 section_nr, phys_addr_t memmap_pa);
+void sparse_clear_memmap(u64 section_nr);
+void sparse_set_online(u64 start_pfn, u64 end_pfn);
+void sparse_set_offline(u64 start_pfn, u64 end_pfn);
+
+/*
+ * sparse_set_deferred() - set or clear SECTION_MEMMAP_DEFERRED of a section
+ * with a memmap: only mm/deferred_init.c calls it, setting it at boot before
+ * the memmap is initialised and clearing it once it is.  Context: (boot)/(main).
+ */
+void sparse_set_deferred(u64 section_nr, bool deferred);
+void sparse_remove_present(u64 start_pfn, u64 end_pfn);
+
+/*
+ * set_pageblock_migratetype() / set_pageblock_isolate() - write the
+ * migratetype / the isolate bit of the pageblock holding pfn (readers:
+ * get_pageblock_*() in include/mm/sparse.h).  The buddy's free lists do
+ * not follow: buddy_set_pageblock_migratetype() and
+ * buddy_isolate_pageblock() move the free pages too.  Context: (boot) or
+ * (main), zone lock.
+ */
+void set_pageblock_migratetype(u64 pfn, int migratetype);
+void set_pageblock_isolate(u64 pfn, bool isolated);
+
+/* ---- mm/mm_init.c: the memmap, the writers -------------------------------- */
+
+/*
+ * init_single_page() - the struct page of pfn, initialised field by field
+ * for zone/nid as Linux's __init_single_page: zeroed, links set, refcount 1,
+ * no type, empty list.  The "old design" of memmap init; the template design
+ * lives next to it in mm/memmap_init.c.  Context: (boot) or (main).
+ */
+void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid);
+
+/*
+ * memmap_init_range() - initialise the struct pages of [start_pfn, end_pfn)
+ * for zone/nid and set each pageblock's migratetype.  Context: (boot)/(main).
+ */
+void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+		       int migratetype);
+
+/* init_unavailable_range() - holes: initialised and PG_reserved. */
+u64 init_unavailable_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid);
+
 /* ---- mm/page_alloc.c: ranges to the buddy ------------------------------- */
 
 /* How free_pfn_range_to_buddy() treats the pages it is given. */

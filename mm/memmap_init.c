@@ -58,6 +58,7 @@
 #include <mm/memmap_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include "internal.h"
 #include <lib/errno.h>
 #include <lib/median.h>
 #include <lib/string.h>

@@ -5,7 +5,7 @@
  * for normal zones, holes and ZONE_DEVICE ranges with compound pages.
  *
  * The boot path and the hotplug core call memmap_init_range() and
- * init_unavailable_range() (include/mm/mm_init.h), which follow the
+ * init_unavailable_range() (mm/internal.h), which follow the
  * run-time switch mech_design(MECH_MEMMAP_INIT).  The *_design() variants
  * below take the design as an argument, for the tests, the benchmarks and
  * `devmem rebind ID old|new|template-nt`.

@@ -68,22 +68,4 @@ extern struct mm_boot_stats mm_boot_stats;
 /* mm_init_dump() - what mm_core_init did, for the `meminit` command. */
 void mm_init_dump(struct printer *p);
 
-/*
- * init_single_page() - the struct page of pfn, initialised field by field
- * for zone/nid as Linux's __init_single_page: zeroed, links set, refcount 1,
- * no type, empty list.  The "old design" of memmap init; the template design
- * lives next to it in mm/memmap_init.c.  Context: (boot) or (main).
- */
-void init_single_page(struct page *page, u64 pfn, enum zone_type zone, int nid);
-
-/*
- * memmap_init_range() - initialise the struct pages of [start_pfn, end_pfn)
- * for zone/nid and set each pageblock's migratetype.  Context: (boot)/(main).
- */
-void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
-		       int migratetype);
-
-/* init_unavailable_range() - holes: initialised and PG_reserved. */
-u64 init_unavailable_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid);
-
 #endif

@@ -127,12 +127,8 @@ static inline u64 page_to_pfn(const struct page *page) { return (u64)(page - mm_
 static inline phys_addr_t page_to_phys(const struct page *page) { return PFN_PHYS(page_to_pfn(page)); }
 
 static inline bool page_flag_test(const struct page *p, enum pageflags f) { return p->flags & (1UL << f); }
-static inline void page_flag_set(struct page *p, enum pageflags f) { p->flags |= 1UL << f; }
-static inline void page_flag_clear(struct page *p, enum pageflags f) { p->flags &= ~(1UL << f); }
 
 #define PageReserved(p)		page_flag_test(p, PG_reserved)
-#define SetPageReserved(p)	page_flag_set(p, PG_reserved)
-#define ClearPageReserved(p)	page_flag_clear(p, PG_reserved)
 #define PageHead(p)		page_flag_test(p, PG_head)
 
 static inline enum zone_type page_zonenum(const struct page *p)
@@ -145,17 +141,7 @@ static inline int page_to_nid(const struct page *p)
 	return (int)((p->flags >> NODES_PGSHIFT) & NODES_MASK);
 }
 
-/* set_page_links() - store zone and node in flags (pfn-independent). */
-static inline void set_page_links(struct page *p, enum zone_type zone, int nid)
-{
-	p->flags &= ~((ZONES_MASK << ZONES_PGSHIFT) | (NODES_MASK << NODES_PGSHIFT));
-	p->flags |= ((unsigned long)zone << ZONES_PGSHIFT) |
-		    ((unsigned long)nid << NODES_PGSHIFT);
-}
-
 static inline bool page_has_type(const struct page *p, u32 type) { return (p->page_type >> 24) == type; }
-static inline void page_set_type(struct page *p, u32 type) { p->page_type = type << 24; }
-static inline void page_clear_type(struct page *p) { p->page_type = PAGE_TYPE_NONE; }
 
 #define PageBuddy(p)	page_has_type(p, PGTY_BUDDY)
 #define PagePcp(p)	page_has_type(p, PGTY_PCP)

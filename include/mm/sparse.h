@@ -140,38 +140,11 @@ static inline struct page *pfn_to_online_page(u64 pfn)
 }
 
 /*
- * sparse_add_present() - mark [start_pfn, end_pfn) as memory of node nid:
- * sections present, subsection bits set, nr_present_pages counted.
- * Allocates root pages with root_alloc (returns a zeroed 4 KiB page's
- * virtual address, or NULL).  Returns 0, -ENOMEM or -EINVAL (beyond
- * MAX_PHYSMEM_BITS).  Context: (boot) or (main).
+ * Pageblock migratetype and isolate bit of the pageblock holding pfn (the
+ * writers, set_pageblock_*(), are mm's own: mm/internal.h).
  */
-int sparse_add_present(u64 start_pfn, u64 end_pfn, int nid, bool early,
-		       void *(*root_alloc)(void));
-
-/*
- * sparse_set_memmap() - record that the section's memmap is mapped.
- * sparse_clear_memmap(), sparse_set_online(), sparse_set_offline() and
- * sparse_remove_present() are the other transitions.  Context: (boot)/(main).
- */
-void sparse_set_memmap(u64 section_nr, phys_addr_t memmap_pa);
-void sparse_clear_memmap(u64 section_nr);
-void sparse_set_online(u64 start_pfn, u64 end_pfn);
-void sparse_set_offline(u64 start_pfn, u64 end_pfn);
-
-/*
- * sparse_set_deferred() - set or clear SECTION_MEMMAP_DEFERRED of a section
- * with a memmap: only mm/deferred_init.c calls it, setting it at boot before
- * the memmap is initialised and clearing it once it is.  Context: (boot)/(main).
- */
-void sparse_set_deferred(u64 section_nr, bool deferred);
-void sparse_remove_present(u64 start_pfn, u64 end_pfn);
-
-/* Pageblock migratetype and isolate bit of the pageblock holding pfn. */
 int get_pageblock_migratetype(u64 pfn);
-void set_pageblock_migratetype(u64 pfn, int migratetype);
 bool get_pageblock_isolate(u64 pfn);
-void set_pageblock_isolate(u64 pfn, bool isolated);
 
 /*
  * sparse_memmap_at() - does a section's memmap (its 2 MiB of struct pages)

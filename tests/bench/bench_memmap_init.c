@@ -51,6 +51,7 @@
 #include <mm/memmap_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include "../../mm/internal.h"
 #include <lib/printk.h>
 #include "../host/mm_host.h"
 #include "bench_out.h"

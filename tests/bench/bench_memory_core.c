@@ -22,6 +22,7 @@
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include "../../mm/internal.h"
 #include <mm/gfp.h>
 #include <lib/fw_memmap.h>
 #include <lib/median.h>

@@ -40,6 +40,7 @@
 #include <mm/memremap.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include "../../mm/internal.h"
 #include <mm/memblock.h>
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>

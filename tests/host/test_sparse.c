@@ -5,6 +5,7 @@
 #include "htest.h"
 #include "mm_host.h"
 #include <mm/sparse.h>
+#include "../../mm/internal.h"
 #include <lib/printer.h>
 #include <string.h>
 

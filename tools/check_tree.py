@@ -14,6 +14,12 @@ script exits 1 if there was any.  --graph prints the folder import graph.
   views     virtual files (VFS_FILE, vfs_create*, vfs_mkdir*, vfs_symlink) are
             created only in views/ (and tests/)
   include-c no file #includes a .c file
+  private   above mm (shell/, views/, drivers/, kernel/, arch/, init/,
+            lib/) nothing reads the buddy's internals -- free_area,
+            PageBuddy, ->private of a struct page -- or calls a writer of
+            mm state that lives in mm/internal.h (MM_PRIVATE_WRITERS), or
+            includes mm/internal.h or mm/buddy_internal.h: such code asks
+            mm's query functions and changes mm through its API
   imports   the folder import graph (which top-level folder includes
             headers of which) has no circle, and mm/ includes only lib/,
             its own headers and mm/platform.h
@@ -184,6 +190,76 @@ def check_include_c(files):
                 report("include-c", p, n, line.strip())
 
 
+# -- private ----------------------------------------------------------------
+
+# The folders above mm, whose C may use mm only through include/mm's
+# queries and API.
+ABOVE_MM = ("shell", "views", "drivers", "kernel", "arch", "init", "lib")
+# The writers of mm state that mm/internal.h keeps for mm/ (and its tests).
+MM_PRIVATE_WRITERS = (
+    "page_flag_set", "page_flag_clear", "SetPageReserved", "ClearPageReserved",
+    "set_page_links", "page_set_type", "page_clear_type",
+    "sparse_add_present", "sparse_set_memmap", "sparse_clear_memmap",
+    "sparse_set_online", "sparse_set_offline", "sparse_set_deferred",
+    "sparse_remove_present", "set_pageblock_migratetype", "set_pageblock_isolate",
+    "init_single_page", "memmap_init_range", "init_unavailable_range",
+)
+WRITER_CALL_RE = re.compile(r"\b(%s)\s*\(" % "|".join(MM_PRIVATE_WRITERS))
+BUDDY_NAME_RE = re.compile(r"\b(free_area|PageBuddy)\b")
+# The names a file declares as struct page pointers or arrays.
+PAGE_DECL_RE = re.compile(r"\bstruct\s+page\b([^;{}()]*)")
+PAGE_NAME_RE = re.compile(r"\s*(?:const\s+)?(?:\*+\s*(?:const\s+)?(\w+)|(\w+)\s*\[)")
+PRIVATE_RE = re.compile(r"(\w+)\s*(?:\[[^\]]*\])?\s*(?:->|\.)\s*private\b|"
+                        r"pfn_to_page\s*\([^)]*\)\s*->\s*private\b")
+INTERNAL_INC_RE = re.compile(r'^\s*#\s*include\s*["<][^">]*\bmm/(?:buddy_)?internal\.h[">]')
+
+
+def strip_comments(text):
+    """text with its comments and string literals blanked, newlines kept."""
+    def blank(m):
+        t = m.group(0)
+        if t.startswith("/"):
+            return re.sub(r"[^\n]", " ", t)
+        return t[0] + " " * (len(t) - 2) + t[-1]
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                  blank, text, flags=re.S)
+
+
+def check_private(files):
+    for p in files:
+        if not p.endswith((".c", ".h")) or folder_of(p) not in ABOVE_MM:
+            continue
+        text = read(p)
+        if text is None:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if INTERNAL_INC_RE.match(line):
+                report("private", p, n, f"includes {line.split()[-1]}, which is mm's own: "
+                       "use include/mm/")
+        code = strip_comments(text)
+        pages = set()
+        for m in PAGE_DECL_RE.finditer(code):
+            # "*page, *head" or "*page, pages[4]": declarators of struct page
+            # until one is of another type ("struct page *page, struct zone *z")
+            for d in m.group(1).split(","):
+                dm = PAGE_NAME_RE.match(d)
+                if not dm:
+                    break
+                pages.add(dm.group(1) or dm.group(2))
+        for n, line in enumerate(code.splitlines(), 1):
+            for m in BUDDY_NAME_RE.finditer(line):
+                report("private", p, n, f"{m.group(1)} is the buddy's internals: ask mm "
+                       "(free_block_at(), free_block_containing(), zone_free_blocks(), "
+                       "zone_free_list_count() in include/mm/buddy.h)")
+            for m in PRIVATE_RE.finditer(line):
+                if m.group(1) is None or m.group(1) in pages:
+                    report("private", p, n, "->private of a struct page is mm's: use "
+                           "free_block_at() or page_private() (include/mm)")
+            for m in WRITER_CALL_RE.finditer(line):
+                report("private", p, n, f"{m.group(1)}() writes mm state and is mm's own "
+                       "(mm/internal.h): change mm through its API")
+
+
 # -- imports ----------------------------------------------------------------
 
 INC_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
@@ -293,6 +369,7 @@ def main():
     check_paths(files)
     check_homes(files)
     check_include_c(files)
+    check_private(files)
     check_imports(files, show)
     check_unused(files)
     for v in violations:

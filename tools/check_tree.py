@@ -16,10 +16,11 @@ script exits 1 if there was any.  --graph prints the folder import graph.
   include-c no file #includes a .c file
   private   above mm (shell/, views/, drivers/, kernel/, arch/, init/,
             lib/) nothing reads the buddy's internals -- free_area,
-            PageBuddy, ->private of a struct page -- or calls a writer of
-            mm state that lives in mm/internal.h (MM_PRIVATE_WRITERS), or
-            includes mm/internal.h or mm/buddy_internal.h: such code asks
-            mm's query functions and changes mm through its API
+            PageBuddy, PagePcp, buddy_order(), ->private of a struct
+            page -- or calls a writer of mm state that lives in
+            mm/internal.h (MM_PRIVATE_WRITERS), or includes mm/internal.h
+            or mm/buddy_internal.h: such code asks mm's query functions
+            and changes mm through its API
   imports   the folder import graph (which top-level folder includes
             headers of which) has no circle, and mm/ includes only lib/,
             its own headers and mm/platform.h
@@ -205,7 +206,7 @@ MM_PRIVATE_WRITERS = (
     "init_single_page", "memmap_init_range", "init_unavailable_range",
 )
 WRITER_CALL_RE = re.compile(r"\b(%s)\s*\(" % "|".join(MM_PRIVATE_WRITERS))
-BUDDY_NAME_RE = re.compile(r"\b(free_area|PageBuddy)\b")
+BUDDY_NAME_RE = re.compile(r"\b(free_area|PageBuddy|PagePcp|buddy_order)\b")
 # The names a file declares as struct page pointers or arrays.
 PAGE_DECL_RE = re.compile(r"\bstruct\s+page\b([^;{}()]*)")
 PAGE_NAME_RE = re.compile(r"\s*(?:const\s+)?(?:\*+\s*(?:const\s+)?(\w+)|(\w+)\s*\[)")

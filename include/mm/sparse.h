@@ -19,7 +19,8 @@
  *                           memmap is mapped but says nothing, so pfn_valid()
  *                           is false until deferred init clears the bit
  * Transitions: absent -> present -> has-memmap -> online, and back in
- * reverse order on removal; sparse_* functions are the only writers.
+ * reverse order on removal; sparse_* functions are the only writers, and
+ * they are mm's own (mm/internal.h).
  *
  * Context: (boot) and (main); the section table is read from (any).
  */

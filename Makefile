@@ -37,6 +37,16 @@ MEM        ?= 2G,slots=8,maxmem=64G
 CPU        ?= max
 ACCEL      ?= tcg
 PYTEST_ARGS ?=
+
+# Packages are checked (and installed as root, tools/deps.sh) by the commands
+# a user starts on a fresh machine: make run, make debug, make test and its
+# tiers, make soak, make bench, make deps.  A plain build (make, make iso)
+# does not run dpkg-query.  DEPS_FIRST is the check the goals ask for; every
+# object waits for it (order-only), so nothing compiles before the packages
+# are there.  A sub-make of a checked command skips it (DEPS_CHECKED=1).
+DEPS_FIRST := $(if $(filter run debug,$(MAKECMDGOALS)),deps-run,$(if \
+	$(filter bench,$(MAKECMDGOALS)),deps-bench,$(if \
+	$(filter test test-host test-fuzz test-qemu soak deps,$(MAKECMDGOALS)),deps-test)))
 FUZZ_SECONDS ?= 15
 
 # --- the kernel ------------------------------------------------------------
@@ -215,12 +225,12 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
 .PHONY: all iso run debug test test-host test-qemu test-fuzz check-tree bench bench-run bench-docs clean \
-	deps deps-build deps-run deps-test deps-bench soak fuzz-long FORCE
+	deps deps-run deps-test deps-bench soak fuzz-long FORCE
 .DELETE_ON_ERROR:
 
 all: $(B)/memlab.elf
 
-$(KOBJS): | deps-build
+$(KOBJS): | $(DEPS_FIRST)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -266,7 +276,7 @@ $(B)/cmdline.txt: FORCE
 $(B)/memlab.iso: $(B)/memlab.elf $(B)/cmdline.txt iso/grub.cfg tools/mkiso.sh
 	sh tools/mkiso.sh $(B)/memlab.elf $@ "$$(cat $(B)/cmdline.txt)"
 
-iso: deps-build
+iso: | $(DEPS_FIRST)
 	@$(MAKE) --no-print-directory $(B)/memlab.iso
 
 # FIRMWARE=uefi: OVMF's code read-only, its variable store a private copy
@@ -410,7 +420,7 @@ HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard 
 # Each source is compiled once (build/host-obj/, with its .d file) and
 # linked into every suite that names it.
 HOST_OBJ = $(patsubst %.c,$(B)/host-obj/%.o,$(1))
-$(B)/host-obj/%.o: %.c | deps-test
+$(B)/host-obj/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 define host_suite
@@ -422,7 +432,7 @@ $(foreach s,$(HOST_SUITES),$(eval $(call host_suite,$(s))))
 
 # Every suite (its failures and log lines shown, its ok lines in its log),
 # then one line with the totals.
-test-host: $(addprefix $(B)/host-tests-,$(HOST_SUITES))
+test-host: deps-test $(addprefix $(B)/host-tests-,$(HOST_SUITES))
 	@tp=0; tf=0; for s in $(HOST_SUITES); do \
 		log=$(B)/host-tests-$$s.log; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -456,11 +466,11 @@ FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.
 # file) and linked into every target that names it.
 FUZZ_OBJ_CFLAGS := $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_CFLAGS))
 FUZZ_OBJ = $(patsubst %.c,$(B)/fuzz-obj/%.o,$(1))
-$(B)/fuzz-obj/%.o: %.c | deps-test
+$(B)/fuzz-obj/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_OBJ_CFLAGS) -MMD -MP -c $< -o $@
 .SECONDEXPANSION:
-$(B)/fuzz/%: $$(call FUZZ_OBJ,tests/fuzz/%.c $$(HOST_SRCS) $$(FUZZ_SUPPORT) $$(FUZZ_SRCS_$$*)) | deps-test
+$(B)/fuzz/%: $$(call FUZZ_OBJ,tests/fuzz/%.c $$(HOST_SRCS) $$(FUZZ_SUPPORT) $$(FUZZ_SRCS_$$*)) | $(DEPS_FIRST)
 	@mkdir -p $(B)/fuzz
 	$(FUZZCC) $(FUZZ_CFLAGS) $^ -o $@
 -include $(shell find $(B)/fuzz-obj -name '*.d' 2>/dev/null)
@@ -477,7 +487,7 @@ FUZZ_RUNS_fuzz_multiboot2 := 20000
 FUZZ_RUNS_fuzz_pci := 20000
 FUZZ_RUNS_fuzz_shell := 50000
 FUZZ_RUNS_fuzz_virtio_mem := 50
-test-fuzz: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+test-fuzz: deps-test $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$$t; \
 		seeds=; [ -d tests/fuzz/seeds/$$t ] && seeds=tests/fuzz/seeds/$$t; \
@@ -532,14 +542,14 @@ BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 # code generation (general registers only: no SSE/AVX stores that the
 # kernel could not use), so the host measures the instructions QEMU runs.
 BENCH_LIB_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(HOST_SRCS))
-$(B)/bench-obj/%.o: %.c | deps-test
+$(B)/bench-obj/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(BENCH_CFLAGS) -mgeneral-regs-only -MMD -MP -c $< -o $@
 -include $(BENCH_LIB_OBJS:.o=.d)
 
 BENCHES := $(addprefix $(B)/,bench-memory_core bench-zone_contig bench-memmap_init \
 	bench-free_contig_range bench-automovable)
-$(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | deps-test
+$(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | $(DEPS_FIRST)
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
 
@@ -575,23 +585,21 @@ bench-docs:
 
 # Every tier; the last line printed is pytest's summary.
 test: deps-test
-	@$(MAKE) --no-print-directory test-host
-	@$(MAKE) --no-print-directory test-fuzz
-	@$(MAKE) --no-print-directory $(B)/memlab.elf
+	@$(MAKE) --no-print-directory DEPS_CHECKED=1 test-host
+	@$(MAKE) --no-print-directory DEPS_CHECKED=1 test-fuzz
+	@$(MAKE) --no-print-directory DEPS_CHECKED=1 $(B)/memlab.elf
 	$(PYTHON) tools/check_tree.py
 	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_ARGS)
 
 # --- packages and housekeeping ---------------------------------------------
 
 deps: deps-test
-deps-build:
-	@bash tools/deps.sh build
 deps-bench:
-	@bash tools/deps.sh bench
+	@[ -n "$(DEPS_CHECKED)" ] || bash tools/deps.sh bench
 deps-run:
-	@bash tools/deps.sh run
+	@[ -n "$(DEPS_CHECKED)" ] || bash tools/deps.sh run
 deps-test:
-	@bash tools/deps.sh test
+	@[ -n "$(DEPS_CHECKED)" ] || bash tools/deps.sh test
 
 clean:
 	rm -rf $(B)

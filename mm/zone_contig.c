@@ -35,7 +35,7 @@
  * one way the designs can disagree is an undercount, which only errs
  * towards "not contiguous": the span grows over pfns whose memmap was
  * initialised while outside it (memlab never does that; Linux documents
- * it).  tests/host/test_hotplug.c (hotplug_contig_zones and the zone
+ * it).  tests/host/test_online_policy.c (hotplug_contig_zones and the zone
  * tests before it) exercises these cases; `contiguity` compares both
  * answers live.
  *

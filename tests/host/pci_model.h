@@ -2,8 +2,9 @@
  * pci_model.h - a model of PCI configuration space behind ECAM, for the
  * real drivers/pci sources compiled for the host (tests/host/pci_model.c).
  *
- * Used by tests/host/test_pci.c and tests/host/test_pci_hotplug.c (the
- * host suite `pci`, build/host-tests-pci) and tests/fuzz/fuzz_pci.c.  That
+ * Used by the tests of the host suite `pci` (build/host-tests-pci:
+ * tests/host/test_pci*.c, most on the q35 machine of pci_machine.h) and
+ * by tests/fuzz/fuzz_pci.c.  That
  * suite links the real drivers/pci objects and shell/cmd_pci.c with this
  * model, which defines the platform functions they call (ioremap(),
  * acpi_find_table(), the port and MMIO accessors, the workqueue): in a

@@ -1,116 +1,24 @@
 /*
  * test_pci.c - drivers/pci/ and the PCI commands (shell/cmd_pci.c) against a
  * model of PCI configuration space (tests/host/pci_model.h): a q35-like machine
- * enumerates to the expected bus numbers, BARs and bridge windows; a
- * function hot-added behind a root port gets its BARs inside the port's
- * window, or a window opened for it; and hostile firmware and devices
- * (MCFGs that are short or empty or do not fit, capability lists that
- * loop, BARs of absurd sizes, bridges with garbage bus numbers, a device
- * on every function, vendor ids 0xffff and 0x0000, which both mean "no
- * function") each end with a logged
- * reason, bounded work and a consistent table.
+ * enumerates to the expected bus numbers, BARs and bridge windows; hostile
+ * firmware and devices (MCFGs that are short or empty or do not fit,
+ * capability lists that loop, BARs of absurd sizes, bridges with garbage
+ * bus numbers, a device on every function, vendor ids 0xffff and 0x0000,
+ * which both mean "no function") each end with a logged reason, bounded
+ * work and a consistent table; bridges left unconfigured get bus numbers
+ * inside the range above them; `setpci` writes what it prints and refuses
+ * what does not fit.
+ *
+ * The q35 machine and the table checks are pci_machine.h's.  Where the BARs
+ * and windows of hot-added functions go is test_pci_placement.c's subject.
  */
 #include "htest.h"
 #include "pci_model.h"
 #include "platform_stub.h"
 #include <shell/shell.h>
 #include <kernel/resource.h>
-
-static char text[8192];
-static struct buf_printer tp;
-
-/* lspci() - the `lspci` view into text. */
-static const char *lspci(void)
-{
-	buf_printer_init(&tp, text, sizeof(text));
-	pci_dump(&tp.p);
-	return text;
-}
-
-/* shell() - one shell line (lspci/setpci/pcihp) into text; its status. */
-static int shell(const char *line)
-{
-	char buf[128];
-	char *argv[8];
-	int argc = 0;
-	const struct shell_cmd *c;
-
-	strlcpy(buf, line, sizeof(buf));
-	for (char *s = strtok(buf, " "); s && argc < 8; s = strtok(NULL, " "))
-		argv[argc++] = s;
-	buf_printer_init(&tp, text, sizeof(text));
-	c = shell_find(argv[0]);
-	if (!c)
-		return -1000;
-	return c->fn(&tp.p, argc, argv);
-}
-
-/* bdf() - the table's entry for (bus, dev, fn), or NULL. */
-static struct pci_dev *bdf(unsigned bus, unsigned dev, unsigned fn)
-{
-	return pci_get_bdf(bus, dev, fn);
-}
-
-/* Indices of the q35 machine's functions in the model. */
-static int q_host, q_vga, q_rp1, q_nic, q_rp2, q_rp3, q_dev2;
-
-/*
- * q35() - the machine most tests start from, as SeaBIOS leaves it:
- *   00:00.0 host bridge 8086:29c0
- *   00:01.0 vga 1234:1111: BAR0 16 MiB prefetchable at 0xfd000000, BAR2 4 KiB at 0xfebd0000
- *   00:02.0 root port, buses 1-1, memory window fe800000-fe9fffff,
- *           prefetchable fc000000-fc1fffff (64-bit capable, below 4 GiB)
- *     01:00.0 device 1af4:1041: BAR0 I/O 32 at 0xc000, BAR1 4 KiB at
- *             0xfe800000, BAR4 64-bit prefetchable 16 KiB at 0xfc000000
- *   00:03.0 root port, buses 2-2, windows closed (an empty hotplug slot)
- *   00:04.0 root port left unconfigured (bus numbers 0)
- *     (behind it) device 1af4:1042 with a 4 KiB BAR0, unassigned
- */
-static void q35(void)
-{
-	pm_reset(0, 0xff);
-	q_host = pm_add(-1, 0, 0, 0x8086, 0x29c0, 0, 0x06, 0x00);
-	q_vga = pm_add(-1, 1, 0, 0x1234, 0x1111, 0, 0x03, 0x00);
-	pm_bar(q_vga, 0, 16 << 20, 8, 0xfd000000);
-	pm_bar(q_vga, 2, 4096, 0, 0xfebd0000);
-	q_rp1 = pm_add(-1, 2, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	pm_buses(q_rp1, 0, 1, 1);
-	pm_mem_window(q_rp1, 0xfe800000, 0xfe9fffff);
-	pm_pref_window(q_rp1, 0xfc000000, 0xfc1fffff);
-	pm_pcie_slot(q_rp1, 0x40, 0, true);
-	q_nic = pm_add(q_rp1, 0, 0, 0x1af4, 0x1041, 0, 0x02, 0x00);
-	pm_bar(q_nic, 0, 32, 1, 0xc000);
-	pm_bar(q_nic, 1, 4096, 0, 0xfe800000);
-	pm_bar(q_nic, 4, 16384, 4 | 8, 0xfc000000);
-	q_rp2 = pm_add(-1, 3, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	pm_buses(q_rp2, 0, 2, 2);
-	pm_pcie_slot(q_rp2, 0x40, 0, true);
-	q_rp3 = pm_add(-1, 4, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	q_dev2 = pm_add(q_rp3, 0, 0, 0x1af4, 0x1042, 0, 0x01, 0x00);
-	pm_bar(q_dev2, 0, 4096, 0, 0);
-}
-
-/* init_quiet() - pci_init() with only warnings and errors on stdout. */
-static int init_quiet(void)
-{
-	int err;
-
-	printk_set_level(LOG_WARNING);
-	err = pm_init();
-	printk_set_level(LOG_INFO);
-	return err;
-}
-
-/* rescan_quiet() - pci_rescan() likewise. */
-static int rescan_quiet(void)
-{
-	int n;
-
-	printk_set_level(LOG_WARNING);
-	n = pci_rescan();
-	printk_set_level(LOG_INFO);
-	return n;
-}
+#include "pci_machine.h"
 
 /*
  * The q35 machine: every function found once, with the bus numbers the
@@ -190,138 +98,6 @@ HTEST(pci_q35_enumeration)
 	CHECK_EQ(pm_get(&pm.f[q_nic], 0x14, 4), 0xfe800000);
 	CHECK_EQ(pm_get(&pm.f[q_nic], 0x20, 4), 0xfc00000c);
 	CHECK_EQ(pm_get(&pm.f[q_nic], 0x24, 4), 0);
-}
-
-/* bars_disjoint() - no two assigned memory BARs in the table overlap. */
-static bool bars_disjoint(void)
-{
-	for (unsigned i = 0; i < pci_nr_devices; i++)
-		for (unsigned a = 0; a < 6; a++) {
-			const struct pci_bar *x = &pci_devices[i].bars[a];
-
-			if (!pci_devices[i].cfg || !x->size || x->is_io || !x->base)
-				continue;
-			for (unsigned j = i; j < pci_nr_devices; j++)
-				for (unsigned b = j == i ? a + 1 : 0; b < 6; b++) {
-					const struct pci_bar *y = &pci_devices[j].bars[b];
-
-					if (!pci_devices[j].cfg || !y->size || y->is_io || !y->base)
-						continue;
-					if (x->base < y->base + y->size && y->base < x->base + x->size) {
-						printf("  %02x:%02x.%x BAR%u %llx+%llx overlaps "
-						       "%02x:%02x.%x BAR%u %llx+%llx\n",
-						       pci_devices[i].bus, pci_devices[i].dev, pci_devices[i].fn, a,
-						       (unsigned long long)x->base,
-						       (unsigned long long)x->size, pci_devices[j].bus,
-						       pci_devices[j].dev, pci_devices[j].fn, b,
-						       (unsigned long long)y->base,
-						       (unsigned long long)y->size);
-						return false;
-					}
-				}
-		}
-	return true;
-}
-
-/* inside() - [base, base+size) lies in [lo, hi]. */
-static bool inside(u64 base, u64 size, u64 lo, u64 hi)
-{
-	return hi > lo && base >= lo && size && base + size - 1 <= hi && base + size > base;
-}
-
-/*
- * Hot-add behind a root port with windows (00:05.0, buses 4-4, memory
- * fe600000-fe7fffff, prefetchable 800000000-8001fffff): a function with
- * two 32-bit BARs (4 and 8 KiB) and a 64-bit prefetchable 1 MiB BAR.
- * Expect each BAR inside the port's window of its kind, programmed into
- * the function, no two BARs overlapping (the function's own included),
- * memory decoding on, and the rescan counting one new function.
- */
-HTEST(pci_hotplug_bars_inside_the_ports_windows)
-{
-	int rp4, hot;
-	struct pci_dev *d;
-
-	q35();
-	rp4 = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	pm_buses(rp4, 0, 4, 4);
-	pm_mem_window(rp4, 0xfe600000, 0xfe7fffff);
-	pm_pref_window(rp4, 0x800000000ULL, 0x8001fffffULL);
-	CHECK_EQ(init_quiet(), 0);
-	CHECK_EQ(rescan_quiet(), 0);
-
-	hot = pm_add(rp4, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(hot, 0, 4096, 0, 0);
-	pm_bar(hot, 1, 8192, 0, 0);
-	pm_bar(hot, 2, 1 << 20, 4 | 8, 0);
-	CHECK_EQ(rescan_quiet(), 1);
-	d = bdf(4, 0, 0);
-	CHECK(d != NULL);
-	if (!d)
-		return;
-	CHECK(d->hotplugged);
-	CHECK(inside(d->bars[0].base, 4096, 0xfe600000, 0xfe7fffff));
-	CHECK(inside(d->bars[1].base, 8192, 0xfe600000, 0xfe7fffff));
-	CHECK(inside(d->bars[2].base, 1 << 20, 0x800000000ULL, 0x8001fffffULL));
-	CHECK(bars_disjoint());
-	CHECK_EQ(pm_get(&pm.f[hot], 0x10, 4), (u32)d->bars[0].base);
-	CHECK_EQ(pm_get(&pm.f[hot], 0x14, 4), (u32)d->bars[1].base);
-	CHECK_EQ(pm_get(&pm.f[hot], 0x18, 4), (u32)d->bars[2].base | 0xc);
-	CHECK_EQ(pm_get(&pm.f[hot], 0x1c, 4), 8);
-	CHECK(pm_get(&pm.f[hot], 0x04, 2) & CMD_MEMORY);
-	CHECK_EQ(pm.stray_writes, 0);
-}
-
-/*
- * Hot-add behind the root port whose windows are closed (00:03.0): a
- * 2 MiB memory window is opened at the highest free 2 MiB of the 32-bit
- * hole (fea00000 holds the VGA's BAR2, fe800000 is 00:02.0's window, so
- * fe600000), programmed into the port, and the 16 KiB BAR placed in it.
- */
-HTEST(pci_hotplug_opens_a_window)
-{
-	int hot;
-	struct pci_dev *d, *rp;
-
-	q35();
-	CHECK_EQ(init_quiet(), 0);
-	hot = pm_add(q_rp2, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(hot, 0, 16384, 0, 0);
-	CHECK_EQ(rescan_quiet(), 1);
-	rp = bdf(0, 3, 0);
-	d = bdf(2, 0, 0);
-	CHECK(rp && d);
-	if (!rp || !d)
-		return;
-	CHECK_EQ(rp->mem_window_base, 0xfe600000);
-	CHECK_EQ(rp->mem_window_limit, 0xfe7fffff);
-	CHECK_EQ(pm_get(&pm.f[q_rp2], 0x20, 4), 0xfe70fe60);
-	CHECK_EQ(d->bars[0].base, 0xfe600000);
-	CHECK(bars_disjoint());
-	CHECK_EQ(pm.stray_writes, 0);
-}
-
-/* table_consistent() - every entry in use is inside the MCFG's buses, a
- * bridge's secondary bus is above its own, and each entry's bridge link
- * is a bridge in use whose bus range holds the entry's bus. */
-static bool table_consistent(void)
-{
-	for (unsigned i = 0; i < pci_nr_devices; i++) {
-		const struct pci_dev *d = &pci_devices[i];
-
-		if (!d->cfg)
-			continue;
-		if (d->bus < pci_ecam.start_bus || d->bus > pci_ecam.end_bus)
-			return false;
-		if (d->bridge && (!d->bridge->cfg || d->bridge->header_type != 1 ||
-				  d->bus != d->bridge->secondary_bus))
-			return false;
-		for (unsigned j = i + 1; j < pci_nr_devices; j++)
-			if (pci_devices[j].cfg && pci_devices[j].bus == d->bus &&
-			    pci_devices[j].dev == d->dev && pci_devices[j].fn == d->fn)
-				return false;
-	}
-	return true;
 }
 
 /*
@@ -452,89 +228,6 @@ HTEST(pci_bar_sizes_hostile)
 	CHECK_EQ(pm.stray_writes, 0);
 	CHECK(table_consistent());
 }
-/*
- * A hot-added function with a 64-bit non-prefetchable BAR of 8 GiB behind
- * a port with closed windows: no window that size fits the 32-bit hole.
- * Expect the BAR left unassigned with a logged reason, the function left
- * disabled, and the port's window registers as they were (closed), with
- * no other window opened.
- */
-HTEST(pci_hotplug_bar_larger_than_the_hole)
-{
-	int x, since;
-	struct pci_dev *d;
-
-	q35();
-	CHECK_EQ(init_quiet(), 0);
-	x = pm_add(q_rp2, 0, 0, 0x1af4, 0x1000, 0, 2, 0);
-	pm_bar(x, 0, 8ULL << 30, 4, 0);
-	since = host_log_count;
-	CHECK_EQ(rescan_quiet(), 1);
-	d = bdf(2, 0, 0);
-	CHECK(d != NULL);
-	if (!d)
-		return;
-	CHECK_EQ(d->bars[0].size, 8ULL << 30);
-	CHECK_EQ(d->bars[0].base, 0);
-	CHECK(host_log_seen("00:03.0: a 200000000-byte window does not fit the 32-bit PCI hole", since));
-	CHECK(host_log_seen("02:00.0: cannot assign BARs", since));
-	CHECK_EQ(pm_get(&pm.f[x], 0x04, 2) & CMD_MEMORY, 0);
-	CHECK_EQ(pm_get(&pm.f[q_rp2], 0x20, 4), 0x0000fff0);
-	CHECK(!pci_window_open(bdf(0, 3, 0)->mem_window_base, bdf(0, 3, 0)->mem_window_limit));
-	CHECK_EQ(pm.stray_writes, 0);
-}
-
-/*
- * Two functions hot-added behind one closed port, rescanned one after the
- * other: the first (16 KiB) opens a 2 MiB window; the second (4 MiB) does
- * not fit it.  The window must not move (it would strand the first BAR
- * outside it): the second is refused with the reason, the first keeps its
- * address inside the window.  Then a port whose first hot-added BAR is 8
- * MiB: its window is aligned to 8 MiB, so the BAR fits in it.
- */
-HTEST(pci_hotplug_window_in_use_is_not_moved)
-{
-	int a, b, c, since;
-	struct pci_dev *rp, *da, *db;
-
-	q35();
-	CHECK_EQ(init_quiet(), 0);
-	a = pm_add(q_rp2, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(a, 0, 16384, 0, 0);
-	CHECK_EQ(rescan_quiet(), 1);
-	b = pm_add(q_rp2, 4, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(b, 0, 4ULL << 20, 0, 0);
-	since = host_log_count;
-	CHECK_EQ(rescan_quiet(), 1);
-	rp = bdf(0, 3, 0);
-	da = bdf(2, 0, 0);
-	db = bdf(2, 4, 0);
-	CHECK(rp && da && db);
-	if (!rp || !da || !db)
-		return;
-	CHECK_EQ(rp->mem_window_base, 0xfe600000);
-	CHECK_EQ(rp->mem_window_limit, 0xfe7fffff);
-	CHECK_EQ(da->bars[0].base, 0xfe600000);
-	CHECK_EQ(db->bars[0].base, 0);
-	CHECK(host_log_seen("00:03.0: memory window fe600000-fe7fffff is too small for a 400000-byte BAR", since));
-	CHECK(host_log_seen("02:04.0: cannot assign BARs", since));
-	CHECK(bars_disjoint());
-
-	q35();
-	CHECK_EQ(init_quiet(), 0);
-	c = pm_add(q_rp2, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(c, 0, 8ULL << 20, 0, 0);
-	CHECK_EQ(rescan_quiet(), 1);
-	rp = bdf(0, 3, 0);
-	da = bdf(2, 0, 0);
-	CHECK(rp && da);
-	if (!rp || !da)
-		return;
-	CHECK_EQ(rp->mem_window_base & ((8ULL << 20) - 1), 0);
-	CHECK_EQ(rp->mem_window_limit - rp->mem_window_base + 1, 8ULL << 20);
-	CHECK_EQ(da->bars[0].base, rp->mem_window_base);
-	CHECK_EQ(pm.stray_writes, 0);
-}
 
 /*
  * Bridges with garbage bus numbers: 00:05.0 unconfigured with read-only
@@ -616,67 +309,6 @@ HTEST(pci_unconfigured_bridge_with_garbage_subordinate_is_quieted)
 }
 
 /*
- * A 16-byte BAR hot-added behind a port whose 64 GiB prefetchable window
- * already holds a 32 GiB BAR at its start: the search for a free spot must
- * jump past that BAR, not step through it 16 bytes at a time (2^31 steps:
- * minutes here, this test hangs without the fix, and far longer in the
- * kernel under TCG).  Expect the new BAR right after the big one.
- */
-HTEST(pci_hotplug_small_bar_after_a_big_one_is_placed_at_once)
-{
-	const u64 win = 1ULL << 35;
-	int big, small;
-	struct pci_dev *d;
-
-	q35();
-	pm_pref_window(q_rp2, win, win + (64ULL << 30) - 1);
-	big = pm_add(q_rp2, 0, 0, 0x1af4, 0x1000, 0, 2, 0);
-	pm_bar(big, 0, 32ULL << 30, 0xc, win);
-	CHECK_EQ(init_quiet(), 0);
-	small = pm_add(q_rp2, 4, 0, 0x1af4, 0x1001, 0, 2, 0);
-	pm_bar(small, 0, 16, 0xc, 0);
-	CHECK_EQ(rescan_quiet(), 1);
-	d = bdf(2, 4, 0);
-	CHECK(d != NULL);
-	if (!d)
-		return;
-	CHECK_EQ(d->bars[0].base, win + (32ULL << 30));
-	CHECK(bars_disjoint());
-	CHECK_EQ(pm.stray_writes, 0);
-}
-
-/*
- * A function hot-added behind 01 (q35's first port) with addresses already
- * in its BARs: BAR0 on the NIC's BAR1 (fe800000), BAR1 at 0x1000 (outside
- * every window).  Neither can be trusted: expect each reported and placed
- * anew inside the port's memory window, and no two BARs overlapping.
- */
-HTEST(pci_hotplug_bars_with_stale_addresses_are_placed_anew)
-{
-	int hot, since;
-	struct pci_dev *d;
-
-	q35();
-	CHECK_EQ(init_quiet(), 0);
-	hot = pm_add(q_rp1, 4, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(hot, 0, 4096, 0, 0xfe800000);
-	pm_bar(hot, 1, 4096, 0, 0x1000);
-	since = host_log_count;
-	CHECK_EQ(rescan_quiet(), 1);
-	d = bdf(1, 4, 0);
-	CHECK(d != NULL);
-	if (!d)
-		return;
-	CHECK(host_log_seen("01:04.0: BAR0 fe800000-fe800fff meets another BAR; placed anew", since));
-	CHECK(host_log_seen("01:04.0: BAR1 1000-1fff is outside the windows of the bridge above; placed anew", since));
-	CHECK(inside(d->bars[0].base, 4096, 0xfe800000, 0xfe9fffff));
-	CHECK(inside(d->bars[1].base, 4096, 0xfe800000, 0xfe9fffff));
-	CHECK(d->bars[0].base != 0xfe800000);
-	CHECK(bars_disjoint());
-	CHECK_EQ(pm.stray_writes, 0);
-}
-
-/*
  * A slot that answers with vendor id 0x0000 (some broken boards do for an
  * empty slot; no vendor has that id) holds no function: expect it left out
  * of the table at boot and at a rescan, as 0xffff is, and the rest of the
@@ -698,85 +330,6 @@ HTEST(pci_vendor_0000_is_no_function)
 	CHECK_EQ(rescan_quiet(), 0);
 	CHECK(bdf(2, 0, 0) == NULL);
 	CHECK_EQ(pm.stray_writes, 0);
-}
-
-/*
- * A bridge behind a bridge: root port 00:05.0 (buses 4-5, memory window
- * fe600000-fe7fffff) with a switch port 04:00.0 below it (bus 5, no
- * window); a function hot-added behind the switch port needs one.
- * The window opened for it must lie inside the root port's window, or
- * nothing reaches it.  Then the same with a root port that has no memory
- * window: refused, with the reason.
- */
-HTEST(pci_hotplug_window_nested_inside_the_bridge_above)
-{
-	int rp, sw, hot, since;
-	struct pci_dev *s, *d;
-
-	q35();
-	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	pm_buses(rp, 0, 4, 5);
-	pm_mem_window(rp, 0xfe600000, 0xfe7fffff);
-	sw = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
-	pm_buses(sw, 4, 5, 5);
-	CHECK_EQ(init_quiet(), 0);
-	s = bdf(4, 0, 0);
-	CHECK(s != NULL);
-	if (!s)
-		return;
-	hot = pm_add(sw, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(hot, 0, 16384, 0, 0);
-	CHECK_EQ(rescan_quiet(), 1);
-	d = bdf(s->secondary_bus, 0, 0);
-	CHECK(d != NULL);
-	if (!d)
-		return;
-	CHECK(inside(s->mem_window_base, s->mem_window_limit - s->mem_window_base + 1,
-		     0xfe600000, 0xfe7fffff));
-	CHECK(inside(d->bars[0].base, 16384, s->mem_window_base, s->mem_window_limit));
-	CHECK(bars_disjoint());
-
-	q35();
-	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	pm_buses(rp, 0, 4, 5);
-	sw = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
-	pm_buses(sw, 4, 5, 5);
-	CHECK_EQ(init_quiet(), 0);
-	hot = pm_add(sw, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(hot, 0, 16384, 0, 0);
-	since = host_log_count;
-	CHECK_EQ(rescan_quiet(), 1);
-	CHECK(host_log_seen("04:00.0: the bridge above (00:05.0) has no 32-bit memory window", since));
-	s = bdf(4, 0, 0);
-	CHECK(s && !pci_window_open(s->mem_window_base, s->mem_window_limit));
-	CHECK_EQ(pm.stray_writes, 0);
-}
-
-/* id_count() - how many entries of the table are 1af4:`device`. */
-static unsigned id_count(u16 device)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < pci_nr_devices; i++)
-		if (pci_devices[i].cfg && pci_devices[i].vendor == 0x1af4 && pci_devices[i].device == device)
-			n++;
-	return n;
-}
-
-/*
- * has_device() - the table holds 1af4:`device` exactly once, on `bus`,
- * behind `bridge`.
- */
-static bool has_device(u16 device, unsigned bus, const struct pci_dev *bridge)
-{
-	for (unsigned i = 0; i < pci_nr_devices; i++) {
-		const struct pci_dev *d = &pci_devices[i];
-
-		if (d->cfg && d->vendor == 0x1af4 && d->device == device)
-			return id_count(device) == 1 && d->bus == bus && bridge &&
-			       d->bridge == bridge;
-	}
-	return false;
 }
 
 /*
@@ -964,45 +517,6 @@ HTEST(pci_configured_bridge_outside_the_range_above_is_renumbered)
 }
 
 /*
- * Hot-add of a switch: root port 00:05.0 [04-05] with memory window
- * fe600000-fe7fffff and nothing behind it at boot; then an unconfigured
- * switch port appears on bus 04 with a device behind it (16 KiB BAR, no
- * address).  Expect the rescan to find both, the port numbered 05-05 inside
- * 00:05.0's range, the device at 05:00.0 behind it, a window opened for
- * the port inside 00:05.0's window, the BAR inside that, decoding on.
- */
-HTEST(pci_hotplug_switch_below_a_configured_port_is_numbered_and_its_device_placed)
-{
-	int rp, sw, hot;
-	struct pci_dev *s, *d;
-
-	q35();
-	rp = pm_add(-1, 5, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	pm_buses(rp, 0, 4, 5);
-	pm_mem_window(rp, 0xfe600000, 0xfe7fffff);
-	CHECK_EQ(init_quiet(), 0);
-	sw = pm_add(rp, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
-	hot = pm_add(sw, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(hot, 0, 16384, 0, 0);
-	CHECK_EQ(rescan_quiet(), 2);
-	s = bdf(4, 0, 0);
-	d = bdf(5, 0, 0);
-	CHECK(s && d);
-	if (!s || !d)
-		return;
-	CHECK_EQ(pm_get(&pm.f[sw], 0x18, 3), 0x050504);
-	CHECK(d->bridge == s && d->hotplugged);
-	CHECK(inside(s->mem_window_base, s->mem_window_limit - s->mem_window_base + 1,
-		     0xfe600000, 0xfe7fffff));
-	CHECK(inside(d->bars[0].base, 16384, s->mem_window_base, s->mem_window_limit));
-	CHECK_EQ(pm_get(&pm.f[hot], 0x10, 4), (u32)d->bars[0].base);
-	CHECK(pm_get(&pm.f[hot], 0x04, 2) & CMD_MEMORY);
-	CHECK(bars_disjoint());
-	CHECK(table_consistent());
-	CHECK_EQ(pm.stray_writes, 0);
-}
-
-/*
  * setpci: a good line writes the register and prints the dword holding
  * it; "=0000000ff" is a byte (leading zeros are not digits of the value).
  */
@@ -1096,54 +610,4 @@ HTEST(pci_setpci_offsets_out_of_range_are_refused)
 		CHECK(strncmp(text, "usage: setpci", 13) == 0);
 	}
 	CHECK_EQ(pm.writes, writes);
-}
-
-/* iomem_text() - /proc/iomem as it is now (the tree only holds PCI here). */
-static const char *iomem_text(void)
-{
-	static char out[4096];
-	struct buf_printer bp;
-
-	buf_printer_init(&bp, out, sizeof(out));
-	resource_print_tree(&iomem_resource, 8, &bp.p);
-	return out;
-}
-
-/*
- * /proc/iomem follows the device table (drivers/pci/iomem.c): MMCONFIG,
- * the root bus window, each bridge's windows with the BARs behind it nested
- * inside, as Linux's; a hot-added device's BAR appears inside the window
- * opened for it, and both vanish with it.
- */
-HTEST(pci_iomem_tree_follows_hotplug)
-{
-	int hot;
-	struct pci_dev *d;
-
-	q35();
-	CHECK_EQ(init_quiet(), 0);
-	CHECK_STREQ(iomem_text(),
-		"b0000000-bfffffff : PCI MMCONFIG 0000 [bus 00-ff]\n"
-		"c0000000-febfffff : PCI Bus 0000:00\n"
-		"  fc000000-fc1fffff : PCI Bus 0000:01\n"
-		"    fc000000-fc003fff : 0000:01:00.0\n"
-		"  fd000000-fdffffff : 0000:00:01.0\n"
-		"  fe800000-fe9fffff : PCI Bus 0000:01\n"
-		"    fe800000-fe800fff : 0000:01:00.0\n"
-		"  febd0000-febd0fff : 0000:00:01.0\n");
-	hot = pm_add(q_rp2, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
-	pm_bar(hot, 0, 16384, 0, 0);
-	CHECK_EQ(rescan_quiet(), 1);
-	CHECK(strstr(iomem_text(), "  fe600000-fe7fffff : PCI Bus 0000:02\n"
-				   "    fe600000-fe603fff : 0000:02:00.0\n"));
-	d = bdf(2, 0, 0);
-	CHECK(d != NULL);
-	if (d)
-		CHECK_EQ(pci_request_bar(d, 0, "virtio-pci-modern"), 0);
-	CHECK(strstr(iomem_text(), "    fe600000-fe603fff : 0000:02:00.0\n"
-				   "      fe600000-fe603fff : virtio-pci-modern\n"));
-	if (d)
-		pci_remove_device(d);
-	CHECK(!strstr(iomem_text(), "0000:02:00.0"));
-	CHECK(!strstr(iomem_text(), "virtio-pci-modern"));
 }

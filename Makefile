@@ -381,8 +381,10 @@ HOST_SUITES := main
 PCI_SRCS := $(patsubst %.o,%.c,$(filter drivers/pci/%,$(DRIVER_OBJS))) shell/cmd_pci.c
 HOST_SUITES += pci
 HOST_SUITE_pci := tests/host/test_pci.c tests/host/test_pci_placement.c \
-	tests/host/test_pci_hotplug.c tests/host/test_pci_windows.c \
-	tests/host/pci_machine.c tests/host/pci_model.c $(PCI_SRCS) drivers/acpi/crs.c
+	tests/host/test_pci_hotplug.c tests/host/test_pci_hotplug_dsdt.c \
+	tests/host/test_pci_hotplug_native.c tests/host/test_pci_windows.c \
+	tests/host/pci_machine.c tests/host/pcihp_machine.c tests/host/pci_model.c \
+	$(PCI_SRCS) drivers/acpi/crs.c
 HOST_SUITES += tsc
 HOST_SUITE_tsc := tests/host/test_tsc.c arch/x86_64/tsc.c
 HOST_SUITES += uart

@@ -136,12 +136,6 @@ bool bars_disjoint(void)
 	return true;
 }
 
-/* inside() - [base, base+size) lies in [lo, hi]. */
-bool inside(u64 base, u64 size, u64 lo, u64 hi)
-{
-	return hi > lo && base >= lo && size && base + size - 1 <= hi && base + size > base;
-}
-
 /* table_consistent() - every entry in use is inside the MCFG's buses, a
  * bridge's secondary bus is above its own, and each entry's bridge link
  * is a bridge in use whose bus range holds the entry's bus. */

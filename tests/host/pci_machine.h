@@ -48,8 +48,6 @@ int rescan_quiet(void);
 
 /* bars_disjoint() - no two assigned memory BARs in the table overlap. */
 bool bars_disjoint(void);
-/* inside() - [base, base+size) lies in [lo, hi]. */
-bool inside(u64 base, u64 size, u64 lo, u64 hi);
 /* table_consistent() - every entry in use is inside the MCFG's buses, a
  * bridge's secondary bus is above its own, and each entry's bridge link
  * is a bridge in use whose bus range holds the entry's bus. */

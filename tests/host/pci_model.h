@@ -3,7 +3,8 @@
  * real drivers/pci sources compiled for the host (tests/host/pci_model.c).
  *
  * Used by the tests of the host suite `pci` (build/host-tests-pci:
- * tests/host/test_pci*.c, most on the q35 machine of pci_machine.h) and
+ * tests/host/test_pci*.c, on the machines of pci_machine.h and
+ * pcihp_machine.h) and
  * by tests/fuzz/fuzz_pci.c.  That
  * suite links the real drivers/pci objects and shell/cmd_pci.c with this
  * model, which defines the platform functions they call (ioremap(),

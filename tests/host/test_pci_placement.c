@@ -17,6 +17,12 @@
 #include <kernel/resource.h>
 #include "pci_machine.h"
 
+/* inside() - [base, base+size) lies in [lo, hi]. */
+static bool inside(u64 base, u64 size, u64 lo, u64 hi)
+{
+	return hi > lo && base >= lo && size && base + size - 1 <= hi && base + size > base;
+}
+
 /*
  * Hot-add behind a root port with windows (00:05.0, buses 4-4, memory
  * fe600000-fe7fffff, prefetchable 800000000-8001fffff): a function with

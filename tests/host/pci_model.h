@@ -4,12 +4,11 @@
  *
  * Used by the tests of the host suite `pci` (build/host-tests-pci:
  * tests/host/test_pci*.c, on the machines of pci_machine.h and
- * pcihp_machine.h) and
- * by tests/fuzz/fuzz_pci.c.  That
- * suite links the real drivers/pci objects and shell/cmd_pci.c with this
- * model, which defines the platform functions they call (ioremap(),
- * acpi_find_table(), the port and MMIO accessors, the workqueue): in a
- * binary of their own, nothing needs renaming.  The drivers' private state
+ * pcihp_machine.h) and by tests/fuzz/fuzz_pci.c.  That suite links the
+ * real drivers/pci objects and shell/cmd_pci.c with this model, which
+ * defines the platform functions they call (ioremap(), acpi_find_table(),
+ * the port and MMIO accessors, the workqueue): in a binary of their own,
+ * nothing needs renaming.  The drivers' private state
  * comes from drivers/pci/internal.h (pm_reset() clears it).
  *
  * The model.  Up to PM_MAX_FUNCS functions, each with 4 KiB of register

@@ -454,9 +454,10 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
-FUZZ_SRCS_fuzz_pci := tests/host/pci_model.c $(PCI_SRCS) drivers/acpi/crs.c
-FUZZ_SRCS_fuzz_acpi := drivers/acpi/tables.c drivers/acpi/srat.c drivers/acpi/madt.c \
-	drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
+FUZZ_SRCS_fuzz_pci := tests/fuzz/pci_hotplug_events.c tests/host/pci_model.c $(PCI_SRCS) \
+	drivers/acpi/crs.c
+FUZZ_SRCS_fuzz_acpi := tests/fuzz/acpi_harness.c drivers/acpi/tables.c drivers/acpi/srat.c \
+	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
 	drivers/acpi/numa_cpus.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c
 FUZZ_SRCS_fuzz_virtio_mem := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
 	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) shell/cmd_virtio_mem.c
@@ -464,7 +465,9 @@ FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.
 	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
 
 # A target links, beyond HOST_SRCS and FUZZ_SUPPORT, the real sources and
-# fakes it names in FUZZ_SRCS_<target> (as a host suite does).  Each source
+# fakes it names in FUZZ_SRCS_<target> (as a host suite does), and its own
+# support files from tests/fuzz/ (not named fuzz_*: each fuzz_*.c is one
+# target with one LLVMFuzzerTestOneInput).  Each source
 # is compiled once (build/fuzz-obj/, -fsanitize=fuzzer-no-link, with its .d
 # file) and linked into every target that names it.
 FUZZ_OBJ_CFLAGS := $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_CFLAGS))

@@ -405,9 +405,9 @@ HOST_SUITES += views
 HOST_SUITE_views := tests/host/test_views.c views/proc_mm.c
 HOST_SUITES += sysfs_memory
 HOST_SUITE_sysfs_memory := tests/host/test_sysfs_memory.c views/sysfs_memory.c kernel/longop.c
-# The virtio-mem driver against its fake device, and the mm shell commands
-# on a simulated machine with one (when files of shell/ or views/ are added,
-# moved or renamed, update these lists).
+# The virtio-mem driver against its fake device (suite virtio), and the mm
+# shell commands on a simulated machine with one (suite mm_cmds; when files
+# of shell/ or views/ are added, moved or renamed, update these lists).
 VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTIO_MEM_OBJS))) \
 	kernel/longop.c
 # (the commands' tables are shared with the tests through shell/internal.h)
@@ -415,8 +415,11 @@ MM_CMDS_SRCS := shell/cmd_buddy.c shell/cmd_contig.c shell/cmd_handles.c shell/c
 	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c \
 	kernel/meminit_work.c
 HOST_SUITES += virtio
-HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/test_mm_cmds.c \
-	tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) $(MM_CMDS_SRCS)
+HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) \
+	shell/cmd_virtio_mem.c
+HOST_SUITES += mm_cmds
+HOST_SUITE_mm_cmds := tests/host/test_mm_cmds.c tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) \
+	$(MM_CMDS_SRCS)
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 

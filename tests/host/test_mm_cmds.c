@@ -6,7 +6,7 @@
  * runs the same commands with generated arguments; the inputs it found
  * bugs with are kept here as plain tests.
  *
- * The suite `virtio` (Makefile: HOST_SUITE_virtio) links the real
+ * The suite `mm_cmds` (Makefile: HOST_SUITE_mm_cmds) links the real
  * command files (shell/cmd_*.c; cmd_contig.c and cmd_handles.c are still
  * compiled in here, since mm_cmds_machine.h resets and reads their
  * handle and range tables, which they keep static), views/sysfs_memory.c (memory_block_state_store()

@@ -14,6 +14,8 @@ script exits 1 if there was any.  --graph prints the folder import graph.
   views     virtual files (VFS_FILE, vfs_create*, vfs_mkdir*, vfs_symlink) are
             created only in views/ (and tests/)
   include-c no file #includes a .c file
+  test-size no file under tests/ (.c, .h, .py) has more than 900 lines:
+            split a bigger one by topic (MAX_TEST_LINES below)
   private   above mm (shell/, views/, drivers/, kernel/, arch/, init/,
             lib/) nothing reads the buddy's internals -- free_area,
             PageBuddy, PagePcp, buddy_order(), ->private of a struct
@@ -261,6 +263,28 @@ def check_private(files):
                        "(mm/internal.h): change mm through its API")
 
 
+# -- test-size ----------------------------------------------------------------
+
+MAX_TEST_LINES = 900
+TEST_SIZE_EXT = (".c", ".h", ".py")
+
+
+def check_test_sizes(files):
+    """A test file (host test, fuzz target, seed writer, QEMU scenario or
+    their helpers) of more than MAX_TEST_LINES lines is one to split by
+    topic, with shared helpers in a file of their own."""
+    for p in files:
+        if not p.startswith("tests/") or not p.endswith(TEST_SIZE_EXT):
+            continue
+        text = read(p)
+        if text is None:
+            continue
+        n = len(text.splitlines())
+        if n > MAX_TEST_LINES:
+            report("test-size", p, MAX_TEST_LINES + 1,
+                   f"{n} lines, more than {MAX_TEST_LINES}: split it by topic")
+
+
 # -- imports ----------------------------------------------------------------
 
 INC_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
@@ -370,6 +394,7 @@ def main():
     check_paths(files)
     check_homes(files)
     check_include_c(files)
+    check_test_sizes(files)
     check_private(files)
     check_imports(files, show)
     check_unused(files)

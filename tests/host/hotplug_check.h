@@ -2,8 +2,9 @@
  * hotplug_check.h - the invariants of a booted simulated machine after
  * memory hotplug (add, online, offline, remove, virtio-mem's PageOffline
  * sub-blocks), checked from the memmap and the free lists without trusting
- * the counters.  Used by test_hotplug.c after every step and by the
- * virtio-mem fuzz target.
+ * the counters.  Used after every step by test_hotplug.c,
+ * test_online_policy.c and test_hotplug_random.c, and by the virtio-mem
+ * fuzz target.
  *
  * What hotplug_check_invariants() checks, per zone (the definitions of
  * memory_hotplug.c):

@@ -1,9 +1,9 @@
 /*
  * internal.h - what drivers/acpi/ keeps to itself, shown to its fuzz
- * harness (tests/fuzz/fuzz_acpi.c), which checks every table the driver
- * took in, rejected ones included: the public acpi_find_table() returns
- * only the accepted ones, by signature.  Nothing outside drivers/acpi/ and
- * that harness includes this header.
+ * harness (tests/fuzz/fuzz_acpi.c, its checks in tests/fuzz/acpi_harness.c),
+ * which checks every table the driver took in, rejected ones included: the
+ * public acpi_find_table() returns only the accepted ones, by signature.
+ * Nothing outside drivers/acpi/ and that harness includes this header.
  */
 #ifndef DRIVERS_ACPI_INTERNAL_H
 #define DRIVERS_ACPI_INTERNAL_H

@@ -40,6 +40,7 @@
  */
 #include "buddy_internal.h"
 #include <mm/contig_alloc.h>
+#include <mm/range_claim.h>
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>
 #include "internal.h"
@@ -219,6 +220,14 @@ int alloc_contig_range_explain(u64 start_pfn, u64 end_pfn, int migratetype, gfp_
 	why->step = "";
 	why->why[0] = '\0';
 	why->migrated = 0;
+	if (range_claim_check(start_pfn, end_pfn)) {
+		/* another holder changes this memory (range_claim.h) */
+		why->err = -EBUSY;
+		why->step = "check";
+		ksnprintf(why->why, sizeof(why->why), "%s is working on that memory",
+			  range_claim_holder(start_pfn, end_pfn)->name);
+		return -EBUSY;
+	}
 	if (start_pfn >= end_pfn || end_pfn > MAX_PFN) {
 		ksnprintf(why->why, sizeof(why->why), "empty or impossible range [0x%llx, 0x%llx)",
 			  (unsigned long long)start_pfn, (unsigned long long)end_pfn);

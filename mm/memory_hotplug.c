@@ -73,6 +73,7 @@
  * mem_hotplug_lock and device_hotplug_lock are implicit).
  */
 #include <mm/memory_hotplug.h>
+#include <mm/range_claim.h>
 #include <mm/memremap.h>
 #include <mm/sparse.h>
 #include "buddy_internal.h"
@@ -368,6 +369,8 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 	err = check_hotplug_range("add_memory", start, size);
 	if (err)
 		return err;
+	if (range_claim_check(PHYS_PFN(start), PHYS_PFN(start + size)))
+		return -EBUSY;	/* another holder changes this memory: range_claim.h */
 	nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
 	if (nid < 0 || nid >= MAX_NUMNODES) {
 		pr_err("add_memory: node %d does not exist", nid);
@@ -484,6 +487,8 @@ int remove_memory(phys_addr_t start, u64 size)
 
 	if (err)
 		return err;
+	if (range_claim_check(PHYS_PFN(start), PHYS_PFN(start + size)))
+		return -EBUSY;	/* another holder changes this memory: range_claim.h */
 	if (devmem_intersects(PHYS_PFN(start), PHYS_PFN(size))) {
 		pr_err("remove_memory: [mem %#llx-%#llx] is in use as device memory (devmem destroy it first)",
 		       (unsigned long long)start, (unsigned long long)(start + size - 1));

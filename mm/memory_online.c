@@ -9,6 +9,7 @@
  * Context: (main), one hotplug operation at a time.
  */
 #include <mm/memory_hotplug.h>
+#include <mm/range_claim.h>
 #include <mm/zone_contig.h>
 #include <mm/memremap.h>
 #include <mm/sparse.h>
@@ -294,6 +295,8 @@ int memory_block_online(struct memory_block *mem, enum mmop online_type)
 	struct zone *zone;
 	bool was_populated;
 
+	if (range_claim_check(start_pfn, start_pfn + nr_pages))
+		return -EBUSY;	/* another holder changes this memory: range_claim.h */
 	if (devmem_intersects(start_pfn, nr_pages)) {
 		pr_info("online: memory block %lu is in use as device memory (devmem); not onlined",
 			mem->block_id);
@@ -360,6 +363,9 @@ int memory_block_offline(struct memory_block *mem)
 	struct zone *zone = mem->zone;
 	unsigned long taken;
 	int err, tries;
+
+	if (range_claim_check(start_pfn, end_pfn))
+		return -EBUSY;	/* another holder changes this memory: range_claim.h */
 
 	/* boot memory still waiting for its memmap: initialise it first */
 	deferred_init_pfn_range(start_pfn, end_pfn);

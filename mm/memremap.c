@@ -38,6 +38,7 @@
  */
 #include "buddy_internal.h"
 #include <mm/memremap.h>
+#include <mm/range_claim.h>
 #include <mm/memory_hotplug.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
@@ -315,6 +316,8 @@ int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
 	err = devmem_check_range("devmem", start, size, &nid);
 	if (err)
 		return err;
+	if (range_claim_check(PHYS_PFN(start), PHYS_PFN(start + size)))
+		return -EBUSY;	/* another holder changes this memory: range_claim.h */
 	for (int i = 0; i < DEVMEM_MAX_RANGES && !pgmap; i++)
 		if (!devmem_ranges[i].in_use)
 			pgmap = &devmem_ranges[i];
@@ -357,6 +360,8 @@ int devmem_destroy(int id)
 
 	if (!pgmap)
 		return -ENOENT;
+	if (range_claim_check(pgmap->start_pfn, pgmap->start_pfn + pgmap->nr_pages))
+		return -EBUSY;	/* another holder changes this memory: range_claim.h */
 	nid = pgmap->nid;
 	devmem_poison_memmap(pgmap->start_pfn, pgmap->nr_pages);
 	pgmap->in_use = false;

@@ -12,7 +12,8 @@
  * buddy.c); unmovable ones never fall back to them.  cma_alloc() finds a
  * range that is clear in the bitmap, marks it, and asks alloc_contig_range()
  * for it, which migrates the movable tenants out; if a page there cannot be
- * moved (-EBUSY), the next candidate is tried.  cma_release() frees the
+ * moved, or another holder has claimed memory there (-EBUSY both;
+ * include/mm/range_claim.h), the next candidate is tried.  cma_release() frees the
  * range with free_contig_range() (old or new design, per the contig_free
  * switch) and clears the bitmap.
  *

@@ -65,7 +65,9 @@ struct contig_alloc_report {
  * gfp may hold __GFP_NOWARN (no failure log) and __GFP_ZERO; other flags
  * are -EINVAL.  Returns 0; -EINVAL (bad arguments, holes, several zones);
  * -EBUSY when a page cannot be freed up (unmovable, pinned, isolated by
- * someone else), logged with the first offending pfn unless __GFP_NOWARN;
+ * someone else), logged with the first offending pfn unless __GFP_NOWARN,
+ * or, before anything is touched, when another holder has claimed memory
+ * of the range (include/mm/range_claim.h; step "check", the holder named);
  * -ENOMEM when migration found no target.  On failure everything is
  * restored: no page of the range is allocated and the free lists are as
  * they were, except that blocks already migrated stay where they moved.

@@ -205,13 +205,16 @@ static inline bool memory_groups_have_dynamic(void)
  * (-ENOMEM), everything added by this call is offlined and removed again,
  * and the log says which block failed and why.  Other errors: -EINVAL
  * (node, group), -ERANGE (beyond MAX_PHYSMEM_BITS), -ENOSPC (block pool
- * full).  Returns 0 or -errno.
+ * full), -EBUSY (another holder has claimed memory of the range:
+ * include/mm/range_claim.h; nothing added).  Returns 0 or -errno.
  */
 int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flags);
 
 /*
  * remove_memory() - remove [start, start+size) whose blocks are all
- * offline (-EBUSY and nothing changed otherwise).  Returns 0 or -errno.
+ * offline (-EBUSY and nothing changed otherwise, as when another holder
+ * has claimed memory of the range: include/mm/range_claim.h).  Returns 0
+ * or -errno.
  */
 int remove_memory(phys_addr_t start, u64 size);
 
@@ -224,7 +227,9 @@ int offline_and_remove_memory(phys_addr_t start, u64 size);
 
 /* Online or offline one block.  Errors: -EINVAL (wrong state or type,
  * a zone the range cannot join), -EBUSY (unmovable pages when offlining;
- * the first offending pfn and page type are logged), injected errors. */
+ * the first offending pfn and page type are logged; or another holder has
+ * claimed the block's memory, asked first: include/mm/range_claim.h),
+ * injected errors. */
 int memory_block_online(struct memory_block *mem, enum mmop online_type);
 int memory_block_offline(struct memory_block *mem);
 

@@ -61,7 +61,8 @@ struct dev_pagemap {
  * or not aligned, a block that does not exist, blocks of two nodes, a
  * block with its own memmap, a bad order), -ERANGE (beyond
  * MAX_PHYSMEM_BITS; the range errors are add_memory()'s), -EBUSY (a block
- * is online or going offline, or the range overlaps a device range),
+ * is online or going offline, the range overlaps a device range, or
+ * another holder has claimed memory of it: include/mm/range_claim.h),
  * -ENOSPC (table full).
  * The reason is logged ("devmem: block N is online").  A range of more
  * than 64 sections is initialised a section at a time, with a pause for
@@ -84,7 +85,9 @@ int devmem_rebind(int id, int d);
 /*
  * devmem_destroy() - give the range back: memmap poisoned (the offline
  * block state of the hotplug core), the ZONE_DEVICE and node spans shrunk
- * to what remains, the slot freed.  Returns 0 or -ENOENT.
+ * to what remains, the slot freed.  Returns 0, -ENOENT, or -EBUSY while
+ * another holder has claimed memory of the range (include/mm/range_claim.h;
+ * nothing changed).
  */
 int devmem_destroy(int id);
 

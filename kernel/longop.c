@@ -5,13 +5,16 @@
  * The list is touched only from the main loop, so it needs no lock.  An
  * operation whose step() says it is done is unlinked before the next one
  * runs; step() may start other operations (they run from the next slice).
+ * The memory an operation changes is claimed in mm (mm/range_claim.c);
+ * while its step() runs the operation is mm's current holder, and its
+ * claim goes when it leaves the list.
  */
 #include <kernel/longop.h>
 #include <kernel/time.h>
 #include <lib/printk.h>
+#include <mm/page.h>
 
-static struct longop *running_ops;
-static struct longop *in_step;	/* the operation whose step() runs now */
+static struct longop *running_ops;	/* (main), one CPU */
 
 void longop_start(struct longop *op)
 {
@@ -34,14 +37,13 @@ void longop_start(struct longop *op)
 static bool longop_slice(struct longop *op)
 {
 	u64 t0 = ktime_ns();
-	struct longop *outer = in_step;
+	struct range_claim *outer = range_claim_set_current(&op->claim);
 	bool more;
 	u64 spent;
 
-	in_step = op;
 	op->waiting = false;
 	more = op->step(op, t0 + LONGOP_SLICE_NS);
-	in_step = outer;
+	range_claim_set_current(outer);
 	spent = ktime_ns() - t0;
 
 	op->slices++;
@@ -64,6 +66,7 @@ bool longop_run_slice(void)
 		op->running = false;
 		*pp = op->next;
 		op->next = NULL;
+		range_release(&op->claim);
 	}
 	return running_ops != NULL;
 }
@@ -94,6 +97,7 @@ void longop_cancel(struct longop *op)
 		}
 	op->running = false;
 	op->next = NULL;
+	range_release(&op->claim);
 }
 
 void longop_finish(struct longop *op)
@@ -105,26 +109,31 @@ void longop_finish(struct longop *op)
 	longop_cancel(op);	/* unlink: it is done */
 }
 
+int longop_claim(struct longop *op, u64 start, u64 end)
+{
+	return range_claim(&op->claim, PFN_DOWN(start), PFN_UP(end), op->name, op);
+}
+
 struct longop *longop_range_busy(u64 start, u64 end)
 {
-	for (struct longop *op = running_ops; op; op = op->next)
-		if (op != in_step && op->busy_start < op->busy_end && start < op->busy_end &&
-		    op->busy_start < end)
+	const struct range_claim *c = range_claim_holder(PFN_DOWN(start), PFN_UP(end));
+
+	for (struct longop *op = running_ops; c && op; op = op->next)
+		if (&op->claim == c)
 			return op;
 	return NULL;
 }
 
-struct longop *longop_wait_range(struct longop *op, u64 start, u64 end)
+const struct range_claim *longop_wait_range(struct longop *op, u64 start, u64 end)
 {
-	struct longop *other = longop_range_busy(start, end);
+	const struct range_claim *other = range_claim_holder(PFN_DOWN(start), PFN_UP(end));
 
 	if (other) {
 		op->waiting = true;
-		op->busy_start = op->busy_end = 0;
+		range_release(&op->claim);
 		return other;
 	}
-	op->busy_start = start;
-	op->busy_end = end;
+	longop_claim(op, start, end);
 	return NULL;
 }
 

@@ -17,6 +17,8 @@
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <kernel/longop.h>
+#include <mm/page.h>
+#include <mm/range_claim.h>
 #include <views/vfs.h>
 
 /* Output of a redirected command: one page, as sysfs accepts per write. */
@@ -226,14 +228,13 @@ void shell_progress(u64 done, u64 total, const char *unit)
 	j->op->unit = unit;
 }
 
-void shell_claim_range(u64 start, u64 end)
+int shell_claim_range(u64 start, u64 end)
 {
 	struct shell_job_ctl *j = current_job();
 
 	if (!j)
-		return;
-	j->op->busy_start = start;
-	j->op->busy_end = end;
+		return range_claim_check(PFN_DOWN(start), PFN_UP(end));
+	return range_claim(&j->op->claim, PFN_DOWN(start), PFN_UP(end), j->op->name, j->op);
 }
 
 struct longop *shell_job_longop(void)

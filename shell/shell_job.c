@@ -318,8 +318,7 @@ void shell_job_run_line(struct printer *out, const struct shell_cmd *cmd, const 
 	j->op.unit = NULL;
 	j->op.done = 0;
 	j->op.total = 0;
-	j->op.busy_start = 0;
-	j->op.busy_end = 0;
+	range_release(&j->op.claim);	/* (released when the last job ended) */
 	j->foreground = false;
 	j->stopped = false;
 	j->holding = false;

@@ -245,7 +245,7 @@ static void dimm_add_fail(unsigned slot, int err)
 	s->state = DIMM_ADD_FAILED;
 	slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
 	pr_err("acpi-memhp: slot %u: cannot use the DIMM: %s", slot, s->why);
-	s->op.busy_start = s->op.busy_end = 0;
+	range_release(&s->op.claim);
 	if (s->eject_pending && !s->added) {
 		/* device_del came during the add: nothing is left to remove */
 		slot_ctrl(slot, CTRL_EJECT);
@@ -323,13 +323,24 @@ static bool dimm_add_step(struct longop *op, u64 deadline_ns)
 		slot, (unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
 		s->nid, s->nr_blocks, type != MMOP_OFFLINE ? " and onlined" : "",
 		(unsigned long long)((ktime_ns() - s->t0_ns) / 1000000));
-	op->busy_start = op->busy_end = 0;
+	range_release(&op->claim);
 	if (s->eject_pending) {
 		s->eject_pending = false;
 		dimm_eject_start(slot);
 	}
 	dimm_add_next();
 	return false;
+}
+
+/*
+ * Run the slot's add or eject, holding the DIMM's range for it in mm; when
+ * another holder has memory there, the eject's step waits for it and the
+ * add's add_memory() is refused (-EBUSY).  Context: (main).
+ */
+static void dimm_op_start(struct dimm_slot *s)
+{
+	longop_start(&s->op);
+	longop_claim(&s->op, s->base, s->base + s->size);
 }
 
 /* Start the add of the DIMM in slot (range, node and group known). */
@@ -348,7 +359,6 @@ static void dimm_add_start(unsigned slot)
 	s->op = (struct longop){
 		.name = s->op_name, .unit = "block steps", .step = dimm_add_step,
 		.total = (u64)s->nr_blocks * (auto_on ? 2 : 1),
-		.busy_start = s->base, .busy_end = s->base + s->size,
 	};
 	if (add_running >= 0) {
 		s->add_queued = true;
@@ -358,7 +368,7 @@ static void dimm_add_start(unsigned slot)
 		return;
 	}
 	add_running = (int)slot;
-	longop_start(&s->op);
+	dimm_op_start(s);
 }
 
 /* The running add ended (done or failed): start the add that waited longest. */
@@ -375,7 +385,7 @@ static void dimm_add_next(void)
 	slots[next].add_queued = false;
 	slots[next].t0_ns = ktime_ns();
 	add_running = next;
-	longop_start(&slots[next].op);
+	dimm_op_start(&slots[next]);
 }
 
 /*
@@ -393,7 +403,7 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 	struct dimm_slot *s = &slots[slot];
 	/* a shell job holds memory of the DIMM (a benchmark onlining its
 	 * blocks, `memory offline N-M &`): the eject waits for it */
-	struct longop *other = longop_wait_range(op, s->base, s->base + s->size);
+	const struct range_claim *other = longop_wait_range(op, s->base, s->base + s->size);
 
 	if (other) {
 		if (!s->eject_waits)
@@ -451,7 +461,7 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1),
 		(unsigned long long)((ktime_ns() - s->t0_ns) / 1000000));
 end:
-	op->busy_start = op->busy_end = 0;
+	range_release(&op->claim);
 	eject_running = -1;
 	for (unsigned k = 0; k < nr_slots; k++)	/* the next eject that waited */
 		if (slots[k].eject_pending && slots[k].state != DIMM_ADDING) {
@@ -481,9 +491,9 @@ static void dimm_eject_start(unsigned slot)
 	ksnprintf(s->op_name, sizeof(s->op_name), "dimm%u remove", slot);
 	s->op = (struct longop){
 		.name = s->op_name, .unit = "blocks", .step = dimm_eject_step,
-		.total = s->nr_blocks, .busy_start = s->base, .busy_end = s->base + s->size,
+		.total = s->nr_blocks,
 	};
-	longop_start(&s->op);
+	dimm_op_start(s);
 }
 
 /*

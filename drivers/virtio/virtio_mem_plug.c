@@ -498,7 +498,7 @@ static void vmem_round_end(struct vmem_dev *vm, int err)
 		if (vm->mb_state[i] != VMEM_MB_UNUSED && !vmem_mb_nr_plugged(vm, i))
 			vmem_remove_empty_mb(vm, i);
 	vm->last_round_ns = ktime_ns() - vm->round_t0;
-	vm->op.busy_start = vm->op.busy_end = 0;
+	range_release(&vm->op.claim);
 	vmem_read_config(vm);
 	if (vm->dev_plugged_size != vm->plugged_sbs * vm->sb_size)
 		pr_err("%s: device says %llu MiB plugged, driver %llu MiB\n", vm->name,
@@ -542,7 +542,8 @@ static bool vmem_round_step(struct longop *op, u64 deadline_ns)
 		vmem_round_cursor(vm, vm->op_plug);
 	/* a shell job holds memory of the region (`memory offline N-M &`):
 	 * wait for it, as it would refuse the blocks this round holds */
-	struct longop *other = longop_wait_range(op, vm->addr, vm->addr + vm->region_size);
+	const struct range_claim *other = longop_wait_range(op, vm->addr,
+							     vm->addr + vm->region_size);
 
 	if (other) {
 		if (!vm->wait_logged)
@@ -567,8 +568,7 @@ static bool vmem_round_step(struct longop *op, u64 deadline_ns)
 			vmem_round_end(vm, 0);	/* the part done so far, logged */
 			vm->round_t0 = ktime_ns();
 			vm->round_from = plugged;
-			vm->op.busy_start = vm->addr;
-			vm->op.busy_end = vm->addr + vm->region_size;
+			longop_claim(op, vm->addr, vm->addr + vm->region_size);	/* its own step: granted */
 			vmem_round_cursor(vm, plug);
 		}
 		err = plug ? vmem_plug_unit(vm, target - plugged) :
@@ -643,13 +643,14 @@ void vmem_resize(struct vmem_dev *vm)
 	vm->op.name = vm->op_name;
 	vm->op.unit = "MiB";
 	vm->op.step = vmem_round_step;
-	vm->op.busy_start = vm->addr;
-	vm->op.busy_end = vm->addr + vm->region_size;
 	vm->round_t0 = ktime_ns();
 	vm->round_from = vm->plugged_sbs;
 	vmem_round_cursor(vm, target > vm->plugged_sbs);
 	vmem_round_progress(vm);
 	longop_start(&vm->op);
+	/* the region is the round's from now; when another holder has memory
+	 * there, the first step waits for it (longop_wait_range) */
+	longop_claim(&vm->op, vm->addr, vm->addr + vm->region_size);
 }
 
 u64 vmem_seen_request[VMEM_MAX_DEVICES];

@@ -23,6 +23,7 @@
 #define KERNEL_LONGOP_H
 
 #include <lib/types.h>
+#include <mm/range_claim.h>
 
 /* One slice's time budget: well under the console's 100 ms answer target. */
 #define LONGOP_SLICE_NS	(5ull * 1000 * 1000)
@@ -43,11 +44,13 @@ struct longop {
 	u64 slices;		/* step() calls so far */
 	u64 worst_slice_ns;	/* longest single step() call */
 	/*
-	 * The physical range [busy_start, busy_end) the operation is changing
-	 * (empty if busy_end <= busy_start): other operations on memory there
-	 * ask longop_range_busy() first and refuse or wait (docs/long-operations.md).
+	 * The memory the operation is changing, claimed in mm through
+	 * longop_claim() (include/mm/range_claim.h): mm refuses to change it
+	 * for anyone else, and other operations on memory there refuse or
+	 * wait (docs/long-operations.md).  Released when the operation leaves
+	 * the running list.
 	 */
-	u64 busy_start, busy_end;
+	struct range_claim claim;
 	/*
 	 * Set by a step() that did nothing because it waits, for another
 	 * operation's range or for the user (a stopped job); cleared before
@@ -84,21 +87,34 @@ void longop_finish(struct longop *op);
  * step() is not called again; the owner leaves its state consistent. */
 void longop_cancel(struct longop *op);
 
-/* longop_range_busy() - the running operation whose busy range meets the
- * physical range [start, end), or NULL if none does.  Asked from inside an
- * operation's step() (a shell job's command included), that operation
- * itself is not counted: its own range does not stop it. */
+/*
+ * longop_claim() - running op claims the physical range [start, end)
+ * (whole pages, rounded out) in mm under its name, in place of what it
+ * held; an empty range releases it.  Returns 0, or -EBUSY when another
+ * holder has memory there (op keeps what it held).  While op's step()
+ * runs, op is mm's current holder, so its own claim never stops it.  The
+ * claim is released when op leaves the running list (done or cancelled);
+ * range_release(&op->claim) gives it up earlier.  Context: (main).
+ */
+int longop_claim(struct longop *op, u64 start, u64 end);
+
+/* longop_range_busy() - the running operation whose claim meets the
+ * physical range [start, end), or NULL if none does (or the holder there
+ * is not a long operation: range_claim_holder() names every holder).
+ * Asked from inside an operation's step() (a shell job's command
+ * included), that operation itself is not counted: its own range does not
+ * stop it.  Context: (main). */
 struct longop *longop_range_busy(u64 start, u64 end);
 
 /*
  * longop_wait_range() - for op's step(), before it changes [start, end):
- * when another running operation holds memory there (a shell job's
- * blocks), op waits for it: op holds no range meanwhile (or the other
- * would be refused by op in turn), is marked `waiting`, and the other is
- * returned; the step then returns true without working.  Otherwise op
- * holds [start, end) and NULL is returned.  Context: (main), in step().
+ * when another holder has memory there (a shell job's blocks), op waits
+ * for it: op holds no range meanwhile (or the other would be refused by op
+ * in turn), is marked `waiting`, and the other's claim is returned; the
+ * step then returns true without working.  Otherwise op holds [start, end)
+ * and NULL is returned.  Context: (main), in step().
  */
-struct longop *longop_wait_range(struct longop *op, u64 start, u64 end);
+const struct range_claim *longop_wait_range(struct longop *op, u64 start, u64 end);
 
 /* longop_dump() - one line per running operation: name, done/total unit
  * ("running" while total is 0), elapsed time, slices and the worst slice;

@@ -171,12 +171,14 @@ void shell_held_flush(struct shell_held *h);
  * waits for other work (a device's round) lets it run.  Outside a job it
  * does nothing.
  *
- * shell_progress() and shell_claim_range() tell what the job does to the
- * job's entry in `work` (done/total, the busy physical range that other
- * operations refuse to touch: longop.h); outside a job they do nothing.
- * shell_job_longop() is that entry, or NULL outside a job.  (A job's own
- * range never stops it: longop_range_busy() skips the operation it is
- * asked from.)
+ * shell_progress() tells the job's entry in `work` its done/total;
+ * outside a job it does nothing.  shell_claim_range() claims the physical
+ * range [start, end) in mm for the job (include/mm/range_claim.h: mm then
+ * refuses to change that memory for anyone else) and returns 0, or -EBUSY
+ * when another holder has memory there; outside a job it claims nothing
+ * and says only whether another holder has memory there.
+ * shell_job_longop() is the job's entry, or NULL outside a job.  (A job's
+ * own range never stops it: while it runs it is mm's current holder.)
  *
  * Context: (main) or the command's job.
  */
@@ -185,7 +187,7 @@ bool shell_stop_requested(void);
 bool shell_turn_over(void);
 void shell_yield(void);
 void shell_progress(u64 done, u64 total, const char *unit);
-void shell_claim_range(u64 start, u64 end);
+int shell_claim_range(u64 start, u64 end);
 struct longop *shell_job_longop(void);
 
 /* The non-job answer to "was Ctrl-C typed?" (see above). */

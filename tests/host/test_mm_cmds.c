@@ -319,7 +319,7 @@ static bool always_interrupted(void)
 	return true;
 }
 
-/* A long operation that never ends by itself; its busy range is set by the test. */
+/* A long operation that never ends by itself; the test claims its range. */
 static bool never_done(struct longop *op, u64 deadline_ns)
 {
 	(void)op;
@@ -337,8 +337,7 @@ static bool never_done(struct longop *op, u64 deadline_ns)
 HTEST(mm_cmds_ctrl_c_and_busy_ranges)
 {
 	struct longop op = { .name = "test resize", .unit = "MiB", .step = never_done,
-			     .total = 8, .busy_start = 33ull * MEMORY_BLOCK_SIZE,
-			     .busy_end = 34ull * MEMORY_BLOCK_SIZE };
+			     .total = 8 };
 
 	boot();
 	CHECK_EQ(mcm_dimm_add(1, 0, 3), 0);
@@ -351,6 +350,7 @@ HTEST(mm_cmds_ctrl_c_and_busy_ranges)
 	check_consistent();
 
 	longop_start(&op);
+	longop_claim(&op, 33ull * MEMORY_BLOCK_SIZE, 34ull * MEMORY_BLOCK_SIZE);
 	CHECK_EQ(run("memory online 33"), -EBUSY);
 	CHECK_STREQ(out, "memory: memory33: busy: test resize is working on it (0/8 MiB done); "
 			 "try again when `work` no longer lists it\n");

@@ -11,6 +11,7 @@
 #include <arch/sections.h>
 #include <arch/paging.h>
 #include <kernel/longop.h>
+#include <mm/page.h>
 #include <kernel/kthread.h>
 
 static void fmt_integers(struct ktest *t)
@@ -129,11 +130,11 @@ static bool count_step(struct longop *op, u64 deadline_ns)
 
 static void longop_slices_and_finish(struct ktest *t)
 {
-	struct longop a = { .name = "ktest a", .unit = "units", .step = count_step, .total = 3,
-			    .busy_start = 0x1000, .busy_end = 0x3000 };
+	struct longop a = { .name = "ktest a", .unit = "units", .step = count_step, .total = 3 };
 	struct longop b = { .name = "ktest b", .unit = "units", .step = count_step, .total = 5 };
 
 	longop_start(&a);
+	longop_claim(&a, 0x1000, 0x3000);
 	longop_start(&a);		/* already running: no second entry */
 	KTEST_EXPECT(t, longop_any_running());
 	KTEST_EXPECT(t, longop_range_busy(0x2000, 0x2001) == &a);
@@ -162,7 +163,8 @@ static struct longop *busy_seen_self, *busy_seen_other;
 static bool ask_busy_step(struct longop *op, u64 deadline_ns)
 {
 	(void)deadline_ns;
-	busy_seen_self = longop_range_busy(op->busy_start, op->busy_end);
+	busy_seen_self = longop_range_busy(PFN_PHYS(op->claim.start_pfn),
+					   PFN_PHYS(op->claim.end_pfn));
 	busy_seen_other = longop_range_busy(0x8000, 0x9000);
 	return false;
 }
@@ -170,12 +172,14 @@ static bool ask_busy_step(struct longop *op, u64 deadline_ns)
 static void longop_own_range_does_not_stop_it(struct ktest *t)
 {
 	struct longop a = { .name = "ktest self", .unit = "units", .step = ask_busy_step,
-			    .total = 1, .busy_start = 0x1000, .busy_end = 0x3000 };
+			    .total = 1 };
 	struct longop b = { .name = "ktest other", .unit = "units", .step = count_step,
-			    .total = 100, .busy_start = 0x8000, .busy_end = 0x9000 };
+			    .total = 100 };
 
 	longop_start(&b);
+	longop_claim(&b, 0x8000, 0x9000);
 	longop_start(&a);
+	longop_claim(&a, 0x1000, 0x3000);
 	longop_finish(&a);
 	KTEST_EXPECT(t, busy_seen_self == NULL);	/* its own range: not busy for it */
 	KTEST_EXPECT(t, busy_seen_other == &b);		/* another's: busy */

@@ -35,7 +35,6 @@
 #include <lib/string.h>
 #include <lib/errno.h>
 #include <kernel/time.h>
-#include <kernel/longop.h>
 #include "mm_bench.h"
 
 #define BENCH_MAX_BLOCKS	1024
@@ -177,7 +176,7 @@ static int bench_zone_contig(struct printer *out, const char *cmd, bool rows)
 	u64 total_old = 0, total_new = 0, w0, walked_old, old_growth = 0, steps = 0;
 	enum mech_design saved, was_old;
 	struct memory_block *mem;
-	struct longop *busy;
+	char head[64];
 	int err, off_err;
 
 	for (; (mem = memory_block_next(&id)) && n < BENCH_MAX_BLOCKS; id++)
@@ -190,13 +189,11 @@ static int bench_zone_contig(struct printer *out, const char *cmd, bool rows)
 			  "and hot-add a DIMM (e.g. 4 GiB) from QMP first; found %u\n", cmd, n);
 		return -ENODEV;
 	}
-	busy = longop_range_busy(bench_blocks[0]->block_id * MEMORY_BLOCK_SIZE,
-				 (bench_blocks[n - 1]->block_id + 1) * MEMORY_BLOCK_SIZE);
-	if (busy) {
-		pr_printf(out, "%s: %s is working on the blocks; try again when `work` no longer lists it\n",
-			  cmd, busy->name);
+	ksnprintf(head, sizeof(head), "%s: ", cmd);
+	if (shell_range_busy(out, bench_blocks[0]->block_id * MEMORY_BLOCK_SIZE,
+			     (bench_blocks[n - 1]->block_id + 1) * MEMORY_BLOCK_SIZE, head,
+			     "the blocks", false))
 		return -EBUSY;
-	}
 	/* the blocks are the bench's until it ends: state writes are refused */
 	shell_claim_range(bench_blocks[0]->block_id * MEMORY_BLOCK_SIZE,
 			  (bench_blocks[n - 1]->block_id + 1) * MEMORY_BLOCK_SIZE);
@@ -453,7 +450,7 @@ int bench_memmap_init_cmd(struct printer *out, const char *cmd, int argc, char *
 	u64 start, size, reps = 5;
 	bool warm = argc > 2 && !strcmp(argv[argc - 1], "warm");
 	int nargs = argc - warm;	/* the arguments before "warm" */
-	struct longop *busy;
+	char head[64], what[64];
 	int err;
 
 	if (nargs != 2 && nargs != 3) {
@@ -472,12 +469,11 @@ int bench_memmap_init_cmd(struct printer *out, const char *cmd, int argc, char *
 			  (unsigned long long)start, (unsigned long long)(size >> 20));
 		return -EINVAL;
 	}
-	busy = longop_range_busy(start, start + size);
-	if (busy) {
-		pr_printf(out, "%s: %s is working on [%#llx-%#llx); try again when `work` no longer lists it\n",
-			  cmd, busy->name, (unsigned long long)start, (unsigned long long)(start + size));
+	ksnprintf(head, sizeof(head), "%s: ", cmd);
+	ksnprintf(what, sizeof(what), "[%#llx-%#llx)", (unsigned long long)start,
+		  (unsigned long long)(start + size));
+	if (shell_range_busy(out, start, start + size, head, what, false))
 		return -EBUSY;
-	}
 	/* the blocks' memmap is the bench's until it ends: onlining them is refused */
 	shell_claim_range(start, start + size);
 	err = devmem_bench(start, size, (unsigned)reps, warm, &b);
@@ -527,7 +523,7 @@ static int bench_touch_cmd(struct printer *out, int argc, char **argv)
 	u64 size, addr = 0, n, got = 0, written = 0, ns, taken;
 	struct contig_alloc_report r;
 	struct bench_stats chunk_st;
-	struct longop *busy;
+	char what[64];
 	unsigned sp;
 	int err = 0;
 
@@ -546,13 +542,10 @@ static int bench_touch_cmd(struct printer *out, int argc, char **argv)
 				  (unsigned long long)addr);
 			return -EINVAL;
 		}
-		busy = longop_range_busy(addr, addr + n * chunk);
-		if (busy) {
-			pr_printf(out, "bench touch: %s is working on [%#llx, +%llu MiB); try again when `work` no longer lists it\n",
-				  busy->name, (unsigned long long)addr,
-				  (unsigned long long)(n * chunk >> 20));
+		ksnprintf(what, sizeof(what), "[%#llx, +%llu MiB)", (unsigned long long)addr,
+			  (unsigned long long)(n * chunk >> 20));
+		if (shell_range_busy(out, addr, addr + n * chunk, "bench touch: ", what, false))
 			return -EBUSY;
-		}
 		shell_claim_range(addr, addr + n * chunk);
 		err = contig_take(PHYS_PFN(addr), n * chunk >> PAGE_SHIFT, false, &r, &taken);
 		if (err) {

@@ -39,7 +39,6 @@
 #include "internal.h"
 #include <lib/string.h>
 #include <kernel/time.h>
-#include <kernel/longop.h>
 #include <mm/cma.h>
 #include <mm/contig_alloc.h>
 #include "mm_bench.h"
@@ -101,13 +100,11 @@ static int cmd_cma(struct printer *out, int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "alloc")) {
 		u64 base = PFN_PHYS(cma->base_pfn), end = PFN_PHYS(cma->base_pfn + cma->count);
-		struct longop *busy = longop_range_busy(base, end);
+		char what[64];
 
-		if (busy) {
-			pr_printf(out, "cma alloc: %s is working on memory of %s; try again when `work` no longer lists it\n",
-				  busy->name, cma->name);
+		ksnprintf(what, sizeof(what), "memory of %s", cma->name);
+		if (shell_range_busy(out, base, end, "cma alloc: ", what, false))
 			return -EBUSY;
-		}
 		shell_claim_range(base, end);	/* the job's while it runs */
 		err = cma_debug_alloc(cma, count, why, sizeof(why));
 		if (err) {
@@ -210,8 +207,8 @@ static int contig_alloc_cmd(struct printer *out, u64 start, u64 nr, bool frozen)
 {
 	struct contig_range *slot = range_slot();
 	struct contig_alloc_report r;
-	struct longop *busy;
 	struct page *page;
+	char head[64];
 	u64 taken;
 	int err;
 
@@ -220,12 +217,10 @@ static int contig_alloc_cmd(struct printer *out, u64 start, u64 nr, bool frozen)
 			  CONTIG_MAX_RANGES);
 		return -ENOSPC;
 	}
-	busy = longop_range_busy(PFN_PHYS(start), PFN_PHYS(start + nr));
-	if (busy) {
-		pr_printf(out, "contig alloc: [0x%llx-0x%llx): %s is working on that memory; try again when `work` no longer lists it\n",
-			  (unsigned long long)start, (unsigned long long)(start + nr), busy->name);
+	ksnprintf(head, sizeof(head), "contig alloc: [0x%llx-0x%llx): ", (unsigned long long)start,
+		  (unsigned long long)(start + nr));
+	if (shell_range_busy(out, PFN_PHYS(start), PFN_PHYS(start + nr), head, "that memory", false))
 		return -EBUSY;
-	}
 	/* while it runs, the range is the job's: state writes there are refused */
 	shell_claim_range(PFN_PHYS(start), PFN_PHYS(start + nr));
 	err = contig_take(start, nr, frozen, &r, &taken);

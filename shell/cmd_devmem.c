@@ -23,7 +23,6 @@
  */
 #include <lib/errno.h>
 #include <shell/args.h>
-#include <kernel/longop.h>
 #include <shell/shell.h>
 #include <lib/string.h>
 #include <kernel/time.h>
@@ -94,14 +93,12 @@ static int devmem_cmd_create(struct printer *out, int argc, char **argv)
 		pr_printf(out, "devmem: %s: compound size is 4k or 2m\n", argv[4]);
 		return -EINVAL;
 	}
-	struct longop *op = longop_range_busy(start, start + size);
+	char head[80];
 
-	if (op) {
-		pr_printf(out, "devmem: cannot create [%#llx-%#llx): %s is working on that memory (%llu/%llu %s done); try again when `work` no longer lists it\n",
-			  (unsigned long long)start, (unsigned long long)(start + size), op->name,
-			  (unsigned long long)op->done, (unsigned long long)op->total, op->unit);
+	ksnprintf(head, sizeof(head), "devmem: cannot create [%#llx-%#llx): ",
+		  (unsigned long long)start, (unsigned long long)(start + size));
+	if (shell_range_busy(out, start, start + size, head, "that memory", true))
 		return -EBUSY;
-	}
 	shell_claim_range(start, start + size);	/* the job's while the memmap is written */
 	id = devmem_create(start, size, order);
 	if (id < 0) {
@@ -123,17 +120,13 @@ static int devmem_cmd_create(struct printer *out, int argc, char **argv)
 static int devmem_held(struct printer *out, const char *what, int id)
 {
 	const struct dev_pagemap *pgmap = devmem_find(id);
-	struct longop *op;
+	char head[48];
 
 	if (!pgmap)
 		return 0;
-	op = longop_range_busy(PFN_PHYS(pgmap->start_pfn),
-			       PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages));
-	if (!op)
-		return 0;
-	pr_printf(out, "devmem: %s %d: %s is working on it; try again when `work` no longer lists it\n",
-		  what, id, op->name);
-	return -EBUSY;
+	ksnprintf(head, sizeof(head), "devmem: %s %d: ", what, id);
+	return shell_range_busy(out, PFN_PHYS(pgmap->start_pfn),
+				PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages), head, "it", false);
 }
 
 static int devmem_cmd_rebind(struct printer *out, int argc, char **argv)

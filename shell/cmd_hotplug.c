@@ -412,14 +412,11 @@ static int memory_set(struct printer *out, bool online, const char *range, const
 	claim_blocks(first, last);
 	for (id = first; (mem = memory_block_next(&id)) && id <= last; id++) {
 		u64 pa = (u64)id * MEMORY_BLOCK_SIZE;
-		struct longop *op = longop_range_busy(pa, pa + MEMORY_BLOCK_SIZE);
+		char head[48];
 
-		if (op) {
-			pr_printf(out, "memory: memory%lu: busy: %s is working on it (%llu/%llu %s done); try again when `work` no longer lists it\n",
-				  id, op->name, (unsigned long long)op->done,
-				  (unsigned long long)op->total, op->unit);
+		ksnprintf(head, sizeof(head), "memory: memory%lu: busy: ", id);
+		if (shell_range_busy(out, pa, pa + MEMORY_BLOCK_SIZE, head, "it", true))
 			return -EBUSY;
-		}
 		int err = memory_block_state_store(id, word, strlen(word));
 
 		if (err) {

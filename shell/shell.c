@@ -237,6 +237,23 @@ int shell_claim_range(u64 start, u64 end)
 	return range_claim(&j->op->claim, PFN_DOWN(start), PFN_UP(end), j->op->name, j->op);
 }
 
+int shell_range_busy(struct printer *out, u64 start, u64 end, const char *head,
+		     const char *what, bool progress)
+{
+	const struct range_claim *c = range_claim_holder(PFN_DOWN(start), PFN_UP(end));
+	/* a long operation's claim points at it (kernel/longop.c) */
+	const struct longop *op = c ? c->owner : NULL;
+
+	if (!c)
+		return 0;
+	pr_printf(out, "%s%s is working on %s", head, c->name, what);
+	if (progress && op)
+		pr_printf(out, " (%llu/%llu %s done)", (unsigned long long)op->done,
+			  (unsigned long long)op->total, op->unit);
+	pr_printf(out, "; try again when `work` no longer lists it\n");
+	return -EBUSY;
+}
+
 struct longop *shell_job_longop(void)
 {
 	struct shell_job_ctl *j = current_job();

@@ -65,6 +65,7 @@
 #include <lib/string.h>
 #include <views/vfs.h>
 #include <kernel/longop.h>
+#include <mm/range_claim.h>
 #include <kernel/time.h>
 #include <mm/memory_hotplug.h>
 #include <views/memory_sysfs.h>
@@ -143,19 +144,21 @@ static int state_show(struct printer *p, void *data)
 }
 
 /*
- * A long operation (a virtio-mem resize, a DIMM being added or removed) is
- * changing this block's memory: a write to its state waits for it to end
- * (-EBUSY, the log says which operation).  Context: (main).
+ * A long operation (a virtio-mem resize, a DIMM being added or removed)
+ * holds this block's memory (its claim in mm: include/mm/range_claim.h):
+ * a write to its state waits for it to end (-EBUSY, the log says which
+ * operation), asked before the write's other checks.  Context: (main).
  */
 static bool block_busy(const struct memory_block *mem)
 {
-	u64 start = (u64)mem->block_id * MEMORY_BLOCK_SIZE;
-	struct longop *op = longop_range_busy(start, start + MEMORY_BLOCK_SIZE);
+	u64 start_pfn = memory_block_start_pfn(mem);
+	const struct range_claim *c = range_claim_holder(start_pfn,
+							 start_pfn + PAGES_PER_MEMORY_BLOCK);
 
-	if (op)
+	if (c)
 		pr_warn("memory%lu: %s is working on this block: try again when `work` no longer lists it",
-			mem->block_id, op->name);
-	return op != NULL;
+			mem->block_id, c->name);
+	return c != NULL;
 }
 
 int memory_block_state_store(unsigned long block_id, const char *buf, size_t len)

@@ -190,6 +190,20 @@ void shell_progress(u64 done, u64 total, const char *unit);
 int shell_claim_range(u64 start, u64 end);
 struct longop *shell_job_longop(void);
 
+/*
+ * shell_range_busy() - when another holder has memory in the physical
+ * range [start, end) (include/mm/range_claim.h; not the job asking), say
+ * so on out and return -EBUSY; else 0 and nothing said.  The one message
+ * every command gives for memory another operation works on:
+ *   "<head><holder> is working on <what>[ (D/T UNIT done)]; try again when
+ *   `work` no longer lists it"
+ * with the holder's progress when progress is set and the holder is a
+ * long operation.  head ends in its own separator ("cma alloc: ").
+ * Context: (main) or the command's job.
+ */
+int shell_range_busy(struct printer *out, u64 start, u64 end, const char *head,
+		     const char *what, bool progress);
+
 /* The non-job answer to "was Ctrl-C typed?" (see above). */
 extern bool (*shell_interrupt_check)(void);
 

@@ -31,8 +31,17 @@
  * (main)), and moved() marks the new pages' owner only after the remap, so
  * those writes land in the copy.
  *
- * The copy is a __GFP_MOVABLE allocation, so it may land in ZONE_MOVABLE;
- * that is allowed because it stays movable.  The memmap_on_memory case
+ * Where the copy goes (memmap_alloc_target()): into the block the memmap
+ * describes, if that block is online, not the one being emptied, and has
+ * a free 2 MiB; else a __GFP_MOVABLE block from the zonelist, as for any
+ * movable allocation (it may land in ZONE_MOVABLE, which is allowed
+ * because it stays movable).  Inside its own block a memmap goes away
+ * with that block: removed bottom-up, a range's memmaps move at most
+ * twice each (into their own block, and out of it when it is offlined),
+ * instead of hopping into the next block to go at every step.  Memory
+ * below 4 GiB is not used on purpose: boot memory is where the unmovable
+ * metadata of hotplug (page tables, section roots, file-tree chunks) is
+ * kept, and movable memmaps would crowd it out.  The memmap_on_memory case
  * (a block's struct pages in its own first 2 MiB, PGTY_TABLE) is not
  * handled here: those pages go with their block and never move.
  *
@@ -42,6 +51,7 @@
 #include <mm/migrate.h>
 #include <mm/sparse.h>
 #include <mm/platform.h>
+#include <mm/contig_alloc.h>
 #include "buddy_internal.h"
 #include "internal.h"
 #include <lib/printk.h>
@@ -53,11 +63,14 @@ _Static_assert((1UL << HOTPLUG_MEMMAP_ORDER) * PAGE_SIZE ==
 
 static bool memmap_block_of(struct page *page, struct page **head, unsigned *order);
 static void memmap_moved(struct page *old_head, struct page *new_head, unsigned order);
+static struct page *memmap_alloc_target(struct page *head, unsigned order, int nid,
+					u64 avoid_start_pfn, u64 avoid_end_pfn);
 
 static const struct movable_operations memmap_movable_ops = {
 	.name = "memmap of a hot-added block",
 	.block_of = memmap_block_of,
 	.moved = memmap_moved,
+	.alloc_target = memmap_alloc_target,
 };
 
 /* The one owner of every hot-added memmap; page->index names the section. */
@@ -149,4 +162,32 @@ static void memmap_moved(struct page *old_head, struct page *new_head, unsigned 
 	memhp_stats.memmaps_moved++;
 	pr_info("memmap of memory%llu moved from pfn %#llx to pfn %#llx", (unsigned long long)nr,
 		(unsigned long long)PHYS_PFN(old_pa), (unsigned long long)PHYS_PFN(new_pa));
+}
+
+/*
+ * alloc_target: a free, 2 MiB aligned piece of the block the memmap
+ * describes (see the top), taken with alloc_contig_range() once the buddy
+ * shows it whole and free, so nothing is migrated for it.  NULL if the
+ * block is not online, overlaps the range being emptied, or has no such
+ * piece.  Context: (main).
+ */
+static struct page *memmap_alloc_target(struct page *head, unsigned order, int nid,
+					u64 avoid_start_pfn, u64 avoid_end_pfn)
+{
+	u64 start = section_nr_to_pfn(head->index), end = start + PAGES_PER_SECTION;
+	u64 nr = 1ULL << order;
+
+	(void)nid;
+	if (!online_section(__nr_to_section(head->index)) ||
+	    (start < avoid_end_pfn && avoid_start_pfn < end))
+		return NULL;
+	for (u64 pfn = start; pfn < end; pfn += nr) {
+		unsigned o;
+
+		if (!pfn_valid(pfn) || free_block_containing(pfn, &o) == NO_PFN || o < order)
+			continue;
+		if (!alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, __GFP_NOWARN))
+			return pfn_to_page(pfn);
+	}
+	return NULL;
 }

@@ -15,8 +15,9 @@
  * Moving one block (migrate_block):
  *   1. page_movable_block(): the owner, its block, and no pin (refcount 1
  *      on every page, every page marked with the same owner);
- *   2. a target block of the same order, __GFP_MOVABLE, from the zonelist of
- *      the preferred node.  A target overlapping the range being emptied is
+ *   2. a target block of the same order: where the owner would rather have
+ *      it (ops->alloc_target, optional), else __GFP_MOVABLE from the
+ *      zonelist of the preferred node.  A target overlapping the range being emptied is
  *      refused and kept aside while the next one is asked for (so the same
  *      block does not come back), then all refused ones are freed.  When
  *      the range is isolated, as for offlining, the allocator never hands
@@ -133,7 +134,10 @@ int migrate_block(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int
 		return -EBUSY;
 	if (nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid)->online)
 		nid = page_to_nid(head);
-	target = alloc_migration_target(nid, order, avoid_start_pfn, avoid_end_pfn);
+	target = owner->ops->alloc_target ?
+		 owner->ops->alloc_target(head, order, nid, avoid_start_pfn, avoid_end_pfn) : NULL;
+	if (!target)
+		target = alloc_migration_target(nid, order, avoid_start_pfn, avoid_end_pfn);
 	if (!target) {
 		pgmigrate_fail += 1ULL << order;
 		return -ENOMEM;

@@ -29,6 +29,14 @@ struct movable_operations {
 	 * the new pages and clear it on the old ones.  Cannot fail.
 	 */
 	void (*moved)(struct page *old_head, struct page *new_head, unsigned order);
+	/*
+	 * alloc_target() - optional: a free block of 2^order pages the owner
+	 * would rather move to, outside [avoid_start_pfn, avoid_end_pfn),
+	 * allocated as alloc_pages() would (refcount 1 on every page); NULL
+	 * lets migration take one from the zonelist of nid as for any block.
+	 */
+	struct page *(*alloc_target)(struct page *head, unsigned order, int nid,
+				     u64 avoid_start_pfn, u64 avoid_end_pfn);
 };
 
 struct movable_owner {

@@ -131,15 +131,15 @@ HTEST(memmap_move_dimms_hold_each_others_memmaps)
 /*
  * 16 GiB added to a 128 MiB machine, block by block with auto-online (as
  * virtio-mem plugs): the later blocks' memmaps lie in earlier blocks of the
- * range.  Removed bottom-up, a block at a time, as a virtio-mem unplug
- * does: each removal moves the memmaps it holds, and the last block goes
- * too.  Linux stops at the first block.
+ * range.  Removed bottom-up, a block at a time: each removal moves the
+ * memmaps it holds (into the blocks they describe, so each moves at most
+ * twice), and the last block goes too.  Linux stops at the first block.
  */
 HTEST(memmap_move_range_removed_bottom_up)
 {
 	const u64 start = 4 * GiB, size = 16 * GiB, nr_blocks = size / BLOCK;
 	struct baseline base;
-	u64 first = PHYS_PFN(start) / PAGES_PER_MEMORY_BLOCK, nested = 0;
+	u64 first = PHYS_PFN(start) / PAGES_PER_MEMORY_BLOCK, nested = 0, moved0;
 
 	hotplug_boot(start + size, 128 * MiB);
 	memhp_default_online_type = MMOP_ONLINE;
@@ -150,6 +150,7 @@ HTEST(memmap_move_range_removed_bottom_up)
 		nested += memmap_holder(nr) >= first;
 	CHECK(nested > 0);
 
+	moved0 = memhp_stats.memmaps_moved;
 	for (u64 i = 0; i < nr_blocks; i++) {
 		int err = offline_and_remove_memory(start + i * BLOCK, BLOCK);
 
@@ -158,6 +159,10 @@ HTEST(memmap_move_range_removed_bottom_up)
 			break;
 	}
 	hotplug_check_invariants();
+	/* each memmap moves at most twice: into its own block, and out of it
+	 * when that block goes (no hopping from block to block) */
+	CHECK(memhp_stats.memmaps_moved - moved0 <= 2 * nr_blocks);
+	CHECK(memhp_stats.memmaps_moved > moved0);
 	check_back_to(&base);
 }
 

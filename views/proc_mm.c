@@ -10,9 +10,8 @@
  * cache, anonymous memory, slab, swap, huge pages, vmalloc allocations,
  * per-CPU allocations, user commitments) are printed as 0, which is what
  * they are here and what Linux prints for most of them on an idle machine.
- * Fields memlab has the concept of but does not count are left out rather
- * than invented: zoneinfo's numa_hit .. numa_other (memlab keeps no NUMA
- * allocation events).  "vm stats threshold" is 0: memlab's counters are
+ * zoneinfo's numa_hit .. numa_other are memlab's own NUMA allocation
+ * events (zone->numa).  "vm stats threshold" is 0: memlab's counters are
  * exact, with no per-CPU deltas to fold.
  * memlab's own per-zone state, "contiguous" (the flag, decided by the walk
  * or the counter, see mm/zone_contig.c) and "pages_with_online_memmap"

@@ -17,9 +17,10 @@
  *
  * Pages on a pcp list are free but not in the buddy: refcount 0, page_type
  * PGTY_PCP (memlab's marker; Linux leaves them untyped) and private = order.
- * They are counted in zone->nr_free (memlab's NR_FREE_PAGES includes them,
- * see mmzone.h) and in zone->pcp.count; the watermark check subtracts them
- * again, as Linux's NR_FREE_PAGES never contained them.
+ * They are counted in zone->nr_free (mm's own bookkeeping) and in
+ * zone->pcp.count; zone_nr_free_pages() (mmzone.h), what every view prints
+ * as NR_FREE_PAGES, and the watermark check leave them out, as Linux's
+ * NR_FREE_PAGES never contained them.
  *
  * Migratetypes: a page goes on the list of its pageblock's type at the time
  * it is freed; CMA and HighAtomic pages use the Movable list; a page whose

@@ -12,7 +12,9 @@
  *   spanned_pages  = zone_end_pfn - zone_start_pfn, holes included
  *   present_pages  = pages with memory in the span
  *   managed_pages  = present minus reserved: what the buddy manages
- *   nr_free        = pages free in the buddy + on pcp lists (NR_FREE_PAGES)
+ *   nr_free        = pages free in the buddy + on pcp lists (NR_FREE_PAGES,
+ *                    what the views print, is zone_nr_free_pages(): the
+ *                    buddy only)
  * Invariant checked by the tests: for every zone,
  *   nr_free + allocated + reserved == present_pages
  * where allocated counts pages handed out by the allocator.

@@ -193,6 +193,7 @@ MM_OBJS := \
 	mm/cma.o \
 	mm/memory_block.o \
 	mm/memory_hotplug.o \
+	mm/memory_removal.o \
 	mm/hotplug_memmap.o \
 	mm/memory_hotplug_params.o \
 	mm/memory_online.o \

@@ -543,56 +543,28 @@ static bool range_memmaps_nested(phys_addr_t start, u64 size)
 	return false;
 }
 
-static u8 top_down_types[MAX_MEMORY_BLOCKS];	/* online types of removed blocks */
-
 /*
- * The nested case, top-down: offline and remove the highest block first
- * (its memmap, in the block below, goes back to the buddy), then the next.
- * If a block refuses to go offline, the blocks above it, already removed,
- * are added and onlined again with their old online types (their pages
- * were all free after offlining, so nothing is lost) and the error is
- * returned: the range is whole again, as the caller expects.
+ * The nested case, top-down, as one struct memory_removal on the stack:
+ * offline and remove the highest block first (its memmap, in the block
+ * below, goes back to the buddy), then the next.  If a block refuses to go
+ * offline, the blocks above it, already removed, are added and onlined
+ * again with their old online types (their pages were all free after
+ * offlining, so nothing is lost) and the error is returned: the range is
+ * whole again, as the caller expects.  Context: (main).
  */
 static int offline_and_remove_top_down(phys_addr_t start, u64 size)
 {
-	unsigned long first_block = phys_to_block_id(start);
-	unsigned long nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE), i;
-	struct memory_block *mem = find_memory_block_by_id(first_block);
-	int nid = mem->nid, mgid = mem->group ? mem->group->id : -1, err = 0;
+	struct memory_block *mem = find_memory_block_by_id(phys_to_block_id(start));
+	struct memory_removal removal;
+	int err;
 
-	for (i = nr_blocks; i-- > 0;) {
-		mem = find_memory_block_by_id(first_block + i);
-		top_down_types[i] = mem->state == MEM_ONLINE ? (u8)mem->online_type : MMOP_OFFLINE;
-		if (mem->state == MEM_ONLINE) {
-			err = memory_block_offline(mem);
-			if (err)
-				break;
-		}
-		err = remove_memory(start + i * MEMORY_BLOCK_SIZE, MEMORY_BLOCK_SIZE);
-		if (err) {
-			if (top_down_types[i] != MMOP_OFFLINE)
-				memory_block_online(mem, (enum mmop)top_down_types[i]);
-			break;
-		}
-	}
-	if (!err)
+	err = memory_removal_begin(&removal, "offline_and_remove_memory", start, size, mem->nid,
+				   mem->group ? mem->group->id : -1, MHP_NONE);
+	while (!err)
+		err = memory_removal_step(&removal);
+	if (err > 0)
 		return 0;
-	/* blocks i+1 .. nr_blocks-1 are gone: put them back */
-	if (i + 1 < nr_blocks) {
-		phys_addr_t back = start + (i + 1) * MEMORY_BLOCK_SIZE;
-		int err2 = add_memory(nid, back, (nr_blocks - i - 1) * MEMORY_BLOCK_SIZE, mgid,
-				      MHP_NO_AUTO_ONLINE);
-
-		for (unsigned long j = i + 1; !err2 && j < nr_blocks; j++) {
-			mem = find_memory_block_by_id(first_block + j);
-			if (top_down_types[j] != MMOP_OFFLINE)
-				memory_block_online(mem, (enum mmop)top_down_types[j]);
-		}
-		if (err2)
-			pr_err("offline_and_remove_memory: could not add back [%#llx-%#llx): %s",
-			       (unsigned long long)back, (unsigned long long)(start + size),
-			       err_text(err2));
-	}
+	memory_removal_rollback(&removal);	/* failures logged with the block */
 	return err;
 }
 

@@ -114,6 +114,8 @@ struct dimm_slot {
 	unsigned added;		/* add: blocks [0, added) exist */
 	unsigned onlined;	/* add: blocks [0, onlined) were auto-onlined */
 	unsigned removed;	/* eject: blocks [nr_blocks - removed, nr_blocks) are gone */
+	struct memory_removal removal;	/* eject: what it removed, to put back on a refusal */
+	char removal_who[24];	/* "acpi-memhp: slot 3", its log prefix */
 	bool eject_pending;	/* device_del came while the add ran: eject after it */
 	bool eject_waits;	/* the eject waits for a shell job's range, said so */
 	bool add_queued;	/* DIMM_ADDING, waiting for another slot's add */
@@ -126,9 +128,6 @@ static unsigned nr_slots;
 static struct dimm_slot slots[MEMHP_MAX_SLOTS];
 static struct work memhp_work;
 static u64 scans;
-/* Online types of the blocks the running eject removed, to put them back
- * if a lower block refuses; one eject runs at a time (others wait). */
-static u8 removed_types[MAX_MEMORY_BLOCKS];
 static int eject_running = -1;	/* slot of the running eject, or -1 */
 /*
  * Adds run one at a time too, in the order their Device Checks came: where
@@ -390,10 +389,11 @@ static void dimm_add_next(void)
 
 /*
  * The eject's step, one memory block per unit, top down (a block's memmap
- * may lie in the block below): offline and remove the highest block left.
- * If one refuses (unmovable pages), the blocks above it are added and
- * onlined again with their old types (all their pages were free once
- * offline, so nothing is lost), QEMU hears _OST(Eject Request, in use)
+ * may lie in the block below): offline and remove the highest block left
+ * (memory_removal_step() on the slot's struct memory_removal).  If one
+ * refuses (unmovable pages), memory_removal_rollback() adds and onlines
+ * the blocks above it again with their old types (all their pages were
+ * free once offline, so nothing is lost), QEMU hears _OST(Eject Request, in use)
  * and the DIMM stays, online and usable.  When the last block is gone the
  * DIMM is ejected.
  */
@@ -414,28 +414,13 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 	}
 	s->eject_waits = false;
 	do {
-		unsigned i;
-		struct memory_block *mem;
 		int err;
 
 		if (s->removed == s->nr_blocks)
 			break;
-		i = s->nr_blocks - 1 - s->removed;
-		mem = find_memory_block_by_id(dimm_block_pa(s, i) / MEMORY_BLOCK_SIZE);
-		removed_types[i] = mem && mem->state == MEM_ONLINE ? (u8)mem->online_type :
-								       (u8)MMOP_OFFLINE;
-		err = mem ? offline_and_remove_memory(dimm_block_pa(s, i), MEMORY_BLOCK_SIZE) : 0;
-		if (err) {
-			for (unsigned j = i + 1; j < s->nr_blocks; j++) {
-				if (add_memory(s->nid, dimm_block_pa(s, j), MEMORY_BLOCK_SIZE, s->mgid,
-					       MHP_NO_AUTO_ONLINE)) {
-					pr_err("acpi-memhp: slot %u: block %u could not be added back", slot, j);
-					continue;
-				}
-				mem = find_memory_block_by_id(dimm_block_pa(s, j) / MEMORY_BLOCK_SIZE);
-				if (mem && removed_types[j] != MMOP_OFFLINE)
-					memory_block_online(mem, (enum mmop)removed_types[j]);
-			}
+		err = memory_removal_step(&s->removal);
+		if (err < 0) {
+			memory_removal_rollback(&s->removal);	/* a block that stays out is logged */
 			ksnprintf(s->why, sizeof(s->why),
 				  "memory [%#llx-%#llx) cannot be offlined: %s (see the log above)",
 				  (unsigned long long)s->base, (unsigned long long)(s->base + s->size),
@@ -486,6 +471,9 @@ static void dimm_eject_start(unsigned slot)
 	eject_running = (int)slot;
 	s->nr_blocks = (unsigned)(s->use_size / MEMORY_BLOCK_SIZE);
 	s->removed = 0;
+	ksnprintf(s->removal_who, sizeof(s->removal_who), "acpi-memhp: slot %u", slot);
+	memory_removal_begin(&s->removal, s->removal_who, s->use_base, s->use_size, s->nid, s->mgid,
+			     MHP_NONE);
 	s->state = DIMM_REMOVING;
 	s->t0_ns = ktime_ns();
 	ksnprintf(s->op_name, sizeof(s->op_name), "dimm%u remove", slot);

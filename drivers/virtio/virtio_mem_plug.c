@@ -321,15 +321,21 @@ static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 
 /*
  * A fully plugged online block that goes away whole: offline and remove
- * it first (movable pages migrate), then UNPLUG it in one request.  If the
- * UNPLUG fails the block is added and onlined again.  Returns 0, or 1
- * (offline refused: fall back to sub-blocks), or the request's error.
+ * it first (movable pages migrate; one memory_removal_step()), then
+ * UNPLUG it in one request.  If the UNPLUG fails the block is added and
+ * onlined again with its old online type (memory_removal_rollback()).
+ * Returns 0, or 1 (offline refused: fall back to sub-blocks), or the
+ * request's error.
  */
 static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	u64 pa = vmem_mb_addr(vm, i);
-	int err = offline_and_remove_memory(pa, MEMORY_BLOCK_SIZE);
+	struct memory_removal removal;
+	int err = memory_removal_begin(&removal, vm->name, pa, MEMORY_BLOCK_SIZE, vm->nid, vm->mgid,
+				       MHP_NONE);
 
+	if (!err)
+		err = memory_removal_step(&removal);
 	if (err) {
 		vmem_mb_refresh_state(vm, i);
 		return 1;
@@ -344,12 +350,8 @@ static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		return err;
 	}
 	if (err) {
-		if (add_memory(vm->nid, pa, MEMORY_BLOCK_SIZE, vm->mgid, MHP_NO_AUTO_ONLINE) == 0) {
-			struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + i);
-
-			if (mem)
-				memory_block_online(mem, default_online_type());
-		} else {
+		memory_removal_rollback(&removal);	/* a failure is logged with the block */
+		if (!find_memory_block_by_id(vm->first_mb_id + i)) {
 			pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
 			       (unsigned long long)(vm->first_mb_id + i));
 		}

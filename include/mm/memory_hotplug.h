@@ -225,6 +225,75 @@ int remove_memory(phys_addr_t start, u64 size);
  */
 int offline_and_remove_memory(phys_addr_t start, u64 size);
 
+/*
+ * A removal from the top: [start, start + nr_blocks blocks) offlined and
+ * removed one block per memory_removal_step(), highest block first (a
+ * block's memmap may lie in the block below it, which then only frees it),
+ * and put back whole by memory_removal_rollback() if a block refuses.  The
+ * caller owns the struct (on its stack, or in its device for a removal
+ * that runs as a long operation) and starts it with memory_removal_begin().
+ * What each removed block was is kept as runs of blocks in the same state,
+ * from the top down: a range onlined one way needs one run, and
+ * MEMORY_REMOVAL_RUNS runs cover any range of up to that many blocks.
+ * Protected by: (main), one CPU, one hotplug operation at a time; only
+ * the memory_removal_*() functions write the fields.
+ */
+#define MEMORY_REMOVAL_RUNS	32
+#define MEMORY_REMOVAL_ABSENT	0xff	/* run_type: no block was there, none comes back */
+
+struct memory_removal_run {
+	u16 nr_blocks;			/* consecutive removed blocks in this state */
+	u8 online_type;			/* enum mmop they had, or MEMORY_REMOVAL_ABSENT */
+	u8 memmap_on_block;		/* they carried their own memmap (memmap_on_memory) */
+};
+
+struct memory_removal {
+	const char *who;		/* log prefix: "offline_and_remove_memory", "acpi-memhp: slot 3" */
+	phys_addr_t start;		/* first byte of the range, block aligned */
+	unsigned long nr_blocks;	/* blocks of the range */
+	int nid;			/* node the blocks are added back to */
+	int mgid;			/* their memory group, -1: none */
+	unsigned mhp_flags;		/* add_memory() flags for adding back (MHP_NO_AUTO_ONLINE implied) */
+	unsigned long removed;		/* blocks [nr_blocks - removed, nr_blocks) are gone */
+	unsigned nr_runs;		/* runs[0, nr_runs) used, runs[0] the highest */
+	struct memory_removal_run runs[MEMORY_REMOVAL_RUNS];
+};
+
+/*
+ * memory_removal_begin() - start a removal of [start, start + size) (whole
+ * blocks) of node nid and group mgid (-1: none), nothing removed yet; who
+ * prefixes its log lines and must outlive it.  Changes nothing in mm.
+ * Returns 0, or -EINVAL (not whole blocks, or more than MAX_MEMORY_BLOCKS).
+ * Context: (main).
+ */
+int memory_removal_begin(struct memory_removal *r, const char *who, phys_addr_t start, u64 size,
+			 int nid, int mgid, unsigned mhp_flags);
+
+/*
+ * memory_removal_step() - offline (if online) and remove the highest block
+ * of r not yet removed, remembering its online type and where its memmap
+ * was.  A block that does not exist counts as removed and never comes
+ * back.  Returns 0 (one block removed), 1 (nothing was left: the removal
+ * is complete), or -errno with that block as it was: the offline error
+ * (-EBUSY with the first offending page logged by mm, an injected error),
+ * remove_memory()'s (the block is onlined again with its type first), or
+ * -ENOSPC when a block in yet another state would need a run beyond
+ * MEMORY_REMOVAL_RUNS (logged).  The blocks removed before stay removed
+ * until memory_removal_rollback().  Context: (main).
+ */
+int memory_removal_step(struct memory_removal *r);
+
+/*
+ * memory_removal_rollback() - add back every block r removed, lowest
+ * first, each offline with add_memory() (MHP_NO_AUTO_ONLINE, its memmap on
+ * itself again if it was so and memmap_on_memory is still set), then onlined with its old online type (their
+ * pages were all free once offline, so no data is lost); r is then empty
+ * (removed 0).  A block that cannot be added back or onlined again is
+ * logged with its number, range and error, and the others still come
+ * back.  Returns 0, or the first such error.  Context: (main).
+ */
+int memory_removal_rollback(struct memory_removal *r);
+
 /* Online or offline one block.  Errors: -EINVAL (wrong state or type,
  * a zone the range cannot join), -EBUSY (unmovable pages when offlining;
  * the first offending pfn and page type are logged; or another holder has

@@ -123,9 +123,8 @@ KERNEL_PARAM(page_poison,
  * The file tree's chunks past its static ones: 256 KiB (order 6) from the
  * buddy, kept for good.  A chunk is an unmovable kernel allocation that
  * never goes away, so it must not land in memory that may be unplugged:
- * DMA32 first (memory below 4 GiB is boot memory; hotplug adds above it),
- * as page tables and section roots do, and hot-added memory only when
- * DMA32 has no 256 KiB left.  (With GFP_KERNEL alone, a 2 GiB guest that
+ * alloc_pages_kept(), as for page tables and section roots (hot-added
+ * memory only when below 4 GiB has no 256 KiB left).  (With GFP_KERNEL alone, a 2 GiB guest that
  * grew past the static chunks, about 2800 memory blocks, got the chunks of
  * its memoryN directories from hot-added Normal memory and could never
  * unplug that block again.)
@@ -133,10 +132,7 @@ KERNEL_PARAM(page_poison,
  */
 static void *vfs_chunk_from_buddy(void)
 {
-	struct page *page = alloc_pages(GFP_DMA32 | __GFP_NOWARN, 6);
-
-	if (!page)
-		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 6);
+	struct page *page = alloc_pages_kept(__GFP_NOWARN, 6);
 
 	_Static_assert((PAGE_SIZE << 6) == VFS_CHUNK_BYTES, "order 6 is one chunk");
 	return page ? mm_phys_to_virt(page_to_phys(page)) : NULL;

@@ -200,12 +200,9 @@ static int root_pool_fill(u64 first_section, u64 end_section)
 
 		if (__nr_to_section(nr))
 			continue;
-		/* a root lives as long as its window has memory: keep it out
-		 * of hot-added memory (DMA32 is boot memory), or it could pin
-		 * the block it lies in */
-		page = alloc_pages(GFP_DMA32 | __GFP_ZERO | __GFP_NOWARN, 0);
-		if (!page)
-			page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+		/* a root lives as long as its window has memory: kept
+		 * metadata, out of hot-added memory if it can be */
+		page = alloc_pages_kept(__GFP_ZERO | __GFP_NOWARN, 0);
 		if (!page || root_pool_nr == ROOT_POOL_SIZE) {
 			if (page)
 				free_pages(page, 0);

@@ -79,17 +79,15 @@ static void *boot_root_alloc(void)
 
 /* After the hand-over: page tables and section roots come from the buddy. */
 /*
- * Page tables live for as long as the memory they map, so take them from
- * low memory first (DMA32: boot memory on every machine memlab runs on)
- * rather than from the newest hot-added block, where one table page would
- * keep that block from ever being unplugged.
+ * Page tables live for as long as the memory they map, so they are kept
+ * metadata (alloc_pages_kept(): low memory first, rather than the newest
+ * hot-added block, where one table page would keep that block from ever
+ * being unplugged).
  */
 static phys_addr_t buddy_alloc_zeroed_page(void)
 {
-	struct page *page = alloc_pages(GFP_DMA32 | __GFP_ZERO | __GFP_NOWARN, 0);
+	struct page *page = alloc_pages_kept(__GFP_ZERO | __GFP_NOWARN, 0);
 
-	if (!page)
-		page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
 	return page ? page_to_phys(page) : 0;
 }
 

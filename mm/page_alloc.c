@@ -797,3 +797,11 @@ struct page *alloc_pages(gfp_t gfp, unsigned order)
 {
 	return alloc_pages_node(NUMA_NO_NODE, gfp, order);
 }
+
+/* Contract in include/mm/gfp.h. */
+struct page *alloc_pages_kept(gfp_t gfp, unsigned order)
+{
+	struct page *page = alloc_pages(GFP_DMA32 | gfp, order);
+
+	return page ? page : alloc_pages(GFP_KERNEL | gfp, order);
+}

@@ -52,6 +52,18 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned order);
 struct page *alloc_pages(gfp_t gfp, unsigned order);
 
 /*
+ * alloc_pages_kept() - 2^order pages for unmovable kernel metadata that
+ * lives as long as what it describes or for good (page tables, section
+ * roots, file-tree chunks): from below 4 GiB first (DMA32: boot memory on
+ * every machine memlab runs on; hotplug never adds memory there), else
+ * from anywhere GFP_KERNEL may allocate, so such a page lands in hot-added
+ * memory, which it would keep from ever being unplugged, only when low
+ * memory has none.  gfp may add __GFP_ZERO and __GFP_NOWARN; zone flags
+ * are its own.  Context: (main).
+ */
+struct page *alloc_pages_kept(gfp_t gfp, unsigned order);
+
+/*
  * free_pages() - give back 2^order pages from alloc_pages*().  The pages are
  * checked (free_pages_prepare: memmap, refcount, type, reserved flag, zone,
  * order and alignment); if one fails, it is reported with its pfn and what

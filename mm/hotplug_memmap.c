@@ -76,15 +76,6 @@ static const struct movable_operations memmap_movable_ops = {
 /* The one owner of every hot-added memmap; page->index names the section. */
 static struct movable_owner memmap_owner = { .ops = &memmap_movable_ops };
 
-/* Mark (owner != NULL) or unmark the 512 pages of a memmap block. */
-static void memmap_set_owner(struct page *head, struct movable_owner *owner, u64 section_nr)
-{
-	for (unsigned i = 0; i < (1U << HOTPLUG_MEMMAP_ORDER); i++) {
-		head[i].owner = owner;
-		head[i].index = owner ? section_nr : 0;
-	}
-}
-
 /*
  * hotplug_memmap_alloc() - contract in internal.h.  An order-9 kernel
  * block on the node if it has one, else anywhere, marked as the movable
@@ -98,7 +89,7 @@ struct page *hotplug_memmap_alloc(int nid, u64 section_nr)
 	if (!page)
 		page = alloc_pages_node(nid, GFP_KERNEL | __GFP_NOWARN, HOTPLUG_MEMMAP_ORDER);
 	if (page)
-		memmap_set_owner(page, &memmap_owner, section_nr);
+		set_block_owner(page, HOTPLUG_MEMMAP_ORDER, &memmap_owner, section_nr);
 	return page;
 }
 
@@ -107,14 +98,14 @@ void hotplug_memmap_free(struct page *head)
 {
 	MM_BUG_ON(!head || head->owner != &memmap_owner, "memmap block at pfn %#llx: owner %p",
 		  head ? (unsigned long long)page_to_pfn(head) : 0ULL, head ? head->owner : NULL);
-	memmap_set_owner(head, NULL, 0);
+	set_block_owner(head, HOTPLUG_MEMMAP_ORDER, NULL, 0);
 	free_pages(head, HOTPLUG_MEMMAP_ORDER);
 }
 
 /* hotplug_memmap_page() - contract in internal.h. */
 bool hotplug_memmap_page(const struct page *page, u64 *section_nr)
 {
-	if (page->refcount <= 0 || page->owner != &memmap_owner)
+	if (page_movable_owner(page) != &memmap_owner)
 		return false;
 	if (section_nr)
 		*section_nr = page->index;
@@ -157,8 +148,8 @@ static void memmap_moved(struct page *old_head, struct page *new_head, unsigned 
 	MM_BUG_ON(err, "memmap of section %llu: remap %#llx -> %#llx failed: %d",
 		  (unsigned long long)nr, (unsigned long long)old_pa, (unsigned long long)new_pa, err);
 	sparse_set_memmap(nr, new_pa);
-	memmap_set_owner(new_head, &memmap_owner, nr);
-	memmap_set_owner(old_head, NULL, 0);
+	set_block_owner(new_head, order, &memmap_owner, nr);
+	set_block_owner(old_head, order, NULL, 0);
 	memhp_stats.memmaps_moved++;
 	pr_info("memmap of memory%llu moved from pfn %#llx to pfn %#llx", (unsigned long long)nr,
 		(unsigned long long)PHYS_PFN(old_pa), (unsigned long long)PHYS_PFN(new_pa));

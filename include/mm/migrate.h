@@ -55,8 +55,9 @@ static inline struct movable_owner *page_movable_owner(const struct page *page)
  * for an owner that cannot move the block) and page->index = index (the
  * owner's word for the block, such as an id).  owner NULL and index 0
  * clear the marks, which the block must lose before it is freed.  The
- * shell's handles mark their blocks with it, and their moved() marks the
- * new block and clears the old one.  Context: (main).
+ * shell's handles and the memmaps of hot-added blocks (mm/hotplug_memmap.c)
+ * mark their blocks with it, and their moved() marks the new block and
+ * clears the old one.  Context: (main).
  */
 void set_block_owner(struct page *head, unsigned order, struct movable_owner *owner,
 		     unsigned long index);

@@ -299,3 +299,12 @@ void hotplug_boot(unsigned long long ram_bytes, unsigned long long boot_bytes)
 	memory_blocks_init_boot();
 	hotplug_knobs_default();
 }
+
+unsigned long nr_section_roots(void)
+{
+	unsigned long n = 0;
+
+	for (u64 r = 0; r < NR_SECTION_ROOTS; r++)
+		n += mem_section_roots[r] != NULL;
+	return n;
+}

@@ -86,4 +86,10 @@ static inline void hotplug_knobs_default(void)
  */
 void hotplug_boot(unsigned long long ram_bytes, unsigned long long boot_bytes);
 
+/*
+ * nr_section_roots() - the roots of the section table that exist (boot
+ * ones, and those of hot-added windows that still have memory).
+ */
+unsigned long nr_section_roots(void);
+
 #endif

@@ -32,17 +32,6 @@
 #include <lib/errno.h>
 #include "hotplug_fixture.h"
 
-/* Roots of the section table that exist: they are never freed. */
-static unsigned long nr_section_roots(void)
-{
-	unsigned long n = 0;
-
-	for (u64 nr = 0; nr < (HOST_MAX_PHYS >> (SECTION_SIZE_BITS)); nr += SECTIONS_PER_ROOT)
-		if (__nr_to_section(nr))
-			n++;
-	return n;
-}
-
 /* ---- adding and onlining ------------------------------------------------- */
 
 /*

@@ -30,15 +30,6 @@ struct baseline {
 	u64 free, total, vmemmap, roots;
 };
 
-static u64 nr_section_roots(void)
-{
-	u64 n = 0;
-
-	for (u64 i = 0; i < NR_SECTION_ROOTS; i++)
-		n += mem_section_roots[i] != NULL;
-	return n;
-}
-
 static struct baseline baseline_now(void)
 {
 	struct baseline b = {

@@ -177,6 +177,14 @@ def _allowed(written):
     return next((k for k in ALLOWED_MISSING if written.startswith(k)), None)
 
 
+def fail_if_missing(title, missing, table_name, table, used, stale_why):
+    """Fail with every missing name (doc file:line first) and every entry
+    of an allowlist that no doc needs any more."""
+    stale = [f"{table_name}[{k!r}]: {stale_why}" for k in table if k not in used]
+    if missing or stale:
+        pytest.fail("\n".join([title] + missing + stale), pytrace=False)
+
+
 def test_extractors_find_the_docs_claims():
     """Host only: the readers find what the pages are known to name."""
     paths = {p for _, _, p in doc_paths()}
@@ -201,11 +209,9 @@ def test_doc_paths_exist(shell):
             used.add(key)
             continue
         missing.append(f"{where}: {path} ({why})")
-    stale = [f"ALLOWED_MISSING[{k!r}]: no doc names a missing path under it"
-             for k in ALLOWED_MISSING if k not in used]
-    if missing or stale:
-        pytest.fail("\n".join(["paths named in the docs that the machine does not have:"]
-                              + missing + stale), pytrace=False)
+    fail_if_missing("paths named in the docs that the machine does not have:", missing,
+                    "ALLOWED_MISSING", ALLOWED_MISSING, used,
+                    "no doc names a missing path under it")
 
 
 def test_doc_commands_exist(shell):
@@ -220,8 +226,5 @@ def test_doc_commands_exist(shell):
             used.add(word)
             continue
         missing.append(f"{where}: {word}")
-    stale = [f"NOT_COMMANDS[{k!r}]: no doc names it any more"
-             for k in NOT_COMMANDS if k not in used]
-    if missing or stale:
-        pytest.fail("\n".join(["commands named in the docs that `help` does not list:"]
-                              + missing + stale), pytrace=False)
+    fail_if_missing("commands named in the docs that `help` does not list:", missing,
+                    "NOT_COMMANDS", NOT_COMMANDS, used, "no doc names it any more")

@@ -236,7 +236,8 @@ int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size)
 
 /*
  * The leaf entry (a 4 KiB PTE, or a 2 MiB / 1 GiB entry with PS) that maps
- * va, and the size it maps in *size; NULL if va is not mapped.
+ * va, and the size it maps in *size; NULL if va is not mapped.  The walk
+ * of paging_translate() and paging_remap().  Context: any.
  */
 static u64 *leaf_entry(u64 va, u64 *size)
 {
@@ -421,23 +422,15 @@ void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
 
 int paging_translate(u64 va, phys_addr_t *pa, u64 *page_size, u64 *flags)
 {
-	u64 *table = kernel_pml4;
+	u64 size;
+	const u64 *e = leaf_entry(va, &size);
 
-	for (int lvl = 4; lvl >= 1; lvl--) {
-		u64 e = table[pt_index(va, lvl)];
-		u64 size = 1ULL << (PAGE_SHIFT + 9 * (lvl - 1));
-
-		if (!(e & PTE_P))
-			return -EFAULT;
-		if (lvl == 1 || (lvl <= 3 && (e & PTE_PS))) {
-			*pa = (e & PTE_ADDR & ~(size - 1)) | (va & (size - 1));
-			*page_size = size;
-			*flags = e & ~PTE_ADDR;
-			return 0;
-		}
-		table = pt_virt(e & PTE_ADDR);
-	}
-	return -EFAULT;
+	if (!e)
+		return -EFAULT;
+	*pa = (*e & PTE_ADDR & ~(size - 1)) | (va & (size - 1));
+	*page_size = size;
+	*flags = *e & ~PTE_ADDR;
+	return 0;
 }
 
 /*

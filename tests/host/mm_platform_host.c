@@ -34,6 +34,15 @@ u64 host_vmemmap_populated_pages;
 #define HOST_SUBSECTIONS	(HOST_MAX_PHYS >> (PAGE_SHIFT + PFN_SUBSECTION_SHIFT))
 static phys_addr_t vmemmap_backing[HOST_SUBSECTIONS];
 
+/* Record that [start_pfn, end_pfn)'s struct pages are backed from pa on,
+ * or (populated false) not at all. */
+static void record_backing(u64 start_pfn, u64 end_pfn, phys_addr_t pa, bool populated)
+{
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += PAGES_PER_SUBSECTION)
+		vmemmap_backing[pfn / PAGES_PER_SUBSECTION] =
+			populated ? pa + (pfn - start_pfn) * sizeof(struct page) + 1 : 0;
+}
+
 static u8 *ram;
 static u64 ram_size;
 static void *roots[4096];
@@ -78,9 +87,7 @@ int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa)
 	if (mprotect(start, (size_t)(end - start), PROT_READ | PROT_WRITE))
 		return -12;
 	host_vmemmap_populated_pages += end_pfn - start_pfn;
-	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += PAGES_PER_SUBSECTION)
-		vmemmap_backing[pfn / PAGES_PER_SUBSECTION] =
-			backing_pa + (pfn - start_pfn) * sizeof(struct page) + 1;
+	record_backing(start_pfn, end_pfn, backing_pa, true);
 	return 0;
 }
 
@@ -98,9 +105,7 @@ int mm_vmemmap_remap(u64 start_pfn, u64 end_pfn, phys_addr_t old_pa, phys_addr_t
 		if (b - 1 != old_pa + (pfn - start_pfn) * sizeof(struct page))
 			return -22;
 	}
-	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += PAGES_PER_SUBSECTION)
-		vmemmap_backing[pfn / PAGES_PER_SUBSECTION] =
-			new_pa + (pfn - start_pfn) * sizeof(struct page) + 1;
+	record_backing(start_pfn, end_pfn, new_pa, true);
 	return 0;
 }
 
@@ -112,8 +117,7 @@ void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn)
 	madvise(start, len, MADV_DONTNEED);
 	mprotect(start, len, PROT_NONE);
 	host_vmemmap_populated_pages -= end_pfn - start_pfn;
-	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += PAGES_PER_SUBSECTION)
-		vmemmap_backing[pfn / PAGES_PER_SUBSECTION] = 0;
+	record_backing(start_pfn, end_pfn, 0, false);
 }
 
 /*

@@ -136,6 +136,7 @@ LIB_OBJS := \
 	lib/errno.o \
 	lib/kstrtox.o \
 	lib/params.o \
+	lib/lock.o \
 	lib/fw_memmap.o
 
 # The shell, its line editor and every command.
@@ -157,6 +158,7 @@ SHELL_OBJS := \
 	shell/cmd_contig.o \
 	shell/cmd_hotplug.o \
 	shell/cmd_handles.o \
+	shell/cmd_locks.o \
 	shell/cmd_mm.o \
 	shell/cmd_buddy.o \
 	shell/cmd_params.o \
@@ -176,6 +178,7 @@ VIEWS_OBJS := \
 	views/proc_vmstat.o
 
 MM_OBJS := \
+	mm/debug.o \
 	mm/mechanisms.o \
 	mm/deferred_init.o \
 	mm/memblock.o \
@@ -344,6 +347,7 @@ HOST_SRCS := \
 	lib/strlcpy.c \
 	lib/kstrtox.c \
 	lib/params.c \
+	lib/lock.c \
 	kernel/cmdline.c \
 	kernel/params.c \
 	kernel/resource.c \

@@ -18,6 +18,7 @@
 #include <kernel/kthread.h>
 #include <kernel/time.h>
 #include <lib/printk.h>
+#include <lib/lock.h>
 
 void kthread_switch(u64 *save_sp, u64 next_sp);	/* arch/x86_64/kthread_switch.asm */
 void kthread_entry(void);			/* ditto: a new thread's first return */
@@ -60,6 +61,7 @@ void kthread_init(struct kthread *t, const char *name, void *stack, size_t size,
 void kthread_main(struct kthread *t)
 {
 	t->fn(t->arg);
+	lock_assert_none_held("kthread_main: a thread ended");
 	t->finished = true;
 	kthread_switch(&t->sp, t->caller_sp);
 	panic("kthread %s: a finished thread was switched to", t->name);
@@ -72,6 +74,7 @@ bool kthread_run(struct kthread *t, u64 deadline_ns)
 		      t->name, current->name);
 	if (t->finished)
 		return false;
+	lock_assert_none_held("kthread_run");
 	t->deadline_ns = deadline_ns;
 	t->turns++;
 	current = t;
@@ -93,8 +96,10 @@ void kthread_yield(void)
 {
 	struct kthread *t = current;
 
-	if (t)
-		kthread_switch(&t->sp, t->caller_sp);
+	if (!t)
+		return;
+	lock_assert_none_held("kthread_yield");	/* no lock is held across a yield */
+	kthread_switch(&t->sp, t->caller_sp);
 }
 
 bool kthread_turn_over(void)

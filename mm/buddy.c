@@ -100,8 +100,9 @@
  * modelled: watermark boosting and kswapd wake-ups, ALLOC_NOFRAGMENT,
  * HighAtomic reserves.
  *
- * Context: everything here runs under the zone lock (one CPU, so a
- * contract: (boot) or (main), never from an interrupt handler).
+ * Context: everything here runs with zone->lock held, and the entries of
+ * buddy_internal.h assert it; free_block_containing() and the counts at the
+ * end only read.  (boot) or (main), never from an interrupt handler.
  */
 #include "buddy_internal.h"
 #include <lib/printk.h>
@@ -128,7 +129,7 @@ static long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, i
 /*
  * buddy_add_free() / buddy_del_free() - put the free block of 2^order pages
  * at page on (take it off) free_area[order].free_list[mt], keeping
- * nr_free, nr_free_mt, zone->nr_free and zone->nr_free_cma in step and
+ * nr_free, nr_free_mt, zone_nr_free(zone) and zone->nr_free_cma in step and
  * setting (clearing) PGTY_BUDDY and private = order on the head.  to_tail
  * puts the block at the list's tail.  No merging, no checks of neighbours.
  * Context: zone lock.
@@ -136,6 +137,7 @@ static long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, i
 static void buddy_add_free(struct zone *zone, struct page *page, unsigned order, int mt, bool to_tail)
 {
 	struct free_area *area = &zone->free_area[order];
+	spin_assert_held(&zone->lock);
 
 	if (to_tail)
 		list_add_tail(&page->lru, &area->free_list[mt]);
@@ -145,7 +147,7 @@ static void buddy_add_free(struct zone *zone, struct page *page, unsigned order,
 	page->private = order;
 	area->nr_free++;
 	area->nr_free_mt[mt]++;
-	zone->nr_free += 1UL << order;
+	zone->nr_free_buddy += 1UL << order;
 	if (mt == MIGRATE_CMA)
 		zone->nr_free_cma += 1UL << order;
 }
@@ -153,6 +155,7 @@ static void buddy_add_free(struct zone *zone, struct page *page, unsigned order,
 void buddy_del_free(struct zone *zone, struct page *page, unsigned order, int mt)
 {
 	struct free_area *area = &zone->free_area[order];
+	spin_assert_held(&zone->lock);
 
 	MM_BUG_ON(!PageBuddy(page) || buddy_order(page) != order || !area->nr_free_mt[mt],
 		  "pfn %#llx: type %#x order %lu, expected a free block of order %u on list %d (%lu there)",
@@ -163,13 +166,13 @@ void buddy_del_free(struct zone *zone, struct page *page, unsigned order, int mt
 	page->private = 0;
 	area->nr_free--;
 	area->nr_free_mt[mt]--;
-	zone->nr_free -= 1UL << order;
+	zone->nr_free_buddy -= 1UL << order;
 	if (mt == MIGRATE_CMA)
 		zone->nr_free_cma -= 1UL << order;
 }
 
 /* Move a free block to another list of the same order (at the tail, as
- * Linux's move_to_free_list does); zone->nr_free does not change. */
+ * Linux's move_to_free_list does); zone_nr_free(zone) does not change. */
 static void buddy_move_free(struct zone *zone, struct page *page, unsigned order,
 			    int old_mt, int new_mt)
 {
@@ -232,6 +235,7 @@ void buddy_free_one(struct zone *zone, u64 pfn, unsigned order, int mt, fpi_t fp
 	struct page *page = pfn_to_page(pfn);
 	bool to_tail;
 
+	spin_assert_held(&zone->lock);
 	MM_BUG_ON(order > MAX_PAGE_ORDER || !IS_ALIGNED(pfn, 1ULL << order),
 		  "pfn %#llx order %u", (unsigned long long)pfn, order);
 	MM_BUG_ON(!zone_spans_pfn(zone, pfn) || !zone_spans_pfn(zone, pfn + (1ULL << order) - 1),
@@ -285,6 +289,7 @@ static void expand(struct zone *zone, u64 pfn, unsigned low, unsigned high, int 
 
 struct page *buddy_rmqueue_smallest(struct zone *zone, unsigned order, int mt)
 {
+	spin_assert_held(&zone->lock);
 	for (unsigned current_order = order; current_order <= MAX_PAGE_ORDER; current_order++) {
 		struct list_head *list = &zone->free_area[current_order].free_list[mt];
 		struct page *page;
@@ -431,6 +436,7 @@ struct page *buddy_rmqueue(struct zone *zone, unsigned order, int mt, unsigned a
 {
 	struct page *page;
 
+	spin_assert_held(&zone->lock);
 	/*
 	 * Balance movable allocations between CMA and the rest: when more
 	 * than half of the zone's free buddy pages are CMA, use CMA first.
@@ -483,6 +489,7 @@ static long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, i
 	u64 start_pfn = pageblock_start_pfn(pfn), end_pfn = start_pfn + pageblock_nr_pages;
 	long moved = 0;
 
+	spin_assert_held(&zone->lock);
 	if (!zone_spans_pfn(zone, start_pfn) || !zone_spans_pfn(zone, end_pfn - 1))
 		return -EINVAL;
 	split_large_free_block(zone, start_pfn, old_mt);
@@ -525,6 +532,7 @@ long buddy_set_pageblock_migratetype(struct zone *zone, u64 pfn, int mt)
 	int old_mt = get_pageblock_migratetype(pfn);
 	long moved = 0;
 
+	spin_assert_held(&zone->lock);
 	MM_BUG_ON(mt < 0 || mt >= MIGRATE_ISOLATE, "migratetype %d (isolate with buddy_isolate_pageblock)", mt);
 	if (!get_pageblock_isolate(pfn)) {
 		moved = buddy_move_freepages_block(zone, pfn, old_mt, mt);
@@ -542,6 +550,7 @@ long buddy_isolate_pageblock(struct zone *zone, u64 pfn, bool isolate)
 	int mt = get_pageblock_migratetype(pfn);
 	long moved;
 
+	spin_assert_held(&zone->lock);
 	if (get_pageblock_isolate(pfn) == isolate)
 		return 0;
 	moved = isolate ? buddy_move_freepages_block(zone, pfn, mt, MIGRATE_ISOLATE)

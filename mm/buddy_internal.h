@@ -21,14 +21,17 @@
  *     pageblock's isolate bit is set.  A block larger than a pageblock has
  *     the same type in all its pageblocks (merging makes them agree);
  *   - free_area[k].nr_free_mt[mt] is the length of that list, nr_free the sum;
- *   - zone->nr_free = pages of all buddy blocks + zone->pcp.count;
+ *   - zone->nr_free_buddy = pages of all buddy blocks, and zone_nr_free()
+ *     adds zone_pcp_count(zone);
  *     zone->nr_free_cma = pages of the blocks on the MIGRATE_CMA lists;
  *   - no two free buddies of the same order are both mergeable (blocks are
  *     maximal) -- except across an isolate boundary or across pageblocks
  *     whose migratetypes may not merge (buddy.c explains the rule).
  *
- * Context: (boot) or (main); the caller holds what Linux calls zone->lock
- * (memlab: runs on the single CPU, not from interrupt handlers).
+ * Context: (boot) or (main), never from interrupt handlers.  A function
+ * whose contract says "zone lock" is called with zone->lock held and
+ * asserts it; the pcp functions take the CPU's pcp lock themselves and
+ * zone->lock inside it, so they are called with neither held.
  */
 #ifndef MM_BUDDY_INTERNAL_H
 #define MM_BUDDY_INTERNAL_H
@@ -58,7 +61,7 @@ static inline bool migratetype_is_mergeable(int mt) { return mt < MIGRATE_PCPTYP
 /*
  * buddy_del_free() - take the free block of 2^order pages at page off
  * free_area[order].free_list[mt], keeping nr_free, nr_free_mt,
- * zone->nr_free and zone->nr_free_cma in step and clearing PGTY_BUDDY and
+ * zone_nr_free(zone) and zone->nr_free_cma in step and clearing PGTY_BUDDY and
  * private on the head.  No merging, no checks of neighbours.
  * Context: zone lock.
  */
@@ -137,7 +140,8 @@ void pcp_init_lists(struct zone *zone);
  * migratetype mt (< MIGRATE_PCPTYPES) from the zone's pcp list, refilled
  * with batch pages' worth from the buddy (buddy_rmqueue) when empty.
  * Returns the page, off the list and without type, or NULL when the buddy
- * has nothing either.  Context: zone lock.
+ * has nothing either.  Context: takes this CPU's pcp lock, and zone->lock
+ * inside it to refill; neither may be held.
  */
 struct page *pcp_alloc(struct zone *zone, unsigned order, int mt, unsigned alloc_flags);
 
@@ -146,7 +150,8 @@ struct page *pcp_alloc(struct zone *zone, unsigned order, int mt, unsigned alloc
  * on the zone's pcp list for mt = buddy_list_mt(pfn); CMA and HighAtomic
  * pages use the Movable list, pages of an isolated pageblock bypass the
  * lists and go straight to the buddy.  When the pcp count reaches high,
- * batch pages' worth go back to the buddy.  Context: zone lock.
+ * batch pages' worth go back to the buddy.  Context: takes this CPU's pcp
+ * lock, and zone->lock inside it to drain; neither may be held.
  */
 void pcp_free(struct zone *zone, struct page *page, unsigned order, int mt);
 
@@ -160,7 +165,8 @@ void pcp_free(struct zone *zone, struct page *page, unsigned order, int mt);
  * zone->managed_pages += 2^order, poisoned if poison, then freed to the
  * tail of the free lists (FPI_TO_TAIL), never through the pcp lists.  Used
  * by the boot hand-over and by memory onlining (poison false).
- * Context: (boot), or (main) under the hotplug lock.
+ * Context: (boot), or (main) with mem_hotplug_lock held for writing (CMA
+ * activation at boot included); takes zone->lock.
  */
 void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool poison);
 
@@ -200,7 +206,7 @@ void bad_page(u64 pfn, u64 first_pfn, unsigned order, const char *when, const ch
  * order) and -EINVAL returned; the page is left as it was.  Returns 0
  * when the page may be freed.  free_pages() and both designs of
  * free_contig_range() use it, so they refuse the same pages with the
- * same lines.  Context: zone lock.
+ * same lines.  Context: the caller owns the page (no lock needed).
  */
 int free_page_check(const struct zone *zone, const struct page *head, u64 pfn, unsigned order,
 		    int refcount);
@@ -209,7 +215,8 @@ int free_page_check(const struct zone *zone, const struct page *head, u64 pfn, u
  * free_page_clean() - what a free does to a page that passed
  * free_page_check(): refcount 0, PG_head, PG_owner_priv and PG_isolated
  * cleared, owner, index and private zeroed, and the page poisoned when
- * page_poison is on.  The page is on no list yet.  Context: zone lock.
+ * page_poison is on.  The page is on no list yet.  Context: the caller
+ * owns the page.
  */
 void free_page_clean(struct page *page);
 

@@ -169,12 +169,16 @@ static void isolate_freepages_range(struct zone *zone, u64 start_pfn, u64 end_pf
 
 	while (pfn < end_pfn) {
 		unsigned order = 0;
-		u64 head_pfn = free_block_containing(pfn, &order), block_end;
+		u64 head_pfn, block_end;
 
+		spin_lock(&zone->lock);
+		head_pfn = free_block_containing(pfn, &order);
 		MM_BUG_ON(head_pfn == NO_PFN, "pfn %#llx is not free after test_pages_isolated()",
 			  (unsigned long long)pfn);
 		block_end = head_pfn + (1ULL << order);
 		buddy_del_free(zone, pfn_to_page(head_pfn), order, buddy_list_mt(head_pfn));
+		spin_unlock(&zone->lock);
+		/* The block is ours now: its two ends go back, each under the lock. */
 		free_pfn_range_to_buddy(zone, head_pfn, MAX(head_pfn, start_pfn), FREE_RANGE_PREPARED, NULL);
 		free_pfn_range_to_buddy(zone, MIN(block_end, end_pfn), block_end, FREE_RANGE_PREPARED, NULL);
 		pfn = block_end;

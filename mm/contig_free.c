@@ -218,9 +218,9 @@ static void free_contig_old(u64 pfn, u64 end_pfn, bool frozen, struct contig_fre
 			struct zone *zone = pfn_valid(pfn) ? page_zone(page) : NULL;
 
 			mech_trace(MECH_CONTIG_FREE,
-				   "old: pfns [0x%llx-0x%llx): %llu freed one by one at order 0 via the pcp lists (pcp holds %d pages, %llu drains so far)",
+				   "old: pfns [0x%llx-0x%llx): %llu freed one by one at order 0 via the pcp lists (pcp holds %lu pages, %llu drains so far)",
 				   (unsigned long long)seg_start, (unsigned long long)(pfn + 1),
-				   (unsigned long long)seg_freed, zone ? zone->pcp.count : 0,
+				   (unsigned long long)seg_freed, zone ? zone_pcp_count(zone) : 0UL,
 				   (unsigned long long)(zone ? zone->ev.pcp_drains : 0));
 			seg_start = pfn + 1;
 			seg_freed = 0;
@@ -414,7 +414,7 @@ void contig_snapshot_take(struct contig_snapshot *s, const struct zone *zone, u6
 		}
 	}
 	s->page_digest = h;
-	s->nr_free = zone->nr_free;
+	s->nr_free = zone_nr_free(zone);
 	s->nr_free_cma = zone->nr_free_cma;
 	s->managed_pages = zone->managed_pages;
 	s->present_pages = zone->present_pages;
@@ -424,7 +424,7 @@ void contig_snapshot_take(struct contig_snapshot *s, const struct zone *zone, u6
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			s->area_nr_free_mt[o][mt] = zone->free_area[o].nr_free_mt[mt];
 	}
-	s->pcp_count = zone->pcp.count;
+	s->pcp_count = zone_pcp_count(zone);
 	s->merges = zone->ev.merges;
 	s->pcp_drains = zone->ev.pcp_drains;
 }

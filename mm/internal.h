@@ -142,7 +142,8 @@ u64 init_unavailable_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int 
  * st: the new free_contig_range design's counts and trace, or NULL.
  * The one routine that cuts a range into buddy blocks: mm_init.c,
  * memory_online.c, contig_alloc.c and contig_free.c all call it.
- * Context: zone lock ((boot), or (main)).
+ * Context: (boot), or (main); takes zone->lock around the whole range (the
+ * callers hand it bounded ranges: a memory block, a deferred section).
  */
 void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsigned flags,
 			     struct contig_free_stats *st);

@@ -141,10 +141,12 @@ static bool state_change_allowed(enum memory_block_state old, enum memory_block_
 /*
  * memory_block_set_state() - move mem to state, keeping the per-state
  * counters in step.  An illegal transition is a bug in the hotplug core
- * and stops the machine with the block and both states.  Context: (main).
+ * and stops the machine with the block and both states.  Context: (main),
+ * mem->lock held.
  */
 void memory_block_set_state(struct memory_block *mem, enum memory_block_state state)
 {
+	mutex_assert_held(&mem->lock);
 	MM_BUG_ON(!mem->in_use, "memory block %lu is not in the pool", mem->block_id);
 	MM_BUG_ON(!state_change_allowed(mem->state, state), "memory block %lu: %s -> %s",
 		  mem->block_id, state_names[mem->state],
@@ -259,6 +261,7 @@ int memory_block_create(unsigned long block_id, int nid, struct memory_group *gr
 
 	mem = &block_pool[slot];
 	memset(mem, 0, sizeof(*mem));
+	mutex_init(&mem->lock, "memory block lock");
 	mem->block_id = block_id;
 	mem->state = MEM_OFFLINE;
 	mem->nid = nid;
@@ -476,7 +479,9 @@ void memory_blocks_init_boot(void)
 		mem->zones_mixed = mixed;
 		mem->online_type = zone && zone->idx == ZONE_MOVABLE ? MMOP_ONLINE_MOVABLE :
 								     MMOP_ONLINE_KERNEL;
+		mutex_lock(&mem->lock);
 		memory_block_set_state(mem, MEM_ONLINE);
+		mutex_unlock(&mem->lock);
 	}
 	pr_info("memory: %lu boot memory blocks of %llu MiB", nr_blocks,
 		(unsigned long long)(MEMORY_BLOCK_SIZE >> 20));
@@ -546,6 +551,7 @@ void memory_hotplug_dump(struct printer *p)
 	struct memory_block *mem;
 	unsigned long id = 0;
 
+	get_online_mems();	/* the blocks stay as they are while listed */
 	pr_printf(p, "%-29s %10s %-11s %-13s %4s %-8s %-16s %s\n", "RANGE", "SIZE", "BLOCKS",
 		  "STATE", "NODE", "ZONE", "GROUP", "MEMMAP");
 	for (; (mem = memory_block_next(&id)); id++) {
@@ -588,6 +594,7 @@ void memory_hotplug_dump(struct printer *p)
 	pr_printf(p, "last block: online %llu cycles, offline %llu cycles\n",
 		  (unsigned long long)memhp_stats.last_online_cycles,
 		  (unsigned long long)memhp_stats.last_offline_cycles);
+	put_online_mems();
 }
 
 /* ---- who follows blocks coming and going ------------------------------- */

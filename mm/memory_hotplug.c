@@ -85,6 +85,40 @@
 #include <lib/string.h>
 #include <lib/printk.h>
 
+/* The hotplug lock: memory_hotplug.h's Locks say who takes it and why. */
+static struct rwsem mem_hotplug_lock = RWSEM_INIT("mem_hotplug_lock");
+
+void mem_hotplug_begin(void)
+{
+	down_write(&mem_hotplug_lock);
+}
+
+void mem_hotplug_done(void)
+{
+	up_write(&mem_hotplug_lock);
+}
+
+void get_online_mems(void)
+{
+	down_read(&mem_hotplug_lock);
+}
+
+void put_online_mems(void)
+{
+	up_read(&mem_hotplug_lock);
+}
+
+void mem_hotplug_assert_held_at(const char *file, int line, const char *fn)
+{
+	if (!rwsem_is_write_locked(&mem_hotplug_lock))
+		lock_not_held(file, line, fn, mem_hotplug_lock.name, "held for writing");
+}
+
+const struct rwsem *mem_hotplug_lock_stats(void)
+{
+	return &mem_hotplug_lock;
+}
+
 bool memmap_on_memory;
 enum mmop memhp_default_online_type = MMOP_ONLINE;	/* hot-added memory just appears (memhp_default_state=) */
 int memhp_inject_going_online_error;
@@ -111,12 +145,13 @@ _Static_assert(PAGES_PER_MEMORY_BLOCK == PAGES_PER_SECTION, "one block = one sec
  * Bring nid online for memory about to be added (Linux's
  * __try_online_node): empty spans and counters, zones initialised as
  * mm_core_init() does, zonelists rebuilt.  Returns true if it was offline.
- * Context: (main).
+ * Context: (main), mem_hotplug_lock held for writing.
  */
 static bool node_online_for_add(int nid)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
 
+	mem_hotplug_assert_held();
 	if (pgdat->online)
 		return false;
 	pgdat->node_id = nid;
@@ -147,20 +182,24 @@ static bool node_online_for_add(int nid)
 /*
  * Take nid offline when no memory block is left on it (a node with boot
  * memory always has its early blocks, so only nodes that hotplug brought
- * online can go).  Context: (main).
+ * online can go).  Context: (main); takes mem_hotplug_lock.
  */
 static void try_offline_node(int nid)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
 
-	if (!pgdat->online || memory_blocks_on_node(nid))
+	mem_hotplug_begin();
+	if (!pgdat->online || memory_blocks_on_node(nid)) {
+		mem_hotplug_done();
 		return;
+	}
 	MM_BUG_ON(pgdat->node_present_pages, "node %d: %lu present pages but no memory block",
 		  nid, pgdat->node_present_pages);
 	pgdat->online = false;
 	build_all_zonelists();
 	setup_per_zone_wmarks();
 	pr_info("memory: node %d offline", nid);
+	mem_hotplug_done();
 }
 
 /* ---- add and remove ------------------------------------------------------ */
@@ -232,9 +271,10 @@ static void root_release(u64 section_nr)
  * memmap_page (NULL: by the block's own first 2 MiB, memmap_on_memory),
  * memmap poisoned, a MEM_OFFLINE block.  Returns 0, or -errno with
  * everything of this block undone except memmap_page, which stays the
- * caller's.  Context: (main).
+ * caller's.  Context: (main), mem_hotplug_lock held for writing
+ * (add_memory_block() takes it).
  */
-static int add_memory_block(int nid, unsigned long block_id, struct memory_group *group,
+static int add_block_locked(int nid, unsigned long block_id, struct memory_group *group,
 			    struct page *memmap_page, struct memory_block **out)
 {
 	u64 start_pfn = (u64)block_id * PAGES_PER_MEMORY_BLOCK;
@@ -244,6 +284,7 @@ static int add_memory_block(int nid, unsigned long block_id, struct memory_group
 	struct memory_block *mem;
 	int err;
 
+	mem_hotplug_assert_held();
 	err = sparse_add_present(start_pfn, end_pfn, nid, false, root_pool_alloc);
 	if (err) {
 		pr_err("add_memory: block %lu at %#llx: no section table entry (error %d)", block_id,
@@ -287,10 +328,12 @@ out_remove_present:
 /*
  * Remove one offline block: the reverse of add_memory_block().  The 2 MiB
  * memmap goes back to the allocator unless the block carried it itself.
- * Context: (main).
+ * Context: (main), mem_hotplug_lock held for writing (remove_memory_block()
+ * takes it).
  */
-static void remove_memory_block(struct memory_block *mem)
+static void remove_block_locked(struct memory_block *mem)
 {
+	mem_hotplug_assert_held();
 	u64 start_pfn = memory_block_start_pfn(mem), end_pfn = start_pfn + PAGES_PER_MEMORY_BLOCK;
 	u64 section_nr = pfn_to_section_nr(start_pfn);
 	phys_addr_t memmap_pa = __nr_to_section(section_nr)->memmap_pa;
@@ -307,6 +350,26 @@ static void remove_memory_block(struct memory_block *mem)
 	sparse_remove_present(start_pfn, end_pfn);
 	root_release(section_nr);
 	memhp_stats.removed_blocks++;
+}
+
+/* One block added under mem_hotplug_lock: add_block_locked()'s contract. */
+static int add_memory_block(int nid, unsigned long block_id, struct memory_group *group,
+			    struct page *memmap_page, struct memory_block **out)
+{
+	int err;
+
+	mem_hotplug_begin();
+	err = add_block_locked(nid, block_id, group, memmap_page, out);
+	mem_hotplug_done();
+	return err;
+}
+
+/* One block removed under mem_hotplug_lock: remove_block_locked()'s contract. */
+static void remove_memory_block(struct memory_block *mem)
+{
+	mem_hotplug_begin();
+	remove_block_locked(mem);
+	mem_hotplug_done();
 }
 
 /*
@@ -397,7 +460,9 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 		pr_err("add_memory: no memory for the section table");
 		return -ENOMEM;
 	}
+	mem_hotplug_begin();
 	node_online_for_add(nid);
+	mem_hotplug_done();
 
 	/* Invariant: blocks [first, first + added) exist; [first, first + onlined) were auto-onlined. */
 	for (; added < nr_blocks; added++) {

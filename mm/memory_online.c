@@ -36,11 +36,13 @@ static online_page_callback_t online_page_callback = generic_online_pages;
  * only move down and the end only up.  resize_pgdat_range() does the same
  * for the node.  Holes between the old span and the range become part of
  * the span.  Also used by memremap.c for ZONE_DEVICE.  Context: (main),
- * pgdat_resize_lock in Linux's terms.
+ * mem_hotplug_lock held for writing.
  */
 void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages)
 {
 	u64 old_end_pfn = zone_is_empty(zone) ? 0 : zone_end_pfn(zone);
+
+	mem_hotplug_assert_held();
 
 	if (zone_is_empty(zone) || start_pfn < zone->zone_start_pfn)
 		zone->zone_start_pfn = start_pfn;
@@ -51,6 +53,7 @@ void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages)
 {
 	u64 old_end_pfn = pgdat->node_spanned_pages ? pgdat_end_pfn(pgdat) : 0;
 
+	mem_hotplug_assert_held();
 	if (!pgdat->node_spanned_pages || start_pfn < pgdat->node_start_pfn)
 		pgdat->node_start_pfn = start_pfn;
 	pgdat->node_spanned_pages = MAX(start_pfn + nr_pages, old_end_pfn) - pgdat->node_start_pfn;
@@ -134,12 +137,15 @@ void update_pgdat_span(struct pglist_data *pgdat)
  * adjust_present_page_count() - nr_pages (negative: fewer) of the block at
  * start_pfn became present in zone: zone present (and present_early for an
  * early section), node present, and the group's kernel or movable pages
- * move together, as in Linux.  Context: (main).
+ * move together, as in Linux.  Context: (main), mem_hotplug_lock held for
+ * writing.
  */
 static void adjust_present_page_count(struct zone *zone, struct memory_group *group,
 				      u64 start_pfn, long nr_pages)
 {
 	unsigned long delta = (unsigned long)nr_pages;
+
+	mem_hotplug_assert_held();
 
 	MM_BUG_ON(nr_pages < 0 && zone->present_pages < (unsigned long)-nr_pages,
 		  "zone %s: %lu present pages, removing %ld", zone->name, zone->present_pages, -nr_pages);
@@ -159,13 +165,16 @@ static void adjust_present_page_count(struct zone *zone, struct memory_group *gr
 /*
  * Linux's adjust_managed_page_count() for offlining: pages taken out of the
  * buddy for good are no longer managed.  (Onlining counts them in
- * buddy_free_boot_pages().)  Context: (main).
+ * buddy_free_boot_pages().)  managed_pages changes under zone->lock, as
+ * the buddy's hand-over changes it.  Context: (main); takes zone->lock.
  */
 static void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
 {
+	spin_lock(&zone->lock);
 	MM_BUG_ON(zone->managed_pages < nr_pages, "zone %s: %lu managed pages, removing %lu",
 		  zone->name, zone->managed_pages, nr_pages);
 	zone->managed_pages -= nr_pages;
+	spin_unlock(&zone->lock);
 }
 
 /* ---- the memmap ---------------------------------------------------------- */
@@ -196,12 +205,14 @@ void memmap_poison(u64 start_pfn, u64 end_pfn)
  * the first nr_vmemmap pages as the block's own memmap (memmap_on_memory:
  * reserved, PGTY_TABLE, pageblock Unmovable), the rest as ordinary pages of
  * the zone with Movable pageblocks.  Every page is then refcount 1 and
- * owned by nobody until the online_page_callback frees it.  Context: (main).
+ * owned by nobody until the online_page_callback frees it.  Context: (main),
+ * mem_hotplug_lock held for writing.
  */
 static void move_pfn_range_to_zone(struct zone *zone, u64 start_pfn, u64 nr_pages, u64 nr_vmemmap)
 {
 	int nid = zone->zone_pgdat->node_id;
 
+	mem_hotplug_assert_held();
 	clear_zone_contiguous(zone);
 	resize_zone_range(zone, start_pfn, nr_pages);
 	resize_pgdat_range(zone->zone_pgdat, start_pfn, nr_pages);
@@ -286,9 +297,10 @@ int restore_online_page_callback(online_page_callback_t cb)
  * zone's contiguity updated by zone_update_contiguous() (the walk or the
  * counter, whichever design contig_check selects).  Errors: -EINVAL (not
  * offline, or online_type is not an online type), an injected error; in
- * both cases nothing changed.  Context: (main).
+ * both cases nothing changed.  Context: (main), with mem->lock and
+ * mem_hotplug_lock (for writing) held: memory_block_online() takes them.
  */
-int memory_block_online(struct memory_block *mem, enum mmop online_type)
+static int block_online_locked(struct memory_block *mem, enum mmop online_type)
 {
 	u64 start_pfn = memory_block_start_pfn(mem), nr_pages = PAGES_PER_MEMORY_BLOCK;
 	u64 nr_vmemmap = mem->nr_vmemmap_pages, t0 = mm_cycles();
@@ -353,9 +365,11 @@ static void offline_report(const struct memory_block *mem, u64 failed_pfn, const
  * memmap_on_memory the first 512 pages (the block's own memmap) are not
  * isolated or migrated: they leave with the block.  On failure the
  * isolation is undone and the block is MEM_ONLINE again, as it was;
- * pages already migrated stay where they went.  Context: (main).
+ * pages already migrated stay where they went.  Context: (main), with
+ * mem->lock and mem_hotplug_lock (for writing) held: memory_block_offline()
+ * takes them.
  */
-int memory_block_offline(struct memory_block *mem)
+static int block_offline_locked(struct memory_block *mem)
 {
 	u64 start_pfn = memory_block_start_pfn(mem), nr_pages = PAGES_PER_MEMORY_BLOCK;
 	u64 end_pfn = start_pfn + nr_pages, range_start = start_pfn + mem->nr_vmemmap_pages;
@@ -439,5 +453,31 @@ failed_isolated:
 failed:
 	memory_block_set_state(mem, MEM_ONLINE);
 	memhp_stats.offline_failures++;
+	return err;
+}
+
+/* Contracts above block_online_locked() and in memory_hotplug.h. */
+int memory_block_online(struct memory_block *mem, enum mmop online_type)
+{
+	int err;
+
+	mutex_lock(&mem->lock);
+	mem_hotplug_begin();
+	err = block_online_locked(mem, online_type);
+	mem_hotplug_done();
+	mutex_unlock(&mem->lock);
+	return err;
+}
+
+/* Contracts above block_offline_locked() and in memory_hotplug.h. */
+int memory_block_offline(struct memory_block *mem)
+{
+	int err;
+
+	mutex_lock(&mem->lock);
+	mem_hotplug_begin();
+	err = block_offline_locked(mem);
+	mem_hotplug_done();
+	mutex_unlock(&mem->lock);
 	return err;
 }

@@ -325,6 +325,7 @@ int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
 		pr_err("devmem: all %d device ranges are in use", DEVMEM_MAX_RANGES);
 		return -ENOSPC;
 	}
+	mem_hotplug_begin();	/* the range and the spans; the memmap is written after */
 	memset(pgmap, 0, sizeof(*pgmap));
 	pgmap->id = (int)(pgmap - devmem_ranges);
 	pgmap->in_use = true;
@@ -333,6 +334,7 @@ int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
 	pgmap->nid = nid;
 	pgmap->vmemmap_shift = compound_order;
 	device_span_grow(nid, pgmap->start_pfn, pgmap->nr_pages);
+	mem_hotplug_done();
 	pr_info("devmem%d: [mem %#018llx-%#018llx] node %d ZONE_DEVICE, %llu KiB pages", pgmap->id,
 		(unsigned long long)start, (unsigned long long)(start + size - 1), nid,
 		(unsigned long long)((PAGE_SIZE << compound_order) >> 10));
@@ -364,8 +366,10 @@ int devmem_destroy(int id)
 		return -EBUSY;	/* another holder changes this memory: range_claim.h */
 	nid = pgmap->nid;
 	devmem_poison_memmap(pgmap->start_pfn, pgmap->nr_pages);
+	mem_hotplug_begin();
 	pgmap->in_use = false;
 	device_span_recompute(nid);
+	mem_hotplug_done();
 	pr_info("devmem%d: [mem %#018llx-%#018llx] back to offline memory", id,
 		(unsigned long long)PFN_PHYS(pgmap->start_pfn),
 		(unsigned long long)PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages) - 1);

@@ -112,7 +112,7 @@ unsigned long global_free_pages(void)
 	unsigned long pages = 0;
 
 	for_each_zone(zone)
-		pages += zone->nr_free;
+		pages += zone_nr_free(zone);
 	return pages;
 }
 
@@ -127,7 +127,8 @@ void zone_init_free_lists(struct zone *z)
 		}
 		area->nr_free = 0;
 	}
-	z->nr_free = 0;
+	spin_lock_init(&z->lock, "zone->lock");
+	z->nr_free_buddy = 0;
 	z->nr_free_cma = 0;
 	z->managed_pages = 0;	/* grows with buddy_free_boot_pages() */
 	memset(&z->ev, 0, sizeof(z->ev));
@@ -319,10 +320,13 @@ struct page *zone_alloc_pages(struct zone *z, gfp_t gfp, unsigned order)
 	if (order > MAX_PAGE_ORDER)
 		return NULL;
 	do {
-		if (order <= PAGE_ALLOC_COSTLY_ORDER && !(gfp & __GFP_NOPCP))
+		if (order <= PAGE_ALLOC_COSTLY_ORDER && !(gfp & __GFP_NOPCP)) {
 			page = pcp_alloc(z, order, mt, alloc_flags);
-		else
+		} else {
+			spin_lock(&z->lock);
 			page = buddy_rmqueue(z, order, mt, alloc_flags);
+			spin_unlock(&z->lock);
+		}
 	} while (page && prep_new_page(page, order, gfp));
 	if (page)
 		z->ev.alloc_pages[order]++;
@@ -336,10 +340,13 @@ int zone_free_pages(struct zone *z, struct page *page, unsigned order)
 	if (free_pages_prepare(z, page, order))
 		return -EINVAL;
 	z->ev.free_pages[order]++;
-	if (order <= PAGE_ALLOC_COSTLY_ORDER)
+	if (order <= PAGE_ALLOC_COSTLY_ORDER) {
 		pcp_free(z, page, order, buddy_list_mt(pfn));
-	else
+	} else {
+		spin_lock(&z->lock);
 		buddy_free_one(z, pfn, order, buddy_list_mt(pfn), FPI_NONE);
+		spin_unlock(&z->lock);
+	}
 	return 0;
 }
 
@@ -356,14 +363,18 @@ int free_pages(struct page *page, unsigned order)
 }
 
 /* A boot block whose pages are already reset: counted as managed, to the
- * tail of its free list.  The one place boot hand-over grows managed_pages. */
+ * tail of its free list.  The one place boot hand-over grows managed_pages.
+ * Context: zone lock, and (boot) or mem_hotplug_lock (managed_pages). */
 static void link_boot_block(struct zone *zone, u64 pfn, unsigned order)
 {
+	spin_assert_held(&zone->lock);
 	zone->managed_pages += 1ULL << order;
 	buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_TO_TAIL);
 }
 
-void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool poison)
+/* buddy_free_boot_pages() with zone->lock held (its contract is in
+ * buddy_internal.h). */
+static void free_boot_pages_locked(struct zone *zone, u64 pfn, unsigned order, bool poison)
 {
 	u64 nr = 1ULL << order;
 
@@ -386,6 +397,13 @@ void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool pois
 	link_boot_block(zone, pfn, order);
 }
 
+void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool poison)
+{
+	spin_lock(&zone->lock);
+	free_boot_pages_locked(zone, pfn, order, poison);
+	spin_unlock(&zone->lock);
+}
+
 /* Contract in internal.h. */
 void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsigned flags,
 			     struct contig_free_stats *st)
@@ -400,6 +418,7 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 	MM_BUG_ON((flags & FREE_RANGE_BORN_FREE) && (flags & (FREE_RANGE_POISON | FREE_RANGE_NEW)) !=
 		  FREE_RANGE_NEW, "[%#llx, %#llx): born free needs FREE_RANGE_NEW without poison, flags %#x",
 		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, flags);
+	spin_lock(&zone->lock);
 	while (pfn < end_pfn) {
 		unsigned order = max_aligned_order(pfn, end_pfn);
 		int mt = buddy_list_mt(pfn);
@@ -411,7 +430,7 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 		if (flags & FREE_RANGE_BORN_FREE) {	/* with NEW (checked above) */
 			link_boot_block(zone, pfn, order);
 		} else if (flags & FREE_RANGE_NEW) {
-			buddy_free_boot_pages(zone, pfn, order, flags & FREE_RANGE_POISON);
+			free_boot_pages_locked(zone, pfn, order, flags & FREE_RANGE_POISON);
 		} else {
 			buddy_free_one(zone, pfn, order, mt, FPI_NONE);
 		}
@@ -424,6 +443,7 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 		}
 		pfn += 1ULL << order;
 	}
+	spin_unlock(&zone->lock);
 }
 
 /* ---- watermarks ---------------------------------------------------------- */
@@ -744,7 +764,7 @@ static bool drain_zonelist_pcp(int nid)
 	bool drained = false;
 
 	for (int i = 0; (zone = NODE_DATA(nid)->node_zonelist.zones[i]) != NULL; i++) {
-		if (zone->pcp.count) {
+		if (zone_pcp_count(zone)) {
 			pcp_drain_zone(zone);
 			drained = true;
 		}

@@ -164,13 +164,17 @@ void undo_isolate_page_range(u64 start_pfn, u64 end_pfn)
 	end_pfn = ALIGN_UP(end_pfn, pageblock_nr_pages);
 	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += pageblock_nr_pages) {
 		struct zone *zone;
+		long moved;
 
 		if (!pfn_valid(pfn) || !get_pageblock_isolate(pfn))
 			continue;
 		zone = page_zone(pfn_to_page(pfn));
-		if (buddy_isolate_pageblock(zone, pfn, false) < 0)
-			pr_warn("undo_isolate_page_range: pageblock 0x%llx is outside zone %s",
-				(unsigned long long)pfn, zone->name);
+		spin_lock(&zone->lock);
+		moved = buddy_isolate_pageblock(zone, pfn, false);
+		spin_unlock(&zone->lock);
+		/* Its memmap says this zone, but the zone's span does not cover it. */
+		MM_WARN_ON(moved < 0, "pageblock 0x%llx is outside zone %s [%#lx, %#lx); it stays isolated",
+			   (unsigned long long)pfn, zone->name, zone->zone_start_pfn, zone_end_pfn(zone));
 	}
 }
 
@@ -198,6 +202,7 @@ static void remerge_isolated(u64 start_pfn, u64 end_pfn)
 {
 	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += pageblock_nr_pages) {
 		struct page *page;
+		struct zone *zone;
 		unsigned order;
 
 		if (!pfn_valid(pfn) || !get_pageblock_isolate(pfn))
@@ -206,8 +211,11 @@ static void remerge_isolated(u64 start_pfn, u64 end_pfn)
 		if (!PageBuddy(page) || buddy_order(page) != pageblock_order)
 			continue;
 		order = buddy_order(page);
-		buddy_del_free(page_zone(page), page, order, MIGRATE_ISOLATE);
-		buddy_free_one(page_zone(page), pfn, order, MIGRATE_ISOLATE, FPI_NONE);
+		zone = page_zone(page);
+		spin_lock(&zone->lock);
+		buddy_del_free(zone, page, order, MIGRATE_ISOLATE);
+		buddy_free_one(zone, pfn, order, MIGRATE_ISOLATE, FPI_NONE);
+		spin_unlock(&zone->lock);
 	}
 }
 
@@ -224,6 +232,7 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 	struct zone_contig_scan_stats before = zone_contig_scan;
 	struct zone *drained = NULL, *zone = NULL;
 	u64 pfn, bad_pfn = NO_PFN;
+	long moved;
 
 	MM_BUG_ON(flags & ~(ISOLATE_MEMORY_OFFLINE | ISOLATE_CONTIG_ALLOC), "[%#llx-%#llx) flags %#x",
 		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, flags);
@@ -280,8 +289,14 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 			if (bad_pfn != NO_PFN)
 				break;
 		}
-		if (get_pageblock_isolate(pfn) || (!in_zone && !pageblock_in_zone(zone, pfn)) ||
-		    buddy_isolate_pageblock(zone, pfn, true) < 0) {
+		if (get_pageblock_isolate(pfn) || (!in_zone && !pageblock_in_zone(zone, pfn))) {
+			bad_pfn = pfn;
+			break;
+		}
+		spin_lock(&zone->lock);
+		moved = buddy_isolate_pageblock(zone, pfn, true);
+		spin_unlock(&zone->lock);
+		if (moved < 0) {
 			bad_pfn = pfn;
 			break;
 		}
@@ -338,6 +353,7 @@ int test_pages_isolated(u64 start_pfn, u64 end_pfn, u64 *failed_pfn)
  * Give the pages of [pfn, end) (inside a free block just taken off its
  * list, outside the range being offlined) back to the buddy, in the
  * largest aligned blocks that fit; they merge as the buddy allows.
+ * Context: zone lock.
  */
 static void free_outside_part(struct zone *zone, u64 pfn, u64 end)
 {
@@ -364,6 +380,7 @@ static u64 take_free_block(u64 head_pfn, unsigned order, u64 start_pfn, u64 end_
 	struct page *head = pfn_to_page(head_pfn);
 	struct zone *zone = page_zone(head);
 
+	spin_lock(&zone->lock);
 	buddy_del_free(zone, head, order, MIGRATE_ISOLATE);
 	for (u64 pfn = first; mark && pfn < last; pfn++) {
 		struct page *page = pfn_to_page(pfn);
@@ -375,6 +392,7 @@ static u64 take_free_block(u64 head_pfn, unsigned order, u64 start_pfn, u64 end_
 	}
 	free_outside_part(zone, head_pfn, first);
 	free_outside_part(zone, last, block_end);
+	spin_unlock(&zone->lock);
 	return last - first;
 }
 

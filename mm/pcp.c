@@ -13,14 +13,16 @@
  * free puts the page at the head of its list (hot: likely still in the
  * cache); when the lists hold `high` pages or more, `batch` pages' worth
  * go back to the buddy from the tails (cold pages first: free_pcppages_bulk).
- * memlab has one CPU, hence one set of lists per zone (zone->pcp).
+ * Each CPU has its own set per zone (zone->pageset[cpu], this_cpu_pcp());
+ * memlab starts one CPU, so there is one set per zone today.
  *
  * Pages on a pcp list are free but not in the buddy: refcount 0, page_type
  * PGTY_PCP (memlab's marker; Linux leaves them untyped) and private = order.
- * They are counted in zone->nr_free (mm's own bookkeeping) and in
- * zone->pcp.count; zone_nr_free_pages() (mmzone.h), what every view prints
- * as NR_FREE_PAGES, and the watermark check leave them out, as Linux's
- * NR_FREE_PAGES never contained them.
+ * They are counted in their set's count (pcp->count), and only there:
+ * zone_nr_free() (mm's own bookkeeping) adds every set's count to the
+ * buddy's zone->nr_free_buddy; zone_nr_free_pages() (mmzone.h), what every
+ * view prints as NR_FREE_PAGES, and the watermark check leave them out, as
+ * Linux's NR_FREE_PAGES never contained them.
  *
  * Migratetypes: a page goes on the list of its pageblock's type at the time
  * it is freed; CMA and HighAtomic pages use the Movable list; a page whose
@@ -42,20 +44,29 @@
  * 6.1's adaptive free_factor (draining more when frees come without
  * allocations) and the separate THP-order lists.
  *
- * Context: zone lock ((boot) or (main) on the one CPU).
+ * Locks: a set's lists and count are its pcp lock's (pcp->lock); a page
+ * that moves between a list and the buddy moves with zone->lock held too,
+ * taken after the pcp lock (rmqueue_bulk, free_pcppages_bulk).  batch and
+ * high are written under mem_hotplug_lock or at boot (zone_pcp_init).
+ * Context: (boot) or (main).
  */
 #include "buddy_internal.h"
 #include <lib/printk.h>
 
 void pcp_init_lists(struct zone *zone)
 {
-	struct per_cpu_pages *pcp = &zone->pcp;
+	unsigned cpu;
 
-	for (unsigned i = 0; i < NR_PCP_LISTS; i++)
-		INIT_LIST_HEAD(&pcp->lists[i]);
-	pcp->count = 0;
-	pcp->batch = 1;
-	pcp->high = 0;
+	for_each_pcp_cpu(cpu) {
+		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		spin_lock_init(&pcp->lock, "pcp lock");
+		for (unsigned i = 0; i < NR_PCP_LISTS; i++)
+			INIT_LIST_HEAD(&pcp->lists[i]);
+		pcp->count = 0;
+		pcp->batch = 1;
+		pcp->high = 0;
+	}
 }
 
 /* The largest power of two <= x (x >= 1). */
@@ -77,21 +88,23 @@ static int zone_batchsize(const struct zone *zone)
 
 void zone_pcp_init(struct zone *zone)
 {
-	struct per_cpu_pages *pcp = &zone->pcp;
-	const unsigned long nr_cpus = 1;
+	const unsigned long nr_cpus = MM_NR_CPUS;
 	int batch = MAX(zone_batchsize(zone), 1);
 	int high = (int)(zone->watermark[WMARK_LOW] / nr_cpus);
+	unsigned cpu;
 
-	pcp->batch = batch;
-	pcp->high = MAX(high, batch * 4);
+	for_each_pcp_cpu(cpu) {
+		zone_pcp(zone, cpu)->batch = batch;
+		zone_pcp(zone, cpu)->high = MAX(high, batch * 4);
+	}
 }
 
-/* Put a page on pcp list idx (head or tail) and count it as free. */
-static void pcp_list_add(struct zone *zone, struct page *page, unsigned order,
+/* Put a page on pcp list idx (head or tail) and count it as free.
+ * Context: pcp->lock. */
+static void pcp_list_add(struct per_cpu_pages *pcp, struct page *page, unsigned order,
 			 unsigned idx, bool to_tail)
 {
-	struct per_cpu_pages *pcp = &zone->pcp;
-
+	spin_assert_held(&pcp->lock);
 	if (to_tail)
 		list_add_tail(&page->lru, &pcp->lists[idx]);
 	else
@@ -99,63 +112,69 @@ static void pcp_list_add(struct zone *zone, struct page *page, unsigned order,
 	page_set_type(page, PGTY_PCP);
 	page->private = order;
 	pcp->count += 1 << order;
-	zone->nr_free += 1UL << order;
 }
 
-/* Take a page off its pcp list; it is no longer counted as free. */
-static void pcp_list_del(struct zone *zone, struct page *page, unsigned order)
+/* Take a page off its pcp list; it is no longer counted as free.
+ * Context: pcp->lock. */
+static void pcp_list_del(struct per_cpu_pages *pcp, struct page *page, unsigned order)
 {
+	spin_assert_held(&pcp->lock);
 	MM_BUG_ON(!PagePcp(page) || page->private != order,
 		  "pfn %#llx: page_type %#x private %lu, expected a pcp page of order %u",
 		  (unsigned long long)page_to_pfn(page), page->page_type, page->private, order);
 	list_del(&page->lru);
 	page_clear_type(page);
 	page->private = 0;
-	zone->pcp.count -= 1 << order;
-	zone->nr_free -= 1UL << order;
+	pcp->count -= 1 << order;
 }
 
 /*
  * Linux's rmqueue_bulk(): move up to count blocks of 2^order pages of
  * migratetype mt from the buddy to pcp list idx, in the order the buddy
  * hands them out (tail insertion keeps them in that order).  Returns the
- * number of blocks moved.
+ * number of blocks moved.  Context: pcp->lock; takes zone->lock.
  */
-static int rmqueue_bulk(struct zone *zone, unsigned order, int count, unsigned idx,
-			int mt, unsigned alloc_flags)
+static int rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp, unsigned order, int count,
+			unsigned idx, int mt, unsigned alloc_flags)
 {
 	int moved;
 
+	spin_lock(&zone->lock);
 	for (moved = 0; moved < count; moved++) {
 		struct page *page = buddy_rmqueue(zone, order, mt, alloc_flags);
 
 		if (!page)
 			break;
-		pcp_list_add(zone, page, order, idx, true);
+		pcp_list_add(pcp, page, order, idx, true);
 	}
+	if (moved)
+		zone->ev.pcp_refills++;
+	spin_unlock(&zone->lock);
 	return moved;
 }
 
 struct page *pcp_alloc(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
 {
-	struct per_cpu_pages *pcp = &zone->pcp;
+	struct per_cpu_pages *pcp = this_cpu_pcp(zone);
 	unsigned idx = pcp_index(order, mt);
-	struct page *page;
+	struct page *page = NULL;
 
 	MM_BUG_ON(order > PAGE_ALLOC_COSTLY_ORDER || mt < 0 || mt >= MIGRATE_PCPTYPES,
 		  "order %u migratetype %d", order, mt);
+	spin_lock(&pcp->lock);
 	if (list_empty(&pcp->lists[idx])) {
 		/* Refill: batch pages' worth, in blocks of this order, at least 2. */
 		int count = pcp->batch > 1 ? MAX(pcp->batch >> order, 2) : pcp->batch;
 
-		if (!rmqueue_bulk(zone, order, count, idx, mt, alloc_flags))
-			return NULL;
-		zone->ev.pcp_refills++;
+		if (!rmqueue_bulk(zone, pcp, order, count, idx, mt, alloc_flags))
+			goto out;
 	} else {
 		zone->ev.pcp_hits++;
 	}
 	page = list_first_entry(&pcp->lists[idx], struct page, lru);
-	pcp_list_del(zone, page, order);
+	pcp_list_del(pcp, page, order);
+out:
+	spin_unlock(&pcp->lock);
 	return page;
 }
 
@@ -164,13 +183,15 @@ struct page *pcp_alloc(struct zone *zone, unsigned order, int mt, unsigned alloc
  * entries, so possibly a few more) from the pcp lists back to the buddy,
  * starting with list first_idx and going round the lists, each from its
  * tail (the coldest pages).  Each page goes to the buddy list of its
- * pageblock's type as it is now.
+ * pageblock's type as it is now.  Context: pcp->lock; takes zone->lock.
  */
-static void free_pcppages_bulk(struct zone *zone, int pages, unsigned first_idx)
+static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, int pages,
+			       unsigned first_idx)
 {
-	struct per_cpu_pages *pcp = &zone->pcp;
 	unsigned idx = first_idx;
 
+	spin_assert_held(&pcp->lock);
+	spin_lock(&zone->lock);
 	pages = MIN(pages, pcp->count);
 	/* pcp->count > 0 while pages > 0, so some list is not empty. */
 	while (pages > 0) {
@@ -181,35 +202,54 @@ static void free_pcppages_bulk(struct zone *zone, int pages, unsigned first_idx)
 			struct page *page = list_last_entry(list, struct page, lru);
 			u64 pfn = page_to_pfn(page);
 
-			pcp_list_del(zone, page, order);
+			pcp_list_del(pcp, page, order);
 			pages -= 1 << order;
 			buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_NONE);
 		}
 		idx = (idx + 1) % NR_PCP_LISTS;
 	}
 	zone->ev.pcp_drains++;
+	spin_unlock(&zone->lock);
 }
 
 void pcp_free(struct zone *zone, struct page *page, unsigned order, int mt)
 {
-	struct per_cpu_pages *pcp = &zone->pcp;
+	struct per_cpu_pages *pcp;
 	unsigned idx;
 
 	MM_BUG_ON(order > PAGE_ALLOC_COSTLY_ORDER, "order %u", order);
 	if (mt == MIGRATE_ISOLATE) {
+		spin_lock(&zone->lock);
 		buddy_free_one(zone, page_to_pfn(page), order, mt, FPI_NONE);
+		spin_unlock(&zone->lock);
 		return;
 	}
 	if (mt >= MIGRATE_PCPTYPES)
 		mt = MIGRATE_MOVABLE;	/* CMA, HighAtomic */
 	idx = pcp_index(order, mt);
-	pcp_list_add(zone, page, order, idx, false);
+	pcp = this_cpu_pcp(zone);
+	spin_lock(&pcp->lock);
+	pcp_list_add(pcp, page, order, idx, false);
 	if (pcp->count >= pcp->high)
-		free_pcppages_bulk(zone, pcp->batch, idx);
+		free_pcppages_bulk(zone, pcp, pcp->batch, idx);
+	spin_unlock(&pcp->lock);
 }
 
+/*
+ * Every CPU's lists of the zone go back to the buddy.  On one CPU this CPU
+ * takes each set's lock in turn; with more, each CPU would drain its own
+ * (Linux's drain_all_pages() queues work on every CPU).
+ */
 void pcp_drain_zone(struct zone *zone)
 {
-	if (zone->pcp.count)
-		free_pcppages_bulk(zone, zone->pcp.count, 0);
+	unsigned cpu;
+
+	for_each_pcp_cpu(cpu) {
+		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		spin_lock(&pcp->lock);
+		if (pcp->count)
+			free_pcppages_bulk(zone, pcp, pcp->count, 0);
+		spin_unlock(&pcp->lock);
+	}
 }

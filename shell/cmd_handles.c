@@ -424,7 +424,7 @@ static int cmd_drain(struct printer *out, int argc, char **argv)
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
 
-			pages += (unsigned long)zone->pcp.count;
+			pages += (unsigned long)zone_pcp_count(zone);
 			pcp_drain_zone(zone);
 		}
 	}

@@ -44,6 +44,7 @@
 #include <mm/buddy.h>
 #include <views/mm_views.h>
 #include <mm/mmzone.h>
+#include <mm/memory_hotplug.h>
 #include <mm/sparse.h>
 #include <mm/cma.h>
 #include <mm/numa_cpu.h>
@@ -373,6 +374,7 @@ static struct zone_numa_events node_numa_events(int nid)
 static void zoneinfo_zone(struct printer *p, int nid, int z)
 {
 	const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+	unsigned cpu;
 
 	pr_printf(p, "Node %d, zone %8s", nid, zone_names[z]);
 	if (zone_first_populated(nid, z)) {
@@ -408,12 +410,16 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 		pr_printf(p, "\n      %-12s %lu", zone_stat_absent[i], 0UL);
 	pr_printf(p, "\n      %-12s %lu", "nr_free_cma", zone->nr_free_cma);
 	print_numa_events(p, &zone->numa, "\n      %-12s %llu", true);
-	pr_printf(p, "\n  pagesets"
-		     "\n    cpu: %i"
-		     "\n              count: %i"
-		     "\n              high:  %i"
-		     "\n              batch: %i",
-		  0, zone->pcp.count, zone->pcp.high, zone->pcp.batch);
+	pr_printf(p, "\n  pagesets");
+	for_each_pcp_cpu(cpu) {
+		const struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		pr_printf(p, "\n    cpu: %u"
+			     "\n              count: %i"
+			     "\n              high:  %i"
+			     "\n              batch: %i",
+			  cpu, pcp->count, pcp->high, pcp->batch);
+	}
 	pr_printf(p, "\n  vm stats threshold: %d", 0);
 	pr_printf(p, "\n  node_unreclaimable:  %u"
 		     "\n  start_pfn:           %lu",
@@ -427,9 +433,11 @@ static int zoneinfo_show(struct printer *p, void *data)
 	int nid;
 
 	(void)data;
+	get_online_mems();	/* spans and counters stay as they are while printed */
 	for_each_online_node(nid)
 		for (int z = 0; z < MAX_NR_ZONES; z++)
 			zoneinfo_zone(p, nid, z);
+	put_online_mems();
 	return 0;
 }
 

@@ -16,7 +16,9 @@
  * anything it did not choose.  That is what lets a thread and the rest of
  * the kernel share memory without locks: each yield point must leave the
  * state it touches consistent, as the shell's checkpoints do
- * (shell_checkpoint() in shell.h).
+ * (shell_checkpoint() in shell.h), and hold no lock (lib/lock.h):
+ * kthread_yield(), kthread_run() and a thread's end panic, naming the
+ * held locks, if one is.
  *
  * The stack is the caller's memory, at least KTHREAD_MIN_STACK bytes; its
  * lowest word holds a canary that kthread_run() checks after every turn.

@@ -80,7 +80,8 @@ unsigned long zone_free_list_count(const struct zone *zone, unsigned order, int 
  * pcp_drain_zone() - give every page on the zone's pcp lists back to the
  * buddy (each to the list of its pageblock's current type).  Used before
  * isolation and offlining, by the allocator's slow path, and by tests.
- * Context: zone lock.
+ * Every CPU's lists: each CPU's pcp lock in turn, zone->lock inside it.
+ * Context: (main), no zone or pcp lock held.
  */
 void pcp_drain_zone(struct zone *zone);
 

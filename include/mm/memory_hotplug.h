@@ -26,8 +26,22 @@
  * once, max_pages) or a dynamic group (virtio-mem: grows in units of
  * unit_pages).
  *
- * Context: (main) only.  The "hotplug lock" of Linux is implicit: memlab's
- * main loop runs one hotplug operation at a time.
+ * Locks (include/lib/lock.h; one CPU, so they assert instead of waiting):
+ *   [b]  mem->lock, the memory block's lock (Linux's device lock): its
+ *        state, zone and online type.  memory_block_online() and
+ *        memory_block_offline() take it; memory_block_set_state() asserts it.
+ *   [h]  mem_hotplug_lock (Linux's), held for writing by every step that
+ *        changes what memory exists or where it belongs: a block onlined
+ *        or offlined, a block added or removed, device memory mapped or
+ *        unmapped.  It is taken by the innermost steps only (one block),
+ *        so the operations made of steps (add_memory(), remove_memory(),
+ *        offline_and_remove_memory(), a removal) never hold it across a
+ *        step, a checkpoint or a yield; their ranges are theirs by claim
+ *        (range_claim.h).  Readers that walk sections and zones take it
+ *        for reading (get_online_mems()).
+ * Order: mem->lock, then mem_hotplug_lock, then pcp and zone locks.
+ *
+ * Context: (main) only.
  */
 #ifndef MM_MEMORY_HOTPLUG_H
 #define MM_MEMORY_HOTPLUG_H
@@ -70,17 +84,37 @@ enum memory_block_state {
 struct memory_group;
 
 struct memory_block {
-	unsigned long block_id;		/* start address / MEMORY_BLOCK_SIZE */
-	enum memory_block_state state;	/* change with memory_block_set_state() only */
-	int nid;			/* node of the memory */
-	struct zone *zone;		/* the zone while online, else NULL */
-	enum mmop online_type;		/* how it was last onlined */
-	unsigned long nr_vmemmap_pages;	/* memmap_on_memory: pages at the start holding the block's memmap */
-	struct memory_group *group;	/* the device that added it */
-	bool early;			/* boot memory (never removed) */
-	bool zones_mixed;		/* early block spanning two zones (DMA+DMA32): valid_zones "none", never offlined */
-	bool in_use;			/* slot of the block pool is taken */
+	struct mutex lock;		/* the block's lock: the [b] fields */
+	unsigned long block_id;		/* [h] start address / MEMORY_BLOCK_SIZE */
+	enum memory_block_state state;	/* [b] change with memory_block_set_state() only */
+	int nid;			/* [h] node of the memory */
+	struct zone *zone;		/* [b] the zone while online, else NULL */
+	enum mmop online_type;		/* [b] how it was last onlined */
+	unsigned long nr_vmemmap_pages;	/* [h] memmap_on_memory: pages at the start holding the block's memmap */
+	struct memory_group *group;	/* [h] the device that added it */
+	bool early;			/* [h] boot memory (never removed) */
+	bool zones_mixed;		/* [h] early block spanning two zones (DMA+DMA32): valid_zones "none", never offlined */
+	bool in_use;			/* [h] slot of the block pool is taken */
 };
+
+/*
+ * mem_hotplug_begin() / mem_hotplug_done() - hold mem_hotplug_lock for
+ * writing around one step that changes memory (see Locks above);
+ * get_online_mems() / put_online_mems() for reading, around a walk that
+ * must see sections, spans and blocks stay as they are.  None of them
+ * may be called with the lock already held by the caller (one CPU: that
+ * panics, naming the site that holds it).  mem_hotplug_assert_held():
+ * for functions whose contract needs the write lock.  Context: (main).
+ */
+void mem_hotplug_begin(void);
+void mem_hotplug_done(void);
+void get_online_mems(void);
+void put_online_mems(void);
+void mem_hotplug_assert_held_at(const char *file, int line, const char *fn);
+#define mem_hotplug_assert_held()	mem_hotplug_assert_held_at(__FILE__, __LINE__, __func__)
+/* mem_hotplug_lock_stats() - its name, and the times it was taken for
+ * reading and for writing (for `locks`). */
+const struct rwsem *mem_hotplug_lock_stats(void);
 
 static inline u64 memory_block_start_pfn(const struct memory_block *mem)
 {

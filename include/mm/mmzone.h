@@ -12,26 +12,37 @@
  *   spanned_pages  = zone_end_pfn - zone_start_pfn, holes included
  *   present_pages  = pages with memory in the span
  *   managed_pages  = present minus reserved: what the buddy manages
- *   nr_free        = pages free in the buddy + on pcp lists (NR_FREE_PAGES,
+ *   zone_nr_free() = pages free in the buddy + on pcp lists (NR_FREE_PAGES,
  *                    what the views print, is zone_nr_free_pages(): the
- *                    buddy only)
+ *                    buddy only, zone->nr_free_buddy)
  * Invariant checked by the tests: for every zone,
  *   nr_free + allocated + reserved == present_pages
  * where allocated counts pages handed out by the allocator.
  *
- * Locking contract (one CPU, so contracts, not spinlocks): zone->free_area,
- * zone->pcp and the counters change only in mm/buddy.c, mm/pcp.c and
- * mm/page_alloc.c, from (main) or (boot); spans are set at boot
- * (mm/mm_init.c) and later change only when memory is onlined, offlined or
- * removed or device memory is mapped or unmapped (mm/memory_online.c,
- * mm/memory_hotplug.c, mm/memremap.c), from (main).
+ * Locks (include/lib/lock.h; one CPU today, so they assert rather than
+ * wait; the lock legend of every field is at its end, in brackets):
+ *   [z]  zone->lock: the free lists, nr_free_buddy, nr_free_cma and the
+ *        free-list event counters.  Taken by zone_alloc_pages(),
+ *        zone_free_pages(), free_pfn_range_to_buddy() and the isolation
+ *        and contiguous-range code around their buddy calls; the
+ *        functions of buddy_internal.h marked "Context: zone lock" assert it.
+ *   [p]  the pcp lock of one CPU's per_cpu_pages: that CPU's lists and
+ *        count.  Taken before zone->lock, never after it.
+ *   [h]  mem_hotplug_lock (memory_hotplug.h), for writing: spans, present,
+ *        managed and CMA page counts, watermarks, contiguity; changed by
+ *        boot, online, offline, add, remove and device memory, read by
+ *        anyone in (main) (one CPU: no reader can see a half-done change).
+ *   [c]  set once when the node is set up ((boot) or node online) and
+ *        constant after.
  */
 #ifndef MM_MMZONE_H
 #define MM_MMZONE_H
 
 #include <mm/page.h>
+#include <mm/platform.h>
 #include <lib/list.h>
 #include <lib/printer.h>
+#include <lib/lock.h>
 
 enum migratetype {
 	MIGRATE_UNMOVABLE,	/* kernel allocations that never move */
@@ -64,11 +75,20 @@ struct free_area {
 #define NR_PCP_ORDERS		(PAGE_ALLOC_COSTLY_ORDER + 1)
 #define NR_PCP_LISTS		(MIGRATE_PCPTYPES * NR_PCP_ORDERS)
 
+/*
+ * MM_NR_CPUS - the CPUs for which each zone keeps per-CPU lists.  memlab
+ * starts only its boot CPU, so there is one set, CPU 0's (mm_this_cpu()
+ * in platform.h); the code walks them all, so more CPUs need only a larger
+ * array and CPU numbers.
+ */
+#define MM_NR_CPUS		1
+
 struct per_cpu_pages {
-	int count;		/* pages on all lists (order-k page counts 2^k) */
-	int high;		/* drain down when count exceeds this */
-	int batch;		/* pages moved per refill/drain step */
-	struct list_head lists[NR_PCP_LISTS]; /* index: order * MIGRATE_PCPTYPES + mt */
+	struct spinlock lock;	/* the pcp lock of this CPU's lists: [p] below */
+	int count;		/* [p] pages on all lists (order-k page counts 2^k) */
+	int high;		/* [h] drain down when count exceeds this */
+	int batch;		/* [h] pages moved per refill/drain step */
+	struct list_head lists[NR_PCP_LISTS]; /* [p] index: order * MIGRATE_PCPTYPES + mt */
 };
 
 /* Event counters, like /proc/vmstat's. */
@@ -110,14 +130,15 @@ struct zone {
 	unsigned long present_early_pages; /* of which present since boot */
 	unsigned long managed_pages;	/* given to the buddy */
 	unsigned long cma_pages;	/* of which in CMA pageblocks */
-	unsigned long nr_free;		/* free pages, buddy + pcp (see zone_nr_free_pages()) */
+	unsigned long nr_free_buddy;	/* [z] free pages in the buddy (zone_nr_free() adds the pcp lists) */
 	unsigned long nr_free_cma;	/* of which in CMA pageblocks */
 	unsigned long watermark[NR_WMARK]; /* min, low, high free pages */
 	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* pages kept from allocations that could use higher zones */
 	bool contiguous;		/* every pageblock of the span has a valid, same-zone memmap */
 	unsigned long pages_with_online_memmap; /* pfns in the span with an initialised memmap of this zone */
 	struct free_area free_area[NR_PAGE_ORDERS]; /* the buddy free lists */
-	struct per_cpu_pages pcp;	/* the single CPU's page cache */
+	struct per_cpu_pages pageset[MM_NR_CPUS]; /* each CPU's page cache in front of the buddy (zone_pcp()) */
+	struct spinlock lock;		/* zone->lock: the [z] fields */
 	struct zone_events ev;		/* event counters */
 	struct zone_numa_events numa;	/* NUMA allocation events */
 };
@@ -265,12 +286,48 @@ unsigned long totalram_pages(void);	/* managed pages of all zones */
  * buddy only.  Pages on the per-CPU lists count as allocated here, as in
  * Linux, so every view (MemFree, zoneinfo "pages free", vmstat
  * nr_free_pages, node meminfo) shows this number and a pcp drain raises it
- * by exactly the pages drained.  zone->nr_free (buddy + pcp) is mm's own
+ * by exactly the pages drained.  zone_nr_free() (buddy + pcp) is mm's own
  * bookkeeping.  Context: (main).
  */
 static inline unsigned long zone_nr_free_pages(const struct zone *zone)
 {
-	return zone->nr_free - (unsigned long)zone->pcp.count;
+	return zone->nr_free_buddy;
+}
+
+/* zone_pcp() - CPU cpu's lists of zone (const if zone is); this_cpu_pcp():
+ * the running CPU's. */
+#define zone_pcp(zone, cpu)	(&(zone)->pageset[(cpu)])
+
+static inline struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
+{
+	return zone_pcp(zone, mm_this_cpu());
+}
+
+/* for_each_pcp_cpu() - every CPU that has lists in each zone. */
+#define for_each_pcp_cpu(cpu)	for ((cpu) = 0; (cpu) < MM_NR_CPUS; (cpu)++)
+
+/*
+ * zone_pcp_count() - pages on every CPU's pcp lists of the zone.  A
+ * sum of counters each under its own pcp lock: exact on one CPU, a
+ * snapshot with more.  Context: (main).
+ */
+static inline unsigned long zone_pcp_count(const struct zone *zone)
+{
+	unsigned long n = 0;
+
+	for (unsigned cpu = 0; cpu < MM_NR_CPUS; cpu++)
+		n += (unsigned long)zone->pageset[cpu].count;
+	return n;
+}
+
+/*
+ * zone_nr_free() - mm's own count of the zone's free pages: the buddy's
+ * plus every pcp list's (the invariant nr_free + allocated + reserved ==
+ * present_pages holds for it).  Context: (main).
+ */
+static inline unsigned long zone_nr_free(const struct zone *zone)
+{
+	return zone->nr_free_buddy + zone_pcp_count(zone);
 }
 
 unsigned long global_free_pages(void);	/* nr_free of all zones */

@@ -8,11 +8,14 @@
  *
  * Context legend used in mm/ comments:
  *   (boot)    single-threaded boot, interrupts off or not yet used
- *   (main)    the main loop: shell commands, deferred hotplug work
+ *   (main)    the main loop: shell commands, deferred hotplug work, the
+ *             shell's job between two of its checkpoints
  *   (any)     also from interrupt or exception context
- * memlab runs on one CPU and mm/ is never called from interrupt handlers, so
- * the "locks" of Linux (zone->lock, pgdat_resize_lock, mem_hotplug_lock) are
- * documented as contracts but are not spinlocks.
+ * A contract may also name a lock ("Context: zone lock", "mem_hotplug_lock
+ * held for writing"); the function then asserts it (include/lib/lock.h).
+ * memlab runs on one CPU and mm/ is never called from interrupt handlers,
+ * so its locks assert instead of waiting; docs/architecture.md tells the
+ * whole lock story.
  */
 #ifndef MM_PLATFORM_H
 #define MM_PLATFORM_H
@@ -97,6 +100,16 @@ phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end);
 int mm_direct_map_add(phys_addr_t start, u64 size);
 void mm_direct_map_remove(phys_addr_t start, u64 size);
 
+/*
+ * mm_this_cpu() - the number of the CPU running the caller, the index of
+ * its per-CPU data (the pcp lists of mmzone.h).  memlab starts only the
+ * boot CPU, CPU 0.  Context: (any).
+ */
+static inline unsigned mm_this_cpu(void)
+{
+	return 0;
+}
+
 /* mm_cycles() - a cycle counter for measurements (TSC; host: rdtsc too). */
 u64 mm_cycles(void);
 
@@ -131,5 +144,28 @@ static inline void mm_store_fence(void)
 			panic("%s:%d %s(): BUG_ON(%s) " fmt, __FILE__,		\
 			      __LINE__, __func__, #cond, ##__VA_ARGS__);	\
 	} while (0)
+
+/*
+ * MM_WARN_ON() - the tier below MM_BUG_ON(), for a state that must not
+ * happen but that mm can step back from (undo an isolation that finds a
+ * pageblock outside its zone, roll back a removal that cannot put a block
+ * back): log "WARNING: FILE:LINE FN(): COND VALUES" at warning level,
+ * count it (mm_nr_warnings()), and evaluate to the condition, so the
+ * caller can refuse: if (MM_WARN_ON(x, "...")) return -EINVAL.  The host
+ * tests fail a test that warns without saying it expects to.
+ */
+#define MM_WARN_ON(cond, fmt, ...)						\
+	({									\
+		bool warn_ = unlikely(cond);					\
+		if (warn_)							\
+			mm_warn(__FILE__, __LINE__, __func__, #cond, fmt,	\
+				##__VA_ARGS__);					\
+		warn_;								\
+	})
+
+/* mm_warn() - MM_WARN_ON()'s report; mm_nr_warnings(): reports so far. */
+void mm_warn(const char *file, int line, const char *fn, const char *cond, const char *fmt, ...)
+	__printf(5, 6);
+u64 mm_nr_warnings(void);
 
 #endif

@@ -157,7 +157,7 @@ int bf_check_zone(struct zone *z, const u8 *allocated_map)
 		unsigned long n = 0;
 		struct page *page;
 
-		list_for_each_entry(page, &z->pcp.lists[idx], lru) {
+		list_for_each_entry(page, &zone_pcp(z, 0)->lists[idx], lru) {
 			u64 pfn = page_to_pfn(page);
 
 			if (++n > span) {
@@ -183,10 +183,10 @@ int bf_check_zone(struct zone *z, const u8 *allocated_map)
 			pcp_pages += 1UL << order;
 		}
 	}
-	if (pcp_pages != (unsigned long)z->pcp.count)
-		PROBLEM("pcp lists hold %lu pages, pcp.count says %d", pcp_pages, z->pcp.count);
-	if (buddy_pages + pcp_pages != z->nr_free)
-		PROBLEM("buddy %lu + pcp %lu pages != nr_free %lu", buddy_pages, pcp_pages, z->nr_free);
+	if (pcp_pages != zone_pcp_count(z))
+		PROBLEM("pcp lists hold %lu pages, pcp count says %lu", pcp_pages, zone_pcp_count(z));
+	if (buddy_pages + pcp_pages != zone_nr_free(z))
+		PROBLEM("buddy %lu + pcp %lu pages != nr_free %lu", buddy_pages, pcp_pages, zone_nr_free(z));
 	if (cma_pages != z->nr_free_cma)
 		PROBLEM("CMA lists hold %lu pages, nr_free_cma says %lu", cma_pages, z->nr_free_cma);
 
@@ -227,8 +227,8 @@ int bf_check_zone(struct zone *z, const u8 *allocated_map)
 			if (allocated_map[pfn - start] && state[pfn - start] != ST_NONE)
 				PROBLEM("pfn %#llx is allocated by the test but free in the zone",
 					(unsigned long long)pfn);
-	if (z->nr_free + allocated != z->managed_pages)
-		PROBLEM("free %lu + allocated %lu != managed %lu", z->nr_free, allocated, z->managed_pages);
+	if (zone_nr_free(z) + allocated != z->managed_pages)
+		PROBLEM("free %lu + allocated %lu != managed %lu", zone_nr_free(z), allocated, z->managed_pages);
 	free(state);
 	return problems;
 }

@@ -49,4 +49,55 @@ static inline u64 bf_rand(u64 *state)
 	return *state * 0x2545f4914f6cdd1dULL;
 }
 
+/*
+ * The buddy functions of buddy_internal.h need zone->lock (they assert
+ * it); these take it around one call, as the allocator's entries do.
+ */
+static inline struct page *bf_rmqueue_smallest(struct zone *z, unsigned order, int mt)
+{
+	struct page *page;
+
+	spin_lock(&z->lock);
+	page = buddy_rmqueue_smallest(z, order, mt);
+	spin_unlock(&z->lock);
+	return page;
+}
+
+static inline struct page *bf_rmqueue(struct zone *z, unsigned order, int mt, unsigned flags)
+{
+	struct page *page;
+
+	spin_lock(&z->lock);
+	page = buddy_rmqueue(z, order, mt, flags);
+	spin_unlock(&z->lock);
+	return page;
+}
+
+static inline void bf_free_one(struct zone *z, u64 pfn, unsigned order, int mt, fpi_t fpi)
+{
+	spin_lock(&z->lock);
+	buddy_free_one(z, pfn, order, mt, fpi);
+	spin_unlock(&z->lock);
+}
+
+static inline long bf_isolate_pageblock(struct zone *z, u64 pfn, bool isolate)
+{
+	long moved;
+
+	spin_lock(&z->lock);
+	moved = buddy_isolate_pageblock(z, pfn, isolate);
+	spin_unlock(&z->lock);
+	return moved;
+}
+
+static inline long bf_set_pageblock_migratetype(struct zone *z, u64 pfn, int mt)
+{
+	long moved;
+
+	spin_lock(&z->lock);
+	moved = buddy_set_pageblock_migratetype(z, pfn, mt);
+	spin_unlock(&z->lock);
+	return moved;
+}
+
 #endif

@@ -75,7 +75,7 @@ static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline
 		allocated += hotplug_check_frozen_pages(zone);
 	CHECK_EQ(zone->present_pages, present + pending);
 	CHECK_EQ(zone->managed_pages + reserved + offline + pending, zone->present_pages);
-	CHECK_EQ(zone->nr_free + allocated, zone->managed_pages);	/* no page lost */
+	CHECK_EQ(zone_nr_free(zone) + allocated, zone->managed_pages);	/* no page lost */
 	for (unsigned o = 0; o < NR_PAGE_ORDERS; o++)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			struct page *p;
@@ -90,7 +90,7 @@ static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline
 			}
 		}
 	CHECK_EQ(bad_free, 0);
-	CHECK_EQ(free + (u64)zone->pcp.count, zone->nr_free);
+	CHECK_EQ(free + (u64)zone_pcp_count(zone), zone_nr_free(zone));
 	if (zone->idx == ZONE_DEVICE) {
 		/* device ranges (memremap.h): spanned, never present or
 		 * managed, their sections offline; the span ends on them */
@@ -148,7 +148,7 @@ static void check_watermarks(void)
 	for_each_zone(zone) {
 		u64 min = lowmem_pages ? (u64)pages_min * zone->managed_pages / lowmem_pages : 0;
 		u64 gap = MAX(min / 4, (u64)zone->managed_pages * (u64)watermark_scale_factor / 10000);
-		struct per_cpu_pages pcp = zone->pcp;
+		struct per_cpu_pages pcp = *zone_pcp(zone, 0);
 
 		CHECK_EQ(zone->watermark[WMARK_MIN], min);
 		CHECK_EQ(zone->watermark[WMARK_LOW], min + gap);
@@ -158,10 +158,10 @@ static void check_watermarks(void)
 		if (!zone->zone_pgdat || !zone->zone_pgdat->online || !zone->managed_pages)
 			continue;
 		zone_pcp_init(zone);		/* batch and high only; the lists stay */
-		CHECK_EQ(pcp.batch, zone->pcp.batch);
-		CHECK_EQ(pcp.high, zone->pcp.high);
-		zone->pcp.batch = pcp.batch;
-		zone->pcp.high = pcp.high;
+		CHECK_EQ(pcp.batch, zone_pcp(zone, 0)->batch);
+		CHECK_EQ(pcp.high, zone_pcp(zone, 0)->high);
+		zone_pcp(zone, 0)->batch = pcp.batch;
+		zone_pcp(zone, 0)->high = pcp.high;
 	}
 }
 

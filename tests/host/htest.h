@@ -29,6 +29,10 @@ struct htest {
 
 extern int htest_failures;	/* failed checks in the current test */
 
+/* htest_expect_warnings() - the running test means to make mm warn n times
+ * (MM_WARN_ON); any other number fails it. */
+void htest_expect_warnings(unsigned n);
+
 #define CHECK(cond)							\
 	do {								\
 		if (!(cond)) {						\

@@ -49,7 +49,7 @@ HTEST(buddy_split_and_merge)
 	bf_handover(z, 0, 1024);
 	CHECK_EQ(z->free_area[MAX_PAGE_ORDER].nr_free, 1);
 	CHECK_EQ(z->managed_pages, 1024);
-	page = buddy_rmqueue_smallest(z, 0, MIGRATE_MOVABLE);
+	page = bf_rmqueue_smallest(z, 0, MIGRATE_MOVABLE);
 	CHECK(page == pfn_to_page(0));
 	CHECK_EQ(z->ev.splits, 10);
 	for (unsigned order = 0; order < MAX_PAGE_ORDER; order++) {
@@ -57,14 +57,14 @@ HTEST(buddy_split_and_merge)
 		CHECK(PageBuddy(pfn_to_page(1ULL << order)));
 		CHECK_EQ(buddy_order(pfn_to_page(1ULL << order)), order);
 	}
-	CHECK_EQ(z->nr_free, 1023);
+	CHECK_EQ(zone_nr_free(z), 1023);
 	page->refcount = 1;	/* as an allocation has it, for the checker */
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 	page->refcount = 0;
-	buddy_free_one(z, 0, 0, MIGRATE_MOVABLE, FPI_NONE);
+	bf_free_one(z, 0, 0, MIGRATE_MOVABLE, FPI_NONE);
 	CHECK_EQ(z->ev.merges, 10);
 	CHECK_EQ(z->free_area[MAX_PAGE_ORDER].nr_free, 1);
-	CHECK_EQ(z->nr_free, 1024);
+	CHECK_EQ(zone_nr_free(z), 1024);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
 
@@ -90,12 +90,12 @@ HTEST(buddy_free_to_tail_when_merge_likely)
 	order0 = &z->free_area[0].free_list[MIGRATE_MOVABLE];
 
 	make_free_page(z, 0);
-	buddy_free_one(z, 0, 0, MIGRATE_MOVABLE, FPI_NONE);
+	bf_free_one(z, 0, 0, MIGRATE_MOVABLE, FPI_NONE);
 	CHECK(list_last_entry(order0, struct page, lru) == pfn_to_page(0));
 	CHECK(list_first_entry(order0, struct page, lru) == pfn_to_page(100));
 
 	make_free_page(z, 9);
-	buddy_free_one(z, 9, 0, MIGRATE_MOVABLE, FPI_NONE);
+	bf_free_one(z, 9, 0, MIGRATE_MOVABLE, FPI_NONE);
 	CHECK(list_first_entry(order0, struct page, lru) == pfn_to_page(9));
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
@@ -138,7 +138,7 @@ HTEST(buddy_merge_rules_across_pageblocks)
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 
 	/* Un-isolating pageblock 4 moves its block back and merges it. */
-	CHECK_EQ(buddy_isolate_pageblock(z, 2048, false), 512);
+	CHECK_EQ(bf_isolate_pageblock(z, 2048, false), 512);
 	CHECK_EQ(buddy_order(pfn_to_page(2048)), 10);
 	CHECK_EQ(zone_isolated_free_pages(z), 0);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
@@ -161,18 +161,18 @@ HTEST(buddy_isolate_pageblock_splits_and_keeps_free_pages)
 	zone_pcp_init(z);
 	page = zone_alloc_pages(z, GFP_MOVABLE | __GFP_NOPCP, 0);	/* pfn 0 */
 	CHECK(page == pfn_to_page(0));
-	CHECK_EQ(buddy_isolate_pageblock(z, 0, true), 511);
-	CHECK_EQ(buddy_isolate_pageblock(z, 0, true), 0);		/* already */
+	CHECK_EQ(bf_isolate_pageblock(z, 0, true), 511);
+	CHECK_EQ(bf_isolate_pageblock(z, 0, true), 0);		/* already */
 	CHECK_EQ(zone_isolated_free_pages(z), 511);
 	CHECK_EQ(z->free_area[9].nr_free_mt[MIGRATE_MOVABLE], 1);	/* [512, 1024) */
 	CHECK(zone_watermark_ok(z, 0, 511, ZONE_NORMAL, 0));
 	CHECK(!zone_watermark_ok(z, 0, 512, ZONE_NORMAL, 0));
 	CHECK_EQ(zone_free_pages(z, page, 0), 0);
-	CHECK_EQ(z->pcp.count, 0);
+	CHECK_EQ(zone_pcp_count(z), 0);
 	CHECK_EQ(zone_isolated_free_pages(z), 512);
 	CHECK_EQ(buddy_order(pfn_to_page(0)), 9);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
-	CHECK_EQ(buddy_isolate_pageblock(z, 0, false), 512);
+	CHECK_EQ(bf_isolate_pageblock(z, 0, false), 512);
 	CHECK_EQ(buddy_order(pfn_to_page(0)), 10);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
@@ -191,7 +191,7 @@ HTEST(buddy_fallback_claims_whole_max_block)
 	bf_machine(64 * MiB);
 	bf_zone_init(z, 0, ZONE_NORMAL, 0, 4096, MIGRATE_MOVABLE);
 	bf_handover(z, 0, 4096);
-	page = buddy_rmqueue(z, 0, MIGRATE_UNMOVABLE, 0);
+	page = bf_rmqueue(z, 0, MIGRATE_UNMOVABLE, 0);
 	CHECK(page == pfn_to_page(0));
 	CHECK_EQ(z->ev.fallbacks, 1);
 	CHECK_EQ(z->ev.steals, 2);
@@ -203,7 +203,7 @@ HTEST(buddy_fallback_claims_whole_max_block)
 	page->refcount = 1;
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 	/* The next unmovable request needs no fallback. */
-	CHECK(buddy_rmqueue(z, 0, MIGRATE_UNMOVABLE, 0) == pfn_to_page(1));
+	CHECK(bf_rmqueue(z, 0, MIGRATE_UNMOVABLE, 0) == pfn_to_page(1));
 	CHECK_EQ(z->ev.fallbacks, 1);
 }
 
@@ -222,7 +222,7 @@ HTEST(buddy_fallback_movable_takes_smallest_when_it_cannot_steal)
 	bf_zone_init(z, 0, ZONE_NORMAL, 0, 512, MIGRATE_UNMOVABLE);
 	buddy_free_boot_pages(z, 8, 3, false);
 	buddy_free_boot_pages(z, 100, 0, false);
-	CHECK(buddy_rmqueue(z, 0, MIGRATE_MOVABLE, 0) == pfn_to_page(100));
+	CHECK(bf_rmqueue(z, 0, MIGRATE_MOVABLE, 0) == pfn_to_page(100));
 	CHECK_EQ(z->ev.fallbacks, 1);
 	CHECK_EQ(z->ev.steals, 0);
 	CHECK_EQ(get_pageblock_migratetype(0), MIGRATE_UNMOVABLE);
@@ -253,7 +253,7 @@ HTEST(buddy_fallback_half_pageblock_rule)
 	buddy_free_boot_pages(z, 256, 8, false);
 	buddy_free_boot_pages(z, 512 + 384, 7, false);
 
-	page = buddy_rmqueue(z, 0, MIGRATE_MOVABLE, 0);		/* a) */
+	page = bf_rmqueue(z, 0, MIGRATE_MOVABLE, 0);		/* a) */
 	CHECK(page == pfn_to_page(256));
 	CHECK_EQ(get_pageblock_migratetype(0), MIGRATE_MOVABLE);
 	CHECK_EQ(z->ev.steals, 1);
@@ -262,9 +262,9 @@ HTEST(buddy_fallback_half_pageblock_rule)
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 
 	/* b): drain Movable first so the next movable request falls back */
-	while ((page = buddy_rmqueue_smallest(z, 0, MIGRATE_MOVABLE)))
+	while ((page = bf_rmqueue_smallest(z, 0, MIGRATE_MOVABLE)))
 		page->refcount = 1;
-	page = buddy_rmqueue(z, 0, MIGRATE_MOVABLE, 0);
+	page = bf_rmqueue(z, 0, MIGRATE_MOVABLE, 0);
 	CHECK(page == pfn_to_page(512 + 384));
 	CHECK_EQ(get_pageblock_migratetype(512), MIGRATE_UNMOVABLE);
 	CHECK_EQ(z->ev.steals, 1);
@@ -273,10 +273,10 @@ HTEST(buddy_fallback_half_pageblock_rule)
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 
 	/* c): use up the Unmovable pages, free 4 pages in pageblock 2, ask for one more */
-	while ((page = buddy_rmqueue_smallest(z, 0, MIGRATE_UNMOVABLE)))
+	while ((page = bf_rmqueue_smallest(z, 0, MIGRATE_UNMOVABLE)))
 		page->refcount = 1;
 	buddy_free_boot_pages(z, 1024 + 4, 2, false);
-	page = buddy_rmqueue(z, 0, MIGRATE_UNMOVABLE, 0);
+	page = bf_rmqueue(z, 0, MIGRATE_UNMOVABLE, 0);
 	CHECK(page == pfn_to_page(1024 + 4));
 	CHECK_EQ(get_pageblock_migratetype(1024), MIGRATE_UNMOVABLE);
 	CHECK_EQ(z->ev.steals, 2);
@@ -294,18 +294,18 @@ HTEST(buddy_cma_only_for_movable)
 	bf_zone_init(z, 0, ZONE_NORMAL, 0, 512, MIGRATE_CMA);
 	bf_handover(z, 0, 512);
 	CHECK_EQ(z->nr_free_cma, 512);
-	CHECK(buddy_rmqueue(z, 0, MIGRATE_UNMOVABLE, 0) == NULL);
-	CHECK(buddy_rmqueue(z, 0, MIGRATE_MOVABLE, 0) == NULL);
+	CHECK(bf_rmqueue(z, 0, MIGRATE_UNMOVABLE, 0) == NULL);
+	CHECK(bf_rmqueue(z, 0, MIGRATE_MOVABLE, 0) == NULL);
 	CHECK(!zone_watermark_ok(z, 0, 0, ZONE_NORMAL, 0));
 	CHECK(zone_watermark_ok(z, 0, 0, ZONE_NORMAL, ALLOC_CMA));
-	page = buddy_rmqueue(z, 0, MIGRATE_MOVABLE, ALLOC_CMA);
+	page = bf_rmqueue(z, 0, MIGRATE_MOVABLE, ALLOC_CMA);
 	CHECK(page == pfn_to_page(0));
 	CHECK_EQ(z->nr_free_cma, 511);
 	CHECK_EQ(get_pageblock_migratetype(0), MIGRATE_CMA);
 	page->refcount = 1;
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 	page->refcount = 0;
-	buddy_free_one(z, 0, 0, buddy_list_mt(0), FPI_NONE);
+	bf_free_one(z, 0, 0, buddy_list_mt(0), FPI_NONE);
 	CHECK_EQ(z->nr_free_cma, 512);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
@@ -324,27 +324,27 @@ HTEST(pcp_refill_batch_and_high)
 
 	bf_machine(64 * MiB);
 	bf_zone_init(z, 0, ZONE_NORMAL, 0, 16384, MIGRATE_MOVABLE);
-	CHECK_EQ(z->pcp.batch, 1);	/* boot pageset until zone_pcp_init */
-	CHECK_EQ(z->pcp.high, 0);
+	CHECK_EQ(zone_pcp(z, 0)->batch, 1);	/* boot pageset until zone_pcp_init */
+	CHECK_EQ(zone_pcp(z, 0)->high, 0);
 	bf_handover(z, 0, 16384);
 	zone_pcp_init(z);
-	CHECK_EQ(z->pcp.batch, 3);
-	CHECK_EQ(z->pcp.high, 12);
+	CHECK_EQ(zone_pcp(z, 0)->batch, 3);
+	CHECK_EQ(zone_pcp(z, 0)->high, 12);
 
 	a = pcp_alloc(z, 0, MIGRATE_MOVABLE, 0);
 	CHECK(a != NULL);
-	CHECK_EQ(z->pcp.count, 2);
+	CHECK_EQ(zone_pcp_count(z), 2);
 	CHECK_EQ(z->ev.pcp_refills, 1);
 	b = pcp_alloc(z, 0, MIGRATE_MOVABLE, 0);
 	CHECK_EQ(z->ev.pcp_hits, 1);
-	CHECK_EQ(z->pcp.count, 1);
-	CHECK_EQ(z->nr_free, 16384 - 2);	/* pcp pages count as free */
+	CHECK_EQ(zone_pcp_count(z), 1);
+	CHECK_EQ(zone_nr_free(z), 16384 - 2);	/* pcp pages count as free */
 	a->refcount = b->refcount = 1;
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 
 	a = pcp_alloc(z, 2, MIGRATE_UNMOVABLE, 0);
 	CHECK(a != NULL);
-	CHECK_EQ(z->pcp.count, 1 + 4);
+	CHECK_EQ(zone_pcp_count(z), 1 + 4);
 	for (int i = 0; i < 4; i++)
 		a[i].refcount = 1;
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
@@ -371,13 +371,13 @@ HTEST(pcp_free_drains_at_high)
 	for (int i = 0; i < 32; i++)
 		pages[i] = zone_alloc_pages(z, GFP_KERNEL, 0);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->pcp.count, 0);
+	CHECK_EQ(zone_pcp_count(z), 0);
 	for (int i = 0; i < 11; i++)
 		CHECK_EQ(zone_free_pages(z, pages[i], 0), 0);
-	CHECK_EQ(z->pcp.count, 11);
+	CHECK_EQ(zone_pcp_count(z), 11);
 	CHECK_EQ(z->ev.pcp_drains, 1);		/* the explicit one */
 	CHECK_EQ(zone_free_pages(z, pages[11], 0), 0);	/* count 12 >= high */
-	CHECK_EQ(z->pcp.count, 9);
+	CHECK_EQ(zone_pcp_count(z), 9);
 	CHECK_EQ(z->ev.pcp_drains, 2);
 	/* the coldest pages (freed first) went back */
 	CHECK(PageBuddy(pages[0]) || !PagePcp(pages[0]));
@@ -385,10 +385,10 @@ HTEST(pcp_free_drains_at_high)
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 	for (int i = 12; i < 32; i++)
 		CHECK_EQ(zone_free_pages(z, pages[i], 0), 0);
-	CHECK(z->pcp.count < z->pcp.high);
+	CHECK(zone_pcp_count(z) < (unsigned long)zone_pcp(z, 0)->high);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->pcp.count, 0);
-	CHECK_EQ(z->nr_free, z->managed_pages);
+	CHECK_EQ(zone_pcp_count(z), 0);
+	CHECK_EQ(zone_nr_free(z), z->managed_pages);
 	nr_after = bf_free_blocks(z, after, 64);
 	CHECK(bf_blocks_equal(before, nr_before, after, nr_after));
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
@@ -411,7 +411,7 @@ HTEST(pcp_drain_rereads_pageblock_type)
 	page = zone_alloc_pages(z, GFP_MOVABLE | __GFP_NOPCP, 0);
 	CHECK_EQ(zone_free_pages(z, page, 0), 0);
 	CHECK(PagePcp(page));
-	CHECK_EQ(buddy_set_pageblock_migratetype(z, page_to_pfn(page), MIGRATE_UNMOVABLE), 511);
+	CHECK_EQ(bf_set_pageblock_migratetype(z, page_to_pfn(page), MIGRATE_UNMOVABLE), 511);
 	pcp_drain_zone(z);
 	CHECK_EQ(z->free_area[9].nr_free_mt[MIGRATE_UNMOVABLE], 0);
 	CHECK_EQ(z->free_area[10].nr_free_mt[MIGRATE_UNMOVABLE], 1);	/* merged with the Movable half */
@@ -581,7 +581,7 @@ static void random_run(struct zone *z, u64 seed, int steps, bool use_gfp_api)
 	CHECK(ok);
 	pcp_drain_zone(z);
 	CHECK_EQ(bf_check_zone(z, m.owned), 0);
-	CHECK_EQ(z->nr_free, z->managed_pages);
+	CHECK_EQ(zone_nr_free(z), z->managed_pages);
 	nr_after = bf_free_blocks(z, after, 4096);
 	CHECK_EQ(nr_after, nr_before);
 	CHECK(bf_blocks_equal(before, nr_before, after, nr_after));

@@ -141,7 +141,7 @@ HTEST(cma_alloc_release_cycles_conserve_counts)
 	}
 	CHECK(nr_tenants > 0);
 	pcp_drain_zone(z);
-	free0 = z->nr_free;
+	free0 = zone_nr_free(z);
 	free_cma0 = z->nr_free_cma;
 
 	/* A pinned tenant: the first candidate covering it is skipped. */
@@ -198,7 +198,7 @@ HTEST(cma_alloc_release_cycles_conserve_counts)
 	for (unsigned i = 0; i < nr_tenants; i++)
 		CHECK(owner_ok(&tenants[i]));
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, free0);
+	CHECK_EQ(zone_nr_free(z), free0);
 	CHECK(z->nr_free_cma >= free_cma0);	/* tenants may have moved out of CMA */
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
@@ -215,7 +215,7 @@ HTEST(cma_debugfs_alloc_free)
 	char why[200];
 	struct zone *z;
 	struct cma *cma = cma_fixture(&z);
-	unsigned long free0 = z->nr_free;
+	unsigned long free0 = zone_nr_free(z);
 	u64 pfn200;
 
 	CHECK_EQ(cma_debug_alloc(cma, 100, why, sizeof(why)), 0);
@@ -242,7 +242,7 @@ HTEST(cma_debugfs_alloc_free)
 	CHECK_EQ(cma_debug_free(cma, 230, why, sizeof(why)), 0);
 	CHECK_EQ(cma->nr_mem, 0);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, free0);
+	CHECK_EQ(zone_nr_free(z), free0);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
 
@@ -267,7 +267,7 @@ HTEST(cma_alloc_in_pieces_stops_at_a_checkpoint)
 	char why[200];
 	struct zone *z;
 	struct cma *cma = cma_fixture_at(&z, 131072, CMA_BASE, 81920);
-	unsigned long free0 = z->nr_free;
+	unsigned long free0 = zone_nr_free(z);
 
 	mech_bench_set_checkpoint(fake_checkpoint);
 	checkpoints = 0;
@@ -278,7 +278,7 @@ HTEST(cma_alloc_in_pieces_stops_at_a_checkpoint)
 	CHECK_EQ(cma_used_pages(cma), 0);
 	CHECK_EQ(cma->nr_mem, 0);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, free0);
+	CHECK_EQ(zone_nr_free(z), free0);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 
 	checkpoints = 0;
@@ -289,7 +289,7 @@ HTEST(cma_alloc_in_pieces_stops_at_a_checkpoint)
 	CHECK_EQ(cma_debug_free(cma, 81920, why, sizeof(why)), 0);
 	mech_bench_set_checkpoint(NULL);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, free0);
+	CHECK_EQ(zone_nr_free(z), free0);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
 

@@ -61,11 +61,11 @@ HTEST(contig_alloc_unaligned_range_and_free_back)
 	for (unsigned d = 0; d < 2; d++) {
 		struct zone *z = cz_zone(8192, NULL, 0);
 		unsigned nb = list_blocks(z, before, 64), na;
-		unsigned long free0 = z->nr_free;
+		unsigned long free0 = zone_nr_free(z);
 		struct contig_free_stats st;
 
 		CHECK_EQ(alloc_contig_range(1000, 5000, MIGRATE_MOVABLE, 0), 0);
-		CHECK_EQ(z->nr_free, free0 - 4000);
+		CHECK_EQ(zone_nr_free(z), free0 - 4000);
 		memset(map, 0, sizeof(map));
 		memset(map + 1000, 1, 4000);
 		CHECK_EQ(bf_check_zone(z, map), 0);
@@ -81,7 +81,7 @@ HTEST(contig_alloc_unaligned_range_and_free_back)
 		na = list_blocks(z, after, 64);
 		CHECK_EQ(na, nb);
 		CHECK(!memcmp(before, after, nb * sizeof(before[0])));
-		CHECK_EQ(z->nr_free, free0);
+		CHECK_EQ(zone_nr_free(z), free0);
 		CHECK_EQ(bf_check_zone(z, NULL), 0);
 	}
 }
@@ -321,8 +321,8 @@ HTEST(contig_alloc_migratetypes_and_frozen)
 	struct zone *z = cz_zone(8192, NULL, 0);
 	static struct result before, after;
 
-	buddy_set_pageblock_migratetype(z, 2048, MIGRATE_CMA);
-	buddy_set_pageblock_migratetype(z, 2560, MIGRATE_CMA);
+	bf_set_pageblock_migratetype(z, 2048, MIGRATE_CMA);
+	bf_set_pageblock_migratetype(z, 2560, MIGRATE_CMA);
 	record(&before, z, true);
 	CHECK_EQ(alloc_contig_range_explain(1000, 2100, MIGRATE_MOVABLE, __GFP_NOWARN, false, &why),
 		 -EBUSY);
@@ -355,7 +355,7 @@ HTEST(contig_alloc_pages_finds_a_range)
 	if (!page)
 		return;
 	CHECK_EQ(page_to_pfn(page), 4096);
-	CHECK_EQ(z->nr_free, z->managed_pages - 4097);
+	CHECK_EQ(zone_nr_free(z), z->managed_pages - 4097);
 	free_contig_range(4096, 4096);
 	CHECK_EQ(alloc_contig_pages(1 << 20, GFP_KERNEL, 0, false), NULL);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);

@@ -49,7 +49,7 @@ HTEST(contig_free_compound_rules)
 	printk_set_level(LOG_EMERG);	/* the warnings and bad pages are expected */
 	for (unsigned d = 0; d < 2; d++) {
 		struct zone *z = cz_zone(4096, NULL, 0);
-		unsigned long free0 = z->nr_free;
+		unsigned long free0 = zone_nr_free(z);
 		struct contig_free_stats st;
 		struct page *head = pfn_to_page(1024);
 		u64 reports = bad_page_reports;
@@ -61,12 +61,12 @@ HTEST(contig_free_compound_rules)
 			head[i].compound_head = (unsigned long)head | 1;
 		CHECK_EQ(free_contig_range_design(1024, 512, false, designs[d], &st), -EINVAL);
 		CHECK_EQ(st.freed, 0);
-		CHECK_EQ(z->nr_free, free0 - 512);
+		CHECK_EQ(zone_nr_free(z), free0 - 512);
 		/* a tail met inside a range: bad page, left alone */
 		CHECK_EQ(free_contig_range_design(1030, 2, false, designs[d], &st), 0);
 		CHECK_EQ(st.bad, 2);
 		CHECK_EQ(bad_page_reports, reports + 2);
-		CHECK_EQ(z->nr_free, free0 - 512);
+		CHECK_EQ(zone_nr_free(z), free0 - 512);
 		/* frozen: the whole compound page of the right size */
 		for (unsigned i = 0; i < 512; i++)
 			head[i].refcount = 0;
@@ -74,7 +74,7 @@ HTEST(contig_free_compound_rules)
 		CHECK_EQ(free_contig_range_design(1024, 512, true, designs[d], &st), 0);
 		CHECK_EQ(st.freed, 512);
 		pcp_drain_zone(z);
-		CHECK_EQ(z->nr_free, free0);
+		CHECK_EQ(zone_nr_free(z), free0);
 		CHECK_EQ(bf_check_zone(z, NULL), 0);
 	}
 	printk_set_level(LOG_WARNING);
@@ -291,7 +291,7 @@ HTEST(contig_free_designs_mixed_pageblock_types)
 	for (unsigned d = 0; d < 2; d++) {
 		struct zone *z = cz_zone(4096, NULL, 0);
 
-		buddy_set_pageblock_migratetype(z, 1024, MIGRATE_UNMOVABLE);
+		bf_set_pageblock_migratetype(z, 1024, MIGRATE_UNMOVABLE);
 		CHECK_EQ(alloc_contig_range(1024, 2048, MIGRATE_MOVABLE, 0), 0);
 		CHECK_EQ(free_contig_range_design(1024, 1024, false, designs[d], NULL), 0);
 		pcp_drain_zone(z);

@@ -175,12 +175,12 @@ static void compare_zone(const struct zone *a, const struct zone *b)
 	CHECK_EQ(a->spanned_pages, b->spanned_pages);
 	CHECK_EQ(a->present_pages, b->present_pages);
 	CHECK_EQ(a->managed_pages, b->managed_pages);
-	CHECK_EQ(a->nr_free, b->nr_free);
+	CHECK_EQ(zone_nr_free(a), zone_nr_free(b));
 	CHECK_EQ(a->contiguous, b->contiguous);
 	CHECK_EQ(a->pages_with_online_memmap, b->pages_with_online_memmap);
-	CHECK_EQ(a->pcp.batch, b->pcp.batch);
-	CHECK_EQ(a->pcp.high, b->pcp.high);
-	CHECK_EQ(a->pcp.count, b->pcp.count);
+	CHECK_EQ(zone_pcp(a, 0)->batch, zone_pcp(b, 0)->batch);
+	CHECK_EQ(zone_pcp(a, 0)->high, zone_pcp(b, 0)->high);
+	CHECK_EQ(zone_pcp(a, 0)->count, zone_pcp(b, 0)->count);
 	for (int w = 0; w < NR_WMARK; w++)
 		CHECK_EQ(a->watermark[w], b->watermark[w]);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
@@ -452,12 +452,12 @@ HTEST(deferred_init_switch_to_old_finishes)
 HTEST(deferred_init_grow_on_demand)
 {
 	const struct snapshot *e = eager_snapshot();
-	u64 initialised_free = NODE_DATA(0)->node_zones[ZONE_DMA32].nr_free;
+	u64 initialised_free = zone_nr_free(&NODE_DATA(0)->node_zones[ZONE_DMA32]);
 	u64 want = 4 * PAGES_PER_SECTION, got = 0, n = 0;
 	struct page **blocks = malloc((want >> MAX_PAGE_ORDER) * sizeof(*blocks));
 
 	di_boot(DESIGN_NEW);
-	initialised_free = NODE_DATA(0)->node_zones[ZONE_DMA32].nr_free;
+	initialised_free = zone_nr_free(&NODE_DATA(0)->node_zones[ZONE_DMA32]);
 	CHECK(initialised_free < want);
 	/* 512 MiB of node 0 in 4 MiB blocks: more than its initialised part
 	 * holds; each one succeeds at once, no step in between */

@@ -241,7 +241,7 @@ HTEST(hotplug_offline_unmovable_fails)
 	managed = normal->managed_pages;
 	start = normal->zone_start_pfn;
 	spanned = normal->spanned_pages;
-	nr_free = normal->nr_free;
+	nr_free = zone_nr_free(normal);
 
 	CHECK_EQ(memory_block_offline(block(32)), -EBUSY);
 	hotplug_check_invariants();
@@ -251,7 +251,7 @@ HTEST(hotplug_offline_unmovable_fails)
 	CHECK_EQ(normal->managed_pages, managed);
 	CHECK_EQ(normal->zone_start_pfn, start);
 	CHECK_EQ(normal->spanned_pages, spanned);
-	CHECK_EQ(normal->nr_free, nr_free);
+	CHECK_EQ(zone_nr_free(normal), nr_free);
 	CHECK(strstr(host_last_log, "offline: memory block 32: pfn 0x") != NULL);
 	CHECK(strstr(host_last_log, "unmovable allocation") != NULL);
 	CHECK_EQ(memhp_stats.offline_failures, 1);

@@ -172,7 +172,7 @@ HTEST(isolation_undo_restores_free_lists)
 	CHECK_EQ(start_isolate_page_range(512, 4096, 0, &failed), 0);
 	CHECK_EQ(isolated_pageblocks(0, 8192), 7);
 	CHECK_EQ(zone_isolated_free_pages(z), in_range);
-	CHECK_EQ(z->nr_free, z->managed_pages - 6);
+	CHECK_EQ(zone_nr_free(z), z->managed_pages - 6);
 	CHECK_EQ(check_zone(z, NULL), 0);
 	CHECK_EQ(test_pages_isolated(512, 4096, &failed), -EBUSY);
 	CHECK_EQ(failed, 700);
@@ -188,9 +188,9 @@ HTEST(isolation_undo_restores_free_lists)
 		pages[i] = zone_alloc_pages(z, GFP_MOVABLE, 0);
 	for (unsigned i = 0; i < ARRAY_SIZE(pages); i++)
 		CHECK_EQ(zone_free_pages(z, pages[i], 0), 0);
-	CHECK(z->pcp.count > 0);
+	CHECK(zone_pcp_count(z) > 0);
 	CHECK_EQ(start_isolate_page_range(512, 4096, 0, &failed), 0);
-	CHECK_EQ(z->pcp.count, 0);
+	CHECK_EQ(zone_pcp_count(z), 0);
 	CHECK_EQ(zone_isolated_free_pages(z), in_range);
 	CHECK_EQ(check_zone(z, NULL), 0);
 	undo_isolate_page_range(512, 4096);
@@ -251,10 +251,10 @@ HTEST(isolation_frees_go_to_the_isolate_list)
 	CHECK_EQ(start_isolate_page_range(pb, pb + PB, 0, &failed), 0);
 	CHECK_EQ(zone_isolated_free_pages(z), PB - 9);
 	CHECK_EQ(zone_free_pages(z, page, 0), 0);
-	CHECK_EQ(z->pcp.count, 0);
+	CHECK_EQ(zone_pcp_count(z), 0);
 	CHECK_EQ(zone_isolated_free_pages(z), PB - 8);
 	free_pages(block, 3);
-	CHECK_EQ(z->pcp.count, 0);
+	CHECK_EQ(zone_pcp_count(z), 0);
 	CHECK_EQ(zone_isolated_free_pages(z), PB);
 	CHECK(PageBuddy(pfn_to_page(pb)) && buddy_order(pfn_to_page(pb)) == 9);
 	CHECK_EQ(z->free_area[9].nr_free_mt[MIGRATE_ISOLATE], 1);
@@ -383,14 +383,14 @@ HTEST(migrate_range_moves_owners_then_offline)
 	CHECK_EQ(zone_isolated_free_pages(z), 2048);
 	CHECK_EQ(check_zone(z, NULL), 0);
 
-	nr_free_before = z->nr_free;
+	nr_free_before = zone_nr_free(z);
 	CHECK_EQ(offline_isolated_pages(2048, 4096), 2048);
 	z->managed_pages -= 2048;		/* the hotplug code's part */
-	CHECK_EQ(z->nr_free, nr_free_before - 2048);
+	CHECK_EQ(zone_nr_free(z), nr_free_before - 2048);
 	CHECK_EQ(zone_isolated_free_pages(z), 0);
 	CHECK_EQ(check_zone(z, &offline), 0);
 	CHECK_EQ(offline, 2048);
-	CHECK_EQ(z->nr_free + (1 + 1 + 4 + 512 + 1024) + offline, managed_before);
+	CHECK_EQ(zone_nr_free(z) + (1 + 1 + 4 + 512 + 1024) + offline, managed_before);
 	CHECK_EQ(test_pages_isolated(2048, 4096, &failed), 0);	/* offline pages pass */
 	CHECK_EQ(offline_isolated_pages(2048, 4096), 0);		/* nothing left to take */
 	undo_isolate_page_range(2048, 4096);
@@ -405,7 +405,7 @@ HTEST(migrate_range_moves_owners_then_offline)
 	CHECK_EQ(check_zone(z, &offline), 0);
 	CHECK_EQ(offline, 0);
 	CHECK_EQ(z->free_area[MAX_PAGE_ORDER].nr_free, 8);
-	CHECK_EQ(z->nr_free, 8192);
+	CHECK_EQ(zone_nr_free(z), 8192);
 }
 
 /*
@@ -493,10 +493,10 @@ HTEST(migrate_block_avoids_the_range)
 	CHECK(owner_ok(&owner));
 	CHECK_EQ(owner.pfn, 16);
 	CHECK(pfn_to_page(0)->owner == NULL && pfn_to_page(0)->refcount == 0);
-	nr_free = z->nr_free;
+	nr_free = zone_nr_free(z);
 	CHECK_EQ(migrate_block(pfn_to_page(16), 0, 2048, NUMA_NO_NODE), -ENOMEM);
 	CHECK(owner_ok(&owner) && owner.pfn == 16 && owner.moves == 1);
-	CHECK_EQ(z->nr_free, nr_free);
+	CHECK_EQ(zone_nr_free(z), nr_free);
 	pcp_drain_zone(z);
 	CHECK_EQ(check_zone(z, NULL), 0);
 }
@@ -691,9 +691,9 @@ static bool rand_consistent(struct rand_state *s)
 			return false;
 		}
 	}
-	if (s->zone->nr_free + allocated + offline != s->managed_before) {
+	if (zone_nr_free(s->zone) + allocated + offline != s->managed_before) {
 		fprintf(stderr, "  free %lu + allocated %llu + offline %llu != managed before %lu\n",
-			s->zone->nr_free, (unsigned long long)allocated,
+			zone_nr_free(s->zone), (unsigned long long)allocated,
 			(unsigned long long)offline, s->managed_before);
 		return false;
 	}
@@ -747,7 +747,7 @@ static void random_isolation_run(u64 seed, int steps)
 		}
 	pcp_drain_zone(s.zone);
 	CHECK(rand_consistent(&s));
-	CHECK_EQ(s.zone->nr_free, s.managed_before);
+	CHECK_EQ(zone_nr_free(s.zone), s.managed_before);
 	/* Unmovable allocations stole pageblocks, so compare the blocks only. */
 	{
 		static struct snapshot now;
@@ -812,7 +812,7 @@ HTEST(retire_isolated_range_clears_the_bits_of_an_emptied_range)
 {
 	static const struct bf_block taken[] = { { 100, 0 } };
 	struct zone *z = iso_zone(8192, taken, ARRAY_SIZE(taken));
-	unsigned long nr_free = z->nr_free;
+	unsigned long nr_free = zone_nr_free(z);
 	u64 failed = 0;
 
 	CHECK_EQ(start_isolate_page_range(2048, 4096, ISOLATE_MEMORY_OFFLINE, &failed), 0);
@@ -821,6 +821,6 @@ HTEST(retire_isolated_range_clears_the_bits_of_an_emptied_range)
 	CHECK_EQ(zone_isolated_free_pages(z), 0);
 	retire_isolated_range(2048, 4096);
 	CHECK_EQ(isolated_pageblocks(0, 8192), 0);
-	CHECK_EQ(z->nr_free, nr_free - 2048);
+	CHECK_EQ(zone_nr_free(z), nr_free - 2048);
 	CHECK_EQ(free_pages_in(0, 2048) + free_pages_in(4096, 8192), nr_free - 2048);
 }

@@ -97,7 +97,7 @@ static void check_booted(void)
 					free += blocks << o;
 				}
 				CHECK_EQ(free, z->managed_pages);
-				CHECK_EQ(z->nr_free, z->managed_pages);
+				CHECK_EQ(zone_nr_free(z), z->managed_pages);
 			}
 		}
 		CHECK_EQ(present, pgdat->node_present_pages);

@@ -90,12 +90,12 @@ HTEST(watermarks_match_linux_6_1)
 	CHECK_EQ(dma32->lowmem_reserve[ZONE_NORMAL], 0);
 	CHECK_EQ(dma32->lowmem_reserve[ZONE_MOVABLE], 5120);
 	CHECK_EQ(zone_of(0, ZONE_NORMAL)->lowmem_reserve[ZONE_MOVABLE], 0);
-	CHECK_EQ(dma->pcp.batch, 1);
-	CHECK_EQ(dma->pcp.high, 30);
-	CHECK_EQ(dma32->pcp.batch, 63);
-	CHECK_EQ(dma32->pcp.high, 3781);
-	CHECK_EQ(mov->pcp.batch, 63);
-	CHECK_EQ(mov->pcp.high, 10267);
+	CHECK_EQ(zone_pcp(dma, 0)->batch, 1);
+	CHECK_EQ(zone_pcp(dma, 0)->high, 30);
+	CHECK_EQ(zone_pcp(dma32, 0)->batch, 63);
+	CHECK_EQ(zone_pcp(dma32, 0)->high, 3781);
+	CHECK_EQ(zone_pcp(mov, 0)->batch, 63);
+	CHECK_EQ(zone_pcp(mov, 0)->high, 10267);
 	CHECK_EQ(totalreserve_pages, 25817);
 	CHECK_EQ(NODE_DATA(0)->totalreserve_pages, 25817);
 }
@@ -180,20 +180,20 @@ HTEST(watermarks_stop_allocations)
 
 	n = alloc_until_failure(GFP_KERNEL | __GFP_NOPCP, 0, pages, 16384);
 	CHECK_EQ(n, 16384 - 1000);
-	CHECK_EQ(z->nr_free, 1000);
+	CHECK_EQ(zone_nr_free(z), 1000);
 	n_high = alloc_until_failure(GFP_KERNEL | __GFP_NOPCP | __GFP_HIGH, 0, pages + n, 16384 - n);
 	CHECK_EQ(n_high, 500);
-	CHECK_EQ(z->nr_free, 500);
+	CHECK_EQ(zone_nr_free(z), 500);
 	CHECK(!zone_watermark_ok(z, 0, z->watermark[WMARK_MIN], ZONE_NORMAL, ALLOC_HIGH));
 	for (unsigned i = 0; i < n + n_high; i++)
 		free_pages(pages[i], 0);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, 16384);
+	CHECK_EQ(zone_nr_free(z), 16384);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 
 	z->watermark[WMARK_MIN] = 1003;
 	n = alloc_until_failure(GFP_KERNEL | __GFP_NOPCP, 3, pages, 16384);
-	CHECK_EQ(z->nr_free, 1008);	/* 1016 - 7 > 1003, but 1008 - 7 is not */
+	CHECK_EQ(zone_nr_free(z), 1008);	/* 1016 - 7 > 1003, but 1008 - 7 is not */
 	z->watermark[WMARK_MIN] = 1000;
 	for (unsigned i = 0; i < n; i++)
 		free_pages(pages[i], 3);
@@ -201,13 +201,13 @@ HTEST(watermarks_stop_allocations)
 	pcp_drain_zone(z);
 
 	n = alloc_until_failure(GFP_MOVABLE, 0, pages, 16384);
-	CHECK_EQ(z->pcp.count, 0);
-	CHECK(z->nr_free <= 1000 && z->nr_free > 1000 - (unsigned long)z->pcp.batch);
+	CHECK_EQ(zone_pcp_count(z), 0);
+	CHECK(zone_nr_free(z) <= 1000 && zone_nr_free(z) > 1000 - (unsigned long)zone_pcp(z, 0)->batch);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 	for (unsigned i = 0; i < n; i++)
 		free_pages(pages[i], 0);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, 16384);
+	CHECK_EQ(zone_nr_free(z), 16384);
 }
 
 /* zone_watermark_ok() for order > 0 also wants a free block that large. */
@@ -227,7 +227,7 @@ HTEST(watermarks_need_a_large_enough_block)
 		if (page_to_pfn(pages[i]) % 2 == 0)
 			CHECK_EQ(zone_free_pages(z, pages[i], 0), 0);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, 8192);
+	CHECK_EQ(zone_nr_free(z), 8192);
 	CHECK(zone_watermark_ok(z, 0, 100, ZONE_NORMAL, 0));
 	CHECK(!zone_watermark_ok(z, 1, 100, ZONE_NORMAL, 0));
 	CHECK(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1) == NULL);
@@ -263,11 +263,11 @@ HTEST(watermarks_lowmem_reserve_protects_lower_zone)
 	CHECK(NODE_DATA(0)->node_zonelist.zones[2] == NULL);
 
 	n = alloc_until_failure(GFP_KERNEL | __GFP_NOPCP, 0, pages, 16384);
-	CHECK_EQ(normal->nr_free, 100);
-	CHECK_EQ(dma32->nr_free, 4100);
+	CHECK_EQ(zone_nr_free(normal), 100);
+	CHECK_EQ(zone_nr_free(dma32), 4100);
 	n32 = alloc_until_failure(GFP_DMA32 | __GFP_NOPCP, 0, pages + n, 16384 - n);
 	CHECK_EQ(n32, 4000);
-	CHECK_EQ(dma32->nr_free, 100);
+	CHECK_EQ(zone_nr_free(dma32), 100);
 	CHECK_EQ(n, (8192 - 100) + (8192 - 4100));
 	wrong_zone = 0;
 	for (unsigned i = 0; i < n + n32; i++)
@@ -348,7 +348,7 @@ HTEST(alloc_falls_back_to_the_next_node)
 	CHECK(alloc_pages_node(0, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, 10) == NULL);
 	page = alloc_pages(GFP_KERNEL, 10);
 	CHECK(page && page_to_nid(page) == 1);
-	CHECK_EQ(z0->nr_free, 0);
+	CHECK_EQ(zone_nr_free(z0), 0);
 	CHECK_EQ(bf_check_zone(z0, NULL), 0);
 	CHECK_EQ(bf_check_zone(z1, NULL), 0);
 }
@@ -363,7 +363,7 @@ struct zone_snapshot {
 
 static struct zone_snapshot snap(const struct zone *z)
 {
-	return (struct zone_snapshot){ z->nr_free, z->managed_pages, z->pcp.count, z->ev };
+	return (struct zone_snapshot){ zone_nr_free(z), z->managed_pages, zone_pcp_count(z), z->ev };
 }
 
 static bool same(const struct zone_snapshot *a, const struct zone_snapshot *b)
@@ -431,7 +431,7 @@ HTEST(free_rejects_bad_pages)
 	expect_rejected(z, e, MAX_PAGE_ORDER + 1, "order > MAX_PAGE_ORDER");
 	free_pages(e, 1);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, 8000);
+	CHECK_EQ(zone_nr_free(z), 8000);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
 
@@ -476,7 +476,7 @@ HTEST(free_pages_returns_the_errno)
 	CHECK_EQ(zone_free_pages(z, e, 1), 0);
 	CHECK_EQ(bad_page_reports, reports + 7);
 	pcp_drain_zone(z);
-	CHECK_EQ(z->nr_free, 8000);
+	CHECK_EQ(zone_nr_free(z), 8000);
 	CHECK_EQ(bf_check_zone(z, NULL), 0);
 }
 

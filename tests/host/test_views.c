@@ -106,7 +106,7 @@ static unsigned long zone_free_sum(void)
 	struct zone *zone;
 
 	for_each_populated_zone(zone)
-		free += zone->nr_free;
+		free += zone_nr_free(zone);
 	return free;
 }
 
@@ -195,7 +195,7 @@ HTEST(views_zoneinfo_shows_each_zone)
 		CHECK_EQ(sscanf(strstr(at, "spanned"), "spanned %lu", &spanned), 1);
 		CHECK_EQ(sscanf(strstr(at, "present"), "present %lu", &present), 1);
 		CHECK_EQ(sscanf(strstr(at, "managed"), "managed %lu", &managed), 1);
-		CHECK_EQ(free, zone->nr_free);
+		CHECK_EQ(free, zone_nr_free(zone));
 		CHECK_EQ(spanned, zone->spanned_pages);
 		CHECK_EQ(present, zone->present_pages);
 		CHECK_EQ(managed, zone->managed_pages);

@@ -81,7 +81,7 @@ static void isolate_free_pageblock(struct ktest *t)
 	KTEST_EXPECT(t, get_pageblock_isolate(pb));
 	KTEST_EXPECT_EQ(t, zone_isolated_free_pages(zone), iso_before + pageblock_nr_pages);
 	KTEST_EXPECT(t, PageBuddy(head) && buddy_order(head) == pageblock_order);
-	KTEST_EXPECT_EQ(t, zone->pcp.count, 0);
+	KTEST_EXPECT_EQ(t, zone_pcp_count(zone), 0);
 	KTEST_EXPECT_EQ(t, test_pages_isolated(pb, pb + pageblock_nr_pages, &failed), 0);
 	KTEST_EXPECT_EQ(t, global_free_pages(), free_before);
 

@@ -12,7 +12,7 @@
  *    __GFP_ZERO, and a private zone built over one borrowed order-9 block
  *    (buddy.h's "private zone" seam), in which the buddy and the pcp lists
  *    run without touching any live zone; the block is given back at the
- *    end.  memlab's zone->nr_free counts pcp pages too (mmzone.h), so the
+ *    end.  memlab's zone_nr_free(zone) counts pcp pages too (mmzone.h), so the
  *    global free count comes back exactly after a free, whatever the pcp
  *    lists did.
  *
@@ -51,9 +51,9 @@ static void alloc_one_order(struct ktest *t, gfp_t gfp, unsigned order)
 		KTEST_EXPECT_FEW(t, bad, page[i].refcount == 1 && page[i].page_type == PAGE_TYPE_NONE &&
 			   !PageReserved(&page[i]), "pfn %#llx order %u",
 			   (unsigned long long)(pfn + i), order);
-	zone_mid = zone->nr_free;
+	zone_mid = zone_nr_free(zone);
 	free_pages(page, order);
-	KTEST_EXPECT_EQ(t, zone->nr_free, zone_mid + nr);
+	KTEST_EXPECT_EQ(t, zone_nr_free(zone), zone_mid + nr);
 	KTEST_EXPECT_EQ(t, global_free_pages(), before);
 }
 
@@ -196,7 +196,7 @@ static void zone_spans_inside_nodes(struct ktest *t)
 			present += zone->present_pages;
 			KTEST_EXPECT(t, zone->managed_pages <= zone->present_pages);
 			KTEST_EXPECT(t, zone->present_pages <= zone->spanned_pages);
-			KTEST_EXPECT(t, zone->nr_free <= zone->managed_pages);
+			KTEST_EXPECT(t, zone_nr_free(zone) <= zone->managed_pages);
 			if (zone_is_empty(zone))
 				continue;
 			KTEST_EXPECT(t, zone->zone_pgdat == pgdat);
@@ -261,7 +261,7 @@ static unsigned long check_zone_lists(struct ktest *t, struct zone *zone)
 		pages += blocks << order;
 	}
 	for (unsigned idx = 0; idx < NR_PCP_LISTS; idx++) {
-		const struct list_head *head = &zone->pcp.lists[idx];
+		const struct list_head *head = &zone_pcp(zone, 0)->lists[idx];
 		unsigned order = idx / MIGRATE_PCPTYPES;
 		unsigned long n = 0;
 
@@ -275,8 +275,8 @@ static unsigned long check_zone_lists(struct ktest *t, struct zone *zone)
 			pcp_pages += 1UL << order;
 		}
 	}
-	KTEST_EXPECT_EQ(t, pcp_pages, (unsigned long)zone->pcp.count);
-	KTEST_EXPECT_EQ(t, zone->nr_free, pages + pcp_pages);
+	KTEST_EXPECT_EQ(t, pcp_pages, (unsigned long)zone_pcp_count(zone));
+	KTEST_EXPECT_EQ(t, zone_nr_free(zone), pages + pcp_pages);
 	return pages + pcp_pages;
 }
 
@@ -301,7 +301,7 @@ static void global_counters_are_zone_sums(struct ktest *t)
 	for_each_online_node(nid)
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			managed += NODE_DATA(nid)->node_zones[z].managed_pages;
-			free += NODE_DATA(nid)->node_zones[z].nr_free;
+			free += zone_nr_free(&NODE_DATA(nid)->node_zones[z]);
 		}
 	KTEST_EXPECT_EQ(t, totalram_pages(), managed);
 	KTEST_EXPECT_EQ(t, global_free_pages(), free);
@@ -328,7 +328,7 @@ static bool pz_is_one_free_block(const struct zone *z)
 	for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++)
 		if (z->free_area[order].nr_free != (order == PZ_ORDER ? 1UL : 0UL))
 			return false;
-	return z->nr_free == PZ_PAGES && z->pcp.count == 0;
+	return zone_nr_free(z) == PZ_PAGES && zone_pcp_count(z) == 0;
 }
 
 /*
@@ -378,7 +378,7 @@ static void private_zone_alloc_free(struct ktest *t)
 	}
 	KTEST_EXPECT_EQ(t, held, PZ_PAGES);
 	KTEST_EXPECT(t, zone_alloc_pages(z, gfp, 0) == NULL);
-	KTEST_EXPECT_EQ(t, z->nr_free, 0);
+	KTEST_EXPECT_EQ(t, zone_nr_free(z), 0);
 	/* Back in a scrambled order: i * 197 mod 512 visits every index once
 	 * (197 is odd); after a short count, simply in order. */
 	for (unsigned long i = 0; i < held; i++) {
@@ -403,7 +403,7 @@ static void private_zone_alloc_free(struct ktest *t)
 		pz_pages[held] = page;
 		pz_orders[held++] = mix[i];
 		mix_pages += 1UL << mix[i];
-		KTEST_EXPECT_EQ(t, z->nr_free, PZ_PAGES - mix_pages);
+		KTEST_EXPECT_EQ(t, zone_nr_free(z), PZ_PAGES - mix_pages);
 	}
 	for (unsigned long i = 0; i < held; i++)
 		KTEST_EXPECT_EQ(t, zone_free_pages(z, pz_pages[i], pz_orders[i]), 0);
@@ -414,7 +414,7 @@ static void private_zone_alloc_free(struct ktest *t)
 	block = zone_alloc_pages(z, gfp, PZ_ORDER);
 	KTEST_ASSERT(t, block != NULL);
 	KTEST_EXPECT_EQ(t, page_to_pfn(block), pfn);
-	KTEST_EXPECT_EQ(t, z->nr_free, 0);
+	KTEST_EXPECT_EQ(t, zone_nr_free(z), 0);
 	free_pages(block, PZ_ORDER);
 	KTEST_EXPECT_EQ(t, global_free_pages(), live_before);
 }

@@ -579,9 +579,6 @@ int remove_memory(phys_addr_t start, u64 size)
 	return 0;
 }
 
-/* Blocks of the range offlined by the current offline_and_remove_memory(). */
-static u64 offlined_here[MAX_MEMORY_BLOCKS / 64];
-
 /*
  * Does a block of [start, start+size) keep its memmap in ANOTHER block of
  * the same range?  That happens when a range far larger than free memory
@@ -631,6 +628,51 @@ static int offline_and_remove_top_down(phys_addr_t start, u64 size)
 }
 
 /*
+ * The usual case, bottom-up: offline the online blocks of the range in
+ * order, then remove_memory() the whole range.  If a block refuses, the
+ * blocks this call offlined are onlined again (with their previous online
+ * type, still on the block) and its error is returned; nothing was removed.
+ * Which blocks those are is kept in a bitmap on this frame, one bit per
+ * block of the range: the range's blocks all exist (check_removable_range()),
+ * so there are at most MAX_MEMORY_BLOCKS of them (1 KiB of a 32 KiB stack).
+ * Context: (main).
+ */
+static int offline_and_remove_bottom_up(phys_addr_t start, u64 size)
+{
+	unsigned long first_block = phys_to_block_id(start);
+	unsigned long nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
+	u64 offlined_here[MAX_MEMORY_BLOCKS / 64] = { 0 };
+	unsigned long i;
+	int err = 0;
+
+	MM_BUG_ON(nr_blocks > MAX_MEMORY_BLOCKS, "%lu blocks, more than exist", nr_blocks);
+	for (i = 0; i < nr_blocks; i++) {
+		struct memory_block *mem = find_memory_block_by_id(first_block + i);
+
+		if (mem->state == MEM_OFFLINE)
+			continue;
+		err = memory_block_offline(mem);
+		if (err)
+			break;
+		offlined_here[i / 64] |= 1ULL << (i % 64);
+	}
+	if (!err)
+		return remove_memory(start, size);
+
+	for (unsigned long j = 0; j < i; j++) {	/* the blocks below the one that refused */
+		struct memory_block *mem;
+
+		if (!(offlined_here[j / 64] & (1ULL << (j % 64))))
+			continue;
+		mem = find_memory_block_by_id(first_block + j);
+		if (memory_block_online(mem, mem->online_type))
+			pr_err("offline_and_remove_memory: memory block %lu could not be onlined again",
+			       mem->block_id);
+	}
+	return err;
+}
+
+/*
  * offline_and_remove_memory() - offline the online blocks of the range in
  * order (top-down, offline_and_remove_top_down(), if their memmaps are
  * nested); if one fails, online again (with their previous online type)
@@ -639,37 +681,11 @@ static int offline_and_remove_top_down(phys_addr_t start, u64 size)
  */
 int offline_and_remove_memory(phys_addr_t start, u64 size)
 {
-	unsigned long first_block = phys_to_block_id(start), nr_blocks;
 	int err = check_removable_range("offline_and_remove_memory", start, size);
 
 	if (err)
 		return err;
 	if (range_memmaps_nested(start, size))
 		return offline_and_remove_top_down(start, size);
-	nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
-	memset(offlined_here, 0, sizeof(offlined_here));
-	for (unsigned long i = 0; i < nr_blocks; i++) {
-		struct memory_block *mem = find_memory_block_by_id(first_block + i);
-
-		if (mem->state == MEM_OFFLINE)
-			continue;
-		err = memory_block_offline(mem);
-		if (err)
-			goto rollback;
-		offlined_here[i / 64] |= 1ULL << (i % 64);
-	}
-	return remove_memory(start, size);
-
-rollback:
-	for (unsigned long i = 0; i < nr_blocks; i++) {
-		struct memory_block *mem;
-
-		if (!(offlined_here[i / 64] & (1ULL << (i % 64))))
-			continue;
-		mem = find_memory_block_by_id(first_block + i);
-		if (memory_block_online(mem, mem->online_type))
-			pr_err("offline_and_remove_memory: memory block %lu could not be onlined again",
-			       mem->block_id);
-	}
-	return err;
+	return offline_and_remove_bottom_up(start, size);
 }

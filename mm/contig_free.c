@@ -321,6 +321,7 @@ static void unmake_compound(struct page *head, unsigned order)
 		INIT_LIST_HEAD(&head[i].lru);	/* clears compound_head and compound_info */
 }
 
+/* Contract in mm/internal.h. */
 int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_design design,
 			     struct contig_free_stats *stats)
 {
@@ -328,11 +329,12 @@ int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_desig
 	struct contig_free_stats *st = stats ? stats : &local;
 	const char *fn = frozen ? "free_contig_frozen_range" : "free_contig_range";
 
-	MM_BUG_ON((design != DESIGN_OLD && design != DESIGN_NEW) || pfn + nr_pages < pfn,
-		  "pfn %#llx nr_pages %llu design %d", (unsigned long long)pfn,
-		  (unsigned long long)nr_pages, (int)design);
+	MM_BUG_ON(pfn + nr_pages < pfn, "pfn %#llx nr_pages %llu design %d",
+		  (unsigned long long)pfn, (unsigned long long)nr_pages, (int)design);
 
 	memset(st, 0, sizeof(*st));
+	if (design != DESIGN_OLD && design != DESIGN_NEW)
+		return -EINVAL;
 	if (!nr_pages)
 		return 0;
 	if (pfn_valid(pfn) && PageHead(pfn_to_page(pfn))) {
@@ -354,6 +356,12 @@ int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_desig
 	if (st->in_use)
 		pr_warn("%s: %llu pages are still in use!", fn, (unsigned long long)st->in_use);
 	return 0;
+}
+
+/* Contract in include/mm/contig_alloc.h. */
+int free_contig_range_stats(u64 pfn, u64 nr_pages, bool frozen, struct contig_free_stats *stats)
+{
+	return free_contig_range_design(pfn, nr_pages, frozen, mech_design(MECH_CONTIG_FREE), stats);
 }
 
 void free_contig_range(u64 pfn, u64 nr_pages)

@@ -26,6 +26,7 @@
 
 #include <mm/memory_hotplug.h>
 #include <mm/contig_alloc.h>
+#include <mm/mechanisms.h>
 
 /* ---- include/mm/page.h's fields: the writers ------------------------------ */
 
@@ -112,6 +113,55 @@ void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 
 /* init_unavailable_range() - holes: initialised and PG_reserved. */
 u64 init_unavailable_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid);
+
+/* ---- the explicit-design twins: mm/memmap_init.c, mm/contig_free.c ------- */
+
+/*
+ * Each mechanism's entry point runs the design its switch says
+ * (mech_design(), include/mm/mechanisms.h).  These twins take the design
+ * instead, for what must run one particular design: the equivalence
+ * checks (mm/memremap.c's devmem_compare(), the host tests) and the
+ * benchmarks (mm/mech_bench.c, tests/bench/).  They are mm's own: code
+ * above mm picks a design only through the switch, mech_override() /
+ * mech_restore() (make check-tree's "designs" rule).  A design out of
+ * range (not an enum mech_design, or DESIGN_NEW_NT for contig_free) is
+ * refused with -EINVAL before anything is written.
+ */
+
+/*
+ * memmap_init_range_design() - memmap_init_range() with design d instead
+ * of the switch: [start_pfn, end_pfn) of zone/nid, pageblock migratetype
+ * set at each pageblock-aligned pfn.  Returns 0 or -EINVAL (d out of
+ * range).  Context: (boot)/(main).
+ */
+int memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			     int migratetype, enum mech_design d);
+
+/*
+ * init_unavailable_range_design() - init_unavailable_range() with design
+ * d: the holes [start_pfn, end_pfn) (none if end_pfn <= start_pfn).
+ * Returns 0 or -EINVAL (d out of range).  Context: (boot)/(main).
+ */
+int init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+				  enum mech_design d);
+
+/*
+ * memmap_init_zone_device_design() - memmap_init_zone_device() with design
+ * d.  Returns 0, or -EINVAL (d out of range, or the compound order rules
+ * of memmap_init_zone_device(); nothing written).  Context: (main).
+ */
+int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
+				   unsigned compound_order, void *pgmap, enum mech_design d);
+
+/*
+ * free_contig_range_design() - free_contig_range() (or, frozen,
+ * free_contig_frozen_range()) with design DESIGN_OLD or DESIGN_NEW.
+ * Fills *stats (may be NULL).  Returns 0, or -EINVAL when the design is
+ * neither or the compound-head rule refused the call (nothing freed).
+ * Context: (main).
+ */
+int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_design design,
+			     struct contig_free_stats *stats);
 
 /* ---- mm/page_alloc.c: ranges to the buddy ------------------------------- */
 

@@ -4,7 +4,8 @@
  * (shell/cmd_bench.c) and the host benchmarks (tests/bench/) both run, so
  * host and QEMU numbers mean the same.  The mechanism files keep only the
  * mechanisms; a benchmark that needs one design runs it through
- * mech_override()/mech_restore() or an explicit _design() entry.
+ * mech_override()/mech_restore() or an explicit _design() twin
+ * (mm/internal.h).
  *
  *   memmap_init_bench()   memmap init, per page vs template vs template-nt,
  *                         beside memset, a movnti stream and 8-byte stores
@@ -18,6 +19,7 @@
  * Context: (main).  Cycles are mm_cycles(): compare ratios.
  */
 #include "buddy_internal.h"
+#include "internal.h"
 #include <mm/mech_bench.h>
 #include <mm/memmap_init.h>
 #include <mm/memory_hotplug.h>

@@ -356,12 +356,18 @@ static void init_range_template(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 
 /* ---- the entry points (switch in mm/mechanisms.c) ------------------------ */
 
-/* A normal range in the given state, by design d. */
+/* Is d a design of memmap_init (old, template, template-nt)? */
+static bool memmap_design_valid(enum mech_design d)
+{
+	return (unsigned)d <= DESIGN_NEW_NT;
+}
+
+/* A normal range in the given state, by design d (one memmap_design_valid() passed). */
 static void init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 			      int migratetype, enum init_state state, enum mech_design d)
 {
 	MM_BUG_ON(start_pfn > end_pfn || zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES ||
-		  d > DESIGN_NEW_NT, "[%#llx-%#llx) zone %d nid %d design %d",
+		  !memmap_design_valid(d), "[%#llx-%#llx) zone %d nid %d design %d",
 		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, (int)zone, nid, (int)d);
 
 	if (d == DESIGN_OLD)
@@ -371,10 +377,14 @@ static void init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, i
 				    d == DESIGN_NEW_NT);
 }
 
-void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
-			      int migratetype, enum mech_design d)
+/* Contract in mm/internal.h. */
+int memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+			     int migratetype, enum mech_design d)
 {
+	if (!memmap_design_valid(d))
+		return -EINVAL;
 	init_range_design(start_pfn, end_pfn, zone, nid, migratetype, INIT_IN_USE, d);
+	return 0;
 }
 
 void memmap_init_free_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
@@ -387,14 +397,17 @@ void memmap_init_free_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int
 void memmap_init_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 		       int migratetype)
 {
-	memmap_init_range_design(start_pfn, end_pfn, zone, nid, migratetype,
-				 mech_design(MECH_MEMMAP_INIT));
+	init_range_design(start_pfn, end_pfn, zone, nid, migratetype, INIT_IN_USE,
+			  mech_design(MECH_MEMMAP_INIT));
 }
 
-u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
+/* Contract in mm/internal.h. */
+int init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 				  enum mech_design d)
 {
-	MM_BUG_ON(zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES || d > DESIGN_NEW_NT,
+	if (!memmap_design_valid(d))
+		return -EINVAL;
+	MM_BUG_ON(zone >= MAX_NR_ZONES || (unsigned)nid >= MAX_NUMNODES,
 		  "[%#llx-%#llx) zone %d nid %d design %d", (unsigned long long)start_pfn,
 		  (unsigned long long)end_pfn, (int)zone, nid, (int)d);
 
@@ -404,7 +417,7 @@ u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zon
 		init_range_old(start_pfn, end_pfn, zone, nid, -1, INIT_HOLE);
 	else
 		init_range_template(start_pfn, end_pfn, zone, nid, -1, INIT_HOLE, d == DESIGN_NEW_NT);
-	return end_pfn - start_pfn;
+	return 0;
 }
 
 /*
@@ -415,8 +428,11 @@ u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zon
  */
 u64 init_unavailable_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid)
 {
-	return init_unavailable_range_design(start_pfn, end_pfn, zone, nid,
-					     mech_design(MECH_MEMMAP_INIT));
+	int err = init_unavailable_range_design(start_pfn, end_pfn, zone, nid,
+						mech_design(MECH_MEMMAP_INIT));
+
+	MM_BUG_ON(err, "the switch's design %d: %d", (int)mech_design(MECH_MEMMAP_INIT), err);
+	return end_pfn > start_pfn ? end_pfn - start_pfn : 0;
 }
 
 /* ---- ZONE_DEVICE: the old design ---------------------------------------- */
@@ -560,12 +576,15 @@ static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsig
 		nt_drain();
 }
 
+/* Contract in mm/internal.h. */
 int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
 				   unsigned compound_order, void *pgmap, enum mech_design d)
 {
-	MM_BUG_ON((unsigned)nid >= MAX_NUMNODES || d > DESIGN_NEW_NT, "pfn %#llx +%llu nid %d design %d",
+	MM_BUG_ON((unsigned)nid >= MAX_NUMNODES, "pfn %#llx +%llu nid %d design %d",
 		  (unsigned long long)start_pfn, (unsigned long long)nr_pages, nid, (int)d);
 
+	if (!memmap_design_valid(d))
+		return -EINVAL;
 	if (compound_order > MAX_DEVICE_COMPOUND_ORDER ||
 	    !IS_ALIGNED(start_pfn, 1ULL << compound_order) ||
 	    !IS_ALIGNED(nr_pages, 1ULL << compound_order))

@@ -284,10 +284,13 @@ static void devmem_init_memmap(struct dev_pagemap *pgmap, enum mech_design d)
 
 	for (u64 i = 0; i < pgmap->nr_pages; i += chunk) {
 		u64 nr = MIN(chunk, pgmap->nr_pages - i), t0 = mm_cycles();
+		int err = memmap_init_zone_device_design(pgmap->start_pfn + i, nr, pgmap->nid,
+							 pgmap->vmemmap_shift, pgmap, d);
 
-		memmap_init_zone_device_design(pgmap->start_pfn + i, nr, pgmap->nid,
-					       pgmap->vmemmap_shift, pgmap, d);
 		cycles += mm_cycles() - t0;
+		/* the order was checked by devmem_create(), the design by its caller */
+		MM_BUG_ON(err, "devmem%d: design %d, order %u: %d", pgmap->id, (int)d,
+			  pgmap->vmemmap_shift, err);
 		if (i + nr < pgmap->nr_pages)
 			devmem_pause();
 	}
@@ -348,10 +351,10 @@ int devmem_rebind(int id, int d)
 
 	if (!pgmap)
 		return -ENOENT;
-	if (d > DESIGN_NEW_NT)
+	if (d < -1 || d > DESIGN_NEW_NT)	/* -1: the switch's; else mech_parse_design()'s */
 		return -EINVAL;
 	devmem_poison_memmap(pgmap->start_pfn, pgmap->nr_pages);
-	devmem_init_memmap(pgmap, d < 0 ? mech_design(MECH_MEMMAP_INIT) : (enum mech_design)d);
+	devmem_init_memmap(pgmap, d == -1 ? mech_design(MECH_MEMMAP_INIT) : (enum mech_design)d);
 	return 0;
 }
 

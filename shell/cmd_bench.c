@@ -18,9 +18,9 @@
  *                                     fresh memory: the floor of hot-add
  *
  * The measuring cores shared with the host benchmarks are mm/mech_bench.c;
- * designs are switched only through mech_override()/mech_restore() or the
- * explicit _design() entries.  Under TCG, cycles are the TSC's: compare
- * ratios.  Context: (main).
+ * designs are switched only through mech_override()/mech_restore() (the
+ * explicit _design() twins are mm's own, mm/internal.h).  Under TCG,
+ * cycles are the TSC's: compare ratios.  Context: (main).
  */
 #include <mm/mech_bench.h>
 #include <mm/memory_hotplug.h>
@@ -298,40 +298,6 @@ static const char *bench_fixed2(char *buf, size_t size, u64 num, u64 den)
 
 /* ---- bench free_contig_range: page by page vs prepared + chunks -------------- */
 
-/*
- * Free the allocated range with design d, as free_contig_range() (or
- * free_contig_frozen_range()) frees it with the switch at d: the switch
- * is overridden around the timed call only, so no pause sees it.  The
- * cycles into *cycles; 0, or the override's error after saying so (the
- * range is then freed with the design in force: free, as after any
- * error of the rounds).
- */
-static int free_range_timed(struct printer *out, const char *cmd, u64 pfn, u64 nr, bool frozen,
-			    enum mech_design d, u64 *cycles)
-{
-	enum mech_design saved;
-	int err = mech_override(MECH_CONTIG_FREE, d, &saved);
-	u64 t0;
-
-	if (err) {
-		pr_printf(out, "%s: cannot switch contig_free to %s: %s; the range is freed\n", cmd,
-			  mech_design_name(d), err_text(err));
-		if (frozen)
-			free_contig_frozen_range(pfn, nr);
-		else
-			free_contig_range(pfn, nr);
-		return err;
-	}
-	t0 = cycles_now();
-	if (frozen)
-		free_contig_frozen_range(pfn, nr);
-	else
-		free_contig_range(pfn, nr);
-	*cycles = cycles_now() - t0;
-	mech_restore(MECH_CONTIG_FREE, saved);
-	return 0;
-}
-
 static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr, unsigned reps)
 {
 	static u64 t[5][FREE_BENCH_MAX_REPS];
@@ -364,22 +330,22 @@ static int bench_free_contig_range(struct printer *out, const char *cmd, u64 nr,
 		u64 left = bytes, t0;
 
 		/* The range is allocated (refcount 1) at the top of each round. */
-		err = free_range_timed(out, cmd, pfn, nr, false, DESIGN_OLD, &t[0][r]);
+		err = contig_free_timed(out, cmd, pfn, nr, false, DESIGN_OLD, NULL, &t[0][r]);
 		if (!err)
 			err = contig_realloc_range(out, cmd, pfn, nr, mt, false);
 		if (err)
 			break;
-		err = free_range_timed(out, cmd, pfn, nr, false, DESIGN_NEW, &t[1][r]);
+		err = contig_free_timed(out, cmd, pfn, nr, false, DESIGN_NEW, NULL, &t[1][r]);
 		if (!err)
 			err = contig_realloc_range(out, cmd, pfn, nr, mt, true);
 		if (err)
 			break;
-		err = free_range_timed(out, cmd, pfn, nr, true, DESIGN_OLD, &t[2][r]);
+		err = contig_free_timed(out, cmd, pfn, nr, true, DESIGN_OLD, NULL, &t[2][r]);
 		if (!err)
 			err = contig_realloc_range(out, cmd, pfn, nr, mt, true);
 		if (err)
 			break;
-		err = free_range_timed(out, cmd, pfn, nr, true, DESIGN_NEW, &t[3][r]);
+		err = contig_free_timed(out, cmd, pfn, nr, true, DESIGN_NEW, NULL, &t[3][r]);
 		if (!err)
 			err = contig_realloc_range(out, cmd, pfn, nr, mt, false);
 		t0 = cycles_now();

@@ -198,7 +198,7 @@ int contig_take(u64 start, u64 nr, bool frozen, struct contig_alloc_report *r, u
 		}
 	}
 	if (err && *taken)
-		free_contig_range_design(start, *taken, frozen, contig_free_design(), NULL);
+		free_contig_range_stats(start, *taken, frozen, NULL);
 	r->migrated = migrated;
 	return err;
 }
@@ -271,7 +271,7 @@ static int contig_free_cmd(struct printer *out, u64 start, u64 nr)
 			return -ENOSPC;
 		}
 	}
-	free_contig_range_design(start, nr, r->frozen, design, &st);
+	free_contig_range_stats(start, nr, r->frozen, &st);
 	if (rest)
 		*rest = (struct contig_range){ end, r->pfn + r->nr_pages - end, r->frozen };
 	if (r->pfn == start) {
@@ -358,6 +358,27 @@ int contig_realloc_range(struct printer *out, const char *cmd, u64 pfn, u64 nr, 
 	return err;
 }
 
+/* Contract in shell/mm_bench.h. */
+int contig_free_timed(struct printer *out, const char *cmd, u64 pfn, u64 nr, bool frozen,
+		      enum mech_design d, struct contig_free_stats *st, u64 *cycles)
+{
+	enum mech_design saved;
+	int err = mech_override(MECH_CONTIG_FREE, d, &saved);
+	u64 t0;
+
+	if (err) {
+		pr_printf(out, "%s: cannot switch contig_free to %s: %s; the range is freed\n", cmd,
+			  mech_design_name(d), err_text(err));
+		free_contig_range_stats(pfn, nr, frozen, st);
+		return err;
+	}
+	t0 = cycles_now();
+	free_contig_range_stats(pfn, nr, frozen, st);
+	*cycles = cycles_now() - t0;
+	mech_restore(MECH_CONTIG_FREE, saved);
+	return 0;
+}
+
 /* ---- contig compare ----------------------------------------------------------------- */
 
 static int contig_compare(struct printer *out, u64 nr, bool frozen)
@@ -367,7 +388,7 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	struct contig_free_stats st_old, st_new;
 	struct contig_snapshot a, b;
 	struct page *buf_a, *buf_b;
-	u64 pfn, ws, we, m0, d0, t0, t_old, t_new, merges_old, drains_old;
+	u64 pfn, ws, we, m0, d0, t_old, t_new, merges_old, drains_old;
 	bool trace = mech_tracing(MECH_CONTIG_FREE);
 	struct zone *zone;
 	char why[200];
@@ -390,7 +411,7 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	 * same state.  (At most CONTIG_MAX_COMPARE pages: a bounded stretch.)
 	 */
 	if (shell_checkpoint()) {
-		free_contig_range_design(pfn, nr, frozen, contig_free_design(), NULL);
+		free_contig_range_stats(pfn, nr, frozen, NULL);
 		pr_printf(out, "contig compare: interrupted before the frees: the %llu pages are free\n",
 			  (unsigned long long)nr);
 		err = -EINTR;
@@ -404,9 +425,9 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	pcp_drain_zone(zone);
 	m0 = zone->ev.merges;
 	d0 = zone->ev.pcp_drains;
-	t0 = cycles_now();
-	free_contig_range_design(pfn, nr, frozen, DESIGN_OLD, &st_old);
-	t_old = cycles_now() - t0;
+	err = contig_free_timed(out, "contig compare", pfn, nr, frozen, DESIGN_OLD, &st_old, &t_old);
+	if (err)
+		goto out_trace;
 	pcp_drain_zone(zone);
 	merges_old = zone->ev.merges - m0;
 	drains_old = zone->ev.pcp_drains - d0;
@@ -424,9 +445,9 @@ static int contig_compare(struct printer *out, u64 nr, bool frozen)
 	pcp_drain_zone(zone);
 	m0 = zone->ev.merges;
 	d0 = zone->ev.pcp_drains;
-	t0 = cycles_now();
-	free_contig_range_design(pfn, nr, frozen, DESIGN_NEW, &st_new);
-	t_new = cycles_now() - t0;
+	err = contig_free_timed(out, "contig compare", pfn, nr, frozen, DESIGN_NEW, &st_new, &t_new);
+	if (err)
+		goto out_trace;
 	pcp_drain_zone(zone);
 	contig_snapshot_take(&b, zone, ws, we, mm_phys_to_virt(page_to_phys(buf_b)), max_blocks);
 

@@ -10,6 +10,7 @@
 
 #include <lib/types.h>
 #include <lib/printer.h>
+#include <mm/mechanisms.h>
 
 #define CONTIG_MAX_PAGES	(1ULL << 24)	/* 64 GiB: a sanity bound on NR */
 
@@ -25,6 +26,19 @@ int contig_parse_pages(struct printer *out, const char *cmd, const char *arg, u6
  */
 int contig_pick_range(struct printer *out, const char *cmd, u64 nr, bool frozen, u64 *pfn, int *mt);
 int contig_realloc_range(struct printer *out, const char *cmd, u64 pfn, u64 nr, int mt, bool frozen);
+
+/*
+ * contig_free_timed() - free [pfn, pfn + nr) (refcounted, or frozen) as
+ * free_contig_range() frees it with the switch at design d: the switch is
+ * overridden around the timed call only (mech_override()/mech_restore()),
+ * so no pause sees it.  *st (may be NULL) gets what the free did, *cycles
+ * the cycles of the free alone.  Returns 0, or the override's error after
+ * saying so, prefixed by cmd (the range is then freed with the design in
+ * force: free, as after any error).  (cmd_contig.c)
+ */
+struct contig_free_stats;
+int contig_free_timed(struct printer *out, const char *cmd, u64 pfn, u64 nr, bool frozen,
+		      enum mech_design d, struct contig_free_stats *st, u64 *cycles);
 
 /*
  * contig_take() - alloc_contig_range() of [start, start + nr) in pieces of

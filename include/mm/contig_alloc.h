@@ -119,13 +119,15 @@ void free_contig_range(u64 pfn, u64 nr_pages);
 void free_contig_frozen_range(u64 pfn, u64 nr_pages);
 
 /*
- * free_contig_range_design() - either design explicitly, for the
- * equivalence checks and the benchmarks.  design: DESIGN_OLD or
- * DESIGN_NEW.  Fills *stats (may be NULL).  Returns 0, or -EINVAL when the
- * compound-head rule refused the call (nothing freed).  Context: (main).
+ * free_contig_range_stats() - free_contig_range() (or, frozen,
+ * free_contig_frozen_range()) with the switch's design, filling *stats
+ * (may be NULL) with what it did: for callers that report the free, as the
+ * shell's `contig free` and `contig compare` do (a comparison runs one
+ * design with mech_override()/mech_restore() around it).  Returns 0, or
+ * -EINVAL when the compound-head rule refused the call (nothing freed).
+ * The explicit-design twin is mm's own (mm/internal.h).  Context: (main).
  */
-int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_design design,
-			     struct contig_free_stats *stats);
+int free_contig_range_stats(u64 pfn, u64 nr_pages, bool frozen, struct contig_free_stats *stats);
 
 
 /* ---- proving the two designs equal ------------------------------------- */

@@ -37,7 +37,9 @@
  * One pattern in all of them: each mechanism file holds its old design, its
  * new design and the switch (the entry point that reads its getter below
  * and dispatches); explicit _old/_new or _design() entries exist
- * only for comparisons and equivalence tests, and say so.  Only
+ * only for comparisons and equivalence tests, and say so: the _design()
+ * twins are mm's own (mm/internal.h; make check-tree's "designs" rule),
+ * so code above mm picks a design only through this header.  Only
  * mm/mechanisms.c writes a design: mech_set() (validates, resyncs,
  * traces) and mech_override()/mech_restore() for benchmarks.  The
  * measurements themselves live in mm/mech_bench.c (shell: `bench NAME`).

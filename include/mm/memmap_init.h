@@ -44,14 +44,6 @@
 #define MAX_DEVICE_COMPOUND_ORDER	PFN_SECTION_SHIFT
 
 /*
- * memmap_init_range_design() - memmap_init_range() with design d instead
- * of the switch: [start_pfn, end_pfn) of zone/nid, pageblock migratetype
- * set at each pageblock-aligned pfn.  Context: (boot)/(main).
- */
-void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
-			      int migratetype, enum mech_design d);
-
-/*
  * memmap_init_free_range() - memmap_init_range() (the switch's design),
  * but every page is left as the boot hand-over would leave it just before
  * linking its block into a free list: refcount 0 instead of 1, the rest
@@ -63,16 +55,12 @@ void memmap_init_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, i
 void memmap_init_free_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
 			    int migratetype);
 
-/* init_unavailable_range_design() - init_unavailable_range() with design d. */
-u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zone, int nid,
-				  enum mech_design d);
-
 /*
  * memmap_init_zone_device() - initialise the struct pages of the device
  * range [start_pfn, start_pfn + nr_pages) of node nid as ZONE_DEVICE pages
  * owned by pgmap, in compounds of 2^compound_order pages (0: 4 KiB pages,
  * 9: 2 MiB compounds), as the table at the top of this file says.  Uses
- * the switch; memmap_init_zone_device_design() takes the design.  The zone
+ * the switch (its explicit-design twin is mm's own, mm/internal.h).  The zone
  * span is the caller's business (mm/memremap.c).  Returns 0, or -EINVAL
  * if compound_order > MAX_DEVICE_COMPOUND_ORDER or start_pfn / nr_pages
  * are not multiples of the compound size (nothing written then).
@@ -80,8 +68,6 @@ u64 init_unavailable_range_design(u64 start_pfn, u64 end_pfn, enum zone_type zon
  */
 int memmap_init_zone_device(u64 start_pfn, u64 nr_pages, int nid, unsigned compound_order,
 			    void *pgmap);
-int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
-				   unsigned compound_order, void *pgmap, enum mech_design d);
 
 /* Where two memmaps first differ (memmap_compare). */
 struct memmap_diff {

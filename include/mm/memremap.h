@@ -75,9 +75,11 @@ int devmem_create(phys_addr_t start, u64 size, unsigned compound_order);
 /*
  * devmem_rebind() - tear the memmap of range id down (poisoned, as
  * Linux's memunmap_pages leaves it) and initialise it again with design d
- * (or the switch's design if d < 0), timing only the init, as Linux's
- * rebind measurement does.  Logs "devmemN: initialised N pages in X cycles
- * (Y cycles/page, design)".  Returns 0, -ENOENT (no such id) or -EINVAL.
+ * (an enum mech_design, as mech_parse_design() reads it from a name; -1:
+ * the switch's design), timing only the init, as Linux's rebind
+ * measurement does.  Logs "devmemN: initialised N pages in X cycles
+ * (Y cycles/page, design)".  Returns 0, -ENOENT (no such id) or -EINVAL
+ * (d neither a design nor -1; nothing changed).
  * Pauses as devmem_create() does.  Context: (main) or the shell's job.
  */
 int devmem_rebind(int id, int d);

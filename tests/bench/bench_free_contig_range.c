@@ -32,6 +32,7 @@
 #include <mm/mm_init.h>
 #include <mm/mmzone.h>
 #include <mm/contig_alloc.h>
+#include "../../mm/internal.h"	/* free_contig_range_design() */
 #include <mm/cma.h>
 #include <lib/fw_memmap.h>
 #include <lib/printk.h>

@@ -18,6 +18,7 @@
 #include "mm_host.h"
 #include "platform_stub.h"
 #include <mm/contig_alloc.h>
+#include "../../mm/internal.h"	/* free_contig_range_design() */
 #include <mm/cma.h>
 #include <mm/mech_bench.h>
 #include <mm/migrate.h>

@@ -22,6 +22,7 @@
 #include "mm_host.h"
 #include "platform_stub.h"
 #include <mm/contig_alloc.h>
+#include "../../mm/internal.h"	/* free_contig_range_design() */
 #include <mm/cma.h>
 #include <mm/mech_bench.h>
 #include <mm/migrate.h>
@@ -62,6 +63,10 @@ HTEST(contig_free_compound_rules)
 		CHECK_EQ(free_contig_range_design(1024, 512, false, designs[d], &st), -EINVAL);
 		CHECK_EQ(st.freed, 0);
 		CHECK_EQ(zone_nr_free(z), free0 - 512);
+		/* contig_free has no template-nt design: refused, nothing freed */
+		CHECK_EQ(free_contig_range_design(1030, 2, false, DESIGN_NEW_NT, &st), -EINVAL);
+		CHECK_EQ(zone_nr_free(z), free0 - 512);
+		CHECK_EQ(bad_page_reports, reports);
 		/* a tail met inside a range: bad page, left alone */
 		CHECK_EQ(free_contig_range_design(1030, 2, false, designs[d], &st), 0);
 		CHECK_EQ(st.bad, 2);

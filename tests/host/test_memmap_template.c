@@ -161,11 +161,11 @@ static void run_ops(const struct init_op *ops, int n, enum mech_design d)
 	for (int i = 0; i < n; i++) {
 		if (ops[i].hole)
 			CHECK_EQ(init_unavailable_range_design(ops[i].start_pfn, ops[i].end_pfn,
-							       ops[i].zone, ops[i].nid, d),
-				 ops[i].end_pfn - ops[i].start_pfn);
+							       ops[i].zone, ops[i].nid, d), 0);
 		else
-			memmap_init_range_design(ops[i].start_pfn, ops[i].end_pfn, ops[i].zone,
-						 ops[i].nid, ops[i].migratetype, d);
+			CHECK_EQ(memmap_init_range_design(ops[i].start_pfn, ops[i].end_pfn,
+							  ops[i].zone, ops[i].nid,
+							  ops[i].migratetype, d), 0);
 	}
 }
 
@@ -289,9 +289,16 @@ static void count_resync(void)
 
 HTEST(mech_set_override_restore)
 {
-	enum mech_design saved = DESIGN_OLD;
+	enum mech_design saved = DESIGN_OLD, bad = NR_MECH_DESIGNS;
+	struct page keep[8];
 
 	area_setup();
+	/* the explicit-design twins refuse a design out of range, writing nothing */
+	memcpy(keep, pfn_to_page(AREA_PFN), sizeof(keep));
+	CHECK_EQ(memmap_init_range_design(AREA_PFN, AREA_PFN + 8, ZONE_NORMAL, 0, 0, bad), -EINVAL);
+	CHECK_EQ(init_unavailable_range_design(AREA_PFN, AREA_PFN + 8, ZONE_NORMAL, 0, -1), -EINVAL);
+	CHECK_EQ(memmap_init_zone_device_design(AREA_PFN, 8, 0, 0, NULL, bad), -EINVAL);
+	CHECK(!memcmp(keep, pfn_to_page(AREA_PFN), sizeof(keep)));
 	CHECK_EQ(mech_set(MECH_CONTIG_FREE, DESIGN_NEW_NT), -EINVAL);
 	CHECK_EQ(mech_set(NR_MECHS, DESIGN_OLD), -EINVAL);
 	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, (enum mech_design)7), -EINVAL);
@@ -676,6 +683,7 @@ HTEST(devmem_create_rebind_destroy)
 		snapshot_free(&snap[d]);
 	CHECK_EQ(devmem_find(id)->nr_inits, 4);
 	CHECK_EQ(devmem_rebind(id, -1), 0);
+	CHECK_EQ(devmem_rebind(id, -EINVAL), -EINVAL);	/* a parse error is no design */
 	CHECK_EQ(devmem_rebind(7, 0), -ENOENT);
 
 	/* compare on the live memmap */

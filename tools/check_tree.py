@@ -23,6 +23,13 @@ script exits 1 if there was any.  --graph prints the folder import graph.
             mm/internal.h (MM_PRIVATE_WRITERS), or includes mm/internal.h
             or mm/buddy_internal.h: such code asks mm's query functions
             and changes mm through its API
+  designs   the explicit-design twins of the mechanisms' entry points (the
+            *_design() functions mm/internal.h declares, as
+            memmap_init_range_design() or free_contig_range_design()) are
+            named only in mm/ and tests/: code above mm picks a design
+            through the switch (mech_override()/mech_restore(),
+            mech_set_design(): include/mm/mechanisms.h), and no public
+            header of include/mm/ declares a twin
   imports   the folder import graph (which top-level folder includes
             headers of which) has no circle, and mm/ includes only lib/,
             its own headers and mm/platform.h
@@ -263,6 +270,42 @@ def check_private(files):
                        "(mm/internal.h): change mm through its API")
 
 
+# -- designs ----------------------------------------------------------------
+
+# Where the explicit-design twins are declared, and the folders that may
+# name them (by path prefix: include/mm/ is not mm/ here).
+TWINS_HEADER = "mm/internal.h"
+TWINS_ALLOWED = ("mm/", "tests/")
+TWIN_DECL_RE = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+_design)\s*\(", re.M)
+
+
+def design_twins():
+    """The *_design() functions mm/internal.h declares."""
+    text = read(TWINS_HEADER)
+    return sorted(set(TWIN_DECL_RE.findall(strip_comments(text)))) if text else []
+
+
+def check_designs(files):
+    twins = design_twins()
+    if not twins:
+        report("designs", TWINS_HEADER, 0, "declares no *_design() twin: the rule has "
+               "nothing to check (update TWINS_HEADER)")
+        return
+    call_re = re.compile(r"\b(%s)\s*\(" % "|".join(twins))
+    for p in files:
+        if not p.endswith((".c", ".h")) or p.startswith(TWINS_ALLOWED):
+            continue
+        text = read(p)
+        if text is None:
+            continue
+        for n, line in enumerate(strip_comments(text).splitlines(), 1):
+            for m in call_re.finditer(line):
+                report("designs", p, n, f"{m.group(1)}() runs one design explicitly and is "
+                       f"mm's own ({TWINS_HEADER}): pick the design with "
+                       "mech_override()/mech_restore() (include/mm/mechanisms.h) and call "
+                       "the entry point")
+
+
 # -- test-size ----------------------------------------------------------------
 
 MAX_TEST_LINES = 900
@@ -396,6 +439,7 @@ def main():
     check_include_c(files)
     check_test_sizes(files)
     check_private(files)
+    check_designs(files)
     check_imports(files, show)
     check_unused(files)
     for v in violations:

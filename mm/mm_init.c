@@ -266,8 +266,6 @@ static void setup_sections(void)
 
 /* ---- step 4: zones -------------------------------------------------------- */
 
-static u64 node_mem_start[MAX_NUMNODES], node_mem_end[MAX_NUMNODES];
-
 /* Pages of memblock memory of nid inside [start, end). */
 static u64 memory_pages_in(int nid, u64 start, u64 end)
 {
@@ -298,9 +296,11 @@ static u64 parse_core(u64 value, bool percent, u64 total_pages)
  * (DMA, and DMA32 when Normal exists) counts as kernelcore automatically.
  * Each node's ZONE_MOVABLE starts where its share of kernelcore ends,
  * rounded up to MAX_ORDER_NR_PAGES.  Nodes whose share does not fit pass
- * the remainder on (the outer loop).
+ * the remainder on (the outer loop).  node_mem_end[nid] is the pfn after
+ * node nid's last memblock memory (setup_zones()).  Context: (boot).
  */
-static void find_zone_movable_pfns(const struct mm_boot_params *bp, u64 *zone_movable_pfn)
+static void find_zone_movable_pfns(const struct mm_boot_params *bp, const u64 *node_mem_end,
+				   u64 *zone_movable_pfn)
 {
 	u64 total = memory_pages_in(NUMA_NO_NODE, 0, MAX_PFN);
 	u64 required_kernelcore = 0, usable_startpfn;
@@ -380,6 +380,7 @@ static void find_zone_movable_pfns(const struct mm_boot_params *bp, u64 *zone_mo
 
 static void setup_zones(const struct mm_boot_params *bp)
 {
+	u64 node_mem_start[MAX_NUMNODES], node_mem_end[MAX_NUMNODES];	/* pfns of memblock memory */
 	u64 *zmp = mm_boot_stats.zone_movable_pfn;
 	int nid;
 
@@ -393,7 +394,7 @@ static void setup_zones(const struct mm_boot_params *bp)
 		node_mem_start[r->nid] = MIN(node_mem_start[r->nid], PFN_UP(r->base));
 		node_mem_end[r->nid] = MAX(node_mem_end[r->nid], PFN_DOWN(r->base + r->size));
 	}
-	find_zone_movable_pfns(bp, zmp);
+	find_zone_movable_pfns(bp, node_mem_end, zmp);
 
 	for (nid = 0; nid < MAX_NUMNODES; nid++) {
 		struct pglist_data *pgdat = NODE_DATA(nid);

@@ -21,6 +21,45 @@ static int parse_number(const struct kernel_param *kp, const char *buf, size_t l
 	return 0;
 }
 
+/* Contract in include/lib/params.h. */
+int param_store(const struct kernel_param *kp, u64 v)
+{
+	switch (kp->type) {
+	case PARAM_BOOL:
+		if (v > 1)
+			return -EINVAL;
+		break;
+	case PARAM_UINT:
+	case PARAM_SIZE:
+		if (v < kp->min || v > kp->max)
+			return -ERANGE;
+		break;
+	case PARAM_ENUM:
+		if (v >= kp->nr_names)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (kp->set)
+		return kp->set(v);
+	switch (kp->type) {
+	case PARAM_BOOL:
+		*(bool *)kp->value = v;
+		break;
+	case PARAM_UINT:
+		*(unsigned int *)kp->value = (unsigned int)v;
+		break;
+	case PARAM_SIZE:
+		*(u64 *)kp->value = v;
+		break;
+	case PARAM_ENUM:
+		*(int *)kp->value = (int)v;
+		break;
+	}
+	return 0;
+}
+
 int param_set(const struct kernel_param *kp, const char *buf, size_t len)
 {
 	bool b;
@@ -32,26 +71,17 @@ int param_set(const struct kernel_param *kp, const char *buf, size_t len)
 		err = kstrtobool(buf, len, &b);
 		if (err)
 			return err;
-		*(bool *)kp->value = b;
-		return 0;
+		return param_store(kp, b);
 	case PARAM_UINT:
 	case PARAM_SIZE:
 		err = parse_number(kp, buf, len, &v);
 		if (err)
 			return err;
-		if (v < kp->min || v > kp->max)
-			return -ERANGE;
-		if (kp->type == PARAM_UINT)
-			*(unsigned int *)kp->value = (unsigned int)v;
-		else
-			*(u64 *)kp->value = v;
-		return 0;
+		return param_store(kp, v);
 	case PARAM_ENUM:
 		for (unsigned i = 0; i < kp->nr_names; i++)
-			if (sysfs_streq(buf, len, kp->names[i])) {
-				*(int *)kp->value = (int)i;
-				return 0;
-			}
+			if (sysfs_streq(buf, len, kp->names[i]))
+				return param_store(kp, i);
 		return -EINVAL;
 	}
 	return -EINVAL;
@@ -59,6 +89,8 @@ int param_set(const struct kernel_param *kp, const char *buf, size_t len)
 
 u64 param_get(const struct kernel_param *kp)
 {
+	if (kp->get)
+		return kp->get();
 	switch (kp->type) {
 	case PARAM_BOOL:
 		return *(const bool *)kp->value;

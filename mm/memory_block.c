@@ -581,8 +581,9 @@ void memory_hotplug_dump(struct printer *p)
 	}
 	pr_printf(p, "auto_online_blocks: %s  online_policy: %s  auto_movable_ratio: %u  auto_movable_numa_aware: %s  memmap_on_memory: %s\n",
 		  mmop_name(memhp_default_online_type),
-		  memhp_online_policy == ONLINE_POLICY_AUTO_MOVABLE ? "auto-movable" : "contig-zones",
-		  auto_movable_ratio, auto_movable_numa_aware ? "Y" : "N", memmap_on_memory ? "Y" : "N");
+		  memhp_get_online_policy() == ONLINE_POLICY_AUTO_MOVABLE ? "auto-movable" : "contig-zones",
+		  memhp_get_auto_movable_ratio(), memhp_get_auto_movable_numa_aware() ? "Y" : "N",
+		  memhp_get_memmap_on_memory() ? "Y" : "N");
 	pr_printf(p, "added %llu, removed %llu, onlined %llu, offlined %llu blocks; failures: online %llu, offline %llu; migrated %llu pages, %llu memmaps\n",
 		  (unsigned long long)memhp_stats.added_blocks, (unsigned long long)memhp_stats.removed_blocks,
 		  (unsigned long long)memhp_stats.onlined_blocks,

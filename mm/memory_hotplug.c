@@ -119,11 +119,55 @@ const struct rwsem *mem_hotplug_lock_stats(void)
 	return &mem_hotplug_lock;
 }
 
-bool memmap_on_memory;
+static bool memmap_on_memory;	/* written only by memhp_set_memmap_on_memory() */
 enum mmop memhp_default_online_type = MMOP_ONLINE;	/* hot-added memory just appears (memhp_default_state=) */
-int memhp_inject_going_online_error;
-int memhp_inject_going_offline_error;
+/* written only by memhp_set_inject_going_{online,offline}_error() */
+static int memhp_inject_going_online_error;
+static int memhp_inject_going_offline_error;
 struct memhp_stats memhp_stats;
+
+/* Contract in include/mm/memory_hotplug.h. */
+bool memhp_get_memmap_on_memory(void)
+{
+	return memmap_on_memory;
+}
+
+/* Contract in include/mm/memory_hotplug.h. */
+int memhp_set_memmap_on_memory(bool on)
+{
+	memmap_on_memory = on;
+	return 0;
+}
+
+/* Contract in include/mm/memory_hotplug.h. */
+int memhp_get_inject_going_online_error(void)
+{
+	return memhp_inject_going_online_error;
+}
+
+/* Contract in include/mm/memory_hotplug.h. */
+int memhp_set_inject_going_online_error(int err)
+{
+	if (err < MEMHP_INJECT_ERROR_MIN || err > 0)
+		return -EINVAL;
+	memhp_inject_going_online_error = err;
+	return 0;
+}
+
+/* Contract in include/mm/memory_hotplug.h. */
+int memhp_get_inject_going_offline_error(void)
+{
+	return memhp_inject_going_offline_error;
+}
+
+/* Contract in include/mm/memory_hotplug.h. */
+int memhp_set_inject_going_offline_error(int err)
+{
+	if (err < MEMHP_INJECT_ERROR_MIN || err > 0)
+		return -EINVAL;
+	memhp_inject_going_offline_error = err;
+	return 0;
+}
 
 /* Contract in include/mm/memory_hotplug.h. */
 void memhp_set_default_online_type(enum mmop type)

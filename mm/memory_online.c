@@ -306,6 +306,7 @@ static int block_online_locked(struct memory_block *mem, enum mmop online_type)
 	u64 nr_vmemmap = mem->nr_vmemmap_pages, t0 = mm_cycles();
 	struct zone *zone;
 	bool was_populated;
+	int err;
 
 	if (range_claim_check(start_pfn, start_pfn + nr_pages))
 		return -EBUSY;	/* another holder changes this memory: range_claim.h */
@@ -318,11 +319,12 @@ static int block_online_locked(struct memory_block *mem, enum mmop online_type)
 	    online_type > MMOP_ONLINE_MOVABLE || !NODE_DATA(mem->nid)->online)
 		return -EINVAL;
 	zone = zone_for_pfn_range(online_type, mem->nid, mem->group, start_pfn, nr_pages);
-	if (memhp_inject_going_online_error) {
+	err = memhp_get_inject_going_online_error();
+	if (err) {
 		pr_info("online: memory block %lu: MEM_GOING_ONLINE refused: error %d (injected)",
-			mem->block_id, memhp_inject_going_online_error);
+			mem->block_id, err);
 		memhp_stats.online_failures++;
-		return memhp_inject_going_online_error;
+		return err;
 	}
 
 	was_populated = populated_zone(zone);
@@ -397,10 +399,10 @@ static int block_offline_locked(struct memory_block *mem)
 	}
 
 	memory_block_set_state(mem, MEM_GOING_OFFLINE);
-	if (memhp_inject_going_offline_error) {
+	err = memhp_get_inject_going_offline_error();
+	if (err) {
 		pr_info("offline: memory block %lu: MEM_GOING_OFFLINE refused: error %d (injected)",
-			mem->block_id, memhp_inject_going_offline_error);
-		err = memhp_inject_going_offline_error;
+			mem->block_id, err);
 		goto failed;
 	}
 	err = start_isolate_page_range(range_start, end_pfn, ISOLATE_MEMORY_OFFLINE, &failed_pfn);

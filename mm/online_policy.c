@@ -24,12 +24,59 @@
 #include <mm/mechanisms.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
+#include <lib/errno.h>
 #include <lib/median.h>
 #include <lib/printk.h>
 
-enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
-unsigned int auto_movable_ratio = 301;
-bool auto_movable_numa_aware = true;
+/* The knobs, written only through the setters below (memory_hotplug.h). */
+static enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+static unsigned int auto_movable_ratio = 301;
+static bool auto_movable_numa_aware = true;
+
+/* ---- the knobs ------------------------------------------------------------ */
+
+/* Contract in memory_hotplug.h. */
+enum online_policy memhp_get_online_policy(void)
+{
+	return memhp_online_policy;
+}
+
+/* Contract in memory_hotplug.h. */
+int memhp_set_online_policy(enum online_policy policy)
+{
+	if (policy != ONLINE_POLICY_CONTIG_ZONES && policy != ONLINE_POLICY_AUTO_MOVABLE)
+		return -EINVAL;
+	memhp_online_policy = policy;
+	return 0;
+}
+
+/* Contract in memory_hotplug.h. */
+unsigned int memhp_get_auto_movable_ratio(void)
+{
+	return auto_movable_ratio;
+}
+
+/* Contract in memory_hotplug.h. */
+int memhp_set_auto_movable_ratio(u64 percent)
+{
+	if (percent > 0xffffffffULL)
+		return -EINVAL;
+	auto_movable_ratio = (unsigned int)percent;
+	return 0;
+}
+
+/* Contract in memory_hotplug.h. */
+bool memhp_get_auto_movable_numa_aware(void)
+{
+	return auto_movable_numa_aware;
+}
+
+/* Contract in memory_hotplug.h. */
+int memhp_set_auto_movable_numa_aware(bool on)
+{
+	auto_movable_numa_aware = on;
+	return 0;
+}
 
 /* ---- which online type ---------------------------------------------------- */
 

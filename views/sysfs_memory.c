@@ -72,7 +72,6 @@
 
 #define MEMORY_DIR	"/sys/devices/system/memory"
 #define INJECT_DIR	"/sys/kernel/debug/notifier-error-inject/memory/actions"
-#define MAX_ERRNO	4095
 
 /* Set by memory_sysfs_init(): from then on the hooks create and remove. */
 static bool memory_sysfs_ready;
@@ -572,15 +571,35 @@ void memory_sysfs_init(void)
 
 /* ---- notifier error injection -------------------------------------------- */
 
-/* data points at the int the hotplug core returns at that notifier point. */
+/* An injection point's getter and setter in the hotplug core. */
+struct inject_point {
+	int (*get)(void);
+	int (*set)(int err);
+};
+static const struct inject_point going_online = {
+	memhp_get_inject_going_online_error, memhp_set_inject_going_online_error,
+};
+static const struct inject_point going_offline = {
+	memhp_get_inject_going_offline_error, memhp_set_inject_going_offline_error,
+};
+
+/* data is the struct inject_point of the file: show its error, or 0. */
 static int inject_error_show(struct printer *p, void *data)
 {
-	pr_printf(p, "%d\n", *(int *)data);
+	const struct inject_point *point = data;
+
+	pr_printf(p, "%d\n", point->get());
 	return 0;
 }
 
+/*
+ * A signed number, clamped to [MEMHP_INJECT_ERROR_MIN, 0] (-MAX_ERRNO to
+ * 0) as Linux's error injection files clamp it, then the hotplug core's
+ * setter.
+ */
 static int inject_error_store(const char *buf, size_t len, void *data)
 {
+	const struct inject_point *point = data;
 	long long v;
 	int err = kstrtoll(buf, len, &v);
 
@@ -588,16 +607,15 @@ static int inject_error_store(const char *buf, size_t len, void *data)
 		return err;
 	if (v > 0)
 		v = 0;
-	if (v < -MAX_ERRNO)
-		v = -MAX_ERRNO;
-	*(int *)data = (int)v;
-	return 0;
+	if (v < MEMHP_INJECT_ERROR_MIN)
+		v = MEMHP_INJECT_ERROR_MIN;
+	return point->set((int)v);
 }
 
 static const struct vfs_file_ops inject_error_ops = {
 	.show = inject_error_show, .store = inject_error_store,
 };
 VFS_FILE(memhp_inject_going_online, INJECT_DIR "/MEM_GOING_ONLINE/error", &inject_error_ops,
-	 &memhp_inject_going_online_error);
+	 (void *)&going_online);
 VFS_FILE(memhp_inject_going_offline, INJECT_DIR "/MEM_GOING_OFFLINE/error", &inject_error_ops,
-	 &memhp_inject_going_offline_error);
+	 (void *)&going_offline);

@@ -268,7 +268,7 @@ static bool dimm_add_step(struct longop *op, u64 deadline_ns)
 	unsigned slot = slot_of_op(op);
 	struct dimm_slot *s = &slots[slot];
 	enum mmop type = memhp_default_online_type;
-	unsigned flags = MHP_NO_AUTO_ONLINE | (memmap_on_memory ? MHP_MEMMAP_ON_MEMORY : 0);
+	unsigned flags = MHP_NO_AUTO_ONLINE | (memhp_get_memmap_on_memory() ? MHP_MEMMAP_ON_MEMORY : 0);
 
 	do {
 		bool auto_on = type != MMOP_OFFLINE;

@@ -4,7 +4,9 @@
  * module_param().
  *
  * A parameter is a struct kernel_param placed in the "kernel_params" link
- * section by KERNEL_PARAM(), next to the variable it sets.  It has a name,
+ * section by KERNEL_PARAM(), next to the variable it sets or the owner's
+ * getter and setter of that variable (a tunable private to its file, such
+ * as mm's: the table then holds no pointer to it).  It has a name,
  * optionally the module it belongs to (then the command line spells it
  * MODULE.NAME and sysfs shows it under /sys/module/MODULE/parameters/), a
  * type, a range, its default and a line of help.  Both paths go through
@@ -20,9 +22,13 @@
  *   PARAM_SIZE   memparse: a number with an optional K/M/G/T suffix,
  *                then [min, max]; shown in bytes.
  *
- * Invariants: value points at a bool (PARAM_BOOL), an unsigned int
- * (PARAM_UINT) or an int-sized enum (PARAM_ENUM), or a u64 (PARAM_SIZE);
- * min <= def <= max; for PARAM_ENUM def < nr_names.
+ * Invariants: either set and get are both given and value is NULL, or
+ * value points at a bool (PARAM_BOOL), an unsigned int (PARAM_UINT) or an
+ * int-sized enum (PARAM_ENUM), or a u64 (PARAM_SIZE) and set and get are
+ * NULL.  set accepts every value param_set() lets through (a bool as 0/1,
+ * an enum as its index, a number in [min, max]), so the range and the words
+ * of a refusal are the table's alone.  min <= def <= max; for PARAM_ENUM
+ * def < nr_names.
  *
  * Context: main loop only (no locking); the command line is applied once,
  * during boot.
@@ -44,7 +50,9 @@ struct kernel_param {
 	const char *module;		/* "memory_hotplug", or NULL for a plain boot parameter */
 	const char *name;		/* "auto_movable_ratio" */
 	enum param_type type;		/* how the text is read and shown */
-	void *value;			/* the variable it sets (see Invariants) */
+	void *value;			/* the variable it sets (see Invariants), or NULL */
+	int (*set)(u64 v);		/* else: the owner's setter, 0 or a negative errno */
+	u64 (*get)(void);		/* and its getter (bool 0/1, enum index) */
 	u64 min, max;			/* PARAM_UINT / PARAM_SIZE: the accepted range */
 	u64 def;			/* the default: the variable's value before any setting */
 	const char *const *names;	/* PARAM_ENUM: the accepted words, by index */
@@ -65,11 +73,21 @@ extern const struct kernel_param __stop_kernel_params[];
 	     kp < __stop_kernel_params; kp++)
 
 /*
- * param_set() - read buf[0, len) by kp's type and store it.  Returns 0, or
- * -EINVAL (not a value of that type) or -ERANGE (outside [min, max]);
- * the variable is unchanged on an error.
+ * param_set() - read buf[0, len) by kp's type and store it with
+ * param_store().  Returns 0, or -EINVAL (not a value of that type) or
+ * -ERANGE (outside [min, max]); the variable is unchanged on an error.
  */
 int param_set(const struct kernel_param *kp, const char *buf, size_t len);
+
+/*
+ * param_store() - store value v (of kp's type: bool 0/1, enum index, a
+ * number) through kp->set or into kp->value, after the one check every
+ * path makes: -EINVAL for a bool other than 0/1 or an enum index past
+ * names[], -ERANGE for a number outside [min, max].  Returns 0 or that
+ * errno (or the setter's), the variable unchanged on an error.  For
+ * param_set() and for code that restores saved values (param_get()'s).
+ */
+int param_store(const struct kernel_param *kp, u64 v);
 
 /* param_show() - print the current value and a newline, as sysfs shows it. */
 void param_show(const struct kernel_param *kp, struct printer *p);

@@ -169,13 +169,64 @@ void memory_group_set_ops(int mgid, const struct memory_group_ops *ops, void *ow
  */
 int memory_range_in_use(u64 start_pfn, u64 nr_pages, char *why, size_t size);
 
-/* Policy knobs (/sys/module/memory_hotplug/parameters, auto_online_blocks). */
+/*
+ * Policy knobs (/sys/module/memory_hotplug/parameters, auto_online_blocks).
+ * The online policy and the auto-movable pair are online_policy.c's,
+ * memmap_on_memory is memory_hotplug.c's, each private to its file: read
+ * through the getters, written only through the setters (the parameter
+ * table in mm/memory_hotplug_params.c uses them too).
+ */
 enum online_policy { ONLINE_POLICY_CONTIG_ZONES, ONLINE_POLICY_AUTO_MOVABLE };
-extern enum online_policy memhp_online_policy;	/* default contig-zones */
-extern unsigned int auto_movable_ratio;		/* percent, default 301 */
-extern bool auto_movable_numa_aware;		/* default true */
-extern bool memmap_on_memory;			/* default false */
 extern enum mmop memhp_default_online_type;	/* auto_online_blocks; default online (memhp_default_state=) */
+
+/* memhp_get_online_policy() - memory_hotplug.online_policy, default
+ * contig-zones.  Context: (main). */
+enum online_policy memhp_get_online_policy(void);
+
+/*
+ * memhp_set_online_policy() - set how `online` picks a zone for the blocks
+ * onlined from now on.  Returns 0, or -EINVAL unless policy is
+ * ONLINE_POLICY_CONTIG_ZONES or ONLINE_POLICY_AUTO_MOVABLE (nothing
+ * changed).  Context: (boot) or (main).
+ */
+int memhp_set_online_policy(enum online_policy policy);
+
+/* memhp_get_auto_movable_ratio() - memory_hotplug.auto_movable_ratio: the
+ * MOVABLE memory auto-movable allows, in percent of early kernel memory;
+ * default 301.  Context: (main). */
+unsigned int memhp_get_auto_movable_ratio(void);
+
+/*
+ * memhp_set_auto_movable_ratio() - set that ratio, in percent, for the
+ * decisions made from now on (blocks already online stay where they are).
+ * Returns 0, or -EINVAL if percent is outside [0, 4294967295] (nothing
+ * changed).  Context: (boot) or (main).
+ */
+int memhp_set_auto_movable_ratio(u64 percent);
+
+/* memhp_get_auto_movable_numa_aware() - memory_hotplug.auto_movable_numa_aware:
+ * auto-movable checks the ratio per node too; default true.  Context: (main). */
+bool memhp_get_auto_movable_numa_aware(void);
+
+/*
+ * memhp_set_auto_movable_numa_aware() - set whether auto-movable checks the
+ * ratio on the block's node as well as machine-wide.  Every bool is
+ * valid: returns 0.  Context: (boot) or (main).
+ */
+int memhp_set_auto_movable_numa_aware(bool on);
+
+/* memhp_get_memmap_on_memory() - memory_hotplug.memmap_on_memory: a block
+ * added with MHP_MEMMAP_ON_MEMORY carries its own memmap; default false.
+ * Context: (main). */
+bool memhp_get_memmap_on_memory(void);
+
+/*
+ * memhp_set_memmap_on_memory() - set memmap_on_memory.  A boot parameter
+ * (its sysfs file is read-only); only blocks added afterwards follow it,
+ * as a block keeps the memmap it was added with.  Every bool is valid:
+ * returns 0.  Context: (boot), or (main) between additions (host tests).
+ */
+int memhp_set_memmap_on_memory(bool on);
 
 /*
  * memhp_set_default_online_type() - set memhp_default_online_type, the type
@@ -192,10 +243,36 @@ void memhp_set_default_online_type(enum mmop type);
  * Never MMOP_OFFLINE.  Context: (main).
  */
 enum mmop default_online_type(void);
-/* notifier-error-inject: a negative errno returned at MEM_GOING_ONLINE /
- * MEM_GOING_OFFLINE, or 0 */
-extern int memhp_inject_going_online_error;
-extern int memhp_inject_going_offline_error;
+/*
+ * notifier-error-inject: the error onlining returns at MEM_GOING_ONLINE and
+ * offlining at MEM_GOING_OFFLINE instead of going on, a negative errno, or
+ * 0 (none, the default).  Private to memory_hotplug.c.
+ */
+#define MEMHP_INJECT_ERROR_MIN	(-4095)	/* -MAX_ERRNO, the most negative errno */
+
+/* memhp_get_inject_going_online_error() - the error injected at
+ * MEM_GOING_ONLINE, or 0.  Context: (main). */
+int memhp_get_inject_going_online_error(void);
+
+/*
+ * memhp_set_inject_going_online_error() - make every online from now on
+ * fail at MEM_GOING_ONLINE with err (0: stop).  Returns 0, or -EINVAL if
+ * err is outside [MEMHP_INJECT_ERROR_MIN, 0] (nothing changed).
+ * Context: (main).
+ */
+int memhp_set_inject_going_online_error(int err);
+
+/* memhp_get_inject_going_offline_error() - the error injected at
+ * MEM_GOING_OFFLINE, or 0.  Context: (main). */
+int memhp_get_inject_going_offline_error(void);
+
+/*
+ * memhp_set_inject_going_offline_error() - make every offline from now on
+ * fail at MEM_GOING_OFFLINE with err (0: stop).  Returns 0, or -EINVAL if
+ * err is outside [MEMHP_INJECT_ERROR_MIN, 0] (nothing changed).
+ * Context: (main).
+ */
+int memhp_set_inject_going_offline_error(int err);
 
 /* Memory groups.  Return the group id, or -ENOSPC / -EINVAL. */
 int memory_group_register_static(int nid, unsigned long max_pages, const char *name);

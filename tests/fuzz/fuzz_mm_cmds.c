@@ -615,7 +615,7 @@ static void run_op(u8 op)
 			err = mcm_dimm_remove(first, nr);
 		} else {
 			if (a & 0x40)	/* the administrator set memory_hotplug.memmap_on_memory */
-				memmap_on_memory = true;
+				memhp_set_memmap_on_memory(true);
 			err = mcm_dimm_add(1 - (a >> 7), first, nr);
 		}
 		if (fz_verbose)
@@ -630,8 +630,8 @@ static void teardown(void)
 {
 	char buf[96];
 
-	memhp_inject_going_online_error = 0;
-	memhp_inject_going_offline_error = 0;
+	memhp_set_inject_going_online_error(0);
+	memhp_set_inject_going_offline_error(0);
 	if (run_line("free all"))
 		fz_fail("free all failed");
 	for (unsigned i = 0; i < CONTIG_MAX_RANGES; i++) {

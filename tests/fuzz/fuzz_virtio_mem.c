@@ -290,7 +290,7 @@ static void device_build(void)
 
 	t = in_u8();
 	memhp_default_online_type = (enum mmop)(t % 4);
-	memhp_online_policy = t & 4 ? ONLINE_POLICY_AUTO_MOVABLE : ONLINE_POLICY_CONTIG_ZONES;
+	memhp_set_online_policy(t & 4 ? ONLINE_POLICY_AUTO_MOVABLE : ONLINE_POLICY_CONTIG_ZONES);
 }
 
 /* ---- what else uses memory ----------------------------------------------- */
@@ -500,8 +500,8 @@ static void run_op(u8 op)
 	}
 	default:
 		if (a & 0x10)			/* MEM_GOING_ONLINE/OFFLINE refused, or not */
-			*(a & 0x20 ? &memhp_inject_going_offline_error : &memhp_inject_going_online_error) =
-				a & 0x40 ? -EBUSY : 0;
+			(a & 0x20 ? memhp_set_inject_going_offline_error :
+				    memhp_set_inject_going_online_error)(a & 0x40 ? -EBUSY : 0);
 		else				/* auto_online_blocks changes */
 			memhp_default_online_type = (enum mmop)(a % 4);
 		break;
@@ -554,8 +554,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		held_free(&held[i]);
 	if (nr_hog)
 		hog_toggle();
-	memhp_inject_going_online_error = 0;
-	memhp_inject_going_offline_error = 0;
+	memhp_set_inject_going_online_error(0);
+	memhp_set_inject_going_offline_error(0);
 	if (vm)
 		vmem_driver.remove(&fake_pci);
 	CHECK(!vmem_devs[0].in_use);

@@ -69,13 +69,13 @@ extern unsigned long long (*hotplug_check_frozen_pages)(const struct zone *zone)
  */
 static inline void hotplug_knobs_default(void)
 {
-	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
-	auto_movable_ratio = 301;
-	auto_movable_numa_aware = true;
-	memmap_on_memory = false;
+	memhp_set_online_policy(ONLINE_POLICY_CONTIG_ZONES);
+	memhp_set_auto_movable_ratio(301);
+	memhp_set_auto_movable_numa_aware(true);
+	memhp_set_memmap_on_memory(false);
 	memhp_default_online_type = MMOP_OFFLINE;
-	memhp_inject_going_online_error = 0;
-	memhp_inject_going_offline_error = 0;
+	memhp_set_inject_going_online_error(0);
+	memhp_set_inject_going_offline_error(0);
 }
 
 /*

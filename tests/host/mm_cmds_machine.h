@@ -220,7 +220,7 @@ static MCM_UNUSED int mcm_dimm_add(int nid, unsigned first, unsigned nr)
 {
 	return add_memory(nid, MCM_WINDOW + (u64)first * MEMORY_BLOCK_SIZE,
 			  (u64)nr * MEMORY_BLOCK_SIZE, -1,
-			  memmap_on_memory ? MHP_MEMMAP_ON_MEMORY : MHP_NONE);
+			  memhp_get_memmap_on_memory() ? MHP_MEMMAP_ON_MEMORY : MHP_NONE);
 }
 
 /* mcm_dimm_remove() - the DIMM's eject: offline and remove nr blocks. */

@@ -330,7 +330,7 @@ static void add_remove_cycles(bool mom)
 	u64 free0 = 0, total0 = 0, vm0 = 0, span0 = 0;
 
 	boot(8 * GiB, 512 * MiB);
-	memmap_on_memory = mom;
+	memhp_set_memmap_on_memory(mom);
 	for (int round = 0; round <= 20; round++) {
 		unsigned long nvm = 0;
 
@@ -402,7 +402,7 @@ HTEST(hotplug_memmap_on_memory)
 	CHECK_EQ(block(32)->nr_vmemmap_pages, 0);
 	CHECK_EQ(free0 - global_free_pages(), 2 * 512);
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, 256 * MiB), 0);
-	memmap_on_memory = true;
+	memhp_set_memmap_on_memory(true);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 256 * MiB, -1, MHP_NONE), 0);
 	CHECK_EQ(block(32)->nr_vmemmap_pages, 0);
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, 256 * MiB), 0);
@@ -562,7 +562,7 @@ HTEST(hotplug_huge_range_block_by_block)
 	CHECK_EQ(host_vmemmap_populated_pages, vm0);
 
 	memhp_default_online_type = MMOP_OFFLINE;
-	memmap_on_memory = true;
+	memhp_set_memmap_on_memory(true);
 	free0 = global_free_pages();
 	roots0 = nr_section_roots();
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, size, -1, MHP_MEMMAP_ON_MEMORY), 0);

@@ -173,18 +173,18 @@ static void random_sequence(unsigned seed, unsigned steps)
 			id += BASE_BLOCK - 4;
 		mem = block(id);
 		if (inject) {
-			memhp_inject_going_online_error = -ENOMEM;
-			memhp_inject_going_offline_error = -EBUSY;
+			memhp_set_inject_going_online_error(-ENOMEM);
+			memhp_set_inject_going_offline_error(-EBUSY);
 		}
 		switch (op) {
 		case 0:		/* add a DIMM */
 			if (slot->added)
 				break;
 			slot->nid = rand() % 2;
-			memmap_on_memory = rand() % 2;
+			memhp_set_memmap_on_memory(rand() % 2);
 			memhp_default_online_type = (enum mmop)(rand() % 4);
-			memhp_online_policy = rand() % 2 ? ONLINE_POLICY_AUTO_MOVABLE : ONLINE_POLICY_CONTIG_ZONES;
-			auto_movable_numa_aware = rand() % 2;
+			memhp_set_online_policy(rand() % 2 ? ONLINE_POLICY_AUTO_MOVABLE : ONLINE_POLICY_CONTIG_ZONES);
+			memhp_set_auto_movable_numa_aware(rand() % 2);
 			slot->mgid = rand() % 3 == 0 ? -1 : rand() % 2 ?
 				memory_group_register_static(slot->nid, R_SLOT_SIZE >> PAGE_SHIFT, "dimm") :
 				memory_group_register_dynamic(slot->nid, BLOCK_PAGES * (rand() % 2 ? 1 : 2), "vmem");
@@ -266,8 +266,8 @@ static void random_sequence(unsigned seed, unsigned steps)
 			}
 			break;
 		}
-		memhp_inject_going_online_error = 0;
-		memhp_inject_going_offline_error = 0;
+		memhp_set_inject_going_online_error(0);
+		memhp_set_inject_going_offline_error(0);
 		hotplug_check_invariants();
 		for (unsigned a = 0; a < R_ALLOCS; a++)
 			if (allocs[a].head && !talloc_intact(&allocs[a])) {
@@ -283,7 +283,7 @@ static void random_sequence(unsigned seed, unsigned steps)
 	for (unsigned a = 0; a < R_ALLOCS; a++)
 		if (allocs[a].head)
 			talloc_put(&allocs[a]);
-	memhp_inject_going_offline_error = 0;
+	memhp_set_inject_going_offline_error(0);
 	for (int round = 0; round < R_SLOTS; round++)
 		for (unsigned s = 0; s < R_SLOTS; s++)
 			if (slots[s].added && !offline_and_remove_memory(r_slot_start(s), R_SLOT_SIZE)) {

@@ -552,7 +552,7 @@ static void boot_machine_hot(enum mech_design d, u64 hot_bytes)
 	mm_core_init(&bp);
 	memory_blocks_init_boot();
 	memhp_default_online_type = MMOP_OFFLINE;
-	memmap_on_memory = false;
+	memhp_set_memmap_on_memory(false);
 	devmem_reset();
 }
 
@@ -807,13 +807,13 @@ HTEST(devmem_refuses_mixed_ranges)
 	CHECK_EQ(device_zone(1)->spanned_pages, PAGES_PER_SECTION);
 	CHECK(zone_is_empty(device_zone(0)));
 	CHECK_EQ(devmem_destroy(0), 0);
-	memmap_on_memory = true;
+	memhp_set_memmap_on_memory(true);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE + 2 * MEMORY_BLOCK_SIZE, MEMORY_BLOCK_SIZE, -1,
 			    MHP_NO_AUTO_ONLINE | MHP_MEMMAP_ON_MEMORY), 0);
 	if (find_memory_block_by_id(DIMM_BLOCK + 2)->nr_vmemmap_pages)
 		CHECK_EQ(devmem_create(HOTPLUG_BASE + 2 * MEMORY_BLOCK_SIZE, MEMORY_BLOCK_SIZE, 0),
 			 -EINVAL);
-	memmap_on_memory = false;
+	memhp_set_memmap_on_memory(false);
 }
 
 /* The measurement runs and leaves the offline poison behind. */

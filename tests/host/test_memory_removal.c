@@ -154,7 +154,7 @@ HTEST(memory_removal_absent_block_and_memmap_on_memory)
 	struct talloc pinned;
 
 	boot(8 * GiB, 512 * MiB);
-	memmap_on_memory = true;
+	memhp_set_memmap_on_memory(true);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 3 * MEMORY_BLOCK_SIZE, -1, MHP_MEMMAP_ON_MEMORY), 0);
 	CHECK_EQ(memory_block_online(block(32), MMOP_ONLINE_KERNEL), 0);
 	CHECK_EQ(memory_block_online(block(33), MMOP_ONLINE_MOVABLE), 0);
@@ -175,7 +175,7 @@ HTEST(memory_removal_absent_block_and_memmap_on_memory)
 	hotplug_check_invariants();
 	CHECK(find_memory_block_by_id(35) == NULL);
 	check_snapshot(&before);
-	memmap_on_memory = false;
+	memhp_set_memmap_on_memory(false);
 	talloc_put(&pinned);
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 3 * MEMORY_BLOCK_SIZE), 0);
 	hotplug_check_invariants();

@@ -389,12 +389,12 @@ HTEST(mm_cmds_bench_contig_reports_blocks_left_online)
 {
 	boot();
 	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
-	memhp_inject_going_offline_error = -EBUSY;
+	memhp_set_inject_going_offline_error(-EBUSY);
 	CHECK_EQ(run("bench contig"), -EBUSY);
 	CHECK(strstr(out, "bench contig: offlining failed; left online: memory32 memory33\n") != NULL);
 	CHECK_EQ(find_memory_block_by_id(32)->state, MEM_ONLINE);
 	check_consistent();
-	memhp_inject_going_offline_error = 0;
+	memhp_set_inject_going_offline_error(0);
 	CHECK_EQ(run("memory offline 32-33"), 0);
 	CHECK_EQ(run("bench contig"), 0);
 	CHECK(strstr(out, "old/new total") != NULL);
@@ -534,7 +534,7 @@ HTEST(mm_cmds_vmem_auto_movable_groups)
 	unsigned movable = 0;
 
 	boot();
-	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
 	host_request(512 * MCM_MiB);
 	CHECK_EQ(mcm_vmem()->plugged_sbs, 256);
 	for (unsigned long id = MCM_FIRST_VMEM; id < MCM_END_BLOCK; id++) {
@@ -572,7 +572,7 @@ HTEST(mm_cmds_memmap_on_memory_pages_belong_to_the_memmap)
 	u64 managed;
 
 	boot();
-	memmap_on_memory = true;
+	memhp_set_memmap_on_memory(true);
 	CHECK_EQ(mcm_dimm_add(1, 0, 2), 0);
 	CHECK_EQ(find_memory_block_by_id(32)->nr_vmemmap_pages, 512);
 	managed = totalram_pages();
@@ -613,7 +613,7 @@ HTEST(mm_cmds_owner_walk_sees_kept_pages)
 	const char *why;
 
 	boot();
-	memmap_on_memory = true;
+	memhp_set_memmap_on_memory(true);
 	CHECK_EQ(mcm_dimm_add(1, 0, 1), 0);
 	CHECK_EQ(run("memory online 32"), 0);
 	host_request(100 * MCM_MiB);		/* memory36: 50 of 64 sub-blocks */

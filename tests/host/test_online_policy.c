@@ -61,7 +61,7 @@ HTEST(hotplug_auto_movable_static_groups)
 	int mgid[4];
 
 	boot(8 * GiB, GiB);
-	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
 	memhp_default_online_type = MMOP_ONLINE;
 	auto_movable_stats_walk(NUMA_NO_NODE, &stats);
 	CHECK_EQ(stats.kernel_early_pages, GiB >> PAGE_SHIFT);
@@ -85,9 +85,9 @@ HTEST(hotplug_auto_movable_static_groups)
 	hotplug_check_invariants();
 
 	boot(8 * GiB, GiB);
-	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
 	memhp_default_online_type = MMOP_ONLINE;
-	auto_movable_ratio = 299;
+	memhp_set_auto_movable_ratio(299);
 	for (unsigned d = 0; d < 3; d++)
 		add_dimm(0, d, "dimm");
 	CHECK_EQ(dimm_zone(0), ZONE_MOVABLE);
@@ -96,9 +96,9 @@ HTEST(hotplug_auto_movable_static_groups)
 
 	/* ratio 0: never movable */
 	boot(8 * GiB, GiB);
-	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
 	memhp_default_online_type = MMOP_ONLINE;
-	auto_movable_ratio = 0;
+	memhp_set_auto_movable_ratio(0);
 	add_dimm(0, 0, "dimm");
 	CHECK_EQ(dimm_zone(0), ZONE_NORMAL);
 	hotplug_check_invariants();
@@ -116,7 +116,7 @@ HTEST(hotplug_auto_movable_dynamic_group)
 	int mgid;
 
 	boot(8 * GiB, GiB);
-	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
 	memhp_default_online_type = MMOP_ONLINE;
 	mgid = memory_group_register_dynamic(0, BLOCK_PAGES, "virtio-mem vmem0");
 	CHECK(mgid >= 0);
@@ -137,7 +137,7 @@ HTEST(hotplug_auto_movable_dynamic_group)
 
 	/* unit of 4 blocks: a kernel block in the unit pulls the rest to kernel */
 	boot(8 * GiB, GiB);
-	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
 	mgid = memory_group_register_dynamic(0, 4 * BLOCK_PAGES, "virtio-mem vmem1");
 	CHECK_EQ(memory_group_register_dynamic(0, 3 * BLOCK_PAGES, "bad"), -EINVAL);
 	CHECK_EQ(memory_group_register_dynamic(0, BLOCK_PAGES / 2, "bad"), -EINVAL);
@@ -164,7 +164,7 @@ HTEST(hotplug_auto_movable_dynamic_group)
 HTEST(hotplug_auto_movable_numa_aware)
 {
 	boot(8 * GiB, GiB);
-	memhp_online_policy = ONLINE_POLICY_AUTO_MOVABLE;
+	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
 	memhp_default_online_type = MMOP_ONLINE;
 	CHECK(!NODE_DATA(1)->online);
 	CHECK(auto_movable_can_online_movable(NUMA_NO_NODE, NULL, BLOCK_PAGES));
@@ -182,7 +182,7 @@ HTEST(hotplug_auto_movable_numa_aware)
 	CHECK(!NODE_DATA(1)->online);
 	hotplug_check_invariants();
 
-	auto_movable_numa_aware = false;
+	memhp_set_auto_movable_numa_aware(false);
 	CHECK_EQ(add_memory(1, HOTPLUG_BASE, 128 * MiB, -1, MHP_NONE), 0);
 	CHECK(block(32)->zone == zone_of(1, ZONE_MOVABLE));
 	hotplug_check_invariants();
@@ -276,6 +276,25 @@ HTEST(hotplug_valid_zones_and_boot_blocks)
 	CHECK(done > 0);
 }
 
+/* The knobs' setters refuse what is out of range and then change nothing. */
+HTEST(hotplug_knob_setters_check_their_range)
+{
+	hotplug_knobs_default();
+	CHECK_EQ(memhp_set_online_policy((enum online_policy)2), -EINVAL);
+	CHECK_EQ(memhp_get_online_policy(), ONLINE_POLICY_CONTIG_ZONES);
+	CHECK_EQ(memhp_set_auto_movable_ratio(1ULL << 32), -EINVAL);
+	CHECK_EQ(memhp_set_auto_movable_ratio(0xffffffffULL), 0);
+	CHECK_EQ(memhp_get_auto_movable_ratio(), 0xffffffffU);
+	CHECK_EQ(memhp_set_inject_going_online_error(1), -EINVAL);
+	CHECK_EQ(memhp_set_inject_going_offline_error(MEMHP_INJECT_ERROR_MIN - 1), -EINVAL);
+	CHECK_EQ(memhp_set_inject_going_offline_error(MEMHP_INJECT_ERROR_MIN), 0);
+	CHECK_EQ(memhp_get_inject_going_online_error(), 0);
+	CHECK_EQ(memhp_get_inject_going_offline_error(), MEMHP_INJECT_ERROR_MIN);
+	hotplug_knobs_default();
+	CHECK_EQ(memhp_get_auto_movable_ratio(), 301);
+	CHECK_EQ(memhp_get_inject_going_offline_error(), 0);
+}
+
 /* notifier-error-inject: every online and offline fails, nothing changes. */
 HTEST(hotplug_error_injection)
 {
@@ -285,7 +304,7 @@ HTEST(hotplug_error_injection)
 	boot(8 * GiB, 512 * MiB);
 	normal = zone_of(0, ZONE_NORMAL);
 	memhp_default_online_type = MMOP_ONLINE;
-	memhp_inject_going_online_error = -ENOMEM;
+	memhp_set_inject_going_online_error(-ENOMEM);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 512 * MiB, -1, MHP_NONE), 0);	/* left offline */
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 4);
 	total0 = totalram_pages();
@@ -297,11 +316,11 @@ HTEST(hotplug_error_injection)
 	CHECK_EQ(memhp_stats.online_failures, 5);
 	hotplug_check_invariants();
 
-	memhp_inject_going_online_error = 0;
+	memhp_set_inject_going_online_error(0);
 	for (unsigned long id = 32; id < 36; id++)
 		CHECK_EQ(memory_block_online(block(id), MMOP_ONLINE), 0);
 	total0 = totalram_pages();
-	memhp_inject_going_offline_error = -EBUSY;
+	memhp_set_inject_going_offline_error(-EBUSY);
 	for (unsigned long id = 32; id < 36; id++) {
 		CHECK_EQ(memory_block_offline(block(id)), -EBUSY);
 		CHECK_EQ(block(id)->state, MEM_ONLINE);
@@ -310,7 +329,7 @@ HTEST(hotplug_error_injection)
 	CHECK_EQ(totalram_pages(), total0);
 	CHECK_EQ(normal->spanned_pages, 4 * BLOCK_PAGES);
 	hotplug_check_invariants();
-	memhp_inject_going_offline_error = 0;
+	memhp_set_inject_going_offline_error(0);
 	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 512 * MiB), 0);
 	hotplug_check_invariants();
 }

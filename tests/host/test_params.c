@@ -86,7 +86,9 @@ HTEST(params_defaults_are_the_variables_values)
 	unsigned n = 0;
 
 	for_each_kernel_param(kp) {
-		CHECK(kp->name && kp->help && kp->value);
+		CHECK(kp->name && kp->help);
+		/* a variable, or a setter and a getter instead of it */
+		CHECK(kp->value ? !kp->set && !kp->get : kp->set && kp->get);
 		CHECK(kp->def >= kp->min && (kp->type == PARAM_ENUM || kp->def <= kp->max));
 		if (kp->type == PARAM_ENUM)
 			CHECK(kp->def < kp->nr_names);
@@ -115,16 +117,8 @@ static void restore_params(void)
 {
 	unsigned i = 0;
 
-	for_each_kernel_param(kp) {
-		u64 v = saved[i++];
-
-		switch (kp->type) {
-		case PARAM_BOOL: *(bool *)kp->value = v; break;
-		case PARAM_UINT: *(unsigned int *)kp->value = (unsigned int)v; break;
-		case PARAM_ENUM: *(int *)kp->value = (int)v; break;
-		case PARAM_SIZE: *(u64 *)kp->value = v; break;
-		}
-	}
+	for_each_kernel_param(kp)
+		CHECK_EQ(param_store(kp, saved[i++]), 0);
 }
 
 static const char *const hostile[] = {
@@ -218,12 +212,18 @@ HTEST(params_sysfs_files_show_linux_text)
 	/* refused values keep the old one and are counted */
 	CHECK_EQ(params_apply_cmdline("memory_hotplug.auto_movable_ratio=4294967296 "
 				      "memhp_default_state=sideways memory_hotplug.auto_movable_numa_aware=maybe"), 3);
-	CHECK_EQ(auto_movable_ratio, 32);
+	CHECK_EQ(memhp_get_auto_movable_ratio(), 32);
 	CHECK_EQ(memhp_default_online_type, MMOP_OFFLINE);
 	CHECK_EQ(vfs_write("/sys/module/memory_hotplug/parameters/auto_movable_ratio", "1x", 2),
 		 -EINVAL);
 	CHECK_EQ(vfs_write("/sys/module/memory_hotplug/parameters/auto_movable_ratio",
 			   "4294967296", 10), -ERANGE);
+	/* the same one check for a value stored without text */
+	CHECK_EQ(param_store(param_find("memory_hotplug.auto_movable_ratio"), 1ULL << 32), -ERANGE);
+	CHECK_EQ(param_store(param_find("memory_hotplug.online_policy"), 2), -EINVAL);
+	CHECK_EQ(param_store(param_find("memory_hotplug.auto_movable_numa_aware"), 2), -EINVAL);
+	CHECK_EQ(memhp_get_auto_movable_ratio(), 32);
+	CHECK_EQ(memhp_get_online_policy(), ONLINE_POLICY_AUTO_MOVABLE);
 	restore_params();
 	vfs_init();
 }

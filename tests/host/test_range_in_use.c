@@ -97,7 +97,7 @@ HTEST(range_in_use_own_memmap_until_removed)
 	char why[160];
 
 	boot_machine();
-	memmap_on_memory = true;
+	memhp_set_memmap_on_memory(true);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 128 * MiB, -1, MHP_MEMMAP_ON_MEMORY), 0);
 	CHECK_EQ(block(32)->nr_vmemmap_pages, 512);
 	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, 512, why, sizeof(why)), -EBUSY);
@@ -107,7 +107,7 @@ HTEST(range_in_use_own_memmap_until_removed)
 	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES + 512, BLOCK_PAGES - 512, why, sizeof(why)), 0);
 	CHECK_EQ(remove_memory(HOTPLUG_BASE, 128 * MiB), 0);
 	CHECK_EQ(memory_range_in_use(32 * BLOCK_PAGES, BLOCK_PAGES, why, sizeof(why)), 0);
-	memmap_on_memory = false;
+	memhp_set_memmap_on_memory(false);
 }
 
 /*

@@ -67,7 +67,7 @@ HTEST(sysfs_memory_state_and_online_files)
 
 	hotplug_boot(5 * GiB, GiB);
 	memhp_default_online_type = MMOP_OFFLINE;
-	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+	memhp_set_online_policy(ONLINE_POLICY_CONTIG_ZONES);
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);
 	memory_sysfs_init();
@@ -113,7 +113,7 @@ HTEST(sysfs_memory_online_uses_default_online_type)
 
 	hotplug_boot(5 * GiB, GiB);
 	memhp_default_online_type = MMOP_OFFLINE;
-	memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
+	memhp_set_online_policy(ONLINE_POLICY_CONTIG_ZONES);
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);
 	memory_sysfs_init();

@@ -238,12 +238,41 @@ void build_all_zonelists(void);
  */
 void setup_per_zone_wmarks(void);
 
-/* set_min_free_kbytes() - the vm.min_free_kbytes sysctl: use kbytes and
- * recompute; 0 or -EINVAL (negative). */
+/*
+ * The two watermark tunables are page_alloc.c's own: read through the
+ * getters, written only through the setters, which recompute the
+ * watermarks (setup_per_zone_wmarks()) with the new value.
+ */
+
+/*
+ * set_min_free_kbytes() - the vm.min_free_kbytes sysctl: use kbytes (a
+ * floor: a larger computed value still wins, so 0 means automatic) and
+ * recompute the watermarks.  Returns 0, or -EINVAL if kbytes is outside
+ * [0, INT_MAX] (negative; nothing changed).  Context: (boot) or (main).
+ */
 int set_min_free_kbytes(int kbytes);
 
-extern int min_free_kbytes;		/* as /proc/sys/vm/min_free_kbytes */
-extern int watermark_scale_factor;	/* 10 = 0.1% of a zone between marks */
+/* get_min_free_kbytes() - min_free_kbytes as the last computation left it,
+ * as /proc/sys/vm/min_free_kbytes shows it.  Context: (boot) or (main). */
+int get_min_free_kbytes(void);
+
+/* The range of watermark_scale_factor, in units of 0.01% of a zone. */
+#define WATERMARK_SCALE_FACTOR_MIN	1
+#define WATERMARK_SCALE_FACTOR_MAX	3000
+
+/*
+ * set_watermark_scale_factor() - the vm.watermark_scale_factor sysctl: the
+ * gap between a zone's watermarks in units of 0.01% of its managed pages
+ * (default 10, 0.1%), then recompute the watermarks.  Returns 0, or
+ * -EINVAL if factor is outside [WATERMARK_SCALE_FACTOR_MIN,
+ * WATERMARK_SCALE_FACTOR_MAX] = [1, 3000] (nothing changed).
+ * Context: (boot) or (main).
+ */
+int set_watermark_scale_factor(int factor);
+
+/* get_watermark_scale_factor() - that factor, default 10 (0.1% of a zone
+ * between marks).  Context: (boot) or (main). */
+int get_watermark_scale_factor(void);
 extern const int sysctl_lowmem_reserve_ratio[MAX_NR_ZONES];
 
 #endif

@@ -501,9 +501,10 @@ bool zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
  * that could have used a higher zone: an allocation allowed up to zone j
  * that lands in zone i must leave lowmem_reserve[j] more pages free there.
  */
-int min_free_kbytes = 1024;
+/* The two tunables: read through get_*(), written only by set_*() below. */
+static int min_free_kbytes = 1024;
 static int user_min_free_kbytes = -1;
-int watermark_scale_factor = 10;
+static int watermark_scale_factor = 10;
 const int sysctl_lowmem_reserve_ratio[MAX_NR_ZONES] = {
 	[ZONE_DMA] = 256, [ZONE_DMA32] = 256, [ZONE_NORMAL] = 32,
 	[ZONE_MOVABLE] = 0, [ZONE_DEVICE] = 0,
@@ -622,6 +623,7 @@ void setup_per_zone_wmarks(void)
 			zone_pcp_init(zone);
 }
 
+/* Contract in buddy_internal.h. */
 int set_min_free_kbytes(int kbytes)
 {
 	if (kbytes < 0)
@@ -630,6 +632,28 @@ int set_min_free_kbytes(int kbytes)
 	min_free_kbytes = kbytes;
 	setup_per_zone_wmarks();
 	return 0;
+}
+
+/* Contract in buddy_internal.h. */
+int get_min_free_kbytes(void)
+{
+	return min_free_kbytes;
+}
+
+/* Contract in buddy_internal.h. */
+int set_watermark_scale_factor(int factor)
+{
+	if (factor < WATERMARK_SCALE_FACTOR_MIN || factor > WATERMARK_SCALE_FACTOR_MAX)
+		return -EINVAL;
+	watermark_scale_factor = factor;
+	setup_per_zone_wmarks();
+	return 0;
+}
+
+/* Contract in buddy_internal.h. */
+int get_watermark_scale_factor(void)
+{
+	return watermark_scale_factor;
 }
 
 /* ---- zonelists ----------------------------------------------------------- */

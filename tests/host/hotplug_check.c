@@ -139,7 +139,7 @@ static void check_auto_movable_cache(void)
  */
 static void check_watermarks(void)
 {
-	unsigned long pages_min = (unsigned long)min_free_kbytes >> (PAGE_SHIFT - 10);
+	unsigned long pages_min = (unsigned long)get_min_free_kbytes() >> (PAGE_SHIFT - 10);
 	unsigned long lowmem_pages = 0;
 	struct zone *zone;
 
@@ -147,7 +147,7 @@ static void check_watermarks(void)
 		lowmem_pages += zone->managed_pages;
 	for_each_zone(zone) {
 		u64 min = lowmem_pages ? (u64)pages_min * zone->managed_pages / lowmem_pages : 0;
-		u64 gap = MAX(min / 4, (u64)zone->managed_pages * (u64)watermark_scale_factor / 10000);
+		u64 gap = MAX(min / 4, (u64)zone->managed_pages * (u64)get_watermark_scale_factor() / 10000);
 		struct per_cpu_pages pcp = *zone_pcp(zone, 0);
 
 		CHECK_EQ(zone->watermark[WMARK_MIN], min);

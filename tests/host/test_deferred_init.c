@@ -158,7 +158,7 @@ static void snapshot_take(struct snapshot *s)
 	qsort(s->free, n, sizeof(*s->free), free_block_cmp);
 	s->nr_free_blocks = n;
 	s->totalreserve = totalreserve_pages;
-	s->min_free = min_free_kbytes;
+	s->min_free = get_min_free_kbytes();
 }
 
 static void snapshot_free(struct snapshot *s)

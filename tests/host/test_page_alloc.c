@@ -71,7 +71,7 @@ HTEST(watermarks_match_linux_6_1)
 	dma32 = zone_of(0, ZONE_DMA32);
 	mov = zone_of(0, ZONE_MOVABLE);
 	CHECK_EQ(set_min_free_kbytes(45056), 0);
-	CHECK_EQ(min_free_kbytes, 45056);	/* the computed 5580 is smaller */
+	CHECK_EQ(get_min_free_kbytes(), 45056);	/* the computed 5580 is smaller */
 	CHECK_EQ(dma->watermark[WMARK_MIN], 24);
 	CHECK_EQ(dma->watermark[WMARK_LOW], 30);
 	CHECK_EQ(dma->watermark[WMARK_HIGH], 36);
@@ -119,7 +119,7 @@ HTEST(watermarks_min_free_kbytes_computed)
 	bf_machine(0);
 	fake_node(0, managed);
 	CHECK_EQ(set_min_free_kbytes(0), 0);	/* back to automatic */
-	CHECK_EQ(min_free_kbytes, 5580);
+	CHECK_EQ(get_min_free_kbytes(), 5580);
 	CHECK_EQ(zone_of(0, ZONE_DMA)->watermark[WMARK_MIN], 11);
 	CHECK_EQ(zone_of(0, ZONE_DMA)->watermark[WMARK_LOW], 14);
 	CHECK_EQ(zone_of(0, ZONE_DMA)->watermark[WMARK_HIGH], 17);
@@ -127,15 +127,44 @@ HTEST(watermarks_min_free_kbytes_computed)
 	CHECK_EQ(zone_of(0, ZONE_DMA32)->watermark[WMARK_LOW], 1865);
 	CHECK_EQ(zone_of(0, ZONE_DMA32)->watermark[WMARK_HIGH], 2347);
 	setup_per_zone_wmarks();
-	CHECK_EQ(min_free_kbytes, 5566);
+	CHECK_EQ(get_min_free_kbytes(), 5566);
 	CHECK_EQ(set_min_free_kbytes(-1), -22);
 
 	bf_machine(0);
 	fake_node(0, tiny);
 	setup_per_zone_wmarks();
-	CHECK_EQ(min_free_kbytes, 128);
+	CHECK_EQ(get_min_free_kbytes(), 128);
 	CHECK_EQ(zone_of(0, ZONE_NORMAL)->watermark[WMARK_MIN], 32);
 	CHECK_EQ(zone_of(0, ZONE_NORMAL)->watermark[WMARK_LOW], 40);
+}
+
+/*
+ * watermark_scale_factor sets the gap between the marks, and its setter
+ * recomputes them: DMA32's 482678 managed pages get a gap of max(min / 4,
+ * 482678 * 100 / 10000) = 4826 at factor 100, back to 482 at 10.  Out of
+ * [1, 3000] is refused and changes nothing.
+ */
+HTEST(watermarks_scale_factor_setter_recomputes)
+{
+	static const unsigned long managed[MAX_NR_ZONES] = {
+		[ZONE_DMA] = 3840, [ZONE_DMA32] = 482678,
+	};
+	struct zone *dma32;
+
+	bf_machine(0);
+	fake_node(0, managed);
+	CHECK_EQ(set_min_free_kbytes(0), 0);
+	dma32 = zone_of(0, ZONE_DMA32);
+	CHECK_EQ(get_watermark_scale_factor(), 10);
+	CHECK_EQ(set_watermark_scale_factor(100), 0);
+	CHECK_EQ(get_watermark_scale_factor(), 100);
+	CHECK_EQ(dma32->watermark[WMARK_LOW] - dma32->watermark[WMARK_MIN], 4826);
+	CHECK_EQ(dma32->watermark[WMARK_HIGH] - dma32->watermark[WMARK_LOW], 4826);
+	CHECK_EQ(set_watermark_scale_factor(0), -EINVAL);
+	CHECK_EQ(set_watermark_scale_factor(3001), -EINVAL);
+	CHECK_EQ(get_watermark_scale_factor(), 100);
+	CHECK_EQ(set_watermark_scale_factor(10), 0);
+	CHECK_EQ(dma32->watermark[WMARK_LOW] - dma32->watermark[WMARK_MIN], 482);
 }
 
 /* A 64 MiB node-0 Normal zone, all handed over, watermarks min/low/high. */

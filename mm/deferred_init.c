@@ -40,11 +40,13 @@
 #include <mm/platform.h>
 #include "buddy_internal.h"
 #include "internal.h"
+#include <lib/errno.h>
 #include <lib/params.h>
 #include <lib/string.h>
 
-int deferred_init_param = DESIGN_OLD;
-u64 deferred_init_early = (256ULL << 20);
+/* The boot parameters, written only by the setters below. */
+static enum mech_design deferred_init_param = DESIGN_OLD;
+static u64 deferred_init_early = (256ULL << 20);
 struct deferred_init_stats deferred_init_stats;
 
 static u64 node_pending_pages[MAX_NUMNODES];
@@ -55,12 +57,54 @@ static u64 next_section;	/* no pending section below this number */
 _Static_assert(sizeof(enum mech_design) == sizeof(int), "PARAM_ENUM stores an int");
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
 
+/* Contract in include/mm/deferred_init.h. */
+enum mech_design deferred_init_get_design(void)
+{
+	return deferred_init_param;
+}
+
+/* Contract in include/mm/deferred_init.h. */
+int deferred_init_set_design(enum mech_design design)
+{
+	if (design != DESIGN_OLD && design != DESIGN_NEW)
+		return -EINVAL;
+	deferred_init_param = design;
+	return 0;
+}
+
+/* Contract in include/mm/deferred_init.h. */
+u64 deferred_init_get_early(void)
+{
+	return deferred_init_early;
+}
+
+/* Contract in include/mm/deferred_init.h. */
+int deferred_init_set_early(u64 bytes)
+{
+	deferred_init_early = bytes;
+	return 0;
+}
+
+/* The parameter table's getter of deferred_init=: the design's index. */
+static u64 design_param_get(void)
+{
+	return deferred_init_param;
+}
+
+/* The parameter table's setter of deferred_init=: index 0 or 1 (old, new). */
+static int design_param_set(u64 v)
+{
+	return v > DESIGN_NEW ? -EINVAL : deferred_init_set_design((enum mech_design)v);
+}
+
 KERNEL_PARAM(deferred_init,
-	.name = "deferred_init", .type = PARAM_ENUM, .value = &deferred_init_param,
+	.name = "deferred_init", .type = PARAM_ENUM,
+	.set = design_param_set, .get = design_param_get,
 	.def = DESIGN_OLD, .names = mech_design_names, .nr_names = 2,	/* old, new */
 	.help = "boot memmap init: old = all before the prompt, new = early part, the rest after");
 KERNEL_PARAM(deferred_init_early,
-	.name = "deferred_init_early", .type = PARAM_SIZE, .value = &deferred_init_early,
+	.name = "deferred_init_early", .type = PARAM_SIZE,
+	.set = deferred_init_set_early, .get = deferred_init_get_early,
 	.min = 0, .max = ~0ULL, .def = (256ULL << 20),
 	.help = "deferred_init=new: memory of each node initialised at boot (whole sections, at least one)");
 
@@ -166,8 +210,10 @@ static bool only_memmap_reserved(u64 nr)
 
 void deferred_init_plan(void)
 {
-	u64 early_sections = MAX(ALIGN_UP(deferred_init_early, (u64)PAGES_PER_SECTION << PAGE_SHIFT) /
-				 ((u64)PAGES_PER_SECTION << PAGE_SHIFT), 1ULL);
+	const u64 section_bytes = (u64)PAGES_PER_SECTION << PAGE_SHIFT;
+	/* rounded up without ALIGN_UP(), which wraps to 0 near ~0 */
+	u64 early_sections = MAX(deferred_init_early / section_bytes +
+				 (deferred_init_early % section_bytes != 0), 1ULL);
 	u64 early_done[MAX_NUMNODES] = { 0 };
 	u64 nr = 0;
 

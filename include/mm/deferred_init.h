@@ -45,16 +45,40 @@
 #define MM_DEFERRED_INIT_H
 
 #include <mm/mmzone.h>
+#include <mm/mechanisms.h>
 #include <lib/printer.h>
 
 /*
- * The boot parameters: deferred_init=old|new and deferred_init_early=SIZE.
- * deferred_init_param holds the design the boot asks for, DESIGN_OLD or
- * DESIGN_NEW (an enum mech_design, int-sized as PARAM_ENUM stores it);
- * deferred_init_plan() switches MECH_DEFERRED_INIT to it.
+ * The boot parameters: deferred_init=old|new and deferred_init_early=SIZE,
+ * private to deferred_init.c (deferred_init_param, deferred_init_early):
+ * read through the getters, written only through the setters.  The
+ * design is the one the boot asks for; deferred_init_plan() switches
+ * MECH_DEFERRED_INIT to it.
  */
-extern int deferred_init_param;
-extern u64 deferred_init_early;
+
+/* deferred_init_get_design() - the design deferred_init= asks for,
+ * DESIGN_OLD (the default) or DESIGN_NEW.  Context: (boot) or (main). */
+enum mech_design deferred_init_get_design(void);
+
+/*
+ * deferred_init_set_design() - ask for design at the next
+ * deferred_init_plan() (the boot; the host tests boot again).  Returns 0,
+ * or -EINVAL unless design is DESIGN_OLD or DESIGN_NEW (nothing changed).
+ * Context: (boot).
+ */
+int deferred_init_set_design(enum mech_design design);
+
+/* deferred_init_get_early() - deferred_init_early: the bytes of each node's
+ * memory initialised at boot under the new design, default 256 MiB.
+ * Context: (boot) or (main). */
+u64 deferred_init_get_early(void);
+
+/*
+ * deferred_init_set_early() - set deferred_init_early for the next
+ * deferred_init_plan(); any size is valid (rounded up to whole sections,
+ * at least one; ~0 keeps all early): returns 0.  Context: (boot).
+ */
+int deferred_init_set_early(u64 bytes);
 
 /* What deferred init did so far, for `meminit` and the tests. */
 struct deferred_init_stats {
@@ -75,7 +99,7 @@ extern struct deferred_init_stats deferred_init_stats;
  * deferred_init_plan() - with deferred_init=new, choose the sections that
  * wait and mark them SECTION_MEMMAP_DEFERRED; with old, nothing.  Resets the
  * state of a previous boot (host tests boot many times) and sets the
- * mechanism's design from deferred_init_param.  Called by mm_core_init()
+ * mechanism's design from deferred_init=.  Called by mm_core_init()
  * after the zones are set up and before the memmap is initialised.
  * Context: (boot).
  */

@@ -55,6 +55,9 @@
 /* node 0's memmap, at the top of section 7: 2 MiB for each of its 7 sections */
 #define NODE0_MEMMAP_PAGES	(7 * ((PAGES_PER_SECTION * sizeof(struct page)) >> PAGE_SHIFT))
 
+/* deferred_init_early for di_boot(); a test may change it and put it back. */
+static u64 di_early = 128 * MiB;
+
 /* Boot the machine above with design d (deferred_init=old|new). */
 static void di_boot(int d)
 {
@@ -72,8 +75,9 @@ static void di_boot(int d)
 	bp.reserved[bp.nr_reserved++] = (typeof(bp.reserved[0])){ 1 * MiB, 3 * MiB, "kernel image" };
 	bp.numa[bp.nr_numa++] = (struct numa_memblk){ 0, 1 * GiB, 0, false };
 	bp.numa[bp.nr_numa++] = (struct numa_memblk){ 1 * GiB, 2 * GiB, 1, false };
-	deferred_init_param = d;
-	deferred_init_early = 128 * MiB;
+	CHECK_EQ(deferred_init_set_design(d), 0);
+	CHECK_EQ(deferred_init_set_early(di_early), 0);
+	CHECK_EQ(deferred_init_get_design(), d);
 	mm_core_init(&bp);
 	memory_blocks_init_boot();
 	hotplug_knobs_default();
@@ -82,8 +86,8 @@ static void di_boot(int d)
 /* Put the boot parameters back for the other tests of the suite. */
 static void di_restore(void)
 {
-	deferred_init_param = DESIGN_OLD;
-	deferred_init_early = 256 * MiB;
+	deferred_init_set_design(DESIGN_OLD);
+	deferred_init_set_early(256 * MiB);
 	mech_register_leave_new(MECH_DEFERRED_INIT, NULL);
 	mech_set(MECH_DEFERRED_INIT, DESIGN_OLD);
 }
@@ -343,6 +347,24 @@ HTEST(deferred_init_boot_leaves_sections_pending)
 	/* a pending zone is not contiguous, under both designs */
 	CHECK(!NODE_DATA(0)->node_zones[ZONE_DMA32].contiguous);
 	CHECK(!zone_contiguous_by_walk(&NODE_DATA(1)->node_zones[ZONE_DMA32]));
+	di_restore();
+}
+
+/*
+ * The setters: a design other than old and new is refused; an early size
+ * near 2^64 rounds up to every section (not wrapping to one), so nothing
+ * waits.
+ */
+HTEST(deferred_init_setters_and_a_huge_early_size)
+{
+	CHECK_EQ(deferred_init_set_design((enum mech_design)2), -EINVAL);
+	CHECK_EQ(deferred_init_get_design(), DESIGN_OLD);
+	di_early = ~0ULL;
+	di_boot(DESIGN_NEW);
+	CHECK_EQ(deferred_init_get_early(), ~0ULL);
+	CHECK(deferred_init_stats.boot_new);
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	di_early = 128 * MiB;
 	di_restore();
 }
 

@@ -54,7 +54,6 @@ static u64 node_pending_sections[MAX_NUMNODES];
 static u64 pending_sections;	/* all nodes */
 static u64 next_section;	/* no pending section below this number */
 
-_Static_assert(sizeof(enum mech_design) == sizeof(int), "PARAM_ENUM stores an int");
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
 
 /* Contract in include/mm/deferred_init.h. */

@@ -580,7 +580,7 @@ void memory_hotplug_dump(struct printer *p)
 			  group->present_kernel_pages, group->present_movable_pages);
 	}
 	pr_printf(p, "auto_online_blocks: %s  online_policy: %s  auto_movable_ratio: %u  auto_movable_numa_aware: %s  memmap_on_memory: %s\n",
-		  mmop_name(memhp_default_online_type),
+		  mmop_name(memhp_get_default_online_type()),
 		  memhp_get_online_policy() == ONLINE_POLICY_AUTO_MOVABLE ? "auto-movable" : "contig-zones",
 		  memhp_get_auto_movable_ratio(), memhp_get_auto_movable_numa_aware() ? "Y" : "N",
 		  memhp_get_memmap_on_memory() ? "Y" : "N");

@@ -120,7 +120,9 @@ const struct rwsem *mem_hotplug_lock_stats(void)
 }
 
 static bool memmap_on_memory;	/* written only by memhp_set_memmap_on_memory() */
-enum mmop memhp_default_online_type = MMOP_ONLINE;	/* hot-added memory just appears (memhp_default_state=) */
+/* hot-added memory just appears (memhp_default_state=); written only by
+ * memhp_set_default_online_type() */
+static enum mmop memhp_default_online_type = MMOP_ONLINE;
 /* written only by memhp_set_inject_going_{online,offline}_error() */
 static int memhp_inject_going_online_error;
 static int memhp_inject_going_offline_error;
@@ -170,9 +172,18 @@ int memhp_set_inject_going_offline_error(int err)
 }
 
 /* Contract in include/mm/memory_hotplug.h. */
-void memhp_set_default_online_type(enum mmop type)
+enum mmop memhp_get_default_online_type(void)
 {
+	return memhp_default_online_type;
+}
+
+/* Contract in include/mm/memory_hotplug.h. */
+int memhp_set_default_online_type(enum mmop type)
+{
+	if (type < MMOP_OFFLINE || type > MMOP_ONLINE_MOVABLE)
+		return -EINVAL;
 	memhp_default_online_type = type;
+	return 0;
 }
 
 /* A block's memmap: 32768 struct pages of 64 bytes = 2 MiB = 512 pages. */

@@ -26,9 +26,6 @@ static const char *const online_policy_names[] = {
 	[ONLINE_POLICY_AUTO_MOVABLE] = "auto-movable",
 };
 
-_Static_assert(sizeof(enum online_policy) == sizeof(int), "PARAM_ENUM stores an int");
-_Static_assert(sizeof(enum mmop) == sizeof(int), "PARAM_ENUM stores an int");
-
 /*
  * The table's get and set for each knob: the value as a u64 (bool 0/1, enum
  * index) to the knob's own getter and setter, which return the knob's
@@ -94,8 +91,20 @@ KERNEL_PARAM(memmap_on_memory,
 	.module = "memory_hotplug", .name = "memmap_on_memory", .type = PARAM_BOOL,
 	.set = memmap_on_memory_set, .get = memmap_on_memory_get, .max = 1, .def = 0,
 	.help = "place a hot-added block's memmap at the start of the block itself (boot only)");
+/* The table's getter of memhp_default_state= (see above). */
+static u64 default_online_type_get(void)
+{
+	return (u64)memhp_get_default_online_type();
+}
+
+/* The table's setter of memhp_default_state= (see above). */
+static int default_online_type_set(u64 v)
+{
+	return v > MMOP_ONLINE_MOVABLE ? -EINVAL : memhp_set_default_online_type((enum mmop)v);
+}
+
 KERNEL_PARAM(memhp_default_state,
 	.name = "memhp_default_state", .type = PARAM_ENUM,
-	.value = &memhp_default_online_type, .def = MMOP_ONLINE,
+	.set = default_online_type_set, .get = default_online_type_get, .def = MMOP_ONLINE,
 	.names = mmop_names, .nr_names = NR_MMOP,
 	.help = "the online type hot-added memory gets (auto_online_blocks)");

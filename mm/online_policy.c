@@ -83,7 +83,9 @@ int memhp_set_auto_movable_numa_aware(bool on)
 /* Contract in memory_hotplug.h. */
 enum mmop default_online_type(void)
 {
-	return memhp_default_online_type == MMOP_OFFLINE ? MMOP_ONLINE : memhp_default_online_type;
+	enum mmop type = memhp_get_default_online_type();
+
+	return type == MMOP_OFFLINE ? MMOP_ONLINE : type;
 }
 
 /* ---- which zone: the online policies ------------------------------------- */

@@ -88,7 +88,7 @@ static int block_size_bytes_show(struct printer *p, void *data)
 static int auto_online_blocks_show(struct printer *p, void *data)
 {
 	(void)data;
-	pr_printf(p, "%s\n", mmop_name(memhp_default_online_type));
+	pr_printf(p, "%s\n", mmop_name(memhp_get_default_online_type()));
 	return 0;
 }
 
@@ -99,8 +99,7 @@ static int auto_online_blocks_store(const char *buf, size_t len, void *data)
 	(void)data;
 	if (type < 0)
 		return -EINVAL;
-	memhp_set_default_online_type((enum mmop)type);
-	return 0;
+	return memhp_set_default_online_type((enum mmop)type);
 }
 
 static const struct vfs_file_ops block_size_bytes_ops = { .show = block_size_bytes_show };

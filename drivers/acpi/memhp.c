@@ -267,7 +267,7 @@ static bool dimm_add_step(struct longop *op, u64 deadline_ns)
 {
 	unsigned slot = slot_of_op(op);
 	struct dimm_slot *s = &slots[slot];
-	enum mmop type = memhp_default_online_type;
+	enum mmop type = memhp_get_default_online_type();
 	unsigned flags = MHP_NO_AUTO_ONLINE | (memhp_get_memmap_on_memory() ? MHP_MEMMAP_ON_MEMORY : 0);
 
 	do {
@@ -346,7 +346,7 @@ static void dimm_op_start(struct dimm_slot *s)
 static void dimm_add_start(unsigned slot)
 {
 	struct dimm_slot *s = &slots[slot];
-	bool auto_on = memhp_default_online_type != MMOP_OFFLINE;
+	bool auto_on = memhp_get_default_online_type() != MMOP_OFFLINE;
 
 	s->nr_blocks = (unsigned)(s->use_size / MEMORY_BLOCK_SIZE);
 	s->added = s->onlined = s->removed = 0;

@@ -172,12 +172,17 @@ int memory_range_in_use(u64 start_pfn, u64 nr_pages, char *why, size_t size);
 /*
  * Policy knobs (/sys/module/memory_hotplug/parameters, auto_online_blocks).
  * The online policy and the auto-movable pair are online_policy.c's,
- * memmap_on_memory is memory_hotplug.c's, each private to its file: read
+ * memmap_on_memory and auto_online_blocks' type are memory_hotplug.c's,
+ * each private to its file: read
  * through the getters, written only through the setters (the parameter
  * table in mm/memory_hotplug_params.c uses them too).
  */
 enum online_policy { ONLINE_POLICY_CONTIG_ZONES, ONLINE_POLICY_AUTO_MOVABLE };
-extern enum mmop memhp_default_online_type;	/* auto_online_blocks; default online (memhp_default_state=) */
+
+/* memhp_get_default_online_type() - auto_online_blocks: the type hot-added
+ * memory is onlined with (MMOP_OFFLINE: none); default MMOP_ONLINE
+ * (memhp_default_state=).  Private to memory_hotplug.c.  Context: (main). */
+enum mmop memhp_get_default_online_type(void);
 
 /* memhp_get_online_policy() - memory_hotplug.online_policy, default
  * contig-zones.  Context: (main). */
@@ -229,11 +234,13 @@ bool memhp_get_memmap_on_memory(void);
 int memhp_set_memmap_on_memory(bool on);
 
 /*
- * memhp_set_default_online_type() - set memhp_default_online_type, the type
- * hot-added memory is onlined with (a write of auto_online_blocks); type is
- * a valid enum mmop.  Context: (main).
+ * memhp_set_default_online_type() - set the type hot-added memory is
+ * onlined with from now on (a write of auto_online_blocks,
+ * memhp_default_state=).  Returns 0, or -EINVAL if type is outside
+ * [MMOP_OFFLINE, MMOP_ONLINE_MOVABLE] (nothing changed).
+ * Context: (boot) or (main).
  */
-void memhp_set_default_online_type(enum mmop type);
+int memhp_set_default_online_type(enum mmop type);
 
 /*
  * default_online_type() - the online type for a block that must go online
@@ -303,7 +310,7 @@ static inline bool memory_groups_have_dynamic(void)
 /*
  * add_memory() - add [start, start+size) of node nid, in group mgid (-1:
  * none), as offline memory blocks, then online them if
- * memhp_default_online_type says so.  start and size must be multiples of
+ * auto_online_blocks (memhp_get_default_online_type()) says so.  start and size must be multiples of
  * the block size (-EINVAL otherwise); the range must not overlap present
  * memory (-EEXIST).  Blocks are added one at a time, each with its own
  * 2 MiB memmap; with auto-online on they are onlined after all are added

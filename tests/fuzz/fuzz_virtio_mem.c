@@ -289,7 +289,7 @@ static void device_build(void)
 		put_cap(0xa4, 0xb4, VIRTIO_PCI_CAP_DEVICE_CFG, 4, BAR_DEVICE, 0x30, 0);
 
 	t = in_u8();
-	memhp_default_online_type = (enum mmop)(t % 4);
+	memhp_set_default_online_type((enum mmop)(t % 4));
 	memhp_set_online_policy(t & 4 ? ONLINE_POLICY_AUTO_MOVABLE : ONLINE_POLICY_CONTIG_ZONES);
 }
 
@@ -503,7 +503,7 @@ static void run_op(u8 op)
 			(a & 0x20 ? memhp_set_inject_going_offline_error :
 				    memhp_set_inject_going_online_error)(a & 0x40 ? -EBUSY : 0);
 		else				/* auto_online_blocks changes */
-			memhp_default_online_type = (enum mmop)(a % 4);
+			memhp_set_default_online_type((enum mmop)(a % 4));
 		break;
 	}
 }

@@ -73,7 +73,7 @@ static inline void hotplug_knobs_default(void)
 	memhp_set_auto_movable_ratio(301);
 	memhp_set_auto_movable_numa_aware(true);
 	memhp_set_memmap_on_memory(false);
-	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_set_default_online_type(MMOP_OFFLINE);
 	memhp_set_inject_going_online_error(0);
 	memhp_set_inject_going_offline_error(0);
 }

@@ -133,7 +133,7 @@ HTEST(hotplug_offline_shrinks_spans)
 	boot(8 * GiB, 512 * MiB);
 	normal = zone_of(0, ZONE_NORMAL);
 	total0 = totalram_pages();
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, GiB, -1, MHP_NONE), 0);
 	hotplug_check_invariants();
 	free0 = global_free_pages();
@@ -504,7 +504,7 @@ HTEST(hotplug_huge_range_block_by_block)
 	free0 = global_free_pages();
 	roots0 = nr_section_roots();
 
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, size, -1, MHP_NONE), 0);
 	hotplug_check_invariants();
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_ONLINE], 1 + 128);
@@ -561,7 +561,7 @@ HTEST(hotplug_huge_range_block_by_block)
 	CHECK_EQ(nr_section_roots(), roots0);
 	CHECK_EQ(host_vmemmap_populated_pages, vm0);
 
-	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_set_default_online_type(MMOP_OFFLINE);
 	memhp_set_memmap_on_memory(true);
 	free0 = global_free_pages();
 	roots0 = nr_section_roots();

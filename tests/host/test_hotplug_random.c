@@ -182,7 +182,7 @@ static void random_sequence(unsigned seed, unsigned steps)
 				break;
 			slot->nid = rand() % 2;
 			memhp_set_memmap_on_memory(rand() % 2);
-			memhp_default_online_type = (enum mmop)(rand() % 4);
+			memhp_set_default_online_type((enum mmop)(rand() % 4));
 			memhp_set_online_policy(rand() % 2 ? ONLINE_POLICY_AUTO_MOVABLE : ONLINE_POLICY_CONTIG_ZONES);
 			memhp_set_auto_movable_numa_aware(rand() % 2);
 			slot->mgid = rand() % 3 == 0 ? -1 : rand() % 2 ?

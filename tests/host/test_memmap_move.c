@@ -83,7 +83,7 @@ HTEST(memmap_move_dimms_hold_each_others_memmaps)
 	u64 moved0;
 
 	hotplug_boot(8 * GiB, 512 * MiB);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	base = baseline_now();
 
 	CHECK_EQ(add_memory(0, a, size, -1, MHP_NONE), 0);
@@ -133,7 +133,7 @@ HTEST(memmap_move_range_removed_bottom_up)
 	u64 first = PHYS_PFN(start) / PAGES_PER_MEMORY_BLOCK, nested = 0, moved0;
 
 	hotplug_boot(start + size, 128 * MiB);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	base = baseline_now();
 	CHECK_EQ(add_memory(0, start, size, -1, MHP_NONE), 0);
 	hotplug_check_invariants();
@@ -183,7 +183,7 @@ HTEST(memmap_move_dimms_removed_in_random_order)
 		u64 at = 4 * GiB;
 
 		hotplug_boot(16 * GiB, 256 * MiB);
-		memhp_default_online_type = (seed & 1) ? MMOP_ONLINE_MOVABLE : MMOP_ONLINE;
+		memhp_set_default_online_type((seed & 1) ? MMOP_ONLINE_MOVABLE : MMOP_ONLINE);
 		base = baseline_now();
 		for (unsigned i = 0; i < NR_DIMMS; i++) {
 			start[i] = at;
@@ -222,7 +222,7 @@ HTEST(memmap_move_pinned_or_forged_is_refused)
 	unsigned long idx;
 
 	hotplug_boot(8 * GiB, 512 * MiB);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	CHECK_EQ(add_memory(0, 4 * GiB, BLOCK, -1, MHP_NONE), 0);
 	CHECK_EQ(add_memory(0, 5 * GiB, BLOCK, -1, MHP_NONE), 0);
 	CHECK_EQ(memmap_holder(40), 32);

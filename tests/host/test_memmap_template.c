@@ -551,7 +551,7 @@ static void boot_machine_hot(enum mech_design d, u64 hot_bytes)
 	fw_memmap_sanitize(&map);
 	mm_core_init(&bp);
 	memory_blocks_init_boot();
-	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_set_default_online_type(MMOP_OFFLINE);
 	memhp_set_memmap_on_memory(false);
 	devmem_reset();
 }

@@ -62,7 +62,7 @@ HTEST(hotplug_auto_movable_static_groups)
 
 	boot(8 * GiB, GiB);
 	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	auto_movable_stats_walk(NUMA_NO_NODE, &stats);
 	CHECK_EQ(stats.kernel_early_pages, GiB >> PAGE_SHIFT);
 	CHECK_EQ(stats.movable_pages, 0);
@@ -86,7 +86,7 @@ HTEST(hotplug_auto_movable_static_groups)
 
 	boot(8 * GiB, GiB);
 	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	memhp_set_auto_movable_ratio(299);
 	for (unsigned d = 0; d < 3; d++)
 		add_dimm(0, d, "dimm");
@@ -97,7 +97,7 @@ HTEST(hotplug_auto_movable_static_groups)
 	/* ratio 0: never movable */
 	boot(8 * GiB, GiB);
 	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	memhp_set_auto_movable_ratio(0);
 	add_dimm(0, 0, "dimm");
 	CHECK_EQ(dimm_zone(0), ZONE_NORMAL);
@@ -117,7 +117,7 @@ HTEST(hotplug_auto_movable_dynamic_group)
 
 	boot(8 * GiB, GiB);
 	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	mgid = memory_group_register_dynamic(0, BLOCK_PAGES, "virtio-mem vmem0");
 	CHECK(mgid >= 0);
 	for (unsigned i = 0; i < 29; i++) {
@@ -165,7 +165,7 @@ HTEST(hotplug_auto_movable_numa_aware)
 {
 	boot(8 * GiB, GiB);
 	memhp_set_online_policy(ONLINE_POLICY_AUTO_MOVABLE);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	CHECK(!NODE_DATA(1)->online);
 	CHECK(auto_movable_can_online_movable(NUMA_NO_NODE, NULL, BLOCK_PAGES));
 
@@ -290,6 +290,8 @@ HTEST(hotplug_knob_setters_check_their_range)
 	CHECK_EQ(memhp_set_inject_going_offline_error(MEMHP_INJECT_ERROR_MIN), 0);
 	CHECK_EQ(memhp_get_inject_going_online_error(), 0);
 	CHECK_EQ(memhp_get_inject_going_offline_error(), MEMHP_INJECT_ERROR_MIN);
+	CHECK_EQ(memhp_set_default_online_type((enum mmop)NR_MMOP), -EINVAL);
+	CHECK_EQ(memhp_get_default_online_type(), MMOP_OFFLINE);
 	hotplug_knobs_default();
 	CHECK_EQ(memhp_get_auto_movable_ratio(), 301);
 	CHECK_EQ(memhp_get_inject_going_offline_error(), 0);
@@ -303,7 +305,7 @@ HTEST(hotplug_error_injection)
 
 	boot(8 * GiB, 512 * MiB);
 	normal = zone_of(0, ZONE_NORMAL);
-	memhp_default_online_type = MMOP_ONLINE;
+	memhp_set_default_online_type(MMOP_ONLINE);
 	memhp_set_inject_going_online_error(-ENOMEM);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 512 * MiB, -1, MHP_NONE), 0);	/* left offline */
 	CHECK_EQ(nr_memory_blocks_in_state[MEM_OFFLINE], 4);

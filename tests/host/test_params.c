@@ -208,12 +208,12 @@ HTEST(params_sysfs_files_show_linux_text)
 	buf_printer_init(&bp, buf, sizeof(buf));
 	CHECK_EQ(vfs_read("/sys/module/memory_hotplug/parameters/memmap_on_memory", &bp.p), 0);
 	CHECK_STREQ(buf, "Y\n");
-	CHECK_EQ(memhp_default_online_type, MMOP_OFFLINE);
+	CHECK_EQ(memhp_get_default_online_type(), MMOP_OFFLINE);
 	/* refused values keep the old one and are counted */
 	CHECK_EQ(params_apply_cmdline("memory_hotplug.auto_movable_ratio=4294967296 "
 				      "memhp_default_state=sideways memory_hotplug.auto_movable_numa_aware=maybe"), 3);
 	CHECK_EQ(memhp_get_auto_movable_ratio(), 32);
-	CHECK_EQ(memhp_default_online_type, MMOP_OFFLINE);
+	CHECK_EQ(memhp_get_default_online_type(), MMOP_OFFLINE);
 	CHECK_EQ(vfs_write("/sys/module/memory_hotplug/parameters/auto_movable_ratio", "1x", 2),
 		 -EINVAL);
 	CHECK_EQ(vfs_write("/sys/module/memory_hotplug/parameters/auto_movable_ratio",

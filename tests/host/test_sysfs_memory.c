@@ -66,7 +66,7 @@ HTEST(sysfs_memory_state_and_online_files)
 	const char *online = MEMORY_DIR "/memory32/online";
 
 	hotplug_boot(5 * GiB, GiB);
-	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_set_default_online_type(MMOP_OFFLINE);
 	memhp_set_online_policy(ONLINE_POLICY_CONTIG_ZONES);
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);
@@ -112,7 +112,7 @@ HTEST(sysfs_memory_online_uses_default_online_type)
 	const char *online = MEMORY_DIR "/memory32/online";
 
 	hotplug_boot(5 * GiB, GiB);
-	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_set_default_online_type(MMOP_OFFLINE);
 	memhp_set_online_policy(ONLINE_POLICY_CONTIG_ZONES);
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);
@@ -124,7 +124,7 @@ HTEST(sysfs_memory_online_uses_default_online_type)
 	CHECK_EQ(echo(online, "1"), 0);
 	CHECK_STREQ(cat(MEMORY_DIR "/memory32/valid_zones"), "Movable\n");
 	CHECK_EQ(echo(online, "0"), 0);
-	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_set_default_online_type(MMOP_OFFLINE);
 	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);
 	vfs_init();
 }
@@ -163,7 +163,7 @@ HTEST(sysfs_memory_fill_runs_in_slices_and_settles_on_read)
 	int n = 0;
 
 	hotplug_boot(5 * GiB, GiB);
-	memhp_default_online_type = MMOP_OFFLINE;
+	memhp_set_default_online_type(MMOP_OFFLINE);
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);	/* blocks 32, 33 */
 	clock_step_ns = LONGOP_SLICE_NS;

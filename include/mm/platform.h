@@ -16,6 +16,25 @@
  * memlab runs on one CPU and mm/ is never called from interrupt handlers,
  * so its locks assert instead of waiting; docs/architecture.md tells the
  * whole lock story.
+ *
+ * Lock legend.  Every mm global and every field of an mm struct ends its
+ * comment with the tag of what protects it (`make check-tree` checks):
+ *   [z]  zone->lock of its zone (mmzone.h)
+ *   [p]  the pcp lock of the CPU's per_cpu_pages (mmzone.h)
+ *   [h]  mem_hotplug_lock, written with it held for writing; read by
+ *        (main) code or under get_online_mems() (memory_hotplug.h)
+ *   [b]  the memory block's lock, mem->lock (memory_hotplug.h)
+ *   [c]  constant once set: written at (boot), or while the object is
+ *        created and before anyone else can see it
+ *   [r]  the holder of a range claim over the memory it describes
+ *        (range_claim.h)
+ *   [o]  owned by one caller at a time: a struct the caller passes in and
+ *        reads back, or keeps on its stack (results, cursors)
+ *   [m]  the main loop's: written only from (main), one operation at a
+ *        time, no lock of its own yet -- these are what more CPUs must
+ *        give a lock (counters and tables of one module)
+ *   [cpu] this CPU's own data, touched by nobody else
+ * A field may carry two ("[z] [h]": written with both held).
  */
 #ifndef MM_PLATFORM_H
 #define MM_PLATFORM_H

@@ -248,7 +248,8 @@ void setup_per_zone_wmarks(void);
  * set_min_free_kbytes() - the vm.min_free_kbytes sysctl: use kbytes (a
  * floor: a larger computed value still wins, so 0 means automatic) and
  * recompute the watermarks.  Returns 0, or -EINVAL if kbytes is outside
- * [0, INT_MAX] (negative; nothing changed).  Context: (boot) or (main).
+ * [0, INT_MAX] (negative; nothing changed).  Context: (boot) or (main);
+ * takes mem_hotplug_lock, which the watermarks are written under.
  */
 int set_min_free_kbytes(int kbytes);
 
@@ -266,7 +267,7 @@ int get_min_free_kbytes(void);
  * (default 10, 0.1%), then recompute the watermarks.  Returns 0, or
  * -EINVAL if factor is outside [WATERMARK_SCALE_FACTOR_MIN,
  * WATERMARK_SCALE_FACTOR_MAX] = [1, 3000] (nothing changed).
- * Context: (boot) or (main).
+ * Context: (boot) or (main); takes mem_hotplug_lock.
  */
 int set_watermark_scale_factor(int factor);
 

@@ -89,7 +89,8 @@ void sparse_remove_present(u64 start_pfn, u64 end_pfn);
  * get_pageblock_*() in include/mm/sparse.h).  The buddy's free lists do
  * not follow: buddy_set_pageblock_migratetype() and
  * buddy_isolate_pageblock() move the free pages too.  Context: (boot) or
- * (main), zone lock.
+ * (main); the pageblock's memory is the caller's (its zone lock held, or
+ * its memmap being initialised, or a range claim).
  */
 void set_pageblock_migratetype(u64 pfn, int migratetype);
 void set_pageblock_isolate(u64 pfn, bool isolated);

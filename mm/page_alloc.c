@@ -30,10 +30,12 @@
  * pages of one allocation may later be freed in any aligned pieces, and
  * "allocated pages have refcount >= 1" (page.h) holds page by page.
  *
- * Context: (main), or (boot) after mm_core_init's hand-over.  The zone
- * functions run under the zone lock (a contract: one CPU, no interrupts).
+ * Context: (main), or (boot) after mm_core_init's hand-over.  The buddy
+ * is changed with zone->lock held, the pcp lists with their CPU's pcp
+ * lock (mmzone.h, "Locks").
  */
 #include "buddy_internal.h"
+#include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
 #include <mm/deferred_init.h>
 #include "internal.h"
@@ -628,9 +630,11 @@ int set_min_free_kbytes(int kbytes)
 {
 	if (kbytes < 0)
 		return -EINVAL;
+	mem_hotplug_begin();	/* the watermarks are [h], as onlining changes them */
 	user_min_free_kbytes = kbytes;
 	min_free_kbytes = kbytes;
 	setup_per_zone_wmarks();
+	mem_hotplug_done();
 	return 0;
 }
 
@@ -645,8 +649,10 @@ int set_watermark_scale_factor(int factor)
 {
 	if (factor < WATERMARK_SCALE_FACTOR_MIN || factor > WATERMARK_SCALE_FACTOR_MAX)
 		return -EINVAL;
+	mem_hotplug_begin();
 	watermark_scale_factor = factor;
 	setup_per_zone_wmarks();
+	mem_hotplug_done();
 	return 0;
 }
 
@@ -721,7 +727,8 @@ static int local_node(void)
  * zone_statistics() - count one allocation from z that preferred zone
  * `preferred` (the first eligible zone of the preferred node's zonelist),
  * as Linux's zone_statistics(): hit or miss on z, foreign on preferred,
- * local or other on z by the allocating CPU's node.  Context: zone lock.
+ * local or other on z by the allocating CPU's node.  Context: (main);
+ * statistics without a lock ([m], see zone_numa_events).
  */
 static void zone_statistics(struct zone *preferred, struct zone *z)
 {

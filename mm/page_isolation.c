@@ -69,8 +69,9 @@
  * aligned) cannot be isolated: the buddy cannot move its free pages, so
  * start_isolate_page_range() fails there.
  *
- * Context: (main), zone lock held in Linux's terms (one CPU: nothing else
- * allocates or frees while these functions run).
+ * Context: (main), with no zone or pcp lock held: each buddy change takes
+ * zone->lock around it, and the drains take the pcp locks.  Between two
+ * such changes only the range's own pageblocks are touched.
  */
 #include <mm/page_isolation.h>
 #include <mm/migrate.h>

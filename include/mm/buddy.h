@@ -40,7 +40,9 @@ static inline int buddy_list_mt(u64 pfn)
  * block's order and the result true; else *order is left alone.  This is
  * the step of every walk over pfns that steps over free blocks: from such
  * a head the walk goes on at pfn + (1 << *order), the first pfn after the
- * block.  pfn must be pfn_valid().  Context: (boot) or (main), zone lock.
+ * block.  pfn must be pfn_valid().  Context: (boot) or (main).  Reads
+ * the free lists: exact with zone->lock held, else a snapshot (exact on
+ * one CPU, where nothing changes them meanwhile).
  */
 static inline bool free_block_at(u64 pfn, unsigned kinds, unsigned *order)
 {
@@ -60,7 +62,8 @@ static inline bool free_block_at(u64 pfn, unsigned kinds, unsigned *order)
  * the pfns pfn rounded down to 2^o for o = 0 .. MAX_PAGE_ORDER and takes
  * the first that heads a buddy block of order o or more; stops at the
  * first of them without a valid memmap.  Blocks on per-CPU lists are not
- * looked for.  Context: (main), zone lock.
+ * looked for.  Context: (main); exact with zone->lock held (a caller that
+ * then takes the block off its list holds it), else a snapshot.
  */
 u64 free_block_containing(u64 pfn, unsigned *order);
 
@@ -70,7 +73,7 @@ u64 free_block_containing(u64 pfn, unsigned *order);
  * zone_free_list_count() - the length of the zone's free list of that
  * order and migratetype, counted along the list; the count stops at cap
  * and *overflow is then true (as /proc/pagetypeinfo's ">N").
- * Context: (main), zone lock.
+ * Context: (main), read without zone->lock: a snapshot, exact on one CPU.
  */
 unsigned long zone_free_blocks(const struct zone *zone, unsigned order);
 unsigned long zone_free_list_count(const struct zone *zone, unsigned order, int mt,

@@ -30,8 +30,9 @@
  *   - nothing about the range is recorded anywhere else: the caller keeps
  *     start_pfn and nr_pages (CMA keeps them in its bitmap).
  *
- * Context: (main); Linux's zone->lock and the hotplug lock are contracts
- * (one CPU, never from interrupt handlers).
+ * Context: (main), no lock held; each buddy step takes zone->lock, and the
+ * range is the caller's by claim (range_claim.h).  Never from interrupt
+ * handlers.
  */
 #ifndef MM_CONTIG_ALLOC_H
 #define MM_CONTIG_ALLOC_H

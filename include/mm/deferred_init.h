@@ -137,7 +137,7 @@ u64 deferred_init_step_while(bool (*more)(void *ctx), void *ctx);
  * watermark (or none is pending).  True if any section was initialised;
  * false at once when nothing waits.  The allocator calls it for a zone
  * that cannot serve a request, before falling back to the next zone.
- * Context: (main), zone lock.
+ * Context: (main), no zone or pcp lock held (it frees into the buddy).
  */
 bool deferred_grow_zone(struct zone *zone, unsigned order);
 

@@ -58,12 +58,12 @@ static inline void page_clear_type(struct page *p) { p->page_type = PAGE_TYPE_NO
 /*
  * sparse_add_present() - mark [start_pfn, end_pfn) as memory of node nid:
  * sections present, subsection bits set, nr_present_pages counted.
- * Allocates root pages with root_alloc (returns a zeroed 4 KiB page's
- * virtual address, or NULL).  Returns 0, -ENOMEM or -EINVAL (beyond
+ * Allocates root pages with root_alloc(ctx) (returns a zeroed 4 KiB
+ * page's virtual address, or NULL).  Returns 0, -ENOMEM or -EINVAL (beyond
  * MAX_PHYSMEM_BITS).  Context: (boot) or (main).
  */
 int sparse_add_present(u64 start_pfn, u64 end_pfn, int nid, bool early,
-		       void *(*root_alloc)(void));
+		       void *(*root_alloc)(void *ctx), void *ctx);
 
 /*
  * sparse_set_memmap() - record that the section's memmap is mapped.

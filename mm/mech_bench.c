@@ -191,11 +191,6 @@ bool mech_bench_checkpoint(void)
 	return bench_checkpoint && bench_checkpoint();
 }
 
-/* Cells of memmap_init_bench(), static: too big for a kernel stack frame. */
-static u64 bench_t[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS][MEMMAP_BENCH_MAX_REPS];
-static u64 bench_ratio[MEMMAP_BENCH_MAX_REPS];
-static u64 bench_set[MEMMAP_BENCH_MAX_REPS], bench_stream[MEMMAP_BENCH_MAX_REPS];
-static u64 bench_stores[MEMMAP_BENCH_MAX_REPS];
 
 /* The paired statistics of one kind: per run, old against template design d. */
 static void bench_pairs(struct memmap_bench *b, int k, enum mech_design d)
@@ -203,15 +198,15 @@ static void bench_pairs(struct memmap_bench *b, int k, enum mech_design d)
 	unsigned wins = 0, losses = 0;
 
 	for (unsigned r = 0; r < b->reps; r++) {
-		u64 old = bench_t[k][DESIGN_OLD][r], nw = bench_t[k][d][r];
+		u64 old = b->cells.t[k][DESIGN_OLD][r], nw = b->cells.t[k][d][r];
 
 		wins += nw < old;
 		losses += nw > old;
-		bench_ratio[r] = nw ? old * 1000 / nw : 0;
+		b->cells.ratio[r] = nw ? old * 1000 / nw : 0;
 	}
 	b->wins[k][d] = wins;
 	b->losses[k][d] = losses;
-	b->ratio_permille[k][d] = median_u64(bench_ratio, b->reps);
+	b->ratio_permille[k][d] = median_u64(b->cells.ratio, b->reps);
 }
 
 int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool warm,
@@ -241,16 +236,16 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 			for (int i = 0; i < NR_MEMMAP_DESIGNS; i++) {
 				int d = (int)((i + r) % NR_MEMMAP_DESIGNS);
 
-				bench_t[k][d][r] = bench_run((enum memmap_bench_kind)k,
+				b->cells.t[k][d][r] = bench_run((enum memmap_bench_kind)k,
 							     (enum mech_design)d, start_pfn,
 							     nr_pages, nid, b, warm, &stop);
 				stop |= mech_bench_checkpoint();
 			}
-		bench_set[r] = bench_limit(first, nr_pages, LIMIT_MEMSET, r, warm, &stop);
+		b->cells.set[r] = bench_limit(first, nr_pages, LIMIT_MEMSET, r, warm, &stop);
 		stop |= mech_bench_checkpoint();
-		bench_stream[r] = bench_limit(first, nr_pages, LIMIT_STREAM, r, warm, &stop);
+		b->cells.stream[r] = bench_limit(first, nr_pages, LIMIT_STREAM, r, warm, &stop);
 		stop |= mech_bench_checkpoint();
-		bench_stores[r] = bench_limit(first, nr_pages, LIMIT_STORES, r, warm, &stop);
+		b->cells.stores[r] = bench_limit(first, nr_pages, LIMIT_STORES, r, warm, &stop);
 		if (r + 1 < reps && (mech_bench_checkpoint() || stop)) {
 			reps = r + 1;	/* Ctrl-C: report the runs done */
 			b->reps = reps;
@@ -260,13 +255,13 @@ int memmap_init_bench(u64 start_pfn, u64 nr_pages, int nid, unsigned reps, bool 
 		bench_pairs(b, k, DESIGN_NEW);
 		bench_pairs(b, k, DESIGN_NEW_NT);
 		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++) {
-			b->init_st[k][d] = bench_stats_of(bench_t[k][d], reps);
+			b->init_st[k][d] = bench_stats_of(b->cells.t[k][d], reps);
 			b->init[k][d] = b->init_st[k][d].median;
 		}
 	}
-	b->memset_st = bench_stats_of(bench_set, reps);
-	b->stream_st = bench_stats_of(bench_stream, reps);
-	b->stores_st = bench_stats_of(bench_stores, reps);
+	b->memset_st = bench_stats_of(b->cells.set, reps);
+	b->stream_st = bench_stats_of(b->cells.stream, reps);
+	b->stores_st = bench_stats_of(b->cells.stores, reps);
 	b->memset_cycles = b->memset_st.median;
 	b->stream_cycles = b->stream_st.median;
 	b->stores_cycles = b->stores_st.median;

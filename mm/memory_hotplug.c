@@ -269,23 +269,29 @@ static void try_offline_node(int nid)
  * window is removed (root_release()).
  */
 #define ROOT_POOL_SIZE	(MAX_MEMORY_BLOCKS / SECTIONS_PER_ROOT + 2)
-static struct page *root_pool[ROOT_POOL_SIZE];
-static unsigned root_pool_nr;
 
-static void *root_pool_alloc(void)
+/* The pages one add_memory() call took for roots, on its own stack. */
+struct root_pool {
+	struct page *page[ROOT_POOL_SIZE];	/* [o] taken, not yet used */
+	unsigned nr;				/* [o] entries in page[] */
+};
+
+/* sparse_add_present()'s root_alloc: the next page of the pool (ctx). */
+static void *root_pool_alloc(void *ctx)
 {
-	struct page *page = root_pool_nr ? root_pool[--root_pool_nr] : NULL;
+	struct root_pool *pool = ctx;
+	struct page *page = pool->nr ? pool->page[--pool->nr] : NULL;
 
 	return page ? mm_phys_to_virt(page_to_phys(page)) : NULL;
 }
 
-static void root_pool_drain(void)
+static void root_pool_drain(struct root_pool *pool)
 {
-	while (root_pool_nr)
-		free_pages(root_pool[--root_pool_nr], 0);
+	while (pool->nr)
+		free_pages(pool->page[--pool->nr], 0);
 }
 
-static int root_pool_fill(u64 first_section, u64 end_section)
+static int root_pool_fill(struct root_pool *pool, u64 first_section, u64 end_section)
 {
 	u64 nr = first_section;
 
@@ -297,13 +303,13 @@ static int root_pool_fill(u64 first_section, u64 end_section)
 		/* a root lives as long as its window has memory: kept
 		 * metadata, out of hot-added memory if it can be */
 		page = alloc_pages_kept(__GFP_ZERO | __GFP_NOWARN, 0);
-		if (!page || root_pool_nr == ROOT_POOL_SIZE) {
+		if (!page || pool->nr == ROOT_POOL_SIZE) {
 			if (page)
 				free_pages(page, 0);
-			root_pool_drain();
+			root_pool_drain(pool);
 			return -ENOMEM;
 		}
-		root_pool[root_pool_nr++] = page;
+		pool->page[pool->nr++] = page;
 	}
 	return 0;
 }
@@ -330,7 +336,7 @@ static void root_release(u64 section_nr)
  * (add_memory_block() takes it).
  */
 static int add_block_locked(int nid, unsigned long block_id, struct memory_group *group,
-			    struct page *memmap_page, struct memory_block **out)
+			    struct page *memmap_page, struct root_pool *pool, struct memory_block **out)
 {
 	u64 start_pfn = (u64)block_id * PAGES_PER_MEMORY_BLOCK;
 	u64 end_pfn = start_pfn + PAGES_PER_MEMORY_BLOCK;
@@ -340,7 +346,7 @@ static int add_block_locked(int nid, unsigned long block_id, struct memory_group
 	int err;
 
 	mem_hotplug_assert_held();
-	err = sparse_add_present(start_pfn, end_pfn, nid, false, root_pool_alloc);
+	err = sparse_add_present(start_pfn, end_pfn, nid, false, root_pool_alloc, pool);
 	if (err) {
 		pr_err("add_memory: block %lu at %#llx: no section table entry (error %d)", block_id,
 		       (unsigned long long)start, err);
@@ -409,12 +415,12 @@ static void remove_block_locked(struct memory_block *mem)
 
 /* One block added under mem_hotplug_lock: add_block_locked()'s contract. */
 static int add_memory_block(int nid, unsigned long block_id, struct memory_group *group,
-			    struct page *memmap_page, struct memory_block **out)
+			    struct page *memmap_page, struct root_pool *pool, struct memory_block **out)
 {
 	int err;
 
 	mem_hotplug_begin();
-	err = add_block_locked(nid, block_id, group, memmap_page, out);
+	err = add_block_locked(nid, block_id, group, memmap_page, pool, out);
 	mem_hotplug_done();
 	return err;
 }
@@ -478,6 +484,7 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 	bool use_mom = memmap_on_memory && (mhp_flags & MHP_MEMMAP_ON_MEMORY);
 	unsigned long first_block = phys_to_block_id(start), nr_blocks, added = 0, onlined = 0;
 	struct memory_group *group = NULL;
+	struct root_pool pool = { .nr = 0 };	/* 1 KiB: roots for this call */
 	struct memory_block *mem;
 	int err;
 
@@ -511,7 +518,7 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 		       memory_blocks_free_slots());
 		return -ENOSPC;
 	}
-	if (root_pool_fill(first_block, first_block + nr_blocks)) {
+	if (root_pool_fill(&pool, first_block, first_block + nr_blocks)) {
 		pr_err("add_memory: no memory for the section table");
 		return -ENOMEM;
 	}
@@ -538,7 +545,7 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 				goto undo;
 			}
 		}
-		err = add_memory_block(nid, id, group, memmap_page, &mem);
+		err = add_memory_block(nid, id, group, memmap_page, &pool, &mem);
 		if (err) {
 			if (memmap_page)
 				hotplug_memmap_free(memmap_page);
@@ -547,7 +554,7 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 	}
 	if (online_type != MMOP_OFFLINE)
 		online_added_blocks(first_block + onlined, first_block + added, online_type);
-	root_pool_drain();
+	root_pool_drain(&pool);
 	pr_info("add_memory: [mem %#llx-%#llx] node %d: %lu blocks%s", (unsigned long long)start,
 		(unsigned long long)(start + size - 1), nid, nr_blocks,
 		use_mom ? ", memmap on memory" : "");
@@ -562,7 +569,7 @@ undo:
 		}
 		remove_memory_block(mem);
 	}
-	root_pool_drain();
+	root_pool_drain(&pool);
 	try_offline_node(nid);
 	return err;
 }

@@ -70,7 +70,7 @@ static phys_addr_t boot_alloc_zeroed_page(void)
 	return pa;
 }
 
-static void *boot_root_alloc(void)
+static void *boot_root_alloc(void *ctx)
 {
 	phys_addr_t pa = boot_alloc_zeroed_page();
 
@@ -238,7 +238,7 @@ static void setup_sections(void)
 	for (u32 i = 0; i < memblock.memory.cnt; i++) {
 		const struct memblock_region *r = &memblock.memory.regions[i];
 		int err = sparse_add_present(PFN_UP(r->base), PFN_DOWN(r->base + r->size),
-					     r->nid, true, boot_root_alloc);
+					     r->nid, true, boot_root_alloc, NULL);
 
 		if (err)
 			panic("sparse: cannot add [%#llx-%#llx) of node %d: error %d",

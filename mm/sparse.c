@@ -27,12 +27,12 @@ static u64 root_late[(NR_SECTION_ROOTS + 63) / 64];
 
 /* Make sure the root holding section_nr exists; NULL if it cannot be had. */
 static struct mem_section *section_get_or_alloc(u64 section_nr, bool early,
-						void *(*root_alloc)(void))
+						void *(*root_alloc)(void *ctx), void *ctx)
 {
 	u64 r = section_nr / SECTIONS_PER_ROOT;
 
 	if (!mem_section_roots[r]) {
-		struct mem_section *root = root_alloc ? root_alloc() : NULL;
+		struct mem_section *root = root_alloc ? root_alloc(ctx) : NULL;
 
 		if (!root)
 			return NULL;
@@ -57,7 +57,7 @@ static u64 subsection_mask(u64 start_pfn, u64 end_pfn)
 }
 
 int sparse_add_present(u64 start_pfn, u64 end_pfn, int nid, bool early,
-		       void *(*root_alloc)(void))
+		       void *(*root_alloc)(void *ctx), void *ctx)
 {
 	if (start_pfn >= end_pfn)
 		return 0;
@@ -65,7 +65,7 @@ int sparse_add_present(u64 start_pfn, u64 end_pfn, int nid, bool early,
 		return -EINVAL;
 	/* First make sure every root exists, so a failure changes nothing. */
 	for (u64 nr = pfn_to_section_nr(start_pfn); nr <= pfn_to_section_nr(end_pfn - 1); nr++)
-		if (!section_get_or_alloc(nr, early, root_alloc))
+		if (!section_get_or_alloc(nr, early, root_alloc, ctx))
 			return -ENOMEM;
 	for (u64 pfn = start_pfn; pfn < end_pfn; ) {
 		u64 nr = pfn_to_section_nr(pfn);

@@ -59,6 +59,14 @@ struct memmap_bench {
 	/* each median above with its runs' min and max (lib/median.h) */
 	struct bench_stats init_st[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS];
 	struct bench_stats memset_st, stream_st, stores_st;
+	/* memmap_init_bench()'s cells: every run's cycles, kept here (the
+	 * caller's, about 4.6 KiB) rather than in a file-level array */
+	struct {
+		u64 t[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS][MEMMAP_BENCH_MAX_REPS];
+		u64 ratio[MEMMAP_BENCH_MAX_REPS];
+		u64 set[MEMMAP_BENCH_MAX_REPS], stream[MEMMAP_BENCH_MAX_REPS];
+		u64 stores[MEMMAP_BENCH_MAX_REPS];
+	} cells;
 };
 
 /*

@@ -71,7 +71,7 @@ static struct printer out = { stdout_write };
  */
 static int bench_sections(u64 start_pfn, u64 nr_pages)
 {
-	if (sparse_add_present(start_pfn, start_pfn + nr_pages, 0, false, host_root_alloc) ||
+	if (sparse_add_present(start_pfn, start_pfn + nr_pages, 0, false, host_root_alloc, NULL) ||
 	    mm_vmemmap_populate(start_pfn, start_pfn + nr_pages, 0))
 		return -1;
 	for (u64 sec = pfn_to_section_nr(start_pfn); sec < pfn_to_section_nr(start_pfn + nr_pages); sec++)

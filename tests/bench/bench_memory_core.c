@@ -60,7 +60,7 @@ static void bench_memmap_init(FILE *csv)
 	u64 t_old[REPS], t_set[REPS];
 	struct page *first;
 
-	if (sparse_add_present(start, start + nr, 0, false, host_root_alloc) ||
+	if (sparse_add_present(start, start + nr, 0, false, host_root_alloc, NULL) ||
 	    mm_vmemmap_populate(start, start + nr, 0)) {
 		printf("memmap init: cannot set up the benchmark sections\n");
 		return;

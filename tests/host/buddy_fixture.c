@@ -16,7 +16,7 @@ void bf_machine(u64 ram_bytes)
 	memset(numa_distance, 0, sizeof(numa_distance));
 	if (!end_pfn)
 		return;
-	if (sparse_add_present(0, end_pfn, 0, true, host_root_alloc)) {
+	if (sparse_add_present(0, end_pfn, 0, true, host_root_alloc, NULL)) {
 		fprintf(stderr, "bf_machine: sparse_add_present failed\n");
 		abort();
 	}

@@ -17,7 +17,7 @@
 void host_mm_reset(u64 ram_bytes);
 
 /* host_root_alloc() - a zeroed 4 KiB page for sparse roots (freed by reset). */
-void *host_root_alloc(void);
+void *host_root_alloc(void *ctx);
 
 /* host_page_table_pa - a page the host's mm_page_table_in() reports as a
  * page table (0: none); tests set it and put it back to 0. */

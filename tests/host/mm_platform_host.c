@@ -166,7 +166,7 @@ u64 mm_cycles(void)
 	return __builtin_ia32_rdtsc();
 }
 
-void *host_root_alloc(void)
+void *host_root_alloc(void *ctx)
 {
 	void *p;
 

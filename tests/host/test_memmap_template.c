@@ -136,7 +136,7 @@ static void area_setup(void)
 	printk_set_level(LOG_CRIT);
 	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_NEW), 0);
 	mech_set_trace(MECH_MEMMAP_INIT, false);
-	CHECK_EQ(sparse_add_present(AREA_PFN, AREA_PFN + AREA_PAGES, 0, false, host_root_alloc), 0);
+	CHECK_EQ(sparse_add_present(AREA_PFN, AREA_PFN + AREA_PAGES, 0, false, host_root_alloc, NULL), 0);
 	CHECK_EQ(mm_vmemmap_populate(AREA_PFN, AREA_PFN + AREA_PAGES, 0), 0);
 	for (u64 nr = pfn_to_section_nr(AREA_PFN); nr < pfn_to_section_nr(AREA_PFN + AREA_PAGES); nr++)
 		sparse_set_memmap(nr, 0);

@@ -23,10 +23,10 @@ HTEST(sparse_present_and_valid)
 	u64 s = PAGES_PER_SECTION;
 
 	host_mm_reset(0);
-	CHECK_EQ(sparse_add_present(0, s, 0, true, host_root_alloc), 0);
-	CHECK_EQ(sparse_add_present(2 * s, 3 * s - 100, 1, true, host_root_alloc), 0);
+	CHECK_EQ(sparse_add_present(0, s, 0, true, host_root_alloc, NULL), 0);
+	CHECK_EQ(sparse_add_present(2 * s, 3 * s - 100, 1, true, host_root_alloc, NULL), 0);
 	CHECK_EQ(sparse_add_present(3 * s, 3 * s + 2 * PAGES_PER_SUBSECTION, 1, false,
-				    host_root_alloc), 0);
+				    host_root_alloc, NULL), 0);
 	CHECK(present_section(__pfn_to_section(0)));
 	CHECK(!present_section(__pfn_to_section(s)));
 	CHECK_EQ(__pfn_to_section(2 * s)->nr_present_pages, s - 100);
@@ -46,7 +46,7 @@ HTEST(sparse_present_and_valid)
 	sparse_set_offline(0, s);
 	CHECK(pfn_to_online_page(5) == NULL);
 	CHECK(!pfn_valid(MAX_PFN + 1));
-	CHECK_EQ(sparse_add_present(MAX_PFN - 1, MAX_PFN + 1, 0, false, host_root_alloc), -22);
+	CHECK_EQ(sparse_add_present(MAX_PFN - 1, MAX_PFN + 1, 0, false, host_root_alloc, NULL), -22);
 }
 
 /* Removing part of a hot-added section clears only its subsections; the
@@ -56,7 +56,7 @@ HTEST(sparse_remove_present)
 	u64 s = PAGES_PER_SECTION, base = 8 * s;
 
 	host_mm_reset(0);
-	CHECK_EQ(sparse_add_present(base, base + s, 0, false, host_root_alloc), 0);
+	CHECK_EQ(sparse_add_present(base, base + s, 0, false, host_root_alloc, NULL), 0);
 	CHECK_EQ(__pfn_to_section(base)->subsection_map, ~0ULL);
 	sparse_remove_present(base, base + s / 2);
 	CHECK_EQ(__pfn_to_section(base)->subsection_map, 0xffffffff00000000ULL);
@@ -82,7 +82,7 @@ HTEST(sparse_pageblock_flags)
 	u64 s = PAGES_PER_SECTION;
 
 	host_mm_reset(0);
-	CHECK_EQ(sparse_add_present(s, 2 * s, 0, true, host_root_alloc), 0);
+	CHECK_EQ(sparse_add_present(s, 2 * s, 0, true, host_root_alloc, NULL), 0);
 	for (unsigned i = 0; i < PAGEBLOCKS_PER_SECTION; i++)
 		set_pageblock_migratetype(s + i * pageblock_nr_pages, (int)(i % 6));
 	set_pageblock_isolate(s + 5 * pageblock_nr_pages, true);
@@ -103,9 +103,9 @@ HTEST(sparse_iteration)
 	u64 s = PAGES_PER_SECTION, nr = 0, seen[4], n = 0;
 
 	host_mm_reset(0);
-	CHECK_EQ(sparse_add_present(0, s, 0, true, host_root_alloc), 0);
-	CHECK_EQ(sparse_add_present(1000 * s, 1001 * s, 0, false, host_root_alloc), 0);
-	CHECK_EQ(sparse_add_present(100000 * s, 100001 * s, 0, false, host_root_alloc), 0);
+	CHECK_EQ(sparse_add_present(0, s, 0, true, host_root_alloc, NULL), 0);
+	CHECK_EQ(sparse_add_present(1000 * s, 1001 * s, 0, false, host_root_alloc, NULL), 0);
+	CHECK_EQ(sparse_add_present(100000 * s, 100001 * s, 0, false, host_root_alloc, NULL), 0);
 	for (; n < 4 && sparse_next_present(&nr); nr++)
 		seen[n++] = nr;
 	CHECK_EQ(n, 3);

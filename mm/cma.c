@@ -47,8 +47,8 @@
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 
-struct cma cma_areas[MAX_CMA_AREAS];
-unsigned cma_area_count;
+struct cma cma_areas[MAX_CMA_AREAS];	/* [c] declared at (boot); each field says what changes after */
+unsigned cma_area_count;	/* [c] */
 
 /* ---- the bitmap ------------------------------------------------------------ */
 

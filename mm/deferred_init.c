@@ -45,14 +45,14 @@
 #include <lib/string.h>
 
 /* The boot parameters, written only by the setters below. */
-static enum mech_design deferred_init_param = DESIGN_OLD;
-static u64 deferred_init_early = (256ULL << 20);
-struct deferred_init_stats deferred_init_stats;
+static enum mech_design deferred_init_param = DESIGN_OLD;	/* [c] */
+static u64 deferred_init_early = (256ULL << 20);	/* [c] */
+struct deferred_init_stats deferred_init_stats;	/* [c] [m] each field says which */
 
-static u64 node_pending_pages[MAX_NUMNODES];
-static u64 node_pending_sections[MAX_NUMNODES];
-static u64 pending_sections;	/* all nodes */
-static u64 next_section;	/* no pending section below this number */
+static u64 node_pending_pages[MAX_NUMNODES];	/* [m] */
+static u64 node_pending_sections[MAX_NUMNODES];	/* [m] */
+static u64 pending_sections;	/* [m] all nodes */
+static u64 next_section;	/* [m] no pending section below this number */
 
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
 

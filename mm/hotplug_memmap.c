@@ -74,7 +74,7 @@ static const struct movable_operations memmap_movable_ops = {
 };
 
 /* The one owner of every hot-added memmap; page->index names the section. */
-static struct movable_owner memmap_owner = { .ops = &memmap_movable_ops };
+static struct movable_owner memmap_owner = { .ops = &memmap_movable_ops };	/* [c] */
 
 /*
  * hotplug_memmap_alloc() - contract in internal.h.  An order-9 kernel

@@ -176,7 +176,7 @@ enum memmap_bench_verdict memmap_bench_verdict(const struct memmap_bench *b, int
 	return MEMMAP_BENCH_NO_DIFFERENCE;
 }
 
-static bool (*bench_checkpoint)(void);
+static bool (*bench_checkpoint)(void);	/* [m] */
 
 /* Contract in mech_bench.h. */
 void mech_bench_set_checkpoint(bool (*fn)(void))

@@ -10,20 +10,20 @@
 #include <lib/errno.h>
 
 struct mechanism {
-	const char *name;	/* knob name: "contig_check", ... */
-	const char *summary;	/* one line for `mech` */
-	enum mech_design linked;/* the design before anyone switched: mech_reset() */
-	enum mech_design design;/* current design */
-	bool has_nt;		/* accepts "template-nt" */
-	bool trace;		/* narrate steps on the console */
-	bool has_verbose;	/* has a step-by-step narration as well */
-	bool verbose;		/* narrate every step (implies trace) */
+	const char *name;	/* [c] knob name: "contig_check", ... */
+	const char *summary;	/* [c] one line for `mech` */
+	enum mech_design linked;/* [c] the design before anyone switched: mech_reset() */
+	enum mech_design design;/* [m] current design */
+	bool has_nt;		/* [c] accepts "template-nt" */
+	bool trace;		/* [m] narrate steps on the console */
+	bool has_verbose;	/* [c] has a step-by-step narration as well */
+	bool verbose;		/* [m] narrate every step (implies trace) */
 };
 
 /* The design a mechanism starts in, and goes back to in mech_reset(). */
 #define MECH_DEFAULT(d)	.linked = (d), .design = (d)
 
-static struct mechanism mechanisms[NR_MECHS] = {
+static struct mechanism mechanisms[NR_MECHS] = {	/* [m] */
 	[MECH_CONTIG_CHECK] = {
 		.name = "contig_check",
 		.summary = "zone contiguity: pageblock walk (old) or pages_with_online_memmap counter (new)",
@@ -54,8 +54,8 @@ static struct mechanism mechanisms[NR_MECHS] = {
 	},
 };
 
-static void (*resync_hooks[NR_MECHS])(void);
-static void (*leave_new_hooks[NR_MECHS])(void);
+static void (*resync_hooks[NR_MECHS])(void);	/* [m] */
+static void (*leave_new_hooks[NR_MECHS])(void);	/* [m] */
 
 /* The entry of id; an id out of range is a caller's bug. */
 static struct mechanism *mech_of(enum mech_id id)

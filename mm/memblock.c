@@ -60,10 +60,10 @@
 #include <lib/printer.h>
 #include <lib/string.h>
 
-struct memblock memblock;
+struct memblock memblock;	/* [c] */
 
 /* Where a change builds the new list before it replaces the old one. */
-static struct memblock_region memblock_scratch[MEMBLOCK_MAX_REGIONS];
+static struct memblock_region memblock_scratch[MEMBLOCK_MAX_REGIONS];	/* [c] */
 
 /* The first byte after r (never wraps: see the invariants). */
 static inline phys_addr_t region_end(const struct memblock_region *r)
@@ -85,9 +85,9 @@ static bool nid_matches(int nid, int rgn_nid)
 
 /* A list under construction: regions in address order, and whether it overflowed. */
 struct memblock_builder {
-	struct memblock_region *regions;	/* MEMBLOCK_MAX_REGIONS slots */
-	u32 cnt;				/* slots in use */
-	bool overflow;				/* a piece did not fit */
+	struct memblock_region *regions;	/* [o] MEMBLOCK_MAX_REGIONS slots */
+	u32 cnt;				/* [o] slots in use */
+	bool overflow;				/* [o] a piece did not fit */
 };
 
 /*

@@ -91,7 +91,7 @@ _Static_assert(offsetof(struct page, compound_info) % sizeof(u64) == 0 &&
 
 /* The 64 bytes that are copied into each page. */
 struct page_template {
-	u64 w[PAGE_WORDS];	/* the words of a page initialised by the slow path */
+	u64 w[PAGE_WORDS];	/* [o] the words of a page initialised by the slow path */
 };
 
 static void template_from_page(struct page_template *t, const struct page *page)

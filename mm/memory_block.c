@@ -46,20 +46,20 @@
 #include <lib/string.h>
 #include <lib/printk.h>
 
-unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
+unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];	/* [h] */
 
-static struct memory_block block_pool[MAX_MEMORY_BLOCKS];
-static u16 block_index[MAX_MEMORY_BLOCKS];	/* slots of existing blocks, by block_id */
-static unsigned long nr_blocks;		/* entries used in block_index[] */
-static u16 free_slots[MAX_MEMORY_BLOCKS];	/* stack of released slots */
-static unsigned nr_free_slots;			/* entries on that stack */
-static unsigned pool_high_water;		/* slots [high_water, MAX) never used */
-static unsigned long blocks_on_node[MAX_NUMNODES];
+static struct memory_block block_pool[MAX_MEMORY_BLOCKS];	/* [h] */
+static u16 block_index[MAX_MEMORY_BLOCKS];	/* [h] slots of existing blocks, by block_id */
+static unsigned long nr_blocks;		/* [h] entries used in block_index[] */
+static u16 free_slots[MAX_MEMORY_BLOCKS];	/* [h] stack of released slots */
+static unsigned nr_free_slots;			/* [h] entries on that stack */
+static unsigned pool_high_water;		/* [h] slots [high_water, MAX) never used */
+static unsigned long blocks_on_node[MAX_NUMNODES];	/* [h] */
 
-static struct memory_group groups[MAX_MEMORY_GROUPS];
-unsigned nr_dynamic_memory_groups;		/* registered dynamic groups (memory_hotplug.h) */
-static char group_names[MAX_MEMORY_GROUPS][32];
-static unsigned long blocks_in_group[MAX_MEMORY_GROUPS];
+static struct memory_group groups[MAX_MEMORY_GROUPS];	/* [m] registered with no lock; each field says */
+unsigned nr_dynamic_memory_groups;		/* [m] registered dynamic groups (memory_hotplug.h) */
+static char group_names[MAX_MEMORY_GROUPS][32];	/* [m] */
+static unsigned long blocks_in_group[MAX_MEMORY_GROUPS];	/* [h] */
 
 _Static_assert(MAX_MEMORY_BLOCKS <= 65536, "block_index[] holds u16 slot numbers");
 
@@ -107,7 +107,7 @@ const char *mmop_name(enum mmop type)
  */
 /* Bumped by every block_state_count(): any block created, removed, onlined
  * or offlined (memory_blocks_generation()). */
-static u64 blocks_generation;
+static u64 blocks_generation;	/* [h] */
 
 static void block_state_count(enum memory_block_state state, int delta)
 {
@@ -601,7 +601,7 @@ void memory_hotplug_dump(struct printer *p)
 /* ---- who follows blocks coming and going ------------------------------- */
 
 /* The one listener (views/sysfs_memory.c in the kernel), NULL: nobody. */
-static const struct memory_block_notifier *memory_block_listener;
+static const struct memory_block_notifier *memory_block_listener;	/* [m] */
 
 /* Contract in memory_hotplug.h. */
 void register_memory_block_notifier(const struct memory_block_notifier *nb)

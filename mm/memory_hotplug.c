@@ -85,7 +85,7 @@
 #include <lib/string.h>
 #include <lib/printk.h>
 
-/* The hotplug lock: memory_hotplug.h's Locks say who takes it and why. */
+/* The hotplug lock, [h]: memory_hotplug.h's Locks say who takes it and why. */
 static struct rwsem mem_hotplug_lock = RWSEM_INIT("mem_hotplug_lock");
 
 void mem_hotplug_begin(void)
@@ -119,14 +119,14 @@ const struct rwsem *mem_hotplug_lock_stats(void)
 	return &mem_hotplug_lock;
 }
 
-static bool memmap_on_memory;	/* written only by memhp_set_memmap_on_memory() */
+static bool memmap_on_memory;	/* [m] written only by memhp_set_memmap_on_memory() */
 /* hot-added memory just appears (memhp_default_state=); written only by
  * memhp_set_default_online_type() */
-static enum mmop memhp_default_online_type = MMOP_ONLINE;
+static enum mmop memhp_default_online_type = MMOP_ONLINE;	/* [m] */
 /* written only by memhp_set_inject_going_{online,offline}_error() */
-static int memhp_inject_going_online_error;
-static int memhp_inject_going_offline_error;
-struct memhp_stats memhp_stats;
+static int memhp_inject_going_online_error;	/* [m] */
+static int memhp_inject_going_offline_error;	/* [m] */
+struct memhp_stats memhp_stats;	/* [m] */
 
 /* Contract in include/mm/memory_hotplug.h. */
 bool memhp_get_memmap_on_memory(void)

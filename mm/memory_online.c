@@ -26,7 +26,7 @@
 /* Rounds of migrate + test when offlining (Linux retries until a signal). */
 #define OFFLINE_MIGRATE_TRIES	5
 
-static online_page_callback_t online_page_callback = generic_online_pages;
+static online_page_callback_t online_page_callback = generic_online_pages;	/* [m] */
 
 /* ---- spans --------------------------------------------------------------- */
 
@@ -179,7 +179,7 @@ static void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
 
 /* ---- the memmap ---------------------------------------------------------- */
 
-static bool memmap_poisoning = true;	/* memmap_poison_enable() */
+static bool memmap_poisoning = true;	/* [m] memmap_poison_enable() */
 
 void memmap_poison_enable(bool on) { memmap_poisoning = on; }
 bool memmap_poison_enabled(void) { return memmap_poisoning; }

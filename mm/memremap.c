@@ -49,7 +49,7 @@
 #include <lib/string.h>
 #include <lib/printk.h>
 
-static struct dev_pagemap devmem_ranges[DEVMEM_MAX_RANGES];
+static struct dev_pagemap devmem_ranges[DEVMEM_MAX_RANGES];	/* [m] */
 
 struct dev_pagemap *devmem_find(int id)
 {

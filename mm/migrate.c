@@ -43,7 +43,7 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 
-u64 pgmigrate_success, pgmigrate_fail;
+u64 pgmigrate_success, pgmigrate_fail;	/* [m] */
 
 /* Targets refused for overlapping the avoided range before giving up. */
 #define MIGRATE_MAX_REFUSED	32

@@ -43,9 +43,9 @@
 #include <lib/string.h>
 #include <lib/printk.h>
 
-struct mm_boot_stats mm_boot_stats;
-struct numa_memblk numa_hotplug_blks[MM_MAX_NUMA_BLKS];
-u32 nr_numa_hotplug_blks;
+struct mm_boot_stats mm_boot_stats;	/* [c] */
+struct numa_memblk numa_hotplug_blks[MM_MAX_NUMA_BLKS];	/* [c] */
+u32 nr_numa_hotplug_blks;	/* [c] */
 
 /* Highest pfn (exclusive) of each zone by address; Movable/Device are
  * placed by other rules. */
@@ -56,7 +56,7 @@ static const u64 zone_limit_pfn[MAX_NR_ZONES] = {
 };
 
 /* The zone that ZONE_MOVABLE is carved from: the highest one with memory. */
-static enum zone_type movable_zone;
+static enum zone_type movable_zone;	/* [c] */
 
 /* ---- early allocations from memblock -------------------------------------- */
 
@@ -188,9 +188,9 @@ static void setup_nodes(const struct mm_boot_params *bp)
  * sections are initialised at boot, slower but never wrong.
  */
 #define BOOT_MEMMAP_RUNS	64
-static struct { phys_addr_t lo, hi; } boot_memmap_run[BOOT_MEMMAP_RUNS];
-static u32 boot_memmap_runs;
-static bool boot_memmap_runs_full;
+static struct { phys_addr_t lo, hi; } boot_memmap_run[BOOT_MEMMAP_RUNS];	/* [c] */
+static u32 boot_memmap_runs;	/* [c] */
+static bool boot_memmap_runs_full;	/* [c] */
 
 static void boot_memmap_note(phys_addr_t pa, u64 bytes)
 {

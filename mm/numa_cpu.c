@@ -12,9 +12,9 @@
 #include <lib/errno.h>
 #include <lib/string.h>
 
-static struct numa_cpu numa_cpus[NUMA_MAX_CPUS];
-static unsigned nr_cpus;		/* 0: nothing added, the fallback CPU */
-static unsigned nr_dropped;
+static struct numa_cpu numa_cpus[NUMA_MAX_CPUS];	/* [c] */
+static unsigned nr_cpus;		/* [c] 0: nothing added, the fallback CPU */
+static unsigned nr_dropped;	/* [c] */
 
 void numa_cpus_reset(void)
 {

@@ -29,9 +29,9 @@
 #include <lib/printk.h>
 
 /* The knobs, written only through the setters below (memory_hotplug.h). */
-static enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;
-static unsigned int auto_movable_ratio = 301;
-static bool auto_movable_numa_aware = true;
+static enum online_policy memhp_online_policy = ONLINE_POLICY_CONTIG_ZONES;	/* [m] */
+static unsigned int auto_movable_ratio = 301;	/* [m] */
+static bool auto_movable_numa_aware = true;	/* [m] */
 
 /* ---- the knobs ------------------------------------------------------------ */
 
@@ -186,9 +186,9 @@ void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats)
  * the cache from the walk: at the end of boot and whenever the switch goes
  * back to "new", so the cache always starts from the truth.
  */
-static struct auto_movable_stats am_cache_node[MAX_NUMNODES];
-static struct auto_movable_stats am_cache_all;
-u64 auto_movable_stat_walks, auto_movable_stat_cache_reads;
+static struct auto_movable_stats am_cache_node[MAX_NUMNODES];	/* [h] */
+static struct auto_movable_stats am_cache_all;	/* [h] */
+u64 auto_movable_stat_walks, auto_movable_stat_cache_reads;	/* [m] */
 
 void auto_movable_stats_zone_changed(struct zone *zone, long d_present, long d_early, long d_cma)
 {
@@ -266,8 +266,8 @@ static inline struct auto_movable_stats auto_movable_stats_get(int nid)
 /* ---- auto-movable: the decision ------------------------------------------ */
 
 struct auto_movable_group_stats {
-	unsigned long movable_pages;		/* online movable pages of the groups */
-	unsigned long req_kernel_early_pages;	/* early kernel pages those need */
+	unsigned long movable_pages;		/* [o] online movable pages of the groups */
+	unsigned long req_kernel_early_pages;	/* [o] early kernel pages those need */
 };
 
 /*
@@ -303,9 +303,9 @@ auto_movable_account_dynamic_groups(int nid, const struct memory_group *excluded
 
 /* The numbers one check compares, for the trace. */
 struct auto_movable_check {
-	unsigned long kernel_early_pages;	/* after other dynamic groups' share */
-	unsigned long movable_pages;		/* with the nr_pages to online */
-	unsigned long limit;			/* ratio% of kernel_early_pages */
+	unsigned long kernel_early_pages;	/* [o] after other dynamic groups' share */
+	unsigned long movable_pages;		/* [o] with the nr_pages to online */
+	unsigned long limit;			/* [o] ratio% of kernel_early_pages */
 };
 
 /*

@@ -43,8 +43,8 @@
 #include <lib/errno.h>
 #include <lib/printk.h>
 
-struct pglist_data node_data[MAX_NUMNODES];
-u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES];
+struct pglist_data node_data[MAX_NUMNODES];	/* [c] the array; struct pglist_data's fields say */
+u8 numa_distance[MAX_NUMNODES][MAX_NUMNODES];	/* [c] */
 
 const char *const zone_names[MAX_NR_ZONES] = {
 	[ZONE_DMA] = "DMA",
@@ -54,9 +54,9 @@ const char *const zone_names[MAX_NR_ZONES] = {
 	[ZONE_DEVICE] = "Device",
 };
 
-u64 bad_page_reports;
-u64 page_poison_errors;
-static bool page_poisoning;
+u64 bad_page_reports;	/* [m] */
+u64 page_poison_errors;	/* [m] */
+static bool page_poisoning;	/* [c] */
 
 const char *migratetype_name(int mt)
 {
@@ -504,14 +504,14 @@ bool zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
  * that lands in zone i must leave lowmem_reserve[j] more pages free there.
  */
 /* The two tunables: read through get_*(), written only by set_*() below. */
-static int min_free_kbytes = 1024;
-static int user_min_free_kbytes = -1;
-static int watermark_scale_factor = 10;
+static int min_free_kbytes = 1024;	/* [m] */
+static int user_min_free_kbytes = -1;	/* [m] */
+static int watermark_scale_factor = 10;	/* [m] */
 const int sysctl_lowmem_reserve_ratio[MAX_NR_ZONES] = {
 	[ZONE_DMA] = 256, [ZONE_DMA32] = 256, [ZONE_NORMAL] = 32,
 	[ZONE_MOVABLE] = 0, [ZONE_DEVICE] = 0,
 };
-unsigned long totalreserve_pages;
+unsigned long totalreserve_pages;	/* [h] */
 
 /* floor(sqrt(x)), digit by digit in base 4. */
 static unsigned long int_sqrt(unsigned long x)
@@ -727,8 +727,8 @@ static int local_node(void)
  * zone_statistics() - count one allocation from z that preferred zone
  * `preferred` (the first eligible zone of the preferred node's zonelist),
  * as Linux's zone_statistics(): hit or miss on z, foreign on preferred,
- * local or other on z by the allocating CPU's node.  Context: (main);
- * statistics without a lock ([m], see zone_numa_events).
+ * local or other on z by the allocating CPU's node.  Context: (main), no
+ * lock held (after zone_alloc_pages() returned): the counters are [m].
  */
 static void zone_statistics(struct zone *preferred, struct zone *z)
 {

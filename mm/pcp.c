@@ -47,7 +47,8 @@
  * Locks: a set's lists and count are its pcp lock's (pcp->lock); a page
  * that moves between a list and the buddy moves with zone->lock held too,
  * taken after the pcp lock (rmqueue_bulk, free_pcppages_bulk).  batch and
- * high are written under mem_hotplug_lock or at boot (zone_pcp_init).
+ * high are written by zone_pcp_init(): at boot, under mem_hotplug_lock,
+ * and, with no lock, from the watermark setters and deferred init.
  * Context: (boot) or (main).
  */
 #include "buddy_internal.h"

@@ -9,8 +9,8 @@
 #include <mm/range_claim.h>
 #include <lib/errno.h>
 
-static struct range_claim *claims;	/* held claims; (main), one CPU */
-static struct range_claim *current_holder;	/* whose work runs now; (main), one CPU */
+static struct range_claim *claims;	/* [m] held claims; (main), one CPU */
+static struct range_claim *current_holder;	/* [m] whose work runs now; (main), one CPU */
 
 /* Does c's range meet [start_pfn, end_pfn)? */
 static bool claim_meets(const struct range_claim *c, u64 start_pfn, u64 end_pfn)

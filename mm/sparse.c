@@ -19,9 +19,9 @@
 #include <lib/errno.h>
 #include <lib/string.h>
 
-struct mem_section *mem_section_roots[NR_SECTION_ROOTS];
+struct mem_section *mem_section_roots[NR_SECTION_ROOTS];	/* [h] */
 
-/* Bit r: root r was allocated after boot (early == false), so it may be
+/* [h] Bit r: root r was allocated after boot (early == false), so it may be
  * given back.  Written with mem_section_roots[], (boot)/(main). */
 static u64 root_late[(NR_SECTION_ROOTS + 63) / 64];
 

@@ -90,7 +90,7 @@ static struct page *pageblock_pfn_to_page(u64 start_pfn, u64 end_pfn, struct zon
 
 /* ---- the readers: pfn scans that profit from the flag -------------------- */
 
-struct zone_contig_scan_stats zone_contig_scan;
+struct zone_contig_scan_stats zone_contig_scan;	/* [m] */
 
 struct page *zone_pageblock_page(u64 block_pfn, struct zone *zone)
 {
@@ -135,7 +135,7 @@ void zone_contig_scan_trace(const char *who, u64 start_pfn, u64 end_pfn, const s
 #define CONTIG_VERBOSE_MAX_LINES	4096
 
 /* Pageblocks examined by set_zone_contiguous() since boot (for `zoneinfo`). */
-unsigned long zone_contig_walk_steps;
+unsigned long zone_contig_walk_steps;	/* [m] */
 
 /*
  * set_zone_contiguous() - the old design: walk every pageblock of the span
@@ -193,7 +193,7 @@ static bool zone_counter_contiguous(const struct zone *zone)
 	return !zone_is_empty(zone) && zone->pages_with_online_memmap == zone->spanned_pages;
 }
 
-unsigned long zone_contig_counter_checks;
+unsigned long zone_contig_counter_checks;	/* [m] */
 
 void zone_update_contiguous(struct zone *zone)
 {

@@ -44,26 +44,26 @@
 
 /* One allocation made through the debugfs alloc file (Linux's struct cma_mem). */
 struct cma_mem {
-	u64 pfn;		/* first page */
-	u64 nr_pages;		/* pages */
+	u64 pfn;		/* [m] first page */
+	u64 nr_pages;		/* [m] pages */
 };
 
 struct cma {
-	char name[CMA_MAX_NAME];	/* "cma0": the debugfs directory */
-	u64 base_pfn;			/* first pfn of the area */
-	u64 count;			/* pages in the area (0: declaration failed) */
-	unsigned order_per_bit;		/* one bitmap bit per 2^order_per_bit pages */
-	u64 nr_bits;			/* bits in use: count >> order_per_bit */
-	u64 *bitmap;			/* set bit: handed out; from the buddy at activation */
-	struct page *bitmap_block;	/* the block holding the bitmap */
-	bool active;			/* pages are in the buddy as MIGRATE_CMA */
-	struct zone *zone;		/* the zone of the whole area (active only) */
-	u64 alloc_pages_success;	/* pages handed out (/sys/kernel/mm/cma/<name>/) */
-	u64 alloc_pages_fail;		/* pages asked for and not found */
-	u64 release_pages_success;	/* pages given back */
-	u64 busy_retries;		/* candidates skipped because alloc_contig_range said -EBUSY */
-	struct cma_mem mem[CMA_DEBUG_MAX_ALLOCS]; /* debugfs allocations, oldest first */
-	unsigned nr_mem;		/* entries in mem[] */
+	char name[CMA_MAX_NAME];	/* [c] "cma0": the debugfs directory */
+	u64 base_pfn;			/* [c] first pfn of the area */
+	u64 count;			/* [c] pages in the area (0: declaration failed) */
+	unsigned order_per_bit;		/* [c] one bitmap bit per 2^order_per_bit pages */
+	u64 nr_bits;			/* [c] bits in use: count >> order_per_bit */
+	u64 *bitmap;			/* [c] set bit: handed out ([m]); from the buddy at activation */
+	struct page *bitmap_block;	/* [c] the block holding the bitmap */
+	bool active;			/* [c] pages are in the buddy as MIGRATE_CMA */
+	struct zone *zone;		/* [c] the zone of the whole area (active only) */
+	u64 alloc_pages_success;	/* [m] pages handed out (/sys/kernel/mm/cma/<name>/) */
+	u64 alloc_pages_fail;		/* [m] pages asked for and not found */
+	u64 release_pages_success;	/* [m] pages given back */
+	u64 busy_retries;		/* [m] candidates skipped because alloc_contig_range said -EBUSY */
+	struct cma_mem mem[CMA_DEBUG_MAX_ALLOCS]; /* [m] debugfs allocations, oldest first */
+	unsigned nr_mem;		/* [m] entries in mem[] */
 };
 
 extern struct cma cma_areas[MAX_CMA_AREAS];

@@ -42,11 +42,11 @@
 
 /* What alloc_contig_range() did: pages migrated, or where and why it failed. */
 struct contig_alloc_report {
-	int err;		/* the returned -errno, 0 on success */
-	u64 pfn;		/* first offending pfn, or ~0 if none applies */
-	const char *step;	/* "args", "check", "isolate", "migrate" or "test"; "" on success */
-	char why[160];		/* the reason in words (describe_unmovable() style) */
-	u64 migrated;		/* pages migrated out of the range (also on failure) */
+	int err;		/* [o] the returned -errno, 0 on success */
+	u64 pfn;		/* [o] first offending pfn, or ~0 if none applies */
+	const char *step;	/* [o] "args", "check", "isolate", "migrate" or "test"; "" on success */
+	char why[160];		/* [o] the reason in words (describe_unmovable() style) */
+	u64 migrated;		/* [o] pages migrated out of the range (also on failure) */
 };
 
 /*
@@ -94,11 +94,11 @@ struct page *alloc_contig_pages(u64 nr_pages, gfp_t gfp, int nid, bool frozen);
 
 /* Counts of one free_contig_range call (tests, trace, the shell). */
 struct contig_free_stats {
-	u64 freed;		/* pages given back to the allocator */
-	u64 in_use;		/* pages whose refcount only dropped: still referenced */
-	u64 bad;		/* pages refused by the checks ("Bad page state") */
-	u64 inserts;		/* old: order-0 frees through the free path; new: chunks to the buddy */
-	unsigned max_order;	/* largest chunk (new) */
+	u64 freed;		/* [o] pages given back to the allocator */
+	u64 in_use;		/* [o] pages whose refcount only dropped: still referenced */
+	u64 bad;		/* [o] pages refused by the checks ("Bad page state") */
+	u64 inserts;		/* [o] old: order-0 frees through the free path; new: chunks to the buddy */
+	unsigned max_order;	/* [o] largest chunk (new) */
 };
 
 /*
@@ -135,9 +135,9 @@ int free_contig_range_stats(u64 pfn, u64 nr_pages, bool frozen, struct contig_fr
 
 /* A free buddy block as the comparison sees it. */
 struct contig_block {
-	u64 pfn;		/* head */
-	u8 order;		/* 2^order pages */
-	u8 mt;			/* the list it is on: buddy_list_mt(pfn) */
+	u64 pfn;		/* [o] head */
+	u8 order;		/* [o] 2^order pages */
+	u8 mt;			/* [o] the list it is on: buddy_list_mt(pfn) */
 };
 
 /*
@@ -151,18 +151,18 @@ struct contig_block {
  * are what differs between the designs, and are reported beside.
  */
 struct contig_snapshot {
-	const struct zone *zone;		/* whose lists and counters */
-	u64 start_pfn, end_pfn;			/* the window, [start_pfn, end_pfn) */
-	struct contig_block *blocks;		/* caller's array, sorted by pfn */
-	unsigned nr_blocks;			/* blocks found (may exceed max_blocks) */
-	unsigned max_blocks;			/* room in blocks[] */
-	u64 page_digest;			/* struct pages + pageblock flags of the window */
-	unsigned long nr_free, nr_free_cma;	/* zone counters ... */
-	unsigned long managed_pages, present_pages, cma_pages;
-	unsigned long area_nr_free[NR_PAGE_ORDERS];
-	unsigned long area_nr_free_mt[NR_PAGE_ORDERS][MIGRATE_TYPES];
-	int pcp_count;				/* 0 after a drain */
-	u64 merges, pcp_drains;			/* events: reported, not compared */
+	const struct zone *zone;		/* [o] whose lists and counters */
+	u64 start_pfn, end_pfn;			/* [o] the window, [start_pfn, end_pfn) */
+	struct contig_block *blocks;		/* [o] caller's array, sorted by pfn */
+	unsigned nr_blocks;			/* [o] blocks found (may exceed max_blocks) */
+	unsigned max_blocks;			/* [o] room in blocks[] */
+	u64 page_digest;			/* [o] struct pages + pageblock flags of the window */
+	unsigned long nr_free, nr_free_cma;	/* [o] zone counters ... */
+	unsigned long managed_pages, present_pages, cma_pages;	/* [o] */
+	unsigned long area_nr_free[NR_PAGE_ORDERS];	/* [o] */
+	unsigned long area_nr_free_mt[NR_PAGE_ORDERS][MIGRATE_TYPES];	/* [o] */
+	int pcp_count;				/* [o] 0 after a drain */
+	u64 merges, pcp_drains;			/* [o] events: reported, not compared */
 };
 
 /*

@@ -82,16 +82,16 @@ int deferred_init_set_early(u64 bytes);
 
 /* What deferred init did so far, for `meminit` and the tests. */
 struct deferred_init_stats {
-	bool boot_new;			/* the boot ran the new design */
-	u64 boot_sections;		/* sections initialised at boot */
-	u64 boot_pending_sections;	/* sections left pending at boot */
-	u64 boot_pending_pages;		/* their free pages (memory minus memmap) */
-	u64 steps;			/* deferred_init_step{,_while}() calls that did work */
-	u64 step_sections;		/* sections initialised by steps */
-	u64 grows, grow_sections;	/* deferred_grow_zone(): calls that grew, sections */
-	u64 range_sections;		/* sections initialised for an operation on a range */
-	u64 cycles;			/* spent initialising pending sections */
-	u64 done_cycles;		/* mm_cycles() when the last one finished, 0 before */
+	bool boot_new;			/* [c] the boot ran the new design */
+	u64 boot_sections;		/* [c] sections initialised at boot */
+	u64 boot_pending_sections;	/* [c] sections left pending at boot */
+	u64 boot_pending_pages;		/* [c] their free pages (memory minus memmap) */
+	u64 steps;			/* [m] deferred_init_step{,_while}() calls that did work */
+	u64 step_sections;		/* [m] sections initialised by steps */
+	u64 grows, grow_sections;	/* [m] deferred_grow_zone(): calls that grew, sections */
+	u64 range_sections;		/* [m] sections initialised for an operation on a range */
+	u64 cycles;			/* [m] spent initialising pending sections */
+	u64 done_cycles;		/* [m] mm_cycles() when the last one finished, 0 before */
 };
 extern struct deferred_init_stats deferred_init_stats;
 

@@ -42,25 +42,25 @@ enum memmap_bench_kind {
 #define NR_MEMMAP_DESIGNS	3	/* DESIGN_OLD, DESIGN_NEW, DESIGN_NEW_NT */
 
 struct memmap_bench {
-	u64 nr_pages;					/* struct pages per run */
-	unsigned reps;					/* runs per cell; medians below */
-	bool warm;					/* memmap in the cache before each run */
-	u64 init[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* cycles per run */
-	u64 memset_cycles;				/* memset() of the same bytes */
-	u64 stream_cycles;				/* movnti of the same bytes + sfence */
-	u64 stores_cycles;				/* 8 ordinary 8-byte stores per page */
+	u64 nr_pages;					/* [o] struct pages per run */
+	unsigned reps;					/* [o] runs per cell; medians below */
+	bool warm;					/* [o] memmap in the cache before each run */
+	u64 init[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* [o] cycles per run */
+	u64 memset_cycles;				/* [o] memset() of the same bytes */
+	u64 stream_cycles;				/* [o] movnti of the same bytes + sfence */
+	u64 stores_cycles;				/* [o] 8 ordinary 8-byte stores per page */
 	/*
 	 * Paired: run r of old against run r of each template design
 	 * (DESIGN_NEW, DESIGN_NEW_NT), per kind; the DESIGN_OLD column stays 0.
 	 */
-	unsigned wins[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS];   /* runs it was faster */
-	unsigned losses[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* slower (ties: neither) */
-	u64 ratio_permille[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* median old/it, x1000 */
-	/* each median above with its runs' min and max (lib/median.h) */
+	unsigned wins[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS];   /* [o] runs it was faster */
+	unsigned losses[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* [o] slower (ties: neither) */
+	u64 ratio_permille[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS]; /* [o] median old/it, x1000 */
+	/* [o] each median above with its runs' min and max (lib/median.h) */
 	struct bench_stats init_st[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS];
-	struct bench_stats memset_st, stream_st, stores_st;
+	struct bench_stats memset_st, stream_st, stores_st;	/* [o] */
 	/* memmap_init_bench()'s cells: every run's cycles, kept here (the
-	 * caller's, about 4.6 KiB) rather than in a file-level array */
+	 * caller's, about 4.6 KiB) rather than in a file-level array [o] */
 	struct {
 		u64 t[NR_MEMMAP_BENCH_KINDS][NR_MEMMAP_DESIGNS][MEMMAP_BENCH_MAX_REPS];
 		u64 ratio[MEMMAP_BENCH_MAX_REPS];

@@ -29,25 +29,25 @@
 #define MEMBLOCK_ALLOC_ANYWHERE	(~(phys_addr_t)0)
 
 struct memblock_region {
-	phys_addr_t base;	/* first byte */
-	phys_addr_t size;	/* bytes */
-	int nid;		/* node, or NUMA_NO_NODE (-1) */
-	u32 flags;		/* MEMBLOCK_* flags (MEMBLOCK_HOTPLUG, ...) */
+	phys_addr_t base;	/* [c] first byte */
+	phys_addr_t size;	/* [c] bytes */
+	int nid;		/* [c] node, or NUMA_NO_NODE (-1) */
+	u32 flags;		/* [c] MEMBLOCK_* flags (MEMBLOCK_HOTPLUG, ...) */
 };
 
 #define MEMBLOCK_NONE		0x0u
 #define MEMBLOCK_HOTPLUG	0x1u	/* SRAT: hotpluggable memory */
 
 struct memblock_type {
-	u32 cnt;				/* regions in use */
-	const char *name;			/* "memory" or "reserved" */
-	struct memblock_region regions[MEMBLOCK_MAX_REGIONS];
+	u32 cnt;				/* [c] regions in use */
+	const char *name;			/* [c] "memory" or "reserved" */
+	struct memblock_region regions[MEMBLOCK_MAX_REGIONS];	/* [c] */
 };
 
 struct memblock {
-	struct memblock_type memory;		/* what exists */
-	struct memblock_type reserved;		/* what is taken */
-	phys_addr_t current_limit;		/* allocations end below this */
+	struct memblock_type memory;		/* [c] what exists */
+	struct memblock_type reserved;		/* [c] what is taken */
+	phys_addr_t current_limit;		/* [c] allocations end below this */
 };
 
 extern struct memblock memblock;

@@ -71,9 +71,9 @@ int memmap_init_zone_device(u64 start_pfn, u64 nr_pages, int nid, unsigned compo
 
 /* Where two memmaps first differ (memmap_compare). */
 struct memmap_diff {
-	u64 index;		/* struct page index from the start of the range */
-	unsigned byte;		/* byte offset in that struct page, 0..63 */
-	u8 expect, got;		/* the two bytes */
+	u64 index;		/* [o] struct page index from the start of the range */
+	unsigned byte;		/* [o] byte offset in that struct page, 0..63 */
+	u8 expect, got;		/* [o] the two bytes */
 };
 
 /*

@@ -122,19 +122,19 @@ static inline u64 memory_block_start_pfn(const struct memory_block *mem)
 }
 
 struct memory_group {
-	int id;				/* index, >= 0 */
-	int nid;			/* node of all its memory */
-	bool is_dynamic;		/* virtio-mem style (units) vs static (DIMM) */
-	bool in_use;			/* registered */
-	unsigned long present_kernel_pages;	/* online in kernel zones */
-	unsigned long present_movable_pages;	/* online in ZONE_MOVABLE */
+	int id;				/* [m] index, >= 0 */
+	int nid;			/* [m] node of all its memory */
+	bool is_dynamic;		/* [m] virtio-mem style (units) vs static (DIMM) */
+	bool in_use;			/* [m] registered */
+	unsigned long present_kernel_pages;	/* [h] online in kernel zones */
+	unsigned long present_movable_pages;	/* [h] online in ZONE_MOVABLE */
 	union {
-		struct { unsigned long max_pages; } s;	/* static: size of the device */
-		struct { unsigned long unit_pages; } d;	/* dynamic: unit of growth */
+		struct { unsigned long max_pages; } s;	/* [m] static: size of the device */
+		struct { unsigned long unit_pages; } d;	/* [m] dynamic: unit of growth */
 	};
-	const char *name;		/* "dimm0", "virtio-mem vmem1", for views */
-	const struct memory_group_ops *ops;	/* the driver's answers, or NULL */
-	void *owner;			/* passed to ops: the driver's device */
+	const char *name;		/* [m] "dimm0", "virtio-mem vmem1", for views */
+	const struct memory_group_ops *ops;	/* [m] the driver's answers, or NULL */
+	void *owner;			/* [m] passed to ops: the driver's device */
 };
 
 /*
@@ -144,7 +144,7 @@ struct memory_group {
  * sub-blocks not plugged) or is about to be given back (a pending unplug).
  */
 struct memory_group_ops {
-	/* range_held() - 0 if [start_pfn, start_pfn + nr_pages) (half-open,
+	/* [c] range_held() - 0 if [start_pfn, start_pfn + nr_pages) (half-open,
 	 * whole blocks of the group) is backed and staying; else -EBUSY with
 	 * the reason in why[0, size).  Context: (main). */
 	int (*range_held)(void *owner, u64 start_pfn, u64 nr_pages, char *why, size_t size);
@@ -360,21 +360,21 @@ int offline_and_remove_memory(phys_addr_t start, u64 size);
 #define MEMORY_REMOVAL_ABSENT	0xff	/* run_type: no block was there, none comes back */
 
 struct memory_removal_run {
-	u16 nr_blocks;			/* consecutive removed blocks in this state */
-	u8 online_type;			/* enum mmop they had, or MEMORY_REMOVAL_ABSENT */
-	u8 memmap_on_block;		/* they carried their own memmap (memmap_on_memory) */
+	u16 nr_blocks;			/* [o] consecutive removed blocks in this state */
+	u8 online_type;			/* [o] enum mmop they had, or MEMORY_REMOVAL_ABSENT */
+	u8 memmap_on_block;		/* [o] they carried their own memmap (memmap_on_memory) */
 };
 
 struct memory_removal {
-	const char *who;		/* log prefix: "offline_and_remove_memory", "acpi-memhp: slot 3" */
-	phys_addr_t start;		/* first byte of the range, block aligned */
-	unsigned long nr_blocks;	/* blocks of the range */
-	int nid;			/* node the blocks are added back to */
-	int mgid;			/* their memory group, -1: none */
-	unsigned mhp_flags;		/* add_memory() flags for adding back (MHP_NO_AUTO_ONLINE implied) */
-	unsigned long removed;		/* blocks [nr_blocks - removed, nr_blocks) are gone */
-	unsigned nr_runs;		/* runs[0, nr_runs) used, runs[0] the highest */
-	struct memory_removal_run runs[MEMORY_REMOVAL_RUNS];
+	const char *who;		/* [o] log prefix: "offline_and_remove_memory", "acpi-memhp: slot 3" */
+	phys_addr_t start;		/* [o] first byte of the range, block aligned */
+	unsigned long nr_blocks;	/* [o] blocks of the range */
+	int nid;			/* [o] node the blocks are added back to */
+	int mgid;			/* [o] their memory group, -1: none */
+	unsigned mhp_flags;		/* [o] add_memory() flags for adding back (MHP_NO_AUTO_ONLINE implied) */
+	unsigned long removed;		/* [o] blocks [nr_blocks - removed, nr_blocks) are gone */
+	unsigned nr_runs;		/* [o] runs[0, nr_runs) used, runs[0] the highest */
+	struct memory_removal_run runs[MEMORY_REMOVAL_RUNS];	/* [o] */
 };
 
 /*
@@ -521,8 +521,8 @@ void fake_offline_pages(u64 start_pfn, u64 end_pfn);
  * registers at its init); NULL, or a NULL member, ignores those events.
  */
 struct memory_block_notifier {
-	void (*added)(struct memory_block *mem);	/* a block was created */
-	void (*removed)(unsigned long block_id);	/* a block was deleted */
+	void (*added)(struct memory_block *mem);	/* [c] a block was created */
+	void (*removed)(unsigned long block_id);	/* [c] a block was deleted */
 };
 
 /*
@@ -533,11 +533,11 @@ void register_memory_block_notifier(const struct memory_block_notifier *nb);
 
 /* Counters for views and tests. */
 struct memhp_stats {
-	u64 onlined_blocks, offlined_blocks, added_blocks, removed_blocks;
-	u64 online_failures, offline_failures;
-	u64 migrated_pages;		/* by offlining */
-	u64 memmaps_moved;		/* hot-added memmaps migrated (hotplug_memmap.c) */
-	u64 last_online_cycles, last_offline_cycles; /* of the last block */
+	u64 onlined_blocks, offlined_blocks, added_blocks, removed_blocks;	/* [m] */
+	u64 online_failures, offline_failures;	/* [m] */
+	u64 migrated_pages;		/* [m] by offlining */
+	u64 memmaps_moved;		/* [m] hot-added memmaps migrated (hotplug_memmap.c) */
+	u64 last_online_cycles, last_offline_cycles; /* [m] of the last block */
 };
 extern struct memhp_stats memhp_stats;
 
@@ -591,8 +591,8 @@ bool memmap_poison_enabled(void);
  * Context: (main).
  */
 struct auto_movable_stats {
-	unsigned long kernel_early_pages;	/* early kernel-zone pages, CMA excluded */
-	unsigned long movable_pages;		/* ZONE_MOVABLE present pages plus CMA pages */
+	unsigned long kernel_early_pages;	/* [o] early kernel-zone pages, CMA excluded (online_policy.c's cache: [h]) */
+	unsigned long movable_pages;		/* [o] ZONE_MOVABLE present pages plus CMA pages */
 };
 void auto_movable_stats_walk(int nid, struct auto_movable_stats *stats);	/* old: sum the zones */
 /* The new design: cached sums (mechanism 4, see mechanisms.h). */

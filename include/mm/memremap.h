@@ -42,16 +42,16 @@
 
 /* One device range; its address is the owner of every page in it. */
 struct dev_pagemap {
-	int id;				/* devmem id: index in the table */
-	bool in_use;			/* slot taken */
-	u64 start_pfn;			/* first pfn */
-	u64 nr_pages;			/* whole memory blocks */
-	int nid;			/* node of the blocks */
-	unsigned vmemmap_shift;		/* compound order: 0 = 4 KiB pages, 9 = 2 MiB */
-	enum mech_design last_design;	/* design of the last memmap init */
-	u64 last_init_cycles;		/* cycles of the last memmap_init_zone_device() */
-	u64 last_init_pages;		/* struct pages it initialised */
-	u64 nr_inits;			/* memmap inits: the create and every rebind */
+	int id;				/* [c] devmem id: index in the table */
+	bool in_use;			/* [m] slot taken */
+	u64 start_pfn;			/* [m] first pfn */
+	u64 nr_pages;			/* [m] whole memory blocks */
+	int nid;			/* [m] node of the blocks */
+	unsigned vmemmap_shift;		/* [m] compound order: 0 = 4 KiB pages, 9 = 2 MiB */
+	enum mech_design last_design;	/* [m] design of the last memmap init */
+	u64 last_init_cycles;		/* [m] cycles of the last memmap_init_zone_device() */
+	u64 last_init_pages;		/* [m] struct pages it initialised */
+	u64 nr_inits;			/* [m] memmap inits: the create and every rebind */
 };
 
 /*

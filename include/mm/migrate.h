@@ -17,20 +17,20 @@
 #include <mm/page.h>
 
 struct movable_operations {
-	const char *name;	/* "shell handle", for messages */
+	const char *name;	/* [c] "shell handle", for messages */
 	/*
-	 * block_of() - the allocated block holding page: its head and order.
+	 * [c] block_of() - the allocated block holding page: its head and order.
 	 * Returns false if the page cannot be moved right now.
 	 */
 	bool (*block_of)(struct page *page, struct page **head, unsigned *order);
 	/*
-	 * moved() - the block's contents were copied from old_head to
+	 * [c] moved() - the block's contents were copied from old_head to
 	 * new_head (same order): update every reference, set page->owner on
 	 * the new pages and clear it on the old ones.  Cannot fail.
 	 */
 	void (*moved)(struct page *old_head, struct page *new_head, unsigned order);
 	/*
-	 * alloc_target() - optional: a free block of 2^order pages the owner
+	 * [c] alloc_target() - optional: a free block of 2^order pages the owner
 	 * would rather move to, outside [avoid_start_pfn, avoid_end_pfn),
 	 * allocated as alloc_pages() would (refcount 1 on every page); NULL
 	 * lets migration take one from the zonelist of nid as for any block.
@@ -40,7 +40,7 @@ struct movable_operations {
 };
 
 struct movable_owner {
-	const struct movable_operations *ops;	/* never NULL */
+	const struct movable_operations *ops;	/* [c] never NULL */
 };
 
 /* page_movable_owner() - the owner of an allocated movable page, or NULL. */

@@ -25,24 +25,24 @@
 
 /* One NUMA memory range, from an ACPI SRAT memory affinity entry. */
 struct numa_memblk {
-	phys_addr_t start, end;		/* [start, end) */
-	int nid;			/* memlab node id (proximity domains renumbered from 0) */
-	bool hotpluggable;		/* SRAT "hot pluggable": may appear later */
+	phys_addr_t start, end;		/* [c] [start, end) */
+	int nid;			/* [c] memlab node id (proximity domains renumbered from 0) */
+	bool hotpluggable;		/* [c] SRAT "hot pluggable": may appear later */
 };
 
 struct mm_boot_params {
-	const struct fw_memmap *memmap;		/* sanitized firmware map */
+	const struct fw_memmap *memmap;		/* [c] sanitized firmware map */
 	struct { phys_addr_t start, end; const char *what; }
-		reserved[MM_MAX_BOOT_RESERVED];	/* ranges that are taken: image, info block */
-	u32 nr_reserved;
-	struct numa_memblk numa[MM_MAX_NUMA_BLKS]; /* empty: one node */
-	u32 nr_numa;
-	u8 distance[MAX_NUMNODES][MAX_NUMNODES];	/* SLIT; 0 = unknown */
-	/* kernelcore= / movablecore=: bytes, or percent of memory if *_percent */
+		reserved[MM_MAX_BOOT_RESERVED];	/* [c] ranges that are taken: image, info block */
+	u32 nr_reserved;	/* [c] */
+	struct numa_memblk numa[MM_MAX_NUMA_BLKS]; /* [c] empty: one node */
+	u32 nr_numa;	/* [c] */
+	u8 distance[MAX_NUMNODES][MAX_NUMNODES];	/* [c] SLIT; 0 = unknown */
+	/* [c] kernelcore= / movablecore=: bytes, or percent of memory if *_percent */
 	u64 kernelcore, movablecore;
-	bool kernelcore_percent, movablecore_percent;
-	bool page_poison;			/* page_poison=1 */
-	u64 cma_size;				/* cma=SIZE: bytes of CMA area, 0 = none (mm/cma.c) */
+	bool kernelcore_percent, movablecore_percent;	/* [c] */
+	bool page_poison;			/* [c] page_poison=1 */
+	u64 cma_size;				/* [c] cma=SIZE: bytes of CMA area, 0 = none (mm/cma.c) */
 };
 
 /* mm_core_init() - see the top of this file.  Panics with the reason if
@@ -55,13 +55,13 @@ extern u32 nr_numa_hotplug_blks;
 
 /* Boot statistics for `meminit` and /proc views. */
 struct mm_boot_stats {
-	u64 memmap_init_cycles;		/* memmap_init(): all struct pages */
-	u64 memmap_init_pages;		/* struct pages initialised */
-	int memmap_init_design;		/* enum mech_design used at boot */
-	u64 handover_cycles;		/* free memblock -> buddy */
-	u64 reserved_pages;		/* memory pages left reserved at boot */
-	u64 memmap_pages;		/* pages holding the memmap itself */
-	u64 zone_movable_pfn[MAX_NUMNODES]; /* where ZONE_MOVABLE starts per node, 0 = none */
+	u64 memmap_init_cycles;		/* [c] memmap_init(): all struct pages */
+	u64 memmap_init_pages;		/* [c] struct pages initialised */
+	int memmap_init_design;		/* [c] enum mech_design used at boot */
+	u64 handover_cycles;		/* [c] free memblock -> buddy */
+	u64 reserved_pages;		/* [c] memory pages left reserved at boot */
+	u64 memmap_pages;		/* [c] pages holding the memmap itself */
+	u64 zone_movable_pfn[MAX_NUMNODES]; /* [c] where ZONE_MOVABLE starts per node, 0 = none */
 };
 extern struct mm_boot_stats mm_boot_stats;
 

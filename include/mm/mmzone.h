@@ -34,6 +34,8 @@
  *        anyone in (main) (one CPU: no reader can see a half-done change).
  *   [c]  set once when the node is set up ((boot) or node online) and
  *        constant after.
+ *   [m]  the allocation and free counters (ev.alloc_pages, ev.free_pages,
+ *        numa): counted in (main) with no lock held.
  */
 #ifndef MM_MMZONE_H
 #define MM_MMZONE_H
@@ -66,9 +68,9 @@ enum zone_watermarks {
 };
 
 struct free_area {
-	struct list_head free_list[MIGRATE_TYPES];	/* heads of free blocks */
-	unsigned long nr_free;				/* blocks on all lists */
-	unsigned long nr_free_mt[MIGRATE_TYPES];	/* blocks per list */
+	struct list_head free_list[MIGRATE_TYPES];	/* [z] heads of free blocks */
+	unsigned long nr_free;				/* [z] blocks on all lists */
+	unsigned long nr_free_mt[MIGRATE_TYPES];	/* [z] blocks per list */
 };
 
 /* One list per (pcp migratetype, order 0..3). */
@@ -93,15 +95,15 @@ struct per_cpu_pages {
 
 /* Event counters, like /proc/vmstat's. */
 struct zone_events {
-	u64 alloc_pages[NR_PAGE_ORDERS];	/* successful allocations per order */
-	u64 free_pages[NR_PAGE_ORDERS];		/* frees per order */
-	u64 pcp_hits;				/* allocations served by a pcp list */
-	u64 pcp_refills;			/* pcp refills from the buddy */
-	u64 pcp_drains;				/* pcp drains to the buddy */
-	u64 merges;				/* buddy merges on free */
-	u64 splits;				/* block splits on allocation */
-	u64 fallbacks;				/* allocations from another migratetype */
-	u64 steals;				/* pageblocks converted on fallback */
+	u64 alloc_pages[NR_PAGE_ORDERS];	/* [m] successful allocations per order (counted with no lock held) */
+	u64 free_pages[NR_PAGE_ORDERS];		/* [m] frees per order (no lock; [z] in free_pfn_range_to_buddy()) */
+	u64 pcp_hits;				/* [p] allocations served by a pcp list (only that CPU's pcp lock) */
+	u64 pcp_refills;			/* [z] pcp refills from the buddy */
+	u64 pcp_drains;				/* [z] pcp drains to the buddy */
+	u64 merges;				/* [z] buddy merges on free */
+	u64 splits;				/* [z] block splits on allocation */
+	u64 fallbacks;				/* [z] allocations from another migratetype */
+	u64 steals;				/* [z] pageblocks converted on fallback */
 };
 
 /*
@@ -115,32 +117,32 @@ struct zone_events {
  *   local/other  the zone is on / not on the node of the allocating CPU.
  */
 struct zone_numa_events {
-	u64 hit, miss, foreign, interleave, local, other;
+	u64 hit, miss, foreign, interleave, local, other;	/* [m] counted with no lock held */
 };
 
 struct pglist_data;
 
 struct zone {
-	struct pglist_data *zone_pgdat;	/* the node */
-	const char *name;		/* "DMA", "DMA32", "Normal", "Movable", "Device" */
-	enum zone_type idx;		/* position in node_zones[] */
-	unsigned long zone_start_pfn;	/* first pfn of the span */
-	unsigned long spanned_pages;	/* span, holes included; 0 = empty zone */
-	unsigned long present_pages;	/* pages with memory in the span */
-	unsigned long present_early_pages; /* of which present since boot */
-	unsigned long managed_pages;	/* given to the buddy */
-	unsigned long cma_pages;	/* of which in CMA pageblocks */
+	struct pglist_data *zone_pgdat;	/* [c] the node */
+	const char *name;		/* [c] "DMA", "DMA32", "Normal", "Movable", "Device" */
+	enum zone_type idx;		/* [c] position in node_zones[] */
+	unsigned long zone_start_pfn;	/* [h] first pfn of the span */
+	unsigned long spanned_pages;	/* [h] span, holes included; 0 = empty zone */
+	unsigned long present_pages;	/* [h] pages with memory in the span */
+	unsigned long present_early_pages; /* [h] of which present since boot */
+	unsigned long managed_pages;	/* [z] [h] given to the buddy */
+	unsigned long cma_pages;	/* [h] of which in CMA pageblocks */
 	unsigned long nr_free_buddy;	/* [z] free pages in the buddy (zone_nr_free() adds the pcp lists) */
-	unsigned long nr_free_cma;	/* of which in CMA pageblocks */
-	unsigned long watermark[NR_WMARK]; /* min, low, high free pages */
-	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* pages kept from allocations that could use higher zones */
-	bool contiguous;		/* every pageblock of the span has a valid, same-zone memmap */
-	unsigned long pages_with_online_memmap; /* pfns in the span with an initialised memmap of this zone */
-	struct free_area free_area[NR_PAGE_ORDERS]; /* the buddy free lists */
-	struct per_cpu_pages pageset[MM_NR_CPUS]; /* each CPU's page cache in front of the buddy (zone_pcp()) */
+	unsigned long nr_free_cma;	/* [z] of which in CMA pageblocks */
+	unsigned long watermark[NR_WMARK]; /* [h] min, low, high free pages */
+	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* [h] pages kept from allocations that could use higher zones */
+	bool contiguous;		/* [h] every pageblock of the span has a valid, same-zone memmap */
+	unsigned long pages_with_online_memmap; /* [h] pfns in the span with an initialised memmap of this zone */
+	struct free_area free_area[NR_PAGE_ORDERS]; /* [z] the buddy free lists */
+	struct per_cpu_pages pageset[MM_NR_CPUS]; /* [p] [h] each CPU's page cache in front of the buddy (zone_pcp()) */
 	struct spinlock lock;		/* zone->lock: the [z] fields */
-	struct zone_events ev;		/* event counters */
-	struct zone_numa_events numa;	/* NUMA allocation events */
+	struct zone_events ev;		/* [z] [p] [m] event counters: each field says which */
+	struct zone_numa_events numa;	/* [m] NUMA allocation events */
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)
@@ -161,18 +163,18 @@ static inline bool zone_spans_pfn(const struct zone *z, u64 pfn)
 #define MAX_ZONES_PER_ZONELIST	(MAX_NUMNODES * MAX_NR_ZONES)
 
 struct zonelist {
-	struct zone *zones[MAX_ZONES_PER_ZONELIST + 1]; /* NULL-terminated */
+	struct zone *zones[MAX_ZONES_PER_ZONELIST + 1]; /* [h] NULL-terminated */
 };
 
 struct pglist_data {
-	int node_id;				/* nid */
-	bool online;				/* has memory or was declared by SRAT */
-	struct zone node_zones[MAX_NR_ZONES];	/* indexed by enum zone_type */
-	struct zonelist node_zonelist;		/* own zones high to low, then other nodes by distance */
-	unsigned long node_start_pfn;		/* first pfn of the node's span */
-	unsigned long node_spanned_pages;	/* span, holes included */
-	unsigned long node_present_pages;	/* pages with memory */
-	unsigned long totalreserve_pages;	/* kept free by watermarks + reserves */
+	int node_id;				/* [c] nid */
+	bool online;				/* [h] has memory or was declared by SRAT */
+	struct zone node_zones[MAX_NR_ZONES];	/* [c] indexed by enum zone_type */
+	struct zonelist node_zonelist;		/* [h] own zones high to low, then other nodes by distance */
+	unsigned long node_start_pfn;		/* [h] first pfn of the node's span */
+	unsigned long node_spanned_pages;	/* [h] span, holes included */
+	unsigned long node_present_pages;	/* [h] pages with memory */
+	unsigned long totalreserve_pages;	/* [h] kept free by watermarks + reserves */
 };
 
 static inline unsigned long pgdat_end_pfn(const struct pglist_data *pgdat)

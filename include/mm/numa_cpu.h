@@ -26,11 +26,11 @@
 #define NUMA_MAX_CPUS	1024	/* CPUs listed; more are counted and reported */
 
 struct numa_cpu {
-	u32 hw_id;		/* the APIC id (x2APIC id) the firmware gives */
-	u32 uid;		/* ACPI processor UID */
-	s32 pxm;		/* SRAT proximity domain, -1 without processor affinity */
-	int nid;		/* node, NUMA_NO_NODE if its domain has no memory node */
-	bool boot;		/* the CPU memlab runs on */
+	u32 hw_id;		/* [c] the APIC id (x2APIC id) the firmware gives */
+	u32 uid;		/* [c] ACPI processor UID */
+	s32 pxm;		/* [c] SRAT proximity domain, -1 without processor affinity */
+	int nid;		/* [c] node, NUMA_NO_NODE if its domain has no memory node */
+	bool boot;		/* [c] the CPU memlab runs on */
 };
 
 /* numa_cpus_reset() - forget every CPU (the fallback of one CPU again). */

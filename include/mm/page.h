@@ -14,6 +14,10 @@
  *   (P) while the page sits on a per-CPU free list (PagePcp)
  *   (U) while the page is allocated: owned by whoever allocated it
  *   (C) compound tail pages (compound_head has bit 0 set)
+ * Lock tags (the lock legend, platform.h): a page's fields are its owner's
+ * of the time: [z] while it is free in the buddy (zone->lock), [p] while
+ * on a pcp list (the pcp lock), [o] whoever allocated it; [h] while its
+ * memmap is initialised or retired (zone and node bits, type).
  * Invariants:
  *   - a free buddy block of order k starts at a pfn aligned to 2^k, its head
  *     has page_type PGTY_BUDDY and private = k; its other pages are plain;
@@ -104,20 +108,20 @@ _Static_assert(__NR_PAGEFLAGS <= NODES_PGSHIFT, "page flags overlap the node bit
 #define PGTY_TABLE		0xf3u	/* a page-table or memmap page */
 
 struct page {
-	unsigned long flags;		/* (A) PG_* bits, zone and node in the top bits */
+	unsigned long flags;		/* [z] [p] [o] [h] (A) PG_* bits, zone and node in the top bits */
 	union {
-		struct list_head lru;	/* (B,P) free or pcp list link; (U) owner's list */
+		struct list_head lru;	/* [z] [p] [o] (B,P) free or pcp list link; (U) owner's list */
 		struct {
-			unsigned long compound_head; /* (C) head page address | 1 */
-			unsigned long compound_info; /* (C, first tail) order in bits 0-7 */
+			unsigned long compound_head; /* [o] (C) head page address | 1 */
+			unsigned long compound_info; /* [o] (C, first tail) order in bits 0-7 */
 		};
 	};
-	void *owner;			/* (U) who to tell when the page moves (migration) */
-	unsigned long index;		/* (U) owner's data: offset, handle id */
-	unsigned long private;		/* (B) buddy order; (P) pcp order; (U) owner's */
-	u32 page_type;			/* (A) PGTY_* in the top byte, or PAGE_TYPE_NONE */
-	s32 refcount;			/* (A) references; 0 when free */
-	unsigned long memlab_debug;	/* (A) free for tracing/debug use; 0 normally */
+	void *owner;			/* [o] (U) who to tell when the page moves (migration) */
+	unsigned long index;		/* [o] (U) owner's data: offset, handle id */
+	unsigned long private;		/* [z] [p] [o] (B) buddy order; (P) pcp order; (U) owner's */
+	u32 page_type;			/* [z] [p] [o] [h] (A) PGTY_* in the top byte, or PAGE_TYPE_NONE */
+	s32 refcount;			/* [z] [p] [o] (A) references; 0 when free */
+	unsigned long memlab_debug;	/* [o] (A) free for tracing/debug use; 0 normally */
 };
 
 _Static_assert(sizeof(struct page) == 64, "struct page must be exactly 64 bytes");

@@ -34,11 +34,11 @@
 
 /* Written by range_claim() and range_release() only; every field (main), one CPU. */
 struct range_claim {
-	u64 start_pfn, end_pfn;		/* [start_pfn, end_pfn), non-empty while held */
-	const char *name;		/* the holder, for messages: "job [3] memory offline 32-35" */
-	void *owner;			/* the holder's own pointer (a long operation: its struct longop) */
-	bool held;			/* on the list of claims */
-	struct range_claim *next;	/* list link while held */
+	u64 start_pfn, end_pfn;		/* [m] [start_pfn, end_pfn), non-empty while held */
+	const char *name;		/* [m] the holder, for messages: "job [3] memory offline 32-35" */
+	void *owner;			/* [m] the holder's own pointer (a long operation: its struct longop) */
+	bool held;			/* [m] on the list of claims */
+	struct range_claim *next;	/* [m] list link while held */
 };
 
 /*

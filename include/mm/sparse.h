@@ -43,12 +43,12 @@
 #define PB_BITS			4
 
 struct mem_section {
-	unsigned long flags;		/* SECTION_* state bits */
-	u64 subsection_map;		/* bit i: subsection i has memory */
-	u64 pageblock_flags[PAGEBLOCKS_PER_SECTION * PB_BITS / 64]; /* 4 bits per pageblock */
-	s32 nid;			/* node the memory belongs to, NUMA_NO_NODE if absent */
-	u32 nr_present_pages;		/* pages of memory (holes excluded) */
-	phys_addr_t memmap_pa;		/* backing of this section's struct pages, 0 if none */
+	unsigned long flags;		/* [h] SECTION_* state bits */
+	u64 subsection_map;		/* [h] bit i: subsection i has memory */
+	u64 pageblock_flags[PAGEBLOCKS_PER_SECTION * PB_BITS / 64]; /* [z] [h] 4 bits per pageblock */
+	s32 nid;			/* [h] node the memory belongs to, NUMA_NO_NODE if absent */
+	u32 nr_present_pages;		/* [h] pages of memory (holes excluded) */
+	phys_addr_t memmap_pa;		/* [h] backing of this section's struct pages, 0 if none */
 };
 
 _Static_assert(sizeof(struct mem_section) == 64, "mem_section: 64 per 4 KiB root page");

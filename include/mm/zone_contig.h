@@ -33,8 +33,8 @@ bool zone_range_online_in_zone(struct zone *zone, u64 start_pfn, u64 end_pfn);
 
 /* Pageblocks probed by zone_pageblock_page() since boot, by outcome. */
 struct zone_contig_scan_stats {
-	unsigned long skipped;	/* zone contiguous: no pfn_valid / zone checks */
-	unsigned long checked;	/* zone not contiguous: __pageblock_pfn_to_page() ran */
+	unsigned long skipped;	/* [m] zone contiguous: no pfn_valid / zone checks */
+	unsigned long checked;	/* [m] zone not contiguous: __pageblock_pfn_to_page() ran */
 };
 extern struct zone_contig_scan_stats zone_contig_scan;
 

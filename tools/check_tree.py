@@ -30,6 +30,12 @@ script exits 1 if there was any.  --graph prints the folder import graph.
             through the switch (mech_override()/mech_restore(),
             mech_set_design(): include/mm/mechanisms.h), and no public
             header of include/mm/ declares a twin
+  legend    every field of a struct or union defined in include/mm/*.h,
+            mm/*.h and mm/*.c (members of nested ones included) and every
+            file-scope non-const variable those files define ends its
+            comment (same line, or the comment block right above) with a
+            lock legend tag, [z] [p] [h] [b] [c] [r] [o] [m] [cpu]: what
+            protects it (include/mm/platform.h)
   imports   the folder import graph (which top-level folder includes
             headers of which) has no circle, and mm/ includes only lib/,
             its own headers and mm/platform.h
@@ -328,6 +334,147 @@ def check_test_sizes(files):
                    f"{n} lines, more than {MAX_TEST_LINES}: split it by topic")
 
 
+# -- legend -----------------------------------------------------------------
+
+# The lock legend (include/mm/platform.h): every mm global and every field
+# of an mm struct says in its comment what protects it.
+LEGEND_FILES_RE = re.compile(r"^(?:include/mm/[^/]+\.h|mm/[^/]+\.[ch])$")
+LEGEND_TAG_RE = re.compile(r"\[(?:z|p|h|b|c|r|o|m|cpu)\]")
+LEGEND_TAGS = "[z] [p] [h] [b] [c] [r] [o] [m] [cpu]: include/mm/platform.h"
+# The head of a struct or union body: "struct NAME", "typedef union", ...
+LEGEND_AGG_RE = re.compile(r"(?:typedef\s+)?(?:static\s+)?(?:struct|union)(?:\s+\w+)?")
+LEGEND_ATTR_RE = re.compile(r"\b__\w+\s*\(\((?:[^()]|\([^()]*\))*\)\)|"
+                            r"\b__(?:aligned|section)\s*\([^)]*\)")
+
+
+def legend_lines(text):
+    """Per line of text: (code, comment): the code with comments and
+    strings blanked, and the text of the comments on that line."""
+    code = strip_comments(text).split("\n")
+    return [(c, "".join(ch for ch, k in zip(line, c) if ch != k))
+            for line, c in zip(text.split("\n"), code)]
+
+
+def legend_tagged(lines, first, last):
+    """A declaration on lines[first..last] is tagged by a comment on those
+    lines or by the comment block that ends on the line above them."""
+    if any(LEGEND_TAG_RE.search(lines[i][1]) for i in range(first, last + 1)):
+        return True
+    i = first - 1
+    while i >= 0 and lines[i][1].strip() and not lines[i][0].strip():
+        if LEGEND_TAG_RE.search(lines[i][1]):
+            return True
+        i -= 1
+    return False
+
+
+def legend_object(decl):
+    """The name a file-scope statement (its text up to ';' or '{') defines
+    as a non-const object, or None: extern and typedef declarations,
+    prototypes, function definitions, forward declarations, macros at file
+    scope and const objects define none."""
+    d = " ".join(LEGEND_ATTR_RE.sub(" ", decl).split())
+    if not d or re.match(r"(?:extern|typedef|_Static_assert|static_assert)\b", d):
+        return None
+    # the declarators, array sizes left out: "u64 map[(N + 63) / 64]"
+    head = re.sub(r"\[[^\]]*\]", "[]", d.split("=", 1)[0])
+    if re.fullmatch(r"(?:struct|union|enum)\s+\w+\s*", head):
+        return None
+    m = re.match(r"([^(]*)\(\s*\*\s*((?:const\s+)?)(\w+)", head)
+    if m:               # a function pointer: "void (*const hook[N])(void)"
+        return None if m.group(2) else m.group(3)
+    if "(" in head:
+        return None     # a prototype, a function or a macro: NAME(...)
+    first = re.split(r"[,\[]", head, maxsplit=1)[0]
+    last = first.rsplit("*", 1)[-1]     # what follows the last '*'
+    if re.search(r"\bconst\b", last):
+        return None
+    names = re.findall(r"\w+", last)
+    return names[-1] if names else "?"
+
+
+def check_legend(files):
+    """Every field of a struct or union defined in include/mm/*.h, mm/*.h
+    and mm/*.c and every file-scope non-const variable those files define
+    carries a lock legend tag, in a comment on its line(s) or in the
+    comment block right above.  A nested struct or union counts as a field
+    of the outer one: its tag (at its '{', above it, or at its '} name;')
+    covers its members."""
+    for p in files:
+        if not LEGEND_FILES_RE.match(p):
+            continue
+        text = read(p)
+        if text is None:
+            continue
+        lines = legend_lines(text)
+        # per open brace: ["agg", first line, untagged members] for a struct
+        # or union body, ["skip"] for a function, an initialiser, an enum
+        stack = []
+        stmt, start = "", None  # the statement being read, its first line
+        closed = None           # the aggregate whose '}' was just read
+        cont = False
+        for i, (code, _) in enumerate(lines):
+            if cont or (not stmt.strip() and code.lstrip().startswith("#")):
+                cont = code.rstrip().endswith("\\")
+                continue
+            for ch in code:
+                if any(f[0] == "skip" for f in stack):
+                    if ch == "{":
+                        stack.append(["skip"])
+                    elif ch == "}":
+                        stack.pop()
+                        if not stack:
+                            stmt, start = "", None
+                    continue
+                if ch == "{":
+                    head = " ".join(stmt.split())
+                    if LEGEND_AGG_RE.fullmatch(head):
+                        stack.append(["agg", start if start is not None else i, [], head])
+                    else:
+                        name = None if stack else legend_object(head)
+                        if name and "=" in head and not legend_tagged(lines, start, i):
+                            report("legend", p, start + 1,
+                                   f"{name} has no lock legend tag ({LEGEND_TAGS})")
+                        stack.append(["skip"])
+                    stmt, start = "", None
+                elif ch == "}":
+                    closed = stack.pop()
+                    stmt, start = "}", i
+                elif ch == ";":
+                    s = " ".join(stmt.split())
+                    if s.startswith("}") and closed is not None:
+                        tagged = legend_tagged(lines, closed[1], closed[1]) or \
+                            legend_tagged(lines, start, i)
+                        if stack:       # a nested aggregate: a field
+                            if not tagged:
+                                stack[-1][2].extend(closed[2])
+                        else:
+                            for n, what in closed[2]:
+                                report("legend", p, n + 1, what)
+                            # "struct { ... } name;": a variable of it
+                            if re.search(r"\w", s[1:]) and not closed[3].startswith("typedef") \
+                                    and not tagged:
+                                name = re.findall(r"[A-Za-z_]\w*", s)[0]
+                                report("legend", p, start + 1,
+                                       f"{name} has no lock legend tag ({LEGEND_TAGS})")
+                    elif s and stack:
+                        if not legend_tagged(lines, start, i):
+                            stack[-1][2].append((start, f"field '{s}' has no lock legend "
+                                                 f"tag ({LEGEND_TAGS})"))
+                    elif s:
+                        name = legend_object(s)
+                        if name and not legend_tagged(lines, start, i):
+                            report("legend", p, start + 1,
+                                   f"{name} has no lock legend tag ({LEGEND_TAGS})")
+                    stmt, start, closed = "", None, None
+                else:
+                    if start is None and not ch.isspace():
+                        start = i
+                    stmt += ch
+            if not any(f[0] == "skip" for f in stack):
+                stmt += " "
+
+
 # -- imports ----------------------------------------------------------------
 
 INC_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
@@ -440,6 +587,7 @@ def main():
     check_test_sizes(files)
     check_private(files)
     check_designs(files)
+    check_legend(files)
     check_imports(files, show)
     check_unused(files)
     for v in violations:

@@ -234,9 +234,21 @@ void build_all_zonelists(void);
  * set_min_free_kbytes), then every zone's min/low/high watermarks,
  * lowmem_reserve[], totalreserve_pages and pcp batch/high.  page_alloc.c
  * spells out the formulas.  Call after boot hand-over and after every
- * online/offline.  Context: (boot)/(main).
+ * online/offline.  Context: (boot)/(main); takes wmark_lock (the [w]
+ * fields), so no pcp or zone lock may be held.
  */
 void setup_per_zone_wmarks(void);
+
+/*
+ * setup_per_zone_wmarks_as_boot() - the watermarks (and pcp sizes,
+ * min_free_kbytes) that a boot with today's managed pages computes, for
+ * deferred init.  min_free_kbytes is derived from managed pages minus the
+ * high watermarks of the previous computation, which mm_core_init() starts
+ * from zero; starting from zero here too makes the last computation, once
+ * nothing waits, give exactly the eager boot's numbers instead of a
+ * slightly smaller drifting value.  Context: as setup_per_zone_wmarks().
+ */
+void setup_per_zone_wmarks_as_boot(void);
 
 /*
  * The two watermark tunables are page_alloc.c's own: read through the
@@ -249,7 +261,7 @@ void setup_per_zone_wmarks(void);
  * floor: a larger computed value still wins, so 0 means automatic) and
  * recompute the watermarks.  Returns 0, or -EINVAL if kbytes is outside
  * [0, INT_MAX] (negative; nothing changed).  Context: (boot) or (main);
- * takes mem_hotplug_lock, which the watermarks are written under.
+ * takes wmark_lock, which every watermark computation runs under.
  */
 int set_min_free_kbytes(int kbytes);
 
@@ -267,7 +279,7 @@ int get_min_free_kbytes(void);
  * (default 10, 0.1%), then recompute the watermarks.  Returns 0, or
  * -EINVAL if factor is outside [WATERMARK_SCALE_FACTOR_MIN,
  * WATERMARK_SCALE_FACTOR_MAX] = [1, 3000] (nothing changed).
- * Context: (boot) or (main); takes mem_hotplug_lock.
+ * Context: (boot) or (main); takes wmark_lock.
  */
 int set_watermark_scale_factor(int factor);
 

@@ -49,9 +49,9 @@ static enum mech_design deferred_init_param = DESIGN_OLD;	/* [c] */
 static u64 deferred_init_early = (256ULL << 20);	/* [c] */
 struct deferred_init_stats deferred_init_stats;	/* [c] [m] each field says which */
 
-static u64 node_pending_pages[MAX_NUMNODES];	/* [m] */
-static u64 node_pending_sections[MAX_NUMNODES];	/* [m] */
-static u64 pending_sections;	/* [m] all nodes */
+static u64 node_pending_pages[MAX_NUMNODES];	/* [n] */
+static u64 node_pending_sections[MAX_NUMNODES];	/* [n] */
+static u64 pending_sections;	/* [n] all nodes (loops read it as a hint) */
 static u64 next_section;	/* [m] no pending section below this number */
 
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
@@ -288,6 +288,7 @@ static void init_section(u64 nr, const char *why)
 	bool born_free = !page_poison_enabled();
 	int nid = ms->nid;
 
+	mem_resize_lock();	/* the section's state, the zone's memmap counter, ours */
 	MM_BUG_ON(!deferred_section(ms), "section %llu is not pending", (unsigned long long)nr);
 	waiting = section_pending_pages(nr);
 	pages = boot_memmap_init_window(lo, hi, &holes, born_free);
@@ -298,6 +299,7 @@ static void init_section(u64 nr, const char *why)
 	node_pending_sections[nid]--;
 	node_pending_pages[nid] -= MIN(waiting, node_pending_pages[nid]);
 	pending_sections--;
+	mem_resize_unlock();
 	dt = mm_cycles() - t0;
 	deferred_init_stats.cycles += dt;
 	if (!pending_sections)
@@ -310,33 +312,18 @@ static void init_section(u64 nr, const char *why)
 		   (unsigned long long)pending_sections);
 }
 
-/*
- * wmarks_as_boot() - the watermarks (and pcp sizes, min_free_kbytes) that
- * a boot with today's managed pages computes.  min_free_kbytes is derived
- * from managed pages minus the high watermarks of the previous
- * computation, which mm_core_init() starts from zero; starting from zero
- * here too makes the last computation, once nothing waits, give exactly
- * the eager boot's numbers instead of a slightly smaller drifting value.
- */
-static void wmarks_as_boot(void)
-{
-	struct zone *zone;
-
-	for_each_zone(zone)
-		memset(zone->watermark, 0, sizeof(zone->watermark));
-	setup_per_zone_wmarks();
-}
-
 /* After sections were initialised: watermarks from the new managed pages,
  * and each zone's contiguity (a zone is contiguous once nothing waits). */
 static void settle(void)
 {
 	struct zone *zone;
 
-	wmarks_as_boot();
+	setup_per_zone_wmarks_as_boot();
+	mem_resize_lock();
 	for_each_zone(zone)
 		if (zone->zone_pgdat && zone->zone_pgdat->online && zone->idx != ZONE_DEVICE)
 			zone_update_contiguous(zone);
+	mem_resize_unlock();
 }
 
 u64 deferred_init_step_while(bool (*more)(void *ctx), void *ctx)
@@ -407,7 +394,7 @@ bool deferred_grow_zone(struct zone *zone, unsigned order)
 			continue;
 		init_section(nr, "grow");
 		grown++;
-		wmarks_as_boot();
+		setup_per_zone_wmarks_as_boot();
 		if (zone_watermark_ok(zone, order, zone->watermark[WMARK_LOW], zone->idx, ALLOC_CMA))
 			break;
 	}

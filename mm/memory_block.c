@@ -142,11 +142,12 @@ static bool state_change_allowed(enum memory_block_state old, enum memory_block_
  * memory_block_set_state() - move mem to state, keeping the per-state
  * counters in step.  An illegal transition is a bug in the hotplug core
  * and stops the machine with the block and both states.  Context: (main),
- * mem->lock held.
+ * mem->lock and mem_hotplug_lock (for writing) held.
  */
 void memory_block_set_state(struct memory_block *mem, enum memory_block_state state)
 {
 	mutex_assert_held(&mem->lock);
+	mem_hotplug_assert_held();	/* the per-state counts span every block */
 	MM_BUG_ON(!mem->in_use, "memory block %lu is not in the pool", mem->block_id);
 	MM_BUG_ON(!state_change_allowed(mem->state, state), "memory block %lu: %s -> %s",
 		  mem->block_id, state_names[mem->state],
@@ -480,7 +481,9 @@ void memory_blocks_init_boot(void)
 		mem->online_type = zone && zone->idx == ZONE_MOVABLE ? MMOP_ONLINE_MOVABLE :
 								     MMOP_ONLINE_KERNEL;
 		mutex_lock(&mem->lock);
+		mem_hotplug_begin();
 		memory_block_set_state(mem, MEM_ONLINE);
+		mem_hotplug_done();
 		mutex_unlock(&mem->lock);
 	}
 	pr_info("memory: %lu boot memory blocks of %llu MiB", nr_blocks,

@@ -36,13 +36,15 @@ static online_page_callback_t online_page_callback = generic_online_pages;	/* [m
  * only move down and the end only up.  resize_pgdat_range() does the same
  * for the node.  Holes between the old span and the range become part of
  * the span.  Also used by memremap.c for ZONE_DEVICE.  Context: (main),
- * mem_hotplug_lock held for writing.
+ * mem_hotplug_lock held for writing and mem_resize_lock: spans are written
+ * with both, so a reader holding either sees them whole.
  */
 void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages)
 {
 	u64 old_end_pfn = zone_is_empty(zone) ? 0 : zone_end_pfn(zone);
 
 	mem_hotplug_assert_held();
+	mem_resize_assert_held();
 
 	if (zone_is_empty(zone) || start_pfn < zone->zone_start_pfn)
 		zone->zone_start_pfn = start_pfn;
@@ -54,6 +56,7 @@ void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages)
 	u64 old_end_pfn = pgdat->node_spanned_pages ? pgdat_end_pfn(pgdat) : 0;
 
 	mem_hotplug_assert_held();
+	mem_resize_assert_held();
 	if (!pgdat->node_spanned_pages || start_pfn < pgdat->node_start_pfn)
 		pgdat->node_start_pfn = start_pfn;
 	pgdat->node_spanned_pages = MAX(start_pfn + nr_pages, old_end_pfn) - pgdat->node_start_pfn;
@@ -118,6 +121,8 @@ static void shrink_zone_span(struct zone *zone, u64 start_pfn, u64 end_pfn)
 void update_pgdat_span(struct pglist_data *pgdat)
 {
 	u64 start = NO_PFN, end = 0;
+
+	mem_resize_assert_held();
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		const struct zone *zone = &pgdat->node_zones[z];
@@ -213,9 +218,11 @@ static void move_pfn_range_to_zone(struct zone *zone, u64 start_pfn, u64 nr_page
 	int nid = zone->zone_pgdat->node_id;
 
 	mem_hotplug_assert_held();
+	mem_resize_lock();
 	clear_zone_contiguous(zone);
 	resize_zone_range(zone, start_pfn, nr_pages);
 	resize_pgdat_range(zone->zone_pgdat, start_pfn, nr_pages);
+	mem_resize_unlock();
 	for (u64 pfn = start_pfn; pfn < start_pfn + nr_vmemmap; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
@@ -329,14 +336,18 @@ static int block_online_locked(struct memory_block *mem, enum mmop online_type)
 
 	was_populated = populated_zone(zone);
 	move_pfn_range_to_zone(zone, start_pfn, nr_pages, nr_vmemmap);
+	mem_resize_lock();
 	zone_online_memmap_add(zone, start_pfn, start_pfn + nr_pages);	/* memmap is initialised */
+	mem_resize_unlock();
 	online_page_callback(start_pfn + nr_vmemmap, start_pfn + nr_pages);
 	adjust_present_page_count(zone, mem->group, start_pfn, (long)nr_pages);
 	sparse_set_online(start_pfn, start_pfn + nr_pages);
 	if (!was_populated)
 		build_all_zonelists();
 	setup_per_zone_wmarks();
+	mem_resize_lock();
 	zone_update_contiguous(zone);		/* walk or counter: contig_check */
+	mem_resize_unlock();
 
 	mem->zone = zone;
 	mem->online_type = online_type;
@@ -434,12 +445,16 @@ static int block_offline_locked(struct memory_block *mem)
 	zone_managed_pages_sub(zone, taken);
 	adjust_present_page_count(zone, mem->group, start_pfn, -(long)nr_pages);
 	sparse_set_offline(start_pfn, end_pfn);
+	mem_resize_lock();
 	zone_online_memmap_sub(zone, start_pfn, end_pfn);	/* before the memmap is retired */
-	memmap_poison(start_pfn, end_pfn);
 	clear_zone_contiguous(zone);
+	mem_resize_unlock();
+	memmap_poison(start_pfn, end_pfn);
+	mem_resize_lock();
 	shrink_zone_span(zone, start_pfn, end_pfn);
 	update_pgdat_span(zone->zone_pgdat);
 	zone_update_contiguous(zone);		/* walk or counter: contig_check */
+	mem_resize_unlock();
 	if (!populated_zone(zone))
 		build_all_zonelists();
 	setup_per_zone_wmarks();

@@ -209,8 +209,10 @@ static void device_span_grow(int nid, u64 start_pfn, u64 nr_pages)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
 
+	mem_resize_lock();
 	resize_zone_range(&pgdat->node_zones[ZONE_DEVICE], start_pfn, nr_pages);
 	resize_pgdat_range(pgdat, start_pfn, nr_pages);
+	mem_resize_unlock();
 }
 
 /* The node's ZONE_DEVICE span is its remaining device ranges; the node
@@ -229,9 +231,11 @@ static void device_span_recompute(int nid)
 		start = MIN(start, pgmap->start_pfn);
 		end = MAX(end, pgmap->start_pfn + pgmap->nr_pages);
 	}
+	mem_resize_lock();
 	zone->zone_start_pfn = end ? start : 0;
 	zone->spanned_pages = end ? end - start : 0;
 	update_pgdat_span(pgdat);
+	mem_resize_unlock();
 }
 
 /* ---- the memmap ---------------------------------------------------------- */

@@ -565,6 +565,7 @@ static void init_memmap(void)
 {
 	u64 t0 = mm_cycles(), pages = 0, holes = 0, nr = 0, deferred = 0;
 
+	mem_resize_lock();	/* the zones' counters of initialised memmap */
 	if (!deferred_init_pending_sections()) {
 		pages = boot_memmap_init_window(0, MAX_PFN, &holes, false);
 	} else {
@@ -577,6 +578,7 @@ static void init_memmap(void)
 							 section_nr_to_pfn(nr + 1), &holes, false);
 		}
 	}
+	mem_resize_unlock();
 	mm_boot_stats.memmap_init_cycles = mm_cycles() - t0;
 	mm_boot_stats.memmap_init_design = mech_design(MECH_MEMMAP_INIT);
 	mm_boot_stats.memmap_init_pages = pages + holes;
@@ -696,7 +698,9 @@ void mm_core_init(const struct mm_boot_params *bp)
 		if (!zone->zone_pgdat || !zone->zone_pgdat->online)
 			continue;
 		zone_pcp_init(zone);
+		mem_resize_lock();
 		zone_update_contiguous(zone);
+		mem_resize_unlock();
 		managed += zone->managed_pages;
 		present += zone->present_pages;
 	}

@@ -503,15 +503,25 @@ bool zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
  * that could have used a higher zone: an allocation allowed up to zone j
  * that lands in zone i must leave lowmem_reserve[j] more pages free there.
  */
+/*
+ * wmark_lock: every computation of the watermarks runs under it, so the
+ * tunables and what is derived from them (min_free_kbytes, each zone's
+ * watermark[], lowmem_reserve[], pcp batch and high, totalreserve_pages:
+ * the [w] fields) are written by one computation at a time.  Readers (the
+ * watermark check, the views) read without it.  Taken inside
+ * mem_hotplug_lock and mem_resize_lock, outside the pcp and zone locks.
+ */
+static struct spinlock wmark_lock = SPINLOCK_INIT("wmark_lock");
+
 /* The two tunables: read through get_*(), written only by set_*() below. */
-static int min_free_kbytes = 1024;	/* [m] */
-static int user_min_free_kbytes = -1;	/* [m] */
-static int watermark_scale_factor = 10;	/* [m] */
+static int min_free_kbytes = 1024;	/* [w] */
+static int user_min_free_kbytes = -1;	/* [w] */
+static int watermark_scale_factor = 10;	/* [w] */
 const int sysctl_lowmem_reserve_ratio[MAX_NR_ZONES] = {
 	[ZONE_DMA] = 256, [ZONE_DMA32] = 256, [ZONE_NORMAL] = 32,
 	[ZONE_MOVABLE] = 0, [ZONE_DEVICE] = 0,
 };
-unsigned long totalreserve_pages;	/* [h] */
+unsigned long totalreserve_pages;	/* [w] */
 
 /* floor(sqrt(x)), digit by digit in base 4. */
 static unsigned long int_sqrt(unsigned long x)
@@ -612,10 +622,18 @@ static void calculate_totalreserve_pages(void)
 	}
 }
 
-void setup_per_zone_wmarks(void)
+/* Contract in mmzone.h. */
+const struct spinlock *wmark_lock_stats(void)
+{
+	return &wmark_lock;
+}
+
+/* setup_per_zone_wmarks() with wmark_lock held. */
+static void wmarks_locked(void)
 {
 	struct zone *zone;
 
+	spin_assert_held(&wmark_lock);
 	calculate_min_free_kbytes();
 	setup_zone_wmarks();
 	setup_lowmem_reserve();
@@ -625,16 +643,35 @@ void setup_per_zone_wmarks(void)
 			zone_pcp_init(zone);
 }
 
+void setup_per_zone_wmarks(void)
+{
+	spin_lock(&wmark_lock);
+	wmarks_locked();
+	spin_unlock(&wmark_lock);
+}
+
+/* Contract in buddy_internal.h. */
+void setup_per_zone_wmarks_as_boot(void)
+{
+	struct zone *zone;
+
+	spin_lock(&wmark_lock);
+	for_each_zone(zone)
+		memset(zone->watermark, 0, sizeof(zone->watermark));
+	wmarks_locked();
+	spin_unlock(&wmark_lock);
+}
+
 /* Contract in buddy_internal.h. */
 int set_min_free_kbytes(int kbytes)
 {
 	if (kbytes < 0)
 		return -EINVAL;
-	mem_hotplug_begin();	/* the watermarks are [h], as onlining changes them */
+	spin_lock(&wmark_lock);
 	user_min_free_kbytes = kbytes;
 	min_free_kbytes = kbytes;
-	setup_per_zone_wmarks();
-	mem_hotplug_done();
+	wmarks_locked();
+	spin_unlock(&wmark_lock);
 	return 0;
 }
 
@@ -649,10 +686,10 @@ int set_watermark_scale_factor(int factor)
 {
 	if (factor < WATERMARK_SCALE_FACTOR_MIN || factor > WATERMARK_SCALE_FACTOR_MAX)
 		return -EINVAL;
-	mem_hotplug_begin();
+	spin_lock(&wmark_lock);
 	watermark_scale_factor = factor;
-	setup_per_zone_wmarks();
-	mem_hotplug_done();
+	wmarks_locked();
+	spin_unlock(&wmark_lock);
 	return 0;
 }
 

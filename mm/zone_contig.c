@@ -187,6 +187,30 @@ static void set_zone_contiguous(struct zone *zone)
 		   zone->name, (unsigned long long)steps);
 }
 
+/* Contiguity's lock: mmzone.h says what it protects. */
+static struct spinlock resize_lock = SPINLOCK_INIT("mem_resize_lock");	/* [c] the lock itself */
+
+void mem_resize_lock(void)
+{
+	spin_lock(&resize_lock);
+}
+
+void mem_resize_unlock(void)
+{
+	spin_unlock(&resize_lock);
+}
+
+const struct spinlock *mem_resize_lock_stats(void)
+{
+	return &resize_lock;
+}
+
+void mem_resize_assert_held_at(const char *file, int line, const char *fn)
+{
+	if (!spin_is_locked(&resize_lock))
+		lock_not_held(file, line, fn, resize_lock.name, "held");
+}
+
 /* The new design: one comparison. */
 static bool zone_counter_contiguous(const struct zone *zone)
 {
@@ -197,6 +221,7 @@ unsigned long zone_contig_counter_checks;	/* [m] */
 
 void zone_update_contiguous(struct zone *zone)
 {
+	mem_resize_assert_held();
 	if (!mech_new(MECH_CONTIG_CHECK)) {
 		set_zone_contiguous(zone);
 		return;
@@ -231,6 +256,7 @@ void zone_online_memmap_add(struct zone *zone, u64 start_pfn, u64 end_pfn)
 	u64 s = MAX(start_pfn, (u64)zone->zone_start_pfn);
 	u64 e = MIN(end_pfn, (u64)zone_end_pfn(zone));
 
+	mem_resize_assert_held();
 	if (s < e)
 		zone->pages_with_online_memmap += e - s;
 }
@@ -240,6 +266,7 @@ void zone_online_memmap_sub(struct zone *zone, u64 start_pfn, u64 end_pfn)
 	u64 s = MAX(start_pfn, (u64)zone->zone_start_pfn);
 	u64 e = MIN(end_pfn, (u64)zone_end_pfn(zone));
 
+	mem_resize_assert_held();
 	if (s >= e)
 		return;
 	MM_BUG_ON(zone->pages_with_online_memmap < e - s,
@@ -250,5 +277,6 @@ void zone_online_memmap_sub(struct zone *zone, u64 start_pfn, u64 end_pfn)
 
 void clear_zone_contiguous(struct zone *zone)
 {
+	mem_resize_assert_held();
 	zone->contiguous = false;
 }

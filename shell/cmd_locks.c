@@ -2,6 +2,10 @@
  * cmd_locks.c - `locks`: mm's locks, how often each was taken, and which
  * are held now.
  *
+ * The global locks come first (mem_hotplug_lock, mem_resize_lock,
+ * wmark_lock), then the memory block locks summed, then each populated
+ * zone's zone->lock and pcp locks.
+ *
  * memlab runs on one CPU, so its locks never wait (include/lib/lock.h):
  * they check that nobody holds them and count.  The counts show which
  * lock each operation goes through: an order-0 allocation takes its CPU's
@@ -32,6 +36,12 @@ static int cmd_locks(struct printer *out, int argc, char **argv)
 	pr_printf(out, "%-28s %-9s %-8s read %llu, write %llu\n", hp->name, "rwsem",
 		  hp->writer ? "write" : hp->readers ? "read" : "no",
 		  (unsigned long long)hp->nr_read, (unsigned long long)hp->nr_write);
+	for (int i = 0; i < 2; i++) {
+		const struct spinlock *l = i ? wmark_lock_stats() : mem_resize_lock_stats();
+
+		pr_printf(out, "%-28s %-9s %-8s %llu\n", l->name, "spinlock",
+			  spin_is_locked(l) ? "yes" : "no", (unsigned long long)l->nr_taken);
+	}
 	for (; (mem = memory_block_next(&id)); id++) {
 		nr_blocks++;
 		nr_locked += mutex_is_locked(&mem->lock);
@@ -68,9 +78,10 @@ static int cmd_locks(struct printer *out, int argc, char **argv)
 
 SHELL_COMMAND(locks, .name = "locks", .usage = "locks",
 	      .summary = "mm's locks: how often each was taken, which are held",
-	      .help = "mem_hotplug_lock (read and write), the memory block locks (summed\n"
-		      "over blocks), each populated zone's zone->lock and each CPU's pcp\n"
-		      "lock, with the times each was taken since boot, then the locks held\n"
-		      "now (none at the prompt).  memlab runs on one CPU: its locks check\n"
-		      "and count instead of waiting (docs/architecture.md, \"Locks\").",
+	      .help = "mem_hotplug_lock (read and write), mem_resize_lock, wmark_lock,\n"
+		      "the memory block locks (summed over blocks), each populated zone's\n"
+		      "zone->lock and each CPU's pcp lock, with the times each was taken\n"
+		      "since boot, then the locks held now (none at the prompt).  memlab\n"
+		      "runs on one CPU: its locks check and count instead of waiting\n"
+		      "(docs/architecture.md, \"Locks\").",
 	      .fn = cmd_locks);

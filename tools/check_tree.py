@@ -34,7 +34,7 @@ script exits 1 if there was any.  --graph prints the folder import graph.
             mm/*.h and mm/*.c (members of nested ones included) and every
             file-scope non-const variable those files define ends its
             comment (same line, or the comment block right above) with a
-            lock legend tag, [z] [p] [h] [b] [c] [r] [o] [m] [cpu]: what
+            lock legend tag, [z] [p] [h] [n] [w] [b] [c] [r] [o] [m] [cpu]: what
             protects it (include/mm/platform.h)
   imports   the folder import graph (which top-level folder includes
             headers of which) has no circle, and mm/ includes only lib/,
@@ -339,8 +339,8 @@ def check_test_sizes(files):
 # The lock legend (include/mm/platform.h): every mm global and every field
 # of an mm struct says in its comment what protects it.
 LEGEND_FILES_RE = re.compile(r"^(?:include/mm/[^/]+\.h|mm/[^/]+\.[ch])$")
-LEGEND_TAG_RE = re.compile(r"\[(?:z|p|h|b|c|r|o|m|cpu)\]")
-LEGEND_TAGS = "[z] [p] [h] [b] [c] [r] [o] [m] [cpu]: include/mm/platform.h"
+LEGEND_TAG_RE = re.compile(r"\[(?:z|p|h|n|w|b|c|r|o|m|cpu)\]")
+LEGEND_TAGS = "[z] [p] [h] [n] [w] [b] [c] [r] [o] [m] [cpu]: include/mm/platform.h"
 # The head of a struct or union body: "struct NAME", "typedef union", ...
 LEGEND_AGG_RE = re.compile(r"(?:typedef\s+)?(?:static\s+)?(?:struct|union)(?:\s+\w+)?")
 LEGEND_ATTR_RE = re.compile(r"\b__\w+\s*\(\((?:[^()]|\([^()]*\))*\)\)|"

@@ -21,21 +21,30 @@
  *
  * Locks (include/lib/lock.h; one CPU today, so they assert rather than
  * wait; the lock legend of every field is at its end, in brackets):
- *   [z]  zone->lock: the free lists, nr_free_buddy, nr_free_cma and the
- *        free-list event counters.  Taken by zone_alloc_pages(),
- *        zone_free_pages(), free_pfn_range_to_buddy() and the isolation
- *        and contiguous-range code around their buddy calls; the
- *        functions of buddy_internal.h marked "Context: zone lock" assert it.
+ *   [z]  zone->lock: the free lists, nr_free_buddy, nr_free_cma,
+ *        managed_pages and the free-list event counters.  Taken by
+ *        zone_alloc_pages(), zone_free_pages(), free_pfn_range_to_buddy()
+ *        and the isolation and contiguous-range code around their buddy
+ *        calls; the functions of buddy_internal.h marked "Context: zone
+ *        lock" assert it.
  *   [p]  the pcp lock of one CPU's per_cpu_pages: that CPU's lists and
  *        count.  Taken before zone->lock, never after it.
- *   [h]  mem_hotplug_lock (memory_hotplug.h), for writing: spans, present,
- *        managed and CMA page counts, watermarks, contiguity; changed by
- *        boot, online, offline, add, remove and device memory, read by
- *        anyone in (main) (one CPU: no reader can see a half-done change).
+ *   [h]  mem_hotplug_lock (memory_hotplug.h), for writing: present and CMA
+ *        page counts, zonelists, nodes online; changed by boot, online,
+ *        offline, add, remove and device memory.
+ *   [n]  mem_resize_lock (below): contiguity and deferred init's state.
+ *        Spans are "[h] [n]": written with both held, so a reader holding
+ *        either (hotplug or deferred init) sees them whole.
+ *   [w]  wmark_lock (mm/page_alloc.c): watermarks, lowmem_reserve,
+ *        totalreserve_pages, pcp batch and high, written by one watermark
+ *        computation at a time.
  *   [c]  set once when the node is set up ((boot) or node online) and
  *        constant after.
  *   [m]  the allocation and free counters (ev.alloc_pages, ev.free_pages,
  *        numa): counted in (main) with no lock held.
+ * Lock order: mem_hotplug_lock, mem_resize_lock, wmark_lock, a pcp lock,
+ * zone->lock.  Readers of [w], [n] and [h] fields that hold none of these
+ * (the watermark check, the views) read a snapshot: exact on one CPU.
  */
 #ifndef MM_MMZONE_H
 #define MM_MMZONE_H
@@ -88,8 +97,8 @@ struct free_area {
 struct per_cpu_pages {
 	struct spinlock lock;	/* the pcp lock of this CPU's lists: [p] below */
 	int count;		/* [p] pages on all lists (order-k page counts 2^k) */
-	int high;		/* [h] drain down when count exceeds this */
-	int batch;		/* [h] pages moved per refill/drain step */
+	int high;		/* [w] drain down when count exceeds this */
+	int batch;		/* [w] pages moved per refill/drain step */
 	struct list_head lists[NR_PCP_LISTS]; /* [p] index: order * MIGRATE_PCPTYPES + mt */
 };
 
@@ -126,18 +135,18 @@ struct zone {
 	struct pglist_data *zone_pgdat;	/* [c] the node */
 	const char *name;		/* [c] "DMA", "DMA32", "Normal", "Movable", "Device" */
 	enum zone_type idx;		/* [c] position in node_zones[] */
-	unsigned long zone_start_pfn;	/* [h] first pfn of the span */
-	unsigned long spanned_pages;	/* [h] span, holes included; 0 = empty zone */
+	unsigned long zone_start_pfn;	/* [h] [n] first pfn of the span */
+	unsigned long spanned_pages;	/* [h] [n] span, holes included; 0 = empty zone */
 	unsigned long present_pages;	/* [h] pages with memory in the span */
 	unsigned long present_early_pages; /* [h] of which present since boot */
-	unsigned long managed_pages;	/* [z] [h] given to the buddy */
+	unsigned long managed_pages;	/* [z] given to the buddy */
 	unsigned long cma_pages;	/* [h] of which in CMA pageblocks */
 	unsigned long nr_free_buddy;	/* [z] free pages in the buddy (zone_nr_free() adds the pcp lists) */
 	unsigned long nr_free_cma;	/* [z] of which in CMA pageblocks */
-	unsigned long watermark[NR_WMARK]; /* [h] min, low, high free pages */
-	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* [h] pages kept from allocations that could use higher zones */
-	bool contiguous;		/* [h] every pageblock of the span has a valid, same-zone memmap */
-	unsigned long pages_with_online_memmap; /* [h] pfns in the span with an initialised memmap of this zone */
+	unsigned long watermark[NR_WMARK]; /* [w] min, low, high free pages */
+	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* [w] pages kept from allocations that could use higher zones */
+	bool contiguous;		/* [n] every pageblock of the span has a valid, same-zone memmap */
+	unsigned long pages_with_online_memmap; /* [n] pfns in the span with an initialised memmap of this zone */
 	struct free_area free_area[NR_PAGE_ORDERS]; /* [z] the buddy free lists */
 	struct per_cpu_pages pageset[MM_NR_CPUS]; /* [p] [h] each CPU's page cache in front of the buddy (zone_pcp()) */
 	struct spinlock lock;		/* zone->lock: the [z] fields */
@@ -171,10 +180,10 @@ struct pglist_data {
 	bool online;				/* [h] has memory or was declared by SRAT */
 	struct zone node_zones[MAX_NR_ZONES];	/* [c] indexed by enum zone_type */
 	struct zonelist node_zonelist;		/* [h] own zones high to low, then other nodes by distance */
-	unsigned long node_start_pfn;		/* [h] first pfn of the node's span */
-	unsigned long node_spanned_pages;	/* [h] span, holes included */
+	unsigned long node_start_pfn;		/* [h] [n] first pfn of the node's span */
+	unsigned long node_spanned_pages;	/* [h] [n] span, holes included */
 	unsigned long node_present_pages;	/* [h] pages with memory */
-	unsigned long totalreserve_pages;	/* [h] kept free by watermarks + reserves */
+	unsigned long totalreserve_pages;	/* [w] kept free by watermarks + reserves */
 };
 
 static inline unsigned long pgdat_end_pfn(const struct pglist_data *pgdat)
@@ -261,7 +270,27 @@ extern const char *const zone_names[MAX_NR_ZONES];
  */
 void zone_init_free_lists(struct zone *z);
 
-/* Zone contiguity (mm/zone_contig.c): see the essay there. */
+/*
+ * mem_resize_lock (Linux's pgdat_resize_lock, one for all nodes here):
+ * protects each zone's contiguity (contiguous, pages_with_online_memmap:
+ * the [n] fields) and deferred init's pending sections, the state that
+ * both memory hotplug and deferred memmap init change.  A spinlock:
+ * taken inside mem_hotplug_lock, outside the pcp and zone locks.
+ * mem_resize_lock() / mem_resize_unlock() take and release it;
+ * mem_resize_assert_held() is for the functions below that need it.
+ * Context: (boot) or (main).
+ */
+void mem_resize_lock(void);
+void mem_resize_unlock(void);
+void mem_resize_assert_held_at(const char *file, int line, const char *fn);
+#define mem_resize_assert_held()	mem_resize_assert_held_at(__FILE__, __LINE__, __func__)
+/* mem_resize_lock_stats() / wmark_lock_stats() - the two locks, for
+ * `locks` (their names, state and counts). */
+const struct spinlock *mem_resize_lock_stats(void);
+const struct spinlock *wmark_lock_stats(void);
+
+/* Zone contiguity (mm/zone_contig.c): see the essay there.  Context:
+ * mem_resize_lock held, for all but the two comparisons. */
 /* The pfn scans' probe, zone_pageblock_page(): include/mm/zone_contig.h. */
 void clear_zone_contiguous(struct zone *zone);
 /* zone_update_contiguous() - decide zone->contiguous with the design the

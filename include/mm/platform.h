@@ -24,6 +24,8 @@
  *   [h]  mem_hotplug_lock, written with it held for writing; read by
  *        (main) code or under get_online_mems() (memory_hotplug.h)
  *   [b]  the memory block's lock, mem->lock (memory_hotplug.h)
+ *   [n]  mem_resize_lock: contiguity and deferred init (mmzone.h)
+ *   [w]  wmark_lock: the watermarks and what they derive (mmzone.h)
  *   [c]  constant once set: written at (boot), or while the object is
  *        created and before anyone else can see it
  *   [r]  the holder of a range claim over the memory it describes

@@ -43,7 +43,7 @@
 #define PB_BITS			4
 
 struct mem_section {
-	unsigned long flags;		/* [h] SECTION_* state bits */
+	unsigned long flags;		/* [h] SECTION_* state bits; MEMMAP_DEFERRED [n] */
 	u64 subsection_map;		/* [h] bit i: subsection i has memory */
 	u64 pageblock_flags[PAGEBLOCKS_PER_SECTION * PB_BITS / 64]; /* [z] [h] 4 bits per pageblock */
 	s32 nid;			/* [h] node the memory belongs to, NUMA_NO_NODE if absent */

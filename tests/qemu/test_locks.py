@@ -46,6 +46,8 @@ def block_taken(rows):
 def test_locks_count_what_each_operation_takes(machine):
     m = machine
     rows = locks(m)
+    for name in ["mem_resize_lock", "wmark_lock"]:
+        assert rows[name][:2] == ("spinlock", "no"), rows
     zones = [n for n in rows if n.endswith("zone->lock")]
     assert "node 0 DMA32 zone->lock" in zones, rows
     for name in zones:
@@ -71,8 +73,12 @@ def test_locks_count_what_each_operation_takes(machine):
     reads, writes = hotplug_counts(later)
     blocks = block_taken(later)
     for state in ["offline", "online"]:
+        wm = int(locks(m)["wmark_lock"][2])
         write(m, f"{MEMDIR}/memory8/state", state)
         now = locks(m)
+        # a change that happened recomputed the watermarks under wmark_lock
+        if m.run(f"cat {MEMDIR}/memory8/state") == state + "\n":
+            assert int(now["wmark_lock"][2]) > wm, (state, now)
         assert hotplug_counts(now)[1] == writes + 1, (state, hotplug_counts(now), writes)
         assert block_taken(now) == blocks + 1, (state, block_taken(now), blocks)
         reads, writes = hotplug_counts(now)

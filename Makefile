@@ -69,7 +69,11 @@ ARCH_OBJS := \
 	arch/x86_64/power.o \
 	arch/x86_64/multiboot2.o \
 	arch/x86_64/mm_platform.o \
-	arch/x86_64/apic.o
+	arch/x86_64/apic.o \
+	arch/x86_64/trampoline.o \
+	arch/x86_64/smp_trampoline.o \
+	arch/x86_64/smp.o \
+	arch/x86_64/smp_call.o
 
 # The virtio-mem driver, one file per job (drivers/virtio/virtio_mem_internal.h).
 VIRTIO_MEM_OBJS := \
@@ -149,6 +153,7 @@ SHELL_OBJS := \
 	shell/cmd_fs.o \
 	shell/cmd_sys.o \
 	shell/cmd_arch.o \
+	shell/cmd_smp.o \
 	shell/cmd_acpi.o \
 	shell/cmd_kernel.o \
 	shell/cmd_memmap.o \
@@ -399,6 +404,8 @@ HOST_SUITES += power
 HOST_SUITE_power := tests/host/test_power.c arch/x86_64/power.c drivers/acpi/sleep.c
 HOST_SUITES += apic
 HOST_SUITE_apic := tests/host/test_apic.c arch/x86_64/apic.c drivers/acpi/madt.c
+HOST_SUITES += smp
+HOST_SUITE_smp := tests/host/test_smp.c arch/x86_64/trampoline.c
 HOST_SUITES += acpi
 HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c \
@@ -419,7 +426,7 @@ VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTI
 # (the commands' tables are shared with the tests through shell/internal.h)
 MM_CMDS_SRCS := shell/cmd_buddy.c shell/cmd_contig.c shell/cmd_handles.c shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
 	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c \
-	kernel/meminit_work.c
+	kernel/meminit_work.c arch/x86_64/trampoline.c
 HOST_SUITES += virtio
 HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) \
 	shell/cmd_virtio_mem.c

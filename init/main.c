@@ -23,6 +23,7 @@
 #include <arch/cpu.h>
 #include <arch/traps.h>
 #include <arch/paging.h>
+#include <arch/smp.h>
 #include <kernel/params.h>
 #include <kernel/resource.h>
 #include <lib/params.h>
@@ -81,6 +82,39 @@ static void parse_core_param(const char *cmdline, const char *key, u64 *value, b
 static struct mm_boot_params mm_params;
 static bool memmap_poison_param;	/* memmap_poison= */
 
+/*
+ * The page the other CPUs start in (arch/x86_64/smp_trampoline.asm): chosen
+ * in conventional memory clear of the multiboot2 block, and reserved in
+ * memblock like the kernel image, so nothing else is ever put there (the
+ * first MiB is reserved whole as well; this names the page).
+ */
+static void reserve_trampoline(struct mm_boot_params *bp)
+{
+	const phys_addr_t avoid[1][2] = { { ALIGN_DOWN(boot_info.mbi_start, 4096),
+					    ALIGN_UP(boot_info.mbi_end, 4096) } };
+	phys_addr_t tramp = smp_trampoline_pick(&boot_info.memmap, avoid, 1);
+
+	if (tramp)
+		bp->reserved[bp->nr_reserved++] = (typeof(bp->reserved[0])){
+			tramp, tramp + 4096, "SMP trampoline" };
+}
+
+/* The trampoline page in /proc/iomem, inside its System RAM range, busy
+ * like the kernel's parts. */
+static void iomem_add_trampoline(void)
+{
+	phys_addr_t t = smp_trampoline_phys();
+	struct resource *r;
+
+	if (!t)
+		return;
+	r = resource_new(t, t + 4095, "SMP trampoline", IORESOURCE_SYSTEM_RAM | IORESOURCE_BUSY);
+	if (r && insert_resource(&iomem_resource, r)) {
+		pr_warn("iomem: SMP trampoline not recorded");
+		resource_free(r);
+	}
+}
+
 static void mm_setup(void)
 {
 	struct mm_boot_params *bp = &mm_params;
@@ -91,6 +125,7 @@ static void mm_setup(void)
 	bp->reserved[bp->nr_reserved++] = (typeof(bp->reserved[0])){
 		ALIGN_DOWN(boot_info.mbi_start, 4096), ALIGN_UP(boot_info.mbi_end, 4096),
 		"multiboot2 information" };
+	reserve_trampoline(bp);
 	srat_parse(bp);
 	parse_core_param(boot_info.cmdline, "kernelcore", &bp->kernelcore, &bp->kernelcore_percent);
 	parse_core_param(boot_info.cmdline, "movablecore", &bp->movablecore, &bp->movablecore_percent);
@@ -190,7 +225,9 @@ void kmain(u32 magic, u64 mbi_phys)
 	mm_setup();			/* memblock, sections, zones, buddy */
 	iomem_register_boot(&boot_info.memmap);	/* /proc/iomem: firmware map, kernel image */
 	acpi_resources_init();		/* /proc/iomem: APICs, HPET; /proc/ioports: ACPI blocks */
-	acpi_numa_cpus_init(boot_cpu.apic_id);	/* MADT CPUs on SRAT's nodes (not started) */
+	acpi_numa_cpus_init(boot_cpu.apic_id);	/* MADT CPUs on SRAT's nodes */
+	smp_init();			/* the other CPUs started; they idle */
+	iomem_add_trampoline();		/* /proc/iomem: the page they started in */
 	vfs_init();			/* /proc files registered at link time */
 	vfs_set_chunk_source(vfs_chunk_from_buddy);	/* more nodes past the static ones */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */

@@ -19,6 +19,7 @@
 #include <lib/string.h>
 #include <arch/traps.h>
 #include <arch/cpu.h>
+#include <arch/smp.h>
 
 #define LOG_BUF_SIZE	(64 * 1024)
 
@@ -99,6 +100,7 @@ void panic(const char *fmt, ...)
 	kprintf("\n");
 	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
 	backtrace_print(&console_printer, 0, rbp);
+	smp_stop_others(&console_printer);	/* the other CPUs halt, with where they were */
 	kprintf("---[ end Kernel panic; QEMU exit status %u with isa-debug-exit ]---\n",
 		(EXIT_CODE_PANIC << 1) | 1);
 	console_flush();		/* a screen draws what it deferred */

@@ -23,6 +23,7 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/numa_cpu.h>
+#include <arch/smp.h>
 #include <mm/deferred_init.h>
 #include <kernel/meminit_work.h>
 #include <kernel/time.h>
@@ -225,6 +226,10 @@ static int cmd_memblock(struct printer *out, int argc, char **argv)
 	if (argc != 1)
 		return shell_usage(out, shell_find("memblock"));
 	memblock_dump(&memblock, out);
+	if (smp_trampoline_phys())	/* inside the first MiB's reserved region */
+		pr_printf(out, " reserved by name: [0x%016llx-0x%016llx] SMP trampoline\n",
+			  (unsigned long long)smp_trampoline_phys(),
+			  (unsigned long long)smp_trampoline_phys() + 4095);
 	return 0;
 }
 
@@ -232,7 +237,9 @@ SHELL_COMMAND(memblock, .name = "memblock", .usage = "memblock",
 	      .summary = "the boot-time allocator's memory and reserved lists",
 	      .help = "What memblock knew when it handed free memory to the buddy\n"
 		      "allocator: RAM ranges with their node, and the reserved ranges\n"
-		      "(first MiB, kernel image, multiboot2 block, early allocations).",
+		      "(first MiB, kernel image, multiboot2 block, early allocations).\n"
+		      "The page the other CPUs start in is named last: the first MiB's\n"
+		      "region holds it (docs/smp.md).",
 	      .fn = cmd_memblock);
 
 /*
@@ -244,7 +251,7 @@ static void numa_cpus_print(struct printer *out)
 	struct numa_cpu c;
 
 	pr_printf(out, "CPUs: %u listed (MADT, nodes from SRAT processor affinity); memlab runs "
-		  "on CPU 0, the others are not started\n", nr_numa_cpus());
+		  "on CPU 0, the others idle (see `cpus`)\n", nr_numa_cpus());
 	if (!numa_cpus_listed()) {
 		pr_printf(out, "  cpu 0: boot CPU, no MADT processor entries\n");
 		return;
@@ -325,8 +332,8 @@ SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
 	      .help = "Nodes come from the ACPI SRAT (one node without it); distances\n"
 		      "from the SLIT (10 local, 20 remote without it).  Each node's CPUs\n"
 		      "and the CPU table (APIC id, ACPI UID, proximity domain, node) come\n"
-		      "from the MADT and the SRAT's processor affinity; memlab runs on\n"
-		      "CPU 0 only.  Also lists the ranges SRAT marks hotpluggable, where\n"
+		      "from the MADT and the SRAT's processor affinity; mm runs on\n"
+		      "CPU 0 only (`cpus`: the others).  Also lists the ranges SRAT marks hotpluggable, where\n"
 		      "memory may appear later.",
 	      .fn = cmd_numa);
 

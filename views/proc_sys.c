@@ -1,13 +1,15 @@
 /*
  * proc_sys.c - the /proc files about the system itself: /proc/cmdline (the
- * kernel command line GRUB passed), /proc/version and /proc/uptime
- * (seconds since boot and seconds idle, as Linux prints them).
+ * kernel command line GRUB passed), /proc/version, /proc/uptime
+ * (seconds since boot and seconds idle, as Linux prints them) and
+ * /proc/cpuinfo (one stanza per online CPU, arch/x86_64/smp.c).
  */
 #include <views/vfs.h>
 #include <kernel/kernel.h>
 #include <kernel/time.h>
 #include <arch/bootinfo.h>
 #include <lib/printer.h>
+#include <arch/smp.h>
 
 static int show_cmdline(struct printer *p, void *data)
 {
@@ -35,9 +37,19 @@ static int show_uptime(struct printer *p, void *data)
 	return 0;
 }
 
+/* /proc/cpuinfo: Linux's layout, `processor : N` for each online CPU. */
+static int show_cpuinfo(struct printer *p, void *data)
+{
+	(void)data;
+	smp_cpuinfo_dump(p);
+	return 0;
+}
+
 static const struct vfs_file_ops cmdline_ops = { .show = show_cmdline };
 static const struct vfs_file_ops version_ops = { .show = show_version };
 static const struct vfs_file_ops uptime_ops = { .show = show_uptime };
 VFS_FILE(cmdline, "/proc/cmdline", &cmdline_ops, NULL);
 VFS_FILE(version, "/proc/version", &version_ops, NULL);
+static const struct vfs_file_ops cpuinfo_ops = { .show = show_cpuinfo };
 VFS_FILE(uptime, "/proc/uptime", &uptime_ops, NULL);
+VFS_FILE(cpuinfo, "/proc/cpuinfo", &cpuinfo_ops, NULL);

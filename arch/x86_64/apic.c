@@ -89,6 +89,58 @@ static void ioapic_write(struct ioapic *io, u32 reg, u32 v)
 	mmio_write32(&io->regs[4], v);
 }
 
+/*
+ * lapic_send_ipi() - see traps.h.  In x2APIC mode the write is the
+ * sending; xAPIC mode writes the destination first, then the low word.
+ */
+int lapic_send_ipi(u32 dest, u32 low)
+{
+	u64 icr = lapic_icr(lapic_mode, dest, low);
+
+	if (lapic_mode == LAPIC_X2APIC) {
+		wrmsr(lapic_reg_loc(lapic_mode, LAPIC_ICR_LOW).index, icr);
+		return 0;
+	}
+	lapic_write(LAPIC_ICR_HIGH, (u32)(icr >> 32));
+	lapic_write(LAPIC_ICR_LOW, (u32)icr);
+	for (u64 start = rdtsc(), limit = 10 * (boot_cpu.tsc_khz ? boot_cpu.tsc_khz : 1000000);
+	     lapic_read(LAPIC_ICR_LOW) & ICR_PENDING;)
+		if (rdtsc() - start > limit)
+			return -ETIMEDOUT;
+	return 0;
+}
+
+bool lapic_x2apic(void)
+{
+	return lapic_mode == LAPIC_X2APIC;
+}
+
+u32 lapic_cpu_id(void)
+{
+	return lapic_id();
+}
+
+/*
+ * lapic_ap_setup() - see traps.h.  After INIT an AP's APIC is enabled in
+ * xAPIC mode (its MMIO window at the same address as every other CPU's:
+ * each CPU sees its own APIC there), so lapic_read() and lapic_write()
+ * serve it as they serve the boot CPU once the mode matches.
+ */
+bool lapic_ap_setup(void)
+{
+	u32 a, b, c, d;
+	u64 base = rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE;
+
+	cpuid_count(1, 0, &a, &b, &c, &d);
+	if (lapic_mode == LAPIC_X2APIC && (c & (1u << 21)))
+		base |= APIC_BASE_X2APIC;	/* xAPIC -> x2APIC: set EXTD with EN */
+	wrmsr(MSR_APIC_BASE, base);
+	lapic_write(LAPIC_SVR, 0x100 | APIC_SPURIOUS_VECTOR);
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_LVT_LINT0, LAPIC_LVT_MASKED);
+	return lapic_mode_of(rdmsr(MSR_APIC_BASE)) == LAPIC_X2APIC;
+}
+
 bool apic_enabled(void)
 {
 	return enabled;

@@ -106,12 +106,13 @@ static const struct cpu_flag cpu_flags[] = {
 	{ 3, 29, "lm" }, { 4, 0, "lahf_lm" }, { 4, 5, "abm" },
 };
 
-void cpu_dump(struct printer *p)
+/* The body of cpu_dump() and cpu_dump_stanza(); apic ids when with_ids. */
+static void dump_one(struct printer *p, unsigned processor, bool with_ids, u32 apic_id)
 {
 	const struct cpu_info *c = &boot_cpu;
 	u32 regs[5] = { c->feat_edx, c->feat_ecx, c->leaf7_ebx, c->ext_edx, c->ext_ecx };
 
-	pr_printf(p, "processor\t: 0\n");
+	pr_printf(p, "processor\t: %u\n", processor);
 	pr_printf(p, "vendor_id\t: %s\n", c->vendor);
 	pr_printf(p, "cpu family\t: %u\n", c->family);
 	pr_printf(p, "model\t\t: %u\n", c->model);
@@ -121,6 +122,10 @@ void cpu_dump(struct printer *p)
 		pr_printf(p, "cpu MHz\t\t: %llu.%03llu\n",
 			  (unsigned long long)(c->tsc_khz / 1000),
 			  (unsigned long long)(c->tsc_khz % 1000));
+	if (with_ids) {
+		pr_printf(p, "apicid\t\t: %u\n", apic_id);
+		pr_printf(p, "initial apicid\t: %u\n", apic_id);
+	}
 	pr_printf(p, "hypervisor\t: %s\n", c->hypervisor ? c->hv_vendor : "none");
 	pr_printf(p, "flags\t\t:");
 	for (size_t i = 0; i < ARRAY_SIZE(cpu_flags); i++)
@@ -132,4 +137,14 @@ void cpu_dump(struct printer *p)
 	pr_printf(p, "address sizes\t: %u bits physical, %u bits virtual\n",
 		  c->phys_bits, c->virt_bits);
 	pr_printf(p, "cpuid level\t: %u (extended 0x%x)\n", c->max_leaf, c->max_ext_leaf);
+}
+
+void cpu_dump(struct printer *p)
+{
+	dump_one(p, 0, false, 0);
+}
+
+void cpu_dump_stanza(struct printer *p, unsigned processor, u32 apic_id)
+{
+	dump_one(p, processor, true, apic_id);
 }

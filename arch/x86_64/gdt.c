@@ -14,50 +14,42 @@
 #define GDT_KERNEL_DS	0x10
 #define GDT_TSS		0x18
 
-struct tss {
-	u32 reserved0;
-	u64 rsp[3];		/* stacks for privilege changes (unused) */
-	u64 reserved1;
-	u64 ist[7];		/* interrupt stack table: IST1..IST7 */
-	u64 reserved2;
-	u16 reserved3;
-	u16 iomap_base;		/* no I/O bitmap: offset past the limit */
-} __packed;
-
 struct gdt_ptr {
 	u16 limit;
 	u64 base;
 } __packed;
 
-static struct tss tss;
-static u64 gdt[5];	/* null, code, data, TSS (two slots) */
+static struct cpu_tables boot_tables;
 static u8 ist_stack_df[8192] __aligned(16);	/* double fault */
 static u8 ist_stack_nmi[4096] __aligned(16);	/* NMI and machine check */
 
 /* The top of the double-fault stack, for traps.c's backtrace bounds. */
 u64 ist_df_stack_lo = 0, ist_df_stack_hi = 0;
 
-void gdt_init(void)
+/*
+ * gdt_load_cpu() - see traps.h.  The descriptors are the same on every
+ * CPU; only the TSS (its address in the descriptor, its IST stacks)
+ * differs.
+ */
+void gdt_load_cpu(struct cpu_tables *t, u64 df_top, u64 nmi_top)
 {
-	u64 base = (u64)(uintptr_t)&tss;
-	u64 limit = sizeof(tss) - 1;
-	struct gdt_ptr ptr = { sizeof(gdt) - 1, (u64)(uintptr_t)gdt };
+	u64 base = (u64)(uintptr_t)&t->tss;
+	u64 limit = sizeof(t->tss) - 1;
+	struct gdt_ptr ptr = { sizeof(t->gdt) - 1, (u64)(uintptr_t)t->gdt };
 
-	memset(&tss, 0, sizeof(tss));
-	tss.ist[0] = (u64)(uintptr_t)(ist_stack_df + sizeof(ist_stack_df));
-	tss.ist[1] = (u64)(uintptr_t)(ist_stack_nmi + sizeof(ist_stack_nmi));
-	tss.iomap_base = sizeof(tss);
-	ist_df_stack_lo = (u64)(uintptr_t)ist_stack_df;
-	ist_df_stack_hi = tss.ist[0];
+	memset(&t->tss, 0, sizeof(t->tss));
+	t->tss.ist[0] = df_top;
+	t->tss.ist[1] = nmi_top;
+	t->tss.iomap_base = sizeof(t->tss);
 
-	gdt[0] = 0;
-	gdt[1] = 0x00209a0000000000ULL;	/* present, ring 0, code, long mode */
-	gdt[2] = 0x0000920000000000ULL;	/* present, ring 0, data, writable */
+	t->gdt[0] = 0;
+	t->gdt[1] = 0x00209a0000000000ULL;	/* present, ring 0, code, long mode */
+	t->gdt[2] = 0x0000920000000000ULL;	/* present, ring 0, data, writable */
 	/* 64-bit available TSS: a 16-byte descriptor over two slots. */
-	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
-		 (0x89ULL << 40) | (((limit >> 16) & 0xf) << 48) |
-		 (((base >> 24) & 0xff) << 56);
-	gdt[4] = base >> 32;
+	t->gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
+		    (0x89ULL << 40) | (((limit >> 16) & 0xf) << 48) |
+		    (((base >> 24) & 0xff) << 56);
+	t->gdt[4] = base >> 32;
 
 	__asm__ volatile(
 		"lgdt %0\n\t"
@@ -76,4 +68,13 @@ void gdt_init(void)
 		: : "m"(ptr), "r"((u64)GDT_KERNEL_DS), "i"(GDT_KERNEL_CS),
 		    "r"((u16)GDT_TSS)
 		: "rax", "memory");
+}
+
+/* gdt_init() - the boot CPU's tables, with the static IST stacks. */
+void gdt_init(void)
+{
+	ist_df_stack_lo = (u64)(uintptr_t)ist_stack_df;
+	ist_df_stack_hi = (u64)(uintptr_t)(ist_stack_df + sizeof(ist_stack_df));
+	gdt_load_cpu(&boot_tables, ist_df_stack_hi,
+		     (u64)(uintptr_t)(ist_stack_nmi + sizeof(ist_stack_nmi)));
 }

@@ -6,7 +6,9 @@
  * With the I/O APIC (apic.c, when the MADT describes one) a line is a GSI;
  * with the 8259 PICs it is an ISA IRQ.  Each runs the handler registered
  * for it, then the controller gets its EOI.  Vector 255 is the local APIC's
- * spurious vector (no EOI).  The double fault runs on its own stack (IST1),
+ * spurious vector (no EOI).  Vector 0xf0 is the cross-CPU call (arch/smp.h;
+ * EOI after the handler); an NMI while smp_stop_others() runs is its stop,
+ * any other NMI is fatal like an exception.  The double fault runs on its own stack (IST1),
  * NMI and machine check on IST2.
  */
 #include <arch/traps.h>
@@ -14,6 +16,7 @@
 #include <lib/printk.h>
 #include <lib/errno.h>
 #include <arch/io.h>
+#include <arch/smp.h>
 
 struct idt_entry {
 	u16 offset_lo;
@@ -30,7 +33,7 @@ struct idt_ptr {
 	u64 base;
 } __packed;
 
-extern const u64 isr_table[65];
+extern const u64 isr_table[66];
 void trap_exception(struct trap_frame *tf) __noreturn;
 
 static struct idt_entry idt[256];
@@ -51,17 +54,28 @@ static void idt_set(unsigned vector, u64 handler, u8 ist)
 	e->reserved = 0;
 }
 
-void idt_init(void)
+/*
+ * idt_load() - point the calling CPU's IDTR at the one table: every CPU
+ * shares it (the handlers find their CPU through the GS base).
+ * Context: boot, or an AP's start.
+ */
+void idt_load(void)
 {
 	struct idt_ptr ptr = { sizeof(idt) - 1, (u64)(uintptr_t)idt };
 
+	__asm__ volatile("lidt %0" : : "m"(ptr));
+}
+
+void idt_init(void)
+{
 	for (unsigned v = 0; v < 64; v++)
 		idt_set(v, isr_table[v], 0);
 	idt_set(255, isr_table[64], 0);
+	idt_set(SMP_CALL_VECTOR, isr_table[65], 0);
 	idt_set(8, isr_table[8], 1);	/* #DF on IST1 */
 	idt_set(2, isr_table[2], 2);	/* NMI on IST2 */
 	idt_set(18, isr_table[18], 2);	/* #MC on IST2 */
-	__asm__ volatile("lidt %0" : : "m"(ptr));
+	idt_load();
 }
 
 /*
@@ -160,8 +174,15 @@ u64 irq_count(unsigned irq)
 /* Called by isr.asm with interrupts disabled. */
 void trap_dispatch(struct trap_frame *tf)
 {
+	if (tf->vector == 2 && smp_stopping())
+		smp_stop_interrupt(tf);
 	if (tf->vector < IRQ_BASE)
 		trap_exception(tf);
+	if (tf->vector == SMP_CALL_VECTOR) {
+		smp_call_interrupt();
+		lapic_eoi();
+		return;
+	}
 	if (tf->vector == APIC_SPURIOUS_VECTOR || tf->vector >= IRQ_BASE + NR_IRQ_LINES) {
 		spurious_irqs++;
 		return;

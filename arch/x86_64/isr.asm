@@ -37,6 +37,7 @@ isr_stub_%1:
 %endrep
 
 	STUB_NOERR 255			; local APIC spurious interrupt
+	STUB_NOERR 0xf0			; cross-CPU call (arch/smp.h)
 
 isr_common:
 	push	rax
@@ -77,10 +78,11 @@ isr_common:
 
 section .rodata
 align 8
-isr_table:				; vectors 0-63, then 255
+isr_table:				; vectors 0-63, then 255, 0xf0
 %assign v 0
 %rep 64
 	dq isr_stub_%+v
 %assign v v + 1
 %endrep
 	dq isr_stub_255
+	dq isr_stub_0xf0

@@ -28,6 +28,7 @@
 #include <lib/printk.h>
 #include <lib/errno.h>
 #include <lib/string.h>
+#include <arch/smp.h>
 
 
 extern char boot_stack_guard[], boot_stack[];
@@ -285,6 +286,8 @@ int paging_remap(u64 va, phys_addr_t old_pa, phys_addr_t new_pa, u64 size)
 		*e = (*e & ~(PTE_ADDR & ~(psize - 1))) | (new_pa + off);
 		invlpg((void *)(uintptr_t)(va + off));
 	}
+	if (smp_nr_online() > 1)
+		smp_flush_tlb_range(va, size);	/* the other CPUs' TLBs too */
 	return 0;
 }
 
@@ -316,7 +319,24 @@ static void pt_prune(u64 *const path[5], int level, u64 va)
 	}
 }
 
+/*
+ * paging_unmap() - see paging.h.  Each entry cleared is flushed from this
+ * CPU's TLB as it goes; once the range is done, with more than one CPU
+ * online, smp_flush_tlb_range() drops it from every CPU's (an AP that ever
+ * touched the range may hold it; one that did not loses nothing).
+ */
+static int unmap_range(u64 va, u64 size);
+
 int paging_unmap(u64 va, u64 size)
+{
+	int err = unmap_range(va, size);
+
+	if (smp_nr_online() > 1)
+		smp_flush_tlb_range(va, size);
+	return err;
+}
+
+static int unmap_range(u64 va, u64 size)
 {
 	u64 end = va + size;
 

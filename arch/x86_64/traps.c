@@ -20,6 +20,7 @@
 #include <arch/kallsyms.h>
 #include <arch/sections.h>
 #include <lib/errno.h>
+#include <arch/smp.h>
 
 extern char boot_stack[], boot_stack_top[];
 extern u64 ist_df_stack_lo, ist_df_stack_hi;
@@ -159,6 +160,7 @@ void trap_exception(struct trap_frame *tf)
 		  (unsigned long long)read_cr0(), (unsigned long long)cr2,
 		  (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
 	backtrace_print(p, tf->rip, tf->rbp);
+	smp_stop_others(p);	/* the other CPUs halt, each line says where */
 	pr_printf(p, "---[ end trace: exception %u, memlab stopped; QEMU exit status %u with isa-debug-exit ]---\n",
 		  vec, ((EXIT_CODE_EXCEPTION_BASE + vec) << 1) | 1);
 	qemu_debug_exit((u8)(EXIT_CODE_EXCEPTION_BASE + vec));

@@ -3,7 +3,8 @@
  * processor entries joined to the SRAT's processor affinity, handed to
  * mm's CPU table (include/mm/numa_cpu.h) for `numa` and the node files.
  *
- * memlab runs on the boot CPU only; the others are listed, not started.
+ * The boot CPU runs memlab; arch/x86_64/smp.c starts the others from this
+ * table, and they only idle and answer calls (docs/smp.md).
  * Numbering follows Linux: the boot CPU is CPU 0, the other enabled
  * processors follow in MADT order.  Context: (boot).
  */
@@ -81,6 +82,6 @@ void acpi_numa_cpus_init(u32 boot_apic_id)
 		pr_info("numa: node %d: CPUs %s%s", nid, list[0] ? list : "none",
 			bp.overflow ? "..." : "");
 	}
-	pr_info("numa: %u CPUs listed, boot CPU APIC id %u; memlab runs on CPU 0 only, the "
-		"others are not started", nr_numa_cpus(), boot_apic_id);
+	pr_info("numa: %u CPUs listed, boot CPU APIC id %u; smp starts the others (see `cpus`)",
+		nr_numa_cpus(), boot_apic_id);
 }

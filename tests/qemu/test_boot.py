@@ -235,6 +235,7 @@ def test_ls_proc(shell):
 # below 0xc8000, names "Video ROM").
 IOMEM_Q35_2G = r"""00000000-00000fff : Reserved
 00001000-0009efff : System RAM
+  000[0-9a-f]{5}-000[0-9a-f]{5} : SMP trampoline
 0009fc00-0009ffff : Reserved
 000a0000-000bffff : PCI Bus 0000:00
 (?:000[c-e][0-9a-f]{4}-000[c-e][0-9a-f]{4} : (?:Video|Adapter|Extension) ROM

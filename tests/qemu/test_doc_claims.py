@@ -33,8 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Paths (as written, up to a prefix) the default 2 GiB boot does not have.
 ALLOWED_MISSING = {
     "/proc/nosuch": "the error table's example of a file that does not exist",
-    "/proc/cpuinfo": "Linux's file, whose layout the `cpuinfo` command prints; "
-                     "memlab has the command, not the file",
     "/sys/devices/LNXSYSTM:00/": "the ACPI memory hotplug devices appear with "
                                  "the first DIMM",
     "/sys/devices/system/memory/memoryN/firmware_node": "only the blocks of "

@@ -35,6 +35,11 @@ extern struct cpu_info boot_cpu;
 void cpu_detect(void);
 /* cpu_dump() - the `cpuinfo` text: /proc/cpuinfo-like fields and flags. */
 void cpu_dump(struct printer *p);
+/* cpu_dump_stanza() - one CPU's stanza of /proc/cpuinfo, as Linux prints
+ * it: `processor : N`, the boot CPU's identification and flags (memlab
+ * reads CPUID on the boot CPU only; QEMU gives every CPU the same model),
+ * and the CPU's own `apicid` and `initial apicid`.  No blank line after. */
+void cpu_dump_stanza(struct printer *p, unsigned processor, u32 apic_id);
 
 static inline void cpuid_count(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
 {

@@ -9,6 +9,15 @@
  * holds the full 32-bit x2APIC id instead of an 8-bit id in bits 24-31.
  * apic.c reaches every register through lapic_reg_loc(), so the choice of
  * path is made in one place, and the host tests check the mapping.
+ *
+ * An inter-processor interrupt is one write of the interrupt command
+ * register (ICR): in xAPIC mode two MMIO words, the destination APIC id in
+ * bits 24-31 of ICR high (+0x310) first, then ICR low (+0x300), whose
+ * write sends; in x2APIC mode one 64-bit write of MSR 0x830 with the
+ * 32-bit destination in bits 32-63.  ICR low holds the vector (bits 0-7),
+ * the delivery mode (bits 8-10: 0 fixed, 4 NMI, 5 INIT, 6 start-up), the
+ * delivery status (bit 12, xAPIC only: 1 while the IPI is still pending)
+ * and the level (bit 14: 1 assert).  lapic_icr() builds the value.
  */
 #ifndef ARCH_LAPIC_H
 #define ARCH_LAPIC_H
@@ -24,8 +33,17 @@
 #define LAPIC_TPR		0x80
 #define LAPIC_EOI		0xb0
 #define LAPIC_SVR		0xf0
+#define LAPIC_ICR_LOW		0x300
+#define LAPIC_ICR_HIGH		0x310
 #define LAPIC_LVT_LINT0		0x350
 #define LAPIC_LVT_MASKED	(1u << 16)
+
+#define ICR_FIXED		(0u << 8)
+#define ICR_NMI			(4u << 8)
+#define ICR_INIT		(5u << 8)
+#define ICR_STARTUP		(6u << 8)
+#define ICR_PENDING		(1u << 12)	/* delivery status (xAPIC) */
+#define ICR_ASSERT		(1u << 14)
 
 enum lapic_mode {
 	LAPIC_XAPIC,		/* MMIO */
@@ -56,6 +74,29 @@ static inline enum lapic_mode lapic_mode_of(u64 apic_base)
 static inline u32 lapic_id_of(enum lapic_mode mode, u32 id_reg)
 {
 	return mode == LAPIC_X2APIC ? id_reg : id_reg >> 24;
+}
+
+/*
+ * lapic_icr() - the ICR value that sends `low` (mode | vector | level) to
+ * APIC id dest: in x2APIC mode the whole 64-bit MSR value; in xAPIC mode
+ * ICR high in bits 32-63 (dest << 24) and ICR low in bits 0-31.  A
+ * start-up IPI's vector is the page number of its real-mode entry
+ * (lapic_sipi_vector()).
+ */
+static inline u64 lapic_icr(enum lapic_mode mode, u32 dest, u32 low)
+{
+	if (mode == LAPIC_X2APIC)
+		return ((u64)dest << 32) | low;
+	return ((u64)((dest & 0xff) << 24) << 32) | low;
+}
+
+/* lapic_sipi_vector() - the start-up vector of a real-mode entry at phys:
+ * its 4 KiB page number; -1 unless phys is page aligned and below 1 MiB. */
+static inline int lapic_sipi_vector(u64 phys)
+{
+	if (phys & 0xfff || phys >= 0x100000)
+		return -1;
+	return (int)(phys >> 12);
 }
 
 #endif

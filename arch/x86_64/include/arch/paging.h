@@ -92,7 +92,8 @@ int paging_map_vmemmap(u64 va, phys_addr_t pa, u64 size);
  * copied by the caller).  Every page must map the matching part of old_pa
  * and lie wholly inside the range, and new_pa must share each page's
  * alignment; -EFAULT (a hole) or -EINVAL otherwise, and nothing changed.
- * One CPU: the local TLB is flushed page by page.
+ * The local TLB is flushed page by page, and with more CPUs online every
+ * CPU's through smp_flush_tlb_range() (arch/smp.h).
  */
 int paging_remap(u64 va, phys_addr_t old_pa, phys_addr_t new_pa, u64 size);
 
@@ -100,7 +101,7 @@ int paging_remap(u64 va, phys_addr_t old_pa, phys_addr_t new_pa, u64 size);
  * paging_unmap() - remove the mappings of [va, va+size); every page in the
  * range must lie wholly inside it (no large page is split): -EINVAL else.
  * A PT or PD page left with no entry is freed and unlinked; PDPT pages and
- * the PML4 stay.
+ * the PML4 stay.  The range leaves every online CPU's TLB.
  */
 int paging_unmap(u64 va, u64 size);
 

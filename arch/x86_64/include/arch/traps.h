@@ -33,8 +33,36 @@ struct trap_frame {
  */
 int traps_add_stack(u64 lo, u64 hi);
 
+/*
+ * A CPU's segment tables: its GDT (null, code, data, a 16-byte TSS
+ * descriptor) and its TSS, whose IST1 is the double-fault stack and IST2
+ * the NMI / machine-check one.  The boot CPU's are gdt.c's own; each AP
+ * has its own in its per-CPU area (arch/smp.h): a TSS is marked busy by
+ * `ltr`, so two CPUs cannot share one.
+ */
+struct x86_tss {
+	u32 reserved0;
+	u64 rsp[3];		/* stacks for privilege changes (unused) */
+	u64 reserved1;
+	u64 ist[7];		/* interrupt stack table: IST1..IST7 */
+	u64 reserved2;
+	u16 reserved3;
+	u16 iomap_base;		/* no I/O bitmap: offset past the limit */
+} __packed;
+
+struct cpu_tables {
+	u64 gdt[5];
+	struct x86_tss tss;
+};
+
 void gdt_init(void);
+/* gdt_load_cpu() - fill t (its TSS with the IST stack tops df_top and
+ * nmi_top) and load it on the calling CPU: lgdt, segment reloads, ltr.
+ * Context: boot (the boot CPU's) or an AP's start, interrupts off. */
+void gdt_load_cpu(struct cpu_tables *t, u64 df_top, u64 nmi_top);
 void idt_init(void);
+/* idt_load() - load the one IDT that idt_init() filled (an AP's start). */
+void idt_load(void);
 void trap_dispatch(struct trap_frame *tf);
 
 /*
@@ -102,6 +130,18 @@ int apic_isa_irq_to_gsi(unsigned irq, unsigned *gsi, bool *level, bool *active_l
 int apic_gsi_owner(unsigned gsi);
 int ioapic_route(unsigned gsi, unsigned vector, bool level, bool active_low);
 void lapic_eoi(void);
+/* lapic_send_ipi() - send ICR low `low` to APIC id dest; in xAPIC mode wait
+ * (up to 10 ms) for the delivery status to clear.  Returns 0, -ETIMEDOUT
+ * when the IPI stayed pending.  Context: any, interrupts off. */
+int lapic_send_ipi(u32 dest, u32 low);
+/* lapic_x2apic() - the boot CPU's local APIC runs in x2APIC mode. */
+bool lapic_x2apic(void);
+/* lapic_cpu_id() - the calling CPU's APIC id, read from its local APIC. */
+u32 lapic_cpu_id(void);
+/* lapic_ap_setup() - an AP's local APIC: x2APIC mode if the boot CPU's is
+ * (and the AP's CPUID has it), enabled, TPR 0, LINT0 masked.  Returns true
+ * for x2APIC mode.  Context: an AP's start, interrupts off. */
+bool lapic_ap_setup(void);
 struct printer;
 void apic_dump(struct printer *p);
 

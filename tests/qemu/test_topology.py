@@ -1,7 +1,8 @@
 """Icelake-class topology: two sockets, two NUMA nodes that carry
 both CPUs and memory.  The MADT's processor entries and the SRAT's
 processor affinity, as `numa`, `acpi madt|srat` and the node files show
-them.  memlab runs on CPU 0 only; the others are listed, not started.
+them.  memlab runs on CPU 0; the others are started and idle
+(tests/qemu/test_smp.py tests the start).
 
 Icelake-Server under TCG prints warnings about features TCG cannot
 emulate (on QEMU's stderr, in the .qemu.log); they are harmless."""
@@ -50,9 +51,11 @@ def test_icelake_two_sockets_two_nodes(boot):
     assert m.run(f"cat {node}/node1/cpulist") == "2-3\n"
     assert m.run(f"cat {node}/node0/cpumap") == "3\n"
     assert m.run(f"cat {node}/node1/cpumap") == "c\n"
-    # the boot log says the same, and that the others are not started
+    # the boot log says the same, and that all four came online
     assert "numa: node 1: CPUs 2-3" in m.boot_log
-    assert "the others are not started" in m.boot_log
+    assert "smp: 4 of 4 CPUs online" in m.boot_log
+    assert re.findall(r"^ +\d+ +(\d+) +(\d+) +online", m.run("cpus"), re.M) == \
+        [("0", "0"), ("1", "0"), ("2", "1"), ("3", "1")]
 
     # page-table pages are counted on the node their memory is on; the
     # nodes' shares add up to /proc/meminfo's PageTables

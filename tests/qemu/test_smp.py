@@ -1,0 +1,142 @@
+"""Every CPU the firmware lists is started (docs/smp.md): q35 with -smp N
+under multi-threaded TCG for N = 1, 2, 4, 16 and 64.  `cpus` lists N
+online CPUs with APIC ids 0..N-1 (QEMU's default topology), /proc/cpuinfo
+has N stanzas with their apicid, `cpus ping` gets an answer from each CPU
+(its number from its own per-CPU area, its APIC id from its own local
+APIC), and the trampoline page is reserved: in the boot log's memblock
+reservations, in `memblock` and in /proc/iomem.  CPUs QEMU lists as not
+present (-smp 2,maxcpus=4: MADT entries without the enabled flag) are
+not started.  One boot on OVMF with -smp 4.  A panic stops the other
+CPUs and prints where each was.
+
+No test measures speed: the start and ping cycles are only printed; the
+only bound is the kernel's own "did it answer at all" timeout (1 s)."""
+
+import re
+
+import pytest
+
+import memlab
+
+
+@pytest.fixture(autouse=True)
+def multi_thread_tcg(monkeypatch):
+    """-accel tcg,thread=multi: one host thread per virtual CPU."""
+    argv = memlab.Machine.argv
+
+    def with_mttcg(self):
+        a = argv(self)
+        a[a.index("-accel") + 1] = "tcg,thread=multi"
+        return a
+    monkeypatch.setattr(memlab.Machine, "argv", with_mttcg)
+
+
+ROW = re.compile(r"^ *(\d+) +(\d+) +(\S+) +(online \((?:main loop|idle)\)|\S+)", re.M)
+
+
+def cpus_rows(out):
+    """[(cpu, apic id, state)] from `cpus`."""
+    return [(int(c), int(a), s) for c, a, _, s in ROW.findall(out)]
+
+
+def check_all_online(m, n):
+    out = m.run("cpus")
+    assert f"CPUs: {n} listed, {n} online" in out, out
+    rows = cpus_rows(out)
+    assert [(c, a) for c, a, _ in rows] == [(i, i) for i in range(n)], out
+    assert rows[0][2] == "online (main loop)", out
+    assert all(s == "online (idle)" for _, _, s in rows[1:]), out
+    return out
+
+
+def check_cpuinfo(m, n):
+    info = m.run("cat /proc/cpuinfo")
+    assert re.findall(r"^processor\t: (\d+)$", info, re.M) == [str(i) for i in range(n)], info
+    assert re.findall(r"^apicid\t\t: (\d+)$", info, re.M) == [str(i) for i in range(n)], info
+    assert re.findall(r"^initial apicid\t: (\d+)$", info, re.M) == \
+        [str(i) for i in range(n)], info
+
+
+def check_ping(m, n):
+    out = m.run("cpus ping")
+    answers = re.findall(r"^cpu (\d+): answered as cpu (\d+), APIC id (\d+), "
+                         r"round trip \d+ cycles$", out, re.M)
+    assert answers == [(str(i), str(i), str(i)) for i in range(n)], out
+    assert f"ping: {n} of {n} online CPUs answered; on_each_cpu: {n} answered, 0 did not" \
+        in out, out
+
+
+def check_trampoline(m):
+    tramp = re.search(r"memblock: reserved \[(0x[0-9a-f]+)-(0x[0-9a-f]+)\) SMP trampoline",
+                      m.boot_log)
+    assert tramp, m.boot_log
+    start, end = (int(x, 16) for x in tramp.groups())
+    assert end - start == 4096 and start % 4096 == 0 and end <= 0xa0000, tramp.group(0)
+    mb = m.run("memblock")
+    assert f" reserved by name: [0x{start:016x}-0x{end - 1:016x}] SMP trampoline" in mb, mb
+    # the page lies inside one of memblock's reserved regions
+    regions = [(int(a, 16), int(b, 16)) for a, b in re.findall(
+        r"^ reserved\[0x[0-9a-f]+\]\t\[0x([0-9a-f]+)-0x([0-9a-f]+)\]", mb, re.M)]
+    assert any(a <= start and end - 1 <= b for a, b in regions), mb
+    iomem = m.run("cat /proc/iomem")
+    assert re.search(rf"^ +0*{start:x}-0*{end - 1:x} : SMP trampoline$", iomem, re.M), iomem
+    return start
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 16, 64])
+def test_smp_every_cpu_online(boot, n):
+    m = boot(extra=["-smp", str(n)], timeout=memlab.BOOT_TIMEOUT * 3)
+    if n == 1:
+        assert "smp: 1 CPU; nothing to start" in m.boot_log, m.boot_log
+    else:
+        assert re.search(rf"smp: {n} of {n} CPUs online \(xAPIC\), trampoline at 0x[0-9a-f]+",
+                         m.boot_log), m.boot_log
+    check_all_online(m, n)
+    check_cpuinfo(m, n)
+    check_ping(m, n)
+    check_trampoline(m)
+    # the CPUs only idle: the machine still works and nothing went wrong
+    assert "did not answer" not in m.boot_log
+    assert "memlab" in m.run("version")
+
+
+def test_smp_not_present_cpus_are_not_started(boot):
+    """-smp 2,maxcpus=4: QEMU's MADT lists four processors, two of them
+    without the enabled flag (hot-pluggable, absent); only two start."""
+    m = boot(extra=["-smp", "2,maxcpus=4"])
+    madt = m.run("acpi madt")
+    assert len(re.findall(r"local APIC: APIC id \d+, UID \d+, enabled", madt)) == 2, madt
+    assert len(re.findall(r"local APIC: APIC id \d+", madt)) == 4, madt
+    check_all_online(m, 2)
+    check_ping(m, 2)
+    assert "smp: 2 of 2 CPUs online" in m.boot_log, m.boot_log
+
+
+def test_smp_uefi_four_cpus(boot, make_iso):
+    m = memlab.Machine(make_iso(""), name="test_smp_uefi_four_cpus", firmware="uefi",
+                       extra=["-smp", "4"])
+    try:
+        m.start()
+        m.wait_boot()
+        assert "smp: 4 of 4 CPUs online" in m.boot_log, m.boot_log
+        check_all_online(m, 4)
+        check_cpuinfo(m, 4)
+        check_ping(m, 4)
+        check_trampoline(m)
+    finally:
+        m.kill()
+
+
+def test_smp_panic_stops_the_others(boot):
+    m = boot(extra=["-smp", "4"])
+    m.send_line("crash panic")
+    status = m.wait_exit()
+    out = m.unread().replace("\r", "")
+    assert "Kernel panic - not syncing: crash command" in out, out
+    stopped = re.findall(r"^CPU (\d+) \(APIC id (\d+)\): stopped, RIP [0-9a-f]{16} (\S+) "
+                         r"RSP [0-9a-f]{16}$", out, re.M)
+    assert [(c, a) for c, a, _ in stopped] == [("1", "1"), ("2", "2"), ("3", "3")], out
+    # idle CPUs were halted in their idle loop
+    assert all(sym.startswith("smp_ap_main+") for _, _, sym in stopped), out
+    assert "CPU 0 (APIC id 0): the one that stopped the others" in out, out
+    assert status == (0x70 << 1) | 1, status

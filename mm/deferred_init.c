@@ -45,7 +45,7 @@
 #include <lib/string.h>
 
 /* The boot parameters, written only by the setters below. */
-static enum mech_design deferred_init_param = DESIGN_OLD;	/* [c] */
+static enum mech_design deferred_init_param = DESIGN_NEW;	/* [c] */
 static u64 deferred_init_early = (256ULL << 20);	/* [c] */
 struct deferred_init_stats deferred_init_stats;	/* [c] [m] each field says which */
 
@@ -99,7 +99,7 @@ static int design_param_set(u64 v)
 KERNEL_PARAM(deferred_init,
 	.name = "deferred_init", .type = PARAM_ENUM,
 	.set = design_param_set, .get = design_param_get,
-	.def = DESIGN_OLD, .names = mech_design_names, .nr_names = 2,	/* old, new */
+	.def = DESIGN_NEW, .names = mech_design_names, .nr_names = 2,	/* old, new */
 	.help = "boot memmap init: old = all before the prompt, new = early part, the rest after");
 KERNEL_PARAM(deferred_init_early,
 	.name = "deferred_init_early", .type = PARAM_SIZE,

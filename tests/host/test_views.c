@@ -13,6 +13,7 @@
  * with vfs_read().
  */
 #include "htest.h"
+#include <mm/deferred_init.h>
 #include <views/vfs.h>
 #include <views/mm_views.h>
 #include <arch/paging.h>
@@ -64,6 +65,7 @@ static void views_boot(void)
 	fw_memmap_add_raw(&vmap, 0, 1024 * MiB, FW_MEM_RAM);
 	fw_memmap_sanitize(&vmap);
 	mm_core_init(&vbp);
+	deferred_init_finish();	/* the boot's background part, as the kernel's meminit work does */
 	vfs_init();
 }
 

@@ -75,7 +75,7 @@ def boot(request, make_iso):
     machines = []
 
     def _boot(cmdline="", mem="2G", cpu="max", extra=(), wait=True,
-              timeout=memlab.BOOT_TIMEOUT):
+              timeout=memlab.BOOT_TIMEOUT, settle=None):
         name = request.node.name
         if machines:
             name += f"-{len(machines) + 1}"
@@ -85,7 +85,9 @@ def boot(request, make_iso):
         _attach(request.node, m)
         m.start()
         if wait:
-            m.wait_boot(timeout)
+            # a boot that names deferred_init= is about it: no waiting for it
+            m.wait_boot(timeout, settle="deferred_init" not in cmdline if settle is None
+                        else settle)
             _boot_times.append((m.name, m.boot_time))
         return m
 

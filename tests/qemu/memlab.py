@@ -48,6 +48,11 @@ PROMPT = "memlab> "
 LOG_RECORD = re.compile(r"\[\s*\d+\.\d{6}\] [^\n]*\n")  # a kernel log line, wherever it starts
 SCALE = float(os.environ.get("MEMLAB_TIMEOUT_SCALE", "1") or 1)
 BOOT_TIMEOUT = 60.0 * SCALE        # QEMU start to first prompt
+# deferred init's boot log: sections wait / background off / all done
+DEFERRED_WAITS = "wait for their memmap"
+DEFERRED_OFF = "no background work"
+DEFERRED_DONE = re.compile(r"deferred init: boot memory's memmap complete after \d+ ms "
+                           r"\(\d+ slices\)\r?\n")
 CMD_TIMEOUT = 30.0 * SCALE         # one shell command
 EXIT_TIMEOUT = 30.0 * SCALE        # QEMU exit after poweroff/crash
 QEMU = os.environ.get("MEMLAB_QEMU", "qemu-system-x86_64")
@@ -392,10 +397,18 @@ class Machine:
             self.boot_log = text
         return text
 
-    def wait_boot(self, timeout=BOOT_TIMEOUT):
-        """Wait for the first prompt; the boot log before it."""
+    def wait_boot(self, timeout=BOOT_TIMEOUT, settle=True):
+        """Wait for the first prompt; the boot log before it.  With settle,
+        and when the boot left memory waiting for its memmap (deferred
+        init, the default), also wait for the background init to finish
+        and read its log line, so that a test starts from a machine whose
+        free memory no longer grows and whose console prints nothing of its
+        own.  Tests about deferred init itself pass settle=False."""
         __tracebackhide__ = True
-        return self.wait_prompt(timeout)
+        log = self.wait_prompt(timeout)
+        if settle and DEFERRED_WAITS in log and DEFERRED_OFF not in log:
+            self.wait_for(DEFERRED_DONE, timeout)
+        return log
 
     def quiesce(self, quiet=1.0, timeout=CMD_TIMEOUT):
         """Wait until no serial output arrived for quiet seconds, then move

@@ -136,6 +136,7 @@ LIB_OBJS := \
 	lib/strlcpy.o \
 	lib/vsnprintf.o \
 	lib/printer.o \
+	lib/json.o \
 	lib/asciiplot.o \
 	lib/errno.o \
 	lib/kstrtox.o \
@@ -347,6 +348,7 @@ debug: deps-run iso $(FIRMWARE_DEPS)
 HOST_SRCS := \
 	lib/vsnprintf.c \
 	lib/printer.c \
+	lib/json.c \
 	lib/asciiplot.c \
 	lib/errno.c \
 	lib/strlcpy.c \

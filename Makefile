@@ -169,7 +169,8 @@ SHELL_OBJS := \
 	shell/cmd_buddy.o \
 	shell/cmd_params.o \
 	shell/cmd_pci.o \
-	shell/cmd_virtio_mem.o
+	shell/cmd_virtio_mem.o \
+	shell/view_channel.o
 
 # The virtual file tree and its /proc and /sys files.
 VIEWS_OBJS := \
@@ -181,7 +182,8 @@ VIEWS_OBJS := \
 	views/proc_sys.o \
 	views/mech.o \
 	views/cma.o \
-	views/proc_vmstat.o
+	views/proc_vmstat.o \
+	views/view_proto.o
 
 MM_OBJS := \
 	mm/debug.o \
@@ -365,6 +367,7 @@ HOST_SRCS := \
 	shell/args.c \
 	views/vfs.c \
 	views/sysfs_params.c \
+	views/view_proto.c \
 	shell/cmd_fs.c \
 	arch/x86_64/multiboot2.c \
 	drivers/video/font8x8.c \
@@ -511,6 +514,7 @@ FUZZ_RUNS_fuzz_multiboot2 := 20000
 FUZZ_RUNS_fuzz_pci := 20000
 FUZZ_RUNS_fuzz_shell := 50000
 FUZZ_RUNS_fuzz_virtio_mem := 50
+FUZZ_RUNS_fuzz_view_request := 1000000
 test-fuzz: deps-test $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$$t; \

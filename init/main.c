@@ -11,6 +11,7 @@
 #include <lib/printk.h>
 #include <kernel/time.h>
 #include <shell/shell.h>
+#include <shell/view_channel.h>
 #include <views/vfs.h>
 #include <lib/string.h>
 #include <arch/sections.h>
@@ -237,6 +238,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
 	pci_init();			/* ECAM, buses behind root ports, drivers */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
+	view_channel_init();		/* COM2: the view channel's hello and poller, if there */
 
 	meminit_work_start();		/* deferred_init=new: the rest of the memmap, after the prompt */
 

@@ -212,6 +212,31 @@ static struct mm_handle *handle_arg(struct printer *out, const char *cmd, const 
 
 /* ---- alloc ---------------------------------------------------------------- */
 
+/* Contract in shell/internal.h. */
+struct mm_handle *mm_handle_alloc(unsigned order, gfp_t gfp, int nid, int *err)
+{
+	struct mm_handle *h = handle_slot_alloc();
+	struct page *page;
+
+	if (!h) {
+		*err = -ENOSPC;
+		return NULL;
+	}
+	page = nid == NUMA_NO_NODE ? alloc_pages(gfp, order) : alloc_pages_node(nid, gfp, order);
+	if (!page) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*h = (struct mm_handle){
+		.mo.ops = &handle_movable_ops, .id = next_handle_id++, .page = page,
+		.order = order, .gfp = gfp,
+	};
+	block_set_owner(page, h->order, h);
+	nr_live_handles++;
+	*err = 0;
+	return h;
+}
+
 static void print_handle_line(struct printer *out, const struct mm_handle *h)
 {
 	const struct page *page = h->page;
@@ -290,18 +315,15 @@ static int cmd_alloc(struct printer *out, int argc, char **argv)
 
 	gfp = (movable ? __GFP_MOVABLE : GFP_KERNEL) | __GFP_NOWARN;
 	for (; done < count; done++) {
-		struct mm_handle *h = handle_slot_alloc();
-		struct page *page;
+		struct mm_handle *h = mm_handle_alloc((unsigned)order, gfp, nid, &err);
 
-		if (!h) {
+		if (!h && err == -ENOSPC) {
 			pr_printf(out, "alloc: the handle table is full (%d handles): free some first; "
 				  "%lu of %llu allocated\n", MM_MAX_HANDLES, done,
 				  (unsigned long long)count);
 			return -ENOSPC;
 		}
-		page = nid == NUMA_NO_NODE ? alloc_pages(gfp, (unsigned)order) :
-		       alloc_pages_node(nid, gfp, (unsigned)order);
-		if (!page) {
+		if (!h) {
 			pr_printf(out, "alloc: order %llu: no free block for a%s %s allocation "
 				  "(node %d first, above the watermarks); %lu of %llu allocated\n",
 				  (unsigned long long)order, movable ? "" : "n",
@@ -309,12 +331,6 @@ static int cmd_alloc(struct printer *out, int argc, char **argv)
 				  done, (unsigned long long)count);
 			return -ENOMEM;
 		}
-		*h = (struct mm_handle){
-			.mo.ops = &handle_movable_ops, .id = next_handle_id++, .page = page,
-			.order = (unsigned)order, .gfp = gfp,
-		};
-		block_set_owner(page, h->order, h);
-		nr_live_handles++;
 		if (!first_id)
 			first_id = h->id;
 		if (!quiet)
@@ -347,6 +363,20 @@ SHELL_COMMAND(alloc, .name = "alloc",
  */
 static int handle_free(struct printer *out, struct mm_handle *h)
 {
+	u64 pfn = page_to_pfn(h->page);
+	unsigned long id = h->id;
+	int err = mm_handle_release(h);
+
+	if (err)
+		pr_printf(out, "free: handle %lu: the allocator refused pfn 0x%llx order %u (%s); "
+			  "the handle is kept\n", id, (unsigned long long)pfn,
+			  h->order, err_text(err));
+	return err;
+}
+
+/* Contract in shell/internal.h. */
+int mm_handle_release(struct mm_handle *h)
+{
 	struct page *page = h->page;
 	int err;
 
@@ -354,9 +384,6 @@ static int handle_free(struct printer *out, struct mm_handle *h)
 	err = zone_free_pages(page_zone(page), page, h->order);
 	if (err) {
 		block_set_owner(page, h->order, h);
-		pr_printf(out, "free: handle %lu: the allocator refused pfn 0x%llx order %u (%s); "
-			  "the handle is kept\n", h->id, (unsigned long long)page_to_pfn(page),
-			  h->order, err_text(err));
 		return err;
 	}
 	h->id = 0;

@@ -36,6 +36,23 @@ extern struct mm_handle handles[MM_MAX_HANDLES];	/* the handle table */
 extern unsigned long next_handle_id;			/* the id the next alloc gets */
 extern unsigned nr_live_handles;			/* slots with an id */
 
+/*
+ * mm_handle_alloc() - one block of 2^order pages from alloc_pages() (or
+ * alloc_pages_node() when nid is not NUMA_NO_NODE) kept in a new handle,
+ * printing nothing.  Returns the handle, or NULL with *err -ENOSPC (the
+ * table is full) or -ENOMEM (no free block).  `alloc` and the view
+ * channel's alloc request (shell/view_channel.c) both use it.
+ * Context: (main).
+ */
+struct mm_handle *mm_handle_alloc(unsigned order, gfp_t gfp, int nid, int *err);
+
+/*
+ * mm_handle_release() - give h's block back to the allocator and free the
+ * slot, printing nothing.  Returns 0, or the allocator's error (the
+ * handle is then kept).  Context: (main).
+ */
+int mm_handle_release(struct mm_handle *h);
+
 /* ---- shell/cmd_contig.c: `contig alloc` / `contig free` ------------------ */
 
 #define CONTIG_MAX_RANGES	64

@@ -1,15 +1,23 @@
 /*
- * uart16550.c - the console on COM1 (I/O 0x3f8, IRQ 4), 115200 8N1.
+ * uart16550.c - the 16550 serial ports: the console on COM1 (I/O 0x3f8,
+ * IRQ 4), and COM2 (I/O 0x2f8) as the view channel's raw line
+ * (include/drivers/serial.h), both 115200 8N1, one struct uart each.
  *
  * Output is polled: wait until the transmit holding register is empty, then
- * write the byte ("\n" goes out as "\r\n").  Input is interrupt-driven: the
+ * write the byte (on the console "\n" goes out as "\r\n"; COM2 sends bytes
+ * as they are).  Console input is interrupt-driven: the
  * IRQ handler moves every received byte into rx_ring; console_getc() takes
  * bytes from it (through kernel/console.c, which halts the CPU while no
  * console has input).  If the interrupt never arrives (no IRQ wiring, a real
  * machine with the UART elsewhere), the 100 Hz timer still wakes the CPU and
  * the getc hook also polls the line status register, so input keeps
  * working, just with up to 10 ms delay.  When the
- * ring is full, further bytes are dropped and counted.
+ * ring is full, further bytes are dropped and counted.  COM2's input is
+ * only polled, by its reader (the view channel's poller), through the same
+ * ring.  A byte whose transmitter stays busy for a million polls is
+ * dropped; COM2 is then marked stuck and its bytes are dropped (and
+ * counted) without waiting until the transmitter is empty again, so a
+ * peer that stops reading slows nothing down.
  *
  * Context: console_write from any context; input functions from the main
  * loop.
@@ -20,8 +28,10 @@
 #include <arch/cpu.h>
 #include <arch/traps.h>
 #include <lib/printk.h>
+#include <drivers/serial.h>
 
 #define COM1		0x3f8
+#define COM2		0x2f8
 #define REG_DATA	0	/* receive / transmit */
 #define REG_IER		1	/* interrupt enable */
 #define REG_IIR_FCR	2	/* interrupt identification / FIFO control */
@@ -32,35 +42,78 @@
 #define LSR_THR_EMPTY	0x20
 #define RX_RING_SIZE	4096	/* power of two */
 
-static u8 rx_ring[RX_RING_SIZE];
-static volatile u32 rx_head, rx_tail;	/* head: next write; tail: next read */
-static u64 rx_dropped;
-static bool uart_present;
+struct uart {
+	u16 base;			/* first I/O port */
+	bool present;			/* passed the loopback check */
+	bool drop_when_stuck;		/* COM2: after one timeout, drop while busy */
+	bool stuck;			/* the transmitter did not empty: drop until it does */
+	u8 rx_ring[RX_RING_SIZE];
+	volatile u32 rx_head, rx_tail;	/* head: next write; tail: next read */
+	u64 rx_dropped;			/* input lost to a full ring */
+	u64 tx_dropped;			/* output lost to a stuck transmitter */
+};
+
+static struct uart com1 = { .base = COM1 };
+static struct uart com2 = { .base = COM2, .drop_when_stuck = true };
 
 /*
- * Move all received bytes into the ring. Interrupts must be disabled.  No
- * UART (a machine without COM1 reads 0xff, "data ready" for ever): nothing.
+ * uart_drain_rx() - move all received bytes of u into its ring.
+ * Interrupts must be disabled.  No UART (a machine without the port reads
+ * 0xff, "data ready" for ever): nothing.  Context: (main) or IRQ.
  */
-static void uart_drain_rx(void)
+static void uart_drain_rx(struct uart *u)
 {
-	if (!uart_present)
+	if (!u->present)
 		return;
-	while (inb(COM1 + REG_LSR) & LSR_DATA_READY) {
-		u8 c = inb(COM1 + REG_DATA);
+	while (inb(u->base + REG_LSR) & LSR_DATA_READY) {
+		u8 c = inb(u->base + REG_DATA);
 
-		if (rx_head - rx_tail == RX_RING_SIZE) {
-			rx_dropped++;
+		if (u->rx_head - u->rx_tail == RX_RING_SIZE) {
+			u->rx_dropped++;
 			continue;
 		}
-		rx_ring[rx_head % RX_RING_SIZE] = c;
-		rx_head++;
+		u->rx_ring[u->rx_head % RX_RING_SIZE] = c;
+		u->rx_head++;
 	}
+}
+
+/* uart_getc() - the next received byte of u, or -1.  Interrupts off. */
+static int uart_getc(struct uart *u)
+{
+	int c = -1;
+
+	uart_drain_rx(u);
+	if (u->rx_head != u->rx_tail) {
+		c = u->rx_ring[u->rx_tail % RX_RING_SIZE];
+		u->rx_tail++;
+	}
+	return c;
+}
+
+/*
+ * uart_setup() - program u at 115200 8N1 with its FIFO, and check it with
+ * the loopback test; u->present says whether it answered.  Context: boot.
+ */
+static void uart_setup(struct uart *u)
+{
+	u16 base = u->base;
+
+	outb(base + REG_IER, 0x00);
+	outb(base + REG_LCR, 0x80);		/* divisor latch */
+	outb(base + REG_DATA, 0x01);		/* 115200 baud */
+	outb(base + REG_IER, 0x00);
+	outb(base + REG_LCR, 0x03);		/* 8N1 */
+	outb(base + REG_IIR_FCR, 0xc5);		/* FIFO on, 14-byte trigger; keep typed bytes */
+	outb(base + REG_MCR, 0x1e);		/* loopback for the self-check */
+	outb(base + REG_DATA, 0xae);
+	u->present = inb(base + REG_DATA) == 0xae;
+	outb(base + REG_MCR, 0x0b);		/* DTR, RTS, OUT2 (IRQ gate) */
 }
 
 static void uart_irq(unsigned irq)
 {
 	(void)irq;
-	uart_drain_rx();
+	uart_drain_rx(&com1);
 }
 
 static void serial_write(struct console *con, const char *s, size_t len);
@@ -80,16 +133,7 @@ static struct console serial_console = {
  */
 void serial_init(void)
 {
-	outb(COM1 + REG_IER, 0x00);
-	outb(COM1 + REG_LCR, 0x80);		/* divisor latch */
-	outb(COM1 + REG_DATA, 0x01);		/* 115200 baud */
-	outb(COM1 + REG_IER, 0x00);
-	outb(COM1 + REG_LCR, 0x03);		/* 8N1 */
-	outb(COM1 + REG_IIR_FCR, 0xc5);		/* FIFO on, 14-byte trigger; keep typed bytes */
-	outb(COM1 + REG_MCR, 0x1e);		/* loopback for the self-check */
-	outb(COM1 + REG_DATA, 0xae);
-	uart_present = inb(COM1 + REG_DATA) == 0xae;
-	outb(COM1 + REG_MCR, 0x0b);		/* DTR, RTS, OUT2 (IRQ gate) */
+	uart_setup(&com1);
 	console_register(&serial_console);
 }
 
@@ -103,17 +147,28 @@ void serial_enable_irq(void)
 		pr_warn("serial: no interrupt for COM1: input is polled from the idle loop");
 		return;
 	}
-	outb(COM1 + REG_IER, 0x01);		/* received data available */
+	outb(com1.base + REG_IER, 0x01);	/* received data available */
 }
 
-static void uart_putc(char c)
+/*
+ * uart_putc() - send c on u, waiting for the transmitter (a million
+ * polls at most: then the byte is dropped).  On COM2 such a timeout marks
+ * u stuck, and while stuck a byte is sent only if the transmitter is empty
+ * at once, else dropped.  Context: any.
+ */
+static void uart_putc(struct uart *u, char c)
 {
-	if (!uart_present)
+	if (!u->present)
 		return;
-	for (u32 spins = 0; !(inb(COM1 + REG_LSR) & LSR_THR_EMPTY); spins++)
-		if (spins > 1000000)
-			return;	/* a stuck UART must not hang the kernel */
-	outb(COM1 + REG_DATA, (u8)c);
+	for (u32 spins = 0; !(inb(u->base + REG_LSR) & LSR_THR_EMPTY); spins++) {
+		if ((u->stuck && u->drop_when_stuck) || spins > 1000000) {
+			u->stuck = true;	/* a stuck UART must not hang the kernel */
+			u->tx_dropped++;
+			return;
+		}
+	}
+	u->stuck = false;
+	outb(u->base + REG_DATA, (u8)c);
 }
 
 static void serial_write(struct console *con, const char *s, size_t len)
@@ -121,34 +176,54 @@ static void serial_write(struct console *con, const char *s, size_t len)
 	(void)con;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '\n')
-			uart_putc('\r');
-		uart_putc(s[i]);
+			uart_putc(&com1, '\r');
+		uart_putc(&com1, s[i]);
 	}
 }
 
 /* Interrupts are off (console.c). */
 static int serial_getc(struct console *con)
 {
-	int c = -1;
-
 	(void)con;
-	uart_drain_rx();
-	if (rx_head != rx_tail) {
-		c = rx_ring[rx_tail % RX_RING_SIZE];
-		rx_tail++;
-	}
-	return c;
+	return uart_getc(&com1);
 }
 
 /* Interrupts are off (console.c). */
 static bool serial_pending(struct console *con)
 {
 	(void)con;
-	return rx_head != rx_tail || (uart_present && (inb(COM1 + REG_LSR) & LSR_DATA_READY));
+	return com1.rx_head != com1.rx_tail ||
+	       (com1.present && (inb(com1.base + REG_LSR) & LSR_DATA_READY));
 }
 
 /* serial_rx_dropped() - input bytes lost to a full ring since boot. */
 u64 serial_rx_dropped(void)
 {
-	return rx_dropped;
+	return com1.rx_dropped;
+}
+
+/* ---- COM2, the view channel's line ---------------------------------------- */
+
+bool serial_aux_init(void)
+{
+	uart_setup(&com2);
+	return com2.present;
+}
+
+void serial_aux_write(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		uart_putc(&com2, s[i]);
+}
+
+int serial_aux_getc(void)
+{
+	bool was_on = irqs_enabled();
+	int c;
+
+	irq_disable();
+	c = uart_getc(&com2);
+	if (was_on)
+		irq_enable();
+	return c;
 }

@@ -1,0 +1,401 @@
+/*
+ * view_proto.c - the view channel's protocol, version 1: requests parsed
+ * from a line, the state of memory written as JSON messages
+ * (include/views/view_proto.h; every message and field in docs/view.md).
+ *
+ * The state is read as /proc/zoneinfo and /sys/devices/system/memory read
+ * it: zones through their counters and zone_free_blocks(), blocks through
+ * memory_block_next(), device ranges through devmem_find(), all under
+ * get_online_mems() so that one message shows one moment.  "free" is
+ * zone_nr_free_pages(), zoneinfo's "pages free"; "pcp" the pages on the
+ * per-CPU lists, which zoneinfo counts as allocated.
+ *
+ * Context: (main).
+ */
+#include <views/view_proto.h>
+#include <kernel/kernel.h>
+#include <lib/errno.h>
+#include <lib/printer.h>
+#include <lib/string.h>
+#include <mm/buddy.h>
+#include <mm/memory_hotplug.h>
+#include <mm/memremap.h>
+#include <mm/mmzone.h>
+
+/* ---- requests -------------------------------------------------------------- */
+
+#define VIEW_MAX_FIELDS	8
+
+static const struct {
+	const char *name;
+	enum view_req req;
+	const char *fields;	/* the fields it takes besides v, req, tag */
+} requests[] = {
+	{ "hello", VIEW_REQ_HELLO, "" },
+	{ "snapshot", VIEW_REQ_SNAPSHOT, "" },
+	{ "alloc", VIEW_REQ_ALLOC, " order count movable " },
+	{ "free", VIEW_REQ_FREE, " order count " },
+};
+
+/* Is word one of the space-separated words of list?  ("" never is.) */
+static bool word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	while (*list) {
+		size_t len;
+
+		while (*list == ' ')
+			list++;
+		for (len = 0; list[len] && list[len] != ' '; len++)
+			;
+		if (len && len == n && !strncmp(list, word, n))
+			return true;
+		list += len;
+	}
+	return false;
+}
+
+/* An integer field in [lo, hi] into *v; false with the reason if not. */
+static bool int_field(const struct json_field *f, u64 lo, u64 hi, u64 *v, char *why, size_t size)
+{
+	if (f->kind != JSON_INT || f->negative || f->mag < lo || f->mag > hi) {
+		ksnprintf(why, size, "%s: must be an integer %llu-%llu", f->key,
+			  (unsigned long long)lo, (unsigned long long)hi);
+		return false;
+	}
+	*v = f->mag;
+	return true;
+}
+
+int view_request_parse(const char *line, size_t len, struct view_request *r, char *why,
+		       size_t size)
+{
+	struct json_field fields[VIEW_MAX_FIELDS];
+	const struct json_field *f;
+	const char *perr = NULL;
+	int n = json_parse_flat(line, len, fields, VIEW_MAX_FIELDS, &perr);
+	size_t k;
+	u64 v;
+
+	memset(r, 0, sizeof(*r));
+	r->count = 1;
+	if (n < 0) {
+		ksnprintf(why, size, "not a request: %s", perr);
+		return -EINVAL;
+	}
+	f = json_field_find(fields, n, "tag");
+	if (f) {
+		if (!int_field(f, 0, ~0ULL, &r->tag, why, size))
+			return -EINVAL;
+		r->has_tag = true;
+	}
+	f = json_field_find(fields, n, "v");
+	if (f && (f->kind != JSON_INT || f->negative || f->mag != VIEW_PROTO_VERSION)) {
+		ksnprintf(why, size, "v: this is protocol version %d", VIEW_PROTO_VERSION);
+		return -EINVAL;
+	}
+	f = json_field_find(fields, n, "req");
+	if (!f || f->kind != JSON_STRING) {
+		ksnprintf(why, size, "req: a string is needed (hello, snapshot, alloc, free)");
+		return -EINVAL;
+	}
+	for (k = 0; k < ARRAY_SIZE(requests); k++)
+		if (!strcmp(requests[k].name, f->str))
+			break;
+	if (k == ARRAY_SIZE(requests)) {
+		ksnprintf(why, size, "unknown req '%s'", f->str);
+		return -EINVAL;
+	}
+	r->req = requests[k].req;
+	for (int i = 0; i < n; i++) {
+		const char *key = fields[i].key;
+
+		if (strcmp(key, "v") && strcmp(key, "req") && strcmp(key, "tag") &&
+		    !word_in(requests[k].fields, key)) {
+			ksnprintf(why, size, "unknown field '%s' for req '%s'", key, requests[k].name);
+			return -EINVAL;
+		}
+	}
+	if (r->req != VIEW_REQ_ALLOC && r->req != VIEW_REQ_FREE)
+		return 0;
+	f = json_field_find(fields, n, "order");
+	if (!f) {
+		ksnprintf(why, size, "order: needed for %s", requests[k].name);
+		return -EINVAL;
+	}
+	if (!int_field(f, 0, MAX_PAGE_ORDER, &v, why, size))
+		return -EINVAL;
+	r->order = (unsigned)v;
+	f = json_field_find(fields, n, "count");
+	if (f) {
+		if (!int_field(f, 1, VIEW_MAX_COUNT, &v, why, size))
+			return -EINVAL;
+		r->count = (unsigned long)v;
+	}
+	f = json_field_find(fields, n, "movable");
+	if (f) {
+		if (f->kind != JSON_BOOL) {
+			ksnprintf(why, size, "movable: must be true or false");
+			return -EINVAL;
+		}
+		r->movable = f->b;
+	}
+	return 0;
+}
+
+/* ---- messages -------------------------------------------------------------- */
+
+/* {"v":1,"type":type,"ms":ms, -- left open for the message's fields. */
+static void message_begin(struct json_writer *w, const char *type, u64 ms)
+{
+	json_object_begin(w);
+	json_kv_u64(w, "v", VIEW_PROTO_VERSION);
+	json_kv_string(w, "type", type);
+	json_kv_u64(w, "ms", ms);
+}
+
+static u64 present_bytes(void)
+{
+	u64 pages = 0;
+	int nid;
+
+	for_each_online_node(nid)
+		pages += NODE_DATA(nid)->node_present_pages;
+	return pages * PAGE_SIZE;
+}
+
+/* The constants of this memlab: its version, sizes and units. */
+static void write_machine(struct json_writer *w)
+{
+	json_kv_string(w, "kernel", "memlab");
+	json_kv_string(w, "version", MEMLAB_VERSION);
+	json_kv_u64(w, "mem_bytes", present_bytes());
+	json_kv_u64(w, "page_size", PAGE_SIZE);
+	json_kv_u64(w, "block_bytes", memory_block_size_bytes());
+	json_kv_u64(w, "max_order", MAX_PAGE_ORDER);
+}
+
+static void write_nodes(struct json_writer *w)
+{
+	int nid;
+
+	json_key(w, "nodes");
+	json_array_begin(w);
+	for_each_online_node(nid) {
+		const struct pglist_data *pgdat = NODE_DATA(nid);
+
+		json_object_begin(w);
+		json_kv_i64(w, "id", nid);
+		json_kv_u64(w, "start_pfn", pgdat->node_start_pfn);
+		json_kv_u64(w, "spanned", pgdat->node_spanned_pages);
+		json_kv_u64(w, "present", pgdat->node_present_pages);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
+/* Pages on the zone's per-CPU lists, every CPU's. */
+static unsigned long zone_pcp_pages(const struct zone *zone)
+{
+	unsigned long n = 0;
+
+	for (unsigned cpu = 0; cpu < MM_NR_CPUS; cpu++)
+		n += (unsigned long)zone_pcp(zone, cpu)->count;
+	return n;
+}
+
+/* Every zone of every online node with a span, in zoneinfo's order. */
+static void write_zones(struct json_writer *w)
+{
+	int nid;
+
+	json_key(w, "zones");
+	json_array_begin(w);
+	for_each_online_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (zone_is_empty(zone))
+				continue;
+			json_object_begin(w);
+			json_kv_string(w, "name", zone->name);
+			json_kv_i64(w, "node", nid);
+			json_kv_u64(w, "start_pfn", zone->zone_start_pfn);
+			json_kv_u64(w, "spanned", zone->spanned_pages);
+			json_kv_u64(w, "present", zone->present_pages);
+			json_kv_u64(w, "managed", zone->managed_pages);
+			json_kv_u64(w, "free", zone_nr_free_pages(zone));
+			json_kv_u64(w, "pcp", zone_pcp_pages(zone));
+			json_kv_u64(w, "cma", zone->cma_pages);
+			json_key(w, "free_blocks");
+			json_array_begin(w);
+			for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++)
+				json_u64(w, zone_free_blocks(zone, order));
+			json_array_end(w);
+			json_object_end(w);
+		}
+	}
+	json_array_end(w);
+}
+
+static const char *state_name(enum memory_block_state state)
+{
+	switch (state) {
+	case MEM_ONLINE:
+		return "online";
+	case MEM_OFFLINE:
+		return "offline";
+	case MEM_GOING_OFFLINE:
+		return "going-offline";
+	default:
+		return "unknown";
+	}
+}
+
+/* Every memory block, in id order, and every device range. */
+static void write_layout(struct json_writer *w)
+{
+	unsigned long id = 0;
+	struct memory_block *mem;
+
+	json_key(w, "blocks");
+	json_array_begin(w);
+	while ((mem = memory_block_next(&id))) {
+		json_object_begin(w);
+		json_kv_u64(w, "id", mem->block_id);
+		json_kv_string(w, "state", state_name(mem->state));
+		json_kv_string(w, "zone", mem->zones_mixed ? "mixed" : mem->zone ? mem->zone->name : NULL);
+		json_kv_i64(w, "node", mem->nid);
+		json_kv_bool(w, "early", mem->early);
+		json_kv_string(w, "group", mem->group ? mem->group->name : NULL);
+		json_object_end(w);
+		id = mem->block_id + 1;
+	}
+	json_array_end(w);
+	json_key(w, "devmem");
+	json_array_begin(w);
+	for (int d = 0; d < DEVMEM_MAX_RANGES; d++) {
+		const struct dev_pagemap *pgmap = devmem_find(d);
+
+		if (!pgmap)
+			continue;
+		json_object_begin(w);
+		json_kv_i64(w, "id", pgmap->id);
+		json_kv_u64(w, "start_pfn", pgmap->start_pfn);
+		json_kv_u64(w, "nr_pages", pgmap->nr_pages);
+		json_kv_i64(w, "node", pgmap->nid);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
+void view_write_hello(struct json_writer *w, const struct view_request *r, u64 ms)
+{
+	get_online_mems();
+	message_begin(w, "hello", ms);
+	if (r && r->has_tag)
+		json_kv_u64(w, "tag", r->tag);
+	write_machine(w);
+	json_kv_u64(w, "proto", VIEW_PROTO_VERSION);
+	json_object_end(w);
+	put_online_mems();
+}
+
+void view_write_snapshot(struct json_writer *w, u64 ms)
+{
+	get_online_mems();
+	message_begin(w, "snapshot", ms);
+	write_machine(w);
+	write_nodes(w);
+	write_zones(w);
+	write_layout(w);
+	json_object_end(w);
+	put_online_mems();
+}
+
+void view_write_zones(struct json_writer *w, u64 ms)
+{
+	get_online_mems();
+	message_begin(w, "zones", ms);
+	write_zones(w);
+	json_object_end(w);
+	put_online_mems();
+}
+
+void view_write_blocks(struct json_writer *w, u64 ms)
+{
+	get_online_mems();
+	message_begin(w, "blocks", ms);
+	json_kv_u64(w, "mem_bytes", present_bytes());
+	write_nodes(w);
+	write_layout(w);
+	json_object_end(w);
+	put_online_mems();
+}
+
+void view_write_error(struct json_writer *w, const struct view_request *r, const char *why)
+{
+	json_object_begin(w);
+	json_kv_u64(w, "v", VIEW_PROTO_VERSION);
+	json_kv_string(w, "type", "error");
+	json_kv_string(w, "why", why);
+	if (r && r->has_tag)
+		json_kv_u64(w, "tag", r->tag);
+	json_object_end(w);
+}
+
+/* ---- signatures ------------------------------------------------------------ */
+
+/* One step of FNV-1a over a 64-bit word. */
+static u64 mix(u64 h, u64 v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
+	return h;
+}
+
+#define FNV_BASIS	0xcbf29ce484222325ULL
+
+u64 view_zones_signature(void)
+{
+	u64 h = FNV_BASIS;
+	int nid;
+
+	for_each_online_node(nid) {
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			h = mix(h, zone->zone_start_pfn);
+			h = mix(h, zone->spanned_pages);
+			h = mix(h, zone->present_pages);
+			h = mix(h, zone->managed_pages);
+			h = mix(h, zone_nr_free_pages(zone));
+			h = mix(h, zone_pcp_pages(zone));
+			h = mix(h, zone->cma_pages);
+			for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++)
+				h = mix(h, zone_free_blocks(zone, order));
+		}
+	}
+	return h;
+}
+
+u64 view_blocks_signature(void)
+{
+	u64 h = mix(FNV_BASIS, memory_blocks_generation());
+	int nid;
+
+	for_each_online_node(nid) {
+		h = mix(h, (u64)nid);
+		h = mix(h, NODE_DATA(nid)->node_start_pfn);
+		h = mix(h, NODE_DATA(nid)->node_spanned_pages);
+		h = mix(h, NODE_DATA(nid)->node_present_pages);
+	}
+	for (int d = 0; d < DEVMEM_MAX_RANGES; d++) {
+		const struct dev_pagemap *pgmap = devmem_find(d);
+
+		h = mix(h, pgmap ? pgmap->start_pfn + 1 : 0);
+		h = mix(h, pgmap ? pgmap->nr_pages : 0);
+	}
+	return h;
+}

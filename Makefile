@@ -2,6 +2,7 @@
 #
 #   make            build/memlab.elf            make run     boot it in QEMU
 #   make iso        build/memlab.iso            make debug   same, halted for gdb
+#   make view       make run + the live memory page (docs/view.md)
 #   make test       every test tier             make clean
 #   make test-host  host tests (ASan+UBSan)     make test-qemu   pytest scenarios
 #   make test-fuzz  short libFuzzer runs        make deps        install packages
@@ -44,7 +45,7 @@ PYTEST_ARGS ?=
 # does not run dpkg-query.  DEPS_FIRST is the check the goals ask for; every
 # object waits for it (order-only), so nothing compiles before the packages
 # are there.  A sub-make of a checked command skips it (DEPS_CHECKED=1).
-DEPS_FIRST := $(if $(filter run debug,$(MAKECMDGOALS)),deps-run,$(if \
+DEPS_FIRST := $(if $(filter run view debug,$(MAKECMDGOALS)),deps-run,$(if \
 	$(filter bench,$(MAKECMDGOALS)),deps-bench,$(if \
 	$(filter test test-host test-fuzz test-qemu soak deps,$(MAKECMDGOALS)),deps-test)))
 FUZZ_SECONDS ?= 15
@@ -237,7 +238,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 	-z noexecstack -T linker.ld
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-.PHONY: all iso run debug test test-host test-qemu test-fuzz check-tree bench bench-run bench-docs clean \
+.PHONY: all iso run view debug test test-host test-qemu test-fuzz check-tree bench bench-run bench-docs clean \
 	deps deps-run deps-test deps-bench soak fuzz-long FORCE
 .DELETE_ON_ERROR:
 
@@ -338,6 +339,23 @@ run: deps-run iso $(FIRMWARE_DEPS)
 	@echo "          tools/qmp.py $(B)/qmp.sock device_add driver=virtio-mem-pci id=vmem1 memdev=vm0 bus=port1"
 	@echo "          tools/qmp.py $(B)/qmp.sock qom-set path=vmem1 property=requested-size value=1G"
 	$(QEMU) $(QEMU_ARGS)
+
+# make view: make run plus the view channel (memlab's COM2 on build/view.sock,
+# docs/view.md) and tools/memview.py serving the page; VIEW_PORT=0 picks a
+# free port.  The serial console stays on this terminal; memview's URL and
+# messages go to build/memview.log as well.
+VIEW_PORT ?= 8000
+VIEW_ARGS = -chardev socket,id=view,path=$(B)/view.sock,server=on,wait=off -serial chardev:view
+view: deps-run iso $(FIRMWARE_DEPS)
+	@rm -f $(B)/view.sock
+	@$(PYTHON) tools/memview.py --view $(B)/view.sock --qmp $(B)/qmp.sock --port $(VIEW_PORT) \
+		> $(B)/memview.log 2>&1 & echo $$! > $(B)/memview.pid; \
+	for i in 1 2 3 4 5 6 7 8 9 10; do grep -q '^memview: http' $(B)/memview.log && break; sleep 0.2; done; \
+	url=$$(sed -n 's/^memview: //p' $(B)/memview.log); \
+	[ -n "$$url" ] || { cat $(B)/memview.log; kill $$(cat $(B)/memview.pid); exit 1; }; \
+	echo "memlab: open $$url in a browser (memview.py, log in $(B)/memview.log)"; \
+	echo "memlab: serial console on this terminal; Ctrl-A X quits QEMU (and memview)."; \
+	$(QEMU) $(QEMU_ARGS) $(VIEW_ARGS); rc=$$?; kill $$(cat $(B)/memview.pid) 2>/dev/null; exit $$rc
 
 debug: deps-run iso $(FIRMWARE_DEPS)
 	@echo "memlab: QEMU waits for gdb on localhost:1234. In a second terminal:"

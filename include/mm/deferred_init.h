@@ -1,11 +1,12 @@
 /*
  * deferred_init.h - mechanism 5: deferred memmap init of boot memory.
  *
- * The old design (deferred_init=old, the default): mm_core_init()
+ * The old design (deferred_init=old): mm_core_init()
  * initialises the struct pages of all boot memory and hands all free
  * memory to the buddy before the prompt; the cost grows with memory.
  *
- * The new design (deferred_init=new, Linux's deferred struct page init):
+ * The new design (deferred_init=new, the default; Linux's deferred struct
+ * page init):
  * at boot, per node, only the first deferred_init_early bytes of memory
  * (whole sections, at least one) and every section holding memblock-
  * reserved RAM other than the memmap's own backing (page tables, section
@@ -57,7 +58,7 @@
  */
 
 /* deferred_init_get_design() - the design deferred_init= asks for,
- * DESIGN_OLD (the default) or DESIGN_NEW.  Context: (boot) or (main). */
+ * DESIGN_OLD or DESIGN_NEW (the default).  Context: (boot) or (main). */
 enum mech_design deferred_init_get_design(void);
 
 /*

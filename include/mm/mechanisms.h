@@ -18,7 +18,7 @@
  *                       memory before the prompt; new = a bounded early
  *                       part per node, the rest in background steps and on
  *                       demand (mm/deferred_init.c).  A boot-time choice
- *                       (deferred_init=old|new, default old); switching to
+ *                       (deferred_init=old|new, default new); switching to
  *                       old at run time finishes the pending work now,
  *                       switching to new only says what the next boot does
  *

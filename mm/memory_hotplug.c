@@ -110,7 +110,7 @@ void put_online_mems(void)
 
 void mem_hotplug_assert_held_at(const char *file, int line, const char *fn)
 {
-	if (!rwsem_is_write_locked(&mem_hotplug_lock))
+	if (!rwsem_write_held_here(&mem_hotplug_lock))
 		lock_not_held(file, line, fn, mem_hotplug_lock.name, "held for writing");
 }
 

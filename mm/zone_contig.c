@@ -207,7 +207,7 @@ const struct spinlock *mem_resize_lock_stats(void)
 
 void mem_resize_assert_held_at(const char *file, int line, const char *fn)
 {
-	if (!spin_is_locked(&resize_lock))
+	if (!spin_held_here(&resize_lock))
 		lock_not_held(file, line, fn, resize_lock.name, "held");
 }
 

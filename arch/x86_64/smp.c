@@ -40,6 +40,7 @@
 #include <mm/page.h>
 #include <mm/platform.h>
 #include <lib/printk.h>
+#include <lib/lock.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 
@@ -77,6 +78,35 @@ struct percpu *this_cpu(void)
 		return &boot_area;
 	__asm__ volatile("mov %%gs:0, %0" : "=r"(pc));
 	return pc;
+}
+
+/*
+ * lock_this_cpu() - include/lib/lock.h's hook: this CPU's number, from its
+ * GS per-CPU area (CPU 0 before smp_init() sets GS up).  Returns it.
+ * Context: any.
+ */
+unsigned lock_this_cpu(void)
+{
+	return this_cpu()->cpu;
+}
+
+/*
+ * lock_irq_save() - lock.h's hook: interrupts off on this CPU; returns
+ * RFLAGS as they were.  lock_irq_restore() turns interrupts back on if
+ * they were on in flags.  Context: any.
+ */
+unsigned long lock_irq_save(void)
+{
+	unsigned long flags = read_rflags();
+
+	irq_disable();
+	return flags;
+}
+
+void lock_irq_restore(unsigned long flags)
+{
+	if (flags & (1UL << 9))
+		irq_enable();
 }
 
 unsigned smp_nr_cpus(void)
@@ -282,6 +312,10 @@ void smp_init(void)
 		listed = SMP_MAX_CPUS;
 	}
 	nr_cpus = listed;
+	if (listed > LOCK_MAX_CPUS)
+		pr_warn("smp: %u CPUs; the locks keep a record, and mm per-CPU page lists, for %u "
+			"(LOCK_MAX_CPUS): CPUs %u and above must never take a lock (no AP does yet)",
+			listed, LOCK_MAX_CPUS, LOCK_MAX_CPUS);
 	if (listed <= 1) {
 		pr_info("smp: 1 CPU; nothing to start");
 		return;

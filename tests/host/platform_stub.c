@@ -12,10 +12,30 @@
 #include <lib/printk.h>
 #include <kernel/console.h>
 #include <kernel/time.h>
+#include <lib/lock.h>
 #include "platform_stub.h"
 
 static int log_level = LOG_INFO;
 static char host_log_ring[HOST_LOG_RING][256];	/* the last printk lines (256 bytes each) */
+
+__thread unsigned host_cpu;
+
+/* lock.h's platform hooks: the thread's CPU number; interrupts are a
+ * kernel matter, so saving and restoring them does nothing here. */
+unsigned lock_this_cpu(void)
+{
+	return host_cpu;
+}
+
+unsigned long lock_irq_save(void)
+{
+	return 0;
+}
+
+void lock_irq_restore(unsigned long flags)
+{
+	(void)flags;
+}
 
 void printk_set_level(int level) { log_level = level; }
 int printk_get_level(void) { return log_level; }

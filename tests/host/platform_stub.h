@@ -22,4 +22,10 @@ bool host_log_seen(const char *needle, int since);
 /* host_console_feed() - console_getc() returns these bytes, then aborts. */
 void host_console_feed(const void *bytes, size_t len);
 
+/*
+ * host_cpu - the calling thread's CPU number for lock_this_cpu() and
+ * mm_this_cpu(): 0 unless a test thread sets its own (below LOCK_MAX_CPUS).
+ */
+extern __thread unsigned host_cpu;
+
 #endif

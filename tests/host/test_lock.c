@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <pthread.h>
 #include "htest.h"
 #include "buddy_fixture.h"
 #include "platform_stub.h"
@@ -136,6 +137,94 @@ HTEST(lock_misuse_panics_with_the_lock_and_the_site)
 		"kthread_yield: 1 lock(s) held", "test mutex (mutex) taken at", NULL }));
 	CHECK(expect_panic(assert_unheld, (const char *const[]){
 		"assert_unheld(): test spinlock is not held", NULL }));
+}
+
+/* ---- several CPUs: the owner, and the validator --------------------------- */
+
+static struct spinlock order_a = SPINLOCK_INIT("test order a");
+static struct spinlock order_b = SPINLOCK_INIT("test order b");
+static struct spinlock held_elsewhere = SPINLOCK_INIT("test held by cpu 1");
+
+/* CPU 1 takes held_elsewhere and keeps it (its own record says so). */
+static void *take_on_cpu1(void *arg)
+{
+	host_cpu = 1;
+	spin_lock(&held_elsewhere);
+	CHECK_EQ(lock_nr_held(), 1);
+	return arg;
+}
+
+static void unlock_other_cpus_lock(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, take_on_cpu1, NULL);
+	pthread_join(t, NULL);
+	spin_unlock(&held_elsewhere);	/* CPU 0 does not hold it */
+}
+
+HTEST(lock_knows_which_cpu_holds_it)
+{
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&test_spin);
+	CHECK(spin_held_here(&test_spin) && lock_held_here(&test_spin));
+	host_cpu = 1;			/* as seen from another CPU */
+	CHECK(spin_is_locked(&test_spin) && !spin_held_here(&test_spin));
+	CHECK(!lock_held_here(&test_spin) && lock_nr_held() == 0);
+	host_cpu = 0;
+	spin_unlock_irqrestore(&test_spin, flags);
+	CHECK(!lock_held_here(&test_spin));
+	CHECK(expect_panic(unlock_other_cpus_lock, (const char *const[]){
+		"spin_unlock(test held by cpu 1)", "not held by this CPU", NULL }));
+}
+
+/* a then b, released; then b then a: the second order is the inversion. */
+static void take_in_both_orders(void)
+{
+	spin_lock(&order_a);
+	spin_lock(&order_b);
+	spin_unlock(&order_b);
+	spin_unlock(&order_a);
+	spin_lock(&order_b);
+	spin_lock(&order_a);
+}
+
+/* The same with a mutex outside an rwsem, then the rwsem outside it. */
+static void mutex_rwsem_both_orders(void)
+{
+	mutex_lock(&test_mutex);
+	down_read(&test_rwsem);
+	up_read(&test_rwsem);
+	mutex_unlock(&test_mutex);
+	down_write(&test_rwsem);
+	mutex_lock(&test_mutex);
+}
+
+HTEST(lock_validator_reports_an_inversion_with_both_sites)
+{
+	struct lock_validator_stats st;
+
+	CHECK(expect_panic(take_in_both_orders, (const char *const[]){
+		"lock order inversion: spin_lock(test order a) at 0x",
+		"with test order b already held (taken at 0x",
+		"the order test order a -> test order b was seen first: "
+		"spin_lock(test order b) at 0x", "with test order a held (taken at 0x", NULL }));
+	CHECK(expect_panic(mutex_rwsem_both_orders, (const char *const[]){
+		"lock order inversion: mutex_lock(test mutex)",
+		"the order test mutex -> test rwsem was seen first: down_read(test rwsem)", NULL }));
+	/* One order alone, as often as you like, is fine; so is one class
+	 * twice (two zone->locks would be). */
+	for (int i = 0; i < 3; i++) {
+		spin_lock(&order_a);
+		spin_lock(&order_b);
+		spin_unlock(&order_b);
+		spin_unlock(&order_a);
+	}
+	lock_validator_stats(&st);
+	CHECK(st.nr_classes >= 2 && st.nr_classes <= LOCK_MAX_CLASSES);
+	CHECK(st.nr_pairs >= 1 && st.nr_pairs <= LOCK_MAX_PAIRS);
+	CHECK_EQ(st.classes_dropped, 0);
 }
 
 /* mm's contracts: a buddy change without zone->lock, a block state change

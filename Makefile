@@ -4,7 +4,7 @@
 #   make iso        build/memlab.iso            make debug   same, halted for gdb
 #   make view       make run + the live memory page (docs/view.md)
 #   make test       every test tier             make clean
-#   make test-host  host tests (ASan+UBSan)     make test-qemu   pytest scenarios
+#   make test-host  host tests (ASan, TSan)     make test-qemu   pytest scenarios
 #   make test-fuzz  short libFuzzer runs        make deps        install packages
 #
 # Variables: CROSS_COMPILE=x86_64-elf- (a cross toolchain), CMDLINE="..."
@@ -456,6 +456,12 @@ HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/virtio_mem_fake.c $(VIR
 HOST_SUITES += mm_cmds
 HOST_SUITE_mm_cmds := tests/host/test_mm_cmds.c tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) \
 	$(MM_CMDS_SRCS)
+# ThreadSanitizer: the locks and the real mm sources with pthreads as CPUs
+# (tests/host/test_tsan_mm.c).  Built with -fsanitize=thread instead of ASan
+# and UBSan, which cannot share a binary with it: its own objects
+# (build/host-tsan-obj/) and rule below.  A race TSan sees fails the run.
+HOST_SUITES += tsan
+HOST_SUITE_tsan := tests/host/test_tsan_mm.c
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
 
@@ -469,8 +475,18 @@ define host_suite
 $(B)/host-tests-$(1): $$(call HOST_OBJ,$$(HOST_COMMON) $$(HOST_SRCS) $$(HOST_SUITE_$(1)))
 	$$(HOSTCC) $$(HOST_CFLAGS) $$^ -o $$@
 endef
-$(foreach s,$(HOST_SUITES),$(eval $(call host_suite,$(s))))
+$(foreach s,$(filter-out tsan,$(HOST_SUITES)),$(eval $(call host_suite,$(s))))
 -include $(shell find $(B)/host-obj -name '*.d' 2>/dev/null)
+
+HOST_TSAN_CFLAGS = $(filter-out -fsanitize=address$(comma)undefined -fno-sanitize-recover=all,\
+	$(HOST_CFLAGS)) -fsanitize=thread
+HOST_TSAN_OBJ = $(patsubst %.c,$(B)/host-tsan-obj/%.o,$(1))
+$(B)/host-tsan-obj/%.o: %.c | $(DEPS_FIRST)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_TSAN_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/host-tests-tsan: $(call HOST_TSAN_OBJ,$(HOST_COMMON) $(HOST_SRCS) $(HOST_SUITE_tsan))
+	$(HOSTCC) $(HOST_TSAN_CFLAGS) $^ -o $@ -lpthread
+-include $(shell find $(B)/host-tsan-obj -name '*.d' 2>/dev/null)
 
 # Every suite (its failures and log lines shown, its ok lines in its log),
 # then one line with the totals.
@@ -478,6 +494,7 @@ test-host: deps-test $(addprefix $(B)/host-tests-,$(HOST_SUITES))
 	@tp=0; tf=0; for s in $(HOST_SUITES); do \
 		log=$(B)/host-tests-$$s.log; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+			TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 			./$(B)/host-tests-$$s > $$log 2>&1; rc=$$?; \
 		line=$$(tail -1 $$log); \
 		p=$$(echo "$$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\1/p'); \

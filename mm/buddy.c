@@ -127,6 +127,17 @@ static const int fallbacks[MIGRATE_PCPTYPES][3] = {
 static long buddy_move_freepages_block(struct zone *zone, u64 pfn, int old_mt, int new_mt);
 
 /*
+ * counter_add() - add delta to a [z] counter that the watermark check reads
+ * without zone->lock (nr_free_mt, nr_free_buddy, nr_free_cma): one writer
+ * at a time (zone->lock, held), a relaxed store so the lockless reader
+ * sees a whole value.  Context: zone lock.
+ */
+static inline void counter_add(unsigned long *c, long delta)
+{
+	MM_WRITE_ONCE(*c, *c + (unsigned long)delta);
+}
+
+/*
  * buddy_add_free() / buddy_del_free() - put the free block of 2^order pages
  * at page on (take it off) free_area[order].free_list[mt], keeping
  * nr_free, nr_free_mt, zone_nr_free(zone) and zone->nr_free_cma in step and
@@ -146,10 +157,10 @@ static void buddy_add_free(struct zone *zone, struct page *page, unsigned order,
 	page_set_type(page, PGTY_BUDDY);
 	page->private = order;
 	area->nr_free++;
-	area->nr_free_mt[mt]++;
-	zone->nr_free_buddy += 1UL << order;
+	counter_add(&area->nr_free_mt[mt], 1);
+	counter_add(&zone->nr_free_buddy, 1L << order);
 	if (mt == MIGRATE_CMA)
-		zone->nr_free_cma += 1UL << order;
+		counter_add(&zone->nr_free_cma, 1L << order);
 }
 
 void buddy_del_free(struct zone *zone, struct page *page, unsigned order, int mt)
@@ -165,10 +176,10 @@ void buddy_del_free(struct zone *zone, struct page *page, unsigned order, int mt
 	page_clear_type(page);
 	page->private = 0;
 	area->nr_free--;
-	area->nr_free_mt[mt]--;
-	zone->nr_free_buddy -= 1UL << order;
+	counter_add(&area->nr_free_mt[mt], -1);
+	counter_add(&zone->nr_free_buddy, -(1L << order));
 	if (mt == MIGRATE_CMA)
-		zone->nr_free_cma -= 1UL << order;
+		counter_add(&zone->nr_free_cma, -(1L << order));
 }
 
 /* Move a free block to another list of the same order (at the tail, as
@@ -179,12 +190,12 @@ static void buddy_move_free(struct zone *zone, struct page *page, unsigned order
 	struct free_area *area = &zone->free_area[order];
 
 	list_move_tail(&page->lru, &area->free_list[new_mt]);
-	area->nr_free_mt[old_mt]--;
-	area->nr_free_mt[new_mt]++;
+	counter_add(&area->nr_free_mt[old_mt], -1);
+	counter_add(&area->nr_free_mt[new_mt], 1);
 	if (old_mt == MIGRATE_CMA)
-		zone->nr_free_cma -= 1UL << order;
+		counter_add(&zone->nr_free_cma, -(1L << order));
 	if (new_mt == MIGRATE_CMA)
-		zone->nr_free_cma += 1UL << order;
+		counter_add(&zone->nr_free_cma, 1L << order);
 }
 
 /*
@@ -568,7 +579,7 @@ unsigned long zone_isolated_free_pages(const struct zone *zone)
 	unsigned long pages = 0;
 
 	for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++)
-		pages += zone->free_area[order].nr_free_mt[MIGRATE_ISOLATE] << order;
+		pages += MM_READ_ONCE(zone->free_area[order].nr_free_mt[MIGRATE_ISOLATE]) << order;
 	return pages;
 }
 

@@ -50,8 +50,10 @@ static inline void set_page_links(struct page *p, enum zone_type zone, int nid)
 		    ((unsigned long)nid << NODES_PGSHIFT);
 }
 
-static inline void page_set_type(struct page *p, u32 type) { p->page_type = type << 24; }
-static inline void page_clear_type(struct page *p) { p->page_type = PAGE_TYPE_NONE; }
+/* The buddy reads a neighbour's type under zone->lock while the pcp code
+ * may change it under a pcp lock: both sides use MM_*_ONCE. */
+static inline void page_set_type(struct page *p, u32 type) { MM_WRITE_ONCE(p->page_type, type << 24); }
+static inline void page_clear_type(struct page *p) { MM_WRITE_ONCE(p->page_type, PAGE_TYPE_NONE); }
 
 /* ---- mm/sparse.c: sections and pageblock flags, the writers --------------- */
 

@@ -331,7 +331,7 @@ struct page *zone_alloc_pages(struct zone *z, gfp_t gfp, unsigned order)
 		}
 	} while (page && prep_new_page(page, order, gfp));
 	if (page)
-		z->ev.alloc_pages[order]++;
+		MM_STAT_ADD(z->ev.alloc_pages[order], 1);
 	return page;
 }
 
@@ -341,7 +341,7 @@ int zone_free_pages(struct zone *z, struct page *page, unsigned order)
 
 	if (free_pages_prepare(z, page, order))
 		return -EINVAL;
-	z->ev.free_pages[order]++;
+	MM_STAT_ADD(z->ev.free_pages[order], 1);
 	if (order <= PAGE_ALLOC_COSTLY_ORDER) {
 		pcp_free(z, page, order, buddy_list_mt(pfn));
 	} else {
@@ -437,7 +437,7 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 			buddy_free_one(zone, pfn, order, mt, FPI_NONE);
 		}
 		if (st) {
-			zone->ev.free_pages[order]++;
+			MM_STAT_ADD(zone->ev.free_pages[order], 1);
 			st->inserts++;
 			st->max_order = MAX(st->max_order, order);
 			mech_trace(MECH_CONTIG_FREE, "new: pfn 0x%llx order %u (%s)",
@@ -457,7 +457,7 @@ bool zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
 	long min = (long)mark;
 
 	if (!(alloc_flags & ALLOC_CMA))
-		free_pages -= (long)z->nr_free_cma;
+		free_pages -= (long)MM_READ_ONCE(z->nr_free_cma);
 	free_pages -= (1L << order) - 1;	/* the request, but its first page */
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
@@ -470,9 +470,9 @@ bool zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
 		const struct free_area *area = &z->free_area[o];
 
 		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-			if (area->nr_free_mt[mt])
+			if (MM_READ_ONCE(area->nr_free_mt[mt]))
 				return true;
-		if ((alloc_flags & ALLOC_CMA) && area->nr_free_mt[MIGRATE_CMA])
+		if ((alloc_flags & ALLOC_CMA) && MM_READ_ONCE(area->nr_free_mt[MIGRATE_CMA]))
 			return true;
 	}
 	return false;
@@ -764,23 +764,23 @@ static int local_node(void)
  * zone_statistics() - count one allocation from z that preferred zone
  * `preferred` (the first eligible zone of the preferred node's zonelist),
  * as Linux's zone_statistics(): hit or miss on z, foreign on preferred,
- * local or other on z by the allocating CPU's node.  Context: (main), no
- * lock held (after zone_alloc_pages() returned): the counters are [m].
+ * local or other on z by the allocating CPU's node.  Context: any CPU, no
+ * lock held (after zone_alloc_pages() returned): the counters are [a].
  */
 static void zone_statistics(struct zone *preferred, struct zone *z)
 {
 	int nid = z->zone_pgdat->node_id;
 
 	if (!preferred || preferred->zone_pgdat->node_id == nid) {
-		z->numa.hit++;
+		MM_STAT_ADD(z->numa.hit, 1);
 	} else {
-		z->numa.miss++;
-		preferred->numa.foreign++;
+		MM_STAT_ADD(z->numa.miss, 1);
+		MM_STAT_ADD(preferred->numa.foreign, 1);
 	}
 	if (nid == local_node())
-		z->numa.local++;
+		MM_STAT_ADD(z->numa.local, 1);
 	else
-		z->numa.other++;
+		MM_STAT_ADD(z->numa.other, 1);
 }
 
 /* One walk of nid's zonelist against the watermark named in alloc_flags. */

@@ -56,9 +56,9 @@
 
 void pcp_init_lists(struct zone *zone)
 {
-	unsigned cpu;
-
-	for_each_pcp_cpu(cpu) {
+	/* Every slot, not only mm_nr_cpus(): zones may be set up before the
+	 * CPU table is filled. */
+	for (unsigned cpu = 0; cpu < MM_NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
 		spin_lock_init(&pcp->lock, "pcp lock");
@@ -89,12 +89,13 @@ static int zone_batchsize(const struct zone *zone)
 
 void zone_pcp_init(struct zone *zone)
 {
-	const unsigned long nr_cpus = MM_NR_CPUS;
+	/* Linux divides by the CPUs local to the zone's node; only CPU 0
+	 * allocates in the kernel today, so high stays what one CPU needs. */
+	const unsigned long nr_cpus = 1;
 	int batch = MAX(zone_batchsize(zone), 1);
 	int high = (int)(zone->watermark[WMARK_LOW] / nr_cpus);
-	unsigned cpu;
 
-	for_each_pcp_cpu(cpu) {
+	for (unsigned cpu = 0; cpu < MM_NR_CPUS; cpu++) {
 		zone_pcp(zone, cpu)->batch = batch;
 		zone_pcp(zone, cpu)->high = MAX(high, batch * 4);
 	}
@@ -170,7 +171,7 @@ struct page *pcp_alloc(struct zone *zone, unsigned order, int mt, unsigned alloc
 		if (!rmqueue_bulk(zone, pcp, order, count, idx, mt, alloc_flags))
 			goto out;
 	} else {
-		zone->ev.pcp_hits++;
+		MM_STAT_ADD(zone->ev.pcp_hits, 1);	/* one counter for every CPU's lists */
 	}
 	page = list_first_entry(&pcp->lists[idx], struct page, lru);
 	pcp_list_del(pcp, page, order);

@@ -192,17 +192,24 @@ int get_pageblock_migratetype(u64 pfn)
 	unsigned shift;
 	u64 *w = pageblock_word(pfn, &shift);
 
-	return (int)((*w >> shift) & PB_MIGRATETYPE_MASK);
+	return (int)((MM_READ_ONCE(*w) >> shift) & PB_MIGRATETYPE_MASK);
 }
 
 void set_pageblock_migratetype(u64 pfn, int migratetype)
 {
 	unsigned shift;
 	u64 *w = pageblock_word(pfn, &shift);
+	u64 old, new;
 
 	MM_BUG_ON(migratetype < 0 || migratetype > (int)PB_MIGRATETYPE_MASK,
 		  "migratetype %d", migratetype);
-	*w = (*w & ~((u64)PB_MIGRATETYPE_MASK << shift)) | ((u64)migratetype << shift);
+	old = MM_READ_ONCE(*w);
+	/* Atomic: the word's 16 pageblocks may belong to two zones, written
+	 * under two zone locks; readers (buddy_list_mt()) take none. */
+	do
+		new = (old & ~((u64)PB_MIGRATETYPE_MASK << shift)) | ((u64)migratetype << shift);
+	while (!__atomic_compare_exchange_n(w, &old, new, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED));
 }
 
 bool get_pageblock_isolate(u64 pfn)
@@ -210,7 +217,7 @@ bool get_pageblock_isolate(u64 pfn)
 	unsigned shift;
 	u64 *w = pageblock_word(pfn, &shift);
 
-	return (*w >> shift) & PB_MIGRATE_ISOLATE_BIT;
+	return (MM_READ_ONCE(*w) >> shift) & PB_MIGRATE_ISOLATE_BIT;
 }
 
 void set_pageblock_isolate(u64 pfn, bool isolated)
@@ -219,9 +226,9 @@ void set_pageblock_isolate(u64 pfn, bool isolated)
 	u64 *w = pageblock_word(pfn, &shift);
 
 	if (isolated)
-		*w |= (u64)PB_MIGRATE_ISOLATE_BIT << shift;
+		__atomic_fetch_or(w, (u64)PB_MIGRATE_ISOLATE_BIT << shift, __ATOMIC_RELAXED);
 	else
-		*w &= ~((u64)PB_MIGRATE_ISOLATE_BIT << shift);
+		__atomic_fetch_and(w, ~((u64)PB_MIGRATE_ISOLATE_BIT << shift), __ATOMIC_RELAXED);
 }
 
 bool sparse_next_present(u64 *section_nr)

@@ -339,8 +339,8 @@ def check_test_sizes(files):
 # The lock legend (include/mm/platform.h): every mm global and every field
 # of an mm struct says in its comment what protects it.
 LEGEND_FILES_RE = re.compile(r"^(?:include/mm/[^/]+\.h|mm/[^/]+\.[ch])$")
-LEGEND_TAG_RE = re.compile(r"\[(?:z|p|h|n|w|b|c|r|o|m|cpu)\]")
-LEGEND_TAGS = "[z] [p] [h] [n] [w] [b] [c] [r] [o] [m] [cpu]: include/mm/platform.h"
+LEGEND_TAG_RE = re.compile(r"\[(?:z|p|h|n|w|b|c|r|o|m|a|cpu)\]")
+LEGEND_TAGS = "[z] [p] [h] [n] [w] [b] [c] [r] [o] [m] [a] [cpu]: include/mm/platform.h"
 # The head of a struct or union body: "struct NAME", "typedef union", ...
 LEGEND_AGG_RE = re.compile(r"(?:typedef\s+)?(?:static\s+)?(?:struct|union)(?:\s+\w+)?")
 LEGEND_ATTR_RE = re.compile(r"\b__\w+\s*\(\((?:[^()]|\([^()]*\))*\)\)|"

@@ -6,6 +6,7 @@
 #include <mm/page.h>
 #include <arch/paging.h>
 #include <arch/cpu.h>
+#include <arch/smp.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 
@@ -70,6 +71,12 @@ void mm_direct_map_remove(phys_addr_t start, u64 size)
 	if (err)
 		panic("mm_direct_map_remove: [%#llx-%#llx) cannot be unmapped: error %d",
 		      (unsigned long long)start, (unsigned long long)(start + size), err);
+}
+
+/* mm_this_cpu() - platform.h: this CPU's number, from its per-CPU area. */
+unsigned mm_this_cpu(void)
+{
+	return this_cpu()->cpu;
 }
 
 u64 mm_cycles(void)

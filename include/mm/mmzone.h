@@ -19,8 +19,9 @@
  *   nr_free + allocated + reserved == present_pages
  * where allocated counts pages handed out by the allocator.
  *
- * Locks (include/lib/lock.h; one CPU today, so they assert rather than
- * wait; the lock legend of every field is at its end, in brackets):
+ * Locks (include/lib/lock.h: real spinning locks; only CPU 0 runs mm in
+ * the kernel today; the lock legend of every field is at its end, in
+ * brackets):
  *   [z]  zone->lock: the free lists, nr_free_buddy, nr_free_cma,
  *        managed_pages and the free-list event counters.  Taken by
  *        zone_alloc_pages(), zone_free_pages(), free_pfn_range_to_buddy()
@@ -40,8 +41,12 @@
  *        computation at a time.
  *   [c]  set once when the node is set up ((boot) or node online) and
  *        constant after.
- *   [m]  the allocation and free counters (ev.alloc_pages, ev.free_pages,
- *        numa): counted in (main) with no lock held.
+ *   [a]  the allocation and free counters (ev.alloc_pages, ev.free_pages,
+ *        ev.pcp_hits, numa): atomic, MM_STAT_ADD() from any CPU with no
+ *        lock held (pcp_hits under each CPU's own pcp lock).
+ * The buddy's nr_free_buddy, nr_free_cma and nr_free_mt stay [z], but the
+ * watermark check reads them without the lock, so they are written with
+ * MM_WRITE_ONCE() and read with MM_READ_ONCE() (mm/buddy.c).
  * Lock order: mem_hotplug_lock, mem_resize_lock, wmark_lock, a pcp lock,
  * zone->lock.  Readers of [w], [n] and [h] fields that hold none of these
  * (the watermark check, the views) read a snapshot: exact on one CPU.
@@ -54,6 +59,7 @@
 #include <lib/list.h>
 #include <lib/printer.h>
 #include <lib/lock.h>
+#include <mm/numa_cpu.h>
 
 enum migratetype {
 	MIGRATE_UNMOVABLE,	/* kernel allocations that never move */
@@ -87,12 +93,15 @@ struct free_area {
 #define NR_PCP_LISTS		(MIGRATE_PCPTYPES * NR_PCP_ORDERS)
 
 /*
- * MM_NR_CPUS - the CPUs for which each zone keeps per-CPU lists.  memlab
- * starts only its boot CPU, so there is one set, CPU 0's (mm_this_cpu()
- * in platform.h); the code walks them all, so more CPUs need only a larger
- * array and CPU numbers.
+ * MM_NR_CPUS - the CPUs for which each zone keeps per-CPU lists: as many
+ * as the locks keep records for (LOCK_MAX_CPUS, 64).  The sets are static,
+ * zone->pageset[MM_NR_CPUS]: sizeof(struct per_cpu_pages) is 248 bytes, so
+ * MAX_NUMNODES * MAX_NR_ZONES * MM_NR_CPUS sets take 8 * 5 * 64 * 248 =
+ * 620 KiB of the kernel's bss, against allocating them at zone init for
+ * the CPUs that exist (node online and the boot zones would need an
+ * allocator each).  Only the first mm_nr_cpus() sets are ever used.
  */
-#define MM_NR_CPUS		1
+#define MM_NR_CPUS		LOCK_MAX_CPUS
 
 struct per_cpu_pages {
 	struct spinlock lock;	/* the pcp lock of this CPU's lists: [p] below */
@@ -104,9 +113,9 @@ struct per_cpu_pages {
 
 /* Event counters, like /proc/vmstat's. */
 struct zone_events {
-	u64 alloc_pages[NR_PAGE_ORDERS];	/* [m] successful allocations per order (counted with no lock held) */
-	u64 free_pages[NR_PAGE_ORDERS];		/* [m] frees per order (no lock; [z] in free_pfn_range_to_buddy()) */
-	u64 pcp_hits;				/* [p] allocations served by a pcp list (only that CPU's pcp lock) */
+	u64 alloc_pages[NR_PAGE_ORDERS];	/* [a] successful allocations per order (counted with no lock held) */
+	u64 free_pages[NR_PAGE_ORDERS];		/* [a] frees per order (no lock; zone->lock in free_pfn_range_to_buddy()) */
+	u64 pcp_hits;				/* [a] allocations served by a pcp list (each CPU's under its own pcp lock) */
 	u64 pcp_refills;			/* [z] pcp refills from the buddy */
 	u64 pcp_drains;				/* [z] pcp drains to the buddy */
 	u64 merges;				/* [z] buddy merges on free */
@@ -126,7 +135,7 @@ struct zone_events {
  *   local/other  the zone is on / not on the node of the allocating CPU.
  */
 struct zone_numa_events {
-	u64 hit, miss, foreign, interleave, local, other;	/* [m] counted with no lock held */
+	u64 hit, miss, foreign, interleave, local, other;	/* [a] counted with no lock held, from any CPU */
 };
 
 struct pglist_data;
@@ -150,8 +159,8 @@ struct zone {
 	struct free_area free_area[NR_PAGE_ORDERS]; /* [z] the buddy free lists */
 	struct per_cpu_pages pageset[MM_NR_CPUS]; /* [p] [h] each CPU's page cache in front of the buddy (zone_pcp()) */
 	struct spinlock lock;		/* zone->lock: the [z] fields */
-	struct zone_events ev;		/* [z] [p] [m] event counters: each field says which */
-	struct zone_numa_events numa;	/* [m] NUMA allocation events */
+	struct zone_events ev;		/* [z] [a] event counters: each field says which */
+	struct zone_numa_events numa;	/* [a] NUMA allocation events */
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)
@@ -322,7 +331,7 @@ unsigned long totalram_pages(void);	/* managed pages of all zones */
  */
 static inline unsigned long zone_nr_free_pages(const struct zone *zone)
 {
-	return zone->nr_free_buddy;
+	return MM_READ_ONCE(zone->nr_free_buddy);	/* a snapshot without zone->lock */
 }
 
 /* zone_pcp() - CPU cpu's lists of zone (const if zone is); this_cpu_pcp():
@@ -331,11 +340,27 @@ static inline unsigned long zone_nr_free_pages(const struct zone *zone)
 
 static inline struct per_cpu_pages *this_cpu_pcp(struct zone *zone)
 {
-	return zone_pcp(zone, mm_this_cpu());
+	unsigned cpu = mm_this_cpu();
+
+	MM_BUG_ON(cpu >= MM_NR_CPUS, "CPU %u has no pcp lists (MM_NR_CPUS %u)", cpu, MM_NR_CPUS);
+	return zone_pcp(zone, cpu);
+}
+
+/*
+ * mm_nr_cpus() - the CPUs mm keeps pcp lists for: those the CPU table
+ * lists (numa_cpu.h: 1 before any is added), at most MM_NR_CPUS.  The
+ * kernel fills the table at boot; a host test adds CPUs before its
+ * threads run mm on them.  Context: (any).
+ */
+static inline unsigned mm_nr_cpus(void)
+{
+	unsigned n = nr_numa_cpus();
+
+	return n < MM_NR_CPUS ? n : MM_NR_CPUS;
 }
 
 /* for_each_pcp_cpu() - every CPU that has lists in each zone. */
-#define for_each_pcp_cpu(cpu)	for ((cpu) = 0; (cpu) < MM_NR_CPUS; (cpu)++)
+#define for_each_pcp_cpu(cpu)	for ((cpu) = 0; (cpu) < mm_nr_cpus(); (cpu)++)
 
 /*
  * zone_pcp_count() - pages on every CPU's pcp lists of the zone.  A

@@ -145,7 +145,10 @@ static inline int page_to_nid(const struct page *p)
 	return (int)((p->flags >> NODES_PGSHIFT) & NODES_MASK);
 }
 
-static inline bool page_has_type(const struct page *p, u32 type) { return (p->page_type >> 24) == type; }
+static inline bool page_has_type(const struct page *p, u32 type)
+{
+	return (MM_READ_ONCE(p->page_type) >> 24) == type;
+}
 
 #define PageBuddy(p)	page_has_type(p, PGTY_BUDDY)
 #define PagePcp(p)	page_has_type(p, PGTY_PCP)

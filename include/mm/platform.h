@@ -13,9 +13,10 @@
  *   (any)     also from interrupt or exception context
  * A contract may also name a lock ("Context: zone lock", "mem_hotplug_lock
  * held for writing"); the function then asserts it (include/lib/lock.h).
- * memlab runs on one CPU and mm/ is never called from interrupt handlers,
- * so its locks assert instead of waiting; docs/architecture.md tells the
- * whole lock story.
+ * The locks are real (ticket spinlocks; mm/ is never called from
+ * interrupt handlers), but only CPU 0 runs mm in the kernel today; the
+ * host tests run it on several (tests/host/test_tsan_mm.c).
+ * docs/architecture.md tells the whole lock story.
  *
  * Lock legend.  Every mm global and every field of an mm struct ends its
  * comment with the tag of what protects it (`make check-tree` checks):
@@ -36,6 +37,9 @@
  *        time, no lock of its own yet -- these are what more CPUs must
  *        give a lock (counters and tables of one module)
  *   [cpu] this CPU's own data, touched by nobody else
+ *   [a]  atomic: a statistics counter bumped with MM_STAT_ADD() from any
+ *        CPU with no lock (or under a lock that is not the same on every
+ *        CPU, as a pcp lock); read as a snapshot
  * A field may carry two ("[z] [h]": written with both held).
  */
 #ifndef MM_PLATFORM_H
@@ -123,13 +127,25 @@ void mm_direct_map_remove(phys_addr_t start, u64 size);
 
 /*
  * mm_this_cpu() - the number of the CPU running the caller, the index of
- * its per-CPU data (the pcp lists of mmzone.h).  memlab starts only the
- * boot CPU, CPU 0.  Context: (any).
+ * its per-CPU data (the pcp lists of mmzone.h), below MM_NR_CPUS.  Kernel:
+ * from the GS per-CPU area (arch/x86_64/mm_platform.c); only CPU 0 runs mm
+ * there today.  Host: the calling thread's CPU number (0 unless a test
+ * sets it), so host tests run mm on several CPUs.  Context: (any).
  */
-static inline unsigned mm_this_cpu(void)
-{
-	return 0;
-}
+unsigned mm_this_cpu(void);
+
+/*
+ * MM_READ_ONCE(x) / MM_WRITE_ONCE(x, v) - a relaxed atomic load / store of
+ * x, for a field written under its lock and read as a snapshot without
+ * it (the watermark check reads the buddy's counters; the buddy reads a
+ * page's type, which the pcp code writes under another lock): neither
+ * torn nor cached by the compiler, and not a data race to ThreadSanitizer.
+ * MM_STAT_ADD(x, n) - add n to an [a] counter from any CPU.
+ * Context: (any).
+ */
+#define MM_READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define MM_WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define MM_STAT_ADD(x, n)	((void)__atomic_fetch_add(&(x), (n), __ATOMIC_RELAXED))
 
 /* mm_cycles() - a cycle counter for measurements (TSC; host: rdtsc too). */
 u64 mm_cycles(void);

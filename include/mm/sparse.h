@@ -45,7 +45,7 @@
 struct mem_section {
 	unsigned long flags;		/* [h] SECTION_* state bits; MEMMAP_DEFERRED [n] */
 	u64 subsection_map;		/* [h] bit i: subsection i has memory */
-	u64 pageblock_flags[PAGEBLOCKS_PER_SECTION * PB_BITS / 64]; /* [z] [h] 4 bits per pageblock */
+	u64 pageblock_flags[PAGEBLOCKS_PER_SECTION * PB_BITS / 64]; /* [z] [h] 4 bits per pageblock (atomic: a word may span two zones) */
 	s32 nid;			/* [h] node the memory belongs to, NUMA_NO_NODE if absent */
 	u32 nr_present_pages;		/* [h] pages of memory (holes excluded) */
 	phys_addr_t memmap_pa;		/* [h] backing of this section's struct pages, 0 if none */

@@ -20,6 +20,7 @@
 #include <mm/mm_init.h>
 #include <mm/memory_hotplug.h>
 #include "mm_host.h"
+#include "platform_stub.h"
 
 struct page *mm_vmemmap;
 u64 host_vmemmap_populated_pages;
@@ -159,6 +160,12 @@ phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end)
 {
 	return host_page_table_pa && host_page_table_pa >= start && host_page_table_pa < end ?
 		       host_page_table_pa : 0;
+}
+
+/* mm_this_cpu() - platform.h: the calling thread's CPU, host_cpu. */
+unsigned mm_this_cpu(void)
+{
+	return host_cpu;
 }
 
 u64 mm_cycles(void)

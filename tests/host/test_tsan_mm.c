@@ -1,0 +1,308 @@
+/*
+ * test_tsan_mm.c - the locks and the real mm sources on several CPUs, under
+ * ThreadSanitizer (the host suite `tsan`, built with -fsanitize=thread
+ * instead of ASan; Makefile, HOST_SUITE_tsan).
+ *
+ * Each pthread is a CPU: it sets host_cpu, which both lock_this_cpu() and
+ * mm_this_cpu() return, so it has its own record of held locks and its own
+ * pcp lists in every zone.  The CPU table (numa_cpu.h) lists the CPUs
+ * first, so that pcp_drain_zone(), zone_pcp_count() and the views cover
+ * every set.  Every count is fixed (no timing, no asserts on speed): a
+ * slow machine runs the same operations, only interleaved differently.
+ * TSan fails the suite on any data race it sees (TSAN_OPTIONS in the
+ * Makefile's test-host), and the tests check exact totals afterwards.
+ *
+ * Threads never call CHECK (its failure count is not atomic): each counts
+ * its own problems, and the test checks the counts after pthread_join().
+ */
+#include <pthread.h>
+#include <sched.h>
+#include "htest.h"
+#include "buddy_fixture.h"
+#include "platform_stub.h"
+#include <lib/lock.h>
+#include <mm/numa_cpu.h>
+#include <mm/gfp.h>
+
+#define NR_ALLOCATORS	3	/* CPUs 1..3 allocate and free */
+#define DRAIN_CPU	4	/* CPU 4 drains every CPU's lists */
+#define NR_CPUS_USED	5	/* CPU 0 is the test's own thread, idle meanwhile */
+#define ROUNDS		4000	/* alloc-or-free steps per allocator */
+#define DRAINS		400	/* pcp_drain_zone() calls of the drainer */
+#define KEEP		24	/* blocks an allocator holds at most */
+#define ZONE_PAGES	16384	/* 64 MiB */
+
+/* List CPUs 0 .. n-1 (hw ids 0 .. n-1, node 0), CPU 0 the boot CPU. */
+static void list_cpus(unsigned n)
+{
+	numa_cpus_reset();
+	for (unsigned i = 0; i < n; i++) {
+		struct numa_cpu c = { .hw_id = i, .uid = i, .pxm = -1, .nid = 0, .boot = i == 0 };
+
+		numa_cpu_add(&c);
+	}
+}
+
+/* ---- the locks alone ---------------------------------------------------- */
+
+static struct spinlock t_spin = SPINLOCK_INIT("tsan spinlock");
+static struct mutex t_mutex = MUTEX_INIT("tsan mutex");
+static struct rwsem t_rwsem = RWSEM_INIT("tsan rwsem");
+static u64 spin_count, mutex_count, rw_count;	/* each under its lock */
+static unsigned rw_bad;				/* readers that saw a torn pair (under t_spin) */
+static u64 rw_a, rw_b;				/* written together under t_rwsem for writing */
+
+struct lock_arg {
+	unsigned cpu;
+};
+
+/* A CPU: 2000 rounds of each lock; the rwsem round writes rw_a and rw_b
+ * together every fourth time and otherwise checks, as a reader, that they
+ * match. */
+static void *lock_worker(void *p)
+{
+	const struct lock_arg *a = p;
+
+	host_cpu = a->cpu;
+	for (unsigned i = 0; i < 2000; i++) {
+		unsigned long flags = spin_lock_irqsave(&t_spin);
+
+		spin_count++;
+		spin_unlock_irqrestore(&t_spin, flags);
+		mutex_lock(&t_mutex);
+		mutex_count++;
+		mutex_unlock(&t_mutex);
+		if (i % 4 == 0) {
+			down_write(&t_rwsem);
+			rw_a++;
+			rw_b++;
+			rw_count++;
+			up_write(&t_rwsem);
+		} else {
+			bool torn;
+
+			down_read(&t_rwsem);
+			torn = rw_a != rw_b;
+			up_read(&t_rwsem);
+			if (torn) {
+				spin_lock(&t_spin);
+				rw_bad++;
+				spin_unlock(&t_spin);
+			}
+		}
+	}
+	return NULL;
+}
+
+HTEST(tsan_locks_exclude_across_cpus)
+{
+	pthread_t th[4];
+	struct lock_arg args[4];
+
+	for (unsigned i = 0; i < 4; i++) {
+		args[i].cpu = i + 1;
+		CHECK_EQ(pthread_create(&th[i], NULL, lock_worker, &args[i]), 0);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	CHECK_EQ(spin_count, 4 * 2000);
+	CHECK_EQ(mutex_count, 4 * 2000);
+	CHECK_EQ(rw_count, 4 * 500);
+	CHECK_EQ(rw_a, 4 * 500);
+	CHECK_EQ(rw_b, rw_a);
+	CHECK_EQ(rw_bad, 0);
+	CHECK(!spin_is_locked(&t_spin) && !mutex_is_locked(&t_mutex) && !rwsem_is_locked(&t_rwsem));
+	CHECK_EQ(t_spin.nr_taken, spin_count + rw_bad);
+	CHECK_EQ(t_rwsem.nr_read + t_rwsem.nr_write, 4 * 2000);
+}
+
+/* ---- mm on several CPUs ----------------------------------------------- */
+
+static struct zone *tz;
+static u8 owner_of[ZONE_PAGES];		/* CPU + 1 holding each pfn, 0: not ours (atomic) */
+static bool via_alloc_pages;		/* alloc_pages()/free_pages() instead of zone_* */
+static bool mixed_types;		/* odd CPUs allocate movable, even ones unmovable */
+
+struct mm_arg {
+	unsigned cpu;
+	u64 seed;
+	u64 allocs, frees, failed;	/* what it did */
+	u64 allocs_per_order[NR_PCP_ORDERS];
+	unsigned problems;		/* a block found owned by another CPU, ... */
+};
+
+/* Claim (or release) the pfns of a block for cpu; count a page another
+ * CPU claimed already (the same page handed out twice). */
+static void claim(struct mm_arg *a, u64 pfn, unsigned order, bool take)
+{
+	for (u64 i = 0; i < (1ULL << order); i++) {
+		u8 want = take ? 0 : (u8)(a->cpu + 1);
+		u8 was = __atomic_exchange_n(&owner_of[pfn + i], take ? (u8)(a->cpu + 1) : 0,
+					     __ATOMIC_RELAXED);
+
+		if (was != want)
+			a->problems++;
+	}
+}
+
+static struct page *mm_alloc(unsigned cpu, unsigned order)
+{
+	gfp_t gfp = mixed_types && (cpu & 1) ? GFP_MOVABLE : GFP_KERNEL;
+
+	return via_alloc_pages ? alloc_pages(gfp | __GFP_NOWARN, order) :
+				 zone_alloc_pages(tz, gfp, order);
+}
+
+static int mm_free(struct page *page, unsigned order)
+{
+	return via_alloc_pages ? free_pages(page, order) : zone_free_pages(tz, page, order);
+}
+
+/* An allocator CPU: ROUNDS steps, each an allocation of order 0..3 while
+ * it holds fewer than KEEP blocks and the dice say so, else a free of a
+ * random block; at the end it frees what it holds. */
+static void *mm_worker(void *p)
+{
+	struct mm_arg *a = p;
+	struct page *held[KEEP];
+	unsigned order_of[KEEP], nr = 0;
+
+	host_cpu = a->cpu;
+	for (unsigned r = 0; r < ROUNDS + KEEP; r++) {
+		u64 x = bf_rand(&a->seed);
+
+		if (r < ROUNDS && nr < KEEP && (nr == 0 || (x & 3) != 0)) {
+			unsigned order = (unsigned)((x >> 8) % NR_PCP_ORDERS);
+			struct page *page = mm_alloc(a->cpu, order);
+
+			if (!page) {
+				a->failed++;
+				continue;
+			}
+			claim(a, page_to_pfn(page) - tz->zone_start_pfn, order, true);
+			held[nr] = page;
+			order_of[nr++] = order;
+			a->allocs++;
+			a->allocs_per_order[order]++;
+		} else if (nr) {
+			unsigned i = (unsigned)((x >> 16) % nr);
+
+			claim(a, page_to_pfn(held[i]) - tz->zone_start_pfn, order_of[i], false);
+			if (mm_free(held[i], order_of[i]))
+				a->problems++;
+			a->frees++;
+			held[i] = held[--nr];
+			order_of[i] = order_of[nr];
+		}
+	}
+	return NULL;
+}
+
+/* The drainer: every CPU's lists back to the buddy, DRAINS times. */
+static void *drain_worker(void *p)
+{
+	host_cpu = DRAIN_CPU;
+	for (unsigned i = 0; i < DRAINS; i++) {
+		pcp_drain_zone(tz);
+		sched_yield();
+	}
+	return p;
+}
+
+/* A 64 MiB Normal zone, all free, low watermark 64: pcp high is then
+ * 64 pages and batch 3, so the lists fill and drain all the time.  Its
+ * pageblocks are unmovable, or, mixed, movable: unmovable allocations
+ * then fall back and steal pageblocks (zone->lock) while frees read the
+ * pageblock types without it. */
+static void mm_zone(bool mixed)
+{
+	list_cpus(NR_CPUS_USED);
+	bf_machine((u64)ZONE_PAGES * PAGE_SIZE);
+	tz = &NODE_DATA(0)->node_zones[ZONE_NORMAL];
+	bf_zone_init(tz, 0, ZONE_NORMAL, 0, ZONE_PAGES, mixed ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE);
+	mixed_types = mixed;
+	bf_handover(tz, 0, ZONE_PAGES);
+	tz->watermark[WMARK_MIN] = 32;
+	tz->watermark[WMARK_LOW] = 64;
+	tz->watermark[WMARK_HIGH] = 96;
+	zone_pcp_init(tz);
+	build_all_zonelists();
+	memset(owner_of, 0, sizeof(owner_of));
+}
+
+/* Run the allocators and the drainer, then check every count exactly. */
+static void mm_run(bool alloc_pages_path, bool mixed)
+{
+	pthread_t th[NR_ALLOCATORS], drainer;
+	struct mm_arg args[NR_ALLOCATORS] = { 0 };
+	unsigned long free0;
+	struct zone_events ev0;
+	struct zone_numa_events numa0;
+	u64 allocs = 0, frees = 0, per_order[NR_PCP_ORDERS] = { 0 };
+
+	mm_zone(mixed);
+	via_alloc_pages = alloc_pages_path;
+	free0 = zone_nr_free(tz);
+	ev0 = tz->ev;
+	numa0 = tz->numa;
+	CHECK_EQ(free0, ZONE_PAGES);
+	CHECK_EQ(mm_nr_cpus(), NR_CPUS_USED);
+	for (unsigned i = 0; i < NR_ALLOCATORS; i++) {
+		args[i].cpu = i + 1;
+		args[i].seed = 0x9e3779b97f4a7c15ULL * (i + 1);
+		CHECK_EQ(pthread_create(&th[i], NULL, mm_worker, &args[i]), 0);
+	}
+	CHECK_EQ(pthread_create(&drainer, NULL, drain_worker, NULL), 0);
+	for (unsigned i = 0; i < NR_ALLOCATORS; i++)
+		pthread_join(th[i], NULL);
+	pthread_join(drainer, NULL);
+
+	for (unsigned i = 0; i < NR_ALLOCATORS; i++) {
+		CHECK_EQ(args[i].problems, 0);
+		CHECK_EQ(args[i].failed, 0);	/* 3 * 24 * 8 pages never run the zone dry */
+		CHECK_EQ(args[i].allocs, args[i].frees);
+		CHECK(args[i].allocs > ROUNDS / 2);
+		allocs += args[i].allocs;
+		frees += args[i].frees;
+		for (unsigned o = 0; o < NR_PCP_ORDERS; o++)
+			per_order[o] += args[i].allocs_per_order[o];
+	}
+	/* Pages may sit on any CPU's lists: all of them count, and a drain
+	 * gives them all back. */
+	CHECK_EQ(zone_nr_free(tz), free0);
+	pcp_drain_zone(tz);
+	CHECK_EQ(zone_pcp_count(tz), 0);
+	CHECK_EQ(zone_nr_free(tz), free0);
+	CHECK_EQ(zone_nr_free_pages(tz), free0);
+	CHECK_EQ(bf_check_zone(tz, NULL), 0);
+	for (unsigned o = 0; o < NR_PCP_ORDERS; o++) {
+		CHECK_EQ(tz->ev.alloc_pages[o] - ev0.alloc_pages[o], per_order[o]);
+		CHECK_EQ(tz->ev.free_pages[o] - ev0.free_pages[o], per_order[o]);
+	}
+	if (alloc_pages_path)
+		CHECK_EQ(tz->numa.hit - numa0.hit, allocs);
+	for (unsigned i = 0; i < ZONE_PAGES; i++)
+		if (owner_of[i]) {
+			CHECK_EQ(owner_of[i], 0);
+			break;
+		}
+	CHECK_EQ(frees, allocs);
+	if (mixed)
+		CHECK(tz->ev.fallbacks - ev0.fallbacks > 0);
+	list_cpus(1);
+}
+
+HTEST(tsan_pcp_and_buddy_on_three_cpus_with_a_drainer)
+{
+	mm_run(false, false);
+}
+
+HTEST(tsan_alloc_pages_on_three_cpus_with_a_drainer)
+{
+	mm_run(true, false);
+}
+
+HTEST(tsan_movable_and_unmovable_on_three_cpus_with_a_drainer)
+{
+	mm_run(true, true);
+}

@@ -81,7 +81,7 @@ SHELL_COMMAND(locks, .name = "locks", .usage = "locks",
 	      .help = "mem_hotplug_lock (read and write), mem_resize_lock, wmark_lock,\n"
 		      "the memory block locks (summed over blocks), each populated zone's\n"
 		      "zone->lock and each CPU's pcp lock, with the times each was taken\n"
-		      "since boot, then the locks held now (none at the prompt).  memlab\n"
-		      "runs on one CPU: its locks check and count instead of waiting\n"
+		      "since boot, then the locks held now (none at the prompt).  The\n"
+		      "locks spin, but only CPU 0 runs mm, so they never wait yet\n"
 		      "(docs/architecture.md, \"Locks\").",
 	      .fn = cmd_locks);

@@ -250,7 +250,7 @@ void memory_block_set_state(struct memory_block *mem, enum memory_block_state st
 /*
  * memory_block_create() - a new MEM_OFFLINE block block_id of node nid in
  * group (or NULL), nothing else filled in; *out gets it.  Returns 0,
- * -EEXIST (the id exists) or -ENOSPC (MAX_MEMORY_BLOCKS in use).
+ * -EEXIST (the id exists) or -ENOSPC (every slot of the pool in use).
  * memory_block_delete() - forget a MEM_OFFLINE block.  Context: (main)/(boot).
  */
 int memory_block_create(unsigned long block_id, int nid, struct memory_group *group, bool early,

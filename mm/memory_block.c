@@ -4,13 +4,18 @@
  *
  * A memory block is MEMORY_BLOCK_SIZE (128 MiB, one section) of memory that
  * is onlined and offlined as a whole; /sys/devices/system/memory/memoryN is
- * block N, whose memory starts at N * 128 MiB.  Blocks live in a fixed pool
- * of MAX_MEMORY_BLOCKS slots.  Lookups by id go through block_index[], the
- * slots of the existing blocks sorted by block_id: a binary search, at most
- * 13 steps for 8192 blocks, and the same array gives the blocks in id order
- * for memory_block_next().  Creating or deleting a block shifts the index
- * (a memmove of at most 16 KiB), which happens once per 128 MiB added or
- * removed, so it costs nothing next to initialising 32768 struct pages.
+ * block N, whose memory starts at N * 128 MiB.  Blocks live in a pool of
+ * slots sized from the firmware's map at boot (memory_blocks_size_pool():
+ * one slot per 128 MiB up to the end of boot RAM or of the highest SRAT
+ * hotplug range, whichever is higher), at least MEMORY_BLOCKS_STATIC, which
+ * a static pool provides without any allocation.  Lookups by id go through
+ * block_index[], the slots of the existing blocks sorted by block_id: a
+ * binary search, at most 13 steps for 8192 blocks (16 for 65536), and the
+ * same array gives the blocks in id order for memory_block_next().  Creating
+ * or deleting a block shifts the index (a memmove of 4 bytes per later
+ * block), which happens once per 128 MiB added or removed, and blocks are
+ * mostly added in id order (no shift), so it costs nothing next to
+ * initialising 32768 struct pages.
  *
  * Block states and their counters.  The state machine is drawn in
  * memory_hotplug.h; the legal transitions are
@@ -48,12 +53,18 @@
 
 unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];	/* [h] */
 
-static struct memory_block block_pool[MAX_MEMORY_BLOCKS];	/* [h] */
-static u16 block_index[MAX_MEMORY_BLOCKS];	/* [h] slots of existing blocks, by block_id */
+/* The static pool, used until (and unless) the map asks for more. */
+static struct memory_block static_pool[MEMORY_BLOCKS_STATIC];	/* [h] */
+static u32 static_index[MEMORY_BLOCKS_STATIC];	/* [h] */
+static u32 static_free[MEMORY_BLOCKS_STATIC];	/* [h] */
+
+static struct memory_block *block_pool = static_pool;	/* [c] the slots, pool_size of them */
+static u32 *block_index = static_index;	/* [h] slots of existing blocks, by block_id */
+static u32 *free_slots = static_free;	/* [h] stack of released slots */
+static u32 pool_size = MEMORY_BLOCKS_STATIC;	/* [c] slots in the pool */
 static unsigned long nr_blocks;		/* [h] entries used in block_index[] */
-static u16 free_slots[MAX_MEMORY_BLOCKS];	/* [h] stack of released slots */
 static unsigned nr_free_slots;			/* [h] entries on that stack */
-static unsigned pool_high_water;		/* [h] slots [high_water, MAX) never used */
+static unsigned pool_high_water;		/* [h] slots [high_water, pool_size) never used */
 static unsigned long blocks_on_node[MAX_NUMNODES];	/* [h] */
 
 static struct memory_group groups[MAX_MEMORY_GROUPS];	/* [m] registered with no lock; each field says */
@@ -61,7 +72,6 @@ unsigned nr_dynamic_memory_groups;		/* [m] registered dynamic groups (memory_hot
 static char group_names[MAX_MEMORY_GROUPS][32];	/* [m] */
 static unsigned long blocks_in_group[MAX_MEMORY_GROUPS];	/* [h] */
 
-_Static_assert(MAX_MEMORY_BLOCKS <= 65536, "block_index[] holds u16 slot numbers");
 
 static const char *const state_names[NR_MEM_STATES] = {
 	[MEM_OFFLINE] = "offline",
@@ -224,7 +234,7 @@ unsigned long memory_blocks_on_node(int nid)
 
 unsigned long memory_blocks_free_slots(void)
 {
-	return MAX_MEMORY_BLOCKS - nr_blocks;
+	return pool_size - nr_blocks;
 }
 
 /* Contract in internal.h. */
@@ -255,7 +265,7 @@ int memory_block_create(unsigned long block_id, int nid, struct memory_group *gr
 		return -EEXIST;
 	if (nr_free_slots)
 		slot = free_slots[--nr_free_slots];
-	else if (pool_high_water < MAX_MEMORY_BLOCKS)
+	else if (pool_high_water < pool_size)
 		slot = pool_high_water++;
 	else
 		return -ENOSPC;
@@ -273,7 +283,7 @@ int memory_block_create(unsigned long block_id, int nid, struct memory_group *gr
 	block_state_count(MEM_OFFLINE, 1);
 
 	memmove(&block_index[pos + 1], &block_index[pos], (nr_blocks - pos) * sizeof(block_index[0]));
-	block_index[pos] = (u16)slot;
+	block_index[pos] = slot;
 	nr_blocks++;
 	blocks_on_node[nid]++;
 	if (group)
@@ -305,7 +315,7 @@ void memory_block_delete(struct memory_block *mem)
 		blocks_in_group[mem->group->id]--;
 	}
 	mem->in_use = false;
-	free_slots[nr_free_slots++] = (u16)slot;
+	free_slots[nr_free_slots++] = slot;
 }
 
 /* ---- memory groups ------------------------------------------------------- */
@@ -446,6 +456,45 @@ static struct zone *early_block_zone(int nid, u64 start_pfn, u64 end_pfn, bool *
 	return best;
 }
 
+/* Contract in memory_hotplug.h. */
+int memory_blocks_size_pool(u64 blocks, void *(*alloc)(u64 bytes))
+{
+	u64 bytes;
+	u8 *mem;
+
+	if (blocks <= MEMORY_BLOCKS_STATIC) {
+		block_pool = static_pool;
+		block_index = static_index;
+		free_slots = static_free;
+		pool_size = MEMORY_BLOCKS_STATIC;
+		return 0;
+	}
+	if (blocks > MEMORY_BLOCKS_MAX)
+		return -E2BIG;
+	bytes = blocks * (sizeof(struct memory_block) + 2 * sizeof(u32));
+	mem = alloc(bytes);
+	if (!mem) {
+		pr_warn("memory: no %llu KiB for a pool of %llu memory blocks; %u blocks at most",
+			(unsigned long long)(bytes >> 10), (unsigned long long)blocks,
+			MEMORY_BLOCKS_STATIC);
+		return -ENOMEM;
+	}
+	block_pool = (struct memory_block *)mem;
+	block_index = (u32 *)(mem + blocks * sizeof(struct memory_block));
+	free_slots = block_index + blocks;
+	pool_size = (u32)blocks;
+	pr_info("memory: a pool of %llu memory blocks (%llu GiB) from the map, %llu KiB",
+		(unsigned long long)blocks, (unsigned long long)(blocks * MEMORY_BLOCK_SIZE >> 30),
+		(unsigned long long)(bytes >> 10));
+	return 0;
+}
+
+/* Contract in memory_hotplug.h. */
+u64 memory_blocks_pool_size(void)
+{
+	return pool_size;
+}
+
 /*
  * memory_blocks_init_boot() - see memory_hotplug.h.  Starting from an empty
  * pool also lets the host tests boot a simulated machine many times.
@@ -455,7 +504,7 @@ void memory_blocks_init_boot(void)
 	u64 nr = 0;
 
 	memset(nr_memory_blocks_in_state, 0, sizeof(nr_memory_blocks_in_state));
-	memset(block_pool, 0, sizeof(block_pool));
+	memset(block_pool, 0, (size_t)pool_size * sizeof(block_pool[0]));
 	memset(blocks_on_node, 0, sizeof(blocks_on_node));
 	memset(groups, 0, sizeof(groups));
 	nr_dynamic_memory_groups = 0;
@@ -472,7 +521,7 @@ void memory_blocks_init_boot(void)
 
 		if (memory_block_create((unsigned long)nr, ms->nid, NULL, true, &mem)) {
 			pr_warn("memory: no block for boot section %llu (pool of %u full)",
-				(unsigned long long)nr, MAX_MEMORY_BLOCKS);
+				(unsigned long long)nr, pool_size);
 			break;
 		}
 		zone = early_block_zone(ms->nid, start_pfn, start_pfn + PAGES_PER_SECTION, &mixed);
@@ -569,7 +618,7 @@ void memory_hotplug_dump(struct printer *p)
 	if (first)
 		dump_block_run(p, first, last);
 	pr_printf(p, "blocks: %lu of %u (%lu online, %lu going-offline, %lu offline), block size %llu MiB\n",
-		  nr_blocks, MAX_MEMORY_BLOCKS, nr_memory_blocks_in_state[MEM_ONLINE],
+		  nr_blocks, pool_size, nr_memory_blocks_in_state[MEM_ONLINE],
 		  nr_memory_blocks_in_state[MEM_GOING_OFFLINE], nr_memory_blocks_in_state[MEM_OFFLINE],
 		  (unsigned long long)(MEMORY_BLOCK_SIZE >> 20));
 	for (int g = 0; g < MAX_MEMORY_GROUPS; g++) {

@@ -268,7 +268,7 @@ static void try_offline_node(int nid)
  * the end of the call; a root used goes back when the last block of its
  * window is removed (root_release()).
  */
-#define ROOT_POOL_SIZE	(MAX_MEMORY_BLOCKS / SECTIONS_PER_ROOT + 2)
+#define ROOT_POOL_SIZE	(MEMORY_BLOCKS_STATIC / SECTIONS_PER_ROOT + 2)
 
 /* The pages one add_memory() call took for roots, on its own stack. */
 struct root_pool {
@@ -513,6 +513,13 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 			       first_block + i);
 			return -EEXIST;
 		}
+	if (nr_blocks > MEMORY_BLOCKS_STATIC) {
+		/* the section roots of one call are taken beforehand, on its stack */
+		pr_err("add_memory: [%#llx-%#llx): %lu blocks in one call, at most %u (%u GiB)",
+		       (unsigned long long)start, (unsigned long long)(start + size), nr_blocks,
+		       MEMORY_BLOCKS_STATIC, (unsigned)(MEMORY_BLOCKS_STATIC * (MEMORY_BLOCK_SIZE >> 20) >> 10));
+		return -E2BIG;
+	}
 	if (nr_blocks > memory_blocks_free_slots()) {
 		pr_err("add_memory: %lu blocks, only %lu free memory block slots", nr_blocks,
 		       memory_blocks_free_slots());
@@ -696,18 +703,20 @@ static int offline_and_remove_top_down(phys_addr_t start, u64 size)
  * type, still on the block) and its error is returned; nothing was removed.
  * Which blocks those are is kept in a bitmap on this frame, one bit per
  * block of the range: the range's blocks all exist (check_removable_range()),
- * so there are at most MAX_MEMORY_BLOCKS of them (1 KiB of a 32 KiB stack).
+ * and offline_and_remove_memory() sends ranges of more than
+ * MEMORY_BLOCKS_STATIC blocks top-down, so there are at most that many (1
+ * KiB of a 32 KiB stack).
  * Context: (main).
  */
 static int offline_and_remove_bottom_up(phys_addr_t start, u64 size)
 {
 	unsigned long first_block = phys_to_block_id(start);
 	unsigned long nr_blocks = (unsigned long)(size / MEMORY_BLOCK_SIZE);
-	u64 offlined_here[MAX_MEMORY_BLOCKS / 64] = { 0 };
+	u64 offlined_here[MEMORY_BLOCKS_STATIC / 64] = { 0 };
 	unsigned long i;
 	int err = 0;
 
-	MM_BUG_ON(nr_blocks > MAX_MEMORY_BLOCKS, "%lu blocks, more than exist", nr_blocks);
+	MM_BUG_ON(nr_blocks > MEMORY_BLOCKS_STATIC, "%lu blocks, more than the bitmap holds", nr_blocks);
 	for (i = 0; i < nr_blocks; i++) {
 		struct memory_block *mem = find_memory_block_by_id(first_block + i);
 
@@ -747,7 +756,8 @@ int offline_and_remove_memory(phys_addr_t start, u64 size)
 
 	if (err)
 		return err;
-	if (range_memmaps_nested(start, size))
+	/* nested memmaps, or more blocks than the bottom-up bitmap holds */
+	if (range_memmaps_nested(start, size) || size / MEMORY_BLOCK_SIZE > MEMORY_BLOCKS_STATIC)
 		return offline_and_remove_top_down(start, size);
 	return offline_and_remove_bottom_up(start, size);
 }

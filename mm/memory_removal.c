@@ -19,7 +19,7 @@ int memory_removal_begin(struct memory_removal *r, const char *who, phys_addr_t 
 {
 	memset(r, 0, sizeof(*r));
 	if (!size || start % MEMORY_BLOCK_SIZE || size % MEMORY_BLOCK_SIZE ||
-	    size / MEMORY_BLOCK_SIZE > MAX_MEMORY_BLOCKS)
+	    size / MEMORY_BLOCK_SIZE > memory_blocks_pool_size())
 		return -EINVAL;
 	r->who = who;
 	r->start = start;

@@ -70,6 +70,29 @@ static phys_addr_t boot_alloc_zeroed_page(void)
 	return pa;
 }
 
+/* memory_blocks_size_pool()'s allocator at boot: memblock, kept for good. */
+static void *boot_pool_alloc(u64 bytes)
+{
+	phys_addr_t pa = memblock_phys_alloc_range(&memblock, bytes, PAGE_SIZE, 0,
+						   MEMBLOCK_ALLOC_ANYWHERE, NUMA_NO_NODE);
+
+	return pa ? mm_phys_to_virt(pa) : NULL;
+}
+
+/*
+ * The block pool from the map: one slot per memory block up to the end of
+ * boot RAM or of the highest SRAT hotplug range, whichever is higher (a
+ * block id is its address / 128 MiB, so that many ids can exist).
+ */
+static void size_block_pool(void)
+{
+	u64 end = memblock_end_of_DRAM(&memblock);
+
+	for (u32 i = 0; i < nr_numa_hotplug_blks; i++)
+		end = MAX(end, (u64)numa_hotplug_blks[i].end);
+	memory_blocks_size_pool(ALIGN_UP(end, MEMORY_BLOCK_SIZE) / MEMORY_BLOCK_SIZE, boot_pool_alloc);
+}
+
 static void *boot_root_alloc(void *ctx)
 {
 	phys_addr_t pa = boot_alloc_zeroed_page();
@@ -687,6 +710,7 @@ void mm_core_init(const struct mm_boot_params *bp)
 	mm_set_pt_allocator(boot_alloc_zeroed_page, buddy_release_pt_page);
 	setup_sections();				/* 3 */
 	setup_zones(bp);				/* 4 */
+	size_block_pool();				/* before the plan: its memory is reserved */
 	print_zone_ranges();
 	deferred_init_plan();				/* 5: deferred_init=new: what waits */
 	init_memmap();

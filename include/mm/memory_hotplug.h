@@ -51,7 +51,14 @@
 
 #define MEMORY_BLOCK_SIZE	(128ULL << 20)	/* = one section */
 #define PAGES_PER_MEMORY_BLOCK	(MEMORY_BLOCK_SIZE >> PAGE_SHIFT)
-#define MAX_MEMORY_BLOCKS	8192		/* 1 TiB of blocks at once */
+/*
+ * The block pool: MEMORY_BLOCKS_STATIC slots (1 TiB of blocks at once)
+ * without any allocation; a machine whose map reaches further gets a pool
+ * sized from the map at boot (memory_blocks_size_pool()), at most
+ * MEMORY_BLOCKS_MAX (the 64 TiB of MAX_PHYSMEM_BITS).
+ */
+#define MEMORY_BLOCKS_STATIC	8192
+#define MEMORY_BLOCKS_MAX	(1UL << (MAX_PHYSMEM_BITS - 27))
 #define MAX_MEMORY_GROUPS	64
 
 static inline u64 memory_block_size_bytes(void) { return MEMORY_BLOCK_SIZE; }
@@ -322,7 +329,8 @@ static inline bool memory_groups_have_dynamic(void)
  * caller passes MHP_MEMMAP_ON_MEMORY.  If a block cannot get its memmap
  * (-ENOMEM), everything added by this call is offlined and removed again,
  * and the log says which block failed and why.  Other errors: -EINVAL
- * (node, group), -ERANGE (beyond MAX_PHYSMEM_BITS), -ENOSPC (block pool
+ * (node, group), -ERANGE (beyond MAX_PHYSMEM_BITS), -E2BIG (more than
+ * MEMORY_BLOCKS_STATIC blocks, 1 TiB, in one call), -ENOSPC (block pool
  * full), -EBUSY (another holder has claimed memory of the range:
  * include/mm/range_claim.h; nothing added).  Returns 0 or -errno.
  */
@@ -381,7 +389,7 @@ struct memory_removal {
  * memory_removal_begin() - start a removal of [start, start + size) (whole
  * blocks) of node nid and group mgid (-1: none), nothing removed yet; who
  * prefixes its log lines and must outlive it.  Changes nothing in mm.
- * Returns 0, or -EINVAL (not whole blocks, or more than MAX_MEMORY_BLOCKS).
+ * Returns 0, or -EINVAL (not whole blocks, or more than the block pool holds).
  * Context: (main).
  */
 int memory_removal_begin(struct memory_removal *r, const char *who, phys_addr_t start, u64 size,
@@ -553,6 +561,18 @@ void memory_hotplug_dump(struct printer *p);
  * two zones meet inside it).  mm_core_init() calls it last.  Context: (boot).
  */
 void memory_blocks_init_boot(void);
+
+/*
+ * memory_blocks_size_pool() - make the block pool hold blocks slots: the
+ * static pool when that is enough, else one allocation of alloc(bytes)
+ * (memblock at boot: the pool lives as long as the machine).  Returns 0,
+ * -E2BIG (more than MEMORY_BLOCKS_MAX) or -ENOMEM (alloc failed); on error
+ * the static pool stays, and blocks past it are logged and left out as
+ * before.  memory_blocks_pool_size(): the slots.  Context: (boot), before
+ * memory_blocks_init_boot().
+ */
+int memory_blocks_size_pool(u64 blocks, void *(*alloc)(u64 bytes));
+u64 memory_blocks_pool_size(void);
 
 
 /*

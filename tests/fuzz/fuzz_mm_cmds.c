@@ -233,7 +233,7 @@ static u64 gen_block_id(void)
 	case 0: case 1: return k / 8 % 4;
 	case 2: case 3: case 4: return MCM_FIRST_HOT + k / 8 % 8;
 	case 5: return k & 0x80 ? 4 : MCM_END_BLOCK;
-	case 6: return k & 0x80 ? MAX_MEMORY_BLOCKS : 31;
+	case 6: return k & 0x80 ? MEMORY_BLOCKS_STATIC : 31;
 	default: return hostile_u64(k / 8);
 	}
 }

@@ -292,7 +292,7 @@ HTEST(hotplug_remove_only_offline)
 	CHECK_EQ(add_memory(MAX_NUMNODES, HOTPLUG_BASE, 128 * MiB, -1, 0), -EINVAL);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 128 * MiB, 5, 0), -EINVAL);	/* no group 5 */
 	CHECK_EQ(add_memory(0, 1ULL << MAX_PHYSMEM_BITS, 128 * MiB, -1, 0), -ERANGE);
-	CHECK_EQ(add_memory(0, HOTPLUG_BASE, (u64)MAX_MEMORY_BLOCKS * MEMORY_BLOCK_SIZE, -1, 0), -ENOSPC);
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, (u64)MEMORY_BLOCKS_STATIC * MEMORY_BLOCK_SIZE, -1, 0), -ENOSPC);
 	CHECK_EQ(global_free_pages(), free0);
 
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 256 * MiB, -1, 0), 0);

@@ -66,7 +66,7 @@ HTEST(hotplug_block_pool_and_groups)
 	for (unsigned i = 0; i < 3000; i++)
 		CHECK((find_memory_block_by_id(ids[i]) != NULL) == (i % 2 == 1));
 	CHECK_EQ(memory_blocks_on_node(1), 1500);
-	CHECK_EQ(memory_blocks_free_slots(), MAX_MEMORY_BLOCKS - 1504);
+	CHECK_EQ(memory_blocks_free_slots(), MEMORY_BLOCKS_STATIC - 1504);
 	id = ids[1];
 	CHECK(memory_block_next(&id) == find_memory_block_by_id(ids[1]));
 

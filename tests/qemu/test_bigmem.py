@@ -47,3 +47,26 @@ def test_boot_512g(boot):
     m = boot(mem="512G,slots=4,maxmem=1T", cpu="max,phys-bits=46", extra=big("512G"),
              timeout=600 * SCALE)
     check_big_boot(m)
+
+
+def test_boot_4t_sizes_the_block_pool_from_the_map(boot):
+    """4 TiB of boot RAM is 32768 memory blocks, four times the static pool
+    of 8192: the pool is sized from the map at boot (boot RAM's end, or the
+    SRAT hotplug range's for maxmem=8T, the higher), and every block is
+    online, listed by lsmem and has its sysfs directory.  The memmap's
+    background init is off, so the host touches only the early part of the
+    64 GiB of struct pages."""
+    m = boot(cmdline="deferred_init_background=0", mem="4T,slots=4,maxmem=8T",
+             cpu="max,phys-bits=46", extra=big("4T"), timeout=300 * SCALE)
+    pool = re.search(r"memory: a pool of (\d+) memory blocks \((\d+) GiB\) from the map",
+                     m.boot_log)
+    assert pool, m.boot_log
+    # the SRAT hotplug range of maxmem=8T ends past 8 TiB: more slots than boot blocks
+    assert int(pool.group(1)) > 32768 and int(pool.group(2)) >= 8192, pool.group(0)
+    assert "no block for boot section" not in m.boot_log, m.boot_log
+    lsmem = m.run("lsmem", timeout=120 * SCALE)
+    assert "Total online memory:       4T\n" in lsmem, lsmem
+    check_big_boot(m)
+    # the view of the pool: `memory` counts the blocks against its size
+    assert re.search(rf"blocks: 32768 of {pool.group(1)} \(32768 online",
+                     m.run("memory", timeout=60 * SCALE)), "memory's block line"

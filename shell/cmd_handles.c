@@ -440,9 +440,15 @@ SHELL_COMMAND(free, .name = "free", .usage = "free HANDLE|all",
 		      "or never given is refused, and nothing changes.",
 	      .fn = cmd_free);
 
+/*
+ * Every zone's lists of every CPU to the buddy, counting what each CPU's
+ * lists held first: the total, then the CPUs whose lists had pages.
+ */
 static int cmd_drain(struct printer *out, int argc, char **argv)
 {
-	unsigned long pages = 0;
+	unsigned long pages = 0, per_cpu[MM_NR_CPUS] = { 0 };
+	const char *sep = " (";
+	unsigned cpu;
 	int nid;
 
 	if (argc != 1)
@@ -451,20 +457,30 @@ static int cmd_drain(struct printer *out, int argc, char **argv)
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
 
-			pages += (unsigned long)zone_pcp_count(zone);
+			for_each_pcp_cpu(cpu)
+				per_cpu[cpu] += (unsigned long)zone_pcp(zone, cpu)->count;
+			pages += zone_pcp_count(zone);
 			pcp_drain_zone(zone);
 		}
 	}
-	pr_printf(out, "drain: %lu pages moved from the per-CPU lists to the buddy\n", pages);
+	pr_printf(out, "drain: %lu pages moved from the per-CPU lists to the buddy", pages);
+	for_each_pcp_cpu(cpu) {
+		if (!per_cpu[cpu])
+			continue;
+		pr_printf(out, "%scpu %u: %lu", sep, cpu, per_cpu[cpu]);
+		sep = ", ";
+	}
+	pr_printf(out, "%s\n", pages ? ")" : "");
 	return 0;
 }
 
 SHELL_COMMAND(drain, .name = "drain", .usage = "drain",
 	      .summary = "empty the per-CPU page lists of every zone into the buddy",
-	      .help = "pcp_drain_zone() on every zone, as Linux's drain_all_pages().  Free\n"
-		      "pages stay free (MemFree does not change); they move from the pcp\n"
+	      .help = "pcp_drain_zone() on every zone, every CPU's lists, as Linux's\n"
+		      "drain_all_pages().  The pages stay free: they move from the pcp\n"
 		      "lists (zoneinfo's pagesets count) to the buddy (buddyinfo), where\n"
-		      "they merge.",
+		      "they merge, and MemFree (the buddy only, as Linux's NR_FREE_PAGES)\n"
+		      "rises by as many.  Prints the total and what each CPU's lists held.",
 	      .fn = cmd_drain);
 
 /* ---- fill and check ------------------------------------------------------- */

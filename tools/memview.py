@@ -2,14 +2,14 @@
 """memview.py - a live view of memlab's memory in a web browser.
 
     tools/memview.py [--view build/view.sock] [--qmp build/qmp.sock]
-                     [--port 0] [--host 127.0.0.1]
+                     [--port 0]
 
 memlab speaks JSON lines on its second serial port, COM2 (the view
 channel, docs/view.md); QEMU puts that port on a unix socket
 (`-chardev socket,id=view,path=build/view.sock,server=on,wait=off
 -serial chardev:view`, what `make view` passes).  memview.py connects to
 it, asks for a snapshot, keeps the latest state as the updates come, and
-serves on http://HOST:PORT/ (port 0: a free one; the URL is printed on
+serves on http://127.0.0.1:PORT/ (port 0: a free one; the URL is printed on
 the first line of its output):
 
     /             tools/view/index.html, the page
@@ -414,7 +414,6 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--view", default="build/view.sock", help="memlab's view socket")
     ap.add_argument("--qmp", default="build/qmp.sock", help="QEMU's QMP socket")
-    ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=0, help="0: a free port")
     args = ap.parse_args()
 
@@ -422,10 +421,11 @@ def main():
     dimms = Dimms(args.qmp, state)
     channel = Channel(args.view, state,
                       lambda: threading.Thread(target=dimms.refresh, daemon=True).start())
-    server = ThreadingHTTPServer((args.host, args.port), make_handler(state, channel, dimms))
+    # 127.0.0.1 only: the page can add and remove memory, so nobody else may reach it
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(state, channel, dimms))
     server.daemon_threads = True
     threading.Thread(target=channel.run, daemon=True).start()
-    print(f"memview: http://{args.host}:{server.server_address[1]}/", flush=True)
+    print(f"memview: http://127.0.0.1:{server.server_address[1]}/", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

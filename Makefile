@@ -101,6 +101,7 @@ DRIVER_OBJS := \
 	drivers/acpi/resources.o \
 	drivers/acpi/crs.o \
 	drivers/acpi/numa_cpus.o \
+	drivers/acpi/nfit.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
 	drivers/pci/probe.o \
@@ -434,6 +435,9 @@ HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/sra
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c \
 	kernel/longop.c \
 	drivers/acpi/numa_cpus.c
+HOST_SUITES += nfit
+HOST_SUITE_nfit := tests/host/test_nfit.c drivers/acpi/tables.c drivers/acpi/srat.c \
+	drivers/acpi/nfit.c
 HOST_SUITES += topology
 HOST_SUITE_topology := tests/host/test_topology.c drivers/acpi/srat.c drivers/acpi/madt.c \
 	drivers/acpi/decode.c drivers/acpi/numa_cpus.c
@@ -514,7 +518,7 @@ FUZZ_SRCS_fuzz_pci := tests/fuzz/pci_hotplug_events.c tests/host/pci_model.c $(P
 	drivers/acpi/crs.c
 FUZZ_SRCS_fuzz_acpi := tests/fuzz/acpi_harness.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
-	drivers/acpi/numa_cpus.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c
+	drivers/acpi/numa_cpus.c drivers/acpi/nfit.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c
 FUZZ_SRCS_fuzz_virtio_mem := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
 	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) shell/cmd_virtio_mem.c
 FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \

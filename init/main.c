@@ -17,6 +17,7 @@
 #include <arch/sections.h>
 #include <arch/kallsyms.h>
 #include <drivers/acpi.h>
+#include <drivers/nfit.h>
 #include <drivers/pci.h>
 #include <drivers/virtio_mem.h>
 #include <drivers/video.h>
@@ -224,7 +225,9 @@ void kmain(u32 magic, u64 mbi_phys)
 	i8042_init();			/* the PS/2 keyboard, a second console input */
 	irq_enable();
 	mm_setup();			/* memblock, sections, zones, buddy */
+	nfit_parse(&boot_info.memmap);	/* NVDIMM ranges, nodes from the SRAT */
 	iomem_register_boot(&boot_info.memmap);	/* /proc/iomem: firmware map, kernel image */
+	nfit_iomem_register();		/* /proc/iomem: Persistent Memory of the NFIT */
 	acpi_resources_init();		/* /proc/iomem: APICs, HPET; /proc/ioports: ACPI blocks */
 	acpi_numa_cpus_init(boot_cpu.apic_id);	/* MADT CPUs on SRAT's nodes */
 	smp_init();			/* the other CPUs started; they idle */

@@ -6,6 +6,7 @@
  */
 #include <shell/shell.h>
 #include <drivers/acpi.h>
+#include <drivers/nfit.h>
 #include <arch/traps.h>
 #include <lib/string.h>
 
@@ -31,12 +32,14 @@ static int cmd_acpi(struct printer *out, int argc, char **argv)
 		acpi_decode_slit(out);
 	else if (!strcmp(what, "mcfg"))
 		acpi_decode_mcfg(out);
+	else if (!strcmp(what, "nfit"))
+		nfit_dump(out);
 	else
 		return shell_usage(out, shell_find("acpi"));
 	return 0;
 }
 
-SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|mcfg|events|irq]",
+SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|mcfg|nfit|events|irq]",
 	      .summary = "ACPI tables, interrupt controllers, SCI and GPE events",
 	      .help = "acpi tables: the root table (RSDT or XSDT) and every table it\n"
 		      "  points to, plus the DSDT from the FADT: signature, address,\n"
@@ -45,6 +48,9 @@ SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|m
 		      "acpi fadt|madt|srat|slit|mcfg: one table decoded field by field\n"
 		      "  (PM blocks and GPE0; interrupt controllers and overrides; NUMA\n"
 		      "  memory ranges; node distances; PCIe configuration space).\n"
+		      "acpi nfit: the NVDIMM table: structures counted by type, each\n"
+		      "  SPA range (type, node), DIMM map, control region, flush hint;\n"
+		      "  or why it was refused.\n"
 		      "acpi events: the SCI, the GPE0 block and which GPEs have handlers.\n"
 		      "acpi irq: the I/O APIC lines in use, with their trigger mode.",
 	      .fn = cmd_acpi);

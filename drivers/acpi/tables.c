@@ -57,6 +57,7 @@ static const struct { char sig[4]; u32 len; } min_lengths[] = {
 	{ "SRAT", 48 },		/* + 12 reserved bytes */
 	{ "SLIT", 44 },		/* + number of localities */
 	{ "MCFG", 44 },		/* + 8 reserved bytes */
+	{ "NFIT", 40 },		/* + 4 reserved bytes */
 };
 
 static u32 min_table_length(const char sig[4])

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include <drivers/acpi.h>
+#include <drivers/nfit.h>
+#include <lib/fw_memmap.h>
 #include "../../drivers/acpi/internal.h"
 #include <arch/bootinfo.h>
 #include <arch/cpu.h>
@@ -476,6 +478,56 @@ static void check_power(void)
 	check_port_write = NULL;
 }
 
+/*
+ * nfit_parse() against a firmware map with RAM at [1 MiB, 128 MiB): what
+ * it kept is a table it accepted whole (no problem), or nothing with the
+ * reason; every SPA range is non-empty, does not wrap, ends within
+ * MAX_PHYSMEM_BITS, has a unique non-zero index, meets no other range
+ * and, unless volatile, no RAM; every memory device map names a range
+ * that is there (or none) and a control region that is there.
+ */
+static void check_nfit(void)
+{
+	static struct fw_memmap fw;
+	int n;
+
+	memset(&fw, 0, sizeof(fw));
+	fw.map[0] = (struct fw_range){ SZ_1M, 128 * SZ_1M, FW_MEM_RAM };
+	fw.nr = 1;
+	n = nfit_parse(&fw);
+	CHECK(n >= 0 && n <= NFIT_MAX_SPA);
+	CHECK(nfit_spa((unsigned)n) == NULL);
+	if (nfit_problem()[0]) {
+		CHECK(n == 0 && !nfit_memdev(0) && !nfit_dcr(0) && !nfit_flush(0));
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct nfit_spa *a = nfit_spa((unsigned)i);
+
+		CHECK(a && a->range_index && a->length && a->base + a->length > a->base);
+		CHECK(a->base + a->length <= (1ULL << MAX_PHYSMEM_BITS));
+		CHECK(a->nid >= 0 && a->nid < MAX_NUMNODES);
+		CHECK(a->kind == NFIT_SPA_VOLATILE || a->base >= 128 * SZ_1M ||
+		      a->base + a->length <= SZ_1M);
+		for (int j = 0; j < i; j++) {
+			const struct nfit_spa *b = nfit_spa((unsigned)j);
+
+			CHECK(a->range_index != b->range_index);
+			CHECK(a->base >= b->base + b->length || b->base >= a->base + a->length);
+		}
+	}
+	for (unsigned i = 0; nfit_memdev(i); i++) {
+		const struct nfit_memdev *d = nfit_memdev(i);
+		bool spa = !d->spa_index, dcr = false;
+
+		for (int k = 0; k < n; k++)
+			spa |= nfit_spa((unsigned)k)->range_index == d->spa_index;
+		for (unsigned k = 0; nfit_dcr(k); k++)
+			dcr |= nfit_dcr(k)->index == d->dcr_index;
+		CHECK(spa && dcr);
+	}
+}
+
 /* Each view into its own buffer: bounded, whatever the tables say. */
 static void check_dump(void (*dump)(struct printer *p))
 {
@@ -492,7 +544,7 @@ static void check_dump(void (*dump)(struct printer *p))
 static void cmd_acpi_all(struct printer *p)
 {
 	static const char *const what[] = {
-		"tables", "fadt", "madt", "srat", "slit", "mcfg", "events", "irq", "nosuch",
+		"tables", "fadt", "madt", "srat", "slit", "mcfg", "nfit", "events", "irq", "nosuch",
 	};
 	const struct shell_cmd *acpi = shell_find("acpi");
 	char *argv[2] = { "acpi", NULL };
@@ -530,8 +582,10 @@ void run(size_t rsdp_len, u32 tag)
 	check_memhp();
 	check_apic();
 	check_power();
+	check_nfit();
 
 	check_dump(acpi_dump);
+	check_dump(nfit_dump);
 	check_dump(madt_dump);
 	check_dump(acpi_decode_fadt);
 	check_dump(acpi_decode_srat);

@@ -3,7 +3,8 @@
  * tables.c (RSDP, RSDT/XSDT, headers, the DSDT from the FADT), srat.c (SRAT
  * and SLIT into struct mm_boot_params, the pxm <-> node maps), madt.c,
  * decode.c (the `acpi fadt|srat|slit|mcfg` views), events.c (GPE0 from the
- * FADT) and memhp.c (the memory hotplug registers found in the DSDT).
+ * FADT), memhp.c (the memory hotplug registers found in the DSDT) and
+ * nfit.c (the NVDIMM ranges, maps, control regions and flush hints).
  *
  * The input stands for the firmware's tables as memlab sees them.
  * ioremap() serves a heap buffer of
@@ -52,7 +53,9 @@
  * node ids are
  * dense, every node has a range, pxm -> node and node -> pxm agree; a
  * rejected SRAT leaves no node and no distance; SLIT distances are all or
- * nothing, 10 on the diagonal and more elsewhere; every view (acpi_dump,
+ * nothing, 10 on the diagonal and more elsewhere; an NFIT is kept whole
+ * or not at all, its SPA ranges sound, apart, off RAM, and every memory
+ * device map names what is there (check_nfit); every view (acpi_dump,
  * madt_dump, acpi_decode_*, the events and hotplug views, the `acpi`
  * command with each argument) writes a bounded amount of text and leaves
  * the node maps as they were; every ISA IRQ maps to a GSI below memlab's
@@ -145,6 +148,7 @@ static void seal(u8 *t, size_t room, bool bad)
 static const char *const kinds[] = {
 	"FACP", "APIC", "SRAT", "SLIT", "MCFG", "DSDT", "SSDT", "HPET", "XSDT", "RSDT",
 	"FACS", "\001\177AB",	/* a signature that is not printable */
+	"NFIT",
 };
 
 struct chunk {

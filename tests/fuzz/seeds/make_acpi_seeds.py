@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """make_acpi_seeds.py - write tests/fuzz/seeds/fuzz_acpi/: Icelake-class
-topologies in fuzz_acpi's record mode (mode 3 of tests/fuzz/fuzz_acpi.c).
+topologies in fuzz_acpi's record mode (mode 3 of tests/fuzz/fuzz_acpi.c),
+and NFITs in its built mode (mode 2): QEMU 7.2's for one 4 GiB NVDIMM and
+hostile variants of it.
 
     python3 tests/fuzz/seeds/make_acpi_seeds.py
 
@@ -71,6 +73,36 @@ def machine(*extra):
     return bytes(8) + b"".join(recs + list(extra))
 
 
+# QEMU 7.2's NFIT for -machine nvdimm=on with one 4 GiB nvdimm (captured
+# from the guest with QMP `xp` at the address `acpi tables` gives), after
+# its 36-byte header: 4 reserved bytes, a SPA range (persistent memory,
+# [4 GiB, 8 GiB)), a memory device map, a control region.
+QEMU_NFIT_BODY = bytes.fromhex(
+    "00000000000038000200030000000000"
+    "0000000079d3f066f3b47440ac430d33"
+    "18b78cdb000000000100000000000000"
+    "01000000088000000000000001003000"
+    "01000000000000000200030000000000"
+    "01000000000000000000000000000000"
+    "00000000000001000000000004005000"
+    "03008680010001000000000000000000"
+    "00000000563412000103000000000000"
+    "00000000000000000000000000000000"
+    "00000000000000000000000000000000"
+    "000000000000000000000000")
+NFIT_KIND = 12      # index of "NFIT" in fuzz_acpi.c's kinds[]
+
+
+def built_nfit(body):
+    """Mode 2: flags 0 (an RSDT), one chunk: an NFIT with this body."""
+    return bytes(3) + bytes([NFIT_KIND, 0]) + struct.pack("<H", len(body)) + body
+
+
+def spa(index, base, size):         # a persistent-memory SPA range, 56 bytes
+    return (struct.pack("<HHHHIIQ", 0, 56, index, 2, 0, 0, 0)[:16]
+            + QEMU_NFIT_BODY[20:36] + struct.pack("<QQQ", base, size, 0x8008))
+
+
 SEEDS = {
     "icelake_two_sockets_x2apic": machine(),
     # ids listed twice, broadcast ids, disabled entries, a CPU whose domain
@@ -83,6 +115,14 @@ SEEDS = {
     "madt_short_x2apic": machine(madt_type(9, bytes(10), length=9)),
     # an SRAT processor entry with a lying length of 12
     "srat_short_processor": machine(rec(4 | 0x80, 12, bytes([0, 1, 2]))),
+    "nfit_qemu_one_dimm": built_nfit(QEMU_NFIT_BODY),
+    # a second range over the first one's second GiB
+    "nfit_overlapping_ranges": built_nfit(QEMU_NFIT_BODY + spa(9, 5 << 30, 1 << 30)),
+    # the map names SPA range 4, which is not there
+    "nfit_map_missing_range": built_nfit(
+        QEMU_NFIT_BODY[:72] + b"\x04\x00" + QEMU_NFIT_BODY[74:]),
+    # a flush hint structure of length 0 at the end
+    "nfit_length_0": built_nfit(QEMU_NFIT_BODY + bytes([6, 0, 0, 0]) + bytes(12)),
 }
 
 if __name__ == "__main__":

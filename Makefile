@@ -102,6 +102,7 @@ DRIVER_OBJS := \
 	drivers/acpi/crs.o \
 	drivers/acpi/numa_cpus.o \
 	drivers/acpi/nfit.o \
+	drivers/nvdimm/nd.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
 	drivers/pci/probe.o \
@@ -163,6 +164,7 @@ SHELL_OBJS := \
 	shell/cmd_mech.o \
 	shell/cmd_bench.o \
 	shell/cmd_devmem.o \
+	shell/cmd_nd.o \
 	shell/cmd_contig.o \
 	shell/cmd_hotplug.o \
 	shell/cmd_handles.o \
@@ -184,6 +186,7 @@ VIEWS_OBJS := \
 	views/proc_sys.o \
 	views/mech.o \
 	views/cma.o \
+	views/sysfs_nd.o \
 	views/proc_vmstat.o \
 	views/view_proto.o
 
@@ -392,6 +395,7 @@ HOST_SRCS := \
 	drivers/video/font8x8.c \
 	drivers/video/vtcon.c \
 	drivers/input/scancode.c \
+	drivers/nvdimm/nd.c \
 	$(addsuffix .c,$(basename $(MM_OBJS)))
 
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \

@@ -18,6 +18,8 @@
 #include <arch/kallsyms.h>
 #include <drivers/acpi.h>
 #include <drivers/nfit.h>
+#include <drivers/nd.h>
+#include <views/nd_views.h>
 #include <drivers/pci.h>
 #include <drivers/virtio_mem.h>
 #include <drivers/video.h>
@@ -114,6 +116,22 @@ static void iomem_add_trampoline(void)
 	if (r && insert_resource(&iomem_resource, r)) {
 		pr_warn("iomem: SMP trampoline not recorded");
 		resource_free(r);
+	}
+}
+
+/* Each persistent-memory range of the NFIT a label-less region of the
+ * libnvdimm model (drivers/nvdimm/nd.c); the other kinds are only listed. */
+static void nd_regions_from_nfit(void)
+{
+	const struct nfit_spa *spa;
+
+	for (unsigned i = 0; (spa = nfit_spa(i)); i++) {
+		if (spa->kind != NFIT_SPA_PM) {
+			pr_info("nd: SPA range %u (%s) is not persistent memory; not a region",
+				spa->range_index, nfit_spa_kind_name(spa->kind));
+			continue;
+		}
+		nd_add_region(spa->base, spa->length, spa->nid, spa->range_index);
 	}
 }
 
@@ -241,6 +259,8 @@ void kmain(u32 magic, u64 mbi_phys)
 	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
 	pci_init();			/* ECAM, buses behind root ports, drivers */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
+	nd_regions_from_nfit();		/* NVDIMM regions, label-less namespaces, raw */
+	nd_views_init();		/* /sys/bus/nd/devices/ */
 	view_channel_init();		/* COM2: the view channel's hello and poller, if there */
 
 	meminit_work_start();		/* deferred_init=new: the rest of the memmap, after the prompt */

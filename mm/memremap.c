@@ -22,6 +22,15 @@
  *   blocks MEM_OFFLINE, memmap poisoned as the hotplug core left it:
  *   they can be onlined or removed (device_del) again
  *
+ * Device memory that is not RAM.  devmem_create_phys() is the real
+ * memremap_pages() case, for a range the firmware describes as device
+ * memory (an NVDIMM's SPA range): no memory block, so nothing for the
+ * hotplug core to online; the sections, direct map and vmemmap are made
+ * for the range by the same primitives add_memory() uses (sparse,
+ * include/mm/platform.h, the movable 2 MiB memmaps of
+ * mm/hotplug_memmap.c), one section at a time under mem_hotplug_lock,
+ * and destroyed with it.
+ *
  * What is measured.  Li Zhe's numbers are the memmap_init_zone_device()
  * time of a dax_pmem rebind ("initialised N pages in X ms"); rebind here
  * times exactly that call, nothing of the teardown or span bookkeeping.
@@ -308,6 +317,94 @@ static void devmem_init_memmap(struct dev_pagemap *pgmap, enum mech_design d)
 		mech_design_name(d));
 }
 
+/* ---- sections of a range that is not RAM --------------------------------- */
+
+/* sparse_add_present()'s root_alloc: a zeroed kept page.  Device memory
+ * never reaches the buddy, so a root cannot land in the range it serves. */
+static void *devmem_root_alloc(void *ctx)
+{
+	struct page *page = alloc_pages_kept(__GFP_ZERO | __GFP_NOWARN, 0);
+
+	(void)ctx;
+	return page ? mm_phys_to_virt(page_to_phys(page)) : NULL;
+}
+
+/* Take down what devmem_add_section() made of section nr.  Context:
+ * (main), mem_hotplug_lock held for writing. */
+static void devmem_remove_section_locked(u64 nr)
+{
+	u64 pfn = section_nr_to_pfn(nr), end = pfn + PAGES_PER_SECTION;
+	phys_addr_t memmap_pa = __nr_to_section(nr)->memmap_pa;
+	void *root;
+
+	mem_hotplug_assert_held();
+	sparse_clear_memmap(nr);
+	mm_vmemmap_depopulate(pfn, end);
+	hotplug_memmap_free(pfn_to_page(PHYS_PFN(memmap_pa)));
+	mm_direct_map_remove(PFN_PHYS(pfn), PFN_PHYS(PAGES_PER_SECTION));
+	sparse_remove_present(pfn, end);
+	root = sparse_release_root(nr);
+	if (root)
+		free_pages(pfn_to_page(PHYS_PFN(mm_virt_to_phys(root))), 0);
+}
+
+/*
+ * Section nr of node nid: present, direct map, vmemmap over a 2 MiB
+ * memmap from the allocator, memmap poisoned.  0, or -ENOMEM with all of
+ * it undone.  Context: (main); takes mem_hotplug_lock.
+ */
+static int devmem_add_section(int nid, u64 nr)
+{
+	u64 pfn = section_nr_to_pfn(nr), end = pfn + PAGES_PER_SECTION;
+	struct page *memmap = hotplug_memmap_alloc(nid, nr);
+	int err;
+
+	if (!memmap) {
+		pr_err("devmem: section %llu: no 2 MiB for its memmap", (unsigned long long)nr);
+		return -ENOMEM;
+	}
+	mem_hotplug_begin();
+	err = sparse_add_present(pfn, end, nid, false, devmem_root_alloc, NULL);
+	if (err)
+		goto out_memmap;
+	err = mm_direct_map_add(PFN_PHYS(pfn), PFN_PHYS(PAGES_PER_SECTION));
+	if (err)
+		goto out_present;
+	err = mm_vmemmap_populate(pfn, end, page_to_phys(memmap));
+	if (err)
+		goto out_direct_map;
+	sparse_set_memmap(nr, page_to_phys(memmap));
+	memmap_poison(pfn, end);
+	mem_hotplug_done();
+	return 0;
+
+out_direct_map:
+	mm_direct_map_remove(PFN_PHYS(pfn), PFN_PHYS(PAGES_PER_SECTION));
+out_present:
+	sparse_remove_present(pfn, end);
+	{
+		void *root = sparse_release_root(nr);
+
+		if (root)
+			free_pages(pfn_to_page(PHYS_PFN(mm_virt_to_phys(root))), 0);
+	}
+out_memmap:
+	mem_hotplug_done();
+	hotplug_memmap_free(memmap);
+	pr_err("devmem: section %llu: error %d", (unsigned long long)nr, err);
+	return -ENOMEM;
+}
+
+/* Sections [first, end) made by devmem_add_section() go again. */
+static void devmem_remove_sections(u64 first, u64 end)
+{
+	for (u64 nr = first; nr < end; nr++) {
+		mem_hotplug_begin();
+		devmem_remove_section_locked(nr);
+		mem_hotplug_done();
+	}
+}
+
 /* ---- create, rebind, destroy --------------------------------------------- */
 
 int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
@@ -349,6 +446,76 @@ int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
 	return pgmap->id;
 }
 
+int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_order,
+		       const char *owner)
+{
+	u64 first = pfn_to_section_nr(PHYS_PFN(start)), nr_secs = PHYS_PFN(size) / PAGES_PER_SECTION;
+	struct dev_pagemap *pgmap = NULL;
+	u64 added = 0;
+
+	if (compound_order > MAX_DEVICE_COMPOUND_ORDER) {
+		pr_err("devmem: compound order %u: at most %u (a compound lies in one section)",
+		       compound_order, (unsigned)MAX_DEVICE_COMPOUND_ORDER);
+		return -EINVAL;
+	}
+	if (!size || start % PFN_PHYS(PAGES_PER_SECTION) || size % PFN_PHYS(PAGES_PER_SECTION)) {
+		pr_err("devmem: [%#llx, +%#llx): not whole sections of %llu MiB",
+		       (unsigned long long)start, (unsigned long long)size,
+		       (unsigned long long)(PFN_PHYS(PAGES_PER_SECTION) >> 20));
+		return -EINVAL;
+	}
+	if (start + size < start || PHYS_PFN(start + size) > MAX_PFN) {
+		pr_err("devmem: [%#llx, +%#llx) runs past the end of physical memory (MAX_PHYSMEM_BITS %d)",
+		       (unsigned long long)start, (unsigned long long)size, MAX_PHYSMEM_BITS);
+		return -ERANGE;
+	}
+	if (nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid)->online) {
+		pr_err("devmem: node %d is not an online node", nid);
+		return -EINVAL;
+	}
+	for (u64 nr = first; nr < first + nr_secs; nr++)
+		if (present_section(__nr_to_section(nr))) {
+			pr_err("devmem: [%#llx, +%#llx): section %llu is present already (RAM or a device)",
+			       (unsigned long long)start, (unsigned long long)size,
+			       (unsigned long long)nr);
+			return -EEXIST;
+		}
+	if (range_claim_check(PHYS_PFN(start), PHYS_PFN(start + size)))
+		return -EBUSY;	/* another holder changes this memory: range_claim.h */
+	for (int i = 0; i < DEVMEM_MAX_RANGES && !pgmap; i++)
+		if (!devmem_ranges[i].in_use)
+			pgmap = &devmem_ranges[i];
+	if (!pgmap) {
+		pr_err("devmem: all %d device ranges are in use", DEVMEM_MAX_RANGES);
+		return -ENOSPC;
+	}
+	for (; added < nr_secs; added++) {
+		if (devmem_add_section(nid, first + added)) {
+			devmem_remove_sections(first, first + added);
+			return -ENOMEM;
+		}
+		if (nr_secs > 64 && added + 1 < nr_secs)
+			devmem_pause();
+	}
+	mem_hotplug_begin();
+	memset(pgmap, 0, sizeof(*pgmap));
+	pgmap->id = (int)(pgmap - devmem_ranges);
+	pgmap->in_use = true;
+	pgmap->own_sections = true;
+	strlcpy(pgmap->owner, owner ? owner : "", sizeof(pgmap->owner));
+	pgmap->start_pfn = PHYS_PFN(start);
+	pgmap->nr_pages = PHYS_PFN(size);
+	pgmap->nid = nid;
+	pgmap->vmemmap_shift = compound_order;
+	device_span_grow(nid, pgmap->start_pfn, pgmap->nr_pages);
+	mem_hotplug_done();
+	pr_info("devmem%d: [mem %#018llx-%#018llx] node %d ZONE_DEVICE (not RAM), %llu KiB pages",
+		pgmap->id, (unsigned long long)start, (unsigned long long)(start + size - 1), nid,
+		(unsigned long long)((PAGE_SIZE << compound_order) >> 10));
+	devmem_init_memmap(pgmap, mech_design(MECH_MEMMAP_INIT));
+	return pgmap->id;
+}
+
 int devmem_rebind(int id, int d)
 {
 	struct dev_pagemap *pgmap = devmem_find(id);
@@ -377,6 +544,15 @@ int devmem_destroy(int id)
 	pgmap->in_use = false;
 	device_span_recompute(nid);
 	mem_hotplug_done();
+	if (pgmap->own_sections) {
+		u64 first = pfn_to_section_nr(pgmap->start_pfn);
+
+		devmem_remove_sections(first, first + pgmap->nr_pages / PAGES_PER_SECTION);
+		pr_info("devmem%d: [mem %#018llx-%#018llx] unmapped", id,
+			(unsigned long long)PFN_PHYS(pgmap->start_pfn),
+			(unsigned long long)PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages) - 1);
+		return 0;
+	}
 	pr_info("devmem%d: [mem %#018llx-%#018llx] back to offline memory", id,
 		(unsigned long long)PFN_PHYS(pgmap->start_pfn),
 		(unsigned long long)PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages) - 1);
@@ -517,14 +693,15 @@ void devmem_dump(struct printer *p)
 		if (!n++)
 			pr_printf(p, "ID RANGE                                  NODE     PAGES COMPOUND LAST INIT\n");
 		per_page = pgmap->last_init_pages ? pgmap->last_init_cycles / pgmap->last_init_pages : 0;
-		pr_printf(p, "%2d [mem %#018llx-%#018llx] %4d %9llu %5llu KiB %s: %llu cycles (%llu/page), %llu inits\n",
+		pr_printf(p, "%2d [mem %#018llx-%#018llx] %4d %9llu %5llu KiB %s: %llu cycles (%llu/page), %llu inits%s%s\n",
 			  pgmap->id, (unsigned long long)PFN_PHYS(pgmap->start_pfn),
 			  (unsigned long long)PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages) - 1,
 			  pgmap->nid, (unsigned long long)pgmap->nr_pages,
 			  (unsigned long long)((PAGE_SIZE << pgmap->vmemmap_shift) >> 10),
 			  mech_design_name(pgmap->last_design),
 			  (unsigned long long)pgmap->last_init_cycles, (unsigned long long)per_page,
-			  (unsigned long long)pgmap->nr_inits);
+			  (unsigned long long)pgmap->nr_inits, pgmap->owner[0] ? ", " : "",
+			  pgmap->owner);
 	}
 	if (!n)
 		pr_printf(p, "no device memory ranges\n");

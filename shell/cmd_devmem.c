@@ -168,6 +168,11 @@ static int devmem_cmd_destroy(struct printer *out, int argc, char **argv)
 	if (argc != 3)
 		return shell_usage(out, shell_find("devmem"));
 	err = parse_id(out, argv[2], &id);
+	if (!err && devmem_find(id) && devmem_find(id)->owner[0]) {
+		pr_printf(out, "devmem: destroy %d: it is %s's memory (nd destroy-namespace gives it back)\n",
+			  id, devmem_find(id)->owner);
+		return -EBUSY;
+	}
 	if (!err && devmem_held(out, "destroy", id))
 		return -EBUSY;
 	if (!err)

@@ -52,6 +52,9 @@ struct dev_pagemap {
 	u64 last_init_cycles;		/* [m] cycles of the last memmap_init_zone_device() */
 	u64 last_init_pages;		/* [m] struct pages it initialised */
 	u64 nr_inits;			/* [m] memmap inits: the create and every rebind */
+	bool own_sections;		/* [m] devmem_create_phys(): its sections, direct map
+					 * and vmemmap were made for it and go with it */
+	char owner[16];			/* [m] the driver's device ("dax0.0"), "" for devmem's own */
 };
 
 /*
@@ -73,6 +76,31 @@ struct dev_pagemap {
 int devmem_create(phys_addr_t start, u64 size, unsigned compound_order);
 
 /*
+ * devmem_create_phys() - Linux's memremap_pages() of a physical range
+ * that is not RAM and was never hot-added, as persistent memory is
+ * (drivers/nvdimm/nd.c, devdax): [start, start + size) of node nid
+ * becomes a device range with compounds of 2^compound_order pages, owned
+ * by the device named owner (kept, cut to 15 characters; the `devmem`
+ * command leaves such a range to its driver).  For
+ * each section: the section present (no memory block is made: the range
+ * is no memory the hotplug core may online), the direct map added, the
+ * vmemmap populated over a 2 MiB memmap from the page allocator; then the
+ * memmap initialised by memmap_init_zone_device() with the switch's
+ * design, as devmem_create() does.  devmem_destroy() takes all of it
+ * down again.  start and size must be multiples of the section size
+ * (128 MiB).  Returns the new id (>= 0), or -EINVAL (empty or not
+ * section-aligned, a bad order, nid not an online node), -ERANGE (beyond
+ * MAX_PHYSMEM_BITS), -EEXIST (a section of it is present already: RAM,
+ * hot-added memory, another device), -EBUSY (claimed:
+ * include/mm/range_claim.h), -ENOSPC (table full) or -ENOMEM (no 2 MiB
+ * for a memmap, or a page table; everything of this call undone).  The
+ * reason is logged.  Pauses between sections as devmem_create().
+ * Context: (main) or the shell's job.
+ */
+int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_order,
+		       const char *owner);
+
+/*
  * devmem_rebind() - tear the memmap of range id down (poisoned, as
  * Linux's memunmap_pages leaves it) and initialise it again with design d
  * (an enum mech_design, as mech_parse_design() reads it from a name; -1:
@@ -87,7 +115,9 @@ int devmem_rebind(int id, int d);
 /*
  * devmem_destroy() - give the range back: memmap poisoned (the offline
  * block state of the hotplug core), the ZONE_DEVICE and node spans shrunk
- * to what remains, the slot freed.  Returns 0, -ENOENT, or -EBUSY while
+ * to what remains, the slot freed; for a range of devmem_create_phys()
+ * also its vmemmap, memmaps, direct map and sections, so the physical
+ * range is as it was before.  Returns 0, -ENOENT, or -EBUSY while
  * another holder has claimed memory of the range (include/mm/range_claim.h;
  * nothing changed).
  */

@@ -1,0 +1,233 @@
+/*
+ * nd.c - label-less NVDIMM regions and their one namespace, raw or
+ * devdax, in the manner of Linux's libnvdimm (nd_region, nd_namespace_io,
+ * nd_dax) reduced to what memmap init needs.  The model is in
+ * include/drivers/nd.h; the memory side is mm's devmem_create_phys(),
+ * devmem_rebind() and devmem_destroy() (include/mm/memremap.h).
+ *
+ *   region (SPA range) -- namespaceN.0 raw  --create devdax--> devdax, daxN.0
+ *                                        <--destroy----------
+ *                         devdax: rebind = memmap poisoned, initialised again, timed
+ *
+ * Every request is checked in full before anything changes, so a refused
+ * one leaves the region as it was.
+ *
+ * Context: (main) only; nd_add_region() at boot.
+ */
+#include <drivers/nd.h>
+#include <mm/memremap.h>
+#include <mm/mechanisms.h>
+#include <mm/sparse.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+
+static struct nd_region regions[ND_MAX_REGIONS];
+static int nr_regions;
+
+int nd_add_region(u64 start, u64 size, int nid, u16 spa_index)
+{
+	struct nd_region *r;
+
+	if (!size || start + size < start)
+		return -EINVAL;
+	if (nr_regions == ND_MAX_REGIONS) {
+		pr_warn("nd: more than %d regions; [mem %#llx-%#llx] ignored", ND_MAX_REGIONS,
+			(unsigned long long)start, (unsigned long long)(start + size - 1));
+		return -ENOSPC;
+	}
+	r = &regions[nr_regions];
+	*r = (struct nd_region){
+		.id = nr_regions, .start = start, .size = size, .nid = nid, .spa_index = spa_index,
+		.ns = { .mode = ND_MODE_RAW, .size = size, .align = 0, .devmem_id = -1 },
+	};
+	pr_info("nd: region%d: [mem %#018llx-%#018llx] node %d, namespace%d.0 raw (label-less)",
+		r->id, (unsigned long long)start, (unsigned long long)(start + size - 1), nid, r->id);
+	return nr_regions++;
+}
+
+const struct nd_region *nd_region(int id)
+{
+	return id >= 0 && id < nr_regions ? &regions[id] : NULL;
+}
+
+void nd_reset(void)
+{
+	memset(regions, 0, sizeof(regions));
+	nr_regions = 0;
+}
+
+const char *nd_mode_name(enum nd_mode mode)
+{
+	return mode == ND_MODE_DEVDAX ? "devdax" : "raw";
+}
+
+u64 nd_parse_align(const char *s)
+{
+	static const struct { const char *name; u64 bytes; } sizes[] = {
+		{ "4K", SZ_4K }, { "4k", SZ_4K }, { "4096", SZ_4K },
+		{ "2M", SZ_2M }, { "2m", SZ_2M }, { "2097152", SZ_2M },
+		{ "1G", SZ_1G }, { "1g", SZ_1G }, { "1073741824", SZ_1G },
+	};
+
+	for (unsigned i = 0; i < ARRAY_SIZE(sizes); i++)
+		if (!strcmp(s, sizes[i].name))
+			return sizes[i].bytes;
+	return 0;
+}
+
+/* The reason into why (may be NULL), and into the log; returns err. */
+static int __printf(4, 5) refuse(int err, char *why, size_t why_size, const char *fmt, ...)
+{
+	char buf[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (why && why_size)
+		ksnprintf(why, why_size, "%s", buf);
+	pr_warn("nd: %s", buf);
+	return err;
+}
+
+int nd_create_devdax(int id, u64 align, u64 size, char *why, size_t why_size)
+{
+	struct nd_region *r = id >= 0 && id < nr_regions ? &regions[id] : NULL;
+	u64 section = PFN_PHYS(PAGES_PER_SECTION);
+	unsigned order;
+	char owner[16];
+	int ret;
+
+	if (!r)
+		return refuse(-ENOENT, why, why_size, "region%d: no such region", id);
+	if (r->ns.mode == ND_MODE_DEVDAX)
+		return refuse(-EBUSY, why, why_size, "namespace%d.0 is in use as dax%d.0 (devdax); "
+			      "destroy it first", id, id);
+	if (align != SZ_4K && align != SZ_2M && align != SZ_1G)
+		return refuse(-EINVAL, why, why_size, "align %llu: devdax aligns to 4K, 2M or 1G",
+			      (unsigned long long)align);
+	if (align == SZ_1G)
+		return refuse(-EINVAL, why, why_size, "align 1G: order-18 compound pages would "
+			      "cross memlab's 128 MiB sections (MAX_DEVICE_COMPOUND_ORDER %u); "
+			      "use 2M or 4K", (unsigned)MAX_DEVICE_COMPOUND_ORDER);
+	if (size > r->size)
+		return refuse(-ENOSPC, why, why_size, "region%d: size %llu is larger than the "
+			      "region's %llu bytes", id, (unsigned long long)size,
+			      (unsigned long long)r->size);
+	if (size && size != r->size)
+		return refuse(-EINVAL, why, why_size, "region%d is label-less: its one namespace "
+			      "is the whole region (%llu bytes), not %llu", id,
+			      (unsigned long long)r->size, (unsigned long long)size);
+	if (r->start % align || r->size % align)
+		return refuse(-EINVAL, why, why_size, "region%d [mem %#llx, +%#llx) is not "
+			      "aligned to %llu KiB", id, (unsigned long long)r->start,
+			      (unsigned long long)r->size, (unsigned long long)(align >> 10));
+	if (r->start % section || r->size % section)
+		return refuse(-EINVAL, why, why_size, "region%d [mem %#llx, +%#llx) is not whole "
+			      "%llu MiB sections, which memlab's memmap needs", id,
+			      (unsigned long long)r->start, (unsigned long long)r->size,
+			      (unsigned long long)(section >> 20));
+	order = (unsigned)__builtin_ctzll(align) - PAGE_SHIFT;
+	ksnprintf(owner, sizeof(owner), "dax%d.0", id);
+	ret = devmem_create_phys(r->nid, r->start, r->size, order, owner);
+	if (ret < 0)
+		return refuse(ret, why, why_size, "region%d: the memmap of dax%d.0 could not be "
+			      "made: %s (the log says why)", id, id, err_text(ret));
+	r->ns.mode = ND_MODE_DEVDAX;
+	r->ns.align = align;
+	r->ns.devmem_id = ret;
+	r->ns.nr_binds = 1;
+	pr_info("nd: namespace%d.0: devdax, align %llu KiB: dax%d.0 on devmem%d", id,
+		(unsigned long long)(align >> 10), id, ret);
+	return 0;
+}
+
+int nd_destroy(int id, char *why, size_t why_size)
+{
+	struct nd_region *r = id >= 0 && id < nr_regions ? &regions[id] : NULL;
+	int err;
+
+	if (!r)
+		return refuse(-ENOENT, why, why_size, "region%d: no such region", id);
+	if (r->ns.mode == ND_MODE_RAW)
+		return 0;
+	err = devmem_destroy(r->ns.devmem_id);
+	if (err)
+		return refuse(err, why, why_size, "namespace%d.0: dax%d.0 is in use (%s)", id, id,
+			      err_text(err));
+	r->ns.mode = ND_MODE_RAW;
+	r->ns.align = 0;
+	r->ns.devmem_id = -1;
+	pr_info("nd: namespace%d.0: raw again", id);
+	return 0;
+}
+
+int nd_rebind(int id, int d, char *why, size_t why_size)
+{
+	struct nd_region *r = id >= 0 && id < nr_regions ? &regions[id] : NULL;
+	int err;
+
+	if (!r)
+		return refuse(-ENOENT, why, why_size, "region%d: no such region", id);
+	if (r->ns.mode != ND_MODE_DEVDAX)
+		return refuse(-EINVAL, why, why_size, "namespace%d.0 is raw: no dax device to "
+			      "rebind", id);
+	err = devmem_rebind(r->ns.devmem_id, d);
+	if (err)
+		return refuse(err, why, why_size, "dax%d.0: rebind: %s", id, err_text(err));
+	r->ns.nr_binds++;
+	return 0;
+}
+
+void nd_list_dump(struct printer *p)
+{
+	if (!nr_regions) {
+		pr_printf(p, "no persistent memory regions\n");
+		return;
+	}
+	pr_printf(p, "[\n");
+	for (int i = 0; i < nr_regions; i++) {
+		const struct nd_region *r = &regions[i];
+
+		pr_printf(p, "  {\n    \"dev\":\"region%d\",\n    \"size\":%llu,\n"
+			  "    \"align\":%llu,\n    \"available_size\":0,\n    \"type\":\"pmem\",\n"
+			  "    \"numa_node\":%d,\n    \"namespaces\":[\n      {\n"
+			  "        \"dev\":\"namespace%d.0\",\n        \"mode\":\"%s\",\n",
+			  i, (unsigned long long)r->size, 16ULL << 20, r->nid, i,
+			  nd_mode_name(r->ns.mode));
+		if (r->ns.mode == ND_MODE_DEVDAX)
+			pr_printf(p, "        \"map\":\"mem\",\n        \"size\":%llu,\n"
+				  "        \"chardev\":\"dax%d.0\",\n        \"align\":%llu\n",
+				  (unsigned long long)r->ns.size, i, (unsigned long long)r->ns.align);
+		else
+			pr_printf(p, "        \"size\":%llu,\n        \"blockdev\":\"pmem%d\"\n",
+				  (unsigned long long)r->ns.size, i);
+		pr_printf(p, "      }\n    ]\n  }%s\n", i + 1 < nr_regions ? "," : "");
+	}
+	pr_printf(p, "]\n");
+}
+
+void nd_dax_dump(struct printer *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < nr_regions; i++) {
+		const struct nd_region *r = &regions[i];
+		const struct dev_pagemap *pgmap;
+
+		if (r->ns.mode != ND_MODE_DEVDAX)
+			continue;
+		pgmap = devmem_find(r->ns.devmem_id);
+		pr_printf(p, "%s  {\n    \"chardev\":\"dax%d.0\",\n    \"size\":%llu,\n"
+			  "    \"target_node\":%d,\n    \"align\":%llu,\n    \"mode\":\"devdax\",\n"
+			  "    \"devmem\":%d,\n    \"binds\":%llu,\n    \"last_init\":\"%s\",\n"
+			  "    \"last_init_cycles\":%llu\n  }", n ? ",\n" : "[\n", i,
+			  (unsigned long long)r->ns.size, r->nid, (unsigned long long)r->ns.align,
+			  r->ns.devmem_id, (unsigned long long)r->ns.nr_binds,
+			  pgmap ? mech_design_name(pgmap->last_design) : "?",
+			  pgmap ? (unsigned long long)pgmap->last_init_cycles : 0ULL);
+		n++;
+	}
+	pr_printf(p, n ? "\n]\n" : "no dax devices\n");
+}

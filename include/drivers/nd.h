@@ -1,0 +1,107 @@
+/*
+ * nd.h - a model of Linux's libnvdimm for label-less persistent memory:
+ * region -> namespace -> mode (drivers/nvdimm/nd.c).
+ *
+ * Each persistent-memory SPA range of the NFIT becomes a region (regionN,
+ * in NFIT order).  memlab cannot read namespace labels (they come through
+ * the DIMM's _DSM methods, AML), so every region is label-less and, as in
+ * Linux, has exactly one namespace covering it all, namespaceN.0.  A
+ * namespace is in one of two modes:
+ *   raw     the boot state: no struct pages (Linux gives it a pmem block
+ *           device; memlab has no block layer, so it is just the range);
+ *   devdax  a device-dax instance daxN.0 with a memmap: the namespace's
+ *           range is ZONE_DEVICE memory (devmem_create_phys(), mm/memremap.c)
+ *           in compound pages of the namespace's align: 4 KiB (order 0)
+ *           or 2 MiB (order 9).  1 GiB is refused: its order-18 compounds
+ *           would cross memlab's 128 MiB sections (MAX_DEVICE_COMPOUND_ORDER).
+ *           The memmap lives in RAM (Linux's --map=mem), and no info block
+ *           is written to the NVDIMM, so daxN.0 is the whole namespace.
+ * Linux's create-namespace on a label-less region reconfigures the one
+ * namespace; destroy-namespace returns it to raw; so do these.
+ *
+ * Context: (main) only; nd_add_region() at boot.
+ */
+#ifndef DRIVERS_ND_H
+#define DRIVERS_ND_H
+
+#include <lib/types.h>
+#include <lib/printer.h>
+
+#define ND_MAX_REGIONS	16
+
+enum nd_mode { ND_MODE_RAW, ND_MODE_DEVDAX };
+
+struct nd_namespace {
+	enum nd_mode mode;
+	u64 size;		/* bytes: the whole region (label-less) */
+	u64 align;		/* devdax: 4096 or 2 MiB; raw: 0 */
+	int devmem_id;		/* devdax: its device range (include/mm/memremap.h), else -1 */
+	u64 nr_binds;		/* devdax binds and rebinds so far */
+};
+
+struct nd_region {
+	int id;			/* N of regionN */
+	u64 start, size;	/* the SPA range */
+	int nid;		/* its node (the NFIT's proximity domain) */
+	u16 spa_index;		/* the NFIT's range index */
+	struct nd_namespace ns;	/* namespaceN.0 */
+};
+
+/*
+ * nd_add_region() - a persistent-memory range [start, start + size) of
+ * node nid, the NFIT's SPA range spa_index, as the next region.  Returns
+ * its id, or -ENOSPC (ND_MAX_REGIONS regions already) or -EINVAL (empty).
+ * Context: (boot).
+ */
+int nd_add_region(u64 start, u64 size, int nid, u16 spa_index);
+
+/* nd_region() - region id, or NULL. */
+const struct nd_region *nd_region(int id);
+
+/* nd_parse_align() - "4K"/"4096", "2M", "1G" (as ndctl reads --align) in bytes, 0 if not a size. */
+u64 nd_parse_align(const char *s);
+
+/*
+ * nd_create_devdax() - ndctl create-namespace --mode=devdax --align=A
+ * [--size=S] on region id: its namespace becomes devdax, with a memmap of
+ * compounds of align (bind, timed, with the switch's design of memmap
+ * init).  size 0 means the whole region.  Refused, with the reason in
+ * why[0, size) and nothing changed: -ENOENT (no such region), -EBUSY (the
+ * namespace is devdax already: in use as daxN.0), -EINVAL (align not 4 KiB,
+ * 2 MiB or 1 GiB; 1 GiB, which memlab's compounds cannot hold; a region
+ * not aligned to align or to the 128 MiB section; a size other than the
+ * region's: a label-less region has one namespace, all of it), -ENOSPC (a
+ * size larger than the region), or mm's error from devmem_create_phys().
+ * Context: (main) or the shell's job.
+ */
+int nd_create_devdax(int id, u64 align, u64 size, char *why, size_t why_size);
+
+/*
+ * nd_destroy() - ndctl destroy-namespace: a devdax namespace goes back to
+ * raw (its memmap poisoned and unmapped: devmem_destroy()).  -ENOENT, or
+ * -EBUSY (another operation holds its memory: range_claim.h), with the
+ * reason in why; a raw namespace is left as it is (0).  Context: (main).
+ */
+int nd_destroy(int id, char *why, size_t why_size);
+
+/*
+ * nd_rebind() - unbind and bind daxN.0 again: memmap poisoned, then
+ * initialised by design d (-1: the switch's, mech_design(MECH_MEMMAP_INIT)),
+ * timed (devmem_rebind()).  -ENOENT, -EINVAL (not devdax, or a bad design).
+ * Context: (main) or the shell's job.
+ */
+int nd_rebind(int id, int d, char *why, size_t why_size);
+
+/* nd_mode_name() - "raw", "devdax". */
+const char *nd_mode_name(enum nd_mode mode);
+
+/* nd_list_dump() - `ndctl list -RN` style JSON: regions with their namespaces. */
+void nd_list_dump(struct printer *p);
+
+/* nd_dax_dump() - `daxctl list` style JSON: the dax devices. */
+void nd_dax_dump(struct printer *p);
+
+/* nd_reset() - forget every region (host tests). */
+void nd_reset(void);
+
+#endif

@@ -1,0 +1,117 @@
+"""Persistent memory: QEMU's NVDIMM (-machine nvdimm=on, a 4 GiB RAM
+backend with reserve=off) read from the NFIT, shown as a label-less region
+with one raw namespace, Persistent Memory in /proc/iomem, devdax with 2 MiB
+compound pages, rebound with each memmap init design, the live memmap
+compared byte for byte, destroyed; bad requests refused with nothing
+changed.  No assertion depends on how fast the machine is: times are only
+checked to be printed."""
+
+import re
+
+# The machine type is q35 in memlab.py's argv; QEMU merges a second
+# -machine option into it, so nvdimm=on comes in through `extra`.
+NVDIMM = ["-machine", "nvdimm=on",
+          "-object", "memory-backend-ram,id=nv0,size=4G,reserve=off",
+          "-device", "nvdimm,id=nvdimm0,memdev=nv0"]
+MEM = "2G,slots=4,maxmem=40G"
+
+
+def nd_state(m):
+    """What a refused request must leave as it was."""
+    return (m.run("cat /sys/bus/nd/devices/namespace0.0/mode"),
+            m.run("cat /sys/bus/nd/devices/dax0.0/size"),
+            m.run("cat /sys/bus/nd/devices/dax0.0/align"),
+            m.run("devmem list"))
+
+
+def test_pmem_region_devdax_rebind_destroy(boot):
+    m = boot(mem=MEM, extra=NVDIMM)
+
+    out = m.run("acpi nfit")
+    assert "NFIT, 224 bytes" in out, out
+    assert re.search(r"SPA range\s+1\n\s+memory device map\s+1\n", out), out
+    assert re.search(r"control region\s+1\n", out), out
+    assert "[mem 0x0000000100000000-0x00000001ffffffff] persistent memory" in out, out
+    assert "NFIT" in m.run("acpi tables")
+
+    out = m.run("cat /proc/iomem")
+    assert "100000000-1ffffffff : Persistent Memory" in out, out
+
+    assert m.run("ls /sys/bus/nd/devices").split() == ["dax0.0", "namespace0.0", "region0"]
+    assert m.run("cat /sys/bus/nd/devices/region0/size").strip() == "4294967296"
+    assert m.run("cat /sys/bus/nd/devices/region0/numa_node").strip() == "0"
+    assert m.run("cat /sys/bus/nd/devices/namespace0.0/mode").strip() == "raw"
+    assert m.run("cat /sys/bus/nd/devices/dax0.0/size").strip() == "0"
+    out = m.run("nd list")
+    assert '"dev":"namespace0.0"' in out and '"mode":"raw"' in out, out
+
+    out = m.run("nd create-namespace --mode=devdax --align=2M", timeout=300)
+    assert re.search(r"namespace0\.0: devdax, align 2048 KiB, dax0\.0 \(devmem(\d+)\): "
+                     r"1048576 struct pages initialised \(new\) in \d+ cycles", out), out
+    devmem = re.search(r"devmem(\d+)\)", out).group(1)
+    assert m.run("cat /sys/bus/nd/devices/namespace0.0/mode").strip() == "dax"
+    assert m.run("cat /sys/bus/nd/devices/namespace0.0/holder").strip() == "dax0.0"
+    assert m.run("cat /sys/bus/nd/devices/dax0.0/size").strip() == "4294967296"
+    assert m.run("cat /sys/bus/nd/devices/dax0.0/align").strip() == "2097152"
+    out = m.run("nd dax")
+    assert '"chardev":"dax0.0"' in out and '"align":2097152' in out, out
+    out = m.run("devmem list")
+    assert re.search(r"1048576\s+2048 KiB new: .*dax0\.0", out), out
+
+    for design in ("old", "new", "template-nt"):
+        out = m.run(f"nd rebind dax0.0 {design}", timeout=300)
+        name = "new" if design == "new" else design
+        assert re.search(rf"dax0\.0: rebind \({name}\): 1048576 struct pages in \d+ cycles", out), out
+
+    out = m.run(f"devmem compare {devmem}", timeout=600)
+    assert "old, new and template-nt memmaps: identical (1048576 struct pages" in out, out
+
+    # the range is the driver's: devmem leaves it alone
+    out = m.run(f"devmem destroy {devmem}")
+    assert "it is dax0.0's memory" in out, out
+
+    out = m.run("nd destroy-namespace namespace0.0")
+    assert "namespace0.0: raw" in out, out
+    assert m.run("devmem list").strip() == "no device memory ranges"
+    assert m.run("cat /sys/bus/nd/devices/namespace0.0/mode").strip() == "raw"
+    assert "Persistent Memory" in m.run("cat /proc/iomem")
+
+    # 4 KiB pages, and back
+    out = m.run("nd create-namespace --align=4K", timeout=300)
+    assert "align 4 KiB" in out, out
+    assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
+    assert m.alive()
+
+
+def test_pmem_bad_requests_change_nothing(boot):
+    m = boot(mem=MEM, extra=NVDIMM)
+
+    before = nd_state(m)
+    for cmd, why in [
+            ("nd create-namespace --align=1G", "MAX_DEVICE_COMPOUND_ORDER"),
+            ("nd create-namespace --align=3M", "devdax aligns to 4K, 2M or 1G"),
+            ("nd create-namespace --size=8589934592", "larger than the region"),
+            ("nd create-namespace --size=1073741824", "label-less"),
+            ("nd create-namespace -r region3", "no such region"),
+            ("nd create-namespace --mode=fsdax", "memlab has raw and devdax"),
+            ("nd rebind dax0.0", "is raw"),
+            ("nd destroy-namespace namespace9.0", "no such region")]:
+        out = m.run(cmd)
+        assert why in out, (cmd, out)
+        assert nd_state(m) == before, cmd
+
+    out = m.run("nd create-namespace --align=2M", timeout=300)
+    assert "devdax" in out, out
+    during = nd_state(m)
+    out = m.run("nd create-namespace --align=4K")
+    assert "in use as dax0.0" in out and "nothing changed" in out, out
+    assert nd_state(m) == during
+    assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
+    assert nd_state(m) == before
+
+
+def test_pmem_without_nvdimm(boot):
+    m = boot()
+    assert m.run("acpi nfit").strip() == "no NFIT"
+    assert m.run("nd list").strip() == "no persistent memory regions"
+    assert m.run("nd dax").strip() == "no dax devices"

@@ -196,8 +196,20 @@ __noreturn void smp_ap_main(struct percpu *pc)
 	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)pc);	/* after the GDT: a GS load clears it */
 	pc->x2apic = lapic_ap_setup();
 	__atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
-	for (;;)
-		cpu_idle();	/* sti; hlt */
+	for (;;) {
+		u32 req;
+
+		irq_disable();	/* so no wake-up falls between the check and the hlt */
+		req = __atomic_load_n(&pc->work_req, __ATOMIC_ACQUIRE);
+		if (req == pc->work_done) {
+			cpu_idle();	/* sti; hlt: sti's one-instruction delay keeps them together */
+			continue;
+		}
+		irq_enable();
+		pc->work_fn(pc->work_arg);
+		pc->works++;
+		__atomic_store_n(&pc->work_done, req, __ATOMIC_RELEASE);
+	}
 }
 
 /* Why an AP that did not come online stopped, from its trampoline stage. */
@@ -371,7 +383,9 @@ static const char *state_name(const struct percpu *pc)
 {
 	switch (pc->state) {
 	case CPU_ONLINE:
-		return pc->cpu == 0 ? "online (main loop)" : "online (idle)";
+		if (pc->cpu == 0)
+			return "online (main loop)";
+		return pc->work_req != pc->work_done ? "online (work)" : "online (idle)";
 	case CPU_STARTING:
 		return "starting";
 	case CPU_FAILED:

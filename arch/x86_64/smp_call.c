@@ -144,6 +144,35 @@ int on_each_cpu(void (*fn)(void *arg), void *arg, bool wait)
 	return missing;
 }
 
+/* ---- work items for the idle loop ------------------------------------------ */
+
+/* smp_start_work() - see arch/smp.h: the item in the area, then the IPI
+ * that wakes the idle loop (its handler finds no call and returns). */
+int smp_start_work(unsigned cpu, void (*fn)(void *arg), void *arg)
+{
+	struct percpu *pc = (struct percpu *)smp_cpu(cpu);
+
+	if (!pc)
+		return -ENODEV;
+	if (pc == this_cpu() || cpu == 0)
+		return -EINVAL;
+	if (pc->state != CPU_ONLINE)
+		return -ENODEV;
+	if (smp_work_running(cpu))
+		return -EBUSY;
+	pc->work_fn = fn;
+	pc->work_arg = arg;
+	__atomic_store_n(&pc->work_req, pc->work_req + 1, __ATOMIC_RELEASE);
+	return lapic_send_ipi(pc->apic_id, ICR_FIXED | ICR_ASSERT | SMP_CALL_VECTOR);
+}
+
+bool smp_work_running(unsigned cpu)
+{
+	const struct percpu *pc = smp_cpu(cpu);
+
+	return pc && __atomic_load_n(&pc->work_done, __ATOMIC_ACQUIRE) != pc->work_req;
+}
+
 /* ---- TLB shootdown ---------------------------------------------------------- */
 
 struct flush_range {

@@ -6,9 +6,11 @@
  * shell, every interrupt of a device.  Every other CPU the firmware lists
  * (the MADT's enabled processors, numbered as include/mm/numa_cpu.h numbers
  * them) is started by smp_init() through a real-mode trampoline
- * (arch/x86_64/smp_trampoline.asm, arch/x86_64/smp.c), and then only halts in
- * its idle loop and answers calls (arch/x86_64/smp_call.c): it never takes
- * a lock, never allocates, never prints.  docs/smp.md tells the whole story.
+ * (arch/x86_64/smp_trampoline.asm, arch/x86_64/smp.c), and then halts in
+ * its idle loop and answers calls (arch/x86_64/smp_call.c).  Its idle loop
+ * also runs the one work item CPU 0 may give it (smp_start_work(): the
+ * `stress` command's loop, which runs mm there); it never prints.
+ * docs/smp.md tells the whole story.
  *
  * Context: smp_init() at boot; the rest from the main loop unless said.
  */
@@ -61,6 +63,12 @@ struct percpu {
 	volatile u32 call_req;	/* bumped by the caller */
 	volatile u32 call_done;	/* set to call_req by the CPU when fn returned */
 	u64 calls;		/* calls it ran */
+	/* the work item its idle loop runs with interrupts on (smp_start_work()) */
+	void (*work_fn)(void *arg);
+	void *work_arg;
+	volatile u32 work_req;	/* bumped by the CPU that started it */
+	volatile u32 work_done;	/* set to work_req by the CPU when fn returned */
+	u64 works;		/* work items it ran */
 	/* what smp_stop_others() made it save */
 	u64 stop_rip, stop_rsp;
 	struct cpu_tables tables;	/* its GDT and TSS */
@@ -115,6 +123,20 @@ int smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, boo
  * logged and marked CPU_STUCK).  Context: main loop (CPU 0).
  */
 int on_each_cpu(void (*fn)(void *arg), void *arg, bool wait);
+
+/*
+ * smp_start_work() - give AP cpu a work item: its idle loop runs fn(arg)
+ * once, with interrupts on (so it still answers calls, TLB shootdowns and
+ * the panic's stop while fn runs), for as long as fn takes.  The call IPI
+ * wakes it.  fn must return by itself (a flag it polls, a count); it may
+ * take locks and run mm, but must not print.  Returns 0; -EINVAL for CPU
+ * 0 (the main loop is its idle loop); -ENODEV for a CPU that is not
+ * online; -EBUSY while its previous item has not returned.
+ * smp_work_running() - has cpu's item not returned yet?
+ * Context: main loop (CPU 0), one starter at a time.
+ */
+int smp_start_work(unsigned cpu, void (*fn)(void *arg), void *arg);
+bool smp_work_running(unsigned cpu);
 
 /*
  * smp_flush_tlb_range() - drop [va, va+size) from the TLB of every online

@@ -158,6 +158,7 @@ SHELL_OBJS := \
 	shell/cmd_sys.o \
 	shell/cmd_arch.o \
 	shell/cmd_smp.o \
+	shell/cmd_stress.o \
 	shell/cmd_acpi.o \
 	shell/cmd_kernel.o \
 	shell/cmd_memmap.o \

@@ -1,0 +1,156 @@
+"""`stress` (docs/smp.md): allocations from every CPU at once, under
+multi-threaded TCG with -smp 4.  Each CPU allocates, fills, checks and
+frees blocks of orders 0-10; the report must show 4 CPUs that each did
+work, no pattern error, no bad free, and the free pages after draining
+every pcp list equal to those before.  Then the buddy's own counts agree
+(/proc/buddyinfo summed against zoneinfo's free pages).  One run goes on
+in the background while a DIMM is added and ejected through QMP.  Linux's
+CPU views (/sys/devices/system/cpu/...) and the node's CPUs on a
+two-node machine.
+
+Counts only, no times: every bound is a generous timeout."""
+
+import re
+
+import pytest
+
+import memlab
+import hotplug as hp
+
+
+@pytest.fixture(autouse=True)
+def multi_thread_tcg(monkeypatch):
+    """-accel tcg,thread=multi: one host thread per virtual CPU."""
+    argv = memlab.Machine.argv
+
+    def with_mttcg(self):
+        a = argv(self)
+        a[a.index("-accel") + 1] = "tcg,thread=multi"
+        return a
+    monkeypatch.setattr(memlab.Machine, "argv", with_mttcg)
+
+
+STRESS_TIMEOUT = 300.0 * memlab.SCALE
+ROW = re.compile(r"^ *(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$", re.M)
+FREE = re.compile(r"^stress: free pages before (\d+), after (\d+): (.*)$", re.M)
+
+
+def stress_rows(out):
+    """{cpu: (ops, allocs, failed, checked, errors, bad frees)}."""
+    return {int(r[0]): tuple(int(x) for x in r[1:]) for r in ROW.findall(out)}
+
+
+def check_report(out, ncpus):
+    rows = stress_rows(out)
+    assert sorted(rows) == list(range(ncpus)), out
+    for cpu, (ops, allocs, failed, checked, errors, bad) in rows.items():
+        assert ops > 0 and allocs > 0 and checked > 0, (cpu, out)
+        assert errors == 0 and bad == 0, (cpu, out)
+    assert "stress: pattern errors: 0, bad frees: 0" in out, out
+    assert "pattern error at" not in out, out
+    return rows
+
+
+def buddyinfo_free(m):
+    """Free pages summed from /proc/buddyinfo: count * 2^order."""
+    total = 0
+    for line in hp.cat(m, "/proc/buddyinfo").splitlines():
+        cols = line.split()
+        if len(cols) < 5 or cols[0] != "Node":
+            continue
+        total += sum(int(n) << o for o, n in enumerate(cols[4:]))
+    return total
+
+
+def check_consistent(m):
+    """buddyinfo's blocks add up to zoneinfo's free pages, after a drain."""
+    hp.sh(m, "drain")
+    zi = hp.zoneinfo(m)
+    assert buddyinfo_free(m) == sum(z["free"] for z in zi.values())
+
+
+def test_stress_four_cpus(boot):
+    m = boot(extra=["-smp", "4"], timeout=memlab.BOOT_TIMEOUT * 3)
+    out = hp.sh(m, "stress -n 20000", timeout=STRESS_TIMEOUT)
+    assert "stress: 4 CPUs, orders 0-10, 20000 operations each" in out, out
+    rows = check_report(out, 4)
+    assert all(r[0] == 20000 for r in rows.values()), out
+    free = FREE.search(out)
+    assert free and free.group(1) == free.group(2), out
+    assert free.group(3) == "equal, no page lost", out
+    check_consistent(m)
+    assert "online (idle)" in hp.sh(m, "cpus")
+    # small orders only: the pcp lists and their locks, from four CPUs
+    out = hp.sh(m, "stress -n 20000 orders=0-3", timeout=STRESS_TIMEOUT)
+    check_report(out, 4)
+    free = FREE.search(out)
+    assert free and free.group(3) == "equal, no page lost", out
+    check_consistent(m)
+
+
+def test_stress_ctrl_c_stops_every_cpu(boot):
+    m = boot(extra=["-smp", "4"], timeout=memlab.BOOT_TIMEOUT * 3)
+    m.send_line("stress -t 3600")
+    m.wait_for(r"stress: 4 CPUs, orders 0-10, 3600 s", timeout=STRESS_TIMEOUT)
+    m.send_bytes(b"\x03")
+    out = m.wait_prompt(timeout=STRESS_TIMEOUT).replace("\r", "")
+    assert "stress: interrupted: every CPU stopped and freed what it kept" in out, out
+    assert "stress: pattern errors: 0, bad frees: 0" in out, out
+    free = FREE.search(out)
+    assert free and free.group(3) == "equal, no page lost", out
+    check_consistent(m)
+    assert len(re.findall(r"online \(idle\)", hp.sh(m, "cpus"))) == 3
+
+
+def eject(m, dimm):
+    """device_del; True once DEVICE_DELETED came, False when memlab refused
+    the eject (its pages in use: _OST 0x81) or left it pending."""
+    q = m.qmp()
+    q.cmd("device_del", id=dimm)
+    while True:
+        ev = q.wait_event(None, timeout=hp.UNPLUG_DELAY_MAX * 3)
+        if ev["event"] == "DEVICE_DELETED" and ev["data"].get("device") == dimm:
+            q.cmd("object-del", id=f"mem-{dimm}")
+            return True
+        info = ev["data"].get("info", {}) if ev["event"] == "ACPI_DEVICE_OST" else {}
+        if info.get("device") == dimm and info.get("source") == hp.OST_EJECT_REQUEST and \
+                info.get("status") not in (hp.OST_SUCCESS, 0x84):
+            return False
+
+
+def test_stress_during_hotplug(boot):
+    """stress in the background while a DIMM comes and goes: either the
+    eject works or memlab refuses it (stress pages in the DIMM); the
+    state stays consistent either way, and a later run loses no page."""
+    m = hp.boot_hotplug(boot, extra=["-smp", "4"])
+    before = hp.meminfo(m)["MemTotal"]
+    out = hp.sh(m, "stress -t 3600 &")
+    assert re.search(r"\[(\d+)\] stress -t 3600: running in the background", out), out
+    job = re.search(r"\[(\d+)\]", out).group(1)
+    hp.plug(m, "d1", 1 << 30)
+    assert hp.meminfo(m)["MemTotal"] > before
+    ejected = eject(m, "d1")
+    hp.settle(m)
+    # a DIMM onlined movable holds no stress page (they are unmovable): its
+    # eject offlines it while the four CPUs allocate, and must succeed
+    hp.set_auto_online(m, "online_movable")
+    hp.plug(m, "d2", 1 << 30)
+    assert eject(m, "d2"), hp.sh(m, "hotplug")
+    hp.settle(m)
+    assert "stress" in hp.sh(m, "jobs")
+    hp.sh(m, f"kill {job}")
+    # fg waits for the job's end and prints what it kept, or, when it has
+    # ended already, the report comes before fg's prompt
+    out = hp.sh(m, "fg", timeout=STRESS_TIMEOUT)
+    assert f"[{job}] interrupted after" in out or "stress: interrupted" in out, out
+    check_report(out, 4)
+    free = FREE.search(out)
+    assert free, out
+    if ejected:
+        assert hp.meminfo(m)["MemTotal"] == before
+    check_consistent(m)
+    # the state the hotplug left: a run now loses nothing
+    out = hp.sh(m, "stress -n 5000", timeout=STRESS_TIMEOUT)
+    check_report(out, 4)
+    assert FREE.search(out).group(3) == "equal, no page lost", out
+    check_consistent(m)

@@ -182,6 +182,7 @@ VIEWS_OBJS := \
 	views/vfs.o \
 	views/iomem.o \
 	views/sysfs_memory.o \
+	views/sysfs_cpu.o \
 	views/sysfs_params.o \
 	views/proc_mm.o \
 	views/proc_sys.o \

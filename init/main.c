@@ -37,6 +37,7 @@
 #include <mm/platform.h>
 #include <views/mm_views.h>
 #include <views/memory_sysfs.h>
+#include <views/cpu_sysfs.h>
 #include <mm/memory_hotplug.h>
 #include <kernel/meminit_work.h>
 
@@ -253,6 +254,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	vfs_init();			/* /proc files registered at link time */
 	vfs_set_chunk_source(vfs_chunk_from_buddy);	/* more nodes past the static ones */
 	mm_views_init();		/* /sys/devices/system/node/nodeN/... */
+	cpu_sysfs_init();		/* /sys/devices/system/cpu/cpuN/... */
 	sysfs_params_init();		/* /sys/module/MODULE/parameters/: a few, first */
 	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */
 	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */

@@ -154,3 +154,54 @@ def test_stress_during_hotplug(boot):
     check_report(out, 4)
     assert FREE.search(out).group(3) == "equal, no page lost", out
     check_consistent(m)
+
+
+NUMA2_SMP4 = ["-smp", "4,sockets=2,cores=2,threads=1",
+              "-object", "memory-backend-ram,id=m0,size=1G",
+              "-object", "memory-backend-ram,id=m1,size=1G",
+              "-numa", "node,nodeid=0,cpus=0-1,memdev=m0",
+              "-numa", "node,nodeid=1,cpus=2-3,memdev=m1"]
+CPUDIR = "/sys/devices/system/cpu"
+NODEDIR = "/sys/devices/system/node"
+
+
+def test_cpu_views_two_nodes(boot):
+    """Linux's CPU lists and per-CPU files, and each node's real CPUs."""
+    m = boot(extra=NUMA2_SMP4, timeout=memlab.BOOT_TIMEOUT * 3)
+    for name in ("online", "possible", "present"):
+        assert hp.cat(m, f"{CPUDIR}/{name}").strip() == "0-3", name
+    assert hp.cat(m, f"{CPUDIR}/offline").strip() == ""
+    assert "No such file" in hp.sh(m, f"cat {CPUDIR}/cpu0/online")
+    for cpu in (1, 2, 3):
+        assert hp.cat(m, f"{CPUDIR}/cpu{cpu}/online").strip() == "1"
+    for cpu, node in ((0, 0), (1, 0), (2, 1), (3, 1)):
+        assert hp.sh(m, f"ls -l {CPUDIR}/cpu{cpu}/node{node}").strip().endswith(
+            f"node{node} -> ../../node/node{node}"), cpu
+        assert hp.sh(m, f"ls -l {NODEDIR}/node{node}/cpu{cpu}").strip().endswith(
+            f"cpu{cpu} -> ../../cpu/cpu{cpu}"), cpu
+        assert hp.cat(m, f"{CPUDIR}/cpu{cpu}/node{node}/cpulist").strip() == \
+            ("0-1" if node == 0 else "2-3")
+    assert hp.cat(m, f"{NODEDIR}/node0/cpulist").strip() == "0-1"
+    assert hp.cat(m, f"{NODEDIR}/node1/cpulist").strip() == "2-3"
+    assert hp.cat(m, f"{NODEDIR}/node0/cpumap").strip() == "3"
+    assert hp.cat(m, f"{NODEDIR}/node1/cpumap").strip() == "c"
+    # the stress run on two nodes: each CPU allocates from its own node first
+    out = hp.sh(m, "stress -n 5000", timeout=STRESS_TIMEOUT)
+    check_report(out, 4)
+    assert FREE.search(out).group(3) == "equal, no page lost", out
+    check_consistent(m)
+
+
+def test_cpu_views_not_present(boot):
+    """-smp 2,maxcpus=4: two CPUs present and online, four possible.  QEMU
+    lists the other two as disabled in a MADT older than revision 5 (no
+    online-capable flag), which Linux counts as possible too."""
+    m = boot(extra=["-smp", "2,maxcpus=4"])
+    madt = hp.sh(m, "acpi madt")
+    assert len(re.findall(r"local APIC: APIC id \d+, UID \d+, disabled", madt)) == 2, madt
+    assert hp.cat(m, f"{CPUDIR}/online").strip() == "0-1"
+    assert hp.cat(m, f"{CPUDIR}/present").strip() == "0-1"
+    assert hp.cat(m, f"{CPUDIR}/possible").strip() == "0-3"
+    assert hp.cat(m, f"{CPUDIR}/offline").strip() == "2-3"
+    assert hp.cat(m, f"{CPUDIR}/cpu1/online").strip() == "1"
+    assert "No such file" in hp.sh(m, f"ls {CPUDIR}/cpu2")

@@ -26,6 +26,18 @@
  * managed pages changed meanwhile (memory added or removed by hotplug)
  * the two cannot be compared, and the report says so instead.
  *
+ * What the APs read without a lock while they allocate, and CPU 0's
+ * hotplug may change meanwhile (none went wrong in tests/qemu/test_stress.py,
+ * but none is made safe for readers either): the node's zonelist, rebuilt
+ * in place by online and offline; a zone's watermarks, lowmem_reserve and
+ * managed_pages, read by the watermark check; the spans that
+ * page_zone() and the free path's checks use.  Two things stress avoids
+ * rather than fixes: deferred_grow_zone() (deferred init's counts are the
+ * main loop's, so the run waits until deferred init is done), and any
+ * message from an AP (the log ring has no lock: allocations use
+ * __GFP_NOWARN, and the APs print nothing; a bad page report, or an
+ * MM_WARN_ON() on an AP, would still print from there).
+ *
  * Context: (main) and the command's job; the APs' loops as said.
  */
 #include <shell/shell.h>
@@ -84,6 +96,7 @@ static volatile bool stress_stop;	/* every CPU polls it between two operations *
 static u64 stress_deadline_ns;		/* -t: ktime_ns() at which all stop; 0 none */
 static unsigned stress_lo, stress_hi;	/* the orders */
 static bool stress_busy;		/* one run at a time */
+static u64 stress_limit;		/* pages each CPU may keep in this run */
 
 static u64 stress_rand(struct stress_cpu *st)
 {
@@ -393,6 +406,7 @@ static unsigned stress_start(const struct stress_args *a, unsigned long free_bef
 	limit = free_before / (4 * (n ? n : 1));
 	if (limit > STRESS_KEPT_PAGES)
 		limit = STRESS_KEPT_PAGES;
+	stress_limit = limit;
 	for (unsigned c = 0; c < MM_NR_CPUS; c++) {
 		struct stress_cpu *st = &stress_cpus[c];
 
@@ -479,7 +493,7 @@ static int cmd_stress(struct printer *out, int argc, char **argv)
 	else
 		pr_printf(out, "%llu s", (unsigned long long)a.seconds);
 	pr_printf(out, ", up to %u blocks and %llu pages kept per CPU\n", STRESS_MAX_KEPT,
-		  (unsigned long long)boot->limit_pages);
+		  (unsigned long long)stress_limit);
 
 	if (boot->chosen) {
 		while (!stress_finished(boot)) {

@@ -40,9 +40,9 @@ def stress_rows(out):
     return {int(r[0]): tuple(int(x) for x in r[1:]) for r in ROW.findall(out)}
 
 
-def check_report(out, ncpus):
+def check_report(out, ncpus, cpus=None):
     rows = stress_rows(out)
-    assert sorted(rows) == list(range(ncpus)), out
+    assert sorted(rows) == (cpus or list(range(ncpus))), out
     for cpu, (ops, allocs, failed, checked, errors, bad) in rows.items():
         assert ops > 0 and allocs > 0 and checked > 0, (cpu, out)
         assert errors == 0 and bad == 0, (cpu, out)
@@ -86,6 +86,12 @@ def test_stress_four_cpus(boot):
     free = FREE.search(out)
     assert free and free.group(3) == "equal, no page lost", out
     check_consistent(m)
+    # the APs only, CPU 0 waiting in the job
+    out = hp.sh(m, "stress -n 2000 cpus=1-3 orders=2-5", timeout=STRESS_TIMEOUT)
+    assert "stress: 3 CPUs, orders 2-5, 2000 operations each" in out, out
+    check_report(out, 3, cpus=[1, 2, 3])
+    assert FREE.search(out).group(3) == "equal, no page lost", out
+    assert "stress: cpus '4' is not a list of CPUs 0-3" in hp.sh(m, "stress cpus=4")
 
 
 def test_stress_ctrl_c_stops_every_cpu(boot):

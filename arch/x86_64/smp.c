@@ -26,8 +26,9 @@
  * the boot CPU's CR4, its GS base (its struct percpu, so this_cpu() works),
  * enables its local APIC (x2APIC mode when the boot CPU's is and its CPUID
  * has it), says it is online, and halts with interrupts on until an IPI
- * comes.  It takes no lock, allocates nothing and prints nothing: mm, the
- * log and the main loop are the boot CPU's alone (docs/smp.md).
+ * comes.  It prints nothing: the log and the main loop are the boot CPU's
+ * alone.  It runs mm only in a work item CPU 0 gives it (smp_start_work():
+ * the `stress` command's loop, docs/smp.md).
  */
 #include <arch/smp.h>
 #include <arch/cpu.h>

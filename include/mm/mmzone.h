@@ -19,8 +19,9 @@
  *   nr_free + allocated + reserved == present_pages
  * where allocated counts pages handed out by the allocator.
  *
- * Locks (include/lib/lock.h: real spinning locks; only CPU 0 runs mm in
- * the kernel today; the lock legend of every field is at its end, in
+ * Locks (include/lib/lock.h: real spinning locks; in the kernel only CPU 0
+ * runs mm's operations, the other CPUs allocate and free only in `stress`
+ * (shell/cmd_stress.c); the lock legend of every field is at its end, in
  * brackets):
  *   [z]  zone->lock: the free lists, nr_free_buddy, nr_free_cma,
  *        managed_pages and the free-list event counters.  Taken by

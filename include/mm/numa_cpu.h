@@ -1,8 +1,9 @@
 /*
  * numa_cpu.h - which CPUs the firmware lists, and on which node each one is.
  *
- * mm runs on the boot CPU only; the others, started by arch/x86_64/smp.c
- * from this table, only idle and answer calls (docs/smp.md).
+ * mm's operations run on the boot CPU; the others, started by
+ * arch/x86_64/smp.c from this table, idle, answer calls, and allocate and
+ * free only in the `stress` command's loop (docs/smp.md).
  * The ACPI driver fills this table at boot from the MADT (one entry per
  * enabled processor: local APIC or local x2APIC) and the SRAT's processor
  * affinity entries, and the views print it: `numa`, and

@@ -37,6 +37,8 @@ ALLOWED_MISSING = {
                                  "the first DIMM",
     "/sys/devices/system/memory/memoryN/firmware_node": "only the blocks of "
                                                         "a DIMM have it",
+    "/sys/devices/system/cpu/cpuN/online": "every CPU but cpu0 has it, as in "
+                                           "Linux; the default boot has one CPU",
 }
 
 # Words at a `memlab> ` prompt in a fenced block that are not commands.

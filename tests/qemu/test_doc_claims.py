@@ -39,6 +39,8 @@ ALLOWED_MISSING = {
                                                         "a DIMM have it",
     "/sys/devices/system/cpu/cpuN/online": "every CPU but cpu0 has it, as in "
                                            "Linux; the default boot has one CPU",
+    "/sys/bus/nd/": "made with the first NVDIMM region (tests/qemu/test_pmem.py "
+                    "checks the files)",
 }
 
 # Words at a `memlab> ` prompt in a fenced block that are not commands.

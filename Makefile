@@ -244,7 +244,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 	-z noexecstack -T linker.ld
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-.PHONY: all iso run view debug test test-host test-qemu test-fuzz check-tree bench bench-run bench-docs clean \
+.PHONY: all iso run view debug test test-host test-qemu test-big test-fuzz check-tree bench bench-run bench-docs clean \
 	deps deps-run deps-test deps-bench soak fuzz-long FORCE
 .DELETE_ON_ERROR:
 
@@ -605,6 +605,13 @@ check-tree: $(B)/memlab.elf
 
 test-qemu: deps-test $(B)/memlab.elf
 	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_ARGS)
+
+# The plugs too big for `make test`: a 1 TiB virtio-mem plug into a 2 GiB
+# guest and its unplug to 0 (16 GiB of memmap that the host backs; a
+# couple of minutes under TCG).
+test-big: deps-test $(B)/memlab.elf
+	MEMLAB_NO_BUILD=1 MEMLAB_TIB_PLUG=1 $(PYTHON) -m pytest tests/qemu/test_virtio_mem.py \
+		-k "large_sparse_plug and 1024" -s $(PYTEST_ARGS)
 
 # Benchmarks: never part of `make test`.  Old vs new measured in one run,
 # beside the physical limit (see each benchmark's header comment).

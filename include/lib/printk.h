@@ -7,7 +7,10 @@
  * still counted.  Lines printed with kprintf() carry no prefix: the shell uses
  * it for command output.
  *
- * Context: any, including exception handlers (no locks, no allocation).
+ * Context: any CPU, any context, including exception handlers and a
+ * panic (no allocation).  printk() takes the log's own spinlock with
+ * interrupts off, and writes without it when this CPU holds it already
+ * or a panic is in progress (kernel/printk.c says why).
  */
 #ifndef LIB_PRINTK_H
 #define LIB_PRINTK_H

@@ -9,7 +9,7 @@
  * (arch/x86_64/smp_trampoline.asm, arch/x86_64/smp.c), and then halts in
  * its idle loop and answers calls (arch/x86_64/smp_call.c).  Its idle loop
  * also runs the one work item CPU 0 may give it (smp_start_work(): the
- * `stress` command's loop, which runs mm there); it never prints.
+ * `stress` command's loop, which runs mm there); it may printk().
  * docs/smp.md tells the whole story.
  *
  * Context: smp_init() at boot; the rest from the main loop unless said.
@@ -129,7 +129,7 @@ int on_each_cpu(void (*fn)(void *arg), void *arg, bool wait);
  * once, with interrupts on (so it still answers calls, TLB shootdowns and
  * the panic's stop while fn runs), for as long as fn takes.  The call IPI
  * wakes it.  fn must return by itself (a flag it polls, a count); it may
- * take locks and run mm, but must not print.  Returns 0; -EINVAL for CPU
+ * take locks, run mm and printk() (the log has its own lock).  Returns 0; -EINVAL for CPU
  * 0 (the main loop is its idle loop); -ENODEV for a CPU that is not
  * online; -EBUSY while its previous item has not returned.
  * smp_work_running() - has cpu's item not returned yet?

@@ -229,7 +229,8 @@ KTEST_OBJS := \
 	tests/kernel/ktest_mm.o \
 	tests/kernel/ktest_isolation.o \
 	tests/kernel/ktest_mech.o \
-	tests/kernel/ktest_deferred.o
+	tests/kernel/ktest_deferred.o \
+	tests/kernel/ktest_smp.o
 
 KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(INIT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) \
 	$(KERNEL_OBJS) $(LIB_OBJS) $(SHELL_OBJS) $(VIEWS_OBJS) $(MM_OBJS) $(KTEST_OBJS))

@@ -140,3 +140,32 @@ def test_smp_panic_stops_the_others(boot):
     assert all(sym.startswith("smp_ap_main+") for _, _, sym in stopped), out
     assert "CPU 0 (APIC id 0): the one that stopped the others" in out, out
     assert status == (0x70 << 1) | 1, status
+
+
+SMP_CASES = ["call_single_runs_there", "on_each_cpu_reaches_all", "tlb_shootdown_remap",
+             "spinlock_contended", "printk_from_all_cpus"]
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_smp_selftest(boot, n):
+    """`selftest smp` (tests/kernel/ktest_smp.c): with four CPUs every case
+    passes; with one each is skipped with its reason.  Then the lines the
+    CPUs printed at once are whole in `dmesg`, as the case checked."""
+    m = boot(extra=["-smp", str(n)])
+    out = m.run("selftest smp", timeout=memlab.CMD_TIMEOUT * 4)
+    assert "# selftest: 1 suites, 0 failed cases" in out, out
+    assert "not ok" not in out, out
+    for i, case in enumerate(SMP_CASES, 1):
+        if n == 1:
+            assert f"ok {i} {case} # SKIP one CPU online: nothing to call" in out, out
+        else:
+            assert re.search(rf"^\s*ok {i} {case}$", out, re.M), out
+    if n == 1:
+        return
+    log = m.run("dmesg")
+    lines = [ln for ln in log.splitlines() if "ktest-smp-line" in ln]
+    whole = re.compile(r"^\[ *\d+\.\d{6}\] ktest-smp-line run 1 cpu ([0-3]) n (\d+) "
+                       r"abcdefghijklmnopqrstuvwxyz0123456789 end$")
+    assert all(whole.match(ln) for ln in lines), log
+    assert sorted(whole.match(ln).groups() for ln in lines) == \
+        sorted((str(c), str(k)) for c in range(4) for k in range(40)), log

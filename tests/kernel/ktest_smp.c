@@ -20,7 +20,7 @@
 #include <lib/errno.h>
 
 #define ONE_CPU		"one CPU online: nothing to call"
-#define WAIT_NS		(30ULL * NSEC_PER_SEC)	/* work items' bound (TCG is slow) */
+#define WAIT_NS		(300ULL * NSEC_PER_SEC)	/* work items: "did it answer at all", not a speed bound */
 
 /* Skip t and return true when no other CPU is online. */
 static bool skip_one_cpu(struct ktest *t)
@@ -150,7 +150,7 @@ static void tlb_shootdown_remap(struct ktest *t)
 
 /* ---- a contended spinlock and the log, from work items ------------------- */
 
-#define LOCK_ROUNDS	20000
+#define LOCK_ROUNDS	1000	/* per CPU: enough to contend, few enough for a loaded 2-core TCG host */
 #define LOG_LINES	40
 
 static struct spinlock counter_lock = SPINLOCK_INIT("ktest smp counter_lock");

@@ -186,6 +186,7 @@ VIEWS_OBJS := \
 	views/sysfs_params.o \
 	views/proc_mm.o \
 	views/proc_sys.o \
+	views/proc_interrupts.o \
 	views/mech.o \
 	views/cma.o \
 	views/sysfs_nd.o \

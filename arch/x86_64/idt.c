@@ -38,8 +38,21 @@ void trap_exception(struct trap_frame *tf) __noreturn;
 
 static struct idt_entry idt[256];
 static void (*irq_handlers[NR_IRQ_LINES])(unsigned irq);
-static u64 irq_counts[NR_IRQ_LINES];
-static u64 spurious_irqs;
+
+/* What /proc/interrupts says of a wired line: the IRQ it carries (ISA IRQ,
+ * or the SCI's FADT SCI_INT), its trigger and the device's Linux name.  The
+ * counts themselves are per CPU, in struct percpu (irqs[], spurious,
+ * bad_irqs): each CPU writes only its own, so no lock. */
+static struct {
+	const char *name;	/* NULL: nothing registered on the line */
+	u8 irq;
+	bool level;
+} line_info[NR_IRQ_LINES];
+
+/* The names Linux gives the PC's ISA devices on their usual IRQs. */
+static const char *const isa_names[NR_IRQS] = {
+	[0] = "timer", [1] = "i8042", [3] = "ttyS1", [4] = "ttyS0", [8] = "rtc0", [12] = "i8042",
+};
 
 static void idt_set(unsigned vector, u64 handler, u8 ist)
 {
@@ -78,6 +91,15 @@ void idt_init(void)
 	idt_load();
 }
 
+/* line_set() - remember what line carries for /proc/interrupts (a NULL name:
+ * "irq<N>").  Context: boot. */
+static void line_set(unsigned line, unsigned irq, bool level, const char *name)
+{
+	line_info[line].irq = (u8)irq;
+	line_info[line].level = level;
+	line_info[line].name = name ? name : "irq";
+}
+
 /*
  * irq_register() - handler for ISA IRQ irq.  Through the I/O APIC the IRQ is
  * first mapped to its GSI by the MADT's overrides (IRQ 0 is GSI 2 on q35),
@@ -105,9 +127,11 @@ int irq_register(unsigned irq, void (*handler)(unsigned irq))
 			irq_handlers[gsi] = NULL;
 			return -EBUSY;
 		}
+		line_set(gsi, irq, level, isa_names[irq]);
 		return 0;
 	}
 	irq_handlers[irq] = handler;
+	line_set(irq, irq, false, isa_names[irq]);
 	pic_unmask(irq);
 	return 0;
 }
@@ -154,6 +178,7 @@ int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *
 			irq_handlers[gsi] = NULL;
 			return -1;
 		}
+		line_set(gsi, sci_int, level, "acpi");
 		*how = names[level][low];
 		return 0;
 	}
@@ -161,14 +186,112 @@ int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *
 		return -1;
 	outb(port, inb(port) | (u8)(1u << (sci_int % 8)));
 	irq_register(sci_int, handler);
+	line_set(sci_int, sci_int, true, "acpi");
 	*how = "level, 8259";
 	return 0;
 }
 
-/* irq_count() - interrupts handled on line irq since boot (spurious: any other). */
+/*
+ * irq_count_cpu() - interrupts CPU cpu handled on line irq since boot; for
+ * any other line number the spurious ones it saw (the local APIC's
+ * spurious vector, an 8259 spurious IRQ, a vector past the lines).
+ * Returns 0 for a CPU memlab does not know.  Context: any (another CPU's
+ * count is read as it is written: a relaxed 64-bit load).
+ */
+static u64 irq_count_cpu(unsigned irq, unsigned cpu)
+{
+	const struct percpu *pc = smp_cpu(cpu);
+
+	if (!pc)
+		return 0;
+	if (irq < NR_IRQ_LINES)
+		return __atomic_load_n(&pc->irqs[irq], __ATOMIC_RELAXED);
+	return __atomic_load_n(&pc->spurious, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&pc->bad_irqs, __ATOMIC_RELAXED);
+}
+
+/* irq_count() - interrupts handled on line irq since boot, summed over the
+ * CPUs (spurious: any other line number).  Context: any. */
 u64 irq_count(unsigned irq)
 {
-	return irq < NR_IRQ_LINES ? irq_counts[irq] : spurious_irqs;
+	u64 sum = 0;
+
+	for (unsigned cpu = 0; cpu < smp_nr_cpus(); cpu++)
+		sum += irq_count_cpu(irq, cpu);
+	return sum;
+}
+
+/* The CPUs /proc/interrupts has a column for: the online ones. */
+static bool column(unsigned cpu)
+{
+	const struct percpu *pc = smp_cpu(cpu);
+
+	return pc && __atomic_load_n(&pc->state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
+}
+
+/* One architecture row: "XYZ:" and each online CPU's u64 at offset off of
+ * its struct percpu, then what it counts. */
+static void arch_row(struct printer *p, const char *tag, size_t off, const char *what)
+{
+	pr_printf(p, "%3s: ", tag);
+	for (unsigned cpu = 0; cpu < smp_nr_cpus(); cpu++) {
+		if (column(cpu))
+			pr_printf(p, "%10llu ", (unsigned long long)__atomic_load_n(
+				(const u64 *)((const char *)smp_cpu(cpu) + off), __ATOMIC_RELAXED));
+	}
+	pr_printf(p, "  %s\n", what);
+}
+
+/*
+ * interrupts_dump() - /proc/interrupts in Linux's layout: a header with one
+ * "CPUn" column per online CPU; a row per wired line, labelled with the
+ * IRQ it carries, with each CPU's count, the controller ("IO-APIC", or
+ * "XT-PIC" with the 8259s), the line (GSI or IRQ) and its flow ("edge";
+ * "fasteoi" for a level I/O APIC line, "level" on the 8259) and the device;
+ * then SPU (the local APIC's spurious vector, per CPU), CAL (calls each CPU
+ * ran: cross-CPU calls, TLB shootdowns among them), TLB (shootdowns each
+ * CPU ran for another one) and ERR (the total of the other spurious
+ * interrupts).  No LOC row (memlab's tick is the PIT, not the local APIC
+ * timer) and no NMI row (an NMI is fatal or the panic's stop).
+ * Context: main loop.
+ */
+void interrupts_dump(struct printer *p)
+{
+	u64 errs = 0;
+
+	/* each name starts 11 columns after the last, none trails spaces */
+	unsigned pad = 11;
+
+	for (unsigned cpu = 0; cpu < smp_nr_cpus(); cpu++) {
+		if (!column(cpu))
+			continue;
+		pr_printf(p, "%*sCPU%u", (int)pad, "", cpu);
+		pad = 11 - 3 - (cpu >= 100 ? 3 : cpu >= 10 ? 2 : 1);
+	}
+	pr_printf(p, "\n");
+	for (unsigned line = 0; line < NR_IRQ_LINES; line++) {
+		bool apic = apic_enabled();
+
+		if (!line_info[line].name)
+			continue;
+		pr_printf(p, "%3u: ", line_info[line].irq);
+		for (unsigned cpu = 0; cpu < smp_nr_cpus(); cpu++) {
+			if (column(cpu))
+				pr_printf(p, "%10llu ", (unsigned long long)irq_count_cpu(line, cpu));
+		}
+		pr_printf(p, " %8s %3u-%-8s %s\n", apic ? "IO-APIC" : "XT-PIC", line,
+			  !line_info[line].level ? "edge" : apic ? "fasteoi" : "level",
+			  line_info[line].name);
+	}
+	arch_row(p, "SPU", offsetof(struct percpu, spurious), "Spurious interrupts");
+	arch_row(p, "CAL", offsetof(struct percpu, calls), "Function call interrupts");
+	arch_row(p, "TLB", offsetof(struct percpu, tlb_flushes), "TLB shootdowns");
+	for (unsigned cpu = 0; cpu < smp_nr_cpus(); cpu++) {
+		const struct percpu *pc = smp_cpu(cpu);
+
+		errs += __atomic_load_n(&pc->bad_irqs, __ATOMIC_RELAXED);
+	}
+	pr_printf(p, "ERR: %10llu\n", (unsigned long long)errs);
 }
 
 /* Called by isr.asm with interrupts disabled. */
@@ -183,18 +306,22 @@ void trap_dispatch(struct trap_frame *tf)
 		lapic_eoi();
 		return;
 	}
-	if (tf->vector == APIC_SPURIOUS_VECTOR || tf->vector >= IRQ_BASE + NR_IRQ_LINES) {
-		spurious_irqs++;
+	if (tf->vector == APIC_SPURIOUS_VECTOR) {
+		this_cpu()->spurious++;
+		return;
+	}
+	if (tf->vector >= IRQ_BASE + NR_IRQ_LINES) {
+		this_cpu()->bad_irqs++;
 		return;
 	}
 
 	unsigned line = (unsigned)(tf->vector - IRQ_BASE);
 
 	if (!apic_enabled() && (line >= NR_IRQS || pic_spurious(line))) {
-		spurious_irqs++;
+		this_cpu()->bad_irqs++;
 		return;
 	}
-	irq_counts[line]++;
+	this_cpu()->irqs[line]++;
 	if (irq_handlers[line])
 		irq_handlers[line](line);
 	if (apic_enabled())

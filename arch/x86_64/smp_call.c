@@ -177,14 +177,20 @@ bool smp_work_running(unsigned cpu)
 
 struct flush_range {
 	u64 va, size;
+	u32 from;		/* the CPU that asked */
 };
 
 #define FLUSH_ALL_PAGES		32
 
-/* Drop the range from this CPU's TLB: page by page, or all of it. */
+/* Drop the range from this CPU's TLB: page by page, or all of it.  A CPU
+ * that does it for another one counts a shootdown (/proc/interrupts' TLB). */
 static void flush_here(void *arg)
 {
 	const struct flush_range *r = arg;
+	struct percpu *self = this_cpu();
+
+	if (self->cpu != r->from)
+		self->tlb_flushes++;
 
 	if (r->size / SZ_4K > FLUSH_ALL_PAGES) {
 		write_cr3(read_cr3());
@@ -197,7 +203,7 @@ static void flush_here(void *arg)
 /* smp_flush_tlb_range() - see arch/smp.h. */
 void smp_flush_tlb_range(u64 va, u64 size)
 {
-	struct flush_range r = { va, size };
+	struct flush_range r = { va, size, this_cpu()->cpu };
 
 	if (smp_nr_online() <= 1) {
 		call_local(flush_here, &r);

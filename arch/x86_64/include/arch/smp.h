@@ -69,6 +69,11 @@ struct percpu {
 	volatile u32 work_req;	/* bumped by the CPU that started it */
 	volatile u32 work_done;	/* set to work_req by the CPU when fn returned */
 	u64 works;		/* work items it ran */
+	/* interrupts it handled (idt.c; /proc/interrupts): only it writes them */
+	u64 irqs[NR_IRQ_LINES];	/* per line (vector IRQ_BASE + line) */
+	u64 spurious;		/* the local APIC's spurious vector */
+	u64 bad_irqs;		/* 8259 spurious IRQs, vectors past the lines */
+	u64 tlb_flushes;	/* TLB shootdowns it ran for another CPU */
 	/* what smp_stop_others() made it save */
 	u64 stop_rip, stop_rsp;
 	struct cpu_tables tables;	/* its GDT and TSS */

@@ -73,9 +73,15 @@ void trap_dispatch(struct trap_frame *tf);
  */
 int irq_register(unsigned irq, void (*handler)(unsigned irq));
 
-/* irq_count() - interrupts handled on line irq since boot (spurious: any
- * other line number).  Context: any. */
+/* irq_count() - interrupts handled on line irq since boot, summed over the
+ * CPUs (spurious: any other line number).  Context: any. */
 u64 irq_count(unsigned irq);
+
+/* interrupts_dump() - the text of /proc/interrupts, Linux's layout: one
+ * column per online CPU, a row per wired line, then SPU, CAL, TLB and ERR
+ * (idt.c says what each counts).  Context: main loop. */
+struct printer;
+void interrupts_dump(struct printer *p);
 
 /* irq_register_sci() - the ACPI SCI, FADT SCI_INT (see idt.c). */
 int irq_register_sci(unsigned sci_int, void (*handler)(unsigned irq), unsigned *line,

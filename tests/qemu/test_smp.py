@@ -13,6 +13,7 @@ No test measures speed: the start and ping cycles are only printed; the
 only bound is the kernel's own "did it answer at all" timeout (1 s)."""
 
 import re
+import time
 
 import pytest
 
@@ -171,3 +172,41 @@ def test_smp_selftest(boot, n):
     assert all(whole.match(ln) for ln in lines), log
     assert sorted(whole.match(ln).groups() for ln in lines) == \
         sorted((str(c), str(k)) for c in range(4) for k in range(40)), log
+
+
+def interrupts(m):
+    """(header's CPU names, {row label: [per-CPU counts]}) of /proc/interrupts."""
+    text = m.run("cat /proc/interrupts")
+    lines = text.splitlines()
+    head = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("CPU0"))
+    cpus = lines[head].split()
+    rows = {}
+    for ln in lines[head + 1:]:
+        mt = re.match(r"^ *(\w+): +((?:\d+ +)*\d+)", ln)
+        if mt:
+            rows[mt.group(1)] = [int(x) for x in mt.group(2).split()]
+    return cpus, rows, text
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_smp_proc_interrupts(boot, n):
+    """/proc/interrupts has a column per online CPU; the timer's row (IRQ 0,
+    the PIT's 100 Hz tick) grows on CPU 0, which takes every device
+    interrupt; `cpus ping` raises every AP's CAL count."""
+    m = boot(extra=["-smp", str(n)])
+    cpus, rows, text = interrupts(m)
+    assert cpus == [f"CPU{i}" for i in range(n)], text
+    assert re.search(r"^ +0: .* IO-APIC +2-edge +timer$", text, re.M), text
+    for tag, what in [("SPU", "Spurious interrupts"), ("CAL", "Function call interrupts"),
+                      ("TLB", "TLB shootdowns")]:
+        assert len(rows[tag]) == n, text
+        assert re.search(rf"^{tag}: .*\d   {what}$", text, re.M), text
+    assert len(rows["ERR"]) == 1, text
+    assert all(len(v) == n for k, v in rows.items() if k != "ERR"), text
+    assert rows["0"][0] > 0, text
+    check_ping(m, n)
+    time.sleep(0.3)     # the tick is 100 Hz: a few of them
+    _, after, text2 = interrupts(m)
+    assert after["0"][0] > rows["0"][0], (text, text2)
+    for cpu in range(1, n):
+        assert after["CAL"][cpu] >= rows["CAL"][cpu] + 1, (text, text2)

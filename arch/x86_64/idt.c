@@ -221,7 +221,8 @@ u64 irq_count(unsigned irq)
 	return sum;
 }
 
-/* The CPUs /proc/interrupts has a column for: the online ones. */
+/* column() - does /proc/interrupts have a column for cpu (is it online)?
+ * Context: main loop. */
 static bool column(unsigned cpu)
 {
 	const struct percpu *pc = smp_cpu(cpu);
@@ -229,8 +230,8 @@ static bool column(unsigned cpu)
 	return pc && __atomic_load_n(&pc->state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
 }
 
-/* One architecture row: "XYZ:" and each online CPU's u64 at offset off of
- * its struct percpu, then what it counts. */
+/* arch_row() - one architecture row: "XYZ:", each online CPU's u64 at
+ * offset off of its struct percpu, then what it counts.  Context: main loop. */
 static void arch_row(struct printer *p, const char *tag, size_t off, const char *what)
 {
 	pr_printf(p, "%3s: ", tag);

@@ -319,30 +319,48 @@ static phys_addr_t model_alloc(u32 k, phys_addr_t align, phys_addr_t start,
 	return 0;
 }
 
-/* Allocate in memblock and in the model; the results must match. */
+/*
+ * The model's allocation: the highest fit, reserved in the model, or 0
+ * when nothing fits or reserving it would overflow the reserved list (a
+ * new region past MEMBLOCK_MAX_REGIONS), and then the model is unchanged.
+ */
+static phys_addr_t model_take(u32 k, phys_addr_t align, phys_addr_t start, phys_addr_t end,
+			      int nid)
+{
+	phys_addr_t want = model_alloc(k, align, start, end, nid);
+
+	if (!want)
+		return 0;
+	fm_saved = fm;
+	memset(&fm.rsv[(want - fm.origin) / fm.gran], 1, k);
+	if (model_regions(true) > MEMBLOCK_MAX_REGIONS) {
+		fm = fm_saved;
+		fz_sink = 6;
+		return 0;
+	}
+	return want;
+}
+
+/*
+ * Allocate in memblock and in the model; the results must match.  try_nid
+ * falls back to any node whenever the node's attempt fails, also when it
+ * found room but the reserved list had none for a new region (the
+ * fallback's block may then merge with a neighbour and need none).
+ */
 static void do_alloc(bool try_nid, u32 k, phys_addr_t align, phys_addr_t start,
 		     phys_addr_t end, int nid)
 {
 	phys_addr_t want, got;
 
-	fm_saved = fm;
 	if (try_nid) {
-		want = model_alloc(k, align, 0, TOP, nid);
+		want = model_take(k, align, 0, TOP, nid);
 		if (!want && nid != NO)
-			want = model_alloc(k, align, 0, TOP, NO);
+			want = model_take(k, align, 0, TOP, NO);
 		got = memblock_phys_alloc_try_nid(&fz_mb, (phys_addr_t)k * fm.gran, align, nid);
 	} else {
-		want = model_alloc(k, align, start, end, nid);
+		want = model_take(k, align, start, end, nid);
 		got = memblock_phys_alloc_range(&fz_mb, (phys_addr_t)k * fm.gran, align,
 						start, end, nid);
-	}
-	if (want) {
-		memset(&fm.rsv[(want - fm.origin) / fm.gran], 1, k);
-		if (model_regions(true) > MEMBLOCK_MAX_REGIONS) {
-			want = 0;
-			fm = fm_saved;
-			fz_sink = 6;
-		}
 	}
 	CHECK(got == want);
 	check_all(k, align, nid);

@@ -407,57 +407,84 @@ static void devmem_remove_sections(u64 first, u64 end)
 
 /* ---- create, rebind, destroy --------------------------------------------- */
 
-int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
+/* A compound order devmem can build: a compound page lies in one section. */
+static bool devmem_order_ok(unsigned compound_order)
 {
-	struct dev_pagemap *pgmap = NULL;
-	int nid, err;
+	if (compound_order <= MAX_DEVICE_COMPOUND_ORDER)
+		return true;
+	pr_err("devmem: compound order %u: at most %u (a compound lies in one section)",
+	       compound_order, (unsigned)MAX_DEVICE_COMPOUND_ORDER);
+	return false;
+}
 
-	if (compound_order > MAX_DEVICE_COMPOUND_ORDER) {
-		pr_err("devmem: compound order %u: at most %u (a compound lies in one section)",
-		       compound_order, (unsigned)MAX_DEVICE_COMPOUND_ORDER);
-		return -EINVAL;
-	}
-	err = devmem_check_range("devmem", start, size, &nid);
-	if (err)
-		return err;
-	if (range_claim_check(PHYS_PFN(start), PHYS_PFN(start + size)))
-		return -EBUSY;	/* another holder changes this memory: range_claim.h */
-	for (int i = 0; i < DEVMEM_MAX_RANGES && !pgmap; i++)
+/* A free slot of devmem_ranges[], or NULL (logged).  Context: (main). */
+static struct dev_pagemap *devmem_free_slot(void)
+{
+	for (int i = 0; i < DEVMEM_MAX_RANGES; i++)
 		if (!devmem_ranges[i].in_use)
-			pgmap = &devmem_ranges[i];
-	if (!pgmap) {
-		pr_err("devmem: all %d device ranges are in use", DEVMEM_MAX_RANGES);
-		return -ENOSPC;
-	}
+			return &devmem_ranges[i];
+	pr_err("devmem: all %d device ranges are in use", DEVMEM_MAX_RANGES);
+	return NULL;
+}
+
+/*
+ * The last step of both creations: slot pgmap becomes the range [start,
+ * start + size) of node nid (own_sections: devmem made its sections, for
+ * owner), the node's spans grow over it under mem_hotplug_lock, and its
+ * memmap is initialised with the current design.  Returns the range's id.
+ * Context: (main) or the shell's job.
+ */
+static int devmem_publish(struct dev_pagemap *pgmap, int nid, phys_addr_t start, u64 size,
+			  unsigned compound_order, bool own_sections, const char *owner)
+{
 	mem_hotplug_begin();	/* the range and the spans; the memmap is written after */
 	memset(pgmap, 0, sizeof(*pgmap));
 	pgmap->id = (int)(pgmap - devmem_ranges);
 	pgmap->in_use = true;
+	pgmap->own_sections = own_sections;
+	if (own_sections)
+		strlcpy(pgmap->owner, owner ? owner : "", sizeof(pgmap->owner));
 	pgmap->start_pfn = PHYS_PFN(start);
 	pgmap->nr_pages = PHYS_PFN(size);
 	pgmap->nid = nid;
 	pgmap->vmemmap_shift = compound_order;
 	device_span_grow(nid, pgmap->start_pfn, pgmap->nr_pages);
 	mem_hotplug_done();
-	pr_info("devmem%d: [mem %#018llx-%#018llx] node %d ZONE_DEVICE, %llu KiB pages", pgmap->id,
-		(unsigned long long)start, (unsigned long long)(start + size - 1), nid,
+	pr_info("devmem%d: [mem %#018llx-%#018llx] node %d ZONE_DEVICE%s, %llu KiB pages",
+		pgmap->id, (unsigned long long)start, (unsigned long long)(start + size - 1), nid,
+		own_sections ? " (not RAM)" : "",
 		(unsigned long long)((PAGE_SIZE << compound_order) >> 10));
 	devmem_init_memmap(pgmap, mech_design(MECH_MEMMAP_INIT));
 	return pgmap->id;
+}
+
+int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
+{
+	struct dev_pagemap *pgmap;
+	int nid, err;
+
+	if (!devmem_order_ok(compound_order))
+		return -EINVAL;
+	err = devmem_check_range("devmem", start, size, &nid);
+	if (err)
+		return err;
+	if (range_claim_check(PHYS_PFN(start), PHYS_PFN(start + size)))
+		return -EBUSY;	/* another holder changes this memory: range_claim.h */
+	pgmap = devmem_free_slot();
+	if (!pgmap)
+		return -ENOSPC;
+	return devmem_publish(pgmap, nid, start, size, compound_order, false, NULL);
 }
 
 int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_order,
 		       const char *owner)
 {
 	u64 first = pfn_to_section_nr(PHYS_PFN(start)), nr_secs = PHYS_PFN(size) / PAGES_PER_SECTION;
-	struct dev_pagemap *pgmap = NULL;
+	struct dev_pagemap *pgmap;
 	u64 added = 0;
 
-	if (compound_order > MAX_DEVICE_COMPOUND_ORDER) {
-		pr_err("devmem: compound order %u: at most %u (a compound lies in one section)",
-		       compound_order, (unsigned)MAX_DEVICE_COMPOUND_ORDER);
+	if (!devmem_order_ok(compound_order))
 		return -EINVAL;
-	}
 	if (!size || start % PFN_PHYS(PAGES_PER_SECTION) || size % PFN_PHYS(PAGES_PER_SECTION)) {
 		pr_err("devmem: [%#llx, +%#llx): not whole sections of %llu MiB",
 		       (unsigned long long)start, (unsigned long long)size,
@@ -482,13 +509,9 @@ int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_o
 		}
 	if (range_claim_check(PHYS_PFN(start), PHYS_PFN(start + size)))
 		return -EBUSY;	/* another holder changes this memory: range_claim.h */
-	for (int i = 0; i < DEVMEM_MAX_RANGES && !pgmap; i++)
-		if (!devmem_ranges[i].in_use)
-			pgmap = &devmem_ranges[i];
-	if (!pgmap) {
-		pr_err("devmem: all %d device ranges are in use", DEVMEM_MAX_RANGES);
+	pgmap = devmem_free_slot();
+	if (!pgmap)
 		return -ENOSPC;
-	}
 	for (; added < nr_secs; added++) {
 		if (devmem_add_section(nid, first + added)) {
 			devmem_remove_sections(first, first + added);
@@ -497,23 +520,7 @@ int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_o
 		if (nr_secs > 64 && added + 1 < nr_secs)
 			devmem_pause();
 	}
-	mem_hotplug_begin();
-	memset(pgmap, 0, sizeof(*pgmap));
-	pgmap->id = (int)(pgmap - devmem_ranges);
-	pgmap->in_use = true;
-	pgmap->own_sections = true;
-	strlcpy(pgmap->owner, owner ? owner : "", sizeof(pgmap->owner));
-	pgmap->start_pfn = PHYS_PFN(start);
-	pgmap->nr_pages = PHYS_PFN(size);
-	pgmap->nid = nid;
-	pgmap->vmemmap_shift = compound_order;
-	device_span_grow(nid, pgmap->start_pfn, pgmap->nr_pages);
-	mem_hotplug_done();
-	pr_info("devmem%d: [mem %#018llx-%#018llx] node %d ZONE_DEVICE (not RAM), %llu KiB pages",
-		pgmap->id, (unsigned long long)start, (unsigned long long)(start + size - 1), nid,
-		(unsigned long long)((PAGE_SIZE << compound_order) >> 10));
-	devmem_init_memmap(pgmap, mech_design(MECH_MEMMAP_INIT));
-	return pgmap->id;
+	return devmem_publish(pgmap, nid, start, size, compound_order, true, owner);
 }
 
 int devmem_rebind(int id, int d)

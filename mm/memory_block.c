@@ -79,6 +79,12 @@ static const char *const state_names[NR_MEM_STATES] = {
 	[MEM_GOING_OFFLINE] = "going-offline",
 };
 
+/* Contract in memory_hotplug.h. */
+const char *memory_block_state_name(enum memory_block_state state)
+{
+	return (unsigned)state < NR_MEM_STATES ? state_names[state] : NULL;
+}
+
 /* ---- online types -------------------------------------------------------- */
 
 const char *const mmop_names[NR_MMOP] = {

@@ -119,16 +119,9 @@ static struct memory_block *block_of(void *data)
 
 static const char *block_state_name(enum memory_block_state state)
 {
-	switch (state) {
-	case MEM_ONLINE:
-		return "online";
-	case MEM_OFFLINE:
-		return "offline";
-	case MEM_GOING_OFFLINE:
-		return "going-offline";
-	default:
-		return "ERROR-UNKNOWN-STATE";
-	}
+	const char *name = memory_block_state_name(state);
+
+	return name ? name : "ERROR-UNKNOWN-STATE";	/* Linux's word */
 }
 
 static int state_show(struct printer *p, void *data)

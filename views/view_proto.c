@@ -241,16 +241,9 @@ static void write_zones(struct json_writer *w)
 
 static const char *state_name(enum memory_block_state state)
 {
-	switch (state) {
-	case MEM_ONLINE:
-		return "online";
-	case MEM_OFFLINE:
-		return "offline";
-	case MEM_GOING_OFFLINE:
-		return "going-offline";
-	default:
-		return "unknown";
-	}
+	const char *name = memory_block_state_name(state);
+
+	return name ? name : "unknown";
 }
 
 /* Every memory block, in id order, and every device range. */

@@ -440,6 +440,10 @@ extern unsigned long nr_memory_blocks_in_state[NR_MEM_STATES];
  */
 u64 memory_blocks_generation(void);
 
+/* memory_block_state_name() - "online", "offline", "going-offline" (sysfs's
+ * words), or NULL for a value that is no state. */
+const char *memory_block_state_name(enum memory_block_state state);
+
 /* Find blocks.  NULL if the block does not exist. */
 struct memory_block *find_memory_block_by_id(unsigned long block_id);
 /* memmap_on_memory_block_of() - the block whose own memmap holds pfn, or NULL. */

@@ -71,6 +71,13 @@ def _attach(node, m):
 
 
 @pytest.fixture
+def multi_thread_tcg(monkeypatch):
+    """-accel tcg,thread=multi for every machine of the test: one host
+    thread per virtual CPU (the -smp tests: pytestmark = usefixtures)."""
+    monkeypatch.setattr(memlab.Machine, "accel", memlab.MTTCG)
+
+
+@pytest.fixture
 def boot(request, make_iso):
     machines = []
 

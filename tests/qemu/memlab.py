@@ -48,6 +48,7 @@ PROMPT = "memlab> "
 LOG_RECORD = re.compile(r"\[\s*\d+\.\d{6}\] [^\n]*\n")  # a kernel log line, wherever it starts
 SCALE = float(os.environ.get("MEMLAB_TIMEOUT_SCALE", "1") or 1)
 BOOT_TIMEOUT = 60.0 * SCALE        # QEMU start to first prompt
+MTTCG = "tcg,thread=multi"         # multi-threaded TCG: -accel for -smp tests
 # deferred init's boot log: sections wait / background off / all done
 DEFERRED_WAITS = "wait for their memmap"
 DEFERRED_OFF = "no background work"
@@ -178,6 +179,10 @@ class Machine:
     raw disk on a USB stick behind an xHCI controller, read-only); vga adds
     a display device (e.g. "VGA") for QMP screendump."""
 
+    # -accel: plain TCG, one host thread for every virtual CPU; the fixture
+    # multi_thread_tcg (conftest.py) sets MTTCG, one host thread per CPU
+    accel = "tcg"
+
     def __init__(self, iso, name="machine", mem="2G", cpu="max", extra=(),
                  log_dir=None, firmware="bios", media="cdrom", vga=None):
         if firmware not in ("bios", "uefi"):
@@ -215,7 +220,7 @@ class Machine:
 
     def argv(self):
         return [
-            QEMU, "-machine", "q35", "-accel", "tcg", "-cpu", self.cpu,
+            QEMU, "-machine", "q35", "-accel", self.accel, "-cpu", self.cpu,
             "-m", self.mem, "-smp", "1", "-nodefaults", "-display", "none",
             "-no-reboot", "-serial", "stdio",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",

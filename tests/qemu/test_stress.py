@@ -18,16 +18,8 @@ import memlab
 import hotplug as hp
 
 
-@pytest.fixture(autouse=True)
-def multi_thread_tcg(monkeypatch):
-    """-accel tcg,thread=multi: one host thread per virtual CPU."""
-    argv = memlab.Machine.argv
-
-    def with_mttcg(self):
-        a = argv(self)
-        a[a.index("-accel") + 1] = "tcg,thread=multi"
-        return a
-    monkeypatch.setattr(memlab.Machine, "argv", with_mttcg)
+# every machine here runs with one host thread per virtual CPU (conftest.py)
+pytestmark = pytest.mark.usefixtures("multi_thread_tcg")
 
 
 STRESS_TIMEOUT = 300.0 * memlab.SCALE

@@ -8,8 +8,10 @@
 #   test   run + grub-efi-amd64-bin and ovmf (the ISO's UEFI half, booted
 #          under OVMF), python3, pytest, gdb (tests/qemu/test_gdb.py runs
 #          tools/memlab_gdb.py against QEMU's gdb server), clang with its
-#          libFuzzer runtime, and chromium (tests/qemu/test_view.py loads the
-#          memory page of tools/memview.py in headless chromium)
+#          libFuzzer runtime, chromium (tests/qemu/test_view.py loads the
+#          memory page of tools/memview.py in headless chromium) and
+#          acpica-tools (iasl compiles the AML interpreter's test tables;
+#          acpiexec is the reference its results are compared with)
 #   bench  test + python3-matplotlib (make bench draws its CSV series as
 #          SVG plots with tools/bench_plot.py; make test never needs it)
 #          (make test: host tests use gcc's ASan/UBSan runtimes, which come
@@ -40,7 +42,7 @@ clang_ver=14
 for v in $(dpkg-query -W -f='${Package}\n' 'clang-[0-9]*' 2>/dev/null | sed -n 's/^clang-\([0-9][0-9]*\)$/\1/p'); do
 	[ "$(dpkg-query -W -f='${Status}' "clang-$v" 2>/dev/null)" = "install ok installed" ] && clang_ver=$v
 done
-test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest clang libclang-rt-$clang_ver-dev gdb chromium"
+test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest clang libclang-rt-$clang_ver-dev gdb chromium acpica-tools"
 bench_pkgs="$test_pkgs python3-matplotlib"
 
 usage() {

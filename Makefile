@@ -72,6 +72,7 @@ ARCH_OBJS := \
 	arch/x86_64/mm_platform.o \
 	arch/x86_64/apic.o \
 	arch/x86_64/trampoline.o \
+	arch/x86_64/boot_tables.o \
 	arch/x86_64/smp_trampoline.o \
 	arch/x86_64/smp.o \
 	arch/x86_64/smp_call.o
@@ -438,6 +439,8 @@ HOST_SUITES += apic
 HOST_SUITE_apic := tests/host/test_apic.c arch/x86_64/apic.c drivers/acpi/madt.c
 HOST_SUITES += smp
 HOST_SUITE_smp := tests/host/test_smp.c arch/x86_64/trampoline.c
+HOST_SUITES += boot_tables
+HOST_SUITE_boot_tables := tests/host/test_boot_tables.c arch/x86_64/boot_tables.c
 HOST_SUITES += acpi
 HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c \

@@ -104,6 +104,17 @@ static void reserve_trampoline(struct mm_boot_params *bp)
 			tramp, tramp + 4096, "SMP trampoline" };
 }
 
+/* The boot table area paging_init() took, if any, reserved like the image. */
+static void reserve_boot_tables(struct mm_boot_params *bp)
+{
+	phys_addr_t start, end;
+
+	paging_boot_area(&start, &end);
+	if (end > start)
+		bp->reserved[bp->nr_reserved++] = (typeof(bp->reserved[0])){
+			start, end, "boot page tables" };
+}
+
 /* The trampoline page in /proc/iomem, inside its System RAM range, busy
  * like the kernel's parts. */
 static void iomem_add_trampoline(void)
@@ -147,6 +158,7 @@ static void mm_setup(void)
 		ALIGN_DOWN(boot_info.mbi_start, 4096), ALIGN_UP(boot_info.mbi_end, 4096),
 		"multiboot2 information" };
 	reserve_trampoline(bp);
+	reserve_boot_tables(bp);
 	srat_parse(bp);
 	parse_core_param(boot_info.cmdline, "kernelcore", &bp->kernelcore, &bp->kernelcore_percent);
 	parse_core_param(boot_info.cmdline, "movablecore", &bp->movablecore, &bp->movablecore_percent);
@@ -233,7 +245,12 @@ void kmain(u32 magic, u64 mbi_phys)
 
 	gdt_init();			/* segments, TSS with the double-fault stack */
 	idt_init();			/* exception and IRQ vectors */
-	paging_init(&boot_info.memmap);	/* direct map, kernel W^X; identity map gone */
+	/* direct map, kernel W^X, identity map gone; boot tables clear of these */
+	const phys_addr_t avoid[2][2] = {
+		{ kernel_pa(_kernel_start), kernel_pa(_end) },
+		{ ALIGN_DOWN(boot_info.mbi_start, 4096), ALIGN_UP(boot_info.mbi_end, 4096) },
+	};
+	paging_init(&boot_info.memmap, avoid, 2);
 	fbcon_init(&boot_info);		/* the console on the screen, if GRUB gave one */
 	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, MADT, SRAT, DSDT */
 	pic_init();			/* 8259s moved to vectors 32-47, all masked */

@@ -10,9 +10,13 @@
  *  - ioremap mappings of firmware tables and MMIO in their own area.
  *
  * Page-table pages come from pt_pool (in .bss, so it is covered by the
- * kernel mapping and needs no allocator), and once it is used up from mm's
- * page allocator.  A table page in the pool is reached through the kernel
- * image mapping, any other one through the direct map (pt_virt()).
+ * kernel mapping and needs no allocator), then, when the boot direct map
+ * needs more than the pool holds, from the boot table area (one run of RAM
+ * below 4 GiB sized from the firmware map, boot_tables.c), and once the page
+ * allocator runs from it.  A table page in the pool is reached through the
+ * kernel image mapping, one of the area through the boot stub's identity
+ * map until paging_init() switches tables, any other one through the
+ * direct map (pt_virt()).
  *
  * Unmapping frees the tables it empties: a page table (PT) or page
  * directory (PD) whose 512 entries are all clear afterwards goes back where
@@ -43,6 +47,22 @@ static u64 *kernel_pml4;
 static u64 nx_bit;			/* PTE_NX if the CPU has NX, else 0 */
 static u64 ioremap_next = IOREMAP_BASE;
 
+/*
+ * The boot table area: [pt_area_start, + pt_area_pages pages), the first
+ * pt_area_used of them handed out; freed ones are chained through their
+ * first word (pt_area_free, a physical address, 0 = none).  Written through
+ * the identity map while pt_area_identity, through the direct map after.
+ */
+static phys_addr_t pt_area_start;
+static u64 pt_area_pages, pt_area_used, pt_area_nr_free;
+static phys_addr_t pt_area_free;
+static bool pt_area_identity;
+
+static bool in_area(u64 pa)
+{
+	return pt_area_pages && pa >= pt_area_start && pa < pt_area_start + pt_area_pages * PAGE_SIZE;
+}
+
 /* Direct-map pages by size, for `pagetables`. */
 static u64 direct_pages_1g, direct_pages_2m, direct_pages_4k;
 
@@ -55,6 +75,8 @@ static u64 *pt_virt(u64 pa)
 {
 	if (in_image(pa))
 		return (u64 *)(uintptr_t)(pa + KERNEL_VMA);
+	if (pt_area_identity && in_area(pa))
+		return (u64 *)(uintptr_t)pa;
 	return phys_to_virt(pa);
 }
 
@@ -70,7 +92,10 @@ static bool pt_in_pool(const void *va)
 	return va >= (const void *)pt_pool[0] && va < (const void *)pt_pool[PT_POOL_PAGES];
 }
 
-/* A zeroed table page: a freed pool page, a new pool page, else mm's. */
+static u64 pt_phys(const u64 *table);
+
+/* A zeroed table page: a freed pool page, a new pool page, a page of the
+ * boot table area (freed, then new), else mm's. */
 static u64 *pt_alloc(void)
 {
 	u64 *page;
@@ -79,6 +104,12 @@ static u64 *pt_alloc(void)
 		page = pt_pool[pt_pool_free[--pt_pool_nr_free]];
 	} else if (pt_pool_used < PT_POOL_PAGES) {
 		page = pt_pool[pt_pool_used++];
+	} else if (pt_area_free) {
+		page = pt_virt(pt_area_free);
+		pt_area_free = page[0];
+		pt_area_nr_free--;
+	} else if (pt_area_used < pt_area_pages) {
+		page = pt_virt(pt_area_start + pt_area_used++ * PAGE_SIZE);
 	} else {
 		phys_addr_t pa = pt_page_source ? pt_page_source() : 0;
 
@@ -103,6 +134,12 @@ static void pt_free(u64 *table)
 		pt_pool_free[pt_pool_nr_free++] = (u16)(((u64 *)table - pt_pool[0]) / 512);
 		return;
 	}
+	if (in_area(pt_phys(table))) {
+		table[0] = pt_area_free;
+		pt_area_free = pt_phys(table);
+		pt_area_nr_free++;
+		return;
+	}
 	if (pt_page_release && pt_page_release(virt_to_phys(table)))
 		pt_pages_from_mm--;
 }
@@ -118,7 +155,11 @@ static u64 pt_phys(const u64 *table)
 {
 	u64 va = (u64)(uintptr_t)table;
 
-	return va >= KERNEL_VMA ? kernel_pa(table) : virt_to_phys(table);
+	if (va >= KERNEL_VMA)
+		return kernel_pa(table);
+	if (pt_area_identity && in_area(va))
+		return va;
+	return virt_to_phys(table);
 }
 
 /* Index of va in the table of `level` (4 = PML4, 3 = PDPT, 2 = PD, 1 = PT). */
@@ -385,9 +426,41 @@ static void map_kernel_part(const char *name, void *start, void *end, u64 flags)
 		panic("paging: cannot map kernel %s [%p-%p): error %d", name, start, end, err);
 }
 
-void paging_init(const struct fw_memmap *map)
+/*
+ * Size the boot tables from the map: when the direct map may need more
+ * pages than the pool has (less a reserve for the ioremaps that come
+ * before the page allocator), take the boot table area.  Panics with the
+ * numbers if no run of RAM below 4 GiB is big enough.
+ */
+#define PT_POOL_LATE_RESERVE	64	/* pool pages kept for the kernel image and ioremap */
+
+static void boot_tables_size(const struct fw_memmap *map, const phys_addr_t (*avoid)[2],
+			     unsigned nr_avoid)
+{
+	u64 need = boot_tables_needed(map, boot_cpu.has_pdpe1gb);
+
+	if (need + PT_POOL_LATE_RESERVE <= PT_POOL_PAGES)
+		return;
+	pt_area_pages = need + PT_POOL_LATE_RESERVE - PT_POOL_PAGES;
+	pt_area_start = boot_tables_area_pick(map, pt_area_pages, avoid, nr_avoid);
+	if (!pt_area_start)
+		panic("paging: the direct map needs up to %llu table pages (%s 1 GiB pages); the "
+		      "pool has %u and no run of %llu pages of RAM below 4 GiB is free for the rest",
+		      (unsigned long long)need, boot_cpu.has_pdpe1gb ? "with" : "without",
+		      PT_POOL_PAGES, (unsigned long long)pt_area_pages);
+	pt_area_identity = true;
+}
+
+void paging_boot_area(phys_addr_t *start, phys_addr_t *end)
+{
+	*start = pt_area_pages ? pt_area_start : 0;
+	*end = pt_area_pages ? pt_area_start + pt_area_pages * PAGE_SIZE : 0;
+}
+
+void paging_init(const struct fw_memmap *map, const phys_addr_t (*avoid)[2], unsigned nr_avoid)
 {
 	nx_bit = boot_cpu.has_nx ? PTE_NX : 0;
+	boot_tables_size(map, avoid, nr_avoid);
 	kernel_pml4 = pt_alloc();
 
 	map_kernel_part("boot stub", _kernel_start, _text, nx_bit);
@@ -411,18 +484,24 @@ void paging_init(const struct fw_memmap *map)
 			panic("paging: cannot direct-map %s [%#llx-%#llx): error %d (%s)%s",
 			      fw_mem_type_name(r->type), (unsigned long long)start,
 			      (unsigned long long)end, err, err_text(err),
-			      pt_pool_used == PT_POOL_PAGES ?
-			      "; the boot table pool (2 MiB) is used up: "
-			      "without 1 GiB pages it maps about 500 GiB of RAM" : "");
+			      pt_pool_used == PT_POOL_PAGES && pt_area_used == pt_area_pages ?
+			      "; the boot tables (pool and area) are used up" : "");
 	}
 
 	/* Make write protection apply in ring 0 (the boot stub set it too). */
 	write_cr0(read_cr0() | CR0_WP);
 	write_cr3(kernel_pa(kernel_pml4));
+	pt_area_identity = false;	/* the identity map is gone: the direct map from here */
 	pr_info("paging: direct map %llu x 1G, %llu x 2M, %llu x 4K pages; %u of %u table pages used%s",
 		(unsigned long long)direct_pages_1g, (unsigned long long)direct_pages_2m,
 		(unsigned long long)direct_pages_4k, pt_pool_used, PT_POOL_PAGES,
 		nx_bit ? "" : "; no NX: data is executable");
+	if (pt_area_pages)
+		pr_info("paging: boot table area [%#llx-%#llx): %llu of %llu pages used (%s 1 GiB pages)",
+			(unsigned long long)pt_area_start,
+			(unsigned long long)(pt_area_start + pt_area_pages * PAGE_SIZE),
+			(unsigned long long)pt_area_used, (unsigned long long)pt_area_pages,
+			boot_cpu.has_pdpe1gb ? "with" : "without");
 }
 
 void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
@@ -545,7 +624,8 @@ void paging_get_stats(struct paging_stats *st)
 	st->direct_4k = direct_pages_4k;
 	st->direct_2m = direct_pages_2m;
 	st->direct_1g = direct_pages_1g;
-	st->table_pages = pt_pool_used - pt_pool_nr_free + pt_pages_from_mm;
+	st->table_pages = pt_pool_used - pt_pool_nr_free + pt_area_used - pt_area_nr_free +
+			  pt_pages_from_mm;
 	st->gbpages = boot_cpu.has_pdpe1gb;
 }
 
@@ -561,6 +641,10 @@ void paging_dump(struct printer *p)
 		  (unsigned long long)((ioremap_next - IOREMAP_BASE) >> 10), IOREMAP_BASE);
 	pr_printf(p, "table pages:  %u of %u used (pool in .bss), %llu from the page allocator\n",
 		  pt_pool_used - pt_pool_nr_free, PT_POOL_PAGES, (unsigned long long)pt_pages_from_mm);
+	if (pt_area_pages)
+		pr_printf(p, "boot area:    %llu of %llu pages used at %#llx (RAM below 4 GiB)\n",
+			  (unsigned long long)(pt_area_used - pt_area_nr_free),
+			  (unsigned long long)pt_area_pages, (unsigned long long)pt_area_start);
 	pr_printf(p, "freed tables: %llu by unmapping; %llu PDPT pages (kept for good)\n",
 		  (unsigned long long)pt_pages_freed, (unsigned long long)pt_upper_pages);
 	pr_printf(p, "1 GiB pages:  %s; NX: %s\n", boot_cpu.has_pdpe1gb ? "yes" : "no",

@@ -70,3 +70,28 @@ def test_boot_4t_sizes_the_block_pool_from_the_map(boot):
     # the view of the pool: `memory` counts the blocks against its size
     assert re.search(rf"blocks: 32768 of {pool.group(1)} \(32768 online",
                      m.run("memory", timeout=60 * SCALE)), "memory's block line"
+
+
+def test_boot_4t_without_1g_pages_sizes_the_boot_tables(boot):
+    """Without 1 GiB pages the direct map of 4 TiB needs a page directory per
+    GiB, 4096 table pages, eight times the 2 MiB pool in .bss: paging_init()
+    sizes the boot tables from the map and takes the rest from one run of
+    RAM below 4 GiB, which memblock then reserves; /proc/iomem's RAM is all
+    direct-mapped with 2 MiB pages."""
+    m = boot(cmdline="deferred_init_background=0", mem="4T,slots=4,maxmem=8T",
+             cpu="max,phys-bits=46,pdpe1gb=off", extra=big("4T"), timeout=300 * SCALE)
+    area = re.search(r"paging: boot table area \[(0x[0-9a-f]+)-(0x[0-9a-f]+)\): "
+                     r"(\d+) of (\d+) pages used \(without 1 GiB pages\)", m.boot_log)
+    assert area, m.boot_log[:3000]
+    lo, hi = int(area.group(1), 16), int(area.group(2), 16)
+    used, pages = int(area.group(3)), int(area.group(4))
+    assert hi <= 1 << 32 and hi - lo == pages * 4096 and 0 < used <= pages, area.group(0)
+    # more than the pool: a PD per GiB of 4 TiB
+    assert used + 512 >= 4096, area.group(0)
+    assert f"memblock: reserved [{lo:#x}-{hi:#x}) boot page tables" in m.boot_log, m.boot_log
+    pt = m.run("pagetables")
+    assert "1 GiB pages:  no" in pt and " 0 x 1G" in pt, pt
+    # ioremaps after paging_init() take table pages too: at least as many now
+    now = re.search(rf"boot area: +(\d+) of {pages} pages used at {lo:#x}", pt)
+    assert now and int(now.group(1)) >= used, pt
+    check_big_boot(m)

@@ -48,7 +48,34 @@ static inline phys_addr_t virt_to_phys(const void *va)
  * 4 KiB at unaligned edges.  The boot identity map is dropped.
  * Panics with the range and the reason if the tables cannot be built.
  */
-void paging_init(const struct fw_memmap *map);
+void paging_init(const struct fw_memmap *map, const phys_addr_t (*avoid)[2], unsigned nr_avoid);
+
+/*
+ * The boot table area (arch/x86_64/boot_tables.c): when the direct map of
+ * the firmware map needs more table pages than the .bss pool holds (no
+ * 1 GiB pages, hundreds of GiB of RAM), paging_init() takes the rest from
+ * one run of RAM in [BOOT_TABLES_LOW, BOOT_TABLES_LIMIT), the part the boot
+ * stub's identity map reaches.
+ */
+#define BOOT_TABLES_LOW		0x100000ULL	/* above the first MiB (BIOS, trampoline) */
+#define BOOT_TABLES_LIMIT	0x100000000ULL	/* below 4 GiB: the identity map's end */
+
+/* boot_tables_needed() - an upper bound of the table pages the direct map
+ * of map's RAM, ACPI and NVS ranges needs, with or without 1 GiB pages.
+ * Pure arithmetic.  Context: any. */
+u64 boot_tables_needed(const struct fw_memmap *map, bool gbpages);
+
+/* boot_tables_area_pick() - the highest run of `pages` whole pages of RAM
+ * of map inside [BOOT_TABLES_LOW, BOOT_TABLES_LIMIT) that overlaps none of
+ * the nr ranges [avoid[i][0], avoid[i][1]); 0 if there is none.  Pure
+ * arithmetic.  Context: any. */
+phys_addr_t boot_tables_area_pick(const struct fw_memmap *map, u64 pages,
+				  const phys_addr_t (*avoid)[2], unsigned nr);
+
+/* paging_boot_area() - the run of RAM paging_init() took for table pages
+ * ([*start, *end), both 0 if it took none), for memblock to reserve.
+ * Context: init. */
+void paging_boot_area(phys_addr_t *start, phys_addr_t *end);
 
 /*
  * paging_map_direct() - add [phys, phys+size) to the direct map (writeback).
@@ -63,7 +90,7 @@ int paging_unmap_direct(phys_addr_t phys, u64 size);
 /* What /proc/meminfo shows of the page tables (DirectMap4k/2M/1G, PageTables). */
 struct paging_stats {
 	u64 direct_4k, direct_2m, direct_1g;	/* direct-map pages of each size */
-	u64 table_pages;			/* page-table pages in use (pool + mm) */
+	u64 table_pages;			/* page-table pages in use (pool + boot area + mm) */
 	bool gbpages;				/* the CPU has 1 GiB pages */
 };
 

@@ -37,12 +37,17 @@
 #include <lib/string.h>
 #include <lib/printk.h>
 
-#define VFS_HASH_SIZE	16384	/* lookup buckets, a power of two */
+#define VFS_HASH_STATIC	16384	/* lookup buckets in .bss, a power of two */
+#define VFS_HASH_GROWN	(VFS_CHUNK_BYTES / sizeof(u32))	/* buckets in one chunk: 65536 */
+#define VFS_HASH_LOAD	4	/* nodes per bucket past which the hash grows */
 #define VFS_ROOT	0	/* the root's index, also "no node" in links */
 #define VFS_MAX_HOPS	8	/* symlinks followed in one lookup, then -ELOOP */
 #define VFS_SYSFS_FILE_SIZE 4096	/* st_size of every sysfs attribute (a page); procfs: 0 */
 
-_Static_assert((VFS_HASH_SIZE & (VFS_HASH_SIZE - 1)) == 0, "hash size must be a power of two");
+_Static_assert((VFS_HASH_STATIC & (VFS_HASH_STATIC - 1)) == 0, "hash size must be a power of two");
+_Static_assert((VFS_HASH_GROWN & (VFS_HASH_GROWN - 1)) == 0, "hash size must be a power of two");
+_Static_assert(VFS_MAX_CHUNKS * sizeof(struct vfs_node *) <= VFS_CHUNK_BYTES,
+	       "the grown chunk table is one chunk");
 
 struct vfs_node {
 	char name[VFS_NAME_MAX];	/* component, NUL-terminated; "" for the root */
@@ -60,11 +65,15 @@ _Static_assert(VFS_CHUNK_NODES * sizeof(struct vfs_node) <= VFS_CHUNK_BYTES,
 	       "a chunk's nodes fit in the chunk source's block");
 
 static struct vfs_node vfs_static_chunks[VFS_STATIC_CHUNKS][VFS_CHUNK_NODES];
-static struct vfs_node *vfs_chunks[VFS_MAX_CHUNKS];	/* [0, vfs_nr_chunks) usable */
+static struct vfs_node *vfs_static_table[VFS_STATIC_TABLE];
+static struct vfs_node **vfs_chunks = vfs_static_table;	/* [0, vfs_nr_chunks) usable */
+static unsigned int vfs_table_slots = VFS_STATIC_TABLE;	/* entries vfs_chunks has room for */
 static unsigned int vfs_nr_chunks;	/* chunks in vfs_chunks[] */
 static void *(*vfs_chunk_source)(void);	/* further chunks, or NULL */
 static bool vfs_full_warned;		/* "node table full" said once */
-static u32 vfs_buckets[VFS_HASH_SIZE];	/* first node of each chain, or none */
+static u32 vfs_static_buckets[VFS_HASH_STATIC];
+static u32 *vfs_buckets = vfs_static_buckets;	/* first node of each chain, or none */
+static u32 vfs_nr_buckets = VFS_HASH_STATIC;	/* a power of two */
 static unsigned int vfs_hwm = 1;	/* nodes [vfs_hwm, capacity) were never used */
 static u32 vfs_free_head;		/* freed nodes, chained by hash_next */
 static void (*vfs_filler)(void);	/* vfs_set_filler(): runs before the next read */
@@ -108,7 +117,7 @@ static unsigned int name_hash(unsigned int parent, const char *name)
 		h ^= (u8)*name;
 		h *= 16777619u;
 	}
-	return h & (VFS_HASH_SIZE - 1);
+	return h & (vfs_nr_buckets - 1);
 }
 
 /* The child of dir called name, or VFS_ROOT when there is none. */
@@ -259,19 +268,67 @@ static unsigned int vfs_capacity(void)
 }
 
 /*
+ * The chunk table is full: move it into a chunk of its own, which holds
+ * VFS_MAX_CHUNKS entries (the static table's VFS_STATIC_TABLE stay unused).
+ * Returns false when the source has no chunk for it.  Context: main loop.
+ */
+static bool vfs_grow_table(void)
+{
+	struct vfs_node **table = vfs_chunk_source ? vfs_chunk_source() : NULL;
+
+	if (!table)
+		return false;
+	memcpy(table, vfs_chunks, vfs_nr_chunks * sizeof(*table));
+	vfs_chunks = table;
+	vfs_table_slots = VFS_MAX_CHUNKS;
+	return true;
+}
+
+/*
+ * More than VFS_HASH_LOAD nodes a bucket: move the hash into a chunk of
+ * VFS_HASH_GROWN buckets and put every node of the tree (a non-empty name;
+ * the root is never hashed) on its new chain, in a loop over the nodes
+ * ever handed out.  When the source has no chunk the hash stays as it is,
+ * only slower.  Context: main loop.
+ */
+static void vfs_grow_hash(void)
+{
+	u32 *buckets = vfs_chunk_source ? vfs_chunk_source() : NULL;
+
+	if (!buckets)
+		return;
+	memset(buckets, 0, VFS_HASH_GROWN * sizeof(u32));
+	vfs_buckets = buckets;
+	vfs_nr_buckets = VFS_HASH_GROWN;
+	for (unsigned int n = 1; n < vfs_hwm; n++) {
+		struct vfs_node *node = VN(n);
+		unsigned int b;
+
+		if (!node->name[0])
+			continue;	/* on the free list */
+		b = name_hash(node->parent, node->name);
+		node->hash_next = vfs_buckets[b];
+		vfs_buckets[b] = n;
+	}
+}
+
+/*
  * Make room for `missing` more nodes, taking chunks from the chunk source
- * while there are too few free ones.  Returns 0, or -ENOSPC (logged once a
- * boot, with the size reached) when the chunk table is at VFS_MAX_CHUNKS,
- * there is no source yet, or the source has no memory.  Chunks taken
- * before a failure stay: they are in the table and will be used.
- * Context: main loop.
+ * while there are too few free ones: for nodes, for a bigger chunk table
+ * when the static one is full, and once for a bigger hash.  Returns 0, or
+ * -ENOSPC (logged once a boot, with the size reached) when the chunk table
+ * is at VFS_MAX_CHUNKS (119 million nodes), there is no source yet, or the
+ * source has no memory.  Chunks taken before a failure stay: they are in
+ * the table and will be used.  Context: main loop.
  */
 static int vfs_grow(unsigned int missing)
 {
 	while (missing > vfs_capacity() - vfs_nr_used) {
 		struct vfs_node *chunk = NULL;
 
-		if (vfs_nr_chunks < VFS_MAX_CHUNKS && vfs_chunk_source)
+		if (vfs_nr_chunks == vfs_table_slots && vfs_table_slots < VFS_MAX_CHUNKS)
+			vfs_grow_table();
+		if (vfs_nr_chunks < vfs_table_slots && vfs_chunk_source)
 			chunk = vfs_chunk_source();
 		if (!chunk) {
 			if (!vfs_full_warned)
@@ -289,7 +346,19 @@ static int vfs_grow(unsigned int missing)
 		memset(chunk, 0, VFS_CHUNK_NODES * sizeof(*chunk));
 		vfs_chunks[vfs_nr_chunks++] = chunk;
 	}
+	if (vfs_nr_buckets == VFS_HASH_STATIC &&
+	    vfs_nr_used + missing > VFS_HASH_LOAD * VFS_HASH_STATIC)
+		vfs_grow_hash();
 	return 0;
+}
+
+void vfs_get_stats(struct vfs_stats *st)
+{
+	st->nodes = vfs_nr_used;
+	st->capacity = vfs_capacity();
+	st->chunks = vfs_nr_chunks;
+	st->table_slots = vfs_table_slots;
+	st->buckets = vfs_nr_buckets;
 }
 
 void vfs_set_chunk_source(void *(*alloc_chunk)(void))
@@ -392,14 +461,18 @@ static void node_destroy(unsigned int n)
 void vfs_init(void)
 {
 	vfs_filler = NULL;
+	vfs_chunks = vfs_static_table;	/* a grown table and hash are forgotten too */
+	vfs_table_slots = VFS_STATIC_TABLE;
 	for (unsigned int i = 0; i < VFS_STATIC_CHUNKS; i++)
 		vfs_chunks[i] = vfs_static_chunks[i];
-	for (unsigned int i = VFS_STATIC_CHUNKS; i < vfs_nr_chunks; i++)
+	for (unsigned int i = VFS_STATIC_CHUNKS; i < VFS_STATIC_TABLE; i++)
 		vfs_chunks[i] = NULL;	/* forgotten: see vfs_init() in vfs.h */
 	vfs_nr_chunks = VFS_STATIC_CHUNKS;
 	memset(vfs_static_chunks, 0, MIN(vfs_hwm, VFS_STATIC_CHUNKS * VFS_CHUNK_NODES) *
 	       sizeof(struct vfs_node));
-	memset(vfs_buckets, 0, sizeof(vfs_buckets));
+	vfs_buckets = vfs_static_buckets;
+	vfs_nr_buckets = VFS_HASH_STATIC;
+	memset(vfs_static_buckets, 0, sizeof(vfs_static_buckets));
 	vfs_hwm = 1;
 	vfs_free_head = VFS_ROOT;
 	vfs_nr_used = 1;

@@ -36,8 +36,13 @@
  * the tree works before any allocator does; that holds about 2800 memory
  * blocks (9 nodes a block: the directory, 6 files, its nodeM link and the
  * node's memoryN link back).  Past that the tree grows a chunk at a time
- * (256 KiB) from the source given to vfs_set_chunk_source(), up to
- * VFS_MAX_CHUNKS (349440 nodes, 24 MiB, about 38000 blocks).  When no
+ * (256 KiB) from the source given to vfs_set_chunk_source().  The table of
+ * chunks starts in .bss with VFS_STATIC_TABLE entries (349440 nodes, about
+ * 38000 blocks) and then moves into a chunk of its own with room for
+ * VFS_MAX_CHUNKS (119 million nodes, 8 GiB: more than any machine's
+ * blocks need), and the name hash moves from 16384 buckets in .bss into a
+ * chunk of 65536 once it holds four nodes a bucket: the tree is sized by
+ * what it holds, not by a pool fixed in advance.  When no
  * chunk can be had vfs_create() fails with -ENOSPC, nothing else changes,
  * and the log says once how full the table is and why it cannot grow.
  * Directory entries are kept in plain strcmp() order, as
@@ -60,7 +65,8 @@
 #define VFS_CHUNK_BYTES	(256u * 1024)	/* what the chunk source hands out */
 #define VFS_CHUNK_NODES	3640	/* nodes in a chunk: VFS_CHUNK_BYTES / 72 */
 #define VFS_STATIC_CHUNKS 7	/* chunks in .bss */
-#define VFS_MAX_CHUNKS	96	/* chunks at most, static ones included */
+#define VFS_STATIC_TABLE 96	/* chunk-table entries in .bss, then a chunk holds it */
+#define VFS_MAX_CHUNKS	(VFS_CHUNK_BYTES / 8)	/* chunks at most (32768): one chunk's pointers */
 
 struct vfs_file_ops {
 	/* show() - print the contents to p. Returns 0 or -errno. */
@@ -107,6 +113,13 @@ void vfs_init(void);
  * is up; host tests set malloc-backed sources.  Context: main loop.
  */
 void vfs_set_chunk_source(void *(*alloc_chunk)(void));
+
+/* vfs_get_stats() - how big the tree is: nodes in use, nodes the chunks
+ * hold, chunks, chunk-table entries, hash buckets.  Context: main loop. */
+struct vfs_stats {
+	unsigned int nodes, capacity, chunks, table_slots, buckets;
+};
+void vfs_get_stats(struct vfs_stats *st);
 
 /*
  * vfs_set_filler() - name the function that completes a part of the tree

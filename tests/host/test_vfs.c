@@ -334,7 +334,7 @@ static int fill_pool(int *last_err)
 			return n;
 		}
 		n++;
-		if (n > VFS_MAX_CHUNKS * VFS_CHUNK_NODES) {
+		if (n > (VFS_STATIC_TABLE + 64) * VFS_CHUNK_NODES) {
 			*last_err = 0;
 			return n;	/* the bound does not hold */
 		}
@@ -370,7 +370,7 @@ HTEST(vfs_pool_exhaustion)
 }
 
 /* A malloc-backed chunk source that can be told to run dry. */
-static void *test_chunks[VFS_MAX_CHUNKS];
+static void *test_chunks[VFS_STATIC_TABLE + 64];
 static unsigned int test_nr_chunks, test_chunk_limit;
 
 static void *test_chunk_alloc(void)
@@ -437,14 +437,54 @@ HTEST(vfs_pool_grows)
 	CHECK_EQ(test_nr_chunks, 4u);
 	test_chunks_free();
 
-	/* the chunk table's own bound holds however much the source has */
-	CHECK_EQ(vfs_remove("/htest"), 0);
-	test_chunk_limit = VFS_MAX_CHUNKS;
-	vfs_set_chunk_source(test_chunk_alloc);
-	CHECK_EQ(fill_pool(&err), VFS_MAX_CHUNKS * VFS_CHUNK_NODES - 2);
-	CHECK_EQ(err, -ENOSPC);
-	CHECK_EQ(test_nr_chunks, (unsigned int)(VFS_MAX_CHUNKS - VFS_STATIC_CHUNKS));
 	test_chunks_free();
+}
+
+/*
+ * Past the static chunk table (VFS_STATIC_TABLE chunks, about 38000 memory
+ * blocks' files) the table moves into a chunk of its own, and past four
+ * nodes a bucket the name hash moves into one: a tree of 120 source chunks
+ * holds every node it has room for, each found by name after the rehash,
+ * and the source running dry is still -ENOSPC with nothing lost.
+ */
+HTEST(vfs_table_and_hash_grow)
+{
+	const unsigned int limit = VFS_STATIC_TABLE + 24;
+	struct vfs_stats st;
+	int err = 0, n, i;
+	char path[64];
+
+	vfs_init();
+	CHECK_EQ(vfs_remove("/htest"), 0);
+	vfs_get_stats(&st);
+	CHECK_EQ(st.table_slots, VFS_STATIC_TABLE);
+	CHECK_EQ(st.buckets, 16384u);
+	test_chunk_limit = limit;
+	vfs_set_chunk_source(test_chunk_alloc);
+	n = fill_pool(&err);
+	CHECK_EQ(err, -ENOSPC);
+	CHECK_EQ(test_nr_chunks, limit);
+	/* two of the source's chunks went to the table and the hash */
+	CHECK_EQ(n, (int)((VFS_STATIC_CHUNKS + limit - 2) * VFS_CHUNK_NODES) - 2);
+	vfs_get_stats(&st);
+	CHECK_EQ(st.table_slots, VFS_MAX_CHUNKS);
+	CHECK_EQ(st.buckets, 65536u);
+	CHECK_EQ(st.chunks, VFS_STATIC_CHUNKS + limit - 2);
+	CHECK_EQ(st.nodes, st.capacity);
+	for (i = 0; i < n; i += 4999) {
+		snprintf(path, sizeof(path), "/p/f%d", i);
+		CHECK_EQ(vfs_stat(path, NULL, NULL), 0);
+	}
+	snprintf(path, sizeof(path), "/p/f%d", n - 1);
+	CHECK_EQ(vfs_stat(path, NULL, NULL), 0);
+	/* removal and refill after the growth: the same count, no new chunk */
+	CHECK_EQ(vfs_remove("/p"), 0);
+	CHECK_EQ(fill_pool(&err), n);
+	CHECK_EQ(test_nr_chunks, limit);
+	test_chunks_free();
+	vfs_get_stats(&st);
+	CHECK_EQ(st.table_slots, VFS_STATIC_TABLE);
+	CHECK_EQ(st.buckets, 16384u);
 }
 
 /* A link's target is the string in its data. */

@@ -56,6 +56,7 @@ TITLES = {
     "memory_core-host": "memory core (host)",
     "vmem-qemu": "virtio-mem plug and unplug vs the first-touch floor (QEMU/TCG)",
     "boot-qemu": "Boot: to the prompt and to all memory initialised, per design (QEMU/TCG)",
+    "bigboot-qemu": "Boot of large guests to the prompt, no command line (QEMU/TCG)",
 }
 SERIES_AXES = {
     "zone_contig": ("block onlined (the zone grows by 128 MiB each)", "cycles to online it"),

@@ -436,7 +436,8 @@ HOST_SUITE_uart := tests/host/test_uart.c drivers/serial/uart16550.c
 HOST_SUITES += power
 HOST_SUITE_power := tests/host/test_power.c arch/x86_64/power.c drivers/acpi/sleep.c
 HOST_SUITES += apic
-HOST_SUITE_apic := tests/host/test_apic.c arch/x86_64/apic.c drivers/acpi/madt.c
+HOST_SUITE_apic := tests/host/test_apic.c tests/host/test_apic_lapic.c tests/host/apic_machine.c \
+	arch/x86_64/apic.c drivers/acpi/madt.c
 HOST_SUITES += smp
 HOST_SUITE_smp := tests/host/test_smp.c arch/x86_64/trampoline.c
 HOST_SUITES += boot_tables

@@ -257,6 +257,8 @@ void kmain(u32 magic, u64 mbi_phys)
 	acpi_power_init();		/* FADT PM1 and reset registers, \_S5, to arch */
 	apic_init(madt_parse() ? &madt_info : NULL);	/* I/O APIC + local APIC if the MADT has them */
 	time_init();			/* TSC frequency from the PIT, 100 Hz tick */
+	if (lapic_timer_calibrate())	/* each CPU's local timer (LOC), against the TSC */
+		lapic_timer_start();
 	serial_enable_irq();		/* console input by interrupt */
 	i8042_init();			/* the PS/2 keyboard, a second console input */
 	irq_enable();

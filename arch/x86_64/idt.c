@@ -7,8 +7,9 @@
  * with the 8259 PICs it is an ISA IRQ.  Each runs the handler registered
  * for it, then the controller gets its EOI.  Vector 255 is the local APIC's
  * spurious vector (no EOI).  Vector 0xf0 is the cross-CPU call (arch/smp.h;
- * EOI after the handler); an NMI while smp_stop_others() runs is its stop,
- * any other NMI is fatal like an exception.  The double fault runs on its own stack (IST1),
+ * EOI after the handler), 0xec each CPU's local APIC timer tick (counted,
+ * EOI); an NMI while smp_stop_others() runs is its stop (counted), any
+ * other NMI is fatal like an exception.  The double fault runs on its own stack (IST1),
  * NMI and machine check on IST2.
  */
 #include <arch/traps.h>
@@ -33,7 +34,7 @@ struct idt_ptr {
 	u64 base;
 } __packed;
 
-extern const u64 isr_table[66];
+extern const u64 isr_table[67];
 void trap_exception(struct trap_frame *tf) __noreturn;
 
 static struct idt_entry idt[256];
@@ -85,6 +86,7 @@ void idt_init(void)
 		idt_set(v, isr_table[v], 0);
 	idt_set(255, isr_table[64], 0);
 	idt_set(SMP_CALL_VECTOR, isr_table[65], 0);
+	idt_set(LAPIC_TIMER_VECTOR, isr_table[66], 0);
 	idt_set(8, isr_table[8], 1);	/* #DF on IST1 */
 	idt_set(2, isr_table[2], 2);	/* NMI on IST2 */
 	idt_set(18, isr_table[18], 2);	/* #MC on IST2 */
@@ -249,11 +251,12 @@ static void arch_row(struct printer *p, const char *tag, size_t off, const char 
  * IRQ it carries, with each CPU's count, the controller ("IO-APIC", or
  * "XT-PIC" with the 8259s), the line (GSI or IRQ) and its flow ("edge";
  * "fasteoi" for a level I/O APIC line, "level" on the 8259) and the device;
- * then SPU (the local APIC's spurious vector, per CPU), CAL (calls each CPU
- * ran: cross-CPU calls, TLB shootdowns among them), TLB (shootdowns each
- * CPU ran for another one) and ERR (the total of the other spurious
- * interrupts).  No LOC row (memlab's tick is the PIT, not the local APIC
- * timer) and no NMI row (an NMI is fatal or the panic's stop).
+ * then NMI (non-maskable interrupts: a panic's stop), LOC (each CPU's
+ * local APIC timer ticks), SPU (the local APIC's spurious vector, per CPU),
+ * CAL (calls each CPU ran: cross-CPU calls, TLB shootdowns among them), TLB
+ * (shootdowns each CPU ran for another one) and ERR (the total of the
+ * other spurious interrupts).  Linux puts NMI and LOC first too; its other
+ * rows (RES, PMI, ...) count things memlab does not have.
  * Context: main loop.
  */
 void interrupts_dump(struct printer *p)
@@ -284,6 +287,8 @@ void interrupts_dump(struct printer *p)
 			  !line_info[line].level ? "edge" : apic ? "fasteoi" : "level",
 			  line_info[line].name);
 	}
+	arch_row(p, "NMI", offsetof(struct percpu, nmis), "Non-maskable interrupts");
+	arch_row(p, "LOC", offsetof(struct percpu, local_timer), "Local timer interrupts");
 	arch_row(p, "SPU", offsetof(struct percpu, spurious), "Spurious interrupts");
 	arch_row(p, "CAL", offsetof(struct percpu, calls), "Function call interrupts");
 	arch_row(p, "TLB", offsetof(struct percpu, tlb_flushes), "TLB shootdowns");
@@ -298,8 +303,11 @@ void interrupts_dump(struct printer *p)
 /* Called by isr.asm with interrupts disabled. */
 void trap_dispatch(struct trap_frame *tf)
 {
-	if (tf->vector == 2 && smp_stopping())
-		smp_stop_interrupt(tf);
+	if (tf->vector == 2) {
+		this_cpu()->nmis++;
+		if (smp_stopping())
+			smp_stop_interrupt(tf);
+	}
 	if (tf->vector < IRQ_BASE)
 		trap_exception(tf);
 	if (tf->vector == SMP_CALL_VECTOR) {
@@ -309,6 +317,11 @@ void trap_dispatch(struct trap_frame *tf)
 	}
 	if (tf->vector == APIC_SPURIOUS_VECTOR) {
 		this_cpu()->spurious++;
+		return;
+	}
+	if (tf->vector == LAPIC_TIMER_VECTOR) {
+		this_cpu()->local_timer++;
+		lapic_eoi();
 		return;
 	}
 	if (tf->vector >= IRQ_BASE + NR_IRQ_LINES) {

@@ -38,6 +38,7 @@ isr_stub_%1:
 
 	STUB_NOERR 255			; local APIC spurious interrupt
 	STUB_NOERR 0xf0			; cross-CPU call (arch/smp.h)
+	STUB_NOERR 0xec			; local APIC timer (arch/traps.h)
 
 isr_common:
 	push	rax
@@ -78,7 +79,7 @@ isr_common:
 
 section .rodata
 align 8
-isr_table:				; vectors 0-63, then 255, 0xf0
+isr_table:				; vectors 0-63, then 255, 0xf0, 0xec
 %assign v 0
 %rep 64
 	dq isr_stub_%+v
@@ -86,3 +87,4 @@ isr_table:				; vectors 0-63, then 255, 0xf0
 %endrep
 	dq isr_stub_255
 	dq isr_stub_0xf0
+	dq isr_stub_0xec

@@ -44,6 +44,7 @@
 #include <lib/lock.h>
 #include <lib/errno.h>
 #include <lib/string.h>
+#include <lib/params.h>
 
 #define MSR_GS_BASE		0xc0000101
 #define EFER_LME		(1u << 8)
@@ -69,6 +70,19 @@ static struct trampoline_params *tparams;	/* in the trampoline page */
 static int sipi_vector;
 static u32 id_leaf;		/* CPUID leaf of the APIC id the MADT gives */
 static const char *unstarted_why[SMP_MAX_CPUS];	/* listed, no area: why */
+
+/*
+ * smp_test_nosipi=N: CPU N gets its INIT but never a start-up IPI, so it
+ * does not answer and the boot reports and skips it as it would a CPU that
+ * is broken.  Under QEMU every listed CPU starts, so this is the way to
+ * see that path (tests/qemu/test_smp.py).  0 (the boot CPU): off.  Set by
+ * the command line only, before smp_init().
+ */
+static unsigned nosipi_cpu;
+KERNEL_PARAM(smp_test_nosipi,
+	.name = "smp_test_nosipi", .type = PARAM_UINT, .value = &nosipi_cpu,
+	.min = 0, .max = SMP_MAX_CPUS - 1, .def = 0,
+	.help = "test: CPU N gets INIT but no start-up IPI, so it never answers and is skipped");
 
 /* this_cpu() - see arch/smp.h: %gs:0 is the area's self pointer. */
 struct percpu *this_cpu(void)
@@ -196,6 +210,7 @@ __noreturn void smp_ap_main(struct percpu *pc)
 	write_cr4(bsp_cr4);
 	wrmsr(MSR_GS_BASE, (u64)(uintptr_t)pc);	/* after the GDT: a GS load clears it */
 	pc->x2apic = lapic_ap_setup();
+	lapic_timer_start();		/* its LOC ticks; each wakes the idle loop */
 	__atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
 	for (;;) {
 		u32 req;
@@ -239,6 +254,18 @@ static bool wait_online(struct percpu *pc, u64 t0, u64 ms)
 	return true;
 }
 
+/* The start-up IPI, and a second one if the AP has not yet written its
+ * first sign of life in the trampoline page, 200 us after each. */
+static void send_sipis(const struct percpu *pc)
+{
+	lapic_send_ipi(pc->apic_id, ICR_STARTUP | ICR_ASSERT | (u32)sipi_vector);
+	udelay(200);
+	if (!__atomic_load_n(&tparams->stage, __ATOMIC_ACQUIRE)) {
+		lapic_send_ipi(pc->apic_id, ICR_STARTUP | ICR_ASSERT | (u32)sipi_vector);
+		udelay(200);
+	}
+}
+
 /*
  * start_ap() - SIPI one AP that had its INIT, and wait for it (see the top
  * of the file).  Records the cycles from the first SIPI to online, or the
@@ -260,12 +287,11 @@ static void start_ap(struct percpu *pc, u32 efer)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 
 	t0 = rdtsc();
-	lapic_send_ipi(pc->apic_id, ICR_STARTUP | ICR_ASSERT | (u32)sipi_vector);
-	udelay(200);
-	if (!__atomic_load_n(&tparams->stage, __ATOMIC_ACQUIRE)) {
-		lapic_send_ipi(pc->apic_id, ICR_STARTUP | ICR_ASSERT | (u32)sipi_vector);
-		udelay(200);
-	}
+	if (pc->cpu == nosipi_cpu)
+		pr_info("smp: CPU %u (APIC id %u): no start-up IPI sent (smp_test_nosipi=%u)",
+			pc->cpu, pc->apic_id, nosipi_cpu);
+	else
+		send_sipis(pc);
 	if (wait_online(pc, t0, SMP_START_TIMEOUT_MS)) {
 		pc->start_cycles = rdtsc() - t0;
 		return;

@@ -8,350 +8,11 @@
  * override, and MADTs that leave the 8259s in charge.  Each checks what the model
  * devices were told, and that nothing panics.
  *
- * The suite `apic` links the real madt.c and apic.c with the fakes below.
  * The test parses its MADT with madt_parse() and hands madt_info to
- * apic_init(), as init/main.c does.  acpi_find_table() returns the test's
- * MADT in a heap buffer of exactly its length (ASan).  ioremap() returns
- * windows of the model devices below; their registers are reached only
- * through mmio_read32/mmio_write32 (tests/host/arch/io.h), which come here:
- *  - local APIC: 1 KiB of plain registers, ID at 0x20;
- *  - I/O APIC: the index register at +0x00 selects, the window at +0x10
- *    reads or writes the selected register: 0x00 id, 0x01 version (max
- *    redirection entry in bits 16-23, read-only), 0x10 + 2 pin / + 1 the
- *    low / high half of pin's redirection entry.  A write elsewhere is
- *    counted as a stray write.
- * The 8259 ports and the APIC base MSR are recorded too.  The register
- * numbers and bits below are the hardware's (Intel SDM, 82093AA).
+ * apic_init(), as init/main.c does, on the model machine of
+ * apic_machine.h; the local APIC's own tests are in test_apic_lapic.c.
  */
-#include "htest.h"
-#include <drivers/acpi.h>
-#include <arch/traps.h>
-#include <arch/cpu.h>
-#include <arch/io.h>
-#include <arch/paging.h>
-#include <arch/lapic.h>
-#include <lib/printk.h>
-#include <lib/errno.h>
-#include "platform_stub.h"
-
-#define RTE_ACTIVE_LOW		(1u << 13)
-#define RTE_LEVEL		(1u << 15)
-#define RTE_MASKED		(1u << 16)
-
-#include <stdlib.h>
-
-#define LAPIC_PHYS	0xfee00000ULL
-#define IOAPIC_PHYS	0xfec00000ULL
-#define MAX_PINS	256
-#define NR_MODEL_IOAPICS 3
-
-struct ioapic_model {
-	u64 phys;			/* where the MADT may say it is; 0: absent */
-	u32 window[8];			/* the mapped 0x20 bytes (addresses only) */
-	u32 index;			/* the selected register */
-	u32 id;				/* register 0x00 */
-	u32 version;			/* register 0x01 */
-	u32 rte[2 * MAX_PINS];		/* registers 0x10... */
-	unsigned stray_writes;		/* to registers that do not exist */
-	bool all_ones;			/* nothing answers: every read gives ~0 */
-};
-
-static u8 *madt_tab;			/* what acpi_find_table("APIC") gives */
-static u32 lapic_regs[0x400 / 4];	/* the local APIC's registers */
-static u64 lapic_phys;			/* where the model local APIC is */
-static struct ioapic_model models[NR_MODEL_IOAPICS];
-static u64 apic_base_msr;		/* MSR 0x1b */
-static u32 x2apic_msrs[0x100];		/* MSRs 0x800-0x8ff: x2APIC mode registers */
-static unsigned x2apic_msr_writes;	/* to 0x800-0x8ff */
-u64 host_rdtsc(void) { static u64 tsc; return tsc += 1000; }	/* apic.c's IPI wait */
-static unsigned lapic_mmio_accesses;	/* to the local APIC's MMIO window */
-static u8 pic_masks[2];			/* last writes to ports 0x21, 0xa1 */
-static unsigned port_writes;		/* host_port_out() calls */
-
-struct cpu_info boot_cpu;
-
-const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n)
-{
-	return !n && !memcmp(sig, "APIC", 4) ? (const void *)madt_tab : NULL;
-}
-
-void *ioremap(phys_addr_t phys, u64 size, enum ioremap_cache cache)
-{
-	CHECK_EQ(cache, IOREMAP_UC);
-	if (phys == lapic_phys && size <= sizeof(lapic_regs))
-		return lapic_regs;
-	for (unsigned i = 0; i < NR_MODEL_IOAPICS; i++)
-		if (models[i].phys && phys == models[i].phys && size <= sizeof(models[i].window))
-			return models[i].window;
-	return NULL;
-}
-
-static struct ioapic_model *model_of(const volatile u32 *reg, unsigned *off)
-{
-	for (unsigned i = 0; i < NR_MODEL_IOAPICS; i++)
-		if (reg >= models[i].window && reg < models[i].window + 8) {
-			*off = (unsigned)(reg - models[i].window) * 4;
-			return &models[i];
-		}
-	return NULL;
-}
-
-u32 host_mmio_read32(const volatile u32 *reg)
-{
-	struct ioapic_model *m;
-	unsigned off, pins;
-
-	if (reg >= lapic_regs && reg < lapic_regs + sizeof(lapic_regs) / 4) {
-		lapic_mmio_accesses++;
-		return lapic_regs[reg - lapic_regs];
-	}
-	m = model_of(reg, &off);
-	CHECK(m != NULL);
-	if (!m || m->all_ones)
-		return ~0u;
-	if (off == 0x00)
-		return m->index;
-	CHECK_EQ(off, 0x10);
-	pins = ((m->version >> 16) & 0xff) + 1;
-	if (m->index == 0x00)
-		return m->id;
-	if (m->index == 0x01)
-		return m->version;
-	if (m->index >= 0x10 && m->index < 0x10 + 2 * pins)
-		return m->rte[m->index - 0x10];
-	return 0;
-}
-
-void host_mmio_write32(volatile u32 *reg, u32 v)
-{
-	struct ioapic_model *m;
-	unsigned off, pins;
-
-	if (reg >= lapic_regs && reg < lapic_regs + sizeof(lapic_regs) / 4) {
-		lapic_mmio_accesses++;
-		lapic_regs[reg - lapic_regs] = v;
-		return;
-	}
-	m = model_of(reg, &off);
-	CHECK(m != NULL);
-	if (!m || m->all_ones)
-		return;
-	if (off == 0x00) {
-		m->index = v;
-		return;
-	}
-	CHECK_EQ(off, 0x10);
-	pins = ((m->version >> 16) & 0xff) + 1;
-	if (m->index == 0x00)
-		m->id = v;
-	else if (m->index >= 0x10 && m->index < 0x10 + 2 * pins)
-		m->rte[m->index - 0x10] = v;
-	else
-		m->stray_writes++;
-}
-
-/* MSR 0x1b, and in x2APIC mode (bit 10 of it) the registers 0x800-0x8ff. */
-u64 host_rdmsr(u32 msr)
-{
-	if (msr >= 0x800 && msr < 0x900) {
-		CHECK(apic_base_msr & (1 << 10));	/* #GP outside x2APIC mode */
-		return x2apic_msrs[msr - 0x800];
-	}
-	CHECK_EQ(msr, MSR_APIC_BASE);
-	return apic_base_msr;
-}
-
-void host_wrmsr(u32 msr, u64 v)
-{
-	if (msr >= 0x800 && msr < 0x900) {
-		CHECK(apic_base_msr & (1 << 10));
-		CHECK(msr != 0x80b || v == 0);		/* EOI: only 0 is allowed */
-		x2apic_msrs[msr - 0x800] = (u32)v;
-		x2apic_msr_writes++;
-		return;
-	}
-	CHECK_EQ(msr, MSR_APIC_BASE);
-	/* the mode bit cannot be cleared while the APIC stays enabled */
-	CHECK(!(apic_base_msr & (1 << 10)) || (v & (1 << 10)));
-	apic_base_msr = v;
-}
-
-u32 host_port_in(u16 port, unsigned width) { return 0; }
-
-void host_port_out(u16 port, unsigned width, u32 v)
-{
-	port_writes++;
-	CHECK(port == 0x21 || port == 0xa1);
-	pic_masks[port == 0xa1] = (u8)v;
-}
-
-u64 irq_count(unsigned irq) { return irq; }
-
-/* ---- MADT images ----------------------------------------------------------- */
-
-static u8 scratch[1024];
-static u32 madt_len;
-
-/* Start a MADT: local APIC at lapic, PCAT_COMPAT (8259s present). */
-static void madt_begin(u32 lapic)
-{
-	u32 pcat = 1;
-
-	memset(scratch, 0, sizeof(scratch));
-	memcpy(scratch, "APIC", 4);
-	scratch[8] = 3;
-	memcpy(scratch + 36, &lapic, 4);
-	memcpy(scratch + 40, &pcat, 4);
-	madt_len = 44;
-}
-
-static void madt_entry(const u8 *e, u8 len)
-{
-	memcpy(scratch + madt_len, e, len);
-	madt_len += len;
-}
-
-static void madt_lapic(u8 cpu, u8 apic_id, u32 flags)
-{
-	u8 e[8] = { 0, 8, cpu, apic_id };
-
-	memcpy(e + 4, &flags, 4);
-	madt_entry(e, sizeof(e));
-}
-
-static void madt_ioapic(u8 id, u32 addr, u32 gsi_base)
-{
-	u8 e[12] = { 1, 12, id, 0 };
-
-	memcpy(e + 4, &addr, 4);
-	memcpy(e + 8, &gsi_base, 4);
-	madt_entry(e, sizeof(e));
-}
-
-static void madt_override(u8 irq, u32 gsi, u16 flags)
-{
-	u8 e[10] = { 2, 10, 0, irq };
-
-	memcpy(e + 4, &gsi, 4);
-	memcpy(e + 8, &flags, 2);
-	madt_entry(e, sizeof(e));
-}
-
-/* Local APIC NMI: LINT1 of every processor (0xff), as QEMU gives it. */
-static void madt_lapic_nmi(void)
-{
-	static const u8 e[6] = { 4, 6, 0xff, 0, 0, 1 };
-
-	madt_entry(e, sizeof(e));
-}
-
-static void madt_lapic_addr_override(u64 addr)
-{
-	u8 e[12] = { 5, 12 };
-
-	memcpy(e + 4, &addr, 8);
-	madt_entry(e, sizeof(e));
-}
-
-/* Finish the MADT into an exact heap buffer. */
-static void madt_end(void)
-{
-	memcpy(scratch + 4, &madt_len, 4);
-	free(madt_tab);
-	madt_tab = malloc(madt_len);
-	memcpy(madt_tab, scratch, madt_len);
-}
-
-/* The machine before apic_init(): a CPU with an APIC, a local APIC with id
- * 0 at LAPIC_PHYS, I/O APIC 0 (24 pins, QEMU's version 0x11) at IOAPIC_PHYS,
- * every redirection entry garbage; apic.c's state as at boot. */
-static void machine_reset(void)
-{
-	memset(&boot_cpu, 0, sizeof(boot_cpu));
-	boot_cpu.has_apic = true;
-	memset(lapic_regs, 0, sizeof(lapic_regs));
-	lapic_phys = LAPIC_PHYS;
-	memset(models, 0, sizeof(models));
-	models[0].phys = IOAPIC_PHYS;
-	models[0].version = 0x00170011;
-	for (unsigned i = 0; i < NR_MODEL_IOAPICS; i++)
-		memset(models[i].rte, 0xa5, sizeof(models[i].rte));
-	apic_base_msr = LAPIC_PHYS | (1 << 8);	/* BSP, not yet enabled */
-	memset(x2apic_msrs, 0, sizeof(x2apic_msrs));
-	x2apic_msr_writes = 0;
-	lapic_mmio_accesses = 0;
-	pic_masks[0] = pic_masks[1] = 0;
-	port_writes = 0;
-}
-
-static bool init(void)
-{
-	bool ok;
-
-	printk_set_level(LOG_CRIT);
-	ok = apic_init(madt_parse() ? &madt_info : NULL);
-	printk_set_level(LOG_INFO);
-	return ok;
-}
-
-/* What irq_register(irq) does through the I/O APIC (arch/x86_64/idt.c). */
-static int route_isa_irq(unsigned irq)
-{
-	unsigned gsi;
-	bool level, low;
-
-	if (apic_isa_irq_to_gsi(irq, &gsi, &level, &low))
-		return -EBUSY;
-	CHECK(gsi < NR_IRQ_LINES);
-	return ioapic_route(gsi, IRQ_BASE + gsi, level, low);
-}
-
-static void expect_all_masked(const struct ioapic_model *m, unsigned pins)
-{
-	for (unsigned pin = 0; pin < pins; pin++)
-		if (m->rte[2 * pin] != RTE_MASKED) {
-			CHECK_EQ(pin, ~0u);	/* names the pin in the report */
-			CHECK_EQ(m->rte[2 * pin], RTE_MASKED);
-			return;
-		}
-}
-
-/* expect_no_line() - ISA IRQ irq has no line: its GSI (irq) carries `owner`. */
-static void expect_no_line(unsigned irq, unsigned owner)
-{
-	unsigned g;
-	bool l, a;
-
-	CHECK_EQ(apic_isa_irq_to_gsi(irq, &g, &l, &a), -EBUSY);
-	CHECK_EQ(g, irq);
-	CHECK_EQ(apic_gsi_owner(irq), owner);
-}
-
-static void expect_isa_irq(unsigned irq, unsigned gsi, bool level, bool active_low)
-{
-	unsigned g;
-	bool l, a;
-
-	CHECK_EQ(apic_isa_irq_to_gsi(irq, &g, &l, &a), 0);
-	CHECK_EQ(g, gsi);
-	CHECK_EQ(l, level);
-	CHECK_EQ(a, active_low);
-}
-
-/* QEMU q35's MADT for one CPU. */
-static void madt_q35(void)
-{
-	madt_begin(LAPIC_PHYS);
-	madt_lapic(0, 0, 1);
-	madt_ioapic(0, IOAPIC_PHYS, 0);
-	madt_override(0, 2, 0);
-	madt_override(5, 5, 0xd);
-	madt_override(9, 9, 0xd);
-	madt_override(10, 10, 0xd);
-	madt_override(11, 11, 0xd);
-	madt_lapic_nmi();
-	madt_end();
-}
+#include "apic_machine.h"
 
 /*
  * q35: the timer (IRQ 0) arrives on GSI 2, the SCI (IRQ 9) and the PCI
@@ -369,7 +30,7 @@ HTEST(apic_q35_madt)
 	machine_reset();
 	lapic_regs[LAPIC_ID / 4] = 0;
 	madt_q35();
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK(apic_enabled());
 	CHECK_EQ(madt_info.nr_cpus, 1);
 	CHECK_EQ(madt_info.nr_overrides, 5);
@@ -433,7 +94,7 @@ HTEST(apic_override_polarity_and_trigger)
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		madt_override(cases[i].irq, cases[i].irq, cases[i].flags);
 	madt_end();
-	CHECK(init());
+	CHECK(apic_machine_init());
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		unsigned gsi = cases[i].irq;
 
@@ -465,7 +126,7 @@ HTEST(apic_sci_defaults_are_level_active_low)
 	madt_override(10, 10, 0xd);
 	madt_override(11, 11, 0x5);
 	madt_end();
-	CHECK(init());
+	CHECK(apic_machine_init());
 	apic_irq_to_gsi(9, true, true, &gsi, &level, &low);
 	CHECK_EQ(gsi, 20);
 	CHECK(level && low);
@@ -507,7 +168,7 @@ HTEST(apic_colliding_overrides_first_wins)
 	madt_override(10, 2, 0xd);
 	madt_end();
 	logs = host_log_count;
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK(host_log_seen("MADT override IRQ 9 -> GSI 20: the IRQ already has an override; ignored",
 			    logs));
 	CHECK(host_log_seen("MADT override IRQ 10 -> GSI 2: another IRQ already goes to that GSI; ignored",
@@ -543,7 +204,7 @@ HTEST(apic_bad_overrides_are_dropped)
 	madt_override(6, 0xffffffff, 0);
 	madt_end();
 	logs = host_log_count;
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK(host_log_seen("MADT override IRQ 16 -> GSI 16: not an ISA IRQ; ignored", logs));
 	CHECK(host_log_seen("MADT override IRQ 200 -> GSI 2: not an ISA IRQ; ignored", logs));
 	CHECK(host_log_seen("MADT override IRQ 3 -> GSI 24: no I/O APIC serves that GSI; ignored",
@@ -592,7 +253,7 @@ HTEST(apic_two_ioapics)
 	madt_override(5, 18, 0xf);
 	madt_end();
 	logs = host_log_count;
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK(host_log_seen("; 2 I/O APIC(s), first with 16 pins; 8259s masked", logs));
 	expect_all_masked(&models[0], 16);
 	expect_all_masked(&models[1], 8);
@@ -621,7 +282,7 @@ HTEST(apic_lapic_address_override)
 	madt_lapic_addr_override(0x1fee00000ULL);
 	madt_ioapic(0, IOAPIC_PHYS, 0);
 	madt_end();
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK_EQ(madt_info.lapic_addr, 0x1fee00000ULL);
 	CHECK_EQ(lapic_regs[LAPIC_SVR / 4], 0x100 | APIC_SPURIOUS_VECTOR);
 }
@@ -656,7 +317,7 @@ HTEST(apic_8259s_stay)
 			free(madt_tab);
 			madt_tab = NULL;
 		}
-		CHECK(!init());
+		CHECK(!apic_machine_init());
 		CHECK(!apic_enabled());
 		CHECK_EQ(port_writes, 0);
 		CHECK_EQ(models[0].rte[0], 0xa5a5a5a5);
@@ -681,7 +342,7 @@ HTEST(apic_ioapic_that_does_not_answer_is_ignored)
 	models[0].all_ones = true;
 	madt_q35();
 	logs = host_log_count;
-	CHECK(!init());
+	CHECK(!apic_machine_init());
 	CHECK(!apic_enabled());
 	CHECK_EQ(port_writes, 0);
 	CHECK(host_log_seen("apic: no I/O APIC answers at 0xfec00000 (id 0, GSI base 0); ignored",
@@ -698,7 +359,7 @@ HTEST(apic_ioapic_that_does_not_answer_is_ignored)
 	madt_override(0, 2, 0);
 	madt_end();
 	logs = host_log_count;
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK(host_log_seen("; 1 I/O APIC(s), first with 24 pins; 8259s masked", logs));
 	CHECK_EQ(madt_info.nr_overrides, 1);
 	expect_isa_irq(3, 3, false, false);
@@ -757,7 +418,7 @@ HTEST(apic_override_onto_an_identity_gsi_takes_it)
 	madt_override(9, 4, 0xd);
 	madt_end();
 	logs = host_log_count;
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK_EQ(madt_info.nr_overrides, 2);
 	CHECK(host_log_seen("apic: ISA IRQ 4 has no line of its own: the MADT's override sends IRQ 9 to GSI 4; IRQ 4 is not routed",
 			    logs));
@@ -802,7 +463,7 @@ HTEST(apic_identity_gsi_free_when_its_irq_is_overridden_too)
 	madt_override(4, 20, 0);
 	madt_end();
 	logs = host_log_count;
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK(!host_log_seen("has no line", logs));
 	expect_isa_irq(9, 4, true, false);
 	expect_isa_irq(4, 20, false, false);
@@ -815,7 +476,7 @@ HTEST(apic_identity_gsi_free_when_its_irq_is_overridden_too)
 	madt_override(3, 4, 0);
 	madt_override(4, 3, 0);
 	madt_end();
-	CHECK(init());
+	CHECK(apic_machine_init());
 	expect_isa_irq(3, 4, false, false);
 	expect_isa_irq(4, 3, false, false);
 	CHECK(lines_distinct());
@@ -826,7 +487,7 @@ HTEST(apic_identity_gsi_free_when_its_irq_is_overridden_too)
 	madt_ioapic(0, IOAPIC_PHYS, 0);
 	madt_override(5, 9, 0xd);
 	madt_end();
-	CHECK(init());
+	CHECK(apic_machine_init());
 	CHECK_EQ(apic_irq_to_gsi(9, true, true, &gsi, &level, &low), -EBUSY);
 	CHECK_EQ(gsi, 9);
 	CHECK_EQ(apic_gsi_owner(9), 5);
@@ -834,67 +495,3 @@ HTEST(apic_identity_gsi_free_when_its_irq_is_overridden_too)
 }
 
 /* ---- x2APIC mode ------------------------------------------------------------ */
-
-
-/*
- * Firmware that hands over in x2APIC mode (MSR 0x1b bits 10 and 11 set):
- * apic_init() never touches the MMIO window, programs SVR, TPR and LINT0
- * through MSRs 0x80f, 0x808, 0x835, keeps the mode bit, routes the timer
- * to the x2APIC id (5) in the I/O APIC's destination field, and an EOI is
- * a write of 0 to MSR 0x80b.
- */
-HTEST(apic_x2apic_mode_uses_msrs)
-{
-	char text[256];
-	struct buf_printer bp;
-
-	machine_reset();
-	boot_cpu.has_x2apic = true;
-	apic_base_msr = LAPIC_PHYS | (1 << 8) | (1 << 10) | (1 << 11);
-	x2apic_msrs[0x02] = 5;			/* x2APIC id */
-	x2apic_msrs[0x0b] = 0xdead;		/* the EOI write must land */
-	madt_q35();
-	CHECK(init());
-	CHECK(apic_enabled());
-	CHECK_EQ(lapic_mmio_accesses, 0);
-	CHECK(apic_base_msr & (1 << 10));
-	CHECK(apic_base_msr & APIC_BASE_ENABLE);
-	CHECK_EQ(x2apic_msrs[0x0f], 0x100 | APIC_SPURIOUS_VECTOR);
-	CHECK_EQ(x2apic_msrs[0x08], 0);
-	CHECK_EQ(x2apic_msrs[0x35], LAPIC_LVT_MASKED);
-	CHECK_EQ(route_isa_irq(0), 0);
-	CHECK_EQ(models[0].rte[2 * 2], 34);
-	CHECK_EQ(models[0].rte[2 * 2 + 1], 5u << 24);
-	lapic_eoi();
-	CHECK_EQ(x2apic_msrs[0x0b], 0);
-	CHECK_EQ(lapic_mmio_accesses, 0);
-	buf_printer_init(&bp, text, sizeof(text));
-	apic_dump(&bp.p);
-	CHECK(strstr(text, "local APIC id 5 (x2APIC mode: registers through MSRs)") != NULL);
-
-	/* and back in xAPIC mode the same calls go to MMIO, never to the MSRs */
-	machine_reset();
-	madt_q35();
-	CHECK(init());
-	lapic_eoi();
-	CHECK_EQ(x2apic_msr_writes, 0);
-	CHECK(lapic_mmio_accesses > 0);
-}
-
-/*
- * An x2APIC id above 255 does not fit the I/O APIC's destination byte;
- * without interrupt remapping apic_init() refuses and the 8259s stay
- * (nothing masked, no MSR written).
- */
-HTEST(apic_x2apic_id_too_big_keeps_8259s)
-{
-	machine_reset();
-	apic_base_msr = LAPIC_PHYS | (1 << 8) | (1 << 10) | (1 << 11);
-	x2apic_msrs[0x02] = 256;
-	madt_q35();
-	CHECK(!init());
-	CHECK(!apic_enabled());
-	CHECK_EQ(port_writes, 0);
-	CHECK_EQ(x2apic_msr_writes, 0);
-	CHECK_EQ(lapic_mmio_accesses, 0);
-}

@@ -93,6 +93,29 @@ def test_smp_every_cpu_online(boot, n):
     assert "memlab" in m.run("version")
 
 
+def test_smp_cpu_that_does_not_answer_is_skipped(boot):
+    """A listed CPU that never answers its INIT and start-up IPIs is named
+    with its APIC id and the reason, skipped, and the others work: under
+    QEMU every CPU starts, so smp_test_nosipi=2 leaves CPU 2 without its
+    start-up IPI.  `cpus` says why it is not online, /sys lists it as
+    present but not online, and a call to every CPU does not wait for it."""
+    m = boot(extra=["-smp", "4"], cmdline="smp_test_nosipi=2", timeout=memlab.BOOT_TIMEOUT * 3)
+    log = m.boot_log
+    assert "smp: CPU 2 (APIC id 2): no start-up IPI sent (smp_test_nosipi=2)" in log, log
+    assert "smp: CPU 2 (APIC id 2) did not answer INIT and SIPI within 1000 ms; skipped" \
+        in log, log
+    assert re.search(r"smp: 3 of 4 CPUs online \(xAPIC\)", log), log
+    out = m.run("cpus")
+    assert "CPUs: 4 listed, 3 online" in out, out
+    assert re.search(r"^ +2 +2 .*did not answer INIT and SIPI", out, re.M), out
+    assert m.run("cat /sys/devices/system/cpu/online").strip() == "0-1,3"
+    assert m.run("cat /sys/devices/system/cpu/present").strip() == "0-3"
+    ping = m.run("cpus ping")
+    assert "ping: 3 of 3 online CPUs answered; on_each_cpu: 3 answered, 0 did not" in ping, ping
+    _, rows, text = interrupts(m)
+    assert len(rows["LOC"]) == 3, text
+
+
 def test_smp_not_present_cpus_are_not_started(boot):
     """-smp 2,maxcpus=4: QEMU's MADT lists four processors, two of them
     without the enabled flag (hot-pluggable, absent); only two start."""
@@ -189,7 +212,8 @@ def test_smp_proc_interrupts(boot, n):
     cpus, rows, text = interrupts(m)
     assert cpus == [f"CPU{i}" for i in range(n)], text
     assert re.search(r"^ +0: .* IO-APIC +2-edge +timer$", text, re.M), text
-    for tag, what in [("SPU", "Spurious interrupts"), ("CAL", "Function call interrupts"),
+    for tag, what in [("NMI", "Non-maskable interrupts"), ("LOC", "Local timer interrupts"),
+                      ("SPU", "Spurious interrupts"), ("CAL", "Function call interrupts"),
                       ("TLB", "TLB shootdowns")]:
         assert len(rows[tag]) == n, text
         assert re.search(rf"^{tag}: .*\d   {what}$", text, re.M), text
@@ -202,3 +226,9 @@ def test_smp_proc_interrupts(boot, n):
     assert after["0"][0] > rows["0"][0], (text, text2)
     for cpu in range(1, n):
         assert after["CAL"][cpu] >= rows["CAL"][cpu] + 1, (text, text2)
+    # every CPU's local APIC timer ticks (idle ones too), and no NMI came
+    assert re.search(r"apic: local APIC timer at \d+ kHz \(bus / 16\), a tick of \d+ counts "
+                     r"every 10 ms on each CPU \(vector 0xec\)", m.boot_log), m.boot_log
+    for cpu in range(n):
+        assert after["LOC"][cpu] > rows["LOC"][cpu], (cpu, text, text2)
+        assert after["NMI"][cpu] == 0, (cpu, text2)

@@ -74,6 +74,8 @@ struct percpu {
 	u64 spurious;		/* the local APIC's spurious vector */
 	u64 bad_irqs;		/* 8259 spurious IRQs, vectors past the lines */
 	u64 tlb_flushes;	/* TLB shootdowns it ran for another CPU */
+	u64 local_timer;	/* its local APIC timer's ticks (LAPIC_TIMER_VECTOR) */
+	u64 nmis;		/* NMIs it took (a panic's stop) */
 	/* what smp_stop_others() made it save */
 	u64 stop_rip, stop_rsp;
 	struct cpu_tables tables;	/* its GDT and TSS */

@@ -25,6 +25,8 @@ struct trap_frame {
 #define NR_IRQS		16	/* ISA IRQs */
 #define NR_IRQ_LINES	32	/* vectors 32-63: ISA IRQs (PIC) or GSIs (I/O APIC) */
 #define APIC_SPURIOUS_VECTOR 255
+#define LAPIC_TIMER_VECTOR 0xec	/* each CPU's local APIC timer tick */
+#define LAPIC_TIMER_HZ	100	/* its ticks a second, on every CPU */
 
 /*
  * traps_add_stack() - let exception reports follow frame pointers on
@@ -148,6 +150,19 @@ u32 lapic_cpu_id(void);
  * (and the AP's CPUID has it), enabled, TPR 0, LINT0 masked.  Returns true
  * for x2APIC mode.  Context: an AP's start, interrupts off. */
 bool lapic_ap_setup(void);
+/* lapic_timer_calibrate() - measure the local APIC timer against the TSC
+ * (2 ms, divide by 16) and log its rate; 0 when there is no local APIC in
+ * use or it did not count.  Returns the timer's count per tick.  Context:
+ * boot, the boot CPU, after time_init(). */
+u32 lapic_timer_calibrate(void);
+/* lapic_timer_start() - start the calling CPU's local APIC timer, periodic
+ * at LAPIC_TIMER_HZ with the calibrated count (nothing if there is none):
+ * every tick is counted as the CPU's LOC row of /proc/interrupts.
+ * Context: boot CPU at boot, or an AP's start; interrupts off. */
+void lapic_timer_start(void);
+/* lapic_timer_hz() - the timer's input rate after the divider, in Hz
+ * (0 before lapic_timer_calibrate() or without one). */
+u64 lapic_timer_hz(void);
 struct printer;
 void apic_dump(struct printer *p);
 

@@ -1,6 +1,6 @@
 /*
  * cmd_fs.c - the shell commands that read and write the virtual file tree:
- * ls, cat, grep and echo.
+ * ls, cat, hexdump, grep and echo.
  *
  * They behave like their GNU namesakes on the subset they implement, and
  * print the same error texts, so what a reader learns here about
@@ -12,6 +12,7 @@
  */
 #include <shell/shell.h>
 #include <views/vfs.h>
+#include <lib/hexdump.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 
@@ -24,6 +25,8 @@ static const char *mode_string(const struct vfs_attr *a)
 		return "dr-xr-xr-x";
 	if (a->type == VFS_LINK)
 		return "lrwxrwxrwx";
+	if (a->binary)
+		return "-r--------";	/* Linux's ACPI tables: 0400, root only */
 	return a->writable ? "-rw-r--r--" : "-r--r--r--";
 }
 
@@ -141,8 +144,9 @@ SHELL_COMMAND(ls,
 		"file, print its name.  -l adds the mode and size: -r--r--r--\n"
 		"read-only, -rw-r--r-- writable with `echo VALUE > FILE`, dr-xr-xr-x\n"
 		"directory, lrwxrwxrwx symlink (then \"-> TARGET\"); the size is\n"
-		"Linux's st_size: 4096 for a sysfs file, 0 for /proc files,\n"
-		"directories and links.",
+		"Linux's st_size: 4096 for a sysfs file, the length of a binary\n"
+		"file (an ACPI table, -r--------), 0 for /proc files, directories\n"
+		"and links.",
 	.fn = cmd_ls);
 
 static int cmd_cat(struct printer *out, int argc, char **argv)
@@ -152,6 +156,15 @@ static int cmd_cat(struct printer *out, int argc, char **argv)
 	if (argc < 2)
 		return shell_usage(out, shell_find("cat"));
 	for (i = 1; i < argc; i++) {
+		struct vfs_attr a;
+
+		/* raw bytes would reach the terminal as control sequences */
+		if (vfs_stat_attr(argv[i], &a) == 0 && a.binary) {
+			pr_printf(out, "cat: %s: binary file of %lu bytes; see it with "
+				  "`hexdump -C %s`\n", argv[i], a.size, argv[i]);
+			err = -EINVAL;
+			continue;
+		}
 		ret = vfs_read(argv[i], out);
 		if (ret) {
 			pr_printf(out, "cat: %s: %s\n", argv[i], err_text(ret));
@@ -167,8 +180,41 @@ SHELL_COMMAND(cat,
 	.summary = "print files",
 	.help = "Print each FILE in turn (a symlink: the file it points to).\n"
 		"Virtual files are generated when read, so the contents are always\n"
-		"current.",
+		"current.  A binary file (an ACPI table) is not printed: its raw\n"
+		"bytes would be taken as terminal controls; `hexdump -C` shows it.",
 	.fn = cmd_cat);
+
+static int cmd_hexdump(struct printer *out, int argc, char **argv)
+{
+	struct hexdump_printer h;
+	int ret, err = 0;
+
+	if (argc < 3 || strcmp(argv[1], "-C"))
+		return shell_usage(out, shell_find("hexdump"));
+	hexdump_printer_init(&h, out, HEXDUMP_CANONICAL);
+	for (int i = 2; i < argc; i++) {
+		ret = vfs_read(argv[i], &h.p);
+		if (ret) {
+			pr_printf(out, "hexdump: %s: %s\n", argv[i], err_text(ret));
+			err = ret;
+		}
+	}
+	hexdump_finish(&h);
+	return err;
+}
+
+SHELL_COMMAND(hexdump,
+	.name = "hexdump",
+	.usage = "hexdump -C FILE...",
+	.summary = "print files as hex and characters, 16 bytes a row",
+	.help = "The canonical layout of util-linux's `hexdump -C`, the only one\n"
+		"memlab has: the offset, 16 bytes in hex in two groups of 8, the\n"
+		"printable characters between | |; a row equal to the one before\n"
+		"is one \"*\" line, and the last line is the length.  Several\n"
+		"FILEs are one stream, as with hexdump.  Any file\n"
+		"works; it is the way to look at a binary one such as\n"
+		"/sys/firmware/acpi/tables/DSDT (acpidump prints every table).",
+	.fn = cmd_hexdump);
 
 /*
  * grep as a printer: the file's show() writes into it, it cuts the stream

@@ -655,13 +655,14 @@ int vfs_stat(const char *path, bool *is_dir, bool *writable)
 	return 0;
 }
 
-int vfs_lstat(const char *path, struct vfs_attr *attr)
+/* *attr of path; follow: the last component's link too. */
+static int stat_attr(const char *path, struct vfs_attr *attr, bool follow)
 {
 	unsigned int n;
 	int ret;
 
 	settle_filler();
-	ret = vfs_walk_links(path, &n, false);
+	ret = vfs_walk_links(path, &n, follow);
 	if (ret)
 		return ret;
 	memset(attr, 0, sizeof(*attr));
@@ -672,9 +673,23 @@ int vfs_lstat(const char *path, struct vfs_attr *attr)
 	} else {
 		attr->type = VFS_REG;
 		attr->writable = VN(n)->ops->store != NULL;
-		attr->size = node_in_proc(n) ? 0 : VFS_SYSFS_FILE_SIZE;
+		attr->binary = VN(n)->ops->size != NULL;
+		if (attr->binary)
+			attr->size = VN(n)->ops->size(VN(n)->data);
+		else
+			attr->size = node_in_proc(n) ? 0 : VFS_SYSFS_FILE_SIZE;
 	}
 	return 0;
+}
+
+int vfs_lstat(const char *path, struct vfs_attr *attr)
+{
+	return stat_attr(path, attr, false);
+}
+
+int vfs_stat_attr(const char *path, struct vfs_attr *attr)
+{
+	return stat_attr(path, attr, true);
 }
 
 int vfs_readlink(const char *path, char *buf, size_t size)

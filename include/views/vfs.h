@@ -78,6 +78,10 @@ struct vfs_file_ops {
 	 * buf[0, size).  Returns 0 or -errno.  Set only for links, with
 	 * show and store NULL. */
 	int (*readlink)(char *buf, size_t size, void *data);
+	/* size() - set for a binary file (Linux's bin_attribute, such as
+	 * /sys/firmware/acpi/tables/DSDT): show() writes raw bytes, and
+	 * this returns how many, which is the file's st_size. */
+	unsigned long (*size)(void *data);
 };
 
 struct vfs_static_file {
@@ -179,16 +183,22 @@ int vfs_open_write(const char *path);
 enum vfs_type { VFS_REG, VFS_DIR, VFS_LINK };
 
 /* What `ls -l` shows of an entry: type, mode, and st_size as Linux has it
- * (sysfs attributes 4096, procfs files, directories and links 0). */
+ * (sysfs attributes 4096, a binary file its size(), procfs files,
+ * directories and links 0). */
 struct vfs_attr {
 	enum vfs_type type;
 	bool writable;		/* a file with store() */
+	bool binary;		/* a file with size(): its contents are raw bytes */
 	unsigned long size;
 };
 
 /* vfs_lstat() - *attr of path, a link at the end not followed.  0 or the
  * lookup's error. */
 int vfs_lstat(const char *path, struct vfs_attr *attr);
+
+/* vfs_stat_attr() - the same for path with every link followed: what
+ * vfs_read() would read.  0 or the lookup's error. */
+int vfs_stat_attr(const char *path, struct vfs_attr *attr);
 
 /* vfs_readlink() - the target of the link at path into buf[0, size).
  * 0, -EINVAL (not a link) or the lookup's error. */

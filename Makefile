@@ -103,6 +103,7 @@ DRIVER_OBJS := \
 	drivers/acpi/crs.o \
 	drivers/acpi/numa_cpus.o \
 	drivers/acpi/nfit.o \
+	drivers/acpi/acpidump.o \
 	drivers/nvdimm/nd.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
@@ -146,7 +147,8 @@ LIB_OBJS := \
 	lib/kstrtox.o \
 	lib/params.o \
 	lib/lock.o \
-	lib/fw_memmap.o
+	lib/fw_memmap.o \
+	lib/hexdump.o
 
 # The shell, its line editor and every command.
 SHELL_OBJS := \
@@ -191,6 +193,7 @@ VIEWS_OBJS := \
 	views/mech.o \
 	views/cma.o \
 	views/sysfs_nd.o \
+	views/sysfs_acpi.o \
 	views/proc_vmstat.o \
 	views/view_proto.o
 
@@ -388,6 +391,7 @@ HOST_SRCS := \
 	kernel/params.c \
 	kernel/resource.c \
 	lib/fw_memmap.c \
+	lib/hexdump.c \
 	shell/cmd_memmap.c \
 	shell/line_edit.c \
 	shell/shell.c \
@@ -444,6 +448,7 @@ HOST_SUITES += boot_tables
 HOST_SUITE_boot_tables := tests/host/test_boot_tables.c arch/x86_64/boot_tables.c
 HOST_SUITES += acpi
 HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/srat.c \
+	drivers/acpi/acpidump.c views/sysfs_acpi.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c \
 	kernel/longop.c \
 	drivers/acpi/numa_cpus.c
@@ -530,7 +535,8 @@ FUZZ_SRCS_fuzz_pci := tests/fuzz/pci_hotplug_events.c tests/host/pci_model.c $(P
 	drivers/acpi/crs.c
 FUZZ_SRCS_fuzz_acpi := tests/fuzz/acpi_harness.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
-	drivers/acpi/numa_cpus.c drivers/acpi/nfit.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c
+	drivers/acpi/numa_cpus.c drivers/acpi/nfit.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c \
+	drivers/acpi/acpidump.c
 FUZZ_SRCS_fuzz_virtio_mem := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
 	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) shell/cmd_virtio_mem.c
 FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \

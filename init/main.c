@@ -20,6 +20,7 @@
 #include <drivers/nfit.h>
 #include <drivers/nd.h>
 #include <views/nd_views.h>
+#include <views/acpi_views.h>
 #include <drivers/pci.h>
 #include <drivers/virtio_mem.h>
 #include <drivers/video.h>
@@ -282,6 +283,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 	nd_regions_from_nfit();		/* NVDIMM regions, label-less namespaces, raw */
 	nd_views_init();		/* /sys/bus/nd/devices/ */
+	acpi_tables_views_init();	/* /sys/firmware/acpi/tables/ */
 	view_channel_init();		/* COM2: the view channel's hello and poller, if there */
 
 	meminit_work_start();		/* deferred_init=new: the rest of the memmap, after the prompt */

@@ -1,6 +1,7 @@
 /*
  * cmd_acpi.c - the shell commands of the ACPI driver: `acpi` (the tables,
- * one table decoded, the SCI/GPE events, the I/O APIC lines) and `hotplug`
+ * one table decoded, the SCI/GPE events, the I/O APIC lines), `acpidump`
+ * (every table's bytes as ACPICA's acpidump prints them) and `hotplug`
  * (the DIMM slots of QEMU's ACPI memory hotplug device).  Each prints a
  * dump function of drivers/acpi/ or arch/x86_64/apic.c.
  */
@@ -9,6 +10,7 @@
 #include <drivers/nfit.h>
 #include <arch/traps.h>
 #include <lib/string.h>
+#include <lib/errno.h>
 
 static int cmd_acpi(struct printer *out, int argc, char **argv)
 {
@@ -52,8 +54,37 @@ SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|m
 		      "  SPA range (type, node), DIMM map, control region, flush hint;\n"
 		      "  or why it was refused.\n"
 		      "acpi events: the SCI, the GPE0 block and which GPEs have handlers.\n"
-		      "acpi irq: the I/O APIC lines in use, with their trigger mode.",
+		      "acpi irq: the I/O APIC lines in use, with their trigger mode.\n"
+		      "The tables' bytes: `acpidump`, and one file per table in\n"
+		      "/sys/firmware/acpi/tables/ (`hexdump -C` shows one); docs/acpi.md.",
 	      .fn = cmd_acpi);
+
+static int cmd_acpidump(struct printer *out, int argc, char **argv)
+{
+	const char *sig = argc == 2 ? argv[1] : NULL;
+
+	if (argc > 2 || (sig && strlen(sig) != 4))
+		return shell_usage(out, shell_find("acpidump"));
+	if (acpi_dump_tables(out, sig) == 0) {
+		if (sig)
+			pr_printf(out, "acpidump: no %s table (`acpi tables` lists them)\n", sig);
+		else
+			pr_printf(out, "acpidump: no ACPI tables (`acpi tables` says why)\n");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+SHELL_COMMAND(acpidump, .name = "acpidump", .usage = "acpidump [SIGNATURE]",
+	      .summary = "every ACPI table's bytes, as ACPICA's acpidump prints them",
+	      .help = "Prints the root table (RSDT or XSDT), every table it lists, the\n"
+		      "DSDT and the FACS in the text format of ACPICA's acpidump: a line\n"
+		      "\"SIG @ 0xADDRESS\", then 16 bytes a row in hex and characters.\n"
+		      "SIGNATURE (4 characters, any case) prints only those tables;\n"
+		      "SSDT prints every SSDT.  Rejected tables are left out.\n"
+		      "Save the output on the host and `acpixtract -a FILE` writes one\n"
+		      "binary per table (dsdt.dat, ssdt1.dat, ...) for `iasl -d`.",
+	      .fn = cmd_acpidump);
 
 static int cmd_hotplug(struct printer *out, int argc, char **argv)
 {

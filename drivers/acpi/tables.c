@@ -45,6 +45,12 @@ static unsigned nr_tables;
 static const char *root_name = "none";	/* "RSDT" or "XSDT" */
 static phys_addr_t root_phys;
 static char rsdp_problem[128];		/* why there are no tables, "" if there are */
+static const struct acpi_sdt_header *root_hdr;	/* the root table, mapped, or NULL */
+static const struct acpi_sdt_header *facs_hdr;	/* the FACS, mapped, or NULL */
+static phys_addr_t facs_phys;
+
+#define ACPI_FACS_MIN_LEN	64	/* the FACS of ACPI 1.0 and later */
+#define ACPI_FACS_MAX_LEN	4096	/* larger is taken as corrupt */
 
 /*
  * The fixed part of each table memlab reads fields from.  A table shorter
@@ -177,6 +183,49 @@ rejected:
 }
 
 /*
+ * Map the FACS the FADT points to.  It has no checksum and only the
+ * signature and length of a table header, so those two are what is
+ * checked; a FACS that fails is logged and left out (nothing in memlab
+ * reads its fields: it is kept for the views of the tables).
+ */
+static void map_facs(phys_addr_t phys)
+{
+	const struct acpi_sdt_header *h = ioremap(phys, 8, IOREMAP_WB);
+	u32 len;
+
+	if (!h) {
+		pr_warn("acpi: FACS at %#llx rejected: cannot map its header",
+			(unsigned long long)phys);
+		return;
+	}
+	len = h->length;
+	if (memcmp(h->signature, "FACS", 4)) {
+		pr_warn("acpi: FACS at %#llx rejected: signature is not FACS",
+			(unsigned long long)phys);
+		return;
+	}
+	if (len < ACPI_FACS_MIN_LEN || len > ACPI_FACS_MAX_LEN) {
+		pr_warn("acpi: FACS at %#llx rejected: length %u is not %u..%u",
+			(unsigned long long)phys, len, ACPI_FACS_MIN_LEN, ACPI_FACS_MAX_LEN);
+		return;
+	}
+	h = ioremap(phys, len, IOREMAP_WB);
+	if (!h) {
+		pr_warn("acpi: FACS at %#llx rejected: cannot map its %u bytes",
+			(unsigned long long)phys, len);
+		return;
+	}
+	/* the length is read once: the copy that was checked is the one kept */
+	if (h->length != len) {
+		pr_warn("acpi: FACS at %#llx rejected: its length changed while mapped",
+			(unsigned long long)phys);
+		return;
+	}
+	facs_hdr = h;
+	facs_phys = phys;
+}
+
+/*
  * Why the XSDT part of a revision 2+ RSDP cannot be used, or NULL if it can.
  * The RSDP is bi->rsdp_len bytes (GRUB's copy).
  */
@@ -216,6 +265,9 @@ void acpi_tables_init(const struct boot_info *bi)
 	nr_tables = 0;
 	root_name = "none";
 	root_phys = 0;
+	root_hdr = NULL;
+	facs_hdr = NULL;
+	facs_phys = 0;
 	rsdp_problem[0] = '\0';
 	if (bi->rsdp_len < 20) {
 		ksnprintf(rsdp_problem, sizeof(rsdp_problem), "the boot loader gave no RSDP");
@@ -263,6 +315,7 @@ void acpi_tables_init(const struct boot_info *bi)
 		pr_warn("acpi: %s; no ACPI tables", rsdp_problem);
 		return;
 	}
+	root_hdr = root;
 	entry_size = use_xsdt ? 8 : 4;
 	nr_entries = (root_len - sizeof(*root)) / entry_size;
 	if ((root_len - sizeof(*root)) % entry_size)
@@ -285,6 +338,12 @@ void acpi_tables_init(const struct boot_info *bi)
 			   ? fadt->x_dsdt : fadt->dsdt;
 
 		add_table(dsdt, "DSDT");
+
+		u64 facs = fadt->h.length >= offsetof(struct acpi_fadt, x_firmware_ctrl) + 8 &&
+			   fadt->x_firmware_ctrl ? fadt->x_firmware_ctrl : fadt->firmware_ctrl;
+
+		if (facs)
+			map_facs(facs);
 	}
 	pr_info("acpi: RSDP rev %u (multiboot2 tag %u), %s at %#llx, %u tables",
 		rsdp->revision, bi->rsdp_tag, root_name,
@@ -300,6 +359,29 @@ const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n)
 			return tables[i].hdr;
 	}
 	return NULL;
+}
+
+const struct acpi_sdt_header *acpi_table_by_index(unsigned i, phys_addr_t *phys)
+{
+	for (unsigned k = 0; k < nr_tables; k++) {
+		if (!tables[k].hdr)
+			continue;
+		if (i-- == 0) {
+			*phys = tables[k].phys;
+			return tables[k].hdr;
+		}
+	}
+	if (i == 0 && facs_hdr) {
+		*phys = facs_phys;
+		return facs_hdr;
+	}
+	return NULL;
+}
+
+const struct acpi_sdt_header *acpi_root_table(phys_addr_t *phys)
+{
+	*phys = root_phys;
+	return root_hdr;
 }
 
 bool acpi_table_entry(unsigned i, const char **sig, phys_addr_t *phys, u32 *length,

@@ -100,6 +100,30 @@ void acpi_tables_init(const struct boot_info *bi);
  */
 const struct acpi_sdt_header *acpi_find_table(const char *sig, unsigned n);
 
+/*
+ * acpi_table_by_index() - the i-th (from 0) table the firmware gave that
+ * was accepted, in the order found: the root table's entries, the DSDT,
+ * then the FACS (which has only a signature and a length, 64 to 4096
+ * bytes, for a header: its other header fields are not there, and it is
+ * never returned by acpi_find_table()).  *phys is where the firmware put
+ * it.  NULL past the last.  These are the tables Linux lists in
+ * /sys/firmware/acpi/tables/.  Context: main loop, after acpi_tables_init().
+ */
+const struct acpi_sdt_header *acpi_table_by_index(unsigned i, phys_addr_t *phys);
+
+/* acpi_root_table() - the RSDT or XSDT in use and its address, or NULL when
+ * there is none.  Context: main loop, after acpi_tables_init(). */
+const struct acpi_sdt_header *acpi_root_table(phys_addr_t *phys);
+
+/*
+ * acpi_dump_tables() - every accepted table (the root table, then those of
+ * acpi_table_by_index()), or those whose signature is sig (4 characters,
+ * any case), in the text of ACPICA's acpidump, which acpixtract reads
+ * (drivers/acpi/acpidump.c).  Returns how many tables it printed.
+ * Context: main loop.
+ */
+unsigned acpi_dump_tables(struct printer *p, const char *sig);
+
 /* acpi_dump() - every table seen, with address, length, OEM and status. */
 void acpi_dump(struct printer *p);
 

@@ -16,6 +16,10 @@
  */
 #include "htest.h"
 #include <drivers/acpi.h>
+#include <views/acpi_views.h>
+#include <lib/string.h>
+#include <views/vfs.h>
+#include <shell/shell.h>
 #include <arch/bootinfo.h>
 #include <arch/io.h>
 #include <arch/paging.h>
@@ -575,5 +579,140 @@ HTEST(memhp_registers_past_port_0xffff)
 	CHECK(host_log_seen("the DSDT puts the registers at I/O 0xfff0, "
 			    "not a 24-byte port range", logs));
 	CHECK(host_log_seen("acpi-memhp: no memory hotplug device in the DSDT", logs));
+	img_end();
+}
+
+/*
+ * The tables as Linux shows them (views/sysfs_acpi.c) and as acpidump
+ * prints them (drivers/acpi/acpidump.c): a FADT pointing at a DSDT and a
+ * FACS, two SSDTs and an HPET.  Expect one file per table, the SSDTs
+ * numbered from 1 as Linux numbers them, the HPET alone unnumbered, each
+ * file the table's bytes with its length as size; cat refuses the binary
+ * and hexdump -C shows it; acpidump prints the root table and all five,
+ * or only the SSDTs when asked.
+ */
+static int test_shell_run(const char *line, char *buf, size_t size)
+{
+	struct buf_printer bp;
+	char copy[256];
+
+	strlcpy(copy, line, sizeof(copy));
+	buf_printer_init(&bp, buf, size);
+	return shell_execute(&bp.p, copy);
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static void txt_list(const char *name, bool is_dir, void *ctx)
+{
+	struct buf_printer *bp = ctx;
+
+	pr_printf(&bp->p, "%s%s ", name, is_dir ? "/" : "");
+}
+
+/* An image with a FADT whose FACS is facs_len bytes (0: none). */
+static void boot_with_facs(u32 facs_len, u64 *ssdt1)
+{
+	u8 fbody[244 - 36] = { 0 }, hbody[20] = { 1, 2, 3 };
+	u64 tabs[4];
+	u32 dsdt_phys, facs_phys = 0;
+
+	img_begin();
+	tabs[0] = img_table("SSDT", 40, 2, "\x10\x05\x5c\x00", 4);
+	tabs[1] = img_table("SSDT", 36, 2, NULL, 0);
+	tabs[2] = img_table("HPET", 56, 1, hbody, sizeof(hbody));
+	dsdt_phys = (u32)(IMG_PHYS + used);
+	img_table("DSDT", 36, 1, NULL, 0);
+	if (facs_len) {
+		facs_phys = (u32)(IMG_PHYS + used);
+		memcpy(scratch + used, "FACS", 4);
+		memcpy(scratch + used + 4, &facs_len, 4);
+		scratch[used + 32] = 0x5a;	/* no checksum: any byte goes */
+		used += facs_len;
+	}
+	memcpy(fbody + 0, &facs_phys, 4);
+	memcpy(fbody + 4, &dsdt_phys, 4);
+	tabs[3] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
+	img_boot(tabs, 4);
+	*ssdt1 = tabs[0];
+}
+
+HTEST(acpi_tables_in_sysfs_as_linux_names_them)
+{
+	static char list[512], text[4096];
+	struct buf_printer lp, tp;
+	struct vfs_attr a;
+	u64 ssdt1;
+
+	boot_with_facs(64, &ssdt1);
+	vfs_init();
+	acpi_tables_views_init();
+	buf_printer_init(&lp, list, sizeof(list));
+	CHECK_EQ(vfs_list("/sys/firmware/acpi/tables", txt_list, &lp), 0);
+	CHECK_STREQ(list, "DSDT FACP FACS HPET SSDT1 SSDT2 ");
+	CHECK_EQ(vfs_lstat("/sys/firmware/acpi/tables/SSDT1", &a), 0);
+	CHECK(a.binary);
+	CHECK_EQ(a.size, 40);
+	CHECK_EQ(vfs_lstat("/sys/firmware/acpi/tables/FACS", &a), 0);
+	CHECK_EQ(a.size, 64);
+	CHECK_EQ(vfs_lstat("/sys/firmware/acpi/tables/FACP", &a), 0);
+	CHECK_EQ(a.size, 244);
+
+	/* the file is the table, byte for byte */
+	buf_printer_init(&tp, text, sizeof(text));
+	CHECK_EQ(vfs_read("/sys/firmware/acpi/tables/SSDT1", &tp.p), 0);
+	CHECK_EQ(tp.len, 40);
+	CHECK(!memcmp(text, img + (ssdt1 - IMG_PHYS), 40));
+
+	/* ls -l shows the sizes; cat sends to hexdump, which shows the bytes */
+	CHECK_EQ(test_shell_run("ls -l /sys/firmware/acpi/tables", text, sizeof(text)), 0);
+	CHECK(strstr(text, "-r-------- 244 FACP\n") != NULL);
+	CHECK(strstr(text, "-r--------  40 SSDT1\n") != NULL);
+	CHECK(test_shell_run("cat /sys/firmware/acpi/tables/HPET", text, sizeof(text)) != 0);
+	CHECK_STREQ(text, "cat: /sys/firmware/acpi/tables/HPET: binary file of 56 bytes; "
+		    "see it with `hexdump -C /sys/firmware/acpi/tables/HPET`\n");
+	CHECK_EQ(test_shell_run("hexdump -C /sys/firmware/acpi/tables/HPET", text,
+				sizeof(text)), 0);
+	CHECK(starts(text, "00000000  48 50 45 54 38 00 00 00  01 "));
+	CHECK(strstr(text, "\n00000030  00 00 00 00 00 00 00 00                           "
+			   "|........|\n00000038\n") != NULL);
+
+	/* acpidump: the RSDT first, then every table; or one signature */
+	buf_printer_init(&tp, text, sizeof(text));
+	CHECK_EQ(acpi_dump_tables(&tp.p, NULL), 7);
+	CHECK(starts(text, "RSDT @ 0x0000000007FE0020\n    0000: 52 53 44 54 "));
+	CHECK(strstr(text, "\nFACS @ 0x") != NULL);
+	buf_printer_init(&tp, text, sizeof(text));
+	CHECK_EQ(acpi_dump_tables(&tp.p, "ssdt"), 2);
+	CHECK(starts(text, "SSDT @ 0x0000000007FE0064\n"
+			   "    0000: 53 53 44 54 28 00 00 00 02 "));
+	CHECK(strstr(text, "    0020: 00 00 00 00 10 05 5C 00                          "
+			   "......\\.\n\nSSDT @ 0x0000000007FE008C\n") != NULL);
+	buf_printer_init(&tp, text, sizeof(text));
+	CHECK_EQ(acpi_dump_tables(&tp.p, "XYZW"), 0);
+	CHECK_STREQ(text, "");
+	img_end();
+}
+
+/* A FACS shorter than the 64 bytes of ACPI 1.0 is left out, with a reason. */
+HTEST(acpi_short_facs_is_left_out)
+{
+	static char list[512];
+	struct buf_printer lp;
+	u64 ssdt1;
+
+	int since = host_log_count;
+
+	boot_with_facs(32, &ssdt1);
+	CHECK(host_log_seen("FACS at 0x7fe", since));
+	CHECK(host_log_seen("rejected: length 32 is not 64..4096", since));
+	vfs_init();
+	acpi_tables_views_init();
+	buf_printer_init(&lp, list, sizeof(list));
+	CHECK_EQ(vfs_list("/sys/firmware/acpi/tables", txt_list, &lp), 0);
+	CHECK_STREQ(list, "DSDT FACP HPET SSDT1 SSDT2 ");
 	img_end();
 }

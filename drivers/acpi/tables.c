@@ -190,12 +190,13 @@ rejected:
  */
 static void map_facs(phys_addr_t phys)
 {
-	const struct acpi_sdt_header *h = ioremap(phys, 8, IOREMAP_WB);
+	/* the usual 64 bytes in one mapping; a longer FACS is mapped again */
+	const struct acpi_sdt_header *h = ioremap(phys, ACPI_FACS_MIN_LEN, IOREMAP_WB);
 	u32 len;
 
 	if (!h) {
-		pr_warn("acpi: FACS at %#llx rejected: cannot map its header",
-			(unsigned long long)phys);
+		pr_warn("acpi: FACS at %#llx rejected: cannot map its first %u bytes",
+			(unsigned long long)phys, ACPI_FACS_MIN_LEN);
 		return;
 	}
 	len = h->length;
@@ -209,7 +210,8 @@ static void map_facs(phys_addr_t phys)
 			(unsigned long long)phys, len, ACPI_FACS_MIN_LEN, ACPI_FACS_MAX_LEN);
 		return;
 	}
-	h = ioremap(phys, len, IOREMAP_WB);
+	if (len > ACPI_FACS_MIN_LEN)
+		h = ioremap(phys, len, IOREMAP_WB);
 	if (!h) {
 		pr_warn("acpi: FACS at %#llx rejected: cannot map its %u bytes",
 			(unsigned long long)phys, len);

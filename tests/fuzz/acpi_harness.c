@@ -211,6 +211,48 @@ static void check_tables(void)
 	CHECK(i <= ACPI_MAX_TABLES);
 }
 
+/*
+ * The tables the views show (acpi_table_by_index(): the accepted ones and
+ * the FACS, which has no entry) lie inside the image, each once; and
+ * acpidump prints each as a header line, one row per 16 bytes and a blank
+ * line, nothing else, without reading past it (ASan).
+ */
+struct line_counter {
+	struct printer p;	/* must stay first */
+	size_t lines;
+};
+
+static void count_lines(struct printer *p, const char *s, size_t len)
+{
+	struct line_counter *c = (struct line_counter *)p;
+
+	for (size_t i = 0; i < len; i++)
+		c->lines += s[i] == '\n';
+}
+
+static void check_views_tables(void)
+{
+	const struct acpi_sdt_header *h;
+	struct line_counter c = { .p.write = count_lines };
+	phys_addr_t phys;
+	size_t want = 0;
+	unsigned i;
+
+	h = acpi_root_table(&phys);
+	if (h)
+		want += 2 + (h->length + 15) / 16;
+	for (i = 0; (h = acpi_table_by_index(i, &phys)); i++) {
+		const u8 *t = (const u8 *)h;
+
+		CHECK(t >= img && h->length <= img_len - (size_t)(t - img));
+		CHECK(phys == IMG_PHYS + (size_t)(t - img));
+		want += 2 + (h->length + 15) / 16;
+	}
+	CHECK(i <= ACPI_MAX_TABLES + 1);
+	CHECK(acpi_dump_tables(&c.p, NULL) == i + (acpi_root_table(&phys) != NULL));
+	CHECK(c.lines == want);
+}
+
 /* Is [base, base+size) with this pxm an enabled memory entry of the SRAT? */
 static bool srat_has(u64 base, u64 size, int nid)
 {
@@ -570,6 +612,7 @@ void run(size_t rsdp_len, u32 tag)
 
 	acpi_tables_init(&bi);
 	check_tables();
+	check_views_tables();
 	madt_ok = madt_parse();
 	check_madt(madt_ok);
 	memset(&bp, 0, sizeof(bp));

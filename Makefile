@@ -222,6 +222,7 @@ MM_OBJS := \
 	mm/memory_online.o \
 	mm/online_policy.o \
 	mm/memremap.o \
+	mm/vmemmap_shared.o \
 	mm/range_claim.o \
 	mm/numa_cpu.o \
 	mm/mm_init.o

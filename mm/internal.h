@@ -157,6 +157,20 @@ int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
 				   unsigned compound_order, void *pgmap, enum mech_design d);
 
 /*
+ * memmap_init_zone_device_shared() - the shared-vmemmap design's init
+ * (mm/vmemmap_shared.c): the template design, but of each compound only
+ * the first nr_unique struct pages are written (the head and the first
+ * tails: those with memory of their own in the vmemmap); the others are
+ * the vmemmap's aliases of written tails, so read back through
+ * pfn_to_page() they are what the other designs write.  Every pageblock
+ * is set Movable, as by the other designs.  Returns 0, or -EINVAL (the
+ * order rules of memmap_init_zone_device(), or nr_unique not in
+ * [2, 2^compound_order]; nothing written).  Context: (main).
+ */
+int memmap_init_zone_device_shared(u64 start_pfn, u64 nr_pages, int nid, unsigned compound_order,
+				   void *pgmap, u64 nr_unique);
+
+/*
  * free_contig_range_design() - free_contig_range() (or, frozen,
  * free_contig_frozen_range()) with design DESIGN_OLD or DESIGN_NEW.
  * Fills *stats (may be NULL).  Returns 0, or -EINVAL when the design is

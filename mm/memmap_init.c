@@ -510,6 +510,15 @@ static void init_zone_device_old(u64 start_pfn, u64 end_pfn, int nid, unsigned o
 
 /* ---- ZONE_DEVICE: the template design ----------------------------------- */
 
+/* The pageblocks that start in [pfn, end) Movable, with no struct page
+ * written: the part of a compound whose struct pages the shared-vmemmap
+ * design leaves to the vmemmap's aliases (the flags are not in the memmap). */
+static void pageblocks_movable(u64 pfn, u64 end)
+{
+	for (pfn = ALIGN_UP(pfn, pageblock_nr_pages); pfn < end; pfn += pageblock_nr_pages)
+		set_pageblock_migratetype(pfn, MIGRATE_MOVABLE);
+}
+
 /*
  * Per section: the first head by the slow path, which becomes the head
  * template (4 KiB pages: the only template); for compounds also the first
@@ -520,10 +529,12 @@ static void init_zone_device_old(u64 start_pfn, u64 end_pfn, int nid, unsigned o
  * order.  So each page is written once, start to end: no tail line is
  * visited again for the order, and the movnti variant needs no sfence per
  * compound (the order is no longer an ordinary store over movnti data),
- * only the one at the end.
+ * only the one at the end.  nr_write is the struct pages written of each
+ * compound: all of them, but for the shared-vmemmap design, whose other
+ * struct pages are aliases (memmap_init_zone_device_shared()).
  */
 static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsigned order,
-				      void *pgmap, bool nt)
+				      void *pgmap, bool nt, u64 nr_write)
 {
 	u64 nr = 1ULL << order;
 	struct page_template head_t, tail_t, first_tail_t;
@@ -553,7 +564,8 @@ static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsig
 		prep_compound_head(head, order);
 		first_tail_t = tail_t;
 		first_tail_t.w[COMPOUND_INFO_WORD] = order;
-		template_fill(s + 2, s + nr, &tail_t, false, nt, MIGRATE_MOVABLE);
+		template_fill(s + 2, s + nr_write, &tail_t, false, nt, MIGRATE_MOVABLE);
+		pageblocks_movable(s + nr_write, s + nr);
 
 		for (u64 h = s + nr; h < e; h += nr) {
 			u64 head_word = (u64)(uintptr_t)pfn_to_page(h) | 1;
@@ -562,7 +574,8 @@ static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsig
 			first_tail_t.w[COMPOUND_HEAD_WORD] = head_word;
 			tail_t.w[COMPOUND_HEAD_WORD] = head_word;
 			template_fill(h + 1, h + 2, &first_tail_t, false, nt, MIGRATE_MOVABLE);
-			template_fill(h + 2, h + nr, &tail_t, false, nt, MIGRATE_MOVABLE);
+			template_fill(h + 2, h + nr_write, &tail_t, false, nt, MIGRATE_MOVABLE);
+			pageblocks_movable(h + nr_write, h + nr);
 		}
 		mech_trace(MECH_MEMMAP_INIT,
 			   "pfn %#llx +%llu pages: device, compound order %u: %s, %llu heads + %llu tails, 2 slow inits + %llu copies",
@@ -593,7 +606,24 @@ int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
 		init_zone_device_old(start_pfn, start_pfn + nr_pages, nid, compound_order, pgmap);
 	else
 		init_zone_device_template(start_pfn, start_pfn + nr_pages, nid, compound_order,
-					  pgmap, d == DESIGN_NEW_NT);
+					  pgmap, d == DESIGN_NEW_NT, 1ULL << compound_order);
+	return 0;
+}
+
+/* Contract in mm/internal.h. */
+int memmap_init_zone_device_shared(u64 start_pfn, u64 nr_pages, int nid, unsigned compound_order,
+				   void *pgmap, u64 nr_unique)
+{
+	MM_BUG_ON((unsigned)nid >= MAX_NUMNODES, "pfn %#llx +%llu nid %d",
+		  (unsigned long long)start_pfn, (unsigned long long)nr_pages, nid);
+
+	if (compound_order > MAX_DEVICE_COMPOUND_ORDER || nr_unique < 2 ||
+	    nr_unique > (1ULL << compound_order) ||
+	    !IS_ALIGNED(start_pfn, 1ULL << compound_order) ||
+	    !IS_ALIGNED(nr_pages, 1ULL << compound_order))
+		return -EINVAL;
+	init_zone_device_template(start_pfn, start_pfn + nr_pages, nid, compound_order, pgmap,
+				  false, nr_unique);
 	return 0;
 }
 

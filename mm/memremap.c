@@ -289,16 +289,43 @@ static void devmem_poison_memmap(u64 start_pfn, u64 nr_pages)
 	}
 }
 
-/* Initialise the range's memmap with design d and record the time. */
-static void devmem_init_memmap(struct dev_pagemap *pgmap, enum mech_design d)
+const char *devmem_design_name(int d)
+{
+	if (d == DEVMEM_DESIGN_SHARED)
+		return "shared";
+	return d >= 0 && d < NR_MEMMAP_DESIGNS ? mech_design_name((enum mech_design)d) : "?";
+}
+
+int devmem_parse_design(const char *word)
+{
+	if (!strcmp(word, "shared"))
+		return DEVMEM_DESIGN_SHARED;
+	return mech_parse_design(word, strlen(word));
+}
+
+/*
+ * Initialise the range's memmap with design d (DEVMEM_DESIGN_SHARED: the
+ * vmemmap is in the shared layout, and only the struct pages with memory
+ * of their own are written) and record the time and the bytes.
+ */
+static void devmem_init_memmap(struct dev_pagemap *pgmap, int d)
 {
 	u64 chunk = pgmap->nr_pages > DEVMEM_WHOLE_MAX ? PAGES_PER_SECTION : pgmap->nr_pages;
+	struct vmemmap_cost cost;
 	u64 cycles = 0;
 
+	MM_BUG_ON((d == DEVMEM_DESIGN_SHARED) != pgmap->shared_vmemmap,
+		  "devmem%d: design %d on a %s vmemmap", pgmap->id, d,
+		  pgmap->shared_vmemmap ? "shared" : "full");
 	for (u64 i = 0; i < pgmap->nr_pages; i += chunk) {
 		u64 nr = MIN(chunk, pgmap->nr_pages - i), t0 = mm_cycles();
-		int err = memmap_init_zone_device_design(pgmap->start_pfn + i, nr, pgmap->nid,
-							 pgmap->vmemmap_shift, pgmap, d);
+		int err = d == DEVMEM_DESIGN_SHARED ?
+			memmap_init_zone_device_shared(pgmap->start_pfn + i, nr, pgmap->nid,
+						       pgmap->vmemmap_shift, pgmap,
+						       vmemmap_shared_unique()) :
+			memmap_init_zone_device_design(pgmap->start_pfn + i, nr, pgmap->nid,
+						       pgmap->vmemmap_shift, pgmap,
+						       (enum mech_design)d);
 
 		cycles += mm_cycles() - t0;
 		/* the order was checked by devmem_create(), the design by its caller */
@@ -307,14 +334,17 @@ static void devmem_init_memmap(struct dev_pagemap *pgmap, enum mech_design d)
 		if (i + nr < pgmap->nr_pages)
 			devmem_pause();
 	}
+	vmemmap_layout_cost(pgmap->shared_vmemmap, pgmap->vmemmap_shift, pgmap->nr_pages, &cost);
 	pgmap->last_init_cycles = cycles;
 	pgmap->last_init_pages = pgmap->nr_pages;
+	pgmap->last_init_bytes = cost.bytes_written;
 	pgmap->last_design = d;
 	pgmap->nr_inits++;
-	pr_info("devmem%d: initialised %llu pages in %llu cycles (%llu cycles/page, %s)", pgmap->id,
-		(unsigned long long)pgmap->nr_pages, (unsigned long long)pgmap->last_init_cycles,
+	pr_info("devmem%d: initialised %llu pages in %llu cycles (%llu cycles/page, %s, %llu KiB of memmap written)",
+		pgmap->id, (unsigned long long)pgmap->nr_pages,
+		(unsigned long long)pgmap->last_init_cycles,
 		(unsigned long long)(pgmap->last_init_cycles / pgmap->nr_pages),
-		mech_design_name(d));
+		devmem_design_name(d), (unsigned long long)(cost.bytes_written >> 10));
 }
 
 /* ---- sections of a range that is not RAM --------------------------------- */
@@ -329,18 +359,23 @@ static void *devmem_root_alloc(void *ctx)
 	return page ? mm_phys_to_virt(page_to_phys(page)) : NULL;
 }
 
-/* Take down what devmem_add_section() made of section nr.  Context:
- * (main), mem_hotplug_lock held for writing. */
-static void devmem_remove_section_locked(u64 nr)
+/* Take down what devmem_add_section() made of section nr (pgmap: the
+ * range, NULL before it exists; its vmemmap may be shared by now).
+ * Context: (main), mem_hotplug_lock held for writing. */
+static void devmem_remove_section_locked(struct dev_pagemap *pgmap, u64 nr)
 {
 	u64 pfn = section_nr_to_pfn(nr), end = pfn + PAGES_PER_SECTION;
 	phys_addr_t memmap_pa = __nr_to_section(nr)->memmap_pa;
 	void *root;
 
 	mem_hotplug_assert_held();
-	sparse_clear_memmap(nr);
-	mm_vmemmap_depopulate(pfn, end);
-	hotplug_memmap_free(pfn_to_page(PHYS_PFN(memmap_pa)));
+	if (pgmap && pgmap->shared_vmemmap) {
+		vmemmap_shared_remove_section(pgmap, nr);
+	} else {
+		sparse_clear_memmap(nr);
+		mm_vmemmap_depopulate(pfn, end);
+		hotplug_memmap_free(pfn_to_page(PHYS_PFN(memmap_pa)));
+	}
 	mm_direct_map_remove(PFN_PHYS(pfn), PFN_PHYS(PAGES_PER_SECTION));
 	sparse_remove_present(pfn, end);
 	root = sparse_release_root(nr);
@@ -395,14 +430,17 @@ out_memmap:
 	return -ENOMEM;
 }
 
-/* Sections [first, end) made by devmem_add_section() go again. */
-static void devmem_remove_sections(u64 first, u64 end)
+/* Sections [first, end) made by devmem_add_section() go again (pgmap as
+ * devmem_remove_section_locked()'s), and the table of a shared vmemmap. */
+static void devmem_remove_sections(struct dev_pagemap *pgmap, u64 first, u64 end)
 {
 	for (u64 nr = first; nr < end; nr++) {
 		mem_hotplug_begin();
-		devmem_remove_section_locked(nr);
+		devmem_remove_section_locked(pgmap, nr);
 		mem_hotplug_done();
 	}
+	if (pgmap)
+		vmemmap_shared_free_table(pgmap);
 }
 
 /* ---- create, rebind, destroy --------------------------------------------- */
@@ -514,7 +552,7 @@ int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_o
 		return -ENOSPC;
 	for (; added < nr_secs; added++) {
 		if (devmem_add_section(nid, first + added)) {
-			devmem_remove_sections(first, first + added);
+			devmem_remove_sections(NULL, first, first + added);
 			return -ENOMEM;
 		}
 		if (nr_secs > 64 && added + 1 < nr_secs)
@@ -526,13 +564,33 @@ int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_o
 int devmem_rebind(int id, int d)
 {
 	struct dev_pagemap *pgmap = devmem_find(id);
+	bool shared = d == DEVMEM_DESIGN_SHARED;
+	int err;
 
 	if (!pgmap)
 		return -ENOENT;
-	if (d < -1 || d > DESIGN_NEW_NT)	/* -1: the switch's; else mech_parse_design()'s */
+	if (d < -1 || d > DEVMEM_DESIGN_SHARED)	/* -1: the switch's; else devmem_parse_design()'s */
 		return -EINVAL;
+	if (shared && !pgmap->own_sections) {
+		pr_err("devmem%d: the shared vmemmap needs a range with a vmemmap of its own (nd's devdax); this one borrows hot-added blocks",
+		       id);
+		return -EOPNOTSUPP;
+	}
+	if (shared && !vmemmap_shared_order_ok(pgmap->vmemmap_shift)) {
+		pr_err("devmem%d: the shared vmemmap needs compounds of more than %llu pages (align 2M); these are %llu KiB",
+		       id, (unsigned long long)vmemmap_shared_unique(),
+		       (unsigned long long)((PAGE_SIZE << pgmap->vmemmap_shift) >> 10));
+		return -EINVAL;
+	}
+	if (d == -1)
+		d = mech_design(MECH_MEMMAP_INIT);
+	if (pgmap->own_sections) {
+		err = vmemmap_relayout(pgmap, shared);	/* outside the timed init */
+		if (err)
+			return err;
+	}
 	devmem_poison_memmap(pgmap->start_pfn, pgmap->nr_pages);
-	devmem_init_memmap(pgmap, d == -1 ? mech_design(MECH_MEMMAP_INIT) : (enum mech_design)d);
+	devmem_init_memmap(pgmap, d);
 	return 0;
 }
 
@@ -554,7 +612,7 @@ int devmem_destroy(int id)
 	if (pgmap->own_sections) {
 		u64 first = pfn_to_section_nr(pgmap->start_pfn);
 
-		devmem_remove_sections(first, first + pgmap->nr_pages / PAGES_PER_SECTION);
+		devmem_remove_sections(pgmap, first, first + pgmap->nr_pages / PAGES_PER_SECTION);
 		pr_info("devmem%d: [mem %#018llx-%#018llx] unmapped", id,
 			(unsigned long long)PFN_PHYS(pgmap->start_pfn),
 			(unsigned long long)PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages) - 1);
@@ -705,7 +763,7 @@ void devmem_dump(struct printer *p)
 			  (unsigned long long)PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages) - 1,
 			  pgmap->nid, (unsigned long long)pgmap->nr_pages,
 			  (unsigned long long)((PAGE_SIZE << pgmap->vmemmap_shift) >> 10),
-			  mech_design_name(pgmap->last_design),
+			  devmem_design_name(pgmap->last_design),
 			  (unsigned long long)pgmap->last_init_cycles, (unsigned long long)per_page,
 			  (unsigned long long)pgmap->nr_inits, pgmap->owner[0] ? ", " : "",
 			  pgmap->owner);

@@ -92,7 +92,7 @@ static int nd_cmd_create(struct printer *out, int argc, char **argv)
 				  "%llu struct pages initialised (%s) in %llu cycles\n", region,
 				  (unsigned long long)(align >> 10), region, r->ns.devmem_id,
 				  (unsigned long long)pgmap->last_init_pages,
-				  mech_design_name(pgmap->last_design),
+				  devmem_design_name(pgmap->last_design),
 				  (unsigned long long)pgmap->last_init_cycles);
 		}
 	} else {
@@ -140,8 +140,9 @@ static int nd_cmd_rebind(struct printer *out, int argc, char **argv)
 	if (argc == 4) {
 		const char *w = !strcmp(argv[3], "template") ? "new" : argv[3];
 
-		if ((d = mech_parse_design(w, strlen(w))) < 0) {
-			pr_printf(out, "nd: %s: the design is old, new or template-nt\n", argv[3]);
+		if ((d = devmem_parse_design(w)) < 0) {
+			pr_printf(out, "nd: %s: the design is old, new, template-nt or shared\n",
+				  argv[3]);
 			return -EINVAL;
 		}
 	}
@@ -151,11 +152,12 @@ static int nd_cmd_rebind(struct printer *out, int argc, char **argv)
 		return err;
 	}
 	pgmap = devmem_find(nd_region(id)->ns.devmem_id);
-	pr_printf(out, "dax%d.0: rebind (%s): %llu struct pages in %llu cycles (%llu cycles/page)\n",
-		  id, mech_design_name(pgmap->last_design),
+	pr_printf(out, "dax%d.0: rebind (%s): %llu struct pages in %llu cycles (%llu cycles/page), %llu KiB of memmap written\n",
+		  id, devmem_design_name(pgmap->last_design),
 		  (unsigned long long)pgmap->last_init_pages,
 		  (unsigned long long)pgmap->last_init_cycles,
-		  (unsigned long long)(pgmap->last_init_cycles / pgmap->last_init_pages));
+		  (unsigned long long)(pgmap->last_init_cycles / pgmap->last_init_pages),
+		  (unsigned long long)(pgmap->last_init_bytes >> 10));
 	return 0;
 }
 
@@ -189,7 +191,7 @@ static bool nd_runs_long(int argc, char **argv)
 SHELL_COMMAND(nd, .name = "nd",
 	      .usage = "nd [list | dax | create-namespace [-r regionN] [--mode=devdax|raw] "
 		       "[--align=4K|2M] [--size=BYTES] | destroy-namespace namespaceN.0 | "
-		       "rebind daxN.0 [old|new|template-nt]]",
+		       "rebind daxN.0 [old|new|template-nt|shared]]",
 	      .summary = "NVDIMM regions, namespaces and dax devices (ndctl, daxctl)",
 	      .help = "The persistent memory of the NFIT, as Linux's libnvdimm shows it.\n"
 		      "Each region is label-less (labels need the DIMM's _DSM, AML) and\n"
@@ -201,7 +203,10 @@ SHELL_COMMAND(nd, .name = "nd",
 		      "  memmap is initialised with /sys/kernel/mm/memlab/memmap_init's\n"
 		      "  design and timed.  --mode=raw, or destroy-namespace, undoes it.\n"
 		      "rebind: unbind and bind daxN.0 (the memmap poisoned, initialised\n"
-		      "  again with the design given, else the switch's), timed.\n"
+		      "  again with the design given, else the switch's), timed.  shared\n"
+		      "  (align 2M): the vmemmap of each compound maps the head's page and\n"
+		      "  one page of tails, the other 6 pages map that one again, and only\n"
+		      "  128 of 512 struct pages are written.\n"
 		      "`devmem compare ID` checks the live memmap of a dax device.\n"
 		      "A refused request says why and changes nothing.",
 	      .fn = cmd_nd,

@@ -30,6 +30,22 @@ int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa)
 	return paging_map_vmemmap(va, backing_pa, size);
 }
 
+int mm_vmemmap_populate_shared(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa)
+{
+	u64 va = (u64)(uintptr_t)(mm_vmemmap + start_pfn);
+	u64 end = (u64)(uintptr_t)(mm_vmemmap + end_pfn);
+
+	if (!IS_ALIGNED(va, PAGE_SIZE) || !IS_ALIGNED(end, PAGE_SIZE) || end <= va)
+		return -EINVAL;
+	for (; va < end; va += PAGE_SIZE) {
+		int err = paging_map_vmemmap(va, backing_pa, PAGE_SIZE);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int mm_vmemmap_remap(u64 start_pfn, u64 end_pfn, phys_addr_t old_pa, phys_addr_t new_pa)
 {
 	u64 va = (u64)(uintptr_t)(mm_vmemmap + start_pfn);

@@ -173,6 +173,12 @@ int nd_rebind(int id, int d, char *why, size_t why_size)
 	if (r->ns.mode != ND_MODE_DEVDAX)
 		return refuse(-EINVAL, why, why_size, "namespace%d.0 is raw: no dax device to "
 			      "rebind", id);
+	if (d == DEVMEM_DESIGN_SHARED &&
+	    !vmemmap_shared_order_ok((unsigned)__builtin_ctzll(r->ns.align) - PAGE_SHIFT))
+		return refuse(-EINVAL, why, why_size, "dax%d.0: align %llu KiB: the shared vmemmap "
+			      "needs compound pages of more than %llu struct pages (align 2M)", id,
+			      (unsigned long long)(r->ns.align >> 10),
+			      (unsigned long long)vmemmap_shared_unique());
 	err = devmem_rebind(r->ns.devmem_id, d);
 	if (err)
 		return refuse(err, why, why_size, "dax%d.0: rebind: %s", id, err_text(err));
@@ -215,18 +221,28 @@ void nd_dax_dump(struct printer *p)
 	for (int i = 0; i < nr_regions; i++) {
 		const struct nd_region *r = &regions[i];
 		const struct dev_pagemap *pgmap;
+		struct vmemmap_cost cost = { 0 };
 
 		if (r->ns.mode != ND_MODE_DEVDAX)
 			continue;
 		pgmap = devmem_find(r->ns.devmem_id);
+		if (pgmap)
+			vmemmap_layout_cost(pgmap->shared_vmemmap, pgmap->vmemmap_shift,
+					    pgmap->nr_pages, &cost);
 		pr_printf(p, "%s  {\n    \"chardev\":\"dax%d.0\",\n    \"size\":%llu,\n"
 			  "    \"target_node\":%d,\n    \"align\":%llu,\n    \"mode\":\"devdax\",\n"
 			  "    \"devmem\":%d,\n    \"binds\":%llu,\n    \"last_init\":\"%s\",\n"
-			  "    \"last_init_cycles\":%llu\n  }", n ? ",\n" : "[\n", i,
+			  "    \"last_init_cycles\":%llu,\n    \"vmemmap\":\"%s\",\n"
+			  "    \"memmap_bytes_written\":%llu,\n    \"memmap_pages\":%llu,\n"
+			  "    \"memmap_table_pages\":%llu\n  }", n ? ",\n" : "[\n", i,
 			  (unsigned long long)r->ns.size, r->nid, (unsigned long long)r->ns.align,
 			  r->ns.devmem_id, (unsigned long long)r->ns.nr_binds,
-			  pgmap ? mech_design_name(pgmap->last_design) : "?",
-			  pgmap ? (unsigned long long)pgmap->last_init_cycles : 0ULL);
+			  pgmap ? devmem_design_name(pgmap->last_design) : "?",
+			  pgmap ? (unsigned long long)pgmap->last_init_cycles : 0ULL,
+			  pgmap && pgmap->shared_vmemmap ? "shared" : "full",
+			  pgmap ? (unsigned long long)pgmap->last_init_bytes : 0ULL,
+			  pgmap ? (unsigned long long)cost.memmap_pages : 0ULL,
+			  pgmap ? (unsigned long long)cost.table_pages : 0ULL);
 		n++;
 	}
 	pr_printf(p, n ? "\n]\n" : "no dax devices\n");

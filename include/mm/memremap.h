@@ -40,6 +40,21 @@
 
 #define DEVMEM_MAX_RANGES	16
 
+/*
+ * DEVMEM_DESIGN_SHARED - the fourth design of memmap init, for device
+ * memory only: the shared vmemmap (mm/vmemmap_shared.c).  devmem_rebind()
+ * takes it beside the enum mech_design values; it is no value of the
+ * switch, which also serves memory that is not a device's.
+ */
+#define DEVMEM_DESIGN_SHARED	NR_MEMMAP_DESIGNS
+#define NR_DEVMEM_DESIGNS	(NR_MEMMAP_DESIGNS + 1)
+
+/* devmem_design_name() - "old", "new", "template-nt" or "shared". */
+const char *devmem_design_name(int d);
+
+/* devmem_parse_design() - the inverse of devmem_design_name(), or -EINVAL. */
+int devmem_parse_design(const char *word);
+
 /* One device range; its address is the owner of every page in it. */
 struct dev_pagemap {
 	int id;				/* [c] devmem id: index in the table */
@@ -48,14 +63,65 @@ struct dev_pagemap {
 	u64 nr_pages;			/* [m] whole memory blocks */
 	int nid;			/* [m] node of the blocks */
 	unsigned vmemmap_shift;		/* [m] compound order: 0 = 4 KiB pages, 9 = 2 MiB */
-	enum mech_design last_design;	/* [m] design of the last memmap init */
+	int last_design;		/* [m] design of the last memmap init (DEVMEM_DESIGN_SHARED too) */
+	u64 last_init_bytes;		/* [m] memmap bytes it wrote */
 	u64 last_init_cycles;		/* [m] cycles of the last memmap_init_zone_device() */
 	u64 last_init_pages;		/* [m] struct pages it initialised */
 	u64 nr_inits;			/* [m] memmap inits: the create and every rebind */
 	bool own_sections;		/* [m] devmem_create_phys(): its sections, direct map
 					 * and vmemmap were made for it and go with it */
 	char owner[16];			/* [m] the driver's device ("dax0.0"), "" for devmem's own */
+	bool shared_vmemmap;		/* [m] [h] its vmemmap is in the shared layout */
+	phys_addr_t shared_table_pa;	/* [m] [h] shared layout: a kept page (or more) of
+					 * u64, each section's chunk of struct pages */
 };
+
+/* What a layout of the vmemmap costs a range (vmemmap_layout_cost()). */
+struct vmemmap_cost {
+	u64 bytes_written;	/* [o] memmap bytes one init writes */
+	u64 memmap_pages;	/* [o] pages of struct pages */
+	u64 table_pages;	/* [o] page-table pages that map them (besides the shared
+				 * upper levels) */
+};
+
+/*
+ * vmemmap_shared_unique() - struct pages of a compound the shared layout
+ * gives memory of their own (128: two pages of vmemmap), the ones its
+ * init writes.  vmemmap_shared_order_ok() - whether compounds of order
+ * can have the shared layout: more struct pages than that, in one
+ * section (align 2 MiB).  Context: (any).
+ */
+u64 vmemmap_shared_unique(void);
+bool vmemmap_shared_order_ok(unsigned order);
+
+/*
+ * vmemmap_layout_cost() - *c for nr_pages (whole sections) in compounds
+ * of order, in the full layout (shared false: every design but shared)
+ * or the shared one (order must be vmemmap_shared_order_ok()).
+ * Context: (any).
+ */
+void vmemmap_layout_cost(bool shared, unsigned order, u64 nr_pages, struct vmemmap_cost *c);
+
+/*
+ * vmemmap_relayout() - map the vmemmap of range pgmap (a range of its
+ * own, devmem_create_phys()) in the shared layout (shared) or the full one.
+ * Every new backing is allocated first, then each section is unmapped
+ * (TLB shootdown) and mapped again, then the old backings are freed: the
+ * memmap's contents are lost (the caller initialises it).  Returns 0
+ * (also when the layout is already that), -EINVAL (shared with an order
+ * that cannot have it) or -ENOMEM (logged; the range is as it was).
+ * Context: (main); takes mem_hotplug_lock per section.
+ */
+int vmemmap_relayout(struct dev_pagemap *pgmap, bool shared);
+
+/*
+ * vmemmap_shared_remove_section() - unmap section nr of a range in the
+ * shared layout and free its chunk; vmemmap_shared_free_table() - then,
+ * with every section removed, the table (nothing for a full layout).
+ * Context: (main), mem_hotplug_lock held for writing (the first).
+ */
+void vmemmap_shared_remove_section(struct dev_pagemap *pgmap, u64 nr);
+void vmemmap_shared_free_table(struct dev_pagemap *pgmap);
 
 /*
  * devmem_create() - make [start, start + size) a device range with

@@ -81,6 +81,20 @@ phys_addr_t mm_virt_to_phys(const void *va);
 int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa);
 
 /*
+ * mm_vmemmap_populate_shared() - make the struct pages of [start_pfn,
+ * end_pfn) (multiples of 64 pfns: whole 4 KiB pages of struct pages)
+ * readable and writable, EVERY 4 KiB page of them backed by the one page
+ * at backing_pa (4 KiB aligned), so that struct page start_pfn + i and
+ * start_pfn + 64 + i are the same bytes: the shared vmemmap of device-dax
+ * compound pages (mm/vmemmap_shared.c).  A range of 64 pfns is an
+ * ordinary mapping of one page.  Mapped with 4 KiB pages; a page of it
+ * already mapped to another address is -EEXIST.  Returns 0, or -ENOMEM /
+ * -EEXIST with part of the range possibly mapped: the caller
+ * mm_vmemmap_depopulate()s it.  Context: (main).
+ */
+int mm_vmemmap_populate_shared(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa);
+
+/*
  * mm_vmemmap_remap() - the struct pages of [start_pfn, end_pfn), populated
  * with backing old_pa, are from now on backed by new_pa, to which the
  * caller copied them (memmap migration, mm/hotplug_memmap.c).  new_pa is
@@ -92,8 +106,9 @@ int mm_vmemmap_populate(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa);
 int mm_vmemmap_remap(u64 start_pfn, u64 end_pfn, phys_addr_t old_pa, phys_addr_t new_pa);
 
 /*
- * mm_vmemmap_depopulate() - undo mm_vmemmap_populate() for the range; the
- * backing memory is the caller's to free.  Context: (main).
+ * mm_vmemmap_depopulate() - undo mm_vmemmap_populate() or
+ * mm_vmemmap_populate_shared() for the range (every CPU's TLB shot down
+ * for it); the backing memory is the caller's to free.  Context: (main).
  */
 void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <mm/platform.h>
 #include <mm/page.h>
 #include <mm/sparse.h>
@@ -110,13 +111,53 @@ int mm_vmemmap_remap(u64 start_pfn, u64 end_pfn, phys_addr_t old_pa, phys_addr_t
 	return 0;
 }
 
+/*
+ * The shared vmemmap needs two virtual pages on one physical page, which
+ * the anonymous simulated RAM cannot give: such struct pages are mapped
+ * from a sparse memfd instead, at the offset of their backing's physical
+ * address, so every page mapped from one pa is the same memory (each
+ * mapping is a VMA of its own: keep such ranges to a few sections).
+ */
+static int phys_fd = -1;
+
+int mm_vmemmap_populate_shared(u64 start_pfn, u64 end_pfn, phys_addr_t backing_pa)
+{
+	const u64 per_page = PAGE_SIZE / sizeof(struct page);
+
+	if (end_pfn > (HOST_MAX_PHYS >> PAGE_SHIFT) || start_pfn % per_page ||
+	    end_pfn % per_page || end_pfn <= start_pfn || backing_pa % PAGE_SIZE ||
+	    backing_pa >= HOST_MAX_PHYS) {
+		fprintf(stderr, "mm_vmemmap_populate_shared: bad range [%#llx, %#llx) pa %#llx\n",
+			(unsigned long long)start_pfn, (unsigned long long)end_pfn,
+			(unsigned long long)backing_pa);
+		abort();
+	}
+	if (phys_fd < 0) {
+		phys_fd = memfd_create("memlab-phys", 0);
+		if (phys_fd < 0 || ftruncate(phys_fd, (off_t)HOST_MAX_PHYS)) {
+			perror("mm_vmemmap_populate_shared: memfd");
+			abort();
+		}
+	}
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += per_page)
+		if (mmap(mm_vmemmap + pfn, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			 phys_fd, (off_t)backing_pa) == MAP_FAILED)
+			return -12;
+	host_vmemmap_populated_pages += end_pfn - start_pfn;
+	return 0;
+}
+
 void mm_vmemmap_depopulate(u64 start_pfn, u64 end_pfn)
 {
 	u8 *start = (u8 *)(mm_vmemmap + start_pfn);
 	size_t len = (size_t)((end_pfn - start_pfn) * sizeof(struct page));
 
-	madvise(start, len, MADV_DONTNEED);
-	mprotect(start, len, PROT_NONE);
+	/* back to the reservation, whichever way the range was mapped */
+	if (mmap(start, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+		 -1, 0) == MAP_FAILED) {
+		perror("mm_vmemmap_depopulate");
+		abort();
+	}
 	host_vmemmap_populated_pages -= end_pfn - start_pfn;
 	record_backing(start_pfn, end_pfn, 0, false);
 }
@@ -196,8 +237,11 @@ void host_mm_reset(u64 ram_bytes)
 		}
 		mm_vmemmap = v;
 	} else if (host_vmemmap_populated_pages) {
-		madvise(mm_vmemmap, VMEMMAP_BYTES, MADV_DONTNEED);
-		mprotect(mm_vmemmap, VMEMMAP_BYTES, PROT_NONE);
+		mm_vmemmap_depopulate(0, HOST_MAX_PHYS >> PAGE_SHIFT);
+	}
+	if (phys_fd >= 0 && (ftruncate(phys_fd, 0) || ftruncate(phys_fd, (off_t)HOST_MAX_PHYS))) {
+		perror("host_mm_reset: memfd");	/* drop what the shared vmemmaps wrote */
+		abort();
 	}
 	host_vmemmap_populated_pages = 0;
 	memset(vmemmap_backing, 0, sizeof(vmemmap_backing));

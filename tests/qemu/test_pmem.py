@@ -115,3 +115,54 @@ def test_pmem_without_nvdimm(boot):
     assert m.run("acpi nfit").strip() == "no NFIT"
     assert m.run("nd list").strip() == "no persistent memory regions"
     assert m.run("nd dax").strip() == "no dax devices"
+
+
+def meminfo(m, key):
+    """A /proc/meminfo value in kB, the pcp lists drained first."""
+    m.run("drain")
+    return int(re.search(rf"^{key}:\s+(\d+) kB", m.run("cat /proc/meminfo"), re.M).group(1))
+
+
+def test_pmem_shared_vmemmap(boot):
+    """The shared-vmemmap design: a quarter of the memmap written, a
+    quarter of the pages held, the live memmap still what the other
+    designs write, and everything given back when the layout changes back
+    or the namespace goes."""
+    m = boot(mem=MEM, extra=NVDIMM)
+    free0 = meminfo(m, "MemFree")
+    out = m.run("nd create-namespace --mode=devdax --align=2M", timeout=300)
+    devmem = re.search(r"devmem(\d+)\)", out).group(1)
+    out = m.run("nd rebind dax0.0 old", timeout=300)
+    assert "65536 KiB of memmap written" in out, out
+    free_full = meminfo(m, "MemFree")
+    assert free0 - free_full >= 64 * 1024, (free0, free_full)
+
+    out = m.run("nd rebind dax0.0 shared", timeout=300)
+    # 2048 compounds x 128 struct pages x 64 bytes
+    assert re.search(r"dax0\.0: rebind \(shared\): 1048576 struct pages in \d+ cycles "
+                     r"\(\d+ cycles/page\), 16384 KiB of memmap written", out), out
+    free_shared = meminfo(m, "MemFree")
+    # 32 sections: 2 MiB of struct pages each became 512 KiB (and a page table)
+    assert free_shared - free_full >= 46 * 1024, (free_full, free_shared)
+    out = m.run("nd dax")
+    assert '"vmemmap":"shared"' in out and '"memmap_pages":4096' in out, out
+    assert '"last_init":"shared"' in out, out
+
+    out = m.run(f"devmem compare {devmem}", timeout=600)
+    assert "identical (1048576 struct pages" in out, out
+
+    out = m.run("nd rebind dax0.0 new", timeout=300)
+    assert "65536 KiB of memmap written" in out, out
+    assert meminfo(m, "MemFree") == free_full
+    out = m.run("nd rebind dax0.0 shared", timeout=300)
+    assert "16384 KiB" in out, out
+    assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
+    assert meminfo(m, "MemFree") == free0
+
+    # 4 KiB pages have no compound to share
+    m.run("nd create-namespace --align=4K", timeout=300)
+    out = m.run("nd rebind dax0.0 shared")
+    assert "needs compound pages" in out and "nothing changed" in out, out
+    assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
+    assert meminfo(m, "MemFree") == free0
+    assert m.alive()

@@ -7,12 +7,14 @@
  *   nd dax                  daxctl list
  *   nd rebind               echo daxN.0 > /sys/bus/dax/drivers/device_dax/unbind,
  *                           then bind: the memmap initialised again, timed
+ *   nd reconfigure          daxctl reconfigure-device --mode=system-ram|devdax
  * The command parses and prints; the model decides and refuses.
  */
 #include <shell/shell.h>
 #include <drivers/nd.h>
 #include <mm/memremap.h>
 #include <mm/mechanisms.h>
+#include <mm/memory_hotplug.h>
 #include <lib/errno.h>
 #include <lib/kstrtox.h>
 #include <lib/string.h>
@@ -161,6 +163,38 @@ static int nd_cmd_rebind(struct printer *out, int argc, char **argv)
 	return 0;
 }
 
+/* nd reconfigure daxN.0 system-ram|devdax (or --mode=...), daxctl's
+ * reconfigure-device. */
+static int nd_cmd_reconfigure(struct printer *out, int argc, char **argv)
+{
+	const char *mode;
+	char why[160];
+	int id, err;
+
+	if (argc != 4)
+		return shell_usage(out, shell_find("nd"));
+	if ((id = parse_dev(argv[2], "dax")) < 0) {
+		pr_printf(out, "nd: %s: not a dax device (dax0.0, ...)\n", argv[2]);
+		return -EINVAL;
+	}
+	mode = !strncmp(argv[3], "--mode=", 7) ? argv[3] + 7 : argv[3];
+	if (strcmp(mode, "system-ram") && strcmp(mode, "devdax")) {
+		pr_printf(out, "nd: mode %s: system-ram or devdax\n", mode);
+		return -EINVAL;
+	}
+	err = nd_reconfigure(id, !strcmp(mode, "system-ram"), why, sizeof(why));
+	if (err) {
+		pr_printf(out, "nd: reconfigure: %s; nothing changed\n", why);
+		return err;
+	}
+	if (nd_region(id)->ns.kmem)
+		pr_printf(out, "dax%d.0: system-ram, memory group %d (auto_online_blocks %s)\n", id,
+			  nd_region(id)->ns.mgid, mmop_name(memhp_get_default_online_type()));
+	else
+		pr_printf(out, "dax%d.0: devdax (devmem%d)\n", id, nd_region(id)->ns.devmem_id);
+	return 0;
+}
+
 static int cmd_nd(struct printer *out, int argc, char **argv)
 {
 	if (argc == 1 || !strcmp(argv[1], "list")) {
@@ -179,19 +213,23 @@ static int cmd_nd(struct printer *out, int argc, char **argv)
 		return nd_cmd_destroy(out, argc, argv);
 	if (!strcmp(argv[1], "rebind"))
 		return nd_cmd_rebind(out, argc, argv);
+	if (!strcmp(argv[1], "reconfigure"))
+		return nd_cmd_reconfigure(out, argc, argv);
 	return shell_usage(out, shell_find("nd"));
 }
 
 /* Binding a devdax namespace initialises its memmap: that grows with it. */
 static bool nd_runs_long(int argc, char **argv)
 {
-	return argc >= 2 && (!strcmp(argv[1], "create-namespace") || !strcmp(argv[1], "rebind"));
+	return argc >= 2 && (!strcmp(argv[1], "create-namespace") || !strcmp(argv[1], "rebind") ||
+			     !strcmp(argv[1], "reconfigure"));
 }
 
 SHELL_COMMAND(nd, .name = "nd",
 	      .usage = "nd [list | dax | create-namespace [-r regionN] [--mode=devdax|raw] "
 		       "[--align=4K|2M] [--size=BYTES] | destroy-namespace namespaceN.0 | "
-		       "rebind daxN.0 [old|new|template-nt|shared]]",
+		       "rebind daxN.0 [old|new|template-nt|shared] | "
+		       "reconfigure daxN.0 system-ram|devdax]",
 	      .summary = "NVDIMM regions, namespaces and dax devices (ndctl, daxctl)",
 	      .help = "The persistent memory of the NFIT, as Linux's libnvdimm shows it.\n"
 		      "Each region is label-less (labels need the DIMM's _DSM, AML) and\n"
@@ -207,6 +245,9 @@ SHELL_COMMAND(nd, .name = "nd",
 		      "  (align 2M): the vmemmap of each compound maps the head's page and\n"
 		      "  one page of tails, the other 6 pages map that one again, and only\n"
 		      "  128 of 512 struct pages are written.\n"
+		      "reconfigure daxN.0 system-ram: daxctl reconfigure-device: the memory\n"
+		      "  hot-added as memory blocks (group daxN.0), onlined by\n"
+		      "  auto_online_blocks; devdax: offlined, removed, bound again.\n"
 		      "`devmem compare ID` checks the live memmap of a dax device.\n"
 		      "A refused request says why and changes nothing.",
 	      .fn = cmd_nd,

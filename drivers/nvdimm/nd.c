@@ -18,6 +18,8 @@
 #include <mm/memremap.h>
 #include <mm/mechanisms.h>
 #include <mm/sparse.h>
+#include <mm/memory_hotplug.h>
+#include <kernel/resource.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -39,7 +41,8 @@ int nd_add_region(u64 start, u64 size, int nid, u16 spa_index)
 	r = &regions[nr_regions];
 	*r = (struct nd_region){
 		.id = nr_regions, .start = start, .size = size, .nid = nid, .spa_index = spa_index,
-		.ns = { .mode = ND_MODE_RAW, .size = size, .align = 0, .devmem_id = -1 },
+		.ns = { .mode = ND_MODE_RAW, .size = size, .align = 0, .devmem_id = -1,
+			.mgid = -1 },
 	};
 	pr_info("nd: region%d: [mem %#018llx-%#018llx] node %d, namespace%d.0 raw (label-less)",
 		r->id, (unsigned long long)start, (unsigned long long)(start + size - 1), nid, r->id);
@@ -102,8 +105,10 @@ int nd_create_devdax(int id, u64 align, u64 size, char *why, size_t why_size)
 	if (!r)
 		return refuse(-ENOENT, why, why_size, "region%d: no such region", id);
 	if (r->ns.mode == ND_MODE_DEVDAX)
-		return refuse(-EBUSY, why, why_size, "namespace%d.0 is in use as dax%d.0 (devdax); "
-			      "destroy it first", id, id);
+		return refuse(-EBUSY, why, why_size, "namespace%d.0 is in use as dax%d.0 (%s); "
+			      "%s", id, id, r->ns.kmem ? "system-ram" : "devdax",
+			      r->ns.kmem ? "reconfigure it to devdax and destroy it first" :
+					   "destroy it first");
 	if (align != SZ_4K && align != SZ_2M && align != SZ_1G)
 		return refuse(-EINVAL, why, why_size, "align %llu: devdax aligns to 4K, 2M or 1G",
 			      (unsigned long long)align);
@@ -152,6 +157,9 @@ int nd_destroy(int id, char *why, size_t why_size)
 		return refuse(-ENOENT, why, why_size, "region%d: no such region", id);
 	if (r->ns.mode == ND_MODE_RAW)
 		return 0;
+	if (r->ns.kmem)
+		return refuse(-EBUSY, why, why_size, "namespace%d.0: dax%d.0 is system-ram (kmem): "
+			      "nd reconfigure dax%d.0 devdax first", id, id, id);
 	err = devmem_destroy(r->ns.devmem_id);
 	if (err)
 		return refuse(err, why, why_size, "namespace%d.0: dax%d.0 is in use (%s)", id, id,
@@ -173,6 +181,9 @@ int nd_rebind(int id, int d, char *why, size_t why_size)
 	if (r->ns.mode != ND_MODE_DEVDAX)
 		return refuse(-EINVAL, why, why_size, "namespace%d.0 is raw: no dax device to "
 			      "rebind", id);
+	if (r->ns.kmem)
+		return refuse(-EBUSY, why, why_size, "dax%d.0 is system-ram (kmem): its memory is "
+			      "the page allocator's, no device memmap to rebind", id);
 	if (d == DEVMEM_DESIGN_SHARED &&
 	    !vmemmap_shared_order_ok((unsigned)__builtin_ctzll(r->ns.align) - PAGE_SHIFT))
 		return refuse(-EINVAL, why, why_size, "dax%d.0: align %llu KiB: the shared vmemmap "
@@ -184,6 +195,131 @@ int nd_rebind(int id, int d, char *why, size_t why_size)
 		return refuse(err, why, why_size, "dax%d.0: rebind: %s", id, err_text(err));
 	r->ns.nr_binds++;
 	return 0;
+}
+
+/* ---- dax_kmem: the namespace's memory as System RAM ------------------------ */
+
+/* Bind the dax device of r again (its align, the switch's design): the
+ * last step of giving the memory back, and the undo of a failed add. */
+static int dax_bind_again(struct nd_region *r)
+{
+	char owner[16];
+	int ret;
+
+	ksnprintf(owner, sizeof(owner), "dax%d.0", r->id);
+	ret = devmem_create_phys(r->nid, r->start, r->size,
+				 (unsigned)__builtin_ctzll(r->ns.align) - PAGE_SHIFT, owner);
+	if (ret < 0) {
+		/* the memory is free of both; the namespace is what is left */
+		r->ns.mode = ND_MODE_RAW;
+		r->ns.align = 0;
+		r->ns.devmem_id = -1;
+		return ret;
+	}
+	r->ns.devmem_id = ret;
+	r->ns.nr_binds++;
+	return 0;
+}
+
+/* The iomem nesting of Linux's dax_kmem: "daxN.0" (not busy) inside the
+ * region's resource, "System RAM (kmem)" inside it.  NULL on a conflict. */
+static struct resource *kmem_resources_add(struct nd_region *r)
+{
+	struct resource *parent = resource_lookup(&iomem_resource, r->start), *dax;
+	char name[16];
+
+	if (!parent || parent->start > r->start || parent->end < r->start + r->size - 1)
+		parent = &iomem_resource;
+	ksnprintf(name, sizeof(name), "dax%d.0", r->id);
+	dax = request_region(parent, r->start, r->size, name, IORESOURCE_MEM);
+	if (!dax)
+		return NULL;
+	dax->flags &= ~IORESOURCE_BUSY;
+	if (!request_region(dax, r->start, r->size, "System RAM (kmem)", IORESOURCE_SYSTEM_RAM)) {
+		release_region(parent, r->start, r->size);
+		return NULL;
+	}
+	return dax;
+}
+
+static void kmem_resources_remove(struct nd_region *r)
+{
+	struct resource *dax = r->ns.dax_res, *parent = dax->parent;
+
+	release_region(dax, r->start, r->size);
+	release_region(parent, r->start, r->size);
+	r->ns.dax_res = NULL;
+}
+
+static int kmem_online(struct nd_region *r, char *why, size_t why_size)
+{
+	char name[16];
+	int err, mgid;
+
+	err = devmem_destroy(r->ns.devmem_id);
+	if (err)
+		return refuse(err, why, why_size, "dax%d.0 is in use (%s)", r->id, err_text(err));
+	r->ns.devmem_id = -1;
+	ksnprintf(name, sizeof(name), "dax%d.0", r->id);
+	mgid = memory_group_register_static(r->nid, (unsigned long)(r->size >> PAGE_SHIFT), name);
+	err = mgid < 0 ? mgid : add_memory(r->nid, r->start, r->size, mgid, MHP_NONE);
+	if (err) {
+		if (mgid >= 0)
+			memory_group_unregister(mgid);
+		if (dax_bind_again(r))
+			return refuse(err, why, why_size, "dax%d.0: add_memory: %s; and the dax "
+				      "device could not be bound again: namespace%d.0 is raw", r->id,
+				      err_text(err), r->id);
+		return refuse(err, why, why_size, "dax%d.0: add_memory: %s (the log says why); "
+			      "dax%d.0 bound again", r->id, err_text(err), r->id);
+	}
+	r->ns.kmem = true;
+	r->ns.mgid = mgid;
+	r->ns.dax_res = kmem_resources_add(r);
+	if (!r->ns.dax_res)
+		pr_warn("nd: dax%d.0: System RAM (kmem) not recorded in /proc/iomem", r->id);
+	pr_info("nd: dax%d.0: system-ram: [mem %#018llx-%#018llx] hot-added in memory group %d "
+		"(auto_online_blocks %s)", r->id, (unsigned long long)r->start,
+		(unsigned long long)(r->start + r->size - 1), mgid,
+		mmop_name(memhp_get_default_online_type()));
+	return 0;
+}
+
+static int kmem_offline(struct nd_region *r, char *why, size_t why_size)
+{
+	int err = offline_and_remove_memory(r->start, r->size);
+
+	if (err)
+		return refuse(err, why, why_size, "dax%d.0: its memory is in use and cannot be "
+			      "migrated (%s; the log names the page): it stays system-ram", r->id,
+			      err_text(err));
+	memory_group_unregister(r->ns.mgid);
+	if (r->ns.dax_res)
+		kmem_resources_remove(r);
+	r->ns.kmem = false;
+	r->ns.mgid = -1;
+	err = dax_bind_again(r);
+	if (err)
+		return refuse(err, why, why_size, "dax%d.0: the memory is removed, but its memmap "
+			      "could not be made again (%s): namespace%d.0 is raw", r->id,
+			      err_text(err), r->id);
+	pr_info("nd: dax%d.0: devdax again", r->id);
+	return 0;
+}
+
+int nd_reconfigure(int id, bool system_ram, char *why, size_t why_size)
+{
+	struct nd_region *r = id >= 0 && id < nr_regions ? &regions[id] : NULL;
+
+	if (!r)
+		return refuse(-ENOENT, why, why_size, "dax%d.0: no such dax device", id);
+	if (r->ns.mode != ND_MODE_DEVDAX)
+		return refuse(-EINVAL, why, why_size, "namespace%d.0 is raw: create-namespace "
+			      "--mode=devdax first", id);
+	if (system_ram == r->ns.kmem)
+		return refuse(-EINVAL, why, why_size, "dax%d.0 is %s already", id,
+			      system_ram ? "system-ram" : "devdax");
+	return system_ram ? kmem_online(r, why, why_size) : kmem_offline(r, why, why_size);
 }
 
 void nd_list_dump(struct printer *p)
@@ -225,6 +361,15 @@ void nd_dax_dump(struct printer *p)
 
 		if (r->ns.mode != ND_MODE_DEVDAX)
 			continue;
+		if (r->ns.kmem) {
+			pr_printf(p, "%s  {\n    \"chardev\":\"dax%d.0\",\n    \"size\":%llu,\n"
+				  "    \"target_node\":%d,\n    \"align\":%llu,\n"
+				  "    \"mode\":\"system-ram\",\n    \"memory_group\":%d\n  }",
+				  n ? ",\n" : "[\n", i, (unsigned long long)r->ns.size, r->nid,
+				  (unsigned long long)r->ns.align, r->ns.mgid);
+			n++;
+			continue;
+		}
 		pgmap = devmem_find(r->ns.devmem_id);
 		if (pgmap)
 			vmemmap_layout_cost(pgmap->shared_vmemmap, pgmap->vmemmap_shift,

@@ -27,6 +27,8 @@
 #include <lib/types.h>
 #include <lib/printer.h>
 
+struct resource;
+
 #define ND_MAX_REGIONS	16
 
 enum nd_mode { ND_MODE_RAW, ND_MODE_DEVDAX };
@@ -37,6 +39,11 @@ struct nd_namespace {
 	u64 align;		/* devdax: 4096 or 2 MiB; raw: 0 */
 	int devmem_id;		/* devdax: its device range (include/mm/memremap.h), else -1 */
 	u64 nr_binds;		/* devdax binds and rebinds so far */
+	bool kmem;		/* devdax reconfigured as system-ram: devmem_id -1, the
+				 * range hot-added memory of group mgid */
+	int mgid;		/* kmem: its memory group, else -1 */
+	struct resource *dax_res;	/* kmem: "daxN.0" in /proc/iomem, holding
+					 * "System RAM (kmem)" */
 };
 
 struct nd_region {
@@ -92,6 +99,24 @@ int nd_destroy(int id, char *why, size_t why_size);
  * Context: (main) or the shell's job.
  */
 int nd_rebind(int id, int d, char *why, size_t why_size);
+
+/*
+ * nd_reconfigure() - daxctl reconfigure-device --mode=system-ram|devmem of
+ * daxN.0 (Linux's dax_kmem).  system_ram: the dax device lets its memmap
+ * go (devmem_destroy()) and its range is hot-added through the hotplug
+ * core, add_memory() in a static memory group named "daxN.0", onlined as
+ * auto_online_blocks says (a block left offline can be onlined through
+ * /sys/devices/system/memory); /proc/iomem shows "System RAM (kmem)" in
+ * "daxN.0" in the region's "Persistent Memory".  !system_ram: every block
+ * offlined (its pages migrated) and removed, the group gone, and the dax
+ * device bound again with the switch's design.  Refused, with the reason
+ * in why and nothing changed: -ENOENT, -EINVAL (raw, or already in that
+ * mode), -EBUSY (the range claimed by another operation; or pages that
+ * are in use and cannot migrate: the blocks stay online as they were),
+ * or add_memory()'s error (the dax device is bound again).
+ * Context: (main) or the shell's job.
+ */
+int nd_reconfigure(int id, bool system_ram, char *why, size_t why_size);
 
 /* nd_mode_name() - "raw", "devdax". */
 const char *nd_mode_name(enum nd_mode mode);

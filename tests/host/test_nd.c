@@ -8,10 +8,12 @@
  */
 #include "htest.h"
 #include "hotplug_fixture.h"
+#include "hotplug_check.h"
 #include <drivers/nd.h>
 #include <mm/memremap.h>
 #include <mm/mechanisms.h>
 #include <mm/sparse.h>
+#include <mm/memory_hotplug.h>
 #include <lib/errno.h>
 
 #define PMEM_START	HOTPLUG_BASE		/* 4 GiB: beyond the boot RAM */
@@ -142,4 +144,68 @@ HTEST(nd_region_over_ram_or_unaligned_is_refused)
 	CHECK_EQ(global_free_pages(), free0);
 	CHECK(devmem_find(0) == NULL);
 	CHECK_EQ(nd_add_region(0, 0, 0, 5), -EINVAL);
+}
+
+/*
+ * dax_kmem: devdax -> system-ram (hot-added in group dax0.0, onlined by
+ * auto_online_blocks) -> devdax, with the free pages exactly as before;
+ * while system-ram, rebind and destroy are refused, and so is the way
+ * back while a page of it is in use and cannot migrate.
+ */
+HTEST(nd_kmem_online_offline_and_refusals)
+{
+	unsigned long free_dax, free_ram;
+	const struct nd_region *r;
+	struct talloc pinned;
+	unsigned long first = PMEM_START / MEMORY_BLOCK_SIZE;
+
+	boot_pmem();
+	CHECK_EQ(nd_reconfigure(0, true, why, sizeof(why)), -EINVAL);	/* raw */
+	CHECK(strstr(why, "is raw") != NULL);
+	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
+	CHECK_EQ(nd_reconfigure(0, false, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "devdax already") != NULL);
+	CHECK_EQ(memhp_set_default_online_type(MMOP_ONLINE_KERNEL), 0);
+	free_dax = global_free_pages();
+
+	CHECK_EQ(nd_reconfigure(0, true, why, sizeof(why)), 0);
+	r = nd_region(0);
+	CHECK(r->ns.kmem && r->ns.mgid >= 0 && r->ns.devmem_id == -1);
+	CHECK(devmem_find(0) == NULL);
+	for (unsigned long id = first; id < first + PMEM_SIZE / MEMORY_BLOCK_SIZE; id++) {
+		CHECK(block(id) != NULL);
+		CHECK_EQ(block(id)->state, MEM_ONLINE);
+		CHECK_EQ(block(id)->group->id, r->ns.mgid);
+	}
+	/* the range's pages became free memory, less its own memmaps */
+	free_ram = global_free_pages();
+	CHECK_EQ(free_ram - free_dax, PMEM_PAGES);
+	hotplug_check_invariants();
+
+	CHECK_EQ(nd_rebind(0, -1, why, sizeof(why)), -EBUSY);
+	CHECK(strstr(why, "system-ram") != NULL);
+	CHECK_EQ(nd_destroy(0, why, sizeof(why)), -EBUSY);
+	CHECK(strstr(why, "reconfigure dax0.0 devdax first") != NULL);
+	CHECK_EQ(nd_create_devdax(0, SZ_4K, 0, why, sizeof(why)), -EBUSY);
+	CHECK_EQ(nd_reconfigure(0, true, why, sizeof(why)), -EINVAL);
+
+	/* an unmovable page in it: the way back is refused, all stays online */
+	CHECK(talloc_get(&pinned, GFP_KERNEL, 0, 3));
+	CHECK(page_to_pfn(pinned.head) >= PMEM_PFN &&
+	      page_to_pfn(pinned.head) < PMEM_PFN + PMEM_PAGES);
+	CHECK_EQ(nd_reconfigure(0, false, why, sizeof(why)), -EBUSY);
+	CHECK(strstr(why, "in use and cannot be migrated") != NULL);
+	CHECK(r->ns.kmem);
+	for (unsigned long id = first; id < first + PMEM_SIZE / MEMORY_BLOCK_SIZE; id++)
+		CHECK_EQ(block(id)->state, MEM_ONLINE);
+	CHECK(talloc_intact(&pinned));
+	talloc_put(&pinned);
+	hotplug_check_invariants();
+
+	CHECK_EQ(nd_reconfigure(0, false, why, sizeof(why)), 0);
+	CHECK(!r->ns.kmem && r->ns.mgid == -1 && r->ns.devmem_id >= 0);
+	CHECK(block(first) == NULL);
+	CHECK_EQ(global_free_pages(), free_dax);
+	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
+	expect_raw();
 }

@@ -15,6 +15,7 @@
 #include <mm/mechanisms.h>
 #include <mm/sparse.h>
 #include <lib/errno.h>
+#include "../../mm/internal.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -95,6 +95,10 @@ def test_pmem_bad_requests_change_nothing(boot):
             ("nd create-namespace -r region3", "no such region"),
             ("nd create-namespace --mode=fsdax", "memlab has raw and devdax"),
             ("nd rebind dax0.0", "is raw"),
+            ("nd rebind dax0.0 shared", "is raw"),
+            ("nd reconfigure dax0.0 system-ram", "is raw"),
+            ("nd reconfigure dax0.0 fsdax", "system-ram or devdax"),
+            ("nd reconfigure dax7.0 devdax", "no such dax device"),
             ("nd destroy-namespace namespace9.0", "no such region")]:
         out = m.run(cmd)
         assert why in out, (cmd, out)
@@ -165,4 +169,49 @@ def test_pmem_shared_vmemmap(boot):
     assert "needs compound pages" in out and "nothing changed" in out, out
     assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
     assert meminfo(m, "MemFree") == free0
+    assert m.alive()
+
+
+def test_pmem_kmem_online_offline(boot):
+    """dax_kmem: dax0.0 reconfigured as system-ram is 4 GiB more MemTotal,
+    in lsmem and /proc/iomem as Linux nests it; reconfigured back to
+    devdax, MemTotal and MemFree are exactly what they were; while it is
+    system-ram, rebind and destroy are refused with nothing changed."""
+    m = boot(mem=MEM, extra=NVDIMM)
+    m.run("echo online_movable > /sys/devices/system/memory/auto_online_blocks")
+    out = m.run("nd create-namespace --mode=devdax --align=2M", timeout=300)
+    assert "devdax" in out, out
+    total0, free0 = meminfo(m, "MemTotal"), meminfo(m, "MemFree")
+
+    out = m.run("nd reconfigure dax0.0 system-ram", timeout=300)
+    assert re.search(r"dax0\.0: system-ram, memory group \d+ \(auto_online_blocks "
+                     r"online_movable\)", out), out
+    assert meminfo(m, "MemTotal") == total0 + 4 * 1024 * 1024
+    assert meminfo(m, "MemFree") == free0 + 4 * 1024 * 1024
+    out = m.run("cat /proc/iomem")
+    assert re.search(r"100000000-1ffffffff : Persistent Memory\n"
+                     r"  100000000-1ffffffff : dax0\.0\n"
+                     r"    100000000-1ffffffff : System RAM \(kmem\)\n", out), out
+    out = m.run("lsmem")
+    assert re.search(r"0x0000000100000000-0x00000001ffffffff\s+4G\s+online", out), out
+    assert m.run("cat /sys/devices/system/memory/memory32/state").strip() == "online"
+    assert m.run("cat /sys/devices/system/memory/memory32/valid_zones").strip() == "Movable"
+    assert '"mode":"system-ram"' in m.run("nd dax")
+
+    before = (m.run("nd dax"), m.run("lsmem"), meminfo(m, "MemFree"))
+    for cmd, why in [("nd rebind dax0.0 old", "system-ram (kmem)"),
+                     ("nd destroy-namespace namespace0.0", "reconfigure dax0.0 devdax first"),
+                     ("nd create-namespace --align=4K", "in use as dax0.0 (system-ram)"),
+                     ("nd reconfigure dax0.0 system-ram", "system-ram already")]:
+        out = m.run(cmd)
+        assert why in out and "nothing changed" in out, (cmd, out)
+        assert (m.run("nd dax"), m.run("lsmem"), meminfo(m, "MemFree")) == before, cmd
+
+    out = m.run("nd reconfigure dax0.0 devdax", timeout=300)
+    assert re.search(r"dax0\.0: devdax \(devmem\d+\)", out), out
+    assert meminfo(m, "MemTotal") == total0
+    assert meminfo(m, "MemFree") == free0
+    assert "System RAM (kmem)" not in m.run("cat /proc/iomem")
+    assert "0x0000000100000000" not in m.run("lsmem")
+    assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
     assert m.alive()

@@ -438,6 +438,19 @@ u64 init_unavailable_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int 
 /* ---- ZONE_DEVICE: the old design ---------------------------------------- */
 
 /*
+ * Device memory is initialised a chunk at a time, each with its own
+ * templates: a section, or a compound when a compound is larger than a
+ * section (1 GiB: 8 sections; the vmemmap is virtually contiguous, so the
+ * tails of the next sections are reached as any other tail).
+ */
+static inline u64 device_chunk_end(u64 pfn, u64 end_pfn, unsigned order)
+{
+	if (order > PFN_SECTION_SHIFT)
+		return MIN(pfn + (1ULL << order), end_pfn);
+	return section_chunk_end(pfn, end_pfn);
+}
+
+/*
  * init_zone_device_page() - Linux's __init_zone_device_page for memlab's
  * one device type: the normal init in ZONE_DEVICE, reserved, owned by the
  * pgmap, refcount left at 1 (see memmap_init.h), and the pageblock
@@ -493,7 +506,7 @@ static void init_zone_device_old(u64 start_pfn, u64 end_pfn, int nid, unsigned o
 	u64 nr = 1ULL << order;
 
 	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
-		e = section_chunk_end(s, end_pfn);
+		e = device_chunk_end(s, end_pfn, order);
 		for (u64 pfn = s; pfn < e; pfn += nr) {
 			struct page *page = pfn_to_page(pfn);
 
@@ -542,7 +555,7 @@ static void init_zone_device_template(u64 start_pfn, u64 end_pfn, int nid, unsig
 	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
 		struct page *head = pfn_to_page(s);
 
-		e = section_chunk_end(s, end_pfn);
+		e = device_chunk_end(s, end_pfn, order);
 		init_zone_device_page(head, s, nid, pgmap);
 		if (order)
 			page_flag_set(head, PG_head);

@@ -258,6 +258,13 @@ static void device_span_recompute(int nid)
  */
 #define DEVMEM_WHOLE_MAX	(64 * (u64)PAGES_PER_SECTION)
 
+/* The pages a device range is initialised and compared by: a section, or
+ * a compound larger than a section (1 GiB). */
+static u64 devmem_unit(const struct dev_pagemap *pgmap)
+{
+	return MAX((u64)PAGES_PER_SECTION, 1ULL << pgmap->vmemmap_shift);
+}
+
 /* Between two sections of a long pass: the shell's job may pause here; a
  * stop request is not taken (the memmap must be whole at the end). */
 static void devmem_pause(void)
@@ -310,7 +317,7 @@ int devmem_parse_design(const char *word)
  */
 static void devmem_init_memmap(struct dev_pagemap *pgmap, int d)
 {
-	u64 chunk = pgmap->nr_pages > DEVMEM_WHOLE_MAX ? PAGES_PER_SECTION : pgmap->nr_pages;
+	u64 chunk = pgmap->nr_pages > DEVMEM_WHOLE_MAX ? devmem_unit(pgmap) : pgmap->nr_pages;
 	struct vmemmap_cost cost;
 	u64 cycles = 0;
 
@@ -445,14 +452,22 @@ static void devmem_remove_sections(struct dev_pagemap *pgmap, u64 first, u64 end
 
 /* ---- create, rebind, destroy --------------------------------------------- */
 
-/* A compound order devmem can build: a compound page lies in one section. */
-static bool devmem_order_ok(unsigned compound_order)
+/* A compound order devmem can build (up to 1 GiB), for a range
+ * [start, start + size) it tiles. */
+static bool devmem_order_ok(unsigned compound_order, phys_addr_t start, u64 size)
 {
-	if (compound_order <= MAX_DEVICE_COMPOUND_ORDER)
-		return true;
-	pr_err("devmem: compound order %u: at most %u (a compound lies in one section)",
-	       compound_order, (unsigned)MAX_DEVICE_COMPOUND_ORDER);
-	return false;
+	if (compound_order > MAX_DEVICE_COMPOUND_ORDER) {
+		pr_err("devmem: compound order %u: at most %u (1 GiB)", compound_order,
+		       (unsigned)MAX_DEVICE_COMPOUND_ORDER);
+		return false;
+	}
+	if (start % (PAGE_SIZE << compound_order) || size % (PAGE_SIZE << compound_order)) {
+		pr_err("devmem: [%#llx, +%#llx) is not whole compounds of %llu KiB",
+		       (unsigned long long)start, (unsigned long long)size,
+		       (unsigned long long)((PAGE_SIZE << compound_order) >> 10));
+		return false;
+	}
+	return true;
 }
 
 /* A free slot of devmem_ranges[], or NULL (logged).  Context: (main). */
@@ -501,7 +516,7 @@ int devmem_create(phys_addr_t start, u64 size, unsigned compound_order)
 	struct dev_pagemap *pgmap;
 	int nid, err;
 
-	if (!devmem_order_ok(compound_order))
+	if (!devmem_order_ok(compound_order, start, size))
 		return -EINVAL;
 	err = devmem_check_range("devmem", start, size, &nid);
 	if (err)
@@ -521,7 +536,7 @@ int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_o
 	struct dev_pagemap *pgmap;
 	u64 added = 0;
 
-	if (!devmem_order_ok(compound_order))
+	if (!devmem_order_ok(compound_order, start, size))
 		return -EINVAL;
 	if (!size || start % PFN_PHYS(PAGES_PER_SECTION) || size % PFN_PHYS(PAGES_PER_SECTION)) {
 		pr_err("devmem: [%#llx, +%#llx): not whole sections of %llu MiB",
@@ -640,24 +655,27 @@ static const int compare_pb_patterns[NR_MEMMAP_DESIGNS] = {
 	MIGRATE_UNMOVABLE, MIGRATE_RECLAIMABLE, MIGRATE_HIGHATOMIC,
 };
 
-/* Fill, init with d, return the cycles of the init alone. */
-static u64 compare_one(const struct dev_pagemap *pgmap, u64 sec_pfn, enum mech_design d)
+/* Fill the unit of pages at unit_pfn, init it with d, return the cycles
+ * of the init alone. */
+static u64 compare_one(const struct dev_pagemap *pgmap, u64 unit_pfn, u64 unit, enum mech_design d)
 {
 	u64 t0;
 
-	memmap_fill_pattern(pfn_to_page(sec_pfn), PAGES_PER_SECTION, compare_patterns[d]);
-	for (u64 pfn = sec_pfn; pfn < sec_pfn + PAGES_PER_SECTION; pfn += pageblock_nr_pages)
+	memmap_fill_pattern(pfn_to_page(unit_pfn), unit, compare_patterns[d]);
+	for (u64 pfn = unit_pfn; pfn < unit_pfn + unit; pfn += pageblock_nr_pages)
 		set_pageblock_migratetype(pfn, compare_pb_patterns[d]);
 	t0 = mm_cycles();
-	memmap_init_zone_device_design(sec_pfn, PAGES_PER_SECTION, pgmap->nid, pgmap->vmemmap_shift,
+	memmap_init_zone_device_design(unit_pfn, unit, pgmap->nid, pgmap->vmemmap_shift,
 				       (void *)pgmap, d);
 	return mm_cycles() - t0;
 }
 
 /*
- * A section at a time is the same as the whole range at once: compounds
- * never cross a section, and the template designs rebuild their templates
- * per section anyway.
+ * A unit at a time (devmem_unit(): a section, or a 1 GiB compound) is the
+ * same as the whole range at once: compounds never cross a unit, and the
+ * template designs rebuild their templates per unit anyway.  The scratch
+ * holds one section: a unit of several sections is initialised again for
+ * each of them, and its cycles are counted once.
  */
 int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
 		   u64 cycles[NR_MEMMAP_DESIGNS])
@@ -681,24 +699,26 @@ int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
 
 	for (u64 sec = pgmap->start_pfn; sec < pgmap->start_pfn + pgmap->nr_pages && !ret;
 	     sec += PAGES_PER_SECTION) {
-		u64 c;
+		u64 unit = devmem_unit(pgmap), c;
+		u64 unit_pfn = pgmap->start_pfn + ALIGN_DOWN(sec - pgmap->start_pfn, unit);
+		bool count = cycles && unit_pfn == sec;
 
 		/* between two sections the caller may pause (the shell's job) */
 		if (sec > pgmap->start_pfn && mech_bench_checkpoint()) {
 			ret = -EINTR;
 			break;
 		}
-		c = compare_one(pgmap, sec, DESIGN_OLD);
+		c = compare_one(pgmap, unit_pfn, unit, DESIGN_OLD);
 
-		if (cycles)
+		if (count)
 			cycles[DESIGN_OLD] += c;
 		memcpy(expect, pfn_to_page(sec), PAGES_PER_SECTION * sizeof(struct page));
 		for (unsigned i = 0; i < PAGEBLOCKS_PER_SECTION; i++)
 			pb_expect[i] = (u8)get_pageblock_migratetype(sec + i * pageblock_nr_pages);
 
 		for (int d = DESIGN_NEW; d <= DESIGN_NEW_NT && !ret; d++) {
-			c = compare_one(pgmap, sec, (enum mech_design)d);
-			if (cycles)
+			c = compare_one(pgmap, unit_pfn, unit, (enum mech_design)d);
+			if (count)
 				cycles[d] += c;
 			if (memmap_compare(expect, pfn_to_page(sec), PAGES_PER_SECTION, diff)) {
 				diff->index += sec - pgmap->start_pfn;

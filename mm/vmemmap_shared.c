@@ -60,9 +60,19 @@ bool vmemmap_shared_order_ok(unsigned order)
 	return order <= MAX_DEVICE_COMPOUND_ORDER && (1ULL << order) > vmemmap_shared_unique();
 }
 
-/* Pages of a section's chunk, and its order, for compounds of order. */
+/* Sections of one unit: 1, or the sections a compound spans (1 GiB: 8). */
+static u64 unit_sections(unsigned order)
+{
+	return order > PFN_SECTION_SHIFT ? 1ULL << (order - PFN_SECTION_SHIFT) : 1;
+}
+
+/* Pages of a chunk, and its order, for compounds of order: 2 per compound
+ * whose head is in the section; a section without a head (the second to
+ * eighth of a 1 GiB compound) has none and maps its compound's tail page. */
 static u64 chunk_pages(unsigned order)
 {
+	if (order > PFN_SECTION_SHIFT)
+		return VMEMMAP_SHARED_RESERVE;
 	return (PAGES_PER_SECTION >> order) * VMEMMAP_SHARED_RESERVE;
 }
 
@@ -84,18 +94,33 @@ void vmemmap_layout_cost(bool shared, unsigned order, u64 nr_pages, struct vmemm
 		return;
 	}
 	c->bytes_written = (nr_pages >> order) * vmemmap_shared_unique() * sizeof(struct page);
-	c->memmap_pages = nr_secs * chunk_pages(order);
+	c->memmap_pages = (nr_pages >> order) * VMEMMAP_SHARED_RESERVE;
 	c->table_pages = nr_secs;	/* 4 KiB mappings: a page table per section */
 }
 
 /* ---- one section ---------------------------------------------------------- */
 
-/* Map section nr's struct pages for compounds of order onto chunk. */
-static int map_section_shared(u64 nr, unsigned order, phys_addr_t chunk)
+/*
+ * Map section nr's struct pages for compounds of order onto chunk, the
+ * chunk of its unit's first section (the section itself unless a 1 GiB
+ * compound began in an earlier one).
+ */
+static int map_section_shared(u64 nr, unsigned order, phys_addr_t chunk, bool unit_head)
 {
 	u64 pfn = section_nr_to_pfn(nr), nr_c = 1ULL << order, per = STRUCT_PAGES_PER_PAGE;
+	u64 end = pfn + PAGES_PER_SECTION;
 
-	for (u64 h = pfn, i = 0; h < pfn + PAGES_PER_SECTION; h += nr_c, i++) {
+	if (order > PFN_SECTION_SHIFT) {
+		int err = 0;
+
+		if (unit_head)
+			err = mm_vmemmap_populate_shared(pfn, pfn + per, chunk);
+		if (!err)
+			err = mm_vmemmap_populate_shared(unit_head ? pfn + per : pfn, end,
+							 chunk + PAGE_SIZE);
+		return err;
+	}
+	for (u64 h = pfn, i = 0; h < end; h += nr_c, i++) {
 		phys_addr_t head_pa = chunk + i * VMEMMAP_SHARED_RESERVE * PAGE_SIZE;
 		phys_addr_t tail_pa = head_pa + PAGE_SIZE;
 		int err = mm_vmemmap_populate_shared(h, h + per, head_pa);
@@ -108,15 +133,16 @@ static int map_section_shared(u64 nr, unsigned order, phys_addr_t chunk)
 	return 0;
 }
 
-/* Section nr mapped in one layout over backing (the full layout: the
- * section's 2 MiB memmap; shared: its chunk). */
-static int map_section(u64 nr, bool shared, unsigned order, phys_addr_t backing)
+/* Section i of the range (nr) mapped in one layout: the full one over its
+ * 2 MiB memmap, backing(i); the shared one over its unit's chunk. */
+static int map_section(u64 nr, u64 i, bool shared, unsigned order,
+		       phys_addr_t (*backing)(const void *ctx, u64 i), const void *ctx)
 {
-	u64 pfn = section_nr_to_pfn(nr);
+	u64 pfn = section_nr_to_pfn(nr), head_i = ALIGN_DOWN(i, unit_sections(order));
 
 	if (shared)
-		return map_section_shared(nr, order, backing);
-	return mm_vmemmap_populate(pfn, pfn + PAGES_PER_SECTION, backing);
+		return map_section_shared(nr, order, backing(ctx, head_i), i == head_i);
+	return mm_vmemmap_populate(pfn, pfn + PAGES_PER_SECTION, backing(ctx, i));
 }
 
 static void unmap_section(u64 nr)
@@ -124,6 +150,13 @@ static void unmap_section(u64 nr)
 	u64 pfn = section_nr_to_pfn(nr);
 
 	mm_vmemmap_depopulate(pfn, pfn + PAGES_PER_SECTION);
+}
+
+/* Does section i carry a backing in a layout (not: a section of the
+ * shared layout inside a 1 GiB compound begun before it)? */
+static bool has_backing(bool shared, unsigned order, u64 i)
+{
+	return !shared || i % unit_sections(order) == 0;
 }
 
 /* A backing for section nr of node nid in a layout, or 0. */
@@ -159,13 +192,20 @@ static u64 *table_of(phys_addr_t pa)
 	return mm_phys_to_virt(pa);
 }
 
-/* The backing section i of the range has now in its layout. */
-static phys_addr_t backing_of(const struct dev_pagemap *pgmap, u64 i)
+/* The backing section i of range ctx has now in its layout. */
+static phys_addr_t backing_of(const void *ctx, u64 i)
 {
+	const struct dev_pagemap *pgmap = ctx;
 	u64 nr = pfn_to_section_nr(pgmap->start_pfn) + i;
 
 	return pgmap->shared_vmemmap ? table_of(pgmap->shared_table_pa)[i]
 				     : __nr_to_section(nr)->memmap_pa;
+}
+
+/* Section i's backing in a new table ctx (its physical address). */
+static phys_addr_t backing_in(const void *ctx, u64 i)
+{
+	return table_of(*(const phys_addr_t *)ctx)[i];
 }
 
 /* ---- the switch ----------------------------------------------------------- */
@@ -176,7 +216,8 @@ static void new_table_free(bool shared, unsigned order, phys_addr_t table_pa, u6
 	u64 *t = table_of(table_pa);
 
 	for (u64 i = 0; i < n; i++)
-		backing_free(shared, order, t[i]);
+		if (t[i])
+			backing_free(shared, order, t[i]);
 	free_pages(pfn_to_page(PHYS_PFN(table_pa)), table_order(nr_secs));
 }
 
@@ -202,6 +243,8 @@ int vmemmap_relayout(struct dev_pagemap *pgmap, bool shared)
 	table_pa = page_to_phys(tpage);
 	t = table_of(table_pa);
 	for (i = 0; i < nr_secs; i++) {
+		if (!has_backing(shared, order, i))
+			continue;
 		t[i] = backing_alloc(shared, order, pgmap->nid, first + i);
 		if (!t[i]) {
 			new_table_free(shared, order, table_pa, nr_secs, i);
@@ -214,10 +257,10 @@ int vmemmap_relayout(struct dev_pagemap *pgmap, bool shared)
 	for (done = 0; done < nr_secs; done++) {
 		mem_hotplug_begin();
 		unmap_section(first + done);
-		err = map_section(first + done, shared, order, t[done]);
+		err = map_section(first + done, done, shared, order, backing_in, &table_pa);
 		if (err) {
 			unmap_section(first + done);
-			MM_BUG_ON(map_section(first + done, !shared, order, backing_of(pgmap, done)),
+			MM_BUG_ON(map_section(first + done, done, !shared, order, backing_of, pgmap),
 				  "devmem%d: section %llu: the old vmemmap cannot be mapped back",
 				  pgmap->id, (unsigned long long)(first + done));
 		}
@@ -229,7 +272,7 @@ int vmemmap_relayout(struct dev_pagemap *pgmap, bool shared)
 		for (u64 j = 0; j < done; j++) {
 			mem_hotplug_begin();
 			unmap_section(first + j);
-			MM_BUG_ON(map_section(first + j, !shared, order, backing_of(pgmap, j)),
+			MM_BUG_ON(map_section(first + j, j, !shared, order, backing_of, pgmap),
 				  "devmem%d: section %llu: the old vmemmap cannot be mapped back",
 				  pgmap->id, (unsigned long long)(first + j));
 			mem_hotplug_done();
@@ -242,7 +285,8 @@ int vmemmap_relayout(struct dev_pagemap *pgmap, bool shared)
 	/* the old backings go, the new ones are recorded */
 	mem_hotplug_begin();
 	for (i = 0; i < nr_secs; i++) {
-		backing_free(!shared, order, backing_of(pgmap, i));
+		if (has_backing(!shared, order, i))
+			backing_free(!shared, order, backing_of(pgmap, i));
 		if (shared)
 			sparse_clear_memmap(first + i);
 		else
@@ -272,8 +316,13 @@ void vmemmap_shared_remove_section(struct dev_pagemap *pgmap, u64 nr)
 	MM_BUG_ON(!pgmap->shared_vmemmap || i >= pgmap->nr_pages / PAGES_PER_SECTION,
 		  "devmem%d: section %llu", pgmap->id, (unsigned long long)nr);
 	unmap_section(nr);
-	backing_free(true, pgmap->vmemmap_shift, table_of(pgmap->shared_table_pa)[i]);
-	table_of(pgmap->shared_table_pa)[i] = 0;
+	/* a unit's chunk goes with its last section: until then others map it */
+	if ((i + 1) % unit_sections(pgmap->vmemmap_shift) == 0) {
+		u64 head_i = ALIGN_DOWN(i, unit_sections(pgmap->vmemmap_shift));
+
+		backing_free(true, pgmap->vmemmap_shift, table_of(pgmap->shared_table_pa)[head_i]);
+		table_of(pgmap->shared_table_pa)[head_i] = 0;
+	}
 }
 
 /* Contract in include/mm/memremap.h. */

@@ -227,7 +227,7 @@ static bool nd_runs_long(int argc, char **argv)
 
 SHELL_COMMAND(nd, .name = "nd",
 	      .usage = "nd [list | dax | create-namespace [-r regionN] [--mode=devdax|raw] "
-		       "[--align=4K|2M] [--size=BYTES] | destroy-namespace namespaceN.0 | "
+		       "[--align=4K|2M|1G] [--size=BYTES] | destroy-namespace namespaceN.0 | "
 		       "rebind daxN.0 [old|new|template-nt|shared] | "
 		       "reconfigure daxN.0 system-ram|devdax]",
 	      .summary = "NVDIMM regions, namespaces and dax devices (ndctl, daxctl)",
@@ -237,14 +237,15 @@ SHELL_COMMAND(nd, .name = "nd",
 		      "list: ndctl list -RN.  dax: daxctl list.\n"
 		      "create-namespace --mode=devdax --align=2M: the namespace becomes\n"
 		      "  dax N.0, a ZONE_DEVICE range with 2 MiB compound pages (4K: base\n"
-		      "  pages; 1G is refused: compounds lie in one 128 MiB section); its\n"
+		      "  pages; 1G: compounds over 8 of the 128 MiB sections); its\n"
 		      "  memmap is initialised with /sys/kernel/mm/memlab/memmap_init's\n"
 		      "  design and timed.  --mode=raw, or destroy-namespace, undoes it.\n"
 		      "rebind: unbind and bind daxN.0 (the memmap poisoned, initialised\n"
 		      "  again with the design given, else the switch's), timed.  shared\n"
-		      "  (align 2M): the vmemmap of each compound maps the head's page and\n"
-		      "  one page of tails, the other 6 pages map that one again, and only\n"
-		      "  128 of 512 struct pages are written.\n"
+		      "  (align 2M or 1G): the vmemmap of each compound maps the head's page\n"
+		      "  and one page of tails, its other pages map that one again, and\n"
+		      "  only 128 struct pages of each compound are written (of 512 or\n"
+		      "  262144).\n"
 		      "reconfigure daxN.0 system-ram: daxctl reconfigure-device: the memory\n"
 		      "  hot-added as memory blocks (group daxN.0), onlined by\n"
 		      "  auto_online_blocks; devdax: offlined, removed, bound again.\n"

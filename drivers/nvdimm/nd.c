@@ -112,10 +112,6 @@ int nd_create_devdax(int id, u64 align, u64 size, char *why, size_t why_size)
 	if (align != SZ_4K && align != SZ_2M && align != SZ_1G)
 		return refuse(-EINVAL, why, why_size, "align %llu: devdax aligns to 4K, 2M or 1G",
 			      (unsigned long long)align);
-	if (align == SZ_1G)
-		return refuse(-EINVAL, why, why_size, "align 1G: order-18 compound pages would "
-			      "cross memlab's 128 MiB sections (MAX_DEVICE_COMPOUND_ORDER %u); "
-			      "use 2M or 4K", (unsigned)MAX_DEVICE_COMPOUND_ORDER);
 	if (size > r->size)
 		return refuse(-ENOSPC, why, why_size, "region%d: size %llu is larger than the "
 			      "region's %llu bytes", id, (unsigned long long)size,

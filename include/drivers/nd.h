@@ -11,9 +11,9 @@
  *           device; memlab has no block layer, so it is just the range);
  *   devdax  a device-dax instance daxN.0 with a memmap: the namespace's
  *           range is ZONE_DEVICE memory (devmem_create_phys(), mm/memremap.c)
- *           in compound pages of the namespace's align: 4 KiB (order 0)
- *           or 2 MiB (order 9).  1 GiB is refused: its order-18 compounds
- *           would cross memlab's 128 MiB sections (MAX_DEVICE_COMPOUND_ORDER).
+ *           in compound pages of the namespace's align: 4 KiB (order 0),
+ *           2 MiB (order 9) or 1 GiB (order 18, each over 8 of memlab's
+ *           128 MiB sections).
  *           The memmap lives in RAM (Linux's --map=mem), and no info block
  *           is written to the NVDIMM, so daxN.0 is the whole namespace.
  * Linux's create-namespace on a label-less region reconfigures the one
@@ -36,7 +36,7 @@ enum nd_mode { ND_MODE_RAW, ND_MODE_DEVDAX };
 struct nd_namespace {
 	enum nd_mode mode;
 	u64 size;		/* bytes: the whole region (label-less) */
-	u64 align;		/* devdax: 4096 or 2 MiB; raw: 0 */
+	u64 align;		/* devdax: 4 KiB, 2 MiB or 1 GiB; raw: 0 */
 	int devmem_id;		/* devdax: its device range (include/mm/memremap.h), else -1 */
 	u64 nr_binds;		/* devdax binds and rebinds so far */
 	bool kmem;		/* devdax reconfigured as system-ram: devmem_id -1, the
@@ -75,8 +75,7 @@ u64 nd_parse_align(const char *s);
  * init).  size 0 means the whole region.  Refused, with the reason in
  * why[0, size) and nothing changed: -ENOENT (no such region), -EBUSY (the
  * namespace is devdax already: in use as daxN.0), -EINVAL (align not 4 KiB,
- * 2 MiB or 1 GiB; 1 GiB, which memlab's compounds cannot hold; a region
- * not aligned to align or to the 128 MiB section; a size other than the
+ * 2 MiB or 1 GiB; a region not aligned to align or to the 128 MiB section; a size other than the
  * region's: a label-less region has one namespace, all of it), -ENOSPC (a
  * size larger than the region), or mm's error from devmem_create_phys().
  * Context: (main) or the shell's job.

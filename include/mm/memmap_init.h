@@ -39,9 +39,10 @@
 #include <mm/mechanisms.h>
 #include <lib/printer.h>
 
-/* Compound orders memmap_init_zone_device() accepts: a compound never
- * crosses a section, so the template can be rebuilt per section. */
-#define MAX_DEVICE_COMPOUND_ORDER	PFN_SECTION_SHIFT
+/* Compound orders memmap_init_zone_device() accepts: up to 1 GiB (PUD
+ * size, devdax align=1G).  A compound larger than a section spans
+ * several; the templates are rebuilt per section or per such compound. */
+#define MAX_DEVICE_COMPOUND_ORDER	(30 - PAGE_SHIFT)
 
 /*
  * memmap_init_free_range() - memmap_init_range() (the switch's design),
@@ -59,7 +60,8 @@ void memmap_init_free_range(u64 start_pfn, u64 end_pfn, enum zone_type zone, int
  * memmap_init_zone_device() - initialise the struct pages of the device
  * range [start_pfn, start_pfn + nr_pages) of node nid as ZONE_DEVICE pages
  * owned by pgmap, in compounds of 2^compound_order pages (0: 4 KiB pages,
- * 9: 2 MiB compounds), as the table at the top of this file says.  Uses
+ * 9: 2 MiB compounds, 18: 1 GiB compounds over 8 sections), as the table
+ * at the top of this file says.  Uses
  * the switch (its explicit-design twin is mm's own, mm/internal.h).  The zone
  * span is the caller's business (mm/memremap.c).  Returns 0, or -EINVAL
  * if compound_order > MAX_DEVICE_COMPOUND_ORDER or start_pfn / nr_pages

@@ -34,15 +34,21 @@ static u64 rnd(u64 n)
 	return rng_state % n;
 }
 
-/* A region of 1-3 sections at a random section of the 2 GiB above the boot RAM. */
-static void boot_region(u64 *start, u64 *size)
+/* A region in the 2 GiB above the boot RAM: align 2M, 1-3 sections at a
+ * random section; align 1G, 1 GiB at 4 or 5 GiB, or 2 GiB at 4. */
+static void boot_region(u64 align, u64 *start, u64 *size)
 {
 	boot(HOTPLUG_BASE + 2 * GiB, 2 * GiB);
 	devmem_reset();
 	nd_reset();
 	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_NEW), 0);
-	*size = (1 + rnd(3)) * SECTION_BYTES;
-	*start = HOTPLUG_BASE + rnd(2 * GiB / SECTION_BYTES - 3) * SECTION_BYTES;
+	if (align == SZ_1G) {
+		*size = (1 + rnd(2)) * GiB;
+		*start = HOTPLUG_BASE + (*size == GiB ? rnd(2) * GiB : 0);
+	} else {
+		*size = (1 + rnd(3)) * SECTION_BYTES;
+		*start = HOTPLUG_BASE + rnd(2 * GiB / SECTION_BYTES - 3) * SECTION_BYTES;
+	}
 	CHECK_EQ(nd_add_region(*start, *size, 0, 1), 0);
 }
 
@@ -65,21 +71,25 @@ static bool same_pageblocks(const u8 *ref, u64 pfn, u64 nr)
 
 HTEST(nd_shared_vmemmap_reads_back_as_per_page)
 {
-	for (int round = 0; round < 6; round++) {
-		u64 start, size, pfn, nr, secs;
+	for (int round = 0; round < 8; round++) {
+		u64 align = round % 3 == 2 ? SZ_1G : SZ_2M, start, size, pfn, nr, secs;
+		unsigned order = align == SZ_1G ? 18 : 9;
+		struct vmemmap_cost cost;
 		unsigned long free0, free_full, free_shared;
 		const struct dev_pagemap *pgmap;
 		struct page *ref;
 		u8 *pb;
 
-		boot_region(&start, &size);
+		boot_region(align, &start, &size);
 		pfn = PHYS_PFN(start);
 		nr = PHYS_PFN(size);
 		secs = nr / PAGES_PER_SECTION;
 		free0 = global_free_pages();
 		CHECK_EQ(mech_set(MECH_MEMMAP_INIT, DESIGN_OLD), 0);
-		CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
+		CHECK_EQ(nd_create_devdax(0, align, 0, why, sizeof(why)), 0);
 		pgmap = devmem_find(nd_region(0)->ns.devmem_id);
+		CHECK_EQ(pgmap->vmemmap_shift, order);
+		vmemmap_layout_cost(true, order, nr, &cost);
 		free_full = global_free_pages();
 		CHECK_EQ(free0 - free_full, secs * 512);	/* a 2 MiB memmap per section */
 		CHECK_EQ(pgmap->last_init_bytes, nr * sizeof(struct page));
@@ -92,7 +102,7 @@ HTEST(nd_shared_vmemmap_reads_back_as_per_page)
 		for (u64 i = 0; i < nr / pageblock_nr_pages; i++)
 			pb[i] = (u8)get_pageblock_migratetype(pfn + i * pageblock_nr_pages);
 
-		for (int step = 0; step < 6; step++) {
+		for (int step = 0; step < 5 + round % 2; step++) {	/* odd: destroyed full */
 			int d = step % 2 ? (int)rnd(NR_MEMMAP_DESIGNS) : DEVMEM_DESIGN_SHARED;
 
 			for (u64 i = 0; i < nr / pageblock_nr_pages; i++)
@@ -104,17 +114,24 @@ HTEST(nd_shared_vmemmap_reads_back_as_per_page)
 			CHECK(same_as(ref, pfn, nr));
 			CHECK(same_pageblocks(pb, pfn, nr));
 			if (d == DEVMEM_DESIGN_SHARED) {
-				/* 128 of each compound's 512 struct pages written, in a
-				 * quarter of the memory, plus the kept table page */
-				CHECK_EQ(pgmap->last_init_bytes, (nr / 512) * 128 * sizeof(struct page));
+				/* 128 of each compound's struct pages written, in
+				 * 2 pages per compound, plus the kept table page */
+				CHECK_EQ(pgmap->last_init_bytes,
+					 (nr >> order) * 128 * sizeof(struct page));
+				CHECK_EQ(cost.memmap_pages, (nr >> order) * 2);
 				free_shared = global_free_pages();
-				CHECK_EQ(free0 - free_shared, secs * 128 + 1);
-				/* struct page 64 + k and 128 + k are one memory */
+				CHECK_EQ(free0 - free_shared, cost.memmap_pages + 1);
+				/* struct page 64 + k and 128 + k are one memory, to the
+				 * compound's end (a 1 GiB one: across its sections) */
 				CHECK(pfn_to_page(pfn + 64) != pfn_to_page(pfn + 128));
 				pfn_to_page(pfn + 64 + 5)->memlab_debug = 0x5a;
 				CHECK_EQ(pfn_to_page(pfn + 128 + 5)->memlab_debug, 0x5a);
 				CHECK_EQ(pfn_to_page(pfn + 448 + 5)->memlab_debug, 0x5a);
-				CHECK_EQ(pfn_to_page(pfn + 512 + 128 + 5)->memlab_debug, 0);
+				CHECK_EQ(pfn_to_page(pfn + (1ULL << order) - 64 + 5)->memlab_debug,
+					 0x5a);
+				if (nr > (1ULL << order))
+					CHECK_EQ(pfn_to_page(pfn + (1ULL << order) + 128 + 5)->memlab_debug,
+						 0);
 				pfn_to_page(pfn + 64 + 5)->memlab_debug = 0;
 			} else {
 				CHECK_EQ(pgmap->last_init_bytes, nr * sizeof(struct page));
@@ -137,7 +154,7 @@ HTEST(nd_shared_vmemmap_destroyed_gives_all_back)
 	unsigned long free0;
 	struct vmemmap_cost full, shared;
 
-	boot_region(&start, &size);
+	boot_region(SZ_2M, &start, &size);
 	free0 = global_free_pages();
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
 	CHECK_EQ(nd_rebind(0, DEVMEM_DESIGN_SHARED, why, sizeof(why)), 0);
@@ -151,6 +168,12 @@ HTEST(nd_shared_vmemmap_destroyed_gives_all_back)
 	CHECK_EQ(full.memmap_pages, 4 * shared.memmap_pages);
 	CHECK_EQ(full.table_pages, 0);
 	CHECK_EQ(shared.table_pages, 25 * 32);
+	/* and 2048x fewer bytes at 1 GiB: 128 of 262144 struct pages */
+	vmemmap_layout_cost(false, 18, 8 * (u64)PAGES_PER_SECTION * 4, &full);
+	vmemmap_layout_cost(true, 18, 8 * (u64)PAGES_PER_SECTION * 4, &shared);
+	CHECK_EQ(full.bytes_written, 2048 * shared.bytes_written);
+	CHECK_EQ(full.memmap_pages, 2048 * shared.memmap_pages);
+	CHECK_EQ(shared.table_pages, 32);
 }
 
 HTEST(nd_shared_vmemmap_refusals_change_nothing)
@@ -159,7 +182,7 @@ HTEST(nd_shared_vmemmap_refusals_change_nothing)
 	unsigned long free1;
 	const struct dev_pagemap *pgmap;
 
-	boot_region(&start, &size);
+	boot_region(SZ_2M, &start, &size);
 	CHECK_EQ(nd_create_devdax(0, SZ_4K, 0, why, sizeof(why)), 0);
 	pgmap = devmem_find(nd_region(0)->ns.devmem_id);
 	free1 = global_free_pages();

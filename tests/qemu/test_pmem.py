@@ -88,7 +88,6 @@ def test_pmem_bad_requests_change_nothing(boot):
 
     before = nd_state(m)
     for cmd, why in [
-            ("nd create-namespace --align=1G", "MAX_DEVICE_COMPOUND_ORDER"),
             ("nd create-namespace --align=3M", "devdax aligns to 4K, 2M or 1G"),
             ("nd create-namespace --size=8589934592", "larger than the region"),
             ("nd create-namespace --size=1073741824", "label-less"),
@@ -214,4 +213,31 @@ def test_pmem_kmem_online_offline(boot):
     assert "System RAM (kmem)" not in m.run("cat /proc/iomem")
     assert "0x0000000100000000" not in m.run("lsmem")
     assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
+    assert m.alive()
+
+
+def test_pmem_1g_align(boot):
+    """1 GiB compound pages, each over 8 sections: every design, the live
+    memmap compared, and the shared vmemmap writing 2048x fewer bytes."""
+    m = boot(mem=MEM, extra=NVDIMM)
+    free0 = meminfo(m, "MemFree")
+    out = m.run("nd create-namespace --mode=devdax --align=1G", timeout=300)
+    assert "align 1048576 KiB" in out, out
+    devmem = re.search(r"devmem(\d+)\)", out).group(1)
+    assert m.run("cat /sys/bus/nd/devices/dax0.0/align").strip() == "1073741824"
+    for design in ("old", "new", "template-nt"):
+        out = m.run(f"nd rebind dax0.0 {design}", timeout=300)
+        assert re.search(rf"\({design}\): 1048576 struct pages .* 65536 KiB of memmap written",
+                         out), out
+    out = m.run(f"devmem compare {devmem}", timeout=600)
+    assert "identical (1048576 struct pages" in out, out
+    out = m.run("nd rebind dax0.0 shared", timeout=300)
+    # 4 compounds x 128 struct pages x 64 bytes = 32 KiB, 2048x fewer than 64 MiB
+    assert re.search(r"\(shared\): 1048576 struct pages .* 32 KiB of memmap written", out), out
+    out = m.run("nd dax")
+    assert '"memmap_pages":8' in out and '"memmap_table_pages":32' in out, out
+    out = m.run(f"devmem compare {devmem}", timeout=600)
+    assert "identical (1048576 struct pages" in out, out
+    assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
+    assert meminfo(m, "MemFree") == free0
     assert m.alive()

@@ -499,7 +499,8 @@ HTEST(memmap_template_device_errors)
 							(enum mech_design)d), -EINVAL);
 		CHECK_EQ(memmap_init_zone_device_design(AREA_PFN, 100, 0, 9, NULL,
 							(enum mech_design)d), -EINVAL);
-		CHECK_EQ(memmap_init_zone_device_design(AREA_PFN, AREA_PAGES, 0, 16, NULL,
+		CHECK_EQ(memmap_init_zone_device_design(AREA_PFN, AREA_PAGES, 0,
+							MAX_DEVICE_COMPOUND_ORDER + 1, NULL,
 							(enum mech_design)d), -EINVAL);
 	}
 	/* nothing was written */

@@ -609,6 +609,41 @@ int devmem_rebind(int id, int d)
 	return 0;
 }
 
+/* Contract in include/mm/memremap.h. */
+int devmem_floor(int id, u64 *cycles, u64 *bytes)
+{
+	struct dev_pagemap *pgmap = devmem_find(id);
+	u64 unit, total = 0;
+
+	MM_BUG_ON(!cycles || !bytes, "id %d: cycles %p, bytes %p", id, (void *)cycles,
+		  (void *)bytes);
+	if (!pgmap)
+		return -ENOENT;
+	unit = pgmap->nr_pages > DEVMEM_WHOLE_MAX ? devmem_unit(pgmap) : pgmap->nr_pages;
+	*bytes = 0;
+	for (u64 i = 0; i < pgmap->nr_pages; i += unit) {
+		u64 s = pgmap->start_pfn + i, nr = MIN(unit, pgmap->nr_pages - i), t0 = mm_cycles();
+
+		if (pgmap->shared_vmemmap) {
+			/* the struct pages of their own: what the shared design writes */
+			for (u64 h = s; h < s + nr; h += 1ULL << pgmap->vmemmap_shift)
+				memmap_stream_pattern(pfn_to_page(h), vmemmap_shared_unique(),
+						      MEMMAP_POISON_FLAGS);
+			*bytes += (nr >> pgmap->vmemmap_shift) * vmemmap_shared_unique() *
+				  sizeof(struct page);
+		} else {
+			memmap_stream_pattern(pfn_to_page(s), nr, MEMMAP_POISON_FLAGS);
+			*bytes += nr * sizeof(struct page);
+		}
+		total += mm_cycles() - t0;
+		if (i + nr < pgmap->nr_pages)
+			devmem_pause();
+	}
+	*cycles = total;
+	devmem_init_memmap(pgmap, pgmap->last_design);	/* a valid memmap again, untimed */
+	return 0;
+}
+
 int devmem_destroy(int id)
 {
 	struct dev_pagemap *pgmap = devmem_find(id);

@@ -8,6 +8,7 @@
  *   nd rebind               echo daxN.0 > /sys/bus/dax/drivers/device_dax/unbind,
  *                           then bind: the memmap initialised again, timed
  *   nd reconfigure          daxctl reconfigure-device --mode=system-ram|devdax
+ *   nd floor                a rebind's floor: its memmap bytes streamed, timed
  * The command parses and prints; the model decides and refuses.
  */
 #include <shell/shell.h>
@@ -195,6 +196,30 @@ static int nd_cmd_reconfigure(struct printer *out, int argc, char **argv)
 	return 0;
 }
 
+/* nd floor daxN.0: the floor a rebind is measured against. */
+static int nd_cmd_floor(struct printer *out, int argc, char **argv)
+{
+	const struct nd_region *r;
+	u64 cycles, bytes;
+	int id, err;
+
+	if (argc != 3)
+		return shell_usage(out, shell_find("nd"));
+	if ((id = parse_dev(argv[2], "dax")) < 0 || !(r = nd_region(id)) ||
+	    r->ns.mode != ND_MODE_DEVDAX || r->ns.kmem) {
+		pr_printf(out, "nd: %s: not a devdax device (dax0.0, ...)\n", argv[2]);
+		return -EINVAL;
+	}
+	err = devmem_floor(r->ns.devmem_id, &cycles, &bytes);
+	if (err) {
+		pr_printf(out, "nd: floor: %s\n", err_text(err));
+		return err;
+	}
+	pr_printf(out, "dax%d.0: floor: %llu KiB of memmap streamed (non-temporal stores) in %llu cycles\n",
+		  id, (unsigned long long)(bytes >> 10), (unsigned long long)cycles);
+	return 0;
+}
+
 static int cmd_nd(struct printer *out, int argc, char **argv)
 {
 	if (argc == 1 || !strcmp(argv[1], "list")) {
@@ -215,6 +240,8 @@ static int cmd_nd(struct printer *out, int argc, char **argv)
 		return nd_cmd_rebind(out, argc, argv);
 	if (!strcmp(argv[1], "reconfigure"))
 		return nd_cmd_reconfigure(out, argc, argv);
+	if (!strcmp(argv[1], "floor"))
+		return nd_cmd_floor(out, argc, argv);
 	return shell_usage(out, shell_find("nd"));
 }
 
@@ -222,14 +249,14 @@ static int cmd_nd(struct printer *out, int argc, char **argv)
 static bool nd_runs_long(int argc, char **argv)
 {
 	return argc >= 2 && (!strcmp(argv[1], "create-namespace") || !strcmp(argv[1], "rebind") ||
-			     !strcmp(argv[1], "reconfigure"));
+			     !strcmp(argv[1], "reconfigure") || !strcmp(argv[1], "floor"));
 }
 
 SHELL_COMMAND(nd, .name = "nd",
 	      .usage = "nd [list | dax | create-namespace [-r regionN] [--mode=devdax|raw] "
 		       "[--align=4K|2M|1G] [--size=BYTES] | destroy-namespace namespaceN.0 | "
 		       "rebind daxN.0 [old|new|template-nt|shared] | "
-		       "reconfigure daxN.0 system-ram|devdax]",
+		       "reconfigure daxN.0 system-ram|devdax | floor daxN.0]",
 	      .summary = "NVDIMM regions, namespaces and dax devices (ndctl, daxctl)",
 	      .help = "The persistent memory of the NFIT, as Linux's libnvdimm shows it.\n"
 		      "Each region is label-less (labels need the DIMM's _DSM, AML) and\n"
@@ -249,6 +276,8 @@ SHELL_COMMAND(nd, .name = "nd",
 		      "reconfigure daxN.0 system-ram: daxctl reconfigure-device: the memory\n"
 		      "  hot-added as memory blocks (group daxN.0), onlined by\n"
 		      "  auto_online_blocks; devdax: offlined, removed, bound again.\n"
+		      "floor daxN.0: streaming stores of the memmap bytes a rebind of its\n"
+		      "  layout writes, timed: what a rebind is measured against.\n"
 		      "`devmem compare ID` checks the live memmap of a dax device.\n"
 		      "A refused request says why and changes nothing.",
 	      .fn = cmd_nd,

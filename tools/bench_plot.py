@@ -55,6 +55,8 @@ TITLES = {
     "automovable-qemu": "auto-movable online check (QEMU/TCG, 8 nodes)",
     "memory_core-host": "memory core (host)",
     "vmem-qemu": "virtio-mem plug and unplug vs the first-touch floor (QEMU/TCG)",
+    "pmem-qemu": "devdax rebind of 100 GiB, align 2M: memmap init per design vs floors (QEMU/TCG)",
+    "pmem_bytes-qemu": "devdax rebind of 100 GiB, align 2M: memmap bytes each design writes",
     "boot-qemu": "Boot: to the prompt and to all memory initialised, per design (QEMU/TCG)",
     "bigboot-qemu": "Boot of large guests to the prompt, no command line (QEMU/TCG)",
 }

@@ -179,6 +179,18 @@ int devmem_create_phys(int nid, phys_addr_t start, u64 size, unsigned compound_o
 int devmem_rebind(int id, int d);
 
 /*
+ * devmem_floor() - the floor of a rebind of range id: streaming
+ * (non-temporal) stores of the memmap bytes its layout's designs write,
+ * every struct page (full layout) or the head and first tails of each
+ * compound (shared), timed as devmem_rebind() times its init; then the
+ * memmap initialised again with the last design (untimed, counted as an
+ * init).  *cycles and *bytes get the time and the bytes.  Returns 0 or
+ * -ENOENT.  Pauses as devmem_create() does.  Context: (main) or the
+ * shell's job.
+ */
+int devmem_floor(int id, u64 *cycles, u64 *bytes);
+
+/*
  * devmem_destroy() - give the range back: memmap poisoned (the offline
  * block state of the hotplug core), the ZONE_DEVICE and node spans shrunk
  * to what remains, the slot freed; for a range of devmem_create_phys()

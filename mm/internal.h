@@ -157,6 +157,17 @@ int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
 				   unsigned compound_order, void *pgmap, enum mech_design d);
 
 /*
+ * memmap_init_zone_device_head_template() - the head-template design of
+ * device memory (the seed's first step): heads and 4 KiB pages copied from
+ * a template, every compound tail initialised field by field as the old
+ * design does.  The same bytes as every other design.  Returns 0, or
+ * -EINVAL (the order rules of memmap_init_zone_device(); nothing
+ * written).  Context: (main).
+ */
+int memmap_init_zone_device_head_template(u64 start_pfn, u64 nr_pages, int nid,
+					  unsigned compound_order, void *pgmap);
+
+/*
  * memmap_init_zone_device_shared() - the shared-vmemmap design's init
  * (mm/vmemmap_shared.c): the template design, but of each compound only
  * the first nr_unique struct pages are written (the head and the first

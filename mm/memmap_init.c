@@ -623,6 +623,57 @@ int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
 	return 0;
 }
 
+/*
+ * The seed's first step alone ("speed up ZONE_DEVICE memmap
+ * initialization"): heads and 4 KiB pages copied from a template, every
+ * tail still initialised the old way (Linux's memmap_init_compound()).
+ */
+static void init_zone_device_head_template(u64 start_pfn, u64 end_pfn, int nid, unsigned order,
+					   void *pgmap)
+{
+	u64 nr = 1ULL << order;
+	struct page_template head_t;
+
+	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
+		struct page *head = pfn_to_page(s);
+
+		e = device_chunk_end(s, end_pfn, order);
+		init_zone_device_page(head, s, nid, pgmap);
+		if (order)
+			page_flag_set(head, PG_head);
+		template_from_page(&head_t, head);
+		if (!order) {
+			template_fill(s + 1, e, &head_t, true, false, MIGRATE_MOVABLE);
+			continue;
+		}
+		init_compound_old(head, s, nid, pgmap, order);
+		for (u64 h = s + nr; h < e; h += nr) {
+			template_fill(h, h + 1, &head_t, true, false, MIGRATE_MOVABLE);
+			init_compound_old(pfn_to_page(h), h, nid, pgmap, order);
+		}
+		mech_trace(MECH_MEMMAP_INIT,
+			   "pfn %#llx +%llu pages: device, compound order %u: head template, %llu heads copied, %llu tails field by field",
+			   (unsigned long long)s, (unsigned long long)(e - s), order,
+			   (unsigned long long)((e - s) >> order),
+			   (unsigned long long)((e - s) - ((e - s) >> order)));
+	}
+}
+
+/* Contract in mm/internal.h. */
+int memmap_init_zone_device_head_template(u64 start_pfn, u64 nr_pages, int nid,
+					  unsigned compound_order, void *pgmap)
+{
+	MM_BUG_ON((unsigned)nid >= MAX_NUMNODES, "pfn %#llx +%llu nid %d",
+		  (unsigned long long)start_pfn, (unsigned long long)nr_pages, nid);
+
+	if (compound_order > MAX_DEVICE_COMPOUND_ORDER ||
+	    !IS_ALIGNED(start_pfn, 1ULL << compound_order) ||
+	    !IS_ALIGNED(nr_pages, 1ULL << compound_order))
+		return -EINVAL;
+	init_zone_device_head_template(start_pfn, start_pfn + nr_pages, nid, compound_order, pgmap);
+	return 0;
+}
+
 /* Contract in mm/internal.h. */
 int memmap_init_zone_device_shared(u64 start_pfn, u64 nr_pages, int nid, unsigned compound_order,
 				   void *pgmap, u64 nr_unique)

@@ -300,6 +300,8 @@ const char *devmem_design_name(int d)
 {
 	if (d == DEVMEM_DESIGN_SHARED)
 		return "shared";
+	if (d == DEVMEM_DESIGN_HEAD_TEMPLATE)
+		return "head-template";
 	return d >= 0 && d < NR_MEMMAP_DESIGNS ? mech_design_name((enum mech_design)d) : "?";
 }
 
@@ -307,6 +309,8 @@ int devmem_parse_design(const char *word)
 {
 	if (!strcmp(word, "shared"))
 		return DEVMEM_DESIGN_SHARED;
+	if (!strcmp(word, "head-template"))
+		return DEVMEM_DESIGN_HEAD_TEMPLATE;
 	return mech_parse_design(word, strlen(word));
 }
 
@@ -326,12 +330,14 @@ static void devmem_init_memmap(struct dev_pagemap *pgmap, int d)
 		  pgmap->shared_vmemmap ? "shared" : "full");
 	for (u64 i = 0; i < pgmap->nr_pages; i += chunk) {
 		u64 nr = MIN(chunk, pgmap->nr_pages - i), t0 = mm_cycles();
+		u64 pfn = pgmap->start_pfn + i;
+		unsigned order = pgmap->vmemmap_shift;
 		int err = d == DEVMEM_DESIGN_SHARED ?
-			memmap_init_zone_device_shared(pgmap->start_pfn + i, nr, pgmap->nid,
-						       pgmap->vmemmap_shift, pgmap,
+			memmap_init_zone_device_shared(pfn, nr, pgmap->nid, order, pgmap,
 						       vmemmap_shared_unique()) :
-			memmap_init_zone_device_design(pgmap->start_pfn + i, nr, pgmap->nid,
-						       pgmap->vmemmap_shift, pgmap,
+			d == DEVMEM_DESIGN_HEAD_TEMPLATE ?
+			memmap_init_zone_device_head_template(pfn, nr, pgmap->nid, order, pgmap) :
+			memmap_init_zone_device_design(pfn, nr, pgmap->nid, order, pgmap,
 						       (enum mech_design)d);
 
 		cycles += mm_cycles() - t0;

@@ -144,8 +144,8 @@ static int nd_cmd_rebind(struct printer *out, int argc, char **argv)
 		const char *w = !strcmp(argv[3], "template") ? "new" : argv[3];
 
 		if ((d = devmem_parse_design(w)) < 0) {
-			pr_printf(out, "nd: %s: the design is old, new, template-nt or shared\n",
-				  argv[3]);
+			pr_printf(out, "nd: %s: the design is old, head-template, new, "
+				  "template-nt or shared\n", argv[3]);
 			return -EINVAL;
 		}
 	}
@@ -255,7 +255,7 @@ static bool nd_runs_long(int argc, char **argv)
 SHELL_COMMAND(nd, .name = "nd",
 	      .usage = "nd [list | dax | create-namespace [-r regionN] [--mode=devdax|raw] "
 		       "[--align=4K|2M|1G] [--size=BYTES] | destroy-namespace namespaceN.0 | "
-		       "rebind daxN.0 [old|new|template-nt|shared] | "
+		       "rebind daxN.0 [old|head-template|new|template-nt|shared] | "
 		       "reconfigure daxN.0 system-ram|devdax | floor daxN.0]",
 	      .summary = "NVDIMM regions, namespaces and dax devices (ndctl, daxctl)",
 	      .help = "The persistent memory of the NFIT, as Linux's libnvdimm shows it.\n"
@@ -268,7 +268,9 @@ SHELL_COMMAND(nd, .name = "nd",
 		      "  memmap is initialised with /sys/kernel/mm/memlab/memmap_init's\n"
 		      "  design and timed.  --mode=raw, or destroy-namespace, undoes it.\n"
 		      "rebind: unbind and bind daxN.0 (the memmap poisoned, initialised\n"
-		      "  again with the design given, else the switch's), timed.  shared\n"
+		      "  again with the design given, else the switch's), timed.\n"
+		      "  head-template: heads from a template, tails field by field (the\n"
+		      "  seed's first step; new has tail templates too).  shared\n"
 		      "  (align 2M or 1G): the vmemmap of each compound maps the head's page\n"
 		      "  and one page of tails, its other pages map that one again, and\n"
 		      "  only 128 struct pages of each compound are written (of 512 or\n"

@@ -93,7 +93,8 @@ int nd_destroy(int id, char *why, size_t why_size);
 /*
  * nd_rebind() - unbind and bind daxN.0 again: memmap poisoned, then
  * initialised by design d (-1: the switch's, mech_design(MECH_MEMMAP_INIT);
- * DEVMEM_DESIGN_SHARED: the shared vmemmap, align 2M only),
+ * DEVMEM_DESIGN_HEAD_TEMPLATE: heads from a template, tails field by field;
+ * DEVMEM_DESIGN_SHARED: the shared vmemmap, align 2M or 1G only),
  * timed (devmem_rebind()).  -ENOENT, -EINVAL (not devdax, or a bad design).
  * Context: (main) or the shell's job.
  */

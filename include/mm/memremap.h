@@ -41,15 +41,19 @@
 #define DEVMEM_MAX_RANGES	16
 
 /*
- * DEVMEM_DESIGN_SHARED - the fourth design of memmap init, for device
- * memory only: the shared vmemmap (mm/vmemmap_shared.c).  devmem_rebind()
- * takes it beside the enum mech_design values; it is no value of the
- * switch, which also serves memory that is not a device's.
+ * The designs of memmap init for device memory only, which devmem_rebind()
+ * takes beside the enum mech_design values; no value of the switch, which
+ * also serves memory that is not a device's:
+ *   DEVMEM_DESIGN_HEAD_TEMPLATE  "head-template": the seed's first step,
+ *                                heads from a template, tails field by field
+ *   DEVMEM_DESIGN_SHARED         "shared": the shared vmemmap
+ *                                (mm/vmemmap_shared.c)
  */
-#define DEVMEM_DESIGN_SHARED	NR_MEMMAP_DESIGNS
-#define NR_DEVMEM_DESIGNS	(NR_MEMMAP_DESIGNS + 1)
+#define DEVMEM_DESIGN_HEAD_TEMPLATE	NR_MEMMAP_DESIGNS
+#define DEVMEM_DESIGN_SHARED		(NR_MEMMAP_DESIGNS + 1)
+#define NR_DEVMEM_DESIGNS		(NR_MEMMAP_DESIGNS + 2)
 
-/* devmem_design_name() - "old", "new", "template-nt" or "shared". */
+/* devmem_design_name() - "old", "new", "template-nt", "head-template" or "shared". */
 const char *devmem_design_name(int d);
 
 /* devmem_parse_design() - the inverse of devmem_design_name(), or -EINVAL. */

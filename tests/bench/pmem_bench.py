@@ -10,10 +10,12 @@ touched, its memmap is in guest RAM, Linux's --map=mem, 1.6 GiB of it,
 so the guest gets 2 GiB plus room for that), and at the console:
 
   nd create-namespace --mode=devdax --align=2M
-  nd rebind dax0.0 DESIGN      for each of old (per page), new (head and
-                               tail templates), template-nt (the same with
-                               movnti) and shared (the shared vmemmap: 128
-                               of 512 struct pages), one after the other,
+  nd rebind dax0.0 DESIGN      for each of old (per page), head-template
+                               (the seed's first step: heads only), new
+                               (head and tail templates), template-nt (the
+                               same with movnti) and shared (the shared
+                               vmemmap: 128 of 512 struct pages), one
+                               after the other,
                                CYCLES times round (a change of the host's
                                load falls on every design alike; switching
                                to and from shared maps the vmemmap again,
@@ -59,9 +61,9 @@ import bench_csv  # noqa: E402
 GIB = int(os.environ.get("PMEM_BENCH_GIB", "100"))
 CYCLES = int(os.environ.get("PMEM_BENCH_CYCLES", "30"))
 FLOORS = int(os.environ.get("PMEM_BENCH_FLOORS", "5"))
-DESIGNS = ("old", "new", "template-nt", "shared")
-NAMES = {"old": "per page", "new": "head+tail templates", "template-nt": "templates, movnti",
-         "shared": "shared vmemmap"}
+DESIGNS = ("old", "head-template", "new", "template-nt", "shared")
+NAMES = {"old": "per page", "head-template": "head template", "new": "head+tail templates",
+         "template-nt": "templates, movnti", "shared": "shared vmemmap"}
 SEED_MS = {"old": 191.20, "new": 176.87}
 REBIND = re.compile(r"dax0\.0: rebind \(([\w-]+)\): (\d+) struct pages in (\d+) cycles "
                     r"\(\d+ cycles/page\), (\d+) KiB of memmap written")
@@ -153,9 +155,9 @@ def main():
           f"{'less' if gain >= 0 else 'more'} time than per page, per page taking "
           f"{base / fl['full'][0]:.2f}x its floor's time, shared vmemmap {base / ms['shared'][0]:.2f}x faster than per page "
           f"writing {kib['old'] / kib['shared']:.0f}x fewer bytes")
-    print("targets, this run: templates faster than per page: "
-          f"{'met' if ms['new'][0] < base else 'NOT met'}; shared >= 3x per page: "
-          f"{'met' if base >= 3 * ms['shared'][0] else 'NOT met'}")
+    print("targets, this run: head+tail templates faster than head template faster than per "
+          f"page: {'met' if ms['new'][0] < ms['head-template'][0] < base else 'NOT met'}; "
+          f"shared >= 3x per page: {'met' if base >= 3 * ms['shared'][0] else 'NOT met'}")
     return 0
 
 

@@ -1,8 +1,8 @@
 /*
- * test_nd_shared.c - the shared-vmemmap design (mm/vmemmap_shared.c) on
- * devdax namespaces of random places and sizes: read back through
- * pfn_to_page(), every pfn's struct page is the per-page design's, byte
- * for byte, whichever designs ran before; it writes a quarter of the
+ * test_nd_shared.c - the shared-vmemmap design (mm/vmemmap_shared.c), and
+ * the head-template one, on devdax namespaces of random places, sizes and
+ * aligns: read back through pfn_to_page(), every pfn's struct page is the
+ * per-page design's, byte for byte, whichever designs ran before; it writes a quarter of the
  * memmap and needs a quarter of the pages; switching back and forth and
  * destroying the namespace gives back exactly what was taken; and the
  * requests it cannot serve (4 KiB align, a borrowed range) are refused
@@ -34,8 +34,8 @@ static u64 rnd(u64 n)
 	return rng_state % n;
 }
 
-/* A region in the 2 GiB above the boot RAM: align 2M, 1-3 sections at a
- * random section; align 1G, 1 GiB at 4 or 5 GiB, or 2 GiB at 4. */
+/* A region in the 2 GiB above the boot RAM: align 4K or 2M, 1-3 sections
+ * at a random section; align 1G, 1 GiB at 4 or 5 GiB, or 2 GiB at 4. */
 static void boot_region(u64 align, u64 *start, u64 *size)
 {
 	boot(HOTPLUG_BASE + 2 * GiB, 2 * GiB);
@@ -71,10 +71,14 @@ static bool same_pageblocks(const u8 *ref, u64 pfn, u64 nr)
 
 HTEST(nd_shared_vmemmap_reads_back_as_per_page)
 {
-	for (int round = 0; round < 8; round++) {
-		u64 align = round % 3 == 2 ? SZ_1G : SZ_2M, start, size, pfn, nr, secs;
-		unsigned order = align == SZ_1G ? 18 : 9;
-		struct vmemmap_cost cost;
+	static const u64 aligns[] = { SZ_2M, SZ_2M, SZ_1G, SZ_4K };
+	static const int full_designs[] = { DESIGN_OLD, DEVMEM_DESIGN_HEAD_TEMPLATE, DESIGN_NEW,
+					    DESIGN_NEW_NT };
+
+	for (int round = 0; round < 10; round++) {
+		u64 align = aligns[round % 4], start, size, pfn, nr, secs;
+		unsigned order = (unsigned)__builtin_ctzll(align) - PAGE_SHIFT;
+		struct vmemmap_cost cost = { 0 };
 		unsigned long free0, free_full, free_shared;
 		const struct dev_pagemap *pgmap;
 		struct page *ref;
@@ -89,7 +93,8 @@ HTEST(nd_shared_vmemmap_reads_back_as_per_page)
 		CHECK_EQ(nd_create_devdax(0, align, 0, why, sizeof(why)), 0);
 		pgmap = devmem_find(nd_region(0)->ns.devmem_id);
 		CHECK_EQ(pgmap->vmemmap_shift, order);
-		vmemmap_layout_cost(true, order, nr, &cost);
+		if (vmemmap_shared_order_ok(order))
+			vmemmap_layout_cost(true, order, nr, &cost);
 		free_full = global_free_pages();
 		CHECK_EQ(free0 - free_full, secs * 512);	/* a 2 MiB memmap per section */
 		CHECK_EQ(pgmap->last_init_bytes, nr * sizeof(struct page));
@@ -103,7 +108,7 @@ HTEST(nd_shared_vmemmap_reads_back_as_per_page)
 			pb[i] = (u8)get_pageblock_migratetype(pfn + i * pageblock_nr_pages);
 
 		for (int step = 0; step < 5 + round % 2; step++) {	/* odd: destroyed full */
-			int d = step % 2 ? (int)rnd(NR_MEMMAP_DESIGNS) : DEVMEM_DESIGN_SHARED;
+			int d = step % 2 || align == SZ_4K ? full_designs[rnd(4)] : DEVMEM_DESIGN_SHARED;
 
 			for (u64 i = 0; i < nr / pageblock_nr_pages; i++)
 				set_pageblock_migratetype(pfn + i * pageblock_nr_pages,

@@ -58,7 +58,7 @@ def test_pmem_region_devdax_rebind_destroy(boot):
     out = m.run("devmem list")
     assert re.search(r"1048576\s+2048 KiB new: .*dax0\.0", out), out
 
-    for design in ("old", "new", "template-nt"):
+    for design in ("old", "head-template", "new", "template-nt"):
         out = m.run(f"nd rebind dax0.0 {design}", timeout=300)
         name = "new" if design == "new" else design
         assert re.search(rf"dax0\.0: rebind \({name}\): 1048576 struct pages in \d+ cycles", out), out
@@ -225,7 +225,7 @@ def test_pmem_1g_align(boot):
     assert "align 1048576 KiB" in out, out
     devmem = re.search(r"devmem(\d+)\)", out).group(1)
     assert m.run("cat /sys/bus/nd/devices/dax0.0/align").strip() == "1073741824"
-    for design in ("old", "new", "template-nt"):
+    for design in ("old", "head-template", "new", "template-nt"):
         out = m.run(f"nd rebind dax0.0 {design}", timeout=300)
         assert re.search(rf"\({design}\): 1048576 struct pages .* 65536 KiB of memmap written",
                          out), out

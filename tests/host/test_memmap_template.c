@@ -482,18 +482,6 @@ HTEST(memmap_template_device_ranges)
 		for (int d = DESIGN_NEW; d <= DESIGN_NEW_NT; d++)
 			CHECK(snapshot_same(&snap[0], &snap[d], "device range", (enum mech_design)d,
 					    AREA_PFN));
-		/* the device-only head-template design, over template-nt's poison */
-		snapshot_free(&snap[DESIGN_NEW_NT]);
-		area_poison_common();
-		area_poison(AREA_PFN, start + len, DESIGN_NEW_NT, true);
-		if (start)
-			memmap_init_range_design(AREA_PFN, AREA_PFN + start, ZONE_NORMAL, nid,
-						 MIGRATE_UNMOVABLE, DESIGN_OLD);
-		CHECK_EQ(memmap_init_zone_device_head_template(AREA_PFN + start, len, nid, order,
-							       &dummy_pgmap), 0);
-		snapshot_take(&snap[DESIGN_NEW_NT], AREA_PFN, AREA_PAGES);
-		CHECK(snapshot_same(&snap[0], &snap[DESIGN_NEW_NT], "device range, head template",
-				    DESIGN_NEW_NT, AREA_PFN));
 		for (int d = 0; d < NR_MEMMAP_DESIGNS; d++)
 			snapshot_free(&snap[d]);
 		if (htest_failures)

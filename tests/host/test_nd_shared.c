@@ -201,3 +201,35 @@ HTEST(nd_shared_vmemmap_refusals_change_nothing)
 	CHECK(!strcmp(devmem_design_name(DEVMEM_DESIGN_SHARED), "shared"));
 	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
 }
+
+/* The head-template design beside per page on random compound orders and
+ * ranges of a live devdax memmap (orders a namespace cannot have too). */
+HTEST(nd_head_template_random_orders_as_per_page)
+{
+	static const unsigned orders[] = { 0, 1, 3, 9, 10, 15, 9, 0 };
+	u64 start, size, pfn, nr;
+	struct page *ref;
+
+	boot_region(SZ_2M, &start, &size);
+	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
+	pfn = PHYS_PFN(start);
+	nr = PHYS_PFN(size);
+	ref = malloc(nr * sizeof(struct page));
+	CHECK(ref != NULL);
+	for (unsigned i = 0; i < ARRAY_SIZE(orders); i++) {
+		u64 unit = 1ULL << orders[i], s = ALIGN_DOWN(rnd(nr), unit);
+		u64 len = ALIGN_DOWN(rnd(nr - s) + unit, unit);
+		void *owner = (void *)devmem_find(nd_region(0)->ns.devmem_id);
+
+		len = MIN(len, nr - s);
+		memmap_fill_pattern(pfn_to_page(pfn + s), len, 0x5a5a5a5a5a5a5a5aULL);
+		CHECK_EQ(memmap_init_zone_device_design(pfn + s, len, 0, orders[i], owner,
+							DESIGN_OLD), 0);
+		memcpy(ref, pfn_to_page(pfn + s), len * sizeof(struct page));
+		memmap_fill_pattern(pfn_to_page(pfn + s), len, 0xa5a5a5a5a5a5a5a5ULL);
+		CHECK_EQ(memmap_init_zone_device_head_template(pfn + s, len, 0, orders[i], owner), 0);
+		CHECK(same_as(ref, pfn + s, len));
+	}
+	free(ref);
+	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
+}

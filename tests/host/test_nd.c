@@ -207,6 +207,16 @@ HTEST(nd_kmem_online_offline_and_refusals)
 	CHECK(!r->ns.kmem && r->ns.mgid == -1 && r->ns.devmem_id >= 0);
 	CHECK(block(first) == NULL);
 	CHECK_EQ(global_free_pages(), free_dax);
+
+	/* auto_online_blocks=offline: the blocks wait offline, and go the same way */
+	CHECK_EQ(memhp_set_default_online_type(MMOP_OFFLINE), 0);
+	CHECK_EQ(nd_reconfigure(0, true, why, sizeof(why)), 0);
+	CHECK_EQ(block(first)->state, MEM_OFFLINE);
+	CHECK_EQ(global_free_pages(), free_dax);	/* a 2 MiB memmap per section either way */
+	CHECK_EQ(memory_block_online(block(first), MMOP_ONLINE_MOVABLE), 0);
+	CHECK_EQ(nd_reconfigure(0, false, why, sizeof(why)), 0);
+	CHECK(block(first) == NULL);
+	CHECK_EQ(global_free_pages(), free_dax);
 	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
 	expect_raw();
 }

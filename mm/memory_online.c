@@ -178,7 +178,7 @@ static void zone_managed_pages_sub(struct zone *zone, unsigned long nr_pages)
 	spin_lock(&zone->lock);
 	MM_BUG_ON(zone->managed_pages < nr_pages, "zone %s: %lu managed pages, removing %lu",
 		  zone->name, zone->managed_pages, nr_pages);
-	zone->managed_pages -= nr_pages;
+	MM_WRITE_ONCE(zone->managed_pages, zone->managed_pages - nr_pages);	/* read unlocked */
 	spin_unlock(&zone->lock);
 }
 

@@ -104,7 +104,7 @@ unsigned long totalram_pages(void)
 	unsigned long pages = 0;
 
 	for_each_zone(zone)
-		pages += zone->managed_pages;
+		pages += MM_READ_ONCE(zone->managed_pages);
 	return pages;
 }
 
@@ -370,7 +370,7 @@ int free_pages(struct page *page, unsigned order)
 static void link_boot_block(struct zone *zone, u64 pfn, unsigned order)
 {
 	spin_assert_held(&zone->lock);
-	zone->managed_pages += 1ULL << order;
+	MM_WRITE_ONCE(zone->managed_pages, zone->managed_pages + (1ULL << order));	/* read unlocked */
 	buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_TO_TAIL);
 }
 
@@ -461,7 +461,7 @@ bool zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
 	free_pages -= (1L << order) - 1;	/* the request, but its first page */
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
-	if (free_pages <= min + (long)z->lowmem_reserve[highest_zoneidx])
+	if (free_pages <= min + (long)MM_READ_ONCE(z->lowmem_reserve[highest_zoneidx]))
 		return false;
 	if (!order)
 		return true;
@@ -552,8 +552,8 @@ static void calculate_min_free_kbytes(void)
 	for_each_online_node(nid)
 		for (int z = 0; z <= ZONE_NORMAL; z++) {
 			zone = &NODE_DATA(nid)->node_zones[z];
-			if (zone->managed_pages > zone->watermark[WMARK_HIGH])
-				lowmem_pages += zone->managed_pages - zone->watermark[WMARK_HIGH];
+			if (MM_READ_ONCE(zone->managed_pages) > zone->watermark[WMARK_HIGH])
+				lowmem_pages += MM_READ_ONCE(zone->managed_pages) - zone->watermark[WMARK_HIGH];
 		}
 	new_min = (long)int_sqrt(lowmem_pages * (PAGE_SIZE >> 10) * 16);
 	if (new_min > user_min_free_kbytes)
@@ -567,14 +567,16 @@ static void setup_zone_wmarks(void)
 	struct zone *zone;
 
 	for_each_zone(zone)
-		lowmem_pages += zone->managed_pages;
+		lowmem_pages += MM_READ_ONCE(zone->managed_pages);
 	for_each_zone(zone) {
-		u64 min = lowmem_pages ? (u64)pages_min * zone->managed_pages / lowmem_pages : 0;
-		u64 gap = MAX(min / 4, (u64)zone->managed_pages * (u64)watermark_scale_factor / 10000);
+		u64 managed = MM_READ_ONCE(zone->managed_pages);
+		u64 min = lowmem_pages ? (u64)pages_min * managed / lowmem_pages : 0;
+		u64 gap = MAX(min / 4, managed * (u64)watermark_scale_factor / 10000);
 
-		zone->watermark[WMARK_MIN] = min;
-		zone->watermark[WMARK_LOW] = min + gap;
-		zone->watermark[WMARK_HIGH] = min + 2 * gap;
+		/* the allocator reads them without wmark_lock (zone_wmark()) */
+		MM_WRITE_ONCE(zone->watermark[WMARK_MIN], min);
+		MM_WRITE_ONCE(zone->watermark[WMARK_LOW], min + gap);
+		MM_WRITE_ONCE(zone->watermark[WMARK_HIGH], min + 2 * gap);
 	}
 }
 
@@ -590,11 +592,12 @@ static void setup_lowmem_reserve(void)
 			int ratio = sysctl_lowmem_reserve_ratio[i];
 			unsigned long upper_managed = 0;
 
-			zone->lowmem_reserve[i] = 0;
+			MM_WRITE_ONCE(zone->lowmem_reserve[i], 0);
 			for (int j = i + 1; j < MAX_NR_ZONES; j++) {
-				upper_managed += pgdat->node_zones[j].managed_pages;
-				zone->lowmem_reserve[j] = ratio && zone->managed_pages ?
-							  upper_managed / (unsigned long)ratio : 0;
+				upper_managed += MM_READ_ONCE(pgdat->node_zones[j].managed_pages);
+				MM_WRITE_ONCE(zone->lowmem_reserve[j],
+					      ratio && MM_READ_ONCE(zone->managed_pages) ?
+					      upper_managed / (unsigned long)ratio : 0);
 			}
 		}
 	}
@@ -615,7 +618,7 @@ static void calculate_totalreserve_pages(void)
 
 			for (int j = i; j < MAX_NR_ZONES; j++)
 				max = MAX(max, zone->lowmem_reserve[j]);
-			max = MIN(max + zone->watermark[WMARK_HIGH], zone->managed_pages);
+			max = MIN(max + zone->watermark[WMARK_HIGH], MM_READ_ONCE(zone->managed_pages));
 			pgdat->totalreserve_pages += max;
 		}
 		totalreserve_pages += pgdat->totalreserve_pages;
@@ -812,7 +815,7 @@ static struct page *get_page_from_freelist(int nid, gfp_t gfp, unsigned order,
 		 */
 		do {
 			if (!zone_watermark_ok(zone, order,
-					       zone->watermark[alloc_flags & ALLOC_WMARK_MASK],
+					       zone_wmark(zone, alloc_flags & ALLOC_WMARK_MASK),
 					       highest, alloc_flags))
 				continue;
 			page = zone_alloc_pages(zone, gfp, order);

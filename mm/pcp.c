@@ -79,7 +79,8 @@ static unsigned long rounddown_pow_of_two(unsigned long x)
 /* Linux 6.1's zone_batchsize(), spelled out at the top of this file. */
 static int zone_batchsize(const struct zone *zone)
 {
-	unsigned long batch = MIN(zone->managed_pages >> 10, (unsigned long)(SZ_1M / PAGE_SIZE));
+	unsigned long batch = MIN(MM_READ_ONCE(zone->managed_pages) >> 10,
+				  (unsigned long)(SZ_1M / PAGE_SIZE));
 
 	batch /= 4;
 	if (batch < 1)
@@ -93,11 +94,12 @@ void zone_pcp_init(struct zone *zone)
 	 * allocates in the kernel today, so high stays what one CPU needs. */
 	const unsigned long nr_cpus = 1;
 	int batch = MAX(zone_batchsize(zone), 1);
-	int high = (int)(zone->watermark[WMARK_LOW] / nr_cpus);
+	int high = (int)(zone_wmark(zone, WMARK_LOW) / nr_cpus);
 
+	/* under wmark_lock; each CPU reads its own under its pcp lock only */
 	for (unsigned cpu = 0; cpu < MM_NR_CPUS; cpu++) {
-		zone_pcp(zone, cpu)->batch = batch;
-		zone_pcp(zone, cpu)->high = MAX(high, batch * 4);
+		MM_WRITE_ONCE(zone_pcp(zone, cpu)->batch, batch);
+		MM_WRITE_ONCE(zone_pcp(zone, cpu)->high, MAX(high, batch * 4));
 	}
 }
 
@@ -166,7 +168,8 @@ struct page *pcp_alloc(struct zone *zone, unsigned order, int mt, unsigned alloc
 	spin_lock(&pcp->lock);
 	if (list_empty(&pcp->lists[idx])) {
 		/* Refill: batch pages' worth, in blocks of this order, at least 2. */
-		int count = pcp->batch > 1 ? MAX(pcp->batch >> order, 2) : pcp->batch;
+		int batch = MM_READ_ONCE(pcp->batch);
+		int count = batch > 1 ? MAX(batch >> order, 2) : batch;
 
 		if (!rmqueue_bulk(zone, pcp, order, count, idx, mt, alloc_flags))
 			goto out;
@@ -232,8 +235,8 @@ void pcp_free(struct zone *zone, struct page *page, unsigned order, int mt)
 	pcp = this_cpu_pcp(zone);
 	spin_lock(&pcp->lock);
 	pcp_list_add(pcp, page, order, idx, false);
-	if (pcp->count >= pcp->high)
-		free_pcppages_bulk(zone, pcp, pcp->batch, idx);
+	if (pcp->count >= MM_READ_ONCE(pcp->high))
+		free_pcppages_bulk(zone, pcp, MM_READ_ONCE(pcp->batch), idx);
 	spin_unlock(&pcp->lock);
 }
 

@@ -107,8 +107,8 @@ struct free_area {
 struct per_cpu_pages {
 	struct spinlock lock;	/* the pcp lock of this CPU's lists: [p] below */
 	int count;		/* [p] pages on all lists (order-k page counts 2^k) */
-	int high;		/* [w] drain down when count exceeds this */
-	int batch;		/* [w] pages moved per refill/drain step */
+	int high;		/* [w] drain down when count exceeds this (MM_WRITE_ONCE: read under the pcp lock) */
+	int batch;		/* [w] pages moved per refill/drain step (ditto) */
 	struct list_head lists[NR_PCP_LISTS]; /* [p] index: order * MIGRATE_PCPTYPES + mt */
 };
 
@@ -149,7 +149,7 @@ struct zone {
 	unsigned long spanned_pages;	/* [h] [n] span, holes included; 0 = empty zone */
 	unsigned long present_pages;	/* [h] pages with memory in the span */
 	unsigned long present_early_pages; /* [h] of which present since boot */
-	unsigned long managed_pages;	/* [z] given to the buddy */
+	unsigned long managed_pages;	/* [z] given to the buddy (written with MM_WRITE_ONCE: read without the lock) */
 	unsigned long cma_pages;	/* [h] of which in CMA pageblocks */
 	unsigned long nr_free_buddy;	/* [z] free pages in the buddy (zone_nr_free() adds the pcp lists) */
 	unsigned long nr_free_cma;	/* [z] of which in CMA pageblocks */
@@ -171,7 +171,13 @@ static inline unsigned long zone_end_pfn(const struct zone *z)
 
 static inline bool zone_is_empty(const struct zone *z) { return z->spanned_pages == 0; }
 static inline bool populated_zone(const struct zone *z) { return z->present_pages != 0; }
-static inline bool managed_zone(const struct zone *z) { return z->managed_pages != 0; }
+static inline bool managed_zone(const struct zone *z) { return MM_READ_ONCE(z->managed_pages) != 0; }
+/* zone_wmark() - watermark i of z, read without wmark_lock (the allocator's
+ * check; setup_per_zone_wmarks() writes them with MM_WRITE_ONCE()). */
+static inline unsigned long zone_wmark(const struct zone *z, int i)
+{
+	return MM_READ_ONCE(z->watermark[i]);
+}
 
 static inline bool zone_spans_pfn(const struct zone *z, u64 pfn)
 {

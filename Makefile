@@ -75,7 +75,8 @@ ARCH_OBJS := \
 	arch/x86_64/boot_tables.o \
 	arch/x86_64/smp_trampoline.o \
 	arch/x86_64/smp.o \
-	arch/x86_64/smp_call.o
+	arch/x86_64/smp_call.o \
+	arch/x86_64/cpu_work.o
 
 # The virtio-mem driver, one file per job (drivers/virtio/virtio_mem_internal.h).
 VIRTIO_MEM_OBJS := \

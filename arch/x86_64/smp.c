@@ -37,6 +37,7 @@
 #include <arch/sections.h>
 #include <arch/time.h>
 #include <mm/numa_cpu.h>
+#include <arch/cpu_work.h>
 #include <mm/gfp.h>
 #include <mm/page.h>
 #include <mm/platform.h>
@@ -218,6 +219,11 @@ __noreturn void smp_ap_main(struct percpu *pc)
 		irq_disable();	/* so no wake-up falls between the check and the hlt */
 		req = __atomic_load_n(&pc->work_req, __ATOMIC_ACQUIRE);
 		if (req == pc->work_done) {
+			if (cpu_work_pending(pc->cpu)) {	/* its queue (arch/x86_64/cpu_work.c) */
+				irq_enable();
+				cpu_work_run(pc->cpu);
+				continue;
+			}
 			cpu_idle();	/* sti; hlt: sti's one-instruction delay keeps them together */
 			continue;
 		}
@@ -412,7 +418,8 @@ static const char *state_name(const struct percpu *pc)
 	case CPU_ONLINE:
 		if (pc->cpu == 0)
 			return "online (main loop)";
-		return pc->work_req != pc->work_done ? "online (work)" : "online (idle)";
+		return pc->work_req != pc->work_done || cpu_work_current(pc->cpu) ?
+		       "online (work)" : "online (idle)";
 	case CPU_STARTING:
 		return "starting";
 	case CPU_FAILED:
@@ -427,6 +434,28 @@ static const char *state_name(const struct percpu *pc)
 }
 
 /*
+ * What an online AP runs, for the end of its `cpus` line: "  runs NAME"
+ * (an item of its work queue, arch/x86_64/cpu_work.c), "  runs a work item"
+ * (smp_start_work()'s, which has no name), and how many items wait
+ * behind it; empty when it runs nothing.
+ */
+static const char *runs_text(const struct percpu *pc, char *buf, size_t size)
+{
+	const char *name = cpu_work_current(pc->cpu);
+	unsigned queued = cpu_work_queued(pc->cpu);
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (name)
+		n = ksnprintf(buf, size, "  runs %s", name);
+	else if (pc->work_req != pc->work_done)
+		n = ksnprintf(buf, size, "  runs a work item");
+	if (queued && n < size)
+		ksnprintf(buf + n, size - n, "%s%u queued", n ? ", " : "  ", queued);
+	return buf;
+}
+
+/*
  * smp_dump() - see arch/smp.h: a header with the counts, then one line per
  * CPU: number, APIC id, node, state, APIC mode, start time in TSC cycles
  * (from the first SIPI to online, as the boot CPU saw it), and for a CPU
@@ -438,11 +467,11 @@ void smp_dump(struct printer *p)
 
 	pr_printf(p, "CPUs: %u listed, %u online; CPU 0 runs the main loop, the others idle and "
 		  "answer calls\n", listed, smp_nr_online());
-	pr_printf(p, "CPU  APIC ID  NODE  STATE               APIC    START (TSC cycles)\n");
+	pr_printf(p, "CPU  APIC ID  NODE  STATE               APIC    START (TSC cycles)  RUNS\n");
 	for (unsigned i = 0; i < listed && i < SMP_MAX_CPUS; i++) {
 		const struct percpu *pc = smp_cpu(i);
 		struct numa_cpu c;
-		char node[12];
+		char node[12], runs[96];
 
 		if (!numa_cpu_get(i, &c)) {
 			c.hw_id = boot_area.apic_id;
@@ -468,7 +497,8 @@ void smp_dump(struct printer *p)
 			pr_printf(p, "%llu  %s\n", (unsigned long long)pc->start_cycles,
 				  pc->fail_reason);
 		else
-			pr_printf(p, "%llu\n", (unsigned long long)pc->start_cycles);
+			pr_printf(p, "%llu%s\n", (unsigned long long)pc->start_cycles,
+				  runs_text(pc, runs, sizeof(runs)));
 	}
 	if (nr_dropped)
 		pr_printf(p, "... %u more CPUs listed, past memlab's %u, not started\n", nr_dropped,

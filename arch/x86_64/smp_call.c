@@ -166,6 +166,15 @@ int smp_start_work(unsigned cpu, void (*fn)(void *arg), void *arg)
 	return lapic_send_ipi(pc->apic_id, ICR_FIXED | ICR_ASSERT | SMP_CALL_VECTOR);
 }
 
+/* smp_kick() - see arch/smp.h: the call IPI with no call in the mailbox. */
+void smp_kick(unsigned cpu)
+{
+	const struct percpu *pc = smp_cpu(cpu);
+
+	if (pc && pc != this_cpu() && pc->state == CPU_ONLINE)
+		lapic_send_ipi(pc->apic_id, ICR_FIXED | ICR_ASSERT | SMP_CALL_VECTOR);
+}
+
 bool smp_work_running(unsigned cpu)
 {
 	const struct percpu *pc = smp_cpu(cpu);

@@ -14,6 +14,7 @@
 #include <kernel/ktest.h>
 #include <kernel/time.h>
 #include <arch/smp.h>
+#include <arch/cpu_work.h>
 #include <arch/paging.h>
 #include <lib/lock.h>
 #include <lib/string.h>
@@ -309,12 +310,97 @@ static void printk_from_all_cpus(struct ktest *t)
 				 "CPU %u: %u whole lines in the log", i, lines.per_cpu[i]);
 }
 
+/* ---- the work queues (arch/x86_64/cpu_work.c) ------------------------------ */
+
+#define QUEUE_ITEMS	3	/* items queued on each AP at once */
+
+static struct cpu_work queue_items[SMP_MAX_CPUS][QUEUE_ITEMS];
+static u32 queue_ran_on[SMP_MAX_CPUS][QUEUE_ITEMS];
+static u32 queue_order[SMP_MAX_CPUS];	/* items each CPU ran so far (its own) */
+static u32 queue_seq[SMP_MAX_CPUS][QUEUE_ITEMS];	/* which place each item ran in */
+
+/* An item: where it ran, and in which place on its CPU. */
+static void note_item(struct cpu_work *w)
+{
+	unsigned k = (unsigned)(uintptr_t)w->arg, cpu = this_cpu()->cpu;
+
+	queue_ran_on[w->cpu][k] = cpu;
+	queue_seq[w->cpu][k] = queue_order[cpu]++;
+}
+
+/* Wait for w to be done; false after WAIT_NS ("did it answer at all"). */
+static bool wait_done(const struct cpu_work *w)
+{
+	u64 deadline = ktime_ns() + WAIT_NS;
+
+	while (!cpu_work_done(w))
+		if (ktime_ns() > deadline)
+			return false;
+	return true;
+}
+
+/*
+ * queue_work_on() runs each item on its CPU, in the order queued, and
+ * refuses CPU 0 and an item that is queued already; queue_work_idle()
+ * picks an AP that runs nothing.
+ */
+static void work_queue_runs_on_each_cpu(struct ktest *t)
+{
+	unsigned nfail = 0, aps = 0;
+
+	if (skip_one_cpu(t))
+		return;
+	memset(queue_items, 0, sizeof(queue_items));
+	memset(queue_order, 0, sizeof(queue_order));
+	KTEST_EXPECT_EQ(t, queue_work_on(0, &queue_items[0][0]), -EINVAL);
+	for (unsigned i = 1; i < smp_nr_cpus(); i++) {
+		if (!cpu_online(i))
+			continue;
+		aps++;
+		for (unsigned k = 0; k < QUEUE_ITEMS; k++) {
+			struct cpu_work *w = &queue_items[i][k];
+
+			w->fn = note_item;
+			w->name = "ktest item";
+			w->arg = (void *)(uintptr_t)k;
+			queue_ran_on[i][k] = ~0u;
+			KTEST_EXPECT_EQ(t, queue_work_on(i, w), 0);
+		}
+	}
+	for (unsigned i = 1; i < smp_nr_cpus(); i++)
+		for (unsigned k = 0; cpu_online(i) && k < QUEUE_ITEMS; k++) {
+			KTEST_EXPECT_FEW(t, nfail, wait_done(&queue_items[i][k]),
+					 "CPU %u item %u not done", i, k);
+			KTEST_EXPECT_FEW(t, nfail, queue_ran_on[i][k] == i && queue_seq[i][k] == k,
+					 "CPU %u item %u ran on CPU %u as number %u", i, k,
+					 queue_ran_on[i][k], queue_seq[i][k]);
+		}
+	/* every AP idle now: queue_work_idle() finds one (the lowest) each time */
+	for (unsigned n = 0; n < aps; n++) {
+		int cpu = queue_work_idle(&queue_items[0][n % QUEUE_ITEMS]);
+
+		KTEST_EXPECT_FEW(t, nfail, cpu > 0, "queue_work_idle: %d", cpu);
+		if (cpu > 0)
+			KTEST_EXPECT_FEW(t, nfail, wait_done(&queue_items[0][n % QUEUE_ITEMS]),
+					 "idle item on CPU %d not done", cpu);
+	}
+	/* the item of a finished run may be queued again */
+	for (unsigned i = 1; i < smp_nr_cpus(); i++)
+		if (cpu_online(i)) {
+			KTEST_EXPECT_EQ(t, queue_work_on(i, &queue_items[i][0]), 0);
+			KTEST_EXPECT_EQ(t, wait_done(&queue_items[i][0]), true);
+			KTEST_EXPECT_EQ(t, cpu_work_ran(i) >= QUEUE_ITEMS + 1, true);
+			break;
+		}
+}
+
 static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(call_single_runs_there),
 	KTEST_CASE(on_each_cpu_reaches_all),
 	KTEST_CASE(tlb_shootdown_remap),
 	KTEST_CASE(spinlock_contended),
 	KTEST_CASE(printk_from_all_cpus),
+	KTEST_CASE(work_queue_runs_on_each_cpu),
 };
 
 KTEST_SUITE(smp, "smp", smp_cases);

@@ -159,7 +159,7 @@ def test_smp_panic_stops_the_others(boot):
 
 
 SMP_CASES = ["call_single_runs_there", "on_each_cpu_reaches_all", "tlb_shootdown_remap",
-             "spinlock_contended", "printk_from_all_cpus"]
+             "spinlock_contended", "printk_from_all_cpus", "work_queue_runs_on_each_cpu"]
 
 
 @pytest.mark.parametrize("n", [1, 4])

@@ -146,6 +146,13 @@ int smp_start_work(unsigned cpu, void (*fn)(void *arg), void *arg);
 bool smp_work_running(unsigned cpu);
 
 /*
+ * smp_kick() - wake AP cpu's idle loop (the call IPI, with no call waiting)
+ * so that it looks at its work queue (arch/x86_64/cpu_work.c); nothing for the
+ * calling CPU itself or a CPU that is not online.  Context: any CPU.
+ */
+void smp_kick(unsigned cpu);
+
+/*
  * smp_flush_tlb_range() - drop [va, va+size) from the TLB of every online
  * CPU (the caller's with invlpg, the others through on_each_cpu()); a
  * range over 32 pages flushes the whole TLB (a CR3 reload; global pages

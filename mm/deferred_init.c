@@ -30,7 +30,28 @@
  * its free pages, the ones it will add to MemTotal.  A section holds no
  * allocation while it is pending, so it never needs to be read.
  *
- * Context: (boot) for the plan, (main) otherwise; one CPU, no locks.
+ * Several CPUs (Linux's multithreaded deferred init, padata's chunks of
+ * whole sections).  A section is initialised by the CPU that claims it:
+ * under mem_resize_lock it must be pending and nobody's claim, and the
+ * claim is recorded in claim_of_cpu[] (one section per CPU at a time).
+ * The claimer writes the section's struct pages with no lock held (nobody
+ * reads them: pfn_valid() stays false while the section is pending, and
+ * no other CPU may claim it), collecting the zone counters in a struct
+ * memmap_acct; then, under mem_resize_lock again, it adds the counters,
+ * clears SECTION_MEMMAP_DEFERRED, hands the free pages to the buddy
+ * (zone->lock inside) and drops the claim.  So two CPUs write two sections
+ * at once and only the short bookkeeping is serialised.  Who claims:
+ * deferred_init_step{,_while}() on CPU 0 (the main loop's slices, lowest
+ * first), deferred_init_work_node() on the CPUs of a node (their work
+ * queues, kernel/meminit_work.c), and on demand deferred_grow_zone() (an
+ * allocation on any CPU) and deferred_init_pfn_range() (an operation on
+ * a range): those two need the section done, so when another CPU holds
+ * its claim they wait, spinning with the lock dropped, until it is.  A
+ * claimer never waits for a claim (it allocates nothing), so the wait
+ * ends.  The order in which sections arrive changes only the order of
+ * blocks on the free lists; the struct pages are the same bytes.
+ *
+ * Context: (boot) for the plan; the rest on any CPU, locks as each says.
  */
 #include <mm/deferred_init.h>
 #include <mm/memblock.h>
@@ -49,10 +70,16 @@ static enum mech_design deferred_init_param = DESIGN_NEW;	/* [c] */
 static u64 deferred_init_early = (256ULL << 20);	/* [c] */
 struct deferred_init_stats deferred_init_stats;	/* [c] [m] each field says which */
 
-static u64 node_pending_pages[MAX_NUMNODES];	/* [n] */
+static u64 node_pending_pages[MAX_NUMNODES];	/* [n] (views read it as a snapshot) */
 static u64 node_pending_sections[MAX_NUMNODES];	/* [n] */
-static u64 pending_sections;	/* [n] all nodes (loops read it as a hint) */
-static u64 next_section;	/* [m] no pending section below this number */
+static u64 pending_sections;	/* [n] all nodes (loops read it as a hint, MM_READ_ONCE) */
+static u64 next_section;	/* [n] no unclaimed pending section below this number */
+static u64 node_cursor[MAX_NUMNODES];	/* [n] the same, per node, for its workers */
+#define NO_CLAIM	(~0ULL)
+static u64 claim_of_cpu[MM_NR_CPUS];	/* [n] the section each CPU initialises now, or NO_CLAIM */
+static u64 inflight_sections;	/* [n] sections claimed and not yet initialised */
+u64 deferred_init_cpu_sections[MM_NR_CPUS];	/* [n] sections each CPU initialised */
+u64 deferred_init_cpu_cycles[MM_NR_CPUS];	/* [n] and the cycles it spent on them */
 
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
 
@@ -119,15 +146,15 @@ u64 deferred_init_pending_pages(int nid)
 	u64 pages = 0;
 
 	if (nid != NUMA_NO_NODE)
-		return nid >= 0 && nid < MAX_NUMNODES ? node_pending_pages[nid] : 0;
+		return nid >= 0 && nid < MAX_NUMNODES ? MM_READ_ONCE(node_pending_pages[nid]) : 0;
 	for (int n = 0; n < MAX_NUMNODES; n++)
-		pages += node_pending_pages[n];
+		pages += MM_READ_ONCE(node_pending_pages[n]);
 	return pages;
 }
 
 u64 deferred_init_pending_sections(void)
 {
-	return pending_sections;
+	return MM_READ_ONCE(pending_sections);
 }
 
 /*
@@ -167,9 +194,9 @@ u64 deferred_init_zone_pending_pages(const struct zone *zone)
 	if (!zone->zone_pgdat || zone_is_empty(zone) || zone->idx == ZONE_DEVICE)
 		return 0;
 	nid = zone->zone_pgdat->node_id;
-	if (!node_pending_sections[nid])
+	if (!MM_READ_ONCE(node_pending_sections[nid]))
 		return 0;
-	nr = MAX(pfn_to_section_nr(zone->zone_start_pfn), next_section);
+	nr = pfn_to_section_nr(zone->zone_start_pfn);
 	last = pfn_to_section_nr(zone_end_pfn(zone) - 1);
 	for (; nr <= last && sparse_next_present(&nr) && nr <= last; nr++) {
 		u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
@@ -221,7 +248,12 @@ void deferred_init_plan(void)
 	memset(&deferred_init_stats, 0, sizeof(deferred_init_stats));
 	memset(node_pending_pages, 0, sizeof(node_pending_pages));
 	memset(node_pending_sections, 0, sizeof(node_pending_sections));
-	pending_sections = next_section = 0;
+	memset(node_cursor, 0, sizeof(node_cursor));
+	memset(deferred_init_cpu_sections, 0, sizeof(deferred_init_cpu_sections));
+	memset(deferred_init_cpu_cycles, 0, sizeof(deferred_init_cpu_cycles));
+	for (unsigned c = 0; c < MM_NR_CPUS; c++)
+		claim_of_cpu[c] = NO_CLAIM;
+	pending_sections = next_section = inflight_sections = 0;
 	mech_set(MECH_DEFERRED_INIT, deferred_init_param == DESIGN_NEW ? DESIGN_NEW : DESIGN_OLD);
 	if (deferred_init_param != DESIGN_NEW)
 		return;
@@ -265,10 +297,67 @@ void deferred_init_boot_done(void)
 
 /* ---- initialising a section ----------------------------------------------- */
 
+/* Does a CPU hold the claim on section nr?  Context: mem_resize_lock. */
+static bool section_claimed(u64 nr)
+{
+	for (unsigned c = 0; c < MM_NR_CPUS; c++)
+		if (claim_of_cpu[c] == nr)
+			return true;
+	return false;
+}
+
+/* Section nr ours if it is pending and nobody's.  Context: mem_resize_lock. */
+static bool claim_locked(u64 nr)
+{
+	unsigned cpu = mm_this_cpu();
+
+	MM_BUG_ON(cpu >= MM_NR_CPUS, "CPU %u claims section %llu: only CPUs below %u run mm", cpu,
+		  (unsigned long long)nr, (unsigned)MM_NR_CPUS);
+	if (!deferred_section(__nr_to_section(nr)) || section_claimed(nr))
+		return false;
+	MM_BUG_ON(claim_of_cpu[cpu] != NO_CLAIM, "CPU %u claims section %llu holding %llu", cpu,
+		  (unsigned long long)nr, (unsigned long long)claim_of_cpu[cpu]);
+	claim_of_cpu[cpu] = nr;
+	inflight_sections++;
+	return true;
+}
+
 /*
- * init_section() - pending section nr to initialised: its memmap through
- * the boot's window (the old design's calls, born free), pfn_valid() on,
- * its free memory to the buddy.  why names the caller for the trace.
+ * claim_next() - the lowest pending section in [*cursor, last] that is
+ * nobody's claim (and of node nid, unless NUMA_NO_NODE), claimed for this
+ * CPU; NO_CLAIM when there is none.  *cursor moves past every section
+ * below it that is initialised or claimed (a claim always ends with the
+ * section initialised), so it stays a bound: no unclaimed pending section
+ * below it.  Context: mem_resize_lock.
+ */
+static u64 claim_next(int nid, u64 *cursor, u64 last)
+{
+	u64 nr = *cursor;
+
+	for (; nr <= last && sparse_next_present(&nr) && nr <= last; nr++) {
+		struct mem_section *ms = __nr_to_section(nr);
+
+		if (!deferred_section(ms) || section_claimed(nr)) {
+			if (nr == *cursor)
+				*cursor = nr + 1;
+			continue;
+		}
+		if (nid != NUMA_NO_NODE && ms->nid != nid)
+			continue;
+		claim_locked(nr);
+		if (nr == *cursor)
+			*cursor = nr + 1;
+		return nr;
+	}
+	return NO_CLAIM;
+}
+
+/*
+ * init_claimed() - section nr, which this CPU claimed, from pending to
+ * initialised: its memmap through the boot's window (the old design's
+ * calls, born free) with no lock held, then under mem_resize_lock the
+ * zone counters, pfn_valid() on, its free memory to the buddy, the claim
+ * dropped.  why names the caller for the trace.
  *
  * Born free: the eager design, like Linux, writes every struct page twice,
  * once to initialise it (refcount 1) and once in the hand-over (refcount
@@ -279,37 +368,79 @@ void deferred_init_boot_done(void)
  * struct page is written once, and the bytes are the eager design's
  * (tests/host/test_deferred_init.c compares the memmaps).  page_poison=on
  * visits every page in the hand-over anyway, so it keeps the two passes.
+ * Context: any CPU, no lock held, holding the claim on nr.
  */
-static void init_section(u64 nr, const char *why)
+static void init_claimed(u64 nr, const char *why)
 {
 	struct mem_section *ms = __nr_to_section(nr);
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
-	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt, waiting;
+	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt, waiting, left;
 	bool born_free = !page_poison_enabled();
+	struct memmap_acct acct;
+	unsigned cpu = mm_this_cpu();
 	int nid = ms->nid;
 
+	acct.nr = 0;
+	acct.overflow = false;
+	waiting = section_pending_pages(nr);	/* memblock: constant after boot */
+	pages = boot_memmap_init_window(lo, hi, &holes, born_free, &acct);
 	mem_resize_lock();	/* the section's state, the zone's memmap counter, ours */
-	MM_BUG_ON(!deferred_section(ms), "section %llu is not pending", (unsigned long long)nr);
-	waiting = section_pending_pages(nr);
-	pages = boot_memmap_init_window(lo, hi, &holes, born_free);
+	MM_BUG_ON(!deferred_section(ms) || claim_of_cpu[cpu] != nr,
+		  "section %llu: pending %d, CPU %u's claim %llu", (unsigned long long)nr,
+		  deferred_section(ms), cpu, (unsigned long long)claim_of_cpu[cpu]);
+	if (acct.overflow) {	/* more pieces than acct holds: the same bytes again, counted */
+		holes = 0;
+		pages = boot_memmap_init_window(lo, hi, &holes, born_free, NULL);
+	} else {
+		memmap_acct_apply(&acct);
+	}
 	sparse_set_deferred(nr, false);
 	freed = boot_handover_window(lo, hi, born_free);
 	MM_BUG_ON(freed != waiting, "section %llu: %llu pages handed over, %llu counted as pending",
 		  (unsigned long long)nr, (unsigned long long)freed, (unsigned long long)waiting);
-	node_pending_sections[nid]--;
-	node_pending_pages[nid] -= MIN(waiting, node_pending_pages[nid]);
-	pending_sections--;
-	mem_resize_unlock();
+	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] - 1);
+	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] -
+		      MIN(waiting, node_pending_pages[nid]));
+	MM_WRITE_ONCE(pending_sections, pending_sections - 1);
+	claim_of_cpu[cpu] = NO_CLAIM;
+	inflight_sections--;
+	deferred_init_cpu_sections[cpu]++;
 	dt = mm_cycles() - t0;
+	deferred_init_cpu_cycles[cpu] += dt;
 	deferred_init_stats.cycles += dt;
 	if (!pending_sections)
 		deferred_init_stats.done_cycles = mm_cycles();
+	left = pending_sections;
+	mem_resize_unlock();
 	mech_trace(MECH_DEFERRED_INIT,
 		   "%s: section %llu [mem %#llx-%#llx] node %d: %llu struct pages (%llu in holes), %llu pages to the buddy, %llu cycles; %llu sections pending",
 		   why, (unsigned long long)nr, (unsigned long long)PFN_PHYS(lo),
 		   (unsigned long long)PFN_PHYS(hi) - 1, nid, (unsigned long long)(pages + holes),
 		   (unsigned long long)holes, (unsigned long long)freed, (unsigned long long)dt,
-		   (unsigned long long)pending_sections);
+		   (unsigned long long)left);
+}
+
+/*
+ * need_section() - section nr initialised before the caller goes on: by
+ * this CPU if it is pending and nobody's (true), or by the CPU that holds
+ * its claim, waited for with the lock dropped (false, as when it was
+ * initialised already).  Context: no lock held.
+ */
+static bool need_section(u64 nr, const char *why)
+{
+	mem_resize_lock();
+	while (deferred_section(__nr_to_section(nr)) && section_claimed(nr)) {
+		mem_resize_unlock();
+		lock_cpu_relax();
+		mem_resize_lock();
+	}
+	if (!claim_locked(nr)) {
+		mem_resize_unlock();
+		return false;
+	}
+	mem_resize_unlock();
+	init_claimed(nr, why);
+	return true;
 }
 
 /* After sections were initialised: watermarks from the new managed pages,
@@ -326,32 +457,59 @@ static void settle(void)
 	mem_resize_unlock();
 }
 
+/* claim_next() from the cursor of nid (or the global one), under the lock;
+ * with the global cursor, running out while sections are pending and none
+ * is claimed is a bug (a pending section below the cursor). */
+static u64 claim_from_cursor(int nid)
+{
+	u64 nr;
+
+	mem_resize_lock();
+	nr = claim_next(nid, nid == NUMA_NO_NODE ? &next_section : &node_cursor[nid], ~0ULL);
+	MM_BUG_ON(nr == NO_CLAIM && nid == NUMA_NO_NODE && pending_sections > inflight_sections,
+		  "deferred init: %llu sections pending (%llu claimed), none found from section %llu",
+		  (unsigned long long)pending_sections, (unsigned long long)inflight_sections,
+		  (unsigned long long)next_section);
+	mem_resize_unlock();
+	return nr;
+}
+
 u64 deferred_init_step_while(bool (*more)(void *ctx), void *ctx)
 {
-	u64 done = 0;
-	bool ran_out = false;
+	u64 done = 0, nr;
 
-	while (pending_sections) {
-		u64 nr = next_section;
-
-		if (!sparse_next_present(&nr)) {
-			ran_out = true;
-			break;
-		}
-		next_section = nr + 1;
-		if (!deferred_section(__nr_to_section(nr)))
-			continue;
-		init_section(nr, "step");
+	while (MM_READ_ONCE(pending_sections) && (nr = claim_from_cursor(NUMA_NO_NODE)) != NO_CLAIM) {
+		init_claimed(nr, "step");
 		done++;
 		if (!more(ctx))
 			break;
 	}
-	MM_BUG_ON(pending_sections && ran_out,
-		  "deferred init: %llu sections pending, none found from section %llu",
-		  (unsigned long long)pending_sections, (unsigned long long)next_section);
 	if (done) {
+		mem_resize_lock();
 		deferred_init_stats.steps++;
 		deferred_init_stats.step_sections += done;
+		mem_resize_unlock();
+		settle();
+	}
+	return done;
+}
+
+u64 deferred_init_work_node(int nid, bool (*more)(void *ctx), void *ctx)
+{
+	u64 done = 0, nr;
+
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return 0;
+	while (MM_READ_ONCE(pending_sections) && (nr = claim_from_cursor(nid)) != NO_CLAIM) {
+		init_claimed(nr, "work");
+		done++;
+		if (more && !more(ctx))
+			break;
+	}
+	if (done) {
+		mem_resize_lock();
+		deferred_init_stats.work_sections += done;
+		mem_resize_unlock();
 		settle();
 	}
 	return done;
@@ -375,66 +533,171 @@ u64 deferred_init_step(u64 max_sections)
 	return deferred_init_step_while(sections_left, &left);
 }
 
-bool deferred_grow_zone(struct zone *zone, unsigned order)
+/* The pending sections of [first, last] (of node nid unless NUMA_NO_NODE),
+ * lowest first, each initialised here or waited for (need_section()),
+ * until enough(ctx) says so; *got counts both.  Returns those done here. */
+static u64 need_sections(u64 first, u64 last, int nid, const char *why,
+			 bool (*enough)(void *ctx), void *ctx, u64 *got)
 {
-	u64 nr, last, grown = 0;
-	int nid;
+	u64 nr = first, done = 0;
 
-	if (!pending_sections || !zone->zone_pgdat || zone_is_empty(zone))
-		return false;
-	nid = zone->zone_pgdat->node_id;
-	if (!node_pending_sections[nid])
-		return false;
-	nr = MAX(pfn_to_section_nr(zone->zone_start_pfn), next_section);
-	last = pfn_to_section_nr(zone_end_pfn(zone) - 1);
 	for (; nr <= last && sparse_next_present(&nr) && nr <= last; nr++) {
 		struct mem_section *ms = __nr_to_section(nr);
 
-		if (!deferred_section(ms) || ms->nid != nid)
+		/* a hint, read again under the lock by need_section() */
+		if (!pfn_pending(section_nr_to_pfn(nr)) || (nid != NUMA_NO_NODE && ms->nid != nid))
 			continue;
-		init_section(nr, "grow");
-		grown++;
-		setup_per_zone_wmarks_as_boot();
-		if (zone_watermark_ok(zone, order, zone->watermark[WMARK_LOW], zone->idx, ALLOC_CMA))
+		if (need_section(nr, why))
+			done++;
+		(*got)++;
+		if (enough && enough(ctx))
 			break;
 	}
-	if (!grown)
+	return done;
+}
+
+struct grow_ctx {
+	struct zone *zone;	/* [o] */
+	unsigned order;		/* [o] */
+};
+
+/* deferred_grow_zone()'s stop: the zone can serve the order above low. */
+static bool zone_grown_enough(void *ctx)
+{
+	struct grow_ctx *g = ctx;
+
+	setup_per_zone_wmarks_as_boot();
+	return zone_watermark_ok(g->zone, g->order, zone_wmark(g->zone, WMARK_LOW), g->zone->idx,
+				 ALLOC_CMA);
+}
+
+bool deferred_grow_zone(struct zone *zone, unsigned order)
+{
+	struct grow_ctx g = { zone, order };
+	u64 got = 0, grown;
+	int nid;
+
+	if (!MM_READ_ONCE(pending_sections) || !zone->zone_pgdat || zone_is_empty(zone))
 		return false;
+	nid = zone->zone_pgdat->node_id;
+	if (!MM_READ_ONCE(node_pending_sections[nid]))	/* claimed ones count until done */
+		return false;
+	grown = need_sections(pfn_to_section_nr(zone->zone_start_pfn),
+			      pfn_to_section_nr(zone_end_pfn(zone) - 1), nid, "grow",
+			      zone_grown_enough, &g, &got);
+	if (!got)
+		return false;
+	mem_resize_lock();
 	deferred_init_stats.grows++;
 	deferred_init_stats.grow_sections += grown;
-	mech_trace(MECH_DEFERRED_INIT, "grow: zone %s of node %d, order %u: %llu sections",
-		   zone->name, nid, order, (unsigned long long)grown);
+	mem_resize_unlock();
+	mech_trace(MECH_DEFERRED_INIT, "grow: zone %s of node %d, order %u: %llu sections (%llu by other CPUs)",
+		   zone->name, nid, order, (unsigned long long)grown,
+		   (unsigned long long)(got - grown));
 	settle();
 	return true;
 }
 
 u64 deferred_init_pfn_range(u64 start_pfn, u64 end_pfn)
 {
-	u64 nr, last, done = 0;
+	u64 got = 0, done;
 
-	if (!pending_sections || start_pfn >= end_pfn)
+	if (!MM_READ_ONCE(pending_sections) || start_pfn >= end_pfn)
 		return 0;
-	nr = pfn_to_section_nr(start_pfn);
-	last = pfn_to_section_nr(end_pfn - 1);
-	for (; nr <= last && sparse_next_present(&nr) && nr <= last; nr++)
-		if (deferred_section(__nr_to_section(nr))) {
-			init_section(nr, "range");
-			done++;
-		}
-	if (done) {
+	done = need_sections(pfn_to_section_nr(start_pfn), pfn_to_section_nr(end_pfn - 1),
+			     NUMA_NO_NODE, "range", NULL, NULL, &got);
+	if (got) {
+		mem_resize_lock();
 		deferred_init_stats.range_sections += done;
+		mem_resize_unlock();
 		settle();
 	}
 	return done;
 }
 
+/* Until no CPU initialises a section (claims held by other CPUs end by
+ * themselves).  Context: no lock held. */
+static void deferred_init_wait_claims(void)
+{
+	mem_resize_lock();
+	while (inflight_sections) {
+		mem_resize_unlock();
+		lock_cpu_relax();
+		mem_resize_lock();
+	}
+	mem_resize_unlock();
+}
+
 void deferred_init_finish(void)
 {
-	if (pending_sections)
-		deferred_init_step(pending_sections);
+	while (MM_READ_ONCE(pending_sections)) {
+		if (!deferred_init_step(MM_READ_ONCE(pending_sections)))
+			deferred_init_wait_claims();	/* the rest is other CPUs' */
+	}
+	deferred_init_wait_claims();
+	settle();
+}
+
+/* ---- the check: the same memmap whoever initialised it ---------------------- */
+
+/* One 64-bit word into an FNV-1a hash, a byte at a time. */
+static u64 fnv_word(u64 h, u64 w)
+{
+	for (unsigned i = 0; i < 8; i++, w >>= 8)
+		h = (h ^ (w & 0xff)) * 0x100000001b3ULL;
+	return h;
+}
+
+void deferred_init_memmap_sum(struct memmap_sum *s)
+{
+	s->pages = s->reserved = s->pending = 0;
+	s->hash = 0xcbf29ce484222325ULL;
+	for (u32 i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		for (u64 pfn = PFN_UP(r->base); pfn < PFN_DOWN(r->base + r->size); pfn++) {
+			const struct page *page;
+			u64 w;
+
+			if (!pfn_valid(pfn)) {
+				s->pending++;
+				continue;
+			}
+			page = pfn_to_page(pfn);
+			w = (u64)page_zonenum(page) | (u64)page_to_nid(page) << 8 |
+			    (u64)(PageReserved(page) ? 1 : 0) << 16;
+			s->hash = fnv_word(fnv_word(s->hash, pfn), w);
+			s->pages++;
+			s->reserved += PageReserved(page) ? 1 : 0;
+		}
+	}
 }
 
 /* ---- the view ------------------------------------------------------------- */
+
+/* When CPUs besides CPU 0 initialised sections (their workers, or grows
+ * from their allocations): one line with each one's count. */
+static void dump_by_cpu(struct printer *p)
+{
+	u64 by_cpu[MM_NR_CPUS], cycles[MM_NR_CPUS], work;
+	bool others = false;
+
+	mem_resize_lock();	/* a snapshot, printed without the lock */
+	memcpy(by_cpu, deferred_init_cpu_sections, sizeof(by_cpu));
+	memcpy(cycles, deferred_init_cpu_cycles, sizeof(cycles));
+	work = deferred_init_stats.work_sections;
+	mem_resize_unlock();
+	for (unsigned cpu = 1; cpu < MM_NR_CPUS; cpu++)
+		others |= by_cpu[cpu] != 0;
+	if (!others)
+		return;
+	pr_printf(p, "  by CPU (%llu sections by node workers):\n", (unsigned long long)work);
+	for (unsigned cpu = 0; cpu < MM_NR_CPUS; cpu++)
+		if (by_cpu[cpu] || !cpu)
+			pr_printf(p, "    cpu %u: %llu sections, %llu cycles per section\n", cpu,
+				  (unsigned long long)by_cpu[cpu],
+				  (unsigned long long)(cycles[cpu] / MAX(by_cpu[cpu], 1ULL)));
+}
 
 void deferred_init_dump(struct printer *p)
 {
@@ -452,15 +715,18 @@ void deferred_init_dump(struct printer *p)
 		  (unsigned long long)s->boot_sections, (unsigned long long)s->boot_pending_sections,
 		  (unsigned long long)s->boot_pending_pages);
 	for_each_online_node(nid) {
-		u64 present = NODE_DATA(nid)->node_present_pages, pending = node_pending_pages[nid];
+		u64 present = NODE_DATA(nid)->node_present_pages;
+		u64 pending = MM_READ_ONCE(node_pending_pages[nid]);
 
 		pr_printf(p, "  node %d: %llu pages initialised, %llu pending (%llu sections)\n", nid,
 			  (unsigned long long)(present - MIN(pending, present)),
-			  (unsigned long long)pending, (unsigned long long)node_pending_sections[nid]);
+			  (unsigned long long)pending,
+			  (unsigned long long)MM_READ_ONCE(node_pending_sections[nid]));
 	}
 	pr_printf(p, "  %llu steps (%llu sections), %llu grown on demand (%llu sections), %llu sections for ranges, %llu cycles: %s\n",
 		  (unsigned long long)s->steps, (unsigned long long)s->step_sections,
 		  (unsigned long long)s->grows, (unsigned long long)s->grow_sections,
 		  (unsigned long long)s->range_sections, (unsigned long long)s->cycles,
-		  pending_sections ? "in progress" : "done");
+		  MM_READ_ONCE(pending_sections) ? "in progress" : "done");
+	dump_by_cpu(p);
 }

@@ -242,9 +242,27 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
  * memmap_init_range() would have left them), for a caller that hands the
  * window over at once with boot_handover_window(lo, hi, true), before any
  * memblock allocation can reserve more of it.
- * Context: (boot), or (main) for a deferred section.
+ * acct NULL: the counters are added at once, mem_resize_lock held.  acct
+ * given: they are collected there instead (struct memmap_acct) and the
+ * window runs with no lock, for a CPU that owns the window's struct pages
+ * (deferred init's claim on a section); memmap_acct_apply() adds them
+ * later under mem_resize_lock.
+ * Context: (boot), or (main)/(any CPU) for a deferred section.
  */
-u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free);
+#define MEMMAP_ACCT_MAX		16
+struct memmap_acct {
+	unsigned nr;			/* [o] entries used */
+	bool overflow;			/* [o] more pieces than entries: redo the window locked */
+	struct {
+		struct zone *zone;	/* [o] */
+		u64 start_pfn, end_pfn;	/* [o] zone_online_memmap_add()'s arguments */
+	} e[MEMMAP_ACCT_MAX];		/* [o] */
+};
+u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free, struct memmap_acct *acct);
+
+/* memmap_acct_apply() - the counters boot_memmap_init_window() collected in
+ * acct.  Context: mem_resize_lock. */
+void memmap_acct_apply(const struct memmap_acct *acct);
 
 /*
  * boot_handover_window() - the boot hand-over for [lo, hi) only: every

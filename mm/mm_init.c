@@ -478,9 +478,39 @@ static enum zone_type zone_for_pfn(int nid, u64 pfn)
 
 /* ---- step 5: the memmap --------------------------------------------------- */
 
+/* The zone's pages_with_online_memmap grows by [s, e): at once (acct NULL,
+ * mem_resize_lock held), or recorded in acct for memmap_acct_apply(). */
+static void online_memmap_add(struct memmap_acct *acct, struct zone *zone, u64 s, u64 e)
+{
+	if (!acct) {
+		zone_online_memmap_add(zone, s, e);
+		return;
+	}
+	if (acct->nr && acct->e[acct->nr - 1].zone == zone && acct->e[acct->nr - 1].end_pfn == s) {
+		acct->e[acct->nr - 1].end_pfn = e;	/* the piece before, continued */
+		return;
+	}
+	if (acct->nr == MEMMAP_ACCT_MAX) {
+		acct->overflow = true;
+		return;
+	}
+	acct->e[acct->nr].zone = zone;
+	acct->e[acct->nr].start_pfn = s;
+	acct->e[acct->nr].end_pfn = e;
+	acct->nr++;
+}
+
+/* Contract in internal.h. */
+void memmap_acct_apply(const struct memmap_acct *acct)
+{
+	for (unsigned i = 0; i < acct->nr; i++)
+		zone_online_memmap_add(acct->e[i].zone, acct->e[i].start_pfn, acct->e[i].end_pfn);
+}
+
 /* Initialise the holes of present sections in [start_pfn, end_pfn) with
  * the given zone/node; whole absent sections are skipped. */
-static u64 init_holes(u64 start_pfn, u64 end_pfn, int nid, enum zone_type zone)
+static u64 init_holes(u64 start_pfn, u64 end_pfn, int nid, enum zone_type zone,
+		      struct memmap_acct *acct)
 {
 	u64 pages = 0;
 
@@ -490,7 +520,7 @@ static u64 init_holes(u64 start_pfn, u64 end_pfn, int nid, enum zone_type zone)
 		if (valid_section(__pfn_to_section(start_pfn))) {
 			pages += init_unavailable_range(start_pfn, sec_end, zone, nid);
 			/* holes inside the zone's span count as initialised memmap */
-			zone_online_memmap_add(&NODE_DATA(nid)->node_zones[zone], start_pfn, sec_end);
+			online_memmap_add(acct, &NODE_DATA(nid)->node_zones[zone], start_pfn, sec_end);
 		}
 		start_pfn = sec_end;
 	}
@@ -528,7 +558,7 @@ static void reserve_memory_pages(u64 s, u64 e, bool in_use)
 }
 
 /* Contract in internal.h. */
-u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free)
+u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free, struct memmap_acct *acct)
 {
 	u64 hole_pfn = 0, pages = 0, hole_pages = 0;
 	int last_nid = 0;
@@ -541,7 +571,7 @@ u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free)
 			continue;
 		/* the hole before this range takes the zone of its first page */
 		hole_pages += init_holes(MAX(hole_pfn, lo), MIN(start, hi), r->nid,
-					 zone_for_pfn(r->nid, start));
+					 zone_for_pfn(r->nid, start), acct);
 		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			struct zone *zone = &NODE_DATA(r->nid)->node_zones[z];
 			u64 s = MAX(MAX(start, (u64)zone->zone_start_pfn), lo);
@@ -554,7 +584,7 @@ u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free)
 				else
 					memmap_init_range(s, e, (enum zone_type)z, r->nid,
 							  MIGRATE_MOVABLE);
-				zone_online_memmap_add(zone, s, e);
+				online_memmap_add(acct, zone, s, e);
 				pages += e - s;
 			}
 		}
@@ -563,7 +593,7 @@ u64 boot_memmap_init_window(u64 lo, u64 hi, u64 *holes, bool born_free)
 	}
 	/* the tail of the last section */
 	hole_pages += init_holes(MAX(hole_pfn, lo), MIN(ALIGN_UP(hole_pfn, PAGES_PER_SECTION), hi),
-				 last_nid, zone_for_pfn(last_nid, hole_pfn ? hole_pfn - 1 : 0));
+				 last_nid, zone_for_pfn(last_nid, hole_pfn ? hole_pfn - 1 : 0), acct);
 
 	/* Reserved RAM: never given to the buddy. */
 	for (u32 i = 0; i < memblock.reserved.cnt; i++) {
@@ -590,7 +620,7 @@ static void init_memmap(void)
 
 	mem_resize_lock();	/* the zones' counters of initialised memmap */
 	if (!deferred_init_pending_sections()) {
-		pages = boot_memmap_init_window(0, MAX_PFN, &holes, false);
+		pages = boot_memmap_init_window(0, MAX_PFN, &holes, false, NULL);
 	} else {
 		for (; sparse_next_present(&nr); nr++) {
 			if (deferred_section(__nr_to_section(nr))) {
@@ -598,7 +628,7 @@ static void init_memmap(void)
 				continue;
 			}
 			pages += boot_memmap_init_window(section_nr_to_pfn(nr),
-							 section_nr_to_pfn(nr + 1), &holes, false);
+							 section_nr_to_pfn(nr + 1), &holes, false, NULL);
 		}
 	}
 	mem_resize_unlock();

@@ -144,10 +144,12 @@ void sparse_set_deferred(u64 section_nr, bool deferred)
 	struct mem_section *ms = __nr_to_section(section_nr);
 
 	MM_BUG_ON(!valid_section(ms), "section %llu has no memmap", (unsigned long long)section_nr);
+	/* atomic: pfn_valid() reads the bit on other CPUs without the lock; the
+	 * release orders the section's struct pages before it */
 	if (deferred)
-		ms->flags |= SECTION_MEMMAP_DEFERRED;
+		__atomic_fetch_or(&ms->flags, SECTION_MEMMAP_DEFERRED, __ATOMIC_RELEASE);
 	else
-		ms->flags &= ~SECTION_MEMMAP_DEFERRED;
+		__atomic_fetch_and(&ms->flags, ~SECTION_MEMMAP_DEFERRED, __ATOMIC_RELEASE);
 }
 
 /* Online/offline work on whole sections: a section is online when any of

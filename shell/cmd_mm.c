@@ -389,10 +389,24 @@ static bool meminit_runs_long(int argc, char **argv)
 	return argc == 2 && !strcmp(argv[1], "finish");
 }
 
+/* `meminit sum`: deferred_init_memmap_sum()'s line. */
+static int meminit_sum(struct printer *out)
+{
+	struct memmap_sum s;
+
+	deferred_init_memmap_sum(&s);
+	pr_printf(out, "memmap sum: %llu struct pages of boot memory (%llu reserved), %llu pending: %016llx\n",
+		  (unsigned long long)s.pages, (unsigned long long)s.reserved,
+		  (unsigned long long)s.pending, (unsigned long long)s.hash);
+	return 0;
+}
+
 static int cmd_meminit(struct printer *out, int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "finish"))
 		return meminit_finish(out);
+	if (argc == 2 && !strcmp(argv[1], "sum"))
+		return meminit_sum(out);
 	if (argc != 1)
 		return shell_usage(out, shell_find("meminit"));
 	mm_init_dump(out);
@@ -401,13 +415,15 @@ static int cmd_meminit(struct printer *out, int argc, char **argv)
 	return 0;
 }
 
-SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit [finish]",
+SHELL_COMMAND(meminit, .name = "meminit", .usage = "meminit [finish|sum]",
 	      .summary = "what mm_core_init did at boot, with its costs",
 	      .help = "Cycles spent initialising the memmap and handing memory to the\n"
 		      "buddy, the memmap's own size, reserved pages, and where\n"
 		      "ZONE_MOVABLE starts on each node.  With deferred_init=new, also\n"
 		      "the sections still pending per node and the background work;\n"
 		      "`meminit finish` initialises the rest now, as a job (the console\n"
-		      "answers meanwhile; Ctrl-C stops it between two sections).",
+		      "answers meanwhile; Ctrl-C stops it between two sections).\n"
+		      "`meminit sum` hashes every initialised struct page's zone, node and\n"
+		      "PG_reserved: the same for every design and CPU count once nothing waits.",
 	      .fn = cmd_meminit,
 	      .runs_long = meminit_runs_long);

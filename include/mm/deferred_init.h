@@ -87,12 +87,13 @@ struct deferred_init_stats {
 	u64 boot_sections;		/* [c] sections initialised at boot */
 	u64 boot_pending_sections;	/* [c] sections left pending at boot */
 	u64 boot_pending_pages;		/* [c] their free pages (memory minus memmap) */
-	u64 steps;			/* [m] deferred_init_step{,_while}() calls that did work */
-	u64 step_sections;		/* [m] sections initialised by steps */
-	u64 grows, grow_sections;	/* [m] deferred_grow_zone(): calls that grew, sections */
-	u64 range_sections;		/* [m] sections initialised for an operation on a range */
-	u64 cycles;			/* [m] spent initialising pending sections */
-	u64 done_cycles;		/* [m] mm_cycles() when the last one finished, 0 before */
+	u64 steps;			/* [n] deferred_init_step{,_while}() calls that did work */
+	u64 step_sections;		/* [n] sections initialised by steps */
+	u64 work_sections;		/* [n] sections initialised by deferred_init_work_node() */
+	u64 grows, grow_sections;	/* [n] deferred_grow_zone(): calls that grew, sections */
+	u64 range_sections;		/* [n] sections initialised for an operation on a range */
+	u64 cycles;			/* [n] spent initialising pending sections, all CPUs */
+	u64 done_cycles;		/* [n] mm_cycles() when the last one finished, 0 before */
 };
 extern struct deferred_init_stats deferred_init_stats;
 
@@ -138,7 +139,8 @@ u64 deferred_init_step_while(bool (*more)(void *ctx), void *ctx);
  * watermark (or none is pending).  True if any section was initialised;
  * false at once when nothing waits.  The allocator calls it for a zone
  * that cannot serve a request, before falling back to the next zone.
- * Context: (main), no zone or pcp lock held (it frees into the buddy).
+ * A section another CPU is initialising is waited for (it counts as
+ * grown).  Context: any CPU, no lock held (it frees into the buddy).
  */
 bool deferred_grow_zone(struct zone *zone, unsigned order);
 
@@ -150,7 +152,41 @@ bool deferred_grow_zone(struct zone *zone, unsigned order);
  */
 u64 deferred_init_pfn_range(u64 start_pfn, u64 end_pfn);
 
-/* deferred_init_finish() - every pending section, now.  Context: (main). */
+/*
+ * deferred_init_work_node() - a worker's share of node nid: claim the
+ * node's pending sections one at a time, lowest first, and initialise
+ * each (the struct pages with no lock held, two CPUs' sections at once),
+ * while more(ctx) says so (more NULL: until none is left to claim); then
+ * the watermarks and contiguity once.  Returns the sections initialised;
+ * deferred_init_cpu_sections[] counts them per CPU.  The CPUs of a node
+ * run it from their work queues (kernel/meminit_work.c) while CPU 0's
+ * steps take sections too.  Context: any CPU, no lock held.
+ */
+u64 deferred_init_work_node(int nid, bool (*more)(void *ctx), void *ctx);
+extern u64 deferred_init_cpu_sections[];	/* [n] per CPU: sections it initialised */
+extern u64 deferred_init_cpu_cycles[];	/* [n] per CPU: the cycles they took */
+
+/*
+ * deferred_init_memmap_sum() - what must not depend on which CPU
+ * initialised which section, or when: for every pfn of boot memory whose
+ * struct page may be read, its zone, node and PG_reserved, hashed in pfn
+ * order (FNV-1a), with the counts; pfns of pending sections are only
+ * counted.  These fields do not change when pages are allocated and
+ * freed, so two boots of one machine give the same sum once nothing is
+ * pending, whatever ran in between (`meminit sum`; the QEMU test compares
+ * 4 CPUs with deferred_init_cpus=0 and with deferred_init=old).
+ * Context: any; a snapshot.
+ */
+struct memmap_sum {
+	u64 pages;	/* [o] struct pages summed */
+	u64 reserved;	/* [o] of which PG_reserved */
+	u64 pending;	/* [o] pfns of pending sections, not summed */
+	u64 hash;	/* [o] FNV-1a over (pfn, zone | node << 8 | reserved << 16) */
+};
+void deferred_init_memmap_sum(struct memmap_sum *s);
+
+/* deferred_init_finish() - every pending section, now, those claimed by
+ * other CPUs waited for.  Context: (main), or any CPU with no lock held. */
 void deferred_init_finish(void);
 
 /*

@@ -43,7 +43,7 @@
 #define PB_BITS			4
 
 struct mem_section {
-	unsigned long flags;		/* [h] SECTION_* state bits; MEMMAP_DEFERRED [n] */
+	unsigned long flags;		/* [h] SECTION_* state bits; MEMMAP_DEFERRED [n] (atomic) */
 	u64 subsection_map;		/* [h] bit i: subsection i has memory */
 	u64 pageblock_flags[PAGEBLOCKS_PER_SECTION * PB_BITS / 64]; /* [z] [h] 4 bits per pageblock (atomic: a word may span two zones) */
 	s32 nid;			/* [h] node the memory belongs to, NUMA_NO_NODE if absent */
@@ -111,7 +111,8 @@ static inline bool early_section(const struct mem_section *ms)
 
 static inline bool deferred_section(const struct mem_section *ms)
 {
-	return ms && (ms->flags & SECTION_MEMMAP_DEFERRED);
+	/* read without mem_resize_lock by pfn_valid() on any CPU */
+	return ms && (MM_READ_ONCE(ms->flags) & SECTION_MEMMAP_DEFERRED);
 }
 
 /*

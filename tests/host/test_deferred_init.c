@@ -28,7 +28,9 @@
  *     pcp sizes, contiguity and pages_with_online_memmap; and the free
  *     counts per order and migratetype.
  */
+#include <pthread.h>
 #include "htest.h"
+#include "platform_stub.h"
 #include "mm_host.h"
 #include "hotplug_check.h"
 #include <stdlib.h>
@@ -447,6 +449,91 @@ HTEST(deferred_init_random_budgets_same_result)
 		CHECK_EQ(snapshot_compare(e, &got), 0);
 		snapshot_free(&got);
 	}
+	di_restore();
+}
+
+/* ---- several CPUs at once ---------------------------------------------------- */
+
+/* A worker CPU (a pthread): its node's share, until nothing is left to claim. */
+struct di_worker {
+	unsigned cpu;
+	int nid;
+	u64 done;
+};
+
+static void *di_worker_main(void *p)
+{
+	struct di_worker *w = p;
+
+	host_cpu = w->cpu;
+	w->done = deferred_init_work_node(w->nid, NULL, NULL);
+	return NULL;
+}
+
+/*
+ * Parallel deferred init (deferred_init_work_node(), Linux's multithreaded
+ * deferred init): CPUs 1 and 2 work on node 0, CPU 3 on node 1, while CPU
+ * 0 (the test's thread) takes sections with its steps, as the main loop's
+ * slices do, each CPU writing its sections' struct pages with no lock
+ * held.  Under every memmap_init design the result is the eager boot's,
+ * byte for byte; every section was initialised exactly once (the per-CPU
+ * counts add up to the 12 pending sections, and a worker only ever takes
+ * its node's).  Which CPU gets which section depends on the host's
+ * scheduling; the result does not.
+ */
+HTEST(deferred_init_parallel_workers_same_result)
+{
+	const struct snapshot *e = eager_snapshot();
+	static const enum mech_design designs[] = { DESIGN_OLD, DESIGN_NEW, DESIGN_NEW_NT };
+	enum mech_design saved = mech_design(MECH_MEMMAP_INIT);
+
+	for (unsigned i = 0; i < ARRAY_SIZE(designs) * 2; i++) {
+		struct di_worker w[3] = { { 1, 0, 0 }, { 2, 0, 0 }, { 3, 1, 0 } };
+		pthread_t th[3];
+		struct snapshot got;
+		u64 by_cpu = 0, steps = 0;
+
+		CHECK_EQ(mech_set(MECH_MEMMAP_INIT, designs[i % ARRAY_SIZE(designs)]), 0);
+		di_boot(DESIGN_NEW);
+		for (unsigned t = 0; t < 3; t++)
+			CHECK_EQ(pthread_create(&th[t], NULL, di_worker_main, &w[t]), 0);
+		while (deferred_init_step(1))
+			steps++;
+		for (unsigned t = 0; t < 3; t++)
+			pthread_join(th[t], NULL);
+		deferred_init_finish();
+		CHECK_EQ(deferred_init_pending_sections(), 0);
+		CHECK_EQ(deferred_init_pending_pages(NUMA_NO_NODE), 0);
+		CHECK_EQ(w[0].done + w[1].done + w[2].done + steps, 12);
+		CHECK(w[2].done <= 6);	/* node 1's sections 9-14 at most */
+		CHECK_EQ(deferred_init_stats.work_sections, w[0].done + w[1].done + w[2].done);
+		for (unsigned c = 0; c < 4; c++)
+			by_cpu += deferred_init_cpu_sections[c];
+		CHECK_EQ(by_cpu, 12);
+		CHECK_EQ(deferred_init_cpu_sections[3], w[2].done);
+		snapshot_take(&got);
+		CHECK_EQ(snapshot_compare(e, &got), 0);
+		snapshot_free(&got);
+		hotplug_check_invariants();
+	}
+	CHECK_EQ(mech_set(MECH_MEMMAP_INIT, saved), 0);
+	di_restore();
+}
+
+/* A worker alone initialises its node and nothing else; a node without
+ * pending sections (or no node) gives it nothing. */
+HTEST(deferred_init_worker_takes_only_its_node)
+{
+	di_boot(DESIGN_NEW);
+	CHECK_EQ(deferred_init_work_node(1, NULL, NULL), 6);
+	CHECK_EQ(deferred_init_pending_pages(1), 0);
+	CHECK_EQ(deferred_init_pending_sections(), 6);
+	CHECK_EQ(deferred_init_work_node(1, NULL, NULL), 0);
+	CHECK_EQ(deferred_init_work_node(-1, NULL, NULL), 0);
+	CHECK_EQ(deferred_init_work_node(MAX_NUMNODES, NULL, NULL), 0);
+	CHECK_EQ(deferred_init_step(100), 6);
+	CHECK_EQ(deferred_init_stats.work_sections, 6);
+	CHECK_EQ(deferred_init_stats.step_sections, 6);
 	di_restore();
 }
 

@@ -23,6 +23,13 @@
 #include <lib/lock.h>
 #include <mm/numa_cpu.h>
 #include <mm/gfp.h>
+#include "mm_host.h"
+#include <mm/mm_init.h>
+#include <mm/deferred_init.h>
+#include <mm/memory_hotplug.h>
+#include <mm/mechanisms.h>
+#include <lib/fw_memmap.h>
+#include <lib/printk.h>
 
 #define NR_ALLOCATORS	3	/* CPUs 1..3 allocate and free */
 #define DRAIN_CPU	4	/* CPU 4 drains every CPU's lists */
@@ -305,4 +312,135 @@ HTEST(tsan_alloc_pages_on_three_cpus_with_a_drainer)
 HTEST(tsan_movable_and_unmovable_on_three_cpus_with_a_drainer)
 {
 	mm_run(true, true);
+}
+
+/* ---- deferred memmap init on several CPUs ----------------------------------- */
+
+
+#define DI_RAM		(1ULL << 30)	/* 8 sections, node 0 */
+#define DI_MAX_PAGES	(3 * PAGES_PER_SECTION)	/* the allocator's array */
+
+static unsigned di_pages;		/* it allocates the boot's free pages and 8192 more */
+static unsigned di_head_start;		/* pages it takes before the others start: 2048 short */
+static unsigned di_allocated;		/* its progress (atomic) */
+
+/* Until the allocator nears the end of the boot's initialised memory, so
+ * that its grows on demand meet the workers' and the steps' claims. */
+static void di_wait_head_start(void)
+{
+	while (__atomic_load_n(&di_allocated, __ATOMIC_ACQUIRE) < di_head_start)
+		sched_yield();
+}
+
+/* Boot a 1 GiB machine with deferred_init design d, 128 MiB early. */
+static void di_boot_tsan(enum mech_design d)
+{
+	static struct fw_memmap map;
+	static struct mm_boot_params bp;
+
+	host_mm_reset(DI_RAM);
+	printk_set_level(LOG_CRIT);
+	fw_memmap_init(&map);
+	memset(&bp, 0, sizeof(bp));
+	bp.memmap = &map;
+	fw_memmap_add_raw(&map, 0, DI_RAM, FW_MEM_RAM);
+	fw_memmap_sanitize(&map);
+	bp.reserved[bp.nr_reserved++] = (typeof(bp.reserved[0])){ 1ULL << 20, 3ULL << 20, "kernel image" };
+	deferred_init_set_design(d);
+	deferred_init_set_early(128ULL << 20);
+	mm_core_init(&bp);
+}
+
+struct di_arg {
+	unsigned cpu;
+	u64 done;		/* sections a worker initialised */
+	u64 allocs, failed;	/* the allocator's pages */
+};
+
+static void *di_worker(void *p)
+{
+	struct di_arg *a = p;
+
+	host_cpu = a->cpu;
+	di_wait_head_start();
+	a->done = deferred_init_work_node(0, NULL, NULL);
+	return NULL;
+}
+
+/* The allocator: order-0 pages until it holds more than the boot's
+ * initialised part (di_pages), so that the zone grows on demand (deferred_grow_zone())
+ * on this CPU while the workers initialise sections; then frees them. */
+static void *di_allocator(void *p)
+{
+	static struct page *held[DI_MAX_PAGES];
+	struct di_arg *a = p;
+
+	host_cpu = a->cpu;
+	for (unsigned i = 0; i < di_pages; i++) {
+		held[i] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
+		if (held[i])
+			a->allocs++;
+		else
+			a->failed++;
+		__atomic_store_n(&di_allocated, i + 1, __ATOMIC_RELEASE);
+	}
+	for (unsigned i = 0; i < di_pages; i++)
+		if (held[i])
+			free_pages(held[i], 0);
+	return NULL;
+}
+
+/*
+ * Deferred init on four CPUs: CPUs 1 and 2 are workers of node 0, CPU 3
+ * allocates (and grows the zone on demand), CPU 0 steps.  Every section is
+ * initialised exactly once (the per-CPU counts add up), the sections'
+ * claims keep the struct pages from two writers (TSan would see them), and
+ * afterwards the managed and free pages are the eager boot's.
+ */
+HTEST(tsan_deferred_init_workers_grow_and_steps)
+{
+	struct di_arg w[2] = { { .cpu = 1 }, { .cpu = 2 } }, al = { .cpu = 3 };
+	unsigned long eager_managed, eager_free;
+	pthread_t th[3];
+	u64 steps = 0, by_cpu = 0, pending;
+	struct zone *zone;
+
+	list_cpus(4);
+	di_boot_tsan(DESIGN_OLD);
+	eager_managed = totalram_pages();
+	eager_free = global_free_pages();
+	di_boot_tsan(DESIGN_NEW);
+	pending = deferred_init_pending_sections();
+	di_allocated = 0;
+	di_pages = (unsigned)global_free_pages() + 8192;
+	di_head_start = di_pages - 8192 - 2048;
+	CHECK(di_pages <= DI_MAX_PAGES);
+	CHECK(pending >= 6);
+	CHECK(totalram_pages() < eager_managed);
+	CHECK_EQ(pthread_create(&th[0], NULL, di_worker, &w[0]), 0);
+	CHECK_EQ(pthread_create(&th[1], NULL, di_worker, &w[1]), 0);
+	CHECK_EQ(pthread_create(&th[2], NULL, di_allocator, &al), 0);
+	di_wait_head_start();
+	while (deferred_init_step(1))
+		steps++;
+	for (unsigned t = 0; t < 3; t++)
+		pthread_join(th[t], NULL);
+	deferred_init_finish();
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	CHECK_EQ(al.failed, 0);
+	CHECK_EQ(al.allocs, di_pages);
+	for (unsigned c = 0; c < 4; c++)
+		by_cpu += deferred_init_cpu_sections[c];
+	CHECK_EQ(by_cpu, pending);
+	CHECK_EQ(w[0].done + w[1].done + steps + deferred_init_stats.grow_sections +
+		 deferred_init_stats.range_sections, pending);
+	for_each_zone(zone)
+		pcp_drain_zone(zone);
+	CHECK_EQ(totalram_pages(), eager_managed);
+	CHECK_EQ(global_free_pages(), eager_free);
+	deferred_init_set_design(DESIGN_OLD);
+	deferred_init_set_early(256ULL << 20);
+	mech_register_leave_new(MECH_DEFERRED_INIT, NULL);
+	mech_set(MECH_DEFERRED_INIT, DESIGN_OLD);
+	list_cpus(1);
 }

@@ -133,6 +133,7 @@ KERNEL_OBJS := \
 	kernel/longop.o \
 	kernel/kthread.o \
 	kernel/meminit_work.o \
+	kernel/meminit_cpus.o \
 	kernel/resource.o \
 	kernel/resource_boot.o
 

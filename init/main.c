@@ -287,6 +287,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	view_channel_init();		/* COM2: the view channel's hello and poller, if there */
 
 	meminit_work_start();		/* deferred_init=new: the rest of the memmap, after the prompt */
+	meminit_cpus_start();		/* ... on every CPU of each node, CPU 0's slices alongside */
 
 	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());
 	pr_info("boot: ready in %llu ms; type 'help'",

@@ -10,6 +10,7 @@
 #include <kernel/longop.h>
 #include <kernel/time.h>
 #include <mm/deferred_init.h>
+#include <mm/mmzone.h>
 #include <lib/params.h>
 #include <lib/printer.h>
 #include <lib/printk.h>
@@ -29,6 +30,24 @@ static bool before_deadline(void *ctx)
 	return ktime_ns() < *(const u64 *)ctx;
 }
 
+/* When CPUs besides CPU 0 took part: the sections each initialised. */
+static void by_cpu_line(void)
+{
+	char line[160];
+	size_t n = 0;
+	bool others = false;
+
+	for (unsigned cpu = 1; cpu < MM_NR_CPUS; cpu++)
+		others |= deferred_init_cpu_sections[cpu] != 0;
+	if (!others)
+		return;
+	for (unsigned cpu = 0; cpu < MM_NR_CPUS && n < sizeof(line); cpu++)
+		if (deferred_init_cpu_sections[cpu] || !cpu)
+			n += (size_t)ksnprintf(line + n, sizeof(line) - n, "%s%u: %llu", n ? ", " : "",
+					       cpu, (unsigned long long)deferred_init_cpu_sections[cpu]);
+	pr_info("deferred init: sections by CPU: %s", line);
+}
+
 /* One slice: sections until the deadline, the zones settled once; done/
  * total kept in sections of the boot's pending set. */
 static bool meminit_step(struct longop *op, u64 deadline_ns)
@@ -41,7 +60,13 @@ static bool meminit_step(struct longop *op, u64 deadline_ns)
 	pr_info("deferred init: boot memory's memmap complete after %llu ms (%llu slices)",
 		(unsigned long long)((end_ns - op->start_ns) / 1000000),
 		(unsigned long long)op->slices + 1);
+	by_cpu_line();
 	return false;
+}
+
+bool meminit_work_running(void)
+{
+	return meminit_op.running;
 }
 
 void meminit_work_start(void)

@@ -31,4 +31,16 @@ void meminit_work_start(void);
  */
 void meminit_work_dump(struct printer *p);
 
+/* meminit_work_running() - is the background operation under way? */
+bool meminit_work_running(void);
+
+/*
+ * meminit_cpus_start() - kernel/meminit_cpus.c: while the background
+ * operation runs, give every online AP (up to deferred_init_cpus=) whose
+ * node has pending sections a work item that initialises them
+ * (deferred_init_work_node()); CPU 0's slices go on alongside.  Called
+ * once, by kmain() after meminit_work_start().
+ */
+void meminit_cpus_start(void);
+
 #endif

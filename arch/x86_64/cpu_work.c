@@ -62,7 +62,7 @@ static bool ap_online(unsigned cpu)
 
 int queue_work_on(unsigned cpu, struct cpu_work *w)
 {
-	if (cpu == 0 || cpu >= SMP_MAX_CPUS || cpu >= smp_nr_cpus())
+	if (cpu == 0 || cpu >= SMP_MAX_CPUS || cpu >= smp_nr_cpus() || !w->fn)
 		return -EINVAL;
 	if (!ap_online(cpu))
 		return -ENODEV;

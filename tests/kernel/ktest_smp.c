@@ -353,6 +353,7 @@ static void work_queue_runs_on_each_cpu(struct ktest *t)
 	memset(queue_items, 0, sizeof(queue_items));
 	memset(queue_order, 0, sizeof(queue_order));
 	KTEST_EXPECT_EQ(t, queue_work_on(0, &queue_items[0][0]), -EINVAL);
+	KTEST_EXPECT_EQ(t, queue_work_on(1, &queue_items[0][0]), -EINVAL);	/* no fn */
 	for (unsigned i = 1; i < smp_nr_cpus(); i++) {
 		if (!cpu_online(i))
 			continue;
@@ -376,6 +377,11 @@ static void work_queue_runs_on_each_cpu(struct ktest *t)
 					 queue_ran_on[i][k], queue_seq[i][k]);
 		}
 	/* every AP idle now: queue_work_idle() finds one (the lowest) each time */
+	for (unsigned k = 0; k < QUEUE_ITEMS; k++) {
+		queue_items[0][k].fn = note_item;
+		queue_items[0][k].name = "ktest idle item";
+		queue_items[0][k].arg = (void *)(uintptr_t)k;
+	}
 	for (unsigned n = 0; n < aps; n++) {
 		int cpu = queue_work_idle(&queue_items[0][n % QUEUE_ITEMS]);
 

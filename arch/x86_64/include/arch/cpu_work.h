@@ -51,7 +51,7 @@ struct cpu_work {
 
 /*
  * queue_work_on() - run w on AP cpu, after what is queued there already.
- * Returns 0; -EINVAL for CPU 0 or past the CPUs memlab knows; -ENODEV for
+ * Returns 0; -EINVAL for CPU 0, past the CPUs memlab knows, or no w->fn; -ENODEV for
  * a CPU that is not online; -EBUSY when w is queued or running.
  */
 int queue_work_on(unsigned cpu, struct cpu_work *w);

@@ -32,19 +32,25 @@ KERNEL_PARAM(deferred_init_cpus,
 	.help = "deferred_init=new: APs that initialise their node's pending sections (0: CPU 0 alone)");
 
 static struct cpu_work workers[MM_NR_CPUS];
+static bool stop;	/* meminit_cpus_stop(): workers end after their section (atomic) */
+
+/* deferred_init_work_node()'s budget: until stopped. */
+static bool not_stopped(void *ctx)
+{
+	return !__atomic_load_n(&stop, __ATOMIC_RELAXED);
+}
 
 /* A worker's item: its node's pending sections, until none is left to claim. */
 static void meminit_worker(struct cpu_work *w)
 {
-	deferred_init_work_node((int)(uintptr_t)w->arg, NULL, NULL);
+	deferred_init_work_node((int)(uintptr_t)w->arg, not_stopped, NULL);
 }
 
-void meminit_cpus_start(void)
+unsigned meminit_cpus_queue(void)
 {
 	unsigned started = 0;
 
-	if (!meminit_work_running() || !deferred_init_pending_sections())
-		return;
+	__atomic_store_n(&stop, false, __ATOMIC_RELAXED);
 	for (unsigned cpu = 1; cpu < smp_nr_cpus() && cpu < MM_NR_CPUS && started < max_cpus; cpu++) {
 		struct numa_cpu c;
 
@@ -57,6 +63,30 @@ void meminit_cpus_start(void)
 		if (!queue_work_on(cpu, &workers[cpu]))
 			started++;
 	}
+	return started;
+}
+
+bool meminit_cpus_busy(void)
+{
+	for (unsigned cpu = 1; cpu < MM_NR_CPUS; cpu++)
+		if (workers[cpu].fn && !cpu_work_done(&workers[cpu]))
+			return true;
+	return false;
+}
+
+void meminit_cpus_stop(void)
+{
+	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
+}
+
+void meminit_cpus_start(void)
+{
+	unsigned started;
+
+	if (!meminit_work_running() || !deferred_init_pending_sections())
+		return;
+	started = meminit_cpus_queue();
+	meminit_work_wait_for(meminit_cpus_busy);
 	if (started)
 		pr_info("deferred init: %u CPUs besides CPU 0 initialise their nodes' sections", started);
 }

@@ -23,6 +23,7 @@ KERNEL_PARAM(deferred_init_background,
 	.max = 1, .def = 1,
 	.help = "deferred_init=new: initialise pending boot memory in the background (0: only on demand and `meminit finish`)");
 static u64 end_ns;	/* ktime_ns() when it found nothing left, 0 before */
+static bool (*others_busy)(void);	/* meminit_work_wait_for(): other CPUs' workers */
 
 /* deferred_init_step_while()'s budget: until the slice's deadline. */
 static bool before_deadline(void *ctx)
@@ -52,16 +53,26 @@ static void by_cpu_line(void)
  * total kept in sections of the boot's pending set. */
 static bool meminit_step(struct longop *op, u64 deadline_ns)
 {
-	deferred_init_step_while(before_deadline, &deadline_ns);
+	u64 did = deferred_init_step_while(before_deadline, &deadline_ns);
+
 	op->done = op->total - deferred_init_pending_sections();
-	if (deferred_init_pending_sections())
+	if (deferred_init_pending_sections() || (others_busy && others_busy())) {
+		/* what is left is other CPUs' (claimed, or their items ending):
+		 * CPU 0 may halt until the next tick instead of spinning */
+		op->waiting = !did;
 		return true;
+	}
 	end_ns = ktime_ns();
 	pr_info("deferred init: boot memory's memmap complete after %llu ms (%llu slices)",
 		(unsigned long long)((end_ns - op->start_ns) / 1000000),
 		(unsigned long long)op->slices + 1);
 	by_cpu_line();
 	return false;
+}
+
+void meminit_work_wait_for(bool (*busy)(void))
+{
+	others_busy = busy;
 }
 
 bool meminit_work_running(void)

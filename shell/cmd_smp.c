@@ -12,6 +12,10 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <lib/errno.h>
+#include <kernel/meminit_work.h>
+#include <kernel/time.h>
+#include <mm/deferred_init.h>
+#include <mm/mmzone.h>
 
 /* What a pinged CPU writes about itself, from its own registers. */
 struct ping_answer {
@@ -85,8 +89,66 @@ static int cpus_ping(struct printer *out)
 	return answered == asked && !missing ? 0 : -ETIMEDOUT;
 }
 
+/*
+ * `cpus meminit`: the pending sections of boot memory on the APs alone,
+ * each AP its node's (kernel/meminit_cpus.c), while CPU 0 only waits
+ * between its turns, so the console answers; with the background work held
+ * (deferred_init_background=0) every section is an AP's.
+ * Ctrl-C asks the APs to stop after the section each is in.  Then: the
+ * sections each CPU initialised in this run.
+ */
+static int cpus_meminit(struct printer *out)
+{
+	u64 before[MM_NR_CPUS], pending = deferred_init_pending_sections(), t0 = ktime_ns(), done = 0;
+	unsigned queued;
+	bool stopped = false;
+
+	if (!pending) {
+		pr_printf(out, "cpus meminit: nothing pending\n");
+		return 0;
+	}
+	memcpy(before, deferred_init_cpu_sections, sizeof(before));
+	queued = meminit_cpus_queue();
+	if (!queued) {
+		pr_printf(out, "cpus meminit: no AP to run it (%llu sections pending; one online CPU, "
+			  "or their nodes have none, or they are busy)\n", (unsigned long long)pending);
+		return -ENODEV;
+	}
+	while (meminit_cpus_busy()) {
+		shell_progress(pending - deferred_init_pending_sections(), pending, "sections");
+		if (!stopped && shell_checkpoint()) {
+			meminit_cpus_stop();
+			stopped = true;
+		}
+		shell_yield();
+	}
+	pr_printf(out, "cpus meminit: %u APs, %llu ms:", queued,
+		  (unsigned long long)((ktime_ns() - t0) / 1000000));
+	for (unsigned cpu = 0; cpu < MM_NR_CPUS && cpu < smp_nr_cpus(); cpu++) {
+		u64 n = deferred_init_cpu_sections[cpu] - before[cpu];
+
+		done += n;
+		if (n || !cpu)
+			pr_printf(out, " cpu %u: %llu,", cpu, (unsigned long long)n);
+	}
+	pr_printf(out, " %llu sections; %llu pending\n", (unsigned long long)done,
+		  (unsigned long long)deferred_init_pending_sections());
+	if (stopped) {
+		pr_printf(out, "interrupted\n");
+		return -EINTR;
+	}
+	return 0;
+}
+
+static bool cpus_runs_long(int argc, char **argv)
+{
+	return argc == 2 && !strcmp(argv[1], "meminit");
+}
+
 static int cmd_cpus(struct printer *out, int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "meminit"))
+		return cpus_meminit(out);
 	if (argc == 1) {
 		smp_dump(out);
 		return 0;
@@ -96,7 +158,7 @@ static int cmd_cpus(struct printer *out, int argc, char **argv)
 	return shell_usage(out, shell_find("cpus"));
 }
 
-SHELL_COMMAND(cpus, .name = "cpus", .usage = "cpus [ping]",
+SHELL_COMMAND(cpus, .name = "cpus", .usage = "cpus [ping|meminit]",
 	      .summary = "list the CPUs and how each started; ping runs a call on each",
 	      .help = "Without an argument: one line per CPU the MADT lists: number,\n"
 		      "APIC id, node (SRAT), state (online: the boot CPU runs the main\n"
@@ -108,5 +170,8 @@ SHELL_COMMAND(cpus, .name = "cpus", .usage = "cpus [ping]",
 		      "its per-CPU area, its APIC id from its own local APIC) and the\n"
 		      "round trip in TSC cycles, then calls all of them at once with\n"
 		      "on_each_cpu().  A CPU that does not answer within 1 s is named.\n"
+		      "meminit: the pending sections of boot memory (deferred_init=new) on\n"
+		      "the APs alone, each its node's, as a job; says how many each did.\n"
 		      "See docs/smp.md.",
-	      .fn = cmd_cpus);
+	      .fn = cmd_cpus,
+	      .runs_long = cpus_runs_long);

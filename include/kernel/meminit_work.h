@@ -31,6 +31,11 @@ void meminit_work_start(void);
  */
 void meminit_work_dump(struct printer *p);
 
+/* meminit_work_wait_for() - the operation is complete only once busy()
+ * (the other CPUs' workers) says false as well: the log's "complete" line
+ * then comes after every CPU is idle again. */
+void meminit_work_wait_for(bool (*busy)(void));
+
 /* meminit_work_running() - is the background operation under way? */
 bool meminit_work_running(void);
 
@@ -42,5 +47,17 @@ bool meminit_work_running(void);
  * once, by kmain() after meminit_work_start().
  */
 void meminit_cpus_start(void);
+
+/*
+ * meminit_cpus_queue() - the same workers, now: one on every online AP
+ * (up to deferred_init_cpus=) whose node has pending sections and whose
+ * previous item is done; returns how many were queued.
+ * meminit_cpus_busy() - is any worker queued or running?
+ * meminit_cpus_stop() - ask the workers to end after their current
+ * section.  For `cpus meminit`.  Context: (main).
+ */
+unsigned meminit_cpus_queue(void);
+bool meminit_cpus_busy(void);
+void meminit_cpus_stop(void);
 
 #endif

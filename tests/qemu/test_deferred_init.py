@@ -235,3 +235,63 @@ def test_dimm_next_to_pending_boot_memory(boot):
     selftest_ok(m)
     assert re.search(r"^0\s+Normal .* yes\s+yes\s+1$", sh(m, "contiguity"), re.M), \
         sh(m, "contiguity")
+
+
+SMP4 = ["-smp", "4"]
+
+
+def memmap_sum(m):
+    """`meminit sum`: (struct pages, reserved, pending, hash)."""
+    out = sh(m, "meminit sum", timeout=120 * SCALE)
+    s = re.search(r"^memmap sum: (\d+) struct pages of boot memory \((\d+) reserved\), "
+                  r"(\d+) pending: ([0-9a-f]{16})$", out, re.M)
+    assert s, out
+    return s.groups()
+
+
+@pytest.mark.usefixtures("multi_thread_tcg")
+def test_four_cpus_initialise_in_parallel_and_the_memmap_is_the_same(boot):
+    """-smp 4 under multi-threaded TCG, 16 GiB of boot RAM.  Held at boot
+    (deferred_init_background=0), `cpus meminit` initialises every pending
+    section on the three APs (each claims its node's sections one at a time),
+    CPU 0 none, while the console answers; every section is counted once.
+    Booted with the defaults, the APs start on it before the prompt beside
+    CPU 0's slices.  Both leave the memmap `meminit sum` sees (every struct
+    page's zone, node and PG_reserved) exactly as deferred_init=old does."""
+    size = "16G"
+    mem = f"{size},slots=4,maxmem=64G"
+    m = boot(cmdline=HOLD, mem=mem, extra=SMP4 + big(size), timeout=300 * SCALE)
+    nodes, _ = pending(m)
+    total = nodes[0][2]
+    assert total > 100, nodes
+    out = sh(m, "cpus meminit", timeout=300 * SCALE)
+    got = re.search(r"^cpus meminit: 3 APs, \d+ ms:((?: cpu \d+: \d+,)+) (\d+) sections; "
+                    r"0 pending$", out, re.M)
+    assert got, out
+    by_cpu = {int(c): int(n) for c, n in re.findall(r"cpu (\d+): (\d+)", got.group(1))}
+    assert by_cpu.get(0) == 0, out                       # CPU 0 only waited
+    assert sum(by_cpu.values()) == int(got.group(2)) == total, out
+    assert set(by_cpu) <= {0, 1, 2, 3}, out
+    print(f"\n`cpus meminit` of {total} sections: {by_cpu}")
+    nodes, out = pending(m)
+    assert nodes[0][2] == 0 and "by CPU" in out, out
+    assert re.search(r"^\s+cpu 0: 0 sections", out, re.M), out
+    selftest_ok(m)
+    held = memmap_sum(m)
+    assert held[2] == "0", held
+    m.kill()
+
+    m = boot(cmdline="", mem=mem, extra=SMP4 + big(size), timeout=300 * SCALE)
+    assert "deferred init: 3 CPUs besides CPU 0 initialise their nodes' sections" in m.output
+    waited = int(re.search(r"deferred init: (\d+) sections \(\d+ MiB\) of boot memory wait",
+                           m.output).group(1))
+    line = re.search(r"deferred init: sections by CPU: (.*)", m.output)
+    if line:  # absent only if CPU 0 did them all before an AP got to run
+        counts = [int(n) for n in re.findall(r"\d+: (\d+)", line.group(1))]
+        assert sum(counts) == waited, line.group(0)
+        print(f"\nbackground init with 4 CPUs: {line.group(1)}")
+    assert memmap_sum(m) == held
+    m.kill()
+
+    e = boot(cmdline="deferred_init=old", mem=mem, extra=SMP4 + big(size), timeout=300 * SCALE)
+    assert memmap_sum(e) == held

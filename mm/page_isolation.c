@@ -258,7 +258,7 @@ int start_isolate_page_range(u64 start_pfn, u64 end_pfn, unsigned flags, u64 *fa
 			continue;
 		zone = page_zone(pfn_to_page(pfn));
 		if (zone != drained)
-			pcp_drain_zone(zone);
+			pcp_drain_each_cpu(zone, NULL);	/* each CPU its own lists */
 		drained = zone;
 	}
 

@@ -241,9 +241,9 @@ void pcp_free(struct zone *zone, struct page *page, unsigned order, int mt)
 }
 
 /*
- * Every CPU's lists of the zone go back to the buddy.  On one CPU this CPU
- * takes each set's lock in turn; with more, each CPU would drain its own
- * (Linux's drain_all_pages() queues work on every CPU).
+ * Every CPU's lists of the zone go back to the buddy, this CPU taking
+ * each set's lock in turn; pcp_drain_each_cpu() below has each CPU drain
+ * its own (Linux's drain_all_pages() queues work on every CPU).
  */
 void pcp_drain_zone(struct zone *zone)
 {
@@ -256,5 +256,90 @@ void pcp_drain_zone(struct zone *zone)
 		if (pcp->count)
 			free_pcppages_bulk(zone, pcp, pcp->count, 0);
 		spin_unlock(&pcp->lock);
+	}
+}
+
+/* CPU cpu's lists of zone to the buddy; returns the pages they held. */
+static unsigned long drain_cpu_zone(struct zone *zone, unsigned cpu)
+{
+	struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+	unsigned long pages;
+
+	spin_lock(&pcp->lock);
+	pages = (unsigned long)pcp->count;
+	if (pages)
+		free_pcppages_bulk(zone, pcp, pcp->count, 0);
+	spin_unlock(&pcp->lock);
+	return pages;
+}
+
+/* What a CPU drains on itself (mm_run_on_cpu()'s fn): one zone or all. */
+struct drain_here {
+	struct zone *zone;	/* [o] NULL: every zone */
+	unsigned long pages;	/* [a] written by the draining CPU, read after it returned */
+};
+static struct drain_here drain_slot[MM_NR_CPUS];	/* [m] one per CPU, outlives a late run */
+
+static void drain_here_fn(void *arg)
+{
+	struct drain_here *d = arg;
+	unsigned cpu = mm_this_cpu();
+	unsigned long pages = 0;
+	struct zone *zone;
+
+	if (d->zone) {
+		pages = drain_cpu_zone(d->zone, cpu);
+	} else {
+		for_each_zone(zone)
+			if (zone->zone_pgdat && zone->zone_pgdat->online)
+				pages += drain_cpu_zone(zone, cpu);
+	}
+	MM_WRITE_ONCE(d->pages, pages);
+}
+
+/* Pages on CPU cpu's lists of zone (NULL: every zone), a snapshot. */
+static unsigned long cpu_pcp_pages(struct zone *zone, unsigned cpu)
+{
+	unsigned long pages = 0;
+	struct zone *z;
+
+	if (zone)
+		return (unsigned long)MM_READ_ONCE(zone_pcp(zone, cpu)->count);
+	for_each_zone(z)
+		if (z->zone_pgdat && z->zone_pgdat->online)
+			pages += (unsigned long)MM_READ_ONCE(zone_pcp(z, cpu)->count);
+	return pages;
+}
+
+void pcp_drain_each_cpu(struct zone *zone, struct pcp_drain_report *r)
+{
+	unsigned cpu;
+
+	for_each_pcp_cpu(cpu) {
+		struct drain_here *d = &drain_slot[cpu];
+		enum pcp_drain_where where = PCP_DRAIN_EMPTY;
+		unsigned long pages = 0;
+		struct zone *z;
+
+		if (cpu_pcp_pages(zone, cpu)) {
+			d->zone = zone;
+			MM_WRITE_ONCE(d->pages, 0);
+			if (!mm_run_on_cpu(cpu, drain_here_fn, d)) {
+				pages = MM_READ_ONCE(d->pages);
+				where = PCP_DRAIN_THERE;
+			} else if (zone) {
+				pages = drain_cpu_zone(zone, cpu);
+				where = PCP_DRAIN_FROM_HERE;
+			} else {
+				for_each_zone(z)
+					if (z->zone_pgdat && z->zone_pgdat->online)
+						pages += drain_cpu_zone(z, cpu);
+				where = PCP_DRAIN_FROM_HERE;
+			}
+		}
+		if (r) {
+			r->pages[cpu] = pages;
+			r->where[cpu] = (u8)where;
+		}
 	}
 }

@@ -441,33 +441,30 @@ SHELL_COMMAND(free, .name = "free", .usage = "free HANDLE|all",
 	      .fn = cmd_free);
 
 /*
- * Every zone's lists of every CPU to the buddy, counting what each CPU's
- * lists held first: the total, then the CPUs whose lists had pages.
+ * Every zone's lists of every CPU to the buddy, each CPU's drained on that
+ * CPU when it is free to (pcp_drain_each_cpu()): the total, then the CPUs
+ * whose lists had pages, each with where its lists were drained.
  */
 static int cmd_drain(struct printer *out, int argc, char **argv)
 {
-	unsigned long pages = 0, per_cpu[MM_NR_CPUS] = { 0 };
+	static struct pcp_drain_report r;	/* 1 KiB: not on the stack */
+	unsigned long pages = 0;
 	const char *sep = " (";
-	unsigned cpu;
-	int nid;
+	unsigned cpu, self = mm_this_cpu();
 
 	if (argc != 1)
 		return shell_usage(out, shell_find("drain"));
-	for_each_online_node(nid) {
-		for (int z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-
-			for_each_pcp_cpu(cpu)
-				per_cpu[cpu] += (unsigned long)zone_pcp(zone, cpu)->count;
-			pages += zone_pcp_count(zone);
-			pcp_drain_zone(zone);
-		}
-	}
+	pcp_drain_each_cpu(NULL, &r);
+	for_each_pcp_cpu(cpu)
+		pages += r.pages[cpu];
 	pr_printf(out, "drain: %lu pages moved from the per-CPU lists to the buddy", pages);
 	for_each_pcp_cpu(cpu) {
-		if (!per_cpu[cpu])
+		if (!r.pages[cpu])
 			continue;
-		pr_printf(out, "%scpu %u: %lu", sep, cpu, per_cpu[cpu]);
+		pr_printf(out, "%scpu %u: %lu", sep, cpu, r.pages[cpu]);
+		if (cpu != self)
+			pr_printf(out, r.where[cpu] == PCP_DRAIN_THERE ? " on cpu %u" :
+				  " from cpu %u (it was busy)", r.where[cpu] == PCP_DRAIN_THERE ? cpu : self);
 		sep = ", ";
 	}
 	pr_printf(out, "%s\n", pages ? ")" : "");
@@ -476,11 +473,13 @@ static int cmd_drain(struct printer *out, int argc, char **argv)
 
 SHELL_COMMAND(drain, .name = "drain", .usage = "drain",
 	      .summary = "empty the per-CPU page lists of every zone into the buddy",
-	      .help = "pcp_drain_zone() on every zone, every CPU's lists, as Linux's\n"
+	      .help = "Every CPU's lists of every zone, each drained on its own CPU (a\n"
+		      "work item; one that runs other work is drained from here), as Linux's\n"
 		      "drain_all_pages().  The pages stay free: they move from the pcp\n"
 		      "lists (zoneinfo's pagesets count) to the buddy (buddyinfo), where\n"
 		      "they merge, and MemFree (the buddy only, as Linux's NR_FREE_PAGES)\n"
-		      "rises by as many.  Prints the total and what each CPU's lists held.",
+		      "rises by as many.  Prints the total and what came back from each\n"
+		      "CPU's lists, and where they were drained.",
 	      .fn = cmd_drain);
 
 /* ---- fill and check ------------------------------------------------------- */

@@ -219,14 +219,27 @@ static void stress_ap(void *arg)
 	stress_free_all(st);
 }
 
-/* Drain every pcp list of every zone; then the free pages of all zones. */
-static unsigned long stress_drained_free(void)
+/* Drain every pcp list of every zone, each CPU's on that CPU when it is
+ * idle (r, may be NULL, says what came back from each); then the free
+ * pages of all zones. */
+static unsigned long stress_drained_free(struct pcp_drain_report *r)
 {
-	struct zone *zone;
-
-	for_each_populated_zone(zone)
-		pcp_drain_zone(zone);
+	pcp_drain_each_cpu(NULL, r);
 	return global_free_pages();
+}
+
+/* The after-run drain: what came back from each CPU's lists, and where. */
+static void stress_drain_line(struct printer *out, const struct pcp_drain_report *r)
+{
+	unsigned cpu, self = mm_this_cpu();
+
+	pr_printf(out, "stress: drained after the run:");
+	for_each_pcp_cpu(cpu)
+		if (r->pages[cpu])
+			pr_printf(out, " cpu %u: %lu%s,", cpu, r->pages[cpu],
+				  cpu == self ? "" : r->where[cpu] == PCP_DRAIN_THERE ? " (on it)" :
+				  " (from CPU 0)");
+	pr_printf(out, " the rest empty\n");
 }
 
 /* "0-3", "0,2", "1-2,5": the CPUs of list into chosen[]; 0 or -EINVAL. */
@@ -461,6 +474,7 @@ static int cmd_stress(struct printer *out, int argc, char **argv)
 {
 	static struct stress_args a;
 	unsigned long free_before, free_after, managed_before, managed_after;
+	static struct pcp_drain_report drained;	/* 1 KiB: not on the job's stack */
 	struct stress_cpu *boot = &stress_cpus[0];
 	bool interrupted = false;
 	unsigned running;
@@ -484,7 +498,7 @@ static int cmd_stress(struct printer *out, int argc, char **argv)
 	stress_hi = a.hi;
 	stress_stop = false;
 	stress_deadline_ns = a.seconds ? ktime_ns() + a.seconds * 1000000000ULL : 0;
-	free_before = stress_drained_free();
+	free_before = stress_drained_free(NULL);
 	managed_before = totalram_pages();
 	running = stress_start(&a, free_before);
 	pr_printf(out, "stress: %u CPUs, orders %u-%u, ", running, a.lo, a.hi);
@@ -506,10 +520,11 @@ static int cmd_stress(struct printer *out, int argc, char **argv)
 		stress_free_all(boot);
 	}
 	interrupted = stress_wait_aps(interrupted);
-	free_after = stress_drained_free();
+	free_after = stress_drained_free(&drained);
 	managed_after = totalram_pages();
 
 	stress_report(out, a.lo, a.hi);
+	stress_drain_line(out, &drained);
 	if (managed_after != managed_before)
 		pr_printf(out, "stress: free pages before %lu, after %lu: not compared, the managed "
 			  "pages changed from %lu to %lu during the run (hotplug)\n", free_before,

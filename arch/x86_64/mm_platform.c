@@ -7,6 +7,8 @@
 #include <arch/paging.h>
 #include <arch/cpu.h>
 #include <arch/smp.h>
+#include <arch/cpu_work.h>
+#include <arch/time.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 
@@ -93,6 +95,56 @@ void mm_direct_map_remove(phys_addr_t start, u64 size)
 unsigned mm_this_cpu(void)
 {
 	return this_cpu()->cpu;
+}
+
+/* One item per CPU for mm_run_on_cpu(): the function and argument it
+ * runs, set before it is queued (the queue's lock orders them). */
+struct run_item {
+	struct cpu_work work;
+	void (*fn)(void *arg);
+	void *arg;
+};
+static struct run_item run_items[SMP_MAX_CPUS];
+
+static void run_item_fn(struct cpu_work *w)
+{
+	struct run_item *r = (struct run_item *)w;
+
+	r->fn(r->arg);
+}
+
+int mm_run_on_cpu(unsigned cpu, void (*fn)(void *arg), void *arg)
+{
+	struct run_item *r;
+	u64 deadline;
+	int err;
+
+	if (cpu == this_cpu()->cpu) {
+		fn(arg);
+		return 0;
+	}
+	if (cpu >= SMP_MAX_CPUS || !smp_cpu(cpu) || smp_cpu(cpu)->state != CPU_ONLINE)
+		return -ENODEV;
+	r = &run_items[cpu];
+	if (smp_work_running(cpu) || cpu_work_current(cpu) || cpu_work_queued(cpu) ||
+	    (r->work.fn && !cpu_work_done(&r->work)))
+		return -EBUSY;
+	r->fn = fn;
+	r->arg = arg;
+	r->work.fn = run_item_fn;
+	r->work.name = "mm call";
+	err = queue_work_on(cpu, &r->work);
+	if (err)
+		return err;
+	deadline = ktime_ns() + (u64)SMP_CALL_TIMEOUT_MS * 1000000;
+	while (!cpu_work_done(&r->work)) {
+		if (ktime_ns() > deadline) {
+			pr_warn("mm: CPU %u did not run %p within %u ms", cpu, (void *)fn, SMP_CALL_TIMEOUT_MS);
+			return -ETIMEDOUT;
+		}
+		cpu_relax();
+	}
+	return 0;
 }
 
 u64 mm_cycles(void)

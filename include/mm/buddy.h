@@ -89,6 +89,22 @@ unsigned long zone_free_list_count(const struct zone *zone, unsigned order, int 
 void pcp_drain_zone(struct zone *zone);
 
 /*
+ * pcp_drain_each_cpu() - the same for zone (NULL: every zone), but each
+ * CPU's lists drained on that CPU (mm_run_on_cpu(), as Linux's
+ * drain_all_pages() queues a drain on every CPU), a CPU that runs other
+ * work (or does not answer) drained from here as pcp_drain_zone() does.
+ * r (may be NULL) gets, per CPU, the pages that came back and where they
+ * were drained.  Used by `drain` and before isolation and offlining.
+ * Context: (main), no spinlock held; waits for the other CPUs.
+ */
+enum pcp_drain_where { PCP_DRAIN_EMPTY, PCP_DRAIN_THERE, PCP_DRAIN_FROM_HERE };
+struct pcp_drain_report {
+	unsigned long pages[MM_NR_CPUS];	/* [o] pages that came back from each CPU's lists */
+	u8 where[MM_NR_CPUS];			/* [o] enum pcp_drain_where */
+};
+void pcp_drain_each_cpu(struct zone *zone, struct pcp_drain_report *r);
+
+/*
  * zone_alloc_pages() - 2^order pages from zone z, ignoring watermarks:
  * through the pcp lists for order <= 3 (unless __GFP_NOPCP), else the
  * buddy; then prepared (refcount 1 on every page, flags cleared, poison

@@ -151,6 +151,19 @@ void mm_direct_map_remove(phys_addr_t start, u64 size);
 unsigned mm_this_cpu(void);
 
 /*
+ * mm_run_on_cpu() - run fn(arg) on CPU cpu and wait until it returned, as
+ * Linux's drain_all_pages() runs its drain on each CPU: on the calling CPU
+ * directly; on another one only while it runs nothing else (its idle loop
+ * takes fn as a work item, no lock held, interrupts on).  Returns 0 when
+ * fn ran there; -EBUSY when that CPU runs other work, -ENODEV when it is
+ * not online, -ETIMEDOUT when it did not answer within a second (fn may
+ * still run later: arg must outlive the call); the caller then does the
+ * work from where it is.  Host: only the calling thread's CPU (-EBUSY for
+ * the others).  Context: (main) or any CPU, no spinlock held.
+ */
+int mm_run_on_cpu(unsigned cpu, void (*fn)(void *arg), void *arg);
+
+/*
  * MM_READ_ONCE(x) / MM_WRITE_ONCE(x, v) - a relaxed atomic load / store of
  * x, for a field written under its lock and read as a snapshot without
  * it (the watermark check reads the buddy's counters; the buddy reads a

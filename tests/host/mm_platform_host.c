@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <mm/platform.h>
+#include <lib/errno.h>
 #include <mm/page.h>
 #include <mm/sparse.h>
 #include <mm/mmzone.h>
@@ -207,6 +208,15 @@ phys_addr_t mm_page_table_in(phys_addr_t start, phys_addr_t end)
 unsigned mm_this_cpu(void)
 {
 	return host_cpu;
+}
+
+/* mm_run_on_cpu() - platform.h: the calling thread's own CPU only. */
+int mm_run_on_cpu(unsigned cpu, void (*fn)(void *arg), void *arg)
+{
+	if (cpu != host_cpu)
+		return -EBUSY;
+	fn(arg);
+	return 0;
 }
 
 u64 mm_cycles(void)

@@ -77,6 +77,12 @@ def test_stress_four_cpus(boot):
     check_report(out, 4)
     free = FREE.search(out)
     assert free and free.group(3) == "equal, no page lost", out
+    # the pages each CPU freed last sit on its own lists: each AP, idle
+    # again, drained them on itself (a work item), as drain_all_pages()
+    drained = re.search(r"^stress: drained after the run:(.*) the rest empty$", out, re.M)
+    assert drained, out
+    aps = re.findall(r"cpu ([1-3]): \d+ \(([^)]*)\)", drained.group(1))
+    assert aps and all(where == "on it" for _, where in aps), drained.group(0)
     check_consistent(m)
     # the APs only, CPU 0 waiting in the job
     out = hp.sh(m, "stress -n 2000 cpus=1-3 orders=2-5", timeout=STRESS_TIMEOUT)

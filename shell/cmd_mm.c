@@ -332,8 +332,8 @@ SHELL_COMMAND(numa, .name = "numa", .usage = "numa",
 	      .help = "Nodes come from the ACPI SRAT (one node without it); distances\n"
 		      "from the SLIT (10 local, 20 remote without it).  Each node's CPUs\n"
 		      "and the CPU table (APIC id, ACPI UID, proximity domain, node) come\n"
-		      "from the MADT and the SRAT's processor affinity; mm runs on\n"
-		      "CPU 0 only (`cpus`: the others).  Also lists the ranges SRAT marks hotpluggable, where\n"
+		      "from the MADT and the SRAT's processor affinity; mm's operations\n"
+		      "run on CPU 0 (`cpus`: the others and what they run).  Also lists the ranges SRAT marks hotpluggable, where\n"
 		      "memory may appear later.",
 	      .fn = cmd_numa);
 

@@ -335,14 +335,15 @@ struct page *zone_alloc_pages(struct zone *z, gfp_t gfp, unsigned order)
 	return page;
 }
 
-int zone_free_pages(struct zone *z, struct page *page, unsigned order)
+/* zone_free_pages() with or without the pcp lists (orders up to 3). */
+static int zone_free_pages_via(struct zone *z, struct page *page, unsigned order, bool via_pcp)
 {
 	u64 pfn = page_to_pfn(page);
 
 	if (free_pages_prepare(z, page, order))
 		return -EINVAL;
 	MM_STAT_ADD(z->ev.free_pages[order], 1);
-	if (order <= PAGE_ALLOC_COSTLY_ORDER) {
+	if (order <= PAGE_ALLOC_COSTLY_ORDER && via_pcp) {
 		pcp_free(z, page, order, buddy_list_mt(pfn));
 	} else {
 		spin_lock(&z->lock);
@@ -352,8 +353,13 @@ int zone_free_pages(struct zone *z, struct page *page, unsigned order)
 	return 0;
 }
 
-/* Contract in gfp.h. */
-int free_pages(struct page *page, unsigned order)
+int zone_free_pages(struct zone *z, struct page *page, unsigned order)
+{
+	return zone_free_pages_via(z, page, order, true);
+}
+
+/* free_pages() and free_pages_nopcp(): the pfn checked, then its zone's free. */
+static int free_pages_via(struct page *page, unsigned order, bool via_pcp)
 {
 	u64 pfn = page_to_pfn(page);
 
@@ -361,7 +367,19 @@ int free_pages(struct page *page, unsigned order)
 		bad_page(pfn, pfn, order, "freeing", "no memmap for this pfn");
 		return -EINVAL;
 	}
-	return zone_free_pages(page_zone(page), page, order);
+	return zone_free_pages_via(page_zone(page), page, order, via_pcp);
+}
+
+/* Contract in gfp.h. */
+int free_pages(struct page *page, unsigned order)
+{
+	return free_pages_via(page, order, true);
+}
+
+/* Contract in gfp.h. */
+int free_pages_nopcp(struct page *page, unsigned order)
+{
+	return free_pages_via(page, order, false);
 }
 
 /* A boot block whose pages are already reset: counted as managed, to the

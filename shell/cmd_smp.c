@@ -16,6 +16,10 @@
 #include <kernel/time.h>
 #include <mm/deferred_init.h>
 #include <mm/mmzone.h>
+#include <mm/gfp.h>
+#include <mm/buddy.h>
+#include <arch/cpu_work.h>
+#include <lib/kstrtox.h>
 
 /* What a pinged CPU writes about itself, from its own registers. */
 struct ping_answer {
@@ -140,6 +144,106 @@ static int cpus_meminit(struct printer *out)
 	return 0;
 }
 
+/*
+ * `cpus alloc pcp|zone NCPUS COUNT`: why pcp lists exist, measured.  CPUs
+ * 0 .. NCPUS-1 each allocate one order-0 page and free it again, COUNT
+ * times, all starting together (the APs as work items that wait for a
+ * flag, CPU 0 inside the command): `pcp` through their own pcp lists,
+ * `zone` with __GFP_NOPCP and free_pages_nopcp(), every one through
+ * zone->lock.  Each CPU times its own loop (TSC); the command prints each
+ * CPU's cycles per alloc+free and their mean.  With pcp the CPUs share no
+ * lock and the mean stays flat as CPUs are added; with zone->lock alone
+ * they queue on it.  The console waits meanwhile (a few milliseconds).
+ */
+#define ALLOC_MAX_COUNT	10000000ULL
+
+struct alloc_run {
+	u64 count;		/* alloc+free pairs to do */
+	bool zone_only;		/* __GFP_NOPCP and free_pages_nopcp() */
+	u64 cycles;		/* its loop, TSC */
+	u64 failed;		/* allocations that found no page */
+};
+
+static struct alloc_run alloc_runs[SMP_MAX_CPUS];
+static bool alloc_go;	/* set by CPU 0 when every AP waits (atomic) */
+
+static void alloc_loop(void *arg)
+{
+	struct alloc_run *r = arg;
+	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | (r->zone_only ? __GFP_NOPCP : 0);
+	u64 t0;
+
+	while (!__atomic_load_n(&alloc_go, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	t0 = rdtsc();
+	for (u64 i = 0; i < r->count; i++) {
+		struct page *page = alloc_pages(gfp, 0);
+
+		if (!page) {
+			r->failed++;
+			continue;
+		}
+		if (r->zone_only)
+			free_pages_nopcp(page, 0);
+		else
+			free_pages(page, 0);
+	}
+	r->cycles = rdtsc() - t0;
+}
+
+static int cpus_alloc(struct printer *out, const char *mode, const char *ncpus, const char *count)
+{
+	unsigned long long n, cnt;
+	u64 sum = 0;
+	bool zone_only;
+
+	if ((strcmp(mode, "pcp") && strcmp(mode, "zone")) || kstrtoull(ncpus, strlen(ncpus), &n) ||
+	    kstrtoull(count, strlen(count), &cnt) || !n || !cnt || cnt > ALLOC_MAX_COUNT)
+		return shell_usage(out, shell_find("cpus"));
+	zone_only = !strcmp(mode, "zone");
+	if (n > smp_nr_online() || n > MM_NR_CPUS) {
+		pr_printf(out, "cpus alloc: %llu CPUs asked, %u online\n", n, smp_nr_online());
+		return -EINVAL;
+	}
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		const struct percpu *pc = smp_cpu(cpu);
+
+		if (!pc || pc->state != CPU_ONLINE || (cpu && (smp_work_running(cpu) ||
+							   cpu_work_current(cpu)))) {
+			pr_printf(out, "cpus alloc: CPU %u is not online and idle\n", cpu);
+			return -EBUSY;
+		}
+	}
+	pcp_drain_each_cpu(NULL, NULL);	/* every CPU starts from empty lists */
+	__atomic_store_n(&alloc_go, false, __ATOMIC_RELEASE);
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		alloc_runs[cpu] = (struct alloc_run){ .count = cnt, .zone_only = zone_only };
+		if (cpu && smp_start_work(cpu, alloc_loop, &alloc_runs[cpu])) {
+			pr_printf(out, "cpus alloc: CPU %u did not take the work\n", cpu);
+			n = cpu;	/* the ones started run with CPU 0 */
+			break;
+		}
+	}
+	__atomic_store_n(&alloc_go, true, __ATOMIC_RELEASE);
+	alloc_loop(&alloc_runs[0]);
+	for (unsigned cpu = 1; cpu < n; cpu++)
+		while (smp_work_running(cpu))
+			cpu_relax();
+	pcp_drain_each_cpu(NULL, NULL);
+	pr_printf(out, "cpus alloc: %s, %llu CPUs, %llu order-0 alloc+free each\n",
+		  zone_only ? "zone->lock only" : "pcp lists", n, cnt);
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		const struct alloc_run *r = &alloc_runs[cpu];
+
+		sum += r->cycles / cnt;
+		pr_printf(out, "  cpu %u: %llu cycles per alloc+free%s\n", cpu,
+			  (unsigned long long)(r->cycles / cnt), r->failed ? " (some failed)" : "");
+	}
+	pr_printf(out, "cpus alloc: mean %llu cycles per alloc+free per CPU\n",
+		  (unsigned long long)(sum / n));
+	return 0;
+}
+
 static bool cpus_runs_long(int argc, char **argv)
 {
 	return argc == 2 && !strcmp(argv[1], "meminit");
@@ -149,6 +253,8 @@ static int cmd_cpus(struct printer *out, int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "meminit"))
 		return cpus_meminit(out);
+	if (argc == 5 && !strcmp(argv[1], "alloc"))
+		return cpus_alloc(out, argv[2], argv[3], argv[4]);
 	if (argc == 1) {
 		smp_dump(out);
 		return 0;
@@ -158,7 +264,7 @@ static int cmd_cpus(struct printer *out, int argc, char **argv)
 	return shell_usage(out, shell_find("cpus"));
 }
 
-SHELL_COMMAND(cpus, .name = "cpus", .usage = "cpus [ping|meminit]",
+SHELL_COMMAND(cpus, .name = "cpus", .usage = "cpus [ping|meminit|alloc pcp|zone NCPUS COUNT]",
 	      .summary = "list the CPUs and how each started; ping runs a call on each",
 	      .help = "Without an argument: one line per CPU the MADT lists: number,\n"
 		      "APIC id, node (SRAT), state (online: the boot CPU runs the main\n"
@@ -172,6 +278,9 @@ SHELL_COMMAND(cpus, .name = "cpus", .usage = "cpus [ping|meminit]",
 		      "on_each_cpu().  A CPU that does not answer within 1 s is named.\n"
 		      "meminit: the pending sections of boot memory (deferred_init=new) on\n"
 		      "the APs alone, each its node's, as a job; says how many each did.\n"
+		      "alloc pcp|zone NCPUS COUNT: CPUs 0..NCPUS-1 each allocate and free an\n"
+		      "order-0 page COUNT times at once, through their pcp lists or through\n"
+		      "zone->lock only, and say the cycles each took per alloc+free.\n"
 		      "See docs/smp.md.",
 	      .fn = cmd_cpus,
 	      .runs_long = cpus_runs_long);

@@ -74,6 +74,12 @@ struct page *alloc_pages_kept(gfp_t gfp, unsigned order);
  */
 int free_pages(struct page *page, unsigned order);
 
+/* free_pages_nopcp() - the same straight to the buddy under zone->lock,
+ * never through the pcp lists: with __GFP_NOPCP allocations, the
+ * zone-lock-only design that pcp lists exist to avoid (`cpus alloc zone`
+ * measures it).  Context: as free_pages(). */
+int free_pages_nopcp(struct page *page, unsigned order);
+
 /* Page poisoning: fill freed pages with a pattern, check it on allocation.
  * Off by default; hot-added memory is never poisoned. */
 void page_poison_enable(bool on);

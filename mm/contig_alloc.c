@@ -348,7 +348,7 @@ struct page *alloc_contig_pages(u64 nr_pages, gfp_t gfp, int nid, bool frozen)
 	if (nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid)->online)
 		nid = 0;
 	zonelist = &NODE_DATA(nid)->node_zonelist;
-	for (int i = 0; (zone = zonelist->zones[i]) != NULL; i++) {
+	for (int i = 0; (zone = zonelist_zone(zonelist, i)) != NULL; i++) {
 		u64 pfn;
 
 		if ((int)zone->idx > (int)gfp_zone(gfp) || !managed_zone(zone))

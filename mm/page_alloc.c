@@ -753,19 +753,30 @@ static void build_zonelist(struct pglist_data *pgdat)
 			struct zone *zone = &NODE_DATA(order[i])->node_zones[z];
 
 			if (z != ZONE_DEVICE && populated_zone(zone))
-				pgdat->node_zonelist.zones[n++] = zone;
+				MM_WRITE_ONCE(pgdat->node_zonelist.zones[n++], zone);
 		}
-	pgdat->node_zonelist.zones[n] = NULL;
+	MM_WRITE_ONCE(pgdat->node_zonelist.zones[n], NULL);
 }
 
+/*
+ * Each list rebuilt in place between two bumps of its sequence count
+ * (mmzone.h, struct zonelist): walkers on other CPUs see whole entries,
+ * and retry a failed walk that overlapped a rebuild.
+ */
 void build_all_zonelists(void)
 {
 	int nid;
 
 	for (nid = 0; nid < MAX_NUMNODES; nid++) {
-		NODE_DATA(nid)->node_zonelist.zones[0] = NULL;
+		struct zonelist *zl = &NODE_DATA(nid)->node_zonelist;
+
+		/* odd: rebuilding (acquire: the entries' stores stay after it) */
+		__atomic_fetch_add(&zl->seq, 1, __ATOMIC_ACQ_REL);
 		if (NODE_DATA(nid)->online)
 			build_zonelist(NODE_DATA(nid));
+		else
+			MM_WRITE_ONCE(zl->zones[0], NULL);
+		__atomic_fetch_add(&zl->seq, 1, __ATOMIC_RELEASE);	/* even: done */
 	}
 }
 
@@ -812,7 +823,7 @@ static struct page *get_page_from_freelist(int nid, gfp_t gfp, unsigned order,
 	int highest = (int)gfp_zone(gfp);
 	struct zone *zone, *preferred = NULL;
 
-	for (int i = 0; (zone = zonelist->zones[i]) != NULL; i++) {
+	for (int i = 0; (zone = zonelist_zone(zonelist, i)) != NULL; i++) {
 		bool other_node = zone->zone_pgdat->node_id != nid;
 		struct page *page;
 
@@ -852,7 +863,7 @@ static bool drain_zonelist_pcp(int nid)
 	struct zone *zone;
 	bool drained = false;
 
-	for (int i = 0; (zone = NODE_DATA(nid)->node_zonelist.zones[i]) != NULL; i++) {
+	for (int i = 0; (zone = zonelist_zone(&NODE_DATA(nid)->node_zonelist, i)) != NULL; i++) {
 		if (zone_pcp_count(zone)) {
 			pcp_drain_zone(zone);
 			drained = true;
@@ -887,11 +898,17 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned order)
 	if (nid == NUMA_NO_NODE)
 		nid = 0;
 	if (order <= MAX_PAGE_ORDER && nid >= 0 && nid < MAX_NUMNODES) {
-		page = get_page_from_freelist(nid, gfp, order, ALLOC_WMARK_LOW | cma);
-		if (!page)
-			page = get_page_from_freelist(nid, gfp, order, slow_flags);
-		if (!page && drain_zonelist_pcp(nid))
-			page = get_page_from_freelist(nid, gfp, order, slow_flags);
+		const struct zonelist *zl = &NODE_DATA(nid)->node_zonelist;
+		u32 seq;
+
+		do {	/* again if a rebuild of the zonelist overlapped the walks */
+			seq = zonelist_read_begin(zl);
+			page = get_page_from_freelist(nid, gfp, order, ALLOC_WMARK_LOW | cma);
+			if (!page)
+				page = get_page_from_freelist(nid, gfp, order, slow_flags);
+			if (!page && drain_zonelist_pcp(nid))
+				page = get_page_from_freelist(nid, gfp, order, slow_flags);
+		} while (!page && zonelist_read_retry(zl, seq));
 	}
 	if (!page && !(gfp & __GFP_NOWARN)) {
 		gfp_names(gfp, names, sizeof(names));

@@ -187,9 +187,43 @@ static inline bool zone_spans_pfn(const struct zone *z, u64 pfn)
 /* A zonelist: the zones to try for an allocation, best first. */
 #define MAX_ZONES_PER_ZONELIST	(MAX_NUMNODES * MAX_NR_ZONES)
 
+/*
+ * Rebuilt in place by build_all_zonelists() (mem_hotplug_lock) while other
+ * CPUs walk it without a lock: each entry is stored and loaded whole
+ * (MM_WRITE_ONCE / zonelist_zone()), so a walker always sees zone
+ * pointers, and seq is odd while a rebuild runs and bumped again after it.
+ * A walk that failed retries when seq says a rebuild overlapped it
+ * (zonelist_read_begin() / zonelist_read_retry()), so it never fails
+ * because it saw half of the old list and half of the new.
+ */
 struct zonelist {
-	struct zone *zones[MAX_ZONES_PER_ZONELIST + 1]; /* [h] NULL-terminated */
+	u32 seq;					/* [h] odd during a rebuild (atomic) */
+	struct zone *zones[MAX_ZONES_PER_ZONELIST + 1]; /* [h] NULL-terminated (atomic entries) */
 };
+
+/* zonelist_zone() - entry i of zl, read without the lock. */
+static inline struct zone *zonelist_zone(const struct zonelist *zl, int i)
+{
+	/* acquire: zonelist_read_retry()'s load of seq comes after it */
+	return __atomic_load_n(&zl->zones[i], __ATOMIC_ACQUIRE);
+}
+
+/* zonelist_read_begin() - the sequence a walk starts at, after any rebuild
+ * in progress (it spins while the count is odd); zonelist_read_retry() -
+ * did a rebuild start or end since? */
+static inline u32 zonelist_read_begin(const struct zonelist *zl)
+{
+	u32 seq;
+
+	while ((seq = __atomic_load_n(&zl->seq, __ATOMIC_ACQUIRE)) & 1)
+		lock_cpu_relax();
+	return seq;
+}
+
+static inline bool zonelist_read_retry(const struct zonelist *zl, u32 seq)
+{
+	return __atomic_load_n(&zl->seq, __ATOMIC_ACQUIRE) != seq;
+}
 
 struct pglist_data {
 	int node_id;				/* [c] nid */

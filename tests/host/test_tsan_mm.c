@@ -216,6 +216,18 @@ static void *drain_worker(void *p)
 	return p;
 }
 
+/* The rebuilder: the zonelists rebuilt in place, DRAINS times, while the
+ * allocators walk them (alloc_pages(): none may fail for it). */
+static void *rebuild_worker(void *p)
+{
+	host_cpu = DRAIN_CPU;
+	for (unsigned i = 0; i < DRAINS; i++) {
+		build_all_zonelists();
+		sched_yield();
+	}
+	return p;
+}
+
 /* A 64 MiB Normal zone, all free, low watermark 64: pcp high is then
  * 64 pages and batch 3, so the lists fill and drain all the time.  Its
  * pageblocks are unmovable, or, mixed, movable: unmovable allocations
@@ -238,7 +250,7 @@ static void mm_zone(bool mixed)
 }
 
 /* Run the allocators and the drainer, then check every count exactly. */
-static void mm_run(bool alloc_pages_path, bool mixed)
+static void mm_run_with(bool alloc_pages_path, bool mixed, void *(*other)(void *))
 {
 	pthread_t th[NR_ALLOCATORS], drainer;
 	struct mm_arg args[NR_ALLOCATORS] = { 0 };
@@ -259,7 +271,7 @@ static void mm_run(bool alloc_pages_path, bool mixed)
 		args[i].seed = 0x9e3779b97f4a7c15ULL * (i + 1);
 		CHECK_EQ(pthread_create(&th[i], NULL, mm_worker, &args[i]), 0);
 	}
-	CHECK_EQ(pthread_create(&drainer, NULL, drain_worker, NULL), 0);
+	CHECK_EQ(pthread_create(&drainer, NULL, other, NULL), 0);
 	for (unsigned i = 0; i < NR_ALLOCATORS; i++)
 		pthread_join(th[i], NULL);
 	pthread_join(drainer, NULL);
@@ -299,6 +311,11 @@ static void mm_run(bool alloc_pages_path, bool mixed)
 	list_cpus(1);
 }
 
+static void mm_run(bool alloc_pages_path, bool mixed)
+{
+	mm_run_with(alloc_pages_path, mixed, drain_worker);
+}
+
 HTEST(tsan_pcp_and_buddy_on_three_cpus_with_a_drainer)
 {
 	mm_run(false, false);
@@ -312,6 +329,13 @@ HTEST(tsan_alloc_pages_on_three_cpus_with_a_drainer)
 HTEST(tsan_movable_and_unmovable_on_three_cpus_with_a_drainer)
 {
 	mm_run(true, true);
+}
+
+/* The zonelists rebuilt in place (as online and offline do) while three
+ * CPUs allocate through them: no allocation fails, nothing races. */
+HTEST(tsan_alloc_pages_while_zonelists_are_rebuilt)
+{
+	mm_run_with(true, false, rebuild_worker);
 }
 
 /* ---- deferred memmap init on several CPUs ----------------------------------- */

@@ -27,16 +27,16 @@
  * the two cannot be compared, and the report says so instead.
  *
  * What the APs read without a lock while they allocate, and CPU 0's
- * hotplug may change meanwhile (none went wrong in tests/qemu/test_stress.py,
- * but none is made safe for readers either): the node's zonelist, rebuilt
- * in place by online and offline; a zone's watermarks, lowmem_reserve and
- * managed_pages, read by the watermark check; the spans that
- * page_zone() and the free path's checks use.  Two things stress avoids
- * rather than fixes: deferred_grow_zone() (deferred init's counts are the
- * main loop's, so the run waits until deferred init is done), and any
- * message from an AP (the log ring has no lock: allocations use
- * __GFP_NOWARN, and the APs print nothing; a bad page report, or an
- * MM_WARN_ON() on an AP, would still print from there).
+ * hotplug may change meanwhile: the node's zonelist, rebuilt in place by
+ * online and offline (entries whole, a sequence count: a walk that failed
+ * during a rebuild walks again, mmzone.h); a zone's watermarks,
+ * lowmem_reserve and managed_pages, read by the watermark check (atomic
+ * snapshots); and, not made safe yet (no zone span seqlock), the spans
+ * that the free path's checks use.  deferred_grow_zone() is safe on an AP
+ * (its sections are claimed, mm/deferred_init.c), but the run still waits
+ * for deferred init to finish: its sections would raise the free pages
+ * the accounting check compares.  The log has its own lock, so an AP's
+ * bad page report or MM_WARN_ON() prints whole.
  *
  * Context: (main) and the command's job; the APs' loops as said.
  */

@@ -68,6 +68,8 @@ def boot_once(gib, vcpus, iso):
     try:
         m.start()
         m.wait_boot(timeout=900 * memlab.SCALE)   # waits for the "complete" line
+        if vcpus > 1:   # printed just after it
+            m.wait_for(BY_CPU, timeout=60 * memlab.SCALE)
         done = int(COMPLETE.search(m.output).group(1))
         line = BY_CPU.search(m.output)
         by_cpu = {int(c): int(n) for c, n in re.findall(r"(\d+): (\d+)", line.group(1))} \

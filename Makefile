@@ -86,6 +86,20 @@ VIRTIO_MEM_OBJS := \
 	drivers/virtio/virtio_mem_plug.o \
 	drivers/virtio/virtio_mem_dump.o
 
+# The AML interpreter (drivers/acpi/aml/, docs/aml.md): freestanding, its
+# host needs in include/drivers/aml_platform.h.
+AML_OBJS := \
+	drivers/acpi/aml/aml_object.o \
+	drivers/acpi/aml/aml_parse.o \
+	drivers/acpi/aml/aml_namespace.o \
+	drivers/acpi/aml/aml_exec.o \
+	drivers/acpi/aml/aml_ops.o \
+	drivers/acpi/aml/aml_convert.o \
+	drivers/acpi/aml/aml_store.o \
+	drivers/acpi/aml/aml_region.o \
+	drivers/acpi/aml/aml_eval.o \
+	drivers/acpi/aml/aml_print.o
+
 DRIVER_OBJS := \
 	drivers/serial/uart16550.o \
 	drivers/video/font8x8.o \
@@ -105,6 +119,7 @@ DRIVER_OBJS := \
 	drivers/acpi/numa_cpus.o \
 	drivers/acpi/nfit.o \
 	drivers/acpi/acpidump.o \
+	$(AML_OBJS) \
 	drivers/nvdimm/nd.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
@@ -484,6 +499,18 @@ HOST_SUITE_mm_cmds := tests/host/test_mm_cmds.c tests/host/virtio_mem_fake.c $(V
 # (tests/host/test_tsan_mm.c).  Built with -fsanitize=thread instead of ASan
 # and UBSan, which cannot share a binary with it: its own objects
 # (build/host-tsan-obj/) and rule below.  A race TSan sees fails the run.
+# The AML interpreter over a fake machine (tests/host/aml_fake.c), with the
+# ASL tables of tests/host/aml/ compiled by iasl into build/aml/, and
+# each result compared with ACPICA's acpiexec on the same tables.
+AML_SRCS := $(AML_OBJS:.o=.c)
+AML_ASL := $(sort $(wildcard tests/host/aml/*.asl))
+AML_AML := $(patsubst tests/host/aml/%.asl,$(B)/aml/%.aml,$(AML_ASL))
+$(B)/aml/%.aml: tests/host/aml/%.asl
+	@mkdir -p $(B)/aml
+	iasl -vs -vw 3144 -vw 3145 -p $(B)/aml/$* $< > $(B)/aml/$*.log 2>&1 || { cat $(B)/aml/$*.log; exit 1; }
+HOST_SUITES += aml
+HOST_SUITE_aml := tests/host/test_aml.c tests/host/test_aml_ref.c tests/host/aml_fake.c $(AML_SRCS)
+$(B)/host-tests-aml: | $(AML_AML)
 HOST_SUITES += tsan
 HOST_SUITE_tsan := tests/host/test_tsan_mm.c
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))

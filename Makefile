@@ -98,7 +98,8 @@ AML_OBJS := \
 	drivers/acpi/aml/aml_store.o \
 	drivers/acpi/aml/aml_region.o \
 	drivers/acpi/aml/aml_eval.o \
-	drivers/acpi/aml/aml_print.o
+	drivers/acpi/aml/aml_print.o \
+	drivers/acpi/aml_kernel.o
 
 DRIVER_OBJS := \
 	drivers/serial/uart16550.o \
@@ -180,6 +181,7 @@ SHELL_OBJS := \
 	shell/cmd_smp.o \
 	shell/cmd_stress.o \
 	shell/cmd_acpi.o \
+	shell/cmd_aml.o \
 	shell/cmd_kernel.o \
 	shell/cmd_memmap.o \
 	shell/cmd_mech.o \
@@ -502,7 +504,7 @@ HOST_SUITE_mm_cmds := tests/host/test_mm_cmds.c tests/host/virtio_mem_fake.c $(V
 # The AML interpreter over a fake machine (tests/host/aml_fake.c), with the
 # ASL tables of tests/host/aml/ compiled by iasl into build/aml/, and
 # each result compared with ACPICA's acpiexec on the same tables.
-AML_SRCS := $(AML_OBJS:.o=.c)
+AML_SRCS := $(filter-out drivers/acpi/aml_kernel.c,$(AML_OBJS:.o=.c))
 AML_ASL := $(sort $(wildcard tests/host/aml/*.asl))
 AML_AML := $(patsubst tests/host/aml/%.asl,$(B)/aml/%.aml,$(AML_ASL))
 $(B)/aml/%.aml: tests/host/aml/%.asl

@@ -11,11 +11,14 @@
 #include <arch/traps.h>
 #include <lib/string.h>
 #include <lib/errno.h>
+#include "internal.h"
 
 static int cmd_acpi(struct printer *out, int argc, char **argv)
 {
 	const char *what = argc == 2 ? argv[1] : "tables";
 
+	if (argc >= 2 && (!strcmp(argv[1], "ns") || !strcmp(argv[1], "eval") || !strcmp(argv[1], "trace")))
+		return cmd_acpi_aml(out, argc, argv);
 	if (argc > 2)
 		return shell_usage(out, shell_find("acpi"));
 	if (!strcmp(what, "tables"))
@@ -41,7 +44,7 @@ static int cmd_acpi(struct printer *out, int argc, char **argv)
 	return 0;
 }
 
-SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|mcfg|nfit|events|irq]",
+SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|mcfg|nfit|events|irq] | acpi ns [PATH] | acpi eval PATH [ARGS...] | acpi trace on|off",
 	      .summary = "ACPI tables, interrupt controllers, SCI and GPE events",
 	      .help = "acpi tables: the root table (RSDT or XSDT) and every table it\n"
 		      "  points to, plus the DSDT from the FADT: signature, address,\n"
@@ -56,7 +59,12 @@ SHELL_COMMAND(acpi, .name = "acpi", .usage = "acpi [tables|fadt|madt|srat|slit|m
 		      "acpi events: the SCI, the GPE0 block and which GPEs have handlers.\n"
 		      "acpi irq: the I/O APIC lines in use, with their trigger mode.\n"
 		      "The tables' bytes: `acpidump`, and one file per table in\n"
-		      "/sys/firmware/acpi/tables/ (`hexdump -C` shows one); docs/acpi.md.",
+		      "/sys/firmware/acpi/tables/ (`hexdump -C` shows one); docs/acpi.md.\n"
+		      "acpi ns [PATH]: the AML namespace (DSDT and SSDTs) from PATH down,\n"
+		      "  each name with its type (docs/aml.md).\n"
+		      "acpi eval PATH [ARGS...]: evaluate PATH (run a method with integer\n"
+		      "  or \"string\" arguments) and print the result as acpiexec does.\n"
+		      "acpi trace on|off: log every method entered, its arguments and result.",
 	      .fn = cmd_acpi);
 
 static int cmd_acpidump(struct printer *out, int argc, char **argv)

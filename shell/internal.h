@@ -65,4 +65,9 @@ struct contig_range {
 
 extern struct contig_range contig_ranges[CONTIG_MAX_RANGES];	/* allocated ranges */
 
+/* ---- shell/cmd_aml.c: `acpi ns|eval|trace`, called by `acpi` ------------- */
+
+struct printer;
+int cmd_acpi_aml(struct printer *out, int argc, char **argv);
+
 #endif

@@ -127,6 +127,16 @@ unsigned acpi_dump_tables(struct printer *p, const char *sig);
 /* acpi_dump() - every table seen, with address, length, OEM and status. */
 void acpi_dump(struct printer *p);
 
+/*
+ * The AML namespace (drivers/acpi/aml_kernel.c over drivers/acpi/aml/):
+ * acpi_aml_init() loads the DSDT and every SSDT, runs \_PIC(1) and the
+ * _STA/_INI walk (context: boot, after ACPI mode and PCI); acpi_aml() is
+ * the namespace, or NULL.
+ */
+struct aml_ns;
+void acpi_aml_init(void);
+struct aml_ns *acpi_aml(void);
+
 /* acpi_checksum_ok() - true if len bytes at p sum to 0 (mod 256). */
 bool acpi_checksum_ok(const void *p, size_t len);
 

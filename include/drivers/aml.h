@@ -186,15 +186,12 @@ void aml_put(struct aml_ns *ns, struct aml_obj *o);
 
 /* Nodes. */
 struct aml_node *aml_lookup(struct aml_ns *ns, struct aml_node *scope, const char *path);
-struct aml_node *aml_root(struct aml_ns *ns);
-struct aml_obj *aml_node_object(const struct aml_node *n);
 /* aml_node_path() - the absolute path ("\\_SB_.PCI0") into buf. */
 void aml_node_path(const struct aml_node *n, char *buf, size_t size);
 
 /* Output in acpiexec's formats: an evaluation result ("  [Integer] = ...",
  * as `evaluate` prints it) and the namespace from a node down. */
 void aml_print_result(struct printer *p, const char *path, const struct aml_obj *o);
-void aml_print_object(struct printer *p, const struct aml_obj *o, unsigned indent);
 void aml_dump_ns(struct aml_ns *ns, struct aml_node *from, struct printer *p);
 void aml_print_stats(struct aml_ns *ns, struct printer *p);
 

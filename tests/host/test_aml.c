@@ -201,3 +201,27 @@ HTEST(aml_method_temporaries_and_dump)
 	CHECK_STR_CONTAINS(buf, "MTX1 Mutex");
 	CHECK(aml_fake_done(ns));
 }
+
+/* The typed helpers: _STA defaults to 0xF, a relative path from a scope,
+ * the counters. */
+HTEST(aml_typed_helpers)
+{
+	struct aml_ns *ns = load1("fields", NULL);
+	u64 v = 0;
+
+	CHECK(ns != NULL);
+	if (!ns)
+		return;
+	struct aml_node *pci = aml_lookup(ns, NULL, "\\PCI0");
+	CHECK(pci != NULL);
+	CHECK_EQ(aml_device_status(ns, pci, &v), 0);
+	CHECK_EQ(v, 0xf);
+	struct aml_obj *o = NULL;
+	CHECK_EQ(aml_eval_at(ns, pci, "DEV1._ADR", NULL, 0, &o), 0);
+	CHECK(o && o->integer == 0x30001);
+	aml_put(ns, o);
+	CHECK_EQ(aml_eval_at(ns, pci, "NOPE", NULL, 0, &o), AML_ENOENT);
+	CHECK_EQ(aml_get_stats(ns)->tables, 1);
+	CHECK(aml_get_stats(ns)->devices >= 2);
+	CHECK(aml_fake_done(ns));
+}

@@ -18,10 +18,17 @@
 #include <lib/printer.h>
 #include <stdarg.h>
 
+/*
+ * The C stack an evaluation can take is bounded by the nesting limit: each
+ * level of terms costs at most about 450 bytes (aml_eval_term() 80, the
+ * largest operator 256, the helpers below it), each method call 350 more
+ * (its frame), and a call takes two levels.  40 levels and 16 calls stay
+ * under 24 KiB of the kernel's 32 KiB stack.
+ */
 const struct aml_limits aml_default_limits = {
 	.max_loop_iters = 100000,
-	.max_call_depth = 32,
-	.max_nesting = 160,
+	.max_call_depth = 16,
+	.max_nesting = 40,
 	.max_ops = 5000000,
 	.max_time_ns = 2000000000ull,
 	.max_sleep_ms = 100,
@@ -105,7 +112,7 @@ static int run_sub(struct aml_ctx *c, const u8 *p, const u8 *end, struct aml_nod
 }
 
 /* If (pred) {...} [Else {...}] at at (the If opcode). */
-static int op_if(struct aml_ctx *c, struct aml_state *st, const u8 *at)
+static __noinline int op_if(struct aml_ctx *c, struct aml_state *st, const u8 *at)
 {
 	const u8 *start = st->p;
 	u32 len;
@@ -141,7 +148,7 @@ static int op_if(struct aml_ctx *c, struct aml_state *st, const u8 *at)
 }
 
 /* While (pred) {...}: at most limits.max_loop_iters rounds. */
-static int op_while(struct aml_ctx *c, struct aml_state *st, const u8 *at)
+static __noinline int op_while(struct aml_ctx *c, struct aml_state *st, const u8 *at)
 {
 	const u8 *start = st->p;
 	u32 len;
@@ -200,6 +207,45 @@ static void trace_obj(struct aml_ns *ns, char *buf, size_t size, const struct am
 	(void)ns;
 }
 
+/* Trace lines (acpi trace on): each method entered, with its arguments,
+ * and left, with its result. */
+static __noinline void trace_enter(struct aml_ns *ns, struct aml_node *m, struct aml_obj **args,
+				   unsigned nargs)
+{
+	char path[96], line[200], a[48];
+	size_t len;
+
+	aml_path_str(m, path, sizeof(path));
+	len = (size_t)ksnprintf(line, sizeof(line), "aml: enter %s(", path);
+	for (unsigned i = 0; i < nargs && len < sizeof(line); i++) {
+		trace_obj(ns, a, sizeof(a), args[i]);
+		len += (size_t)ksnprintf(line + len, sizeof(line) - len, "%s%s", i ? ", " : "", a);
+	}
+	aml_log(ns, "%s)", line);
+}
+
+static __noinline void trace_leave(struct aml_ns *ns, struct aml_node *m, int r,
+				   const struct aml_obj *res)
+{
+	char path[96], a[48];
+
+	aml_path_str(m, path, sizeof(path));
+	trace_obj(ns, a, sizeof(a), res);
+	if (r)
+		aml_log(ns, "aml: leave %s: failed (%d)", path, r);
+	else
+		aml_log(ns, "aml: leave %s = %s", path, a);
+}
+
+static __noinline int too_deep(struct aml_ctx *c, struct aml_node *m)
+{
+	char path[96];
+
+	aml_path_str(m, path, sizeof(path));
+	return aml_fail(c, m->obj->method.code, AML_ELIMIT,
+			"call depth %u reached calling %s: gave up", c->depth, path);
+}
+
 /*
  * aml_call() - run method node m with args[0..nargs) (borrowed; the frame
  * takes its own references).  *result gets the returned object (or NULL).
@@ -212,34 +258,21 @@ int aml_call(struct aml_ctx *c, struct aml_node *m, struct aml_obj **args, unsig
 	struct aml_ns *ns = c->ns;
 	struct aml_obj *mo = m->obj;
 	struct aml_frame f;
-	char path[96];
 	int r;
 
 	*result = NULL;
 	if (mo == ns->osi_method) {
 		return aml_osi(c, nargs ? args[0] : NULL, result);
 	}
-	if (c->depth >= ns->lim.max_call_depth) {
-		aml_path_str(m, path, sizeof(path));
-		return aml_fail(c, mo->method.code, AML_ELIMIT,
-				"call depth %u reached calling %s: gave up", c->depth, path);
-	}
+	if (c->depth >= ns->lim.max_call_depth)
+		return too_deep(c, m);
 	memset(&f, 0, sizeof(f));
 	f.method = m;
 	f.up = c->frame;
 	for (unsigned i = 0; i < nargs && i < 7; i++)
 		f.args[i] = aml_get(args[i]);
-	if (ns->trace) {
-		char line[200], a[48];
-		size_t len;
-		aml_path_str(m, path, sizeof(path));
-		len = (size_t)ksnprintf(line, sizeof(line), "aml: enter %s(", path);
-		for (unsigned i = 0; i < nargs && len < sizeof(line); i++) {
-			trace_obj(ns, a, sizeof(a), args[i]);
-			len += (size_t)ksnprintf(line + len, sizeof(line) - len, "%s%s", i ? ", " : "", a);
-		}
-		aml_log(ns, "%s)", line);
-	}
+	if (ns->trace)
+		trace_enter(ns, m, args, nargs);
 	const u8 *saved_table = c->table;
 	u32 saved_idx = c->table_idx;
 	c->table = ns->tables[mo->method.table];
@@ -266,37 +299,27 @@ int aml_call(struct aml_ctx *c, struct aml_node *m, struct aml_obj **args, unsig
 	for (unsigned i = 0; i < 8; i++)
 		aml_put(ns, f.locals[i]);
 	drop_temps(ns, &f);
-	if (ns->trace) {
-		char a[48];
-		aml_path_str(m, path, sizeof(path));
-		trace_obj(ns, a, sizeof(a), *result);
-		if (r)
-			aml_log(ns, "aml: leave %s: failed (%d)", path, r);
-		else
-			aml_log(ns, "aml: leave %s = %s", path, a);
-	}
+	if (ns->trace)
+		trace_leave(ns, m, r, *result);
 	return r;
 }
 
 /* A name in term position: a method call (its arguments follow) or the
  * named object's value (fields read). */
-static int name_term(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_obj **out)
+static __noinline int name_term(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_obj **out)
 {
-	struct aml_node *ps, *n;
-	u32 segs[32];
-	unsigned nseg;
-	bool search;
+	struct aml_node *n;
+	u32 last;
 
-	if (aml_name_parse(&st->p, st->end, st->scope, &ps, segs, &nseg, &search))
+	if (aml_name_at(st, &n, &last))
 		return aml_fail(c, at, AML_EPARSE, "bad name");
-	if (!nseg) {
+	if (!last) {
 		*out = NULL;	/* NullName as a value: nothing */
 		return AML_OK;
 	}
-	n = aml_resolve(ps, segs, nseg, search);
 	if (!n || !n->obj) {
 		char s[5] = { 0 };
-		memcpy(s, &segs[nseg - 1], 4);
+		memcpy(s, &last, 4);
 		return aml_fail(c, at, AML_ENOENT, "%s does not exist", s);
 	}
 	struct aml_obj *o = n->obj;
@@ -329,7 +352,7 @@ static int name_term(struct aml_ctx *c, struct aml_state *st, const u8 *at, stru
 int aml_def_node(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_node **out)
 {
 	struct aml_node *ps, *parent, *n;
-	u32 segs[32];
+	u32 segs[AML_MAX_SEGS];
 	unsigned nseg;
 	bool search;
 	char s[5] = { 0 };
@@ -385,7 +408,7 @@ static int attach(struct aml_ctx *c, struct aml_node *n, int made, struct aml_ob
 }
 
 /* Name (name, value) */
-static int op_name(struct aml_ctx *c, struct aml_state *st, const u8 *at)
+static __noinline int op_name(struct aml_ctx *c, struct aml_state *st, const u8 *at)
 {
 	struct aml_node *n;
 	struct aml_obj *v = NULL;
@@ -403,7 +426,7 @@ static int op_name(struct aml_ctx *c, struct aml_state *st, const u8 *at)
 
 /* Method, Device, Processor, PowerResource, ThermalZone, Scope: a PkgLength
  * then a name, then fixed fields, then a body. */
-static int op_scoped(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op)
+static __noinline int op_scoped(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op)
 {
 	const u8 *start = st->p;
 	u32 len;
@@ -416,7 +439,7 @@ static int op_scoped(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 
 	st->p = end;
 	if (op == 0x10) {	/* Scope: must exist */
 		struct aml_node *ps;
-		u32 segs[32];
+		u32 segs[AML_MAX_SEGS];
 		unsigned nseg;
 		bool search;
 		if (aml_name_parse(&hs.p, hs.end, hs.scope, &ps, segs, &nseg, &search))
@@ -464,10 +487,10 @@ static int op_scoped(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 
 }
 
 /* Alias (source, alias): the alias shares the source's object. */
-static int op_alias(struct aml_ctx *c, struct aml_state *st, const u8 *at)
+static __noinline int op_alias(struct aml_ctx *c, struct aml_state *st, const u8 *at)
 {
 	struct aml_node *ps, *src, *n;
-	u32 segs[32];
+	u32 segs[AML_MAX_SEGS];
 	unsigned nseg;
 	bool search;
 
@@ -483,13 +506,13 @@ static int op_alias(struct aml_ctx *c, struct aml_state *st, const u8 *at)
 }
 
 /* Mutex, Event, OperationRegion, External. */
-static int op_simple_def(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op)
+static __noinline int op_simple_def(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op)
 {
 	struct aml_node *n;
 
 	if (op == 0x15) {	/* External (name, type, argc): resolved when used */
 		struct aml_node *ps;
-		u32 segs[32];
+		u32 segs[AML_MAX_SEGS];
 		unsigned nseg;
 		bool search;
 		if (aml_name_parse(&st->p, st->end, st->scope, &ps, segs, &nseg, &search) ||
@@ -541,7 +564,7 @@ static int op_simple_def(struct aml_ctx *c, struct aml_state *st, const u8 *at, 
 }
 
 /* Return, Break, Continue, Fatal, Sleep, Stall and the mutex/event ops. */
-static int op_flow(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op, struct aml_obj **out)
+static __noinline int op_flow(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op, struct aml_obj **out)
 {
 	struct aml_obj *v = NULL;
 	int r;

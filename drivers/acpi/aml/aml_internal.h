@@ -11,6 +11,8 @@
 
 #define AML_NR_CLASSES	22	/* arena size classes: 16 B << 0..21 (32 MiB) */
 #define AML_MAX_TABLES	32
+#define AML_MAX_SEGS	16	/* NameSegs in one path (a longer path is refused) */
+#define __noinline	__attribute__((noinline))	/* keeps big frames off the recursion */
 
 /* A name in the namespace.  Nodes are owned by the tree; a node created by
  * a running method is temporary (tmp_next links it into the frame). */
@@ -96,6 +98,7 @@ struct aml_node *aml_node_new(struct aml_ns *ns, struct aml_node *parent, u32 na
 void aml_node_delete(struct aml_ns *ns, struct aml_node *n);
 int aml_name_parse(const u8 **p, const u8 *end, struct aml_node *scope,
 		   struct aml_node **prefix_scope, u32 *segs, unsigned *nseg, bool *search);
+int aml_name_at(struct aml_state *st, struct aml_node **node, u32 *last);
 struct aml_node *aml_resolve(struct aml_node *scope, const u32 *segs, unsigned nseg, bool search);
 void aml_path_str(const struct aml_node *n, char *buf, size_t size);
 

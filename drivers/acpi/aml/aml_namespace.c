@@ -107,7 +107,7 @@ int aml_name_parse(const u8 **p, const u8 *end, struct aml_node *scope,
 			return AML_EPARSE;
 		count = s[1];
 		s += 2;
-		if (count > 32)
+		if (count > AML_MAX_SEGS)
 			return AML_EPARSE;
 	} else {
 		count = 1;
@@ -159,7 +159,7 @@ struct aml_node *aml_lookup(struct aml_ns *ns, struct aml_node *scope, const cha
 {
 	struct aml_node *sc = scope ? scope : ns->root;
 	bool prefixed = false;
-	u32 segs[32];
+	u32 segs[AML_MAX_SEGS];
 	unsigned n = 0;
 
 	if (*path == '\\') {
@@ -183,23 +183,13 @@ struct aml_node *aml_lookup(struct aml_ns *ns, struct aml_node *scope, const cha
 				ch = (char)(ch - 'a' + 'A');
 			seg[k++] = ch;
 		}
-		if (!k || n == 32)
+		if (!k || n == AML_MAX_SEGS)
 			return NULL;
 		segs[n++] = NAME4(seg[0], seg[1], seg[2], seg[3]);
 		if (*path == '.')
 			path++;
 	}
 	return aml_resolve(sc, segs, n, !prefixed && n == 1);
-}
-
-struct aml_node *aml_root(struct aml_ns *ns)
-{
-	return ns->root;
-}
-
-struct aml_obj *aml_node_object(const struct aml_node *n)
-{
-	return n ? n->obj : NULL;
 }
 
 /* aml_path_str() - "\\_SB_.PCI0.S00_" (the root: "\\"). */
@@ -229,4 +219,24 @@ void aml_path_str(const struct aml_node *n, char *buf, size_t size)
 void aml_node_path(const struct aml_node *n, char *buf, size_t size)
 {
 	aml_path_str(n, buf, size);
+}
+
+/*
+ * aml_name_at() - decode the NameString at st->p and resolve it (NULL if
+ * absent); *last gets its last NameSeg (0 for a NullName).  Separate and
+ * not inlined, so the segment array is off the stack while the
+ * interpreter recurses.  AML_EPARSE if the name is malformed.
+ */
+__noinline int aml_name_at(struct aml_state *st, struct aml_node **node, u32 *last)
+{
+	struct aml_node *ps;
+	u32 segs[AML_MAX_SEGS];
+	unsigned nseg;
+	bool search;
+
+	if (aml_name_parse(&st->p, st->end, st->scope, &ps, segs, &nseg, &search))
+		return AML_EPARSE;
+	*last = nseg ? segs[nseg - 1] : 0;
+	*node = nseg ? aml_resolve(ps, segs, nseg, search) : NULL;
+	return AML_OK;
 }

@@ -64,7 +64,7 @@ static u64 ones(struct aml_ctx *c)
 }
 
 /* Binary integer operators with a Target (Add .. Mod). */
-static int op_binary(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
+static __noinline int op_binary(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
 		     struct aml_obj **out)
 {
 	u64 a, b, v = 0;
@@ -95,7 +95,7 @@ static int op_binary(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 
 }
 
 /* Divide (dividend, divisor, remainder, quotient) */
-static int op_divide(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_obj **out)
+static __noinline int op_divide(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_obj **out)
 {
 	u64 a, b;
 	int r = operand_int(c, st, at, &a);
@@ -115,7 +115,7 @@ static int op_divide(struct aml_ctx *c, struct aml_state *st, const u8 *at, stru
 }
 
 /* Not, FindSetLeftBit, FindSetRightBit, ToBCD, FromBCD */
-static int op_unary(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
+static __noinline int op_unary(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
 		    struct aml_obj **out)
 {
 	u64 a, v = 0;
@@ -174,7 +174,7 @@ static int compare(struct aml_ctx *c, struct aml_obj *a, struct aml_obj *b, int 
 }
 
 /* LAnd LOr LNot LEqual LGreater LLess (and LNot of the last three). */
-static int op_logic(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
+static __noinline int op_logic(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
 		    struct aml_obj **out)
 {
 	bool v;
@@ -219,7 +219,7 @@ static int op_logic(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 o
 }
 
 /* Buffer (size) {bytes}, Package (n) {...}, VarPackage (term) {...} */
-static int op_data(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
+static __noinline int op_data(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
 		   struct aml_obj **out)
 {
 	const u8 *start = st->p;
@@ -261,15 +261,12 @@ static int op_data(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op
 		const u8 *eat = in.p;
 		if (aml_is_name_start(*in.p)) {
 			/* a name element: a reference to the node, resolved now */
-			struct aml_node *ps, *nd;
-			u32 segs[32];
-			unsigned nseg;
-			bool search;
-			if (aml_name_parse(&in.p, end, in.scope, &ps, segs, &nseg, &search)) {
+			struct aml_node *nd;
+			u32 last;
+			if (aml_name_at(&in, &nd, &last)) {
 				aml_put(c->ns, pkg);
 				return aml_fail(c, eat, AML_EPARSE, "bad name in a Package");
 			}
-			nd = aml_resolve(ps, segs, nseg, search);
 			if (nd) {
 				e = aml_obj_new(c->ns, AML_REFERENCE);
 				if (e) {
@@ -278,7 +275,7 @@ static int op_data(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op
 				}
 			} else {
 				char s[5] = { 0 };
-				memcpy(s, &segs[nseg ? nseg - 1 : 0], 4);
+				memcpy(s, &last, 4);
 				e = aml_new_string(c->ns, s);
 			}
 			if (!e)
@@ -303,7 +300,7 @@ static int op_data(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op
 }
 
 /* Index (source, index, target): a reference to an element. */
-static int op_index(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_obj **out)
+static __noinline int op_index(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_obj **out)
 {
 	struct aml_obj *src = NULL;
 	u64 i;
@@ -348,7 +345,7 @@ static bool match_one(u8 mop, u64 e, u64 v)
 	return false;
 }
 
-static int op_match(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_obj **out)
+static __noinline int op_match(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct aml_obj **out)
 {
 	struct aml_obj *pkg = NULL;
 	u64 v1, v2, start;
@@ -390,7 +387,7 @@ static int op_match(struct aml_ctx *c, struct aml_state *st, const u8 *at, struc
 
 /* CreateBit/Byte/Word/DWord/QWordField (buf, index, name), CreateField
  * (buf, bit index, bits, name) */
-static int op_create_field(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
+static __noinline int op_create_field(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
 			   struct aml_obj **out)
 {
 	struct aml_obj *buf = NULL;
@@ -469,7 +466,7 @@ static u8 type_of(struct aml_ctx *c, struct aml_target *t)
 /* Ops that take a SuperName first: Store's and CopyObject's target,
  * RefOf, CondRefOf, Increment, Decrement, SizeOf, ObjectType, Notify,
  * Acquire, Release, Signal, Wait, Reset. */
-static int op_super(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
+static __noinline int op_super(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
 		    struct aml_obj **out)
 {
 	struct aml_target t;
@@ -480,13 +477,11 @@ static int op_super(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 o
 	if (op == 0x5b12 && st->p < st->end && aml_is_name_start(*st->p)) {
 		/* CondRefOf of a name that may not exist */
 		const u8 *save = st->p;
-		struct aml_node *ps;
-		u32 segs[32];
-		unsigned nseg;
-		bool search;
-		if (aml_name_parse(&st->p, st->end, st->scope, &ps, segs, &nseg, &search))
+		struct aml_node *nd;
+		u32 last;
+		if (aml_name_at(st, &nd, &last))
 			return aml_fail(c, at, AML_EPARSE, "bad name");
-		if (!aml_resolve(ps, segs, nseg, search)) {
+		if (!nd) {
 			struct aml_target dummy;
 			r = aml_parse_target(c, st, &dummy);
 			aml_target_put(c, &dummy);

@@ -50,11 +50,11 @@ static void hex_rows(struct printer *p, const u8 *d, u32 len, unsigned indent, b
 }
 
 /*
- * aml_print_object() - o as acpiexec prints an evaluation's result, at
+ * print_object() - o as acpiexec prints an evaluation's result, at
  * `indent` spaces; nested packages are printed through an explicit stack
  * (at most 16 levels shown).
  */
-void aml_print_object(struct printer *p, const struct aml_obj *o, unsigned indent)
+static void print_object(struct printer *p, const struct aml_obj *o, unsigned indent)
 {
 	struct { const struct aml_obj *pkg; u32 next; } stack[16];
 	unsigned depth = 0;
@@ -124,7 +124,7 @@ void aml_print_result(struct printer *p, const char *path, const struct aml_obj 
 		pr_printf(p, "No object was returned from evaluation of %s\n", path);
 		return;
 	}
-	aml_print_object(p, o, 2);
+	print_object(p, o, 2);
 }
 
 /* aml_dump_ns() - the names from `from` (NULL: the root) down, one per

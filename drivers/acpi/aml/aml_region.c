@@ -330,7 +330,7 @@ static int name_obj(struct aml_ctx *c, struct aml_state *st, const u8 *at, u8 ty
 		    struct aml_obj **out)
 {
 	struct aml_node *ps, *n;
-	u32 segs[32];
+	u32 segs[AML_MAX_SEGS];
 	unsigned nseg;
 	bool search;
 

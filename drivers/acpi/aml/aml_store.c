@@ -45,13 +45,10 @@ int aml_parse_supername(struct aml_ctx *c, struct aml_state *st, struct aml_targ
 		return AML_OK;
 	}
 	if (aml_is_name_start(b)) {
-		struct aml_node *ps, *n;
-		u32 segs[32];
-		unsigned nseg;
-		bool search;
-		if (aml_name_parse(&st->p, st->end, st->scope, &ps, segs, &nseg, &search))
+		struct aml_node *n;
+		u32 last;
+		if (aml_name_at(st, &n, &last))
 			return aml_fail(c, at, AML_EPARSE, "bad target name");
-		n = aml_resolve(ps, segs, nseg, search);
 		if (!n)
 			return aml_fail(c, at, AML_ENOENT, "target does not exist");
 		/* a method's name is the method, not a call (ObjectType, RefOf) */

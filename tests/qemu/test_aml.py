@@ -1,0 +1,81 @@
+"""The AML interpreter in a booted guest: QEMU's own DSDT loaded and
+walked at boot, its methods evaluated from the shell (acpi eval, acpi ns,
+acpi trace), and hostile AML passed as an extra SSDT with -acpitable: the
+guest boots and names the methods it gave up on (docs/aml.md)."""
+
+import re
+import subprocess
+
+import memlab
+
+DIMMS = "2G,slots=4,maxmem=16G"
+
+
+def test_boot_loads_and_walks_the_namespace(boot):
+    m = boot(mem=DIMMS)
+    line = re.search(r"aml: (\d+) tables, (\d+) objects, (\d+) methods, (\d+) devices; "
+                     r"_STA (\d+), _INI (\d+), failures (\d+);", m.output)
+    assert line, m.output
+    tables, objects, methods, devices, sta, ini, failures = map(int, line.groups())
+    assert tables >= 1 and objects > 500 and methods > 20 and devices > 10, line.group(0)
+    assert failures == 0, m.output
+
+
+def test_eval_s5_memory_devices_and_namespace(boot):
+    m = boot(mem=DIMMS)
+    out = m.run("acpi eval \\_S5")
+    assert "Evaluation of \\_S5_ returned:" in out, out
+    assert "[Package] Contains 4 Elements:" in out, out
+    # every slot of QEMU's memory hotplug AML: an empty slot is absent
+    for slot in range(4):
+        dev = f"\\_SB.MHPC.MP{slot:02X}"
+        out = m.run(f"acpi eval {dev}._STA")
+        assert "[Integer] = 0000000000000000" in out, out
+        out = m.run(f"acpi eval {dev}._HID")
+        assert "[Integer] = 00000000800CD041" in out, out       # PNP0C80
+        out = m.run(f"acpi eval {dev}._CRS")
+        assert "[Buffer] Length 30 =" in out and "79 00" in out, out
+        out = m.run(f"acpi eval {dev}._PXM")
+        assert "[Integer] =" in out, out
+    out = m.run("acpi ns \\_SB.MHPC")
+    for name in ("MHPC Device", "MP03 Device", "MCRS Method Args 1", "MLCK Mutex",
+                 "MSEL FieldUnit"):
+        assert name in out, out
+    out = m.run("acpi eval \\_SB.PCI0._CRS")
+    assert "[Buffer] Length" in out and "79 00" in out, out
+    out = m.run('acpi eval \\_OSI "Windows 2015"')
+    assert "[Integer] = 00000000FFFFFFFF" in out, out
+    out = m.run("acpi eval \\_SB.NOPE")
+    assert "does not exist" in out, out
+
+
+def test_trace_shows_methods(boot):
+    m = boot(mem=DIMMS)
+    assert "acpi trace: on" in m.run("acpi trace on")
+    out = m.run("acpi eval \\_SB.MHPC.MP02._STA")
+    assert "aml: enter \\_SB_.MHPC.MP02._STA()" in out, out
+    assert 'aml: enter \\_SB_.MHPC.MRST("0x02")' in out, out
+    assert "aml: leave \\_SB_.MHPC.MP02._STA = 0x0" in out, out
+    m.run("acpi trace off")
+    out = m.run("acpi eval \\_SB.MHPC.MP02._STA")
+    assert "aml: enter" not in out, out
+
+
+def test_hostile_ssdt_named_and_boot_goes_on(boot, tmp_path):
+    """tests/host/aml/hostile.asl as an extra SSDT: \\DEVL._STA recurses
+    without end, \\DEVL._INI and \\DEVI._INI loop without end."""
+    asl = memlab.REPO / "tests/host/aml/hostile.asl"
+    subprocess.run(["iasl", "-vs", "-p", str(tmp_path / "hostile"), str(asl)],
+                   check=True, capture_output=True)
+    m = boot(mem=DIMMS, extra=["-acpitable", f"file={tmp_path / 'hostile.aml'}"])
+    log = m.output
+    assert re.search(r"aml: 2 tables, .* failures 2;", log), log
+    assert re.search(r"aml: \\DEVL._STA failed: \\RECU at 0x[0-9a-f]+: call depth \d+ "
+                     r"reached calling \\RECU: gave up", log), log
+    assert re.search(r"aml: \\DEVI._INI failed: \\LOOP at 0x[0-9a-f]+: While loop at "
+                     r"0x[0-9a-f]+ ran 100000 iterations: gave up", log), log
+    # the rest of the boot went on: the shell works, AML still evaluates
+    out = m.run("acpi eval \\FINE")
+    assert "[Integer] = 0000000000000007" in out, out
+    out = m.run("acpi eval \\LOOP")
+    assert "acpi eval: \\LOOP failed: \\LOOP at 0x" in out and "gave up" in out, out

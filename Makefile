@@ -565,6 +565,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
 FUZZ_SRCS_fuzz_pci := tests/fuzz/pci_hotplug_events.c tests/host/pci_model.c $(PCI_SRCS) \
 	drivers/acpi/crs.c
+FUZZ_SRCS_fuzz_aml := tests/host/aml_fake.c $(AML_SRCS)
 FUZZ_SRCS_fuzz_acpi := tests/fuzz/acpi_harness.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
 	drivers/acpi/numa_cpus.c drivers/acpi/nfit.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c \
@@ -597,6 +598,7 @@ $(B)/fuzz/%: $$(call FUZZ_OBJ,tests/fuzz/%.c $$(HOST_SRCS) $$(FUZZ_SUPPORT) $$(F
 # that walk (about FUZZ_SECONDS on this 2-core machine) and a slow or fast
 # CI machine sees the same inputs, never more.  Longer runs: make fuzz-long.
 FUZZ_RUNS_fuzz_acpi := 20000
+FUZZ_RUNS_fuzz_aml := 50000
 FUZZ_RUNS_fuzz_memblock := 4000
 FUZZ_RUNS_fuzz_mm_cmds := 25
 FUZZ_RUNS_fuzz_multiboot2 := 20000

@@ -399,6 +399,9 @@ static int attach(struct aml_ctx *c, struct aml_node *n, int made, struct aml_ob
 		aml_put(c->ns, o);
 		return AML_OK;
 	}
+	/* a definition nested in its own value (a Name in its Package) may
+	 * have filled the node meanwhile: the outer one wins */
+	aml_put(c->ns, n->obj);
 	n->obj = o;
 	if (o->type == AML_METHOD)
 		c->ns->stats.methods++;
@@ -574,8 +577,10 @@ static __noinline int op_flow(struct aml_ctx *c, struct aml_state *st, const u8 
 		r = aml_eval_term(c, st, &v);
 		if (r)
 			return r;
-		if (!c->frame)
+		if (!c->frame) {
+			aml_put(c->ns, v);
 			return aml_fail(c, at, AML_EPARSE, "Return outside a method");
+		}
 		aml_put(c->ns, c->frame->ret);
 		/* a returned name keeps its value as of now */
 		c->frame->ret = v ? aml_copy(c->ns, v, 16) : NULL;

@@ -239,6 +239,26 @@ static void store_debug(struct aml_ctx *c, struct aml_obj *v)
 		aml_log(c->ns, "aml: Debug: object of type %u", v->type);
 }
 
+/* True if o is or holds (in nested packages, up to depth levels) a
+ * reference that keeps an object alive (Index, RefOf of a value): one
+ * stored into a package element could make a cycle of references that
+ * would never be freed.  Bounded like aml_copy(). */
+static bool holds_counted_ref(const struct aml_obj *o, unsigned depth)
+{
+	if (!o)
+		return false;
+	if (o->type == AML_REFERENCE)
+		return o->ref.kind != AML_REF_NODE;
+	if (o->type != AML_PACKAGE)
+		return false;
+	if (!depth)
+		return true;
+	for (u32 i = 0; i < o->pkg.count; i++)
+		if (holds_counted_ref(o->pkg.elems[i], depth - 1))
+			return true;
+	return false;
+}
+
 /* Store through a reference (Index or RefOf result). */
 static int store_ref(struct aml_ctx *c, struct aml_obj *ref, struct aml_obj *v, const u8 *at)
 {
@@ -250,6 +270,9 @@ static int store_ref(struct aml_ctx *c, struct aml_obj *ref, struct aml_obj *v, 
 	if (t->type == AML_PACKAGE) {
 		if (ref->ref.index >= t->pkg.count)
 			return aml_fail(c, at, AML_ETYPE, "Index %u past the package", ref->ref.index);
+		if (holds_counted_ref(v, 16))
+			return aml_fail(c, at, AML_ETYPE,
+					"a package element may refer only to a named object (no Index or RefOf of a value)");
 		struct aml_obj *nv = aml_copy(c->ns, v, 16);
 		if (!nv)
 			return aml_fail(c, at, AML_ENOMEM, "out of arena");

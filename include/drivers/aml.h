@@ -179,6 +179,16 @@ void aml_init_devices(struct aml_ns *ns, struct aml_stats *st);
 int aml_walk_hid(struct aml_ns *ns, const char *hid,
 		 int (*fn)(struct aml_ns *ns, struct aml_node *dev, void *arg), void *arg);
 
+/* aml_walk_devices() - each Device, Processor and ThermalZone in namespace
+ * order (depth first, children in table order); fn's non-zero return
+ * stops the walk and is returned. */
+int aml_walk_devices(struct aml_ns *ns,
+		     int (*fn)(struct aml_ns *ns, struct aml_node *dev, void *arg), void *arg);
+/* aml_child() - n's child called name ("_CRS"; no search upward), or NULL. */
+struct aml_node *aml_child(struct aml_node *n, const char *name);
+/* aml_node_object() - the object a node holds (NULL for a bare scope). */
+struct aml_obj *aml_node_object(const struct aml_node *n);
+
 /* Values for args, owned by the caller (aml_put()).  NULL when out of arena. */
 struct aml_obj *aml_new_integer(struct aml_ns *ns, u64 v);
 struct aml_obj *aml_new_string(struct aml_ns *ns, const char *s);

@@ -224,3 +224,30 @@ int aml_fake_eval_text(struct aml_ns *ns, const char *path, const u64 *args, uns
 	aml_put(ns, res);
 	return 0;
 }
+
+struct collect {
+	const char *const *names;
+	unsigned nnames, *n, max;
+	char (*paths)[64];
+};
+
+static int collect_dev(struct aml_ns *ns, struct aml_node *dev, void *arg)
+{
+	struct collect *c = arg;
+	(void)ns;
+	for (unsigned i = 0; i < c->nnames && *c->n < c->max; i++) {
+		struct aml_node *x = aml_child(dev, c->names[i]);
+		struct aml_obj *o = x ? aml_node_object(x) : NULL;
+		if (!o || (o->type == AML_METHOD && (o->method.flags & 7)))
+			continue;
+		aml_node_path(x, c->paths[(*c->n)++], 64);
+	}
+	return 0;
+}
+
+void aml_collect_paths(struct aml_ns *ns, const char *const *names, unsigned nnames,
+		       char (*paths)[64], unsigned *n, unsigned max)
+{
+	struct collect c = { names, nnames, n, max, paths };
+	aml_walk_devices(ns, collect_dev, &c);
+}

@@ -51,4 +51,10 @@ u8 aml_fake_peek(struct aml_fake *fake, u8 space, u64 addr);
 int aml_fake_eval_text(struct aml_ns *ns, const char *path, const u64 *args, unsigned nargs,
 		       char *buf, size_t size);
 
+/* aml_collect_paths() - append to paths[*n..max) the absolute path of
+ * each of names[0..nnames) that a device of ns has (a method only if it
+ * takes no arguments). */
+void aml_collect_paths(struct aml_ns *ns, const char *const *names, unsigned nnames,
+		       char (*paths)[64], unsigned *n, unsigned max);
+
 #endif

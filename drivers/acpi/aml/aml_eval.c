@@ -325,6 +325,28 @@ static bool id_matches(const struct aml_obj *o, const char *hid)
 	return false;
 }
 
+int aml_walk_devices(struct aml_ns *ns,
+		     int (*fn)(struct aml_ns *ns, struct aml_node *dev, void *arg), void *arg)
+{
+	for (struct aml_node *n = ns->root->child; n; n = next_node(n, is_container(n))) {
+		if (!is_device_like(n))
+			continue;
+		int r = fn(ns, n, arg);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+struct aml_node *aml_child(struct aml_node *n, const char *name)
+{
+	char seg[4] = { '_', '_', '_', '_' };
+
+	for (unsigned i = 0; i < 4 && name[i]; i++)
+		seg[i] = name[i];
+	return aml_node_child(n, NAME4(seg[0], seg[1], seg[2], seg[3]));
+}
+
 int aml_walk_hid(struct aml_ns *ns, const char *hid,
 		 int (*fn)(struct aml_ns *ns, struct aml_node *dev, void *arg), void *arg)
 {

@@ -192,6 +192,11 @@ struct aml_node *aml_lookup(struct aml_ns *ns, struct aml_node *scope, const cha
 	return aml_resolve(sc, segs, n, !prefixed && n == 1);
 }
 
+struct aml_obj *aml_node_object(const struct aml_node *n)
+{
+	return n ? n->obj : NULL;
+}
+
 /* aml_path_str() - "\\_SB_.PCI0.S00_" (the root: "\\"). */
 void aml_path_str(const struct aml_node *n, char *buf, size_t size)
 {

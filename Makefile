@@ -100,6 +100,8 @@ AML_OBJS := \
 	drivers/acpi/aml/aml_eval.o \
 	drivers/acpi/aml/aml_print.o \
 	drivers/acpi/aml_kernel.o
+# the portable part, for the host tests and fuzz targets
+AML_SRCS := $(filter-out drivers/acpi/aml_kernel.c,$(AML_OBJS:.o=.c))
 
 DRIVER_OBJS := \
 	drivers/serial/uart16550.o \
@@ -458,7 +460,7 @@ HOST_SUITE_tsc := tests/host/test_tsc.c arch/x86_64/tsc.c
 HOST_SUITES += uart
 HOST_SUITE_uart := tests/host/test_uart.c drivers/serial/uart16550.c
 HOST_SUITES += power
-HOST_SUITE_power := tests/host/test_power.c arch/x86_64/power.c drivers/acpi/sleep.c
+HOST_SUITE_power := tests/host/test_power.c arch/x86_64/power.c drivers/acpi/sleep.c $(AML_SRCS)
 HOST_SUITES += apic
 HOST_SUITE_apic := tests/host/test_apic.c tests/host/test_apic_lapic.c tests/host/apic_machine.c \
 	arch/x86_64/apic.c drivers/acpi/madt.c
@@ -504,7 +506,6 @@ HOST_SUITE_mm_cmds := tests/host/test_mm_cmds.c tests/host/virtio_mem_fake.c $(V
 # The AML interpreter over a fake machine (tests/host/aml_fake.c), with the
 # ASL tables of tests/host/aml/ compiled by iasl into build/aml/, and
 # each result compared with ACPICA's acpiexec on the same tables.
-AML_SRCS := $(filter-out drivers/acpi/aml_kernel.c,$(AML_OBJS:.o=.c))
 AML_ASL := $(sort $(wildcard tests/host/aml/*.asl))
 AML_AML := $(patsubst tests/host/aml/%.asl,$(B)/aml/%.aml,$(AML_ASL))
 $(B)/aml/%.aml: tests/host/aml/%.asl

@@ -255,7 +255,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	fbcon_init(&boot_info);		/* the console on the screen, if GRUB gave one */
 	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, MADT, SRAT, DSDT */
 	pic_init();			/* 8259s moved to vectors 32-47, all masked */
-	acpi_power_init();		/* FADT PM1 and reset registers, \_S5, to arch */
+	acpi_power_init();		/* FADT PM1 and reset registers, to arch (\_S5: AML) */
 	apic_init(madt_parse() ? &madt_info : NULL);	/* I/O APIC + local APIC if the MADT has them */
 	time_init();			/* TSC frequency from the PIT, 100 Hz tick */
 	if (lapic_timer_calibrate())	/* each CPU's local timer (LOC), against the TSC */

@@ -1,9 +1,10 @@
 /*
  * power.c - power off and reset.
  *
- * Power off is ACPI S5: write SLP_TYP (from the DSDT's \_S5 package) with
+ * Power off is ACPI S5: run the firmware's preparation (\_PTS, through the
+ * prepare hook), then write SLP_TYP (from the AML's \_S5 package) with
  * SLP_EN into the PM1 control registers named by the FADT.  The ACPI driver
- * finds both (drivers/acpi/sleep.c) and hands them over with
+ * finds them (drivers/acpi/sleep.c) and hands them over with
  * power_set_firmware(); this file only checks that the ports fit the I/O
  * space and writes them.  If that fails, the well-known QEMU/Bochs ports
  * are tried, then the CPU halts with a message.  On QEMU, S5 makes QEMU exit
@@ -36,6 +37,8 @@ void machine_poweroff(void)
 {
 	bool pm1_ok = fw.have_fadt;
 
+	if (fw.prepare)
+		fw.prepare();
 	irq_disable();
 	if (pm1_ok && (fw.pm1a_cnt > 0xfffe || fw.pm1b_cnt > 0xfffe)) {
 		/* a 2-byte register must lie in the 64 KiB I/O space: cut to 16
@@ -49,7 +52,7 @@ void machine_poweroff(void)
 			fw.pm1a_cnt);
 		outw((u16)fw.pm1a_cnt, (u16)((fw.s5_slp_typ & 7) << 10) | SLP_EN);
 		if (fw.pm1b_cnt)
-			outw((u16)fw.pm1b_cnt, (u16)((fw.s5_slp_typ & 7) << 10) | SLP_EN);
+			outw((u16)fw.pm1b_cnt, (u16)((fw.s5_slp_typb & 7) << 10) | SLP_EN);
 		udelay(100000);
 		pr_warn("power: ACPI S5 did not power off; trying QEMU/Bochs ports");
 	} else {

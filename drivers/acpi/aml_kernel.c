@@ -209,6 +209,7 @@ void acpi_aml_init(void)
 	for (unsigned n = 0; acpi_find_table("SSDT", n); n++)
 		load("SSDT", n);
 	aml_init_devices(kernel_ns, &st);
+	acpi_power_use_aml(kernel_ns);		/* \_S5 and \_PTS for poweroff */
 	buf_printer_init(&bp, line, sizeof(line));
 	aml_print_stats(kernel_ns, &bp.p);
 	if (bp.len && line[bp.len - 1] == '\n')

@@ -1,72 +1,34 @@
 /*
  * sleep.c - what the firmware says about powering off and resetting: the
- * FADT's PM1 control blocks and reset register, and the sleep type of the
- * DSDT's \_S5 object, handed to arch/x86_64/power.c (which writes them).
+ * FADT's PM1 control blocks and reset register, and, from the AML, the
+ * sleep types of \_S5 and the \_PTS method to run before, handed to
+ * arch/x86_64/power.c (which writes the registers).
  *
- * memlab has no AML interpreter, so \_S5 is found by scanning the DSDT for
- * the name "_S5_" followed by a package whose first element is a byte
- * constant, checking every length on the way.
+ * acpi_power_init() takes the FADT at boot, before any AML runs; once the
+ * namespace is loaded acpi_power_use_aml() evaluates \_S5 with the
+ * interpreter (a Name or a Method: SLP_TYPa and SLP_TYPb, its first two
+ * elements) and keeps the namespace for \_PTS (5), run by power.c's
+ * prepare hook just before the PM1 write.
  *
- * Context: boot.
+ * Context: boot; the hook: main loop (poweroff).
  */
 #include <drivers/acpi.h>
+#include <drivers/aml.h>
 #include <arch/power.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 
 #define FADT_RESET_REG_SUP (1u << 10)
 
-/*
- * Find \_S5's SLP_TYPa in the AML of the DSDT. Returns 0 and *slp_typ, or
- * -1 if no well-formed "_S5_" package is found: one with at least one
- * element, the first a byte constant that fits the 3-bit SLP_TYP field (a
- * wider one cut to 3 bits would name another sleep state).
- */
-static int dsdt_find_s5(const struct acpi_sdt_header *dsdt, u8 *slp_typ)
-{
-	const u8 *aml = (const u8 *)(dsdt + 1);
-	size_t len = dsdt->length - sizeof(*dsdt);
-
-	for (size_t i = 0; i + 4 < len; i++) {
-		size_t j;
-
-		if (memcmp(aml + i, "_S5_", 4))
-			continue;
-		j = i + 4;
-		if (j >= len || aml[j] != 0x12)		/* PackageOp */
-			continue;
-		j++;
-		if (j >= len)
-			continue;
-		j += 1 + (aml[j] >> 6);			/* PkgLength: 1-4 bytes */
-		if (j >= len || !aml[j])		/* NumElements: none */
-			continue;
-		j++;
-		if (j >= len)
-			continue;
-		if (aml[j] == 0x0a && j + 1 < len) {	/* BytePrefix value */
-			if (aml[j + 1] > 7) {
-				pr_warn("power: \\_S5 gives SLP_TYP %u, not a 3-bit sleep type; ignored",
-					aml[j + 1]);
-				continue;
-			}
-			*slp_typ = aml[j + 1];
-			return 0;
-		}
-		if (aml[j] == 0x00 || aml[j] == 0x01) {	/* ZeroOp / OneOp */
-			*slp_typ = aml[j];
-			return 0;
-		}
-	}
-	return -1;
-}
+static struct power_firmware pf;	/* what was handed to power.c */
+static struct aml_ns *sleep_ns;		/* for \_PTS; NULL until acpi_power_use_aml() */
 
 void acpi_power_init(void)
 {
 	const struct acpi_fadt *fadt = (const void *)acpi_find_table("FACP", 0);
-	const struct acpi_sdt_header *dsdt = acpi_find_table("DSDT", 0);
-	struct power_firmware pf = { 0 };
 
+	memset(&pf, 0, sizeof(pf));
+	sleep_ns = NULL;
 	if (fadt) {
 		pf.have_fadt = true;
 		pf.pm1a_cnt = fadt->pm1a_cnt_blk;
@@ -79,7 +41,61 @@ void acpi_power_init(void)
 			pf.reset_value = fadt->reset_value;
 		}
 	}
-	if (dsdt && !dsdt_find_s5(dsdt, &pf.s5_slp_typ))
-		pf.have_s5 = true;
+	power_set_firmware(&pf);
+}
+
+/* power.c's prepare hook: \_PTS (5), "prepare to sleep", if the firmware
+ * has one; a failure is logged and the power off goes on. */
+static void prepare_s5(void)
+{
+	struct aml_obj *five;
+
+	if (!sleep_ns || !aml_lookup(sleep_ns, NULL, "\\_PTS"))
+		return;
+	five = aml_new_integer(sleep_ns, 5);
+	if (five && aml_eval(sleep_ns, "\\_PTS", &five, 1, NULL)) {
+		const struct aml_error *e = aml_last_error(sleep_ns);
+		pr_warn("power: \\_PTS(5) failed: %s at 0x%x: %s", e->path, e->offset, e->reason);
+	} else {
+		pr_info("power: \\_PTS(5) ran");
+	}
+	aml_put(sleep_ns, five);
+}
+
+/* One sleep type of \_S5: an Integer that fits the 3-bit SLP_TYP field (a
+ * wider one cut to 3 bits would name another sleep state). */
+static int slp_typ(const struct aml_obj *e, u8 *out)
+{
+	if (!e || e->type != AML_INTEGER)
+		return -1;
+	if (e->integer > 7) {
+		pr_warn("power: \\_S5 gives SLP_TYP %llu, not a 3-bit sleep type; ignored",
+			(unsigned long long)e->integer);
+		return -1;
+	}
+	*out = (u8)e->integer;
+	return 0;
+}
+
+/*
+ * acpi_power_use_aml() - \_S5 from the namespace: a Package of at least one
+ * Integer (SLP_TYPa; SLP_TYPb is the second, or the first again).  Without
+ * one, or when it is malformed, power off uses the fallback ports.
+ */
+void acpi_power_use_aml(struct aml_ns *ns)
+{
+	struct aml_obj *s5 = NULL;
+
+	sleep_ns = ns;
+	pf.prepare = prepare_s5;
+	pf.have_s5 = false;
+	if (ns && !aml_eval(ns, "\\_S5", NULL, 0, &s5) && s5 && s5->type == AML_PACKAGE &&
+	    s5->pkg.count >= 1 && !slp_typ(s5->pkg.elems[0], &pf.s5_slp_typ)) {
+		pf.s5_slp_typb = pf.s5_slp_typ;
+		if (s5->pkg.count < 2 || !slp_typ(s5->pkg.elems[1], &pf.s5_slp_typb))
+			pf.have_s5 = true;
+	}
+	if (ns && s5)
+		aml_put(ns, s5);
 	power_set_firmware(&pf);
 }

@@ -135,6 +135,9 @@ void acpi_dump(struct printer *p);
  */
 struct aml_ns;
 void acpi_aml_init(void);
+/* acpi_power_use_aml() - \_S5's sleep types from ns, \_PTS run before power
+ * off (drivers/acpi/sleep.c).  Context: boot. */
+void acpi_power_use_aml(struct aml_ns *ns);
 struct aml_ns *acpi_aml(void);
 
 /* acpi_checksum_ok() - true if len bytes at p sum to 0 (mod 256). */
@@ -218,8 +221,8 @@ void acpi_events_dump(struct printer *p);
 
 /*
  * acpi_power_init() - hand arch/x86_64/power.c the FADT's PM1 control and
- * reset registers and the DSDT's \_S5 sleep type (drivers/acpi/sleep.c).
- * Call after acpi_tables_init().  Context: boot.
+ * reset registers (drivers/acpi/sleep.c); \_S5 comes later from the AML
+ * (acpi_power_use_aml()).  Call after acpi_tables_init().  Context: boot.
  */
 void acpi_power_init(void);
 

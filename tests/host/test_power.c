@@ -6,9 +6,10 @@
  * Each test checks the exact port writes, in order: the FADT's ports when
  * they are sound, never a port cut to 16 bits, and the fallbacks.
  *
- * The suite `power` links the real arch/x86_64/power.c and
- * drivers/acpi/sleep.c (which reads the FADT and \_S5 and hands them to
- * power.c) with the fakes below: acpi_find_table() returns what the test
+ * The suite `power` links the real arch/x86_64/power.c, drivers/acpi/
+ * sleep.c (which reads the FADT, evaluates \_S5 and runs \_PTS) and the
+ * AML interpreter (each test's DSDT loaded into a namespace on a platform
+ * whose port I/O is the fake below) with the fakes below: acpi_find_table() returns what the test
  * put up, each table in a heap buffer of exactly its length, so ASan
  * catches a read past it.  Like tables.c it never returns a FADT shorter
  * than 116 bytes or a DSDT shorter than its header (test_acpi.c tests
@@ -17,6 +18,7 @@
  */
 #include "htest.h"
 #include <drivers/acpi.h>
+#include <drivers/aml.h>
 #include <arch/power.h>
 #include <arch/io.h>
 #include <arch/cpu.h>
@@ -128,15 +130,40 @@ static void tables_free(void)
 	fadt_tab = dsdt_tab = NULL;
 }
 
-/* Run machine_poweroff() or machine_reboot() until the CPU stops. */
+/* The AML's port I/O: the same fake ports as power.c's. */
+static int aml_io_read(void *ctx, u32 port, unsigned width, u64 *val)
+{
+	(void)ctx;
+	*val = host_port_in((u16)port, width);
+	return 0;
+}
+
+static int aml_io_write(void *ctx, u32 port, unsigned width, u64 val)
+{
+	(void)ctx;
+	host_port_out((u16)port, width, (u32)val);
+	return 0;
+}
+
+/* Run machine_poweroff() or machine_reboot() until the CPU stops: the
+ * FADT taken, the DSDT loaded into a namespace (as at boot), then fn. */
 static int run(void (*fn)(void))
 {
+	static u8 arena[256 << 10] __attribute__((aligned(16)));
+	static struct aml_ns *ns;
+	static const struct aml_platform plat = { .io_read = aml_io_read, .io_write = aml_io_write };
 	int how;
 
 	nr_writes = 0;
 	kbc_reads = 0;
 	printk_set_level(-1);
 	acpi_power_init();	/* the tables the test put up, as at boot */
+	if (ns)
+		aml_destroy(ns);
+	ns = aml_create(arena, sizeof(arena), &plat, NULL);
+	if (dsdt_tab)
+		aml_load_table(ns, dsdt_tab, dsdt_tab->length);
+	acpi_power_use_aml(ns);
 	how = setjmp(cpu_stopped);
 	if (how == RAN)
 		fn();
@@ -208,7 +235,7 @@ HTEST(power_off_q35_fadt)
 HTEST(power_off_pm1a_and_pm1b)
 {
 	static const u8 s5[] = {
-		0x10, 0x12, '\\', 0x08, '\\', '_', 'S', '5', '_',	/* Scope (\) { Name (\_S5, */
+		0x10, 0x13, '\\', 0x00, 0x08, '\\', '_', 'S', '5', '_',	/* Scope (\) { Name (\_S5, */
 		0x12, 0x49, 0x00, 0x04, 0x0a, 0x07, 0x0a, 0x07, 0x00, 0x00,	/* Package (4) {7, 7, 0, 0} */
 	};
 	static const u8 s5_one[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x01, 0x01, 0x00, 0x00 };
@@ -291,7 +318,7 @@ HTEST(power_off_without_fadt_or_dsdt)
  */
 HTEST(power_off_missing_or_garbage_s5)
 {
-	static const u8 word[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x07, 0x04, 0x0b, 0x05, 0x00, 0x00, 0x00 };
+	static const u8 word[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x07, 0x04, 0x0b, 0x05, 0x01, 0x00, 0x00 };
 	static const u8 method[] = { 0x14, 0x08, '_', 'S', '5', '_', 0x00, 0xa4, 0x00, 0x00 };
 	static const u8 string[] = { 0x0d, '_', 'S', '5', '_', 0x00, 0x12, 0x06, 0x04, 0x00 };
 	static const u8 other[] = { 0x08, '_', 'S', '4', '_', 0x12, 0x06, 0x04, 0x00, 0x00, 0x00, 0x00 };
@@ -418,5 +445,31 @@ HTEST(power_off_s5_not_a_sleep_type)
 	how = run(machine_poweroff);
 	CHECK(!written(0x1804));
 	expect_poweroff_fallback(0, how);
+	tables_free();
+}
+
+/*
+ * The firmware's \_PTS (5) runs before the PM1 write: here it writes its
+ * argument to port 0x80 through a SystemIO field.  \_S5 = {5, 6}: SLP_TYPa
+ * into PM1a, SLP_TYPb into PM1b.
+ */
+HTEST(power_off_runs_pts_first)
+{
+	static const u8 aml[] = {
+		0x5b, 0x80, 'D', 'B', 'G', '_', 0x01, 0x0a, 0x80, 0x0a, 0x01,	/* OperationRegion */
+		0x5b, 0x81, 0x0b, 'D', 'B', 'G', '_', 0x01, 'P', '8', '0', '_', 0x08,	/* Field */
+		0x14, 0x0c, '_', 'P', 'T', 'S', 0x01, 0x70, 0x68, 'P', '8', '0', '_',	/* Method (_PTS, 1) */
+		0x08, '_', 'S', '5', '_', 0x12, 0x08, 0x04, 0x0a, 0x05, 0x0a, 0x06, 0x00, 0x00,
+	};
+	int logs = host_log_count, how;
+
+	set_fadt(116, 0x1804, 0x1808, 0, 0, 0, 0);
+	set_dsdt(aml, sizeof(aml));
+	how = run(machine_poweroff);
+	CHECK_WRITE(0, 0x80, 1, 5);
+	CHECK_WRITE(1, 0x1804, 2, (5 << 10) | 0x2000);
+	CHECK_WRITE(2, 0x1808, 2, (6 << 10) | 0x2000);
+	expect_poweroff_fallback(3, how);
+	CHECK(host_log_seen("power: \\_PTS(5) ran", logs));
 	tables_free();
 }

@@ -79,3 +79,12 @@ def test_hostile_ssdt_named_and_boot_goes_on(boot, tmp_path):
     assert "[Integer] = 0000000000000007" in out, out
     out = m.run("acpi eval \\LOOP")
     assert "acpi eval: \\LOOP failed: \\LOOP at 0x" in out and "gave up" in out, out
+
+
+def test_poweroff_through_pts_and_s5(boot):
+    """poweroff: \\_PTS(5) if the firmware has one (QEMU's q35 DSDT has
+    none), then \\_S5's sleep type from the interpreter; QEMU exits 0."""
+    m = boot(mem=DIMMS)
+    m.send_line("poweroff")
+    assert m.wait_exit() == 0
+    assert "power: ACPI S5 (SLP_TYP 0) through PM1a_CNT 0x604" in m.output, m.tail()

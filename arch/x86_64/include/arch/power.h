@@ -3,7 +3,7 @@
  *
  * power.c writes the registers; what they are is the firmware's word, read
  * by the ACPI driver (drivers/acpi/sleep.c: the FADT's PM1 control blocks
- * and reset register, the DSDT's \_S5 sleep type) and handed over once as a
+ * and reset register; the AML's \_S5 sleep types and \_PTS) and handed over as a
  * struct power_firmware, so arch needs no ACPI.  Without it (no ACPI, or a
  * table rejected) power.c uses the fixed QEMU/Bochs and chipset ports only.
  */
@@ -18,6 +18,8 @@ struct power_firmware {
 	u32 pm1b_cnt;		/* PM1b control port (I/O), 0: none */
 	bool have_s5;		/* \_S5 found and well formed */
 	u8 s5_slp_typ;		/* its SLP_TYPa, 0-7 */
+	u8 s5_slp_typb;		/* its SLP_TYPb (PM1b), 0-7 */
+	void (*prepare)(void);	/* run first (the AML's \_PTS), or NULL */
 	bool have_reset_reg;	/* a reset register in I/O space, supported */
 	u64 reset_port;		/* its address (checked against 16 bits here) */
 	u8 reset_value;		/* the byte to write */

@@ -115,6 +115,7 @@ DRIVER_OBJS := \
 	drivers/acpi/madt.o \
 	drivers/acpi/events.o \
 	drivers/acpi/memhp.o \
+	drivers/acpi/memhp_aml.o \
 	drivers/acpi/decode.o \
 	drivers/acpi/sleep.o \
 	drivers/acpi/resources.o \
@@ -472,6 +473,7 @@ HOST_SUITES += acpi
 HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/acpidump.c views/sysfs_acpi.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c \
+	drivers/acpi/memhp_aml.c $(AML_SRCS) \
 	kernel/longop.c \
 	drivers/acpi/numa_cpus.c
 HOST_SUITES += nfit
@@ -570,7 +572,7 @@ FUZZ_SRCS_fuzz_aml := tests/host/aml_fake.c $(AML_SRCS)
 FUZZ_SRCS_fuzz_acpi := tests/fuzz/acpi_harness.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \
 	drivers/acpi/numa_cpus.c drivers/acpi/nfit.c arch/x86_64/apic.c arch/x86_64/power.c shell/cmd_acpi.c kernel/longop.c \
-	drivers/acpi/acpidump.c
+	drivers/acpi/acpidump.c drivers/acpi/memhp_aml.c shell/cmd_aml.c $(AML_SRCS)
 FUZZ_SRCS_fuzz_virtio_mem := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \
 	tests/host/test_owner.c $(VIRTIO_MEM_SRCS) shell/cmd_virtio_mem.c
 FUZZ_SRCS_fuzz_mm_cmds := tests/host/virtio_mem_fake.c tests/host/hotplug_check.c \

@@ -144,12 +144,24 @@ static void k_log(void *ctx, const char *line)
 	pr_info("%s", line);
 }
 
-/* Notify: logged (no driver takes them yet). */
+/* Notify: to the handler set by acpi_aml_set_notify() (memory hotplug
+ * while its GPE method runs), else logged. */
+static void (*notify_hook)(struct aml_node *node, u64 value);
+
+void acpi_aml_set_notify(void (*fn)(struct aml_node *node, u64 value))
+{
+	notify_hook = fn;
+}
+
 static void k_notify(void *ctx, struct aml_node *node, u64 value)
 {
 	char path[96];
 
 	(void)ctx;
+	if (notify_hook) {
+		notify_hook(node, value);
+		return;
+	}
 	aml_node_path(node, path, sizeof(path));
 	pr_info("aml: Notify (%s, 0x%llx): no handler", path, (unsigned long long)value);
 }

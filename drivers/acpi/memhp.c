@@ -1,10 +1,12 @@
 /*
- * memhp.c - QEMU's ACPI memory hotplug device (pc-dimm), driven directly.
+ * memhp.c - ACPI memory hotplug (QEMU's pc-dimm).
  *
- * Linux reaches DIMM slots through AML: PNP0C80 devices whose methods read
- * and write a small I/O register block.  memlab has no AML interpreter and
- * does in C what those methods do (they are in QEMU's DSDT; the layout
- * below is what they read and write):
+ * Like Linux, memlab reaches the DIMM slots through the AML: PNP0C80
+ * devices and their methods (drivers/acpi/memhp_aml.c: _STA, _CRS, _PXM,
+ * _OST, _EJ0, the GPE's method and its Notify), whenever the namespace has
+ * them.  Without them (no namespace, or a table set it could not load)
+ * this file falls back to doing in C what QEMU's methods do; the layout
+ * below is what they read and write:
  *
  *   register block (default I/O 0x0a00, 24 bytes), per selected slot:
  *     +0x00 w: slot selector      r: base address low
@@ -48,6 +50,7 @@
 #include <lib/errno.h>
 #include <kernel/time.h>
 #include <arch/io.h>
+#include "memhp_aml.h"
 
 #define MEMHP_DEFAULT_PORT	0x0a00
 #define MEMHP_MAX_SLOTS		256
@@ -150,18 +153,28 @@ static u64 read_u64(unsigned lo_reg)
 	return (hi << 32) | lo;
 }
 
-/* One control bit per write, as the AML does. */
+/* One control bit per write, as the AML does.  Through the AML only the
+ * eject is asked for (_EJ0): its methods clear the events themselves. */
 static void slot_ctrl(unsigned slot, u8 bit)
 {
+	if (memhp_aml_active()) {
+		if (bit == CTRL_EJECT)
+			memhp_aml_eject(slot);
+		return;
+	}
 	slot_select(slot);
 	outb((u16)(memhp_port + REG_STATUS_CTRL), bit);
 }
 
 static void slot_ost(unsigned slot, u32 event, u32 status)
 {
-	slot_select(slot);
-	outl(memhp_port + REG_OST_EV_BASE_HI, event);
-	outl(memhp_port + REG_OST_ST_SIZE_LO, status);	/* this write makes QEMU report it */
+	if (memhp_aml_active()) {
+		memhp_aml_ost(slot, event, status);	/* the device's _OST */
+	} else {
+		slot_select(slot);
+		outl(memhp_port + REG_OST_EV_BASE_HI, event);
+		outl(memhp_port + REG_OST_ST_SIZE_LO, status);	/* this write makes QEMU report it */
+	}
 	slots[slot].ost_event = event;
 	slots[slot].ost_status = status;
 }
@@ -494,8 +507,14 @@ static void dimm_device_check(unsigned slot)
 	char name[16];
 	int err;
 
-	slot_select(slot);
-	if (!(inb((u16)(memhp_port + REG_STATUS_CTRL)) & ST_ENABLED)) {
+	bool present;
+	if (memhp_aml_active()) {
+		present = memhp_aml_present(slot);
+	} else {
+		slot_select(slot);
+		present = inb((u16)(memhp_port + REG_STATUS_CTRL)) & ST_ENABLED;
+	}
+	if (!present) {
 		ksnprintf(s->why, sizeof(s->why), "device check on an empty slot");
 		slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
 		return;
@@ -506,9 +525,19 @@ static void dimm_device_check(unsigned slot)
 	}
 	if (s->state == DIMM_ADDING || s->state == DIMM_REMOVING)
 		return;		/* the running operation reports when it ends */
-	s->base = read_u64(REG_SEL_BASE_LO);
-	s->size = read_u64(REG_OST_ST_SIZE_LO);
-	s->pxm = inl(memhp_port + REG_PXM);
+	if (memhp_aml_active()) {
+		if (memhp_aml_range(slot, &s->base, &s->size, &s->pxm)) {
+			ksnprintf(s->why, sizeof(s->why), "_CRS gives no memory range");
+			s->state = DIMM_ADD_FAILED;
+			slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
+			return;
+		}
+	} else {
+		slot_select(slot);
+		s->base = read_u64(REG_SEL_BASE_LO);
+		s->size = read_u64(REG_OST_ST_SIZE_LO);
+		s->pxm = inl(memhp_port + REG_PXM);
+	}
 	s->nid = acpi_pxm_to_node(s->pxm);
 	s->mgid = -1;
 	s->why[0] = '\0';
@@ -585,10 +614,26 @@ static void dimm_eject_request(unsigned slot)
  * The GPE 3 work: what QEMU's MSCN method does.  For every slot, an insert
  * event is cleared and handled, then a remove event.  Context: (main).
  */
+/* An event the GPE method notified: 1 device check, 3 eject request. */
+static void aml_event(unsigned slot, u64 value)
+{
+	if (slot >= nr_slots)
+		return;
+	slots[slot].last_event_ms = ktime_ns() / 1000000;
+	if (value == OST_EV_DEVICE_CHECK)
+		dimm_device_check(slot);
+	else if (value == OST_EV_EJECT_REQUEST)
+		dimm_eject_request(slot);
+}
+
 static void memhp_scan(struct work *w)
 {
 	(void)w;
 	scans++;
+	if (memhp_aml_active()) {
+		memhp_aml_scan(GPE_MEMORY_HOTPLUG, aml_event);	/* \_GPE._E03 */
+		return;
+	}
 	for (unsigned slot = 0; slot < nr_slots; slot++) {
 		u8 st;
 
@@ -700,7 +745,11 @@ void acpi_memhp_init(void)
 	scans = 0;
 	memset(slots, 0, sizeof(slots));
 
-	if (!dsdt_find_memhp(&n, &port) || n == 0) {
+	unsigned devs = memhp_aml_init();
+	bool regs = dsdt_find_memhp(&n, &port) && n;
+	if (devs) {
+		n = devs;	/* the PNP0C80 devices of the AML, slots by _UID */
+	} else if (!regs) {
 		pr_info("acpi-memhp: no memory hotplug device in the DSDT (QEMU needs -m ...,slots=N,maxmem=...)");
 		return;
 	}
@@ -710,19 +759,31 @@ void acpi_memhp_init(void)
 	}
 	memhp_port = port;
 	holder = resource_lookup(&ioport_resource, port);
-	if (!holder || !(holder->flags & IORESOURCE_BUSY))	/* not claimed yet: /proc/ioports */
+	if (regs && (!holder || !(holder->flags & IORESOURCE_BUSY)))	/* not claimed yet: /proc/ioports */
 		request_region(&ioport_resource, port, MEMHP_REGS_LEN, "ACPI memory hotplug", IORESOURCE_IO);
 	nr_slots = n;
 	for (unsigned i = 0; i < nr_slots; i++)
 		slots[i].mgid = -1;
 	memhp_work = (struct work)WORK_INIT(memhp_scan, "acpi memory hotplug scan");
-	pr_info("acpi-memhp: %u DIMM slots, registers at I/O %#x", nr_slots, memhp_port);
+	if (devs)
+		pr_info("acpi-memhp: %u DIMM slots: PNP0C80 devices of the AML (_STA, _CRS, _PXM, _OST, _EJ0; events by \\_GPE._E%02X)",
+			nr_slots, GPE_MEMORY_HOTPLUG);
+	else
+		pr_info("acpi-memhp: %u DIMM slots, registers at I/O %#x", nr_slots, memhp_port);
 
-	/* Cold-plugged DIMMs: enabled, no event pending. */
+	/* Cold-plugged DIMMs: enabled, no event pending (through the AML:
+	 * present; a pending insert is seen again by the first scan and
+	 * finds the DIMM added). */
 	for (unsigned slot = 0; slot < nr_slots; slot++) {
-		slot_select(slot);
-		if ((inb((u16)(memhp_port + REG_STATUS_CTRL)) & (ST_ENABLED | ST_INSERT | ST_REMOVE)) ==
-		    ST_ENABLED) {
+		bool cold;
+		if (devs) {
+			cold = memhp_aml_present(slot);
+		} else {
+			slot_select(slot);
+			cold = (inb((u16)(memhp_port + REG_STATUS_CTRL)) & (ST_ENABLED | ST_INSERT | ST_REMOVE)) ==
+			       ST_ENABLED;
+		}
+		if (cold) {
 			dimm_device_check(slot);
 			longop_finish(&slots[slot].op);	/* boot waits for cold-plugged memory */
 		}

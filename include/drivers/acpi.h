@@ -134,7 +134,10 @@ void acpi_dump(struct printer *p);
  * the namespace, or NULL.
  */
 struct aml_ns;
+struct aml_node;
 void acpi_aml_init(void);
+/* acpi_aml_set_notify() - Notify() goes to fn (NULL: logged). */
+void acpi_aml_set_notify(void (*fn)(struct aml_node *node, u64 value));
 /* acpi_power_use_aml() - \_S5's sleep types from ns, \_PTS run before power
  * off (drivers/acpi/sleep.c).  Context: boot. */
 void acpi_power_use_aml(struct aml_ns *ns);

@@ -640,3 +640,15 @@ void run(size_t rsdp_len, u32 tag)
 	/* The views only read: the node maps are as srat_parse left them. */
 	check_numa(ret);
 }
+
+/* No AML namespace in this harness: memhp.c uses the registers
+ * (drivers/acpi/aml_kernel.c is the kernel's). */
+struct aml_ns *acpi_aml(void)
+{
+	return NULL;
+}
+
+void acpi_aml_set_notify(void (*fn)(struct aml_node *node, u64 value))
+{
+	(void)fn;
+}

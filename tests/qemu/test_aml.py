@@ -88,3 +88,25 @@ def test_poweroff_through_pts_and_s5(boot):
     m.send_line("poweroff")
     assert m.wait_exit() == 0
     assert "power: ACPI S5 (SLP_TYP 0) through PM1a_CNT 0x604" in m.output, m.tail()
+
+
+def test_dimm_add_and_eject_through_the_aml(boot):
+    """A DIMM plugged and unplugged with the memory hotplug driver on the
+    AML: the slots are the PNP0C80 devices, the GPE runs \\_GPE._E03, whose
+    Notify reaches the driver; _CRS, _PXM, _OST and _EJ0 are called by
+    method, as acpi trace shows."""
+    from hotplug import boot_hotplug, plug, unplug, sh
+    m = boot_hotplug(boot)
+    assert "acpi-memhp: 8 DIMM slots: PNP0C80 devices of the AML" in m.output, m.output
+    sh(m, "acpi trace on")
+    plug(m, "dimm1", 1 << 30)
+    out = m.output
+    for method in ("enter \\_GPE._E03()", "enter \\_SB_.MHPC.MSCN()",
+                   "enter \\_SB_.MHPC.MP00._STA()", "enter \\_SB_.MHPC.MP00._CRS()",
+                   "enter \\_SB_.MHPC.MP00._PXM()", "enter \\_SB_.MHPC.MP00._OST(0x1, 0x0"):
+        assert method in out, out[-3000:]
+    assert "slot 0: DIMM [mem 0x100000000-0x13fffffff]" in out, out[-3000:]
+    unplug(m, "dimm1")
+    out = m.output
+    assert "enter \\_SB_.MHPC.MP00._EJ0(0x0)" in out, out[-3000:]
+    sh(m, "acpi trace off")

@@ -1,0 +1,27 @@
+/*
+ * memhp_aml.h - memhp.c's DIMM slots through the AML (drivers/acpi/
+ * memhp_aml.c): each call evaluates a method of the slot's PNP0C80 device.
+ * Context: boot, then main loop.
+ */
+#ifndef DRIVERS_ACPI_MEMHP_AML_H
+#define DRIVERS_ACPI_MEMHP_AML_H
+
+#include <lib/types.h>
+
+#define MEMHP_AML_MAX_SLOTS	256
+
+/* memhp_aml_init() - find the PNP0C80 devices; the number found (0: none,
+ * or no namespace: memhp.c keeps to the registers). */
+unsigned memhp_aml_init(void);
+bool memhp_aml_active(void);
+/* memhp_aml_present() - _STA says present. */
+bool memhp_aml_present(unsigned slot);
+/* memhp_aml_range() - _CRS's memory range and _PXM (0 when absent); 0 or -1. */
+int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm);
+void memhp_aml_ost(unsigned slot, u32 event, u32 status);
+void memhp_aml_eject(unsigned slot);
+/* memhp_aml_scan() - run the GPE's method; each Notify(device, value) it
+ * made is then handed to event(). */
+void memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value));
+
+#endif

@@ -96,6 +96,7 @@ AML_OBJS := \
 	drivers/acpi/aml/aml_ops.o \
 	drivers/acpi/aml/aml_convert.o \
 	drivers/acpi/aml/aml_store.o \
+	drivers/acpi/aml/aml_sync.o \
 	drivers/acpi/aml/aml_region.o \
 	drivers/acpi/aml/aml_eval.o \
 	drivers/acpi/aml/aml_print.o \

@@ -145,6 +145,10 @@ int aml_deref(struct aml_ctx *c, struct aml_obj *ref, struct aml_obj **out, cons
 int aml_copy_object(struct aml_ctx *c, struct aml_obj *v, struct aml_target *t, const u8 *at);
 int aml_ref_of(struct aml_ctx *c, struct aml_target *t, struct aml_obj **out, const u8 *at);
 
+/* aml_sync.c */
+int aml_sync_op(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op,
+		struct aml_target *t, struct aml_obj **out);
+
 /* aml_region.c */
 int aml_field_read(struct aml_ctx *c, struct aml_obj *f, struct aml_obj **out, const u8 *at);
 int aml_field_write(struct aml_ctx *c, struct aml_obj *f, struct aml_obj *v, const u8 *at);

@@ -547,45 +547,9 @@ static __noinline int op_super(struct aml_ctx *c, struct aml_state *st, const u8
 		if (!r && t.kind == T_NODE && c->ns->plat.notify)
 			c->ns->plat.notify(c->ns->plat.ctx, t.node, x);
 		break;
-	default: {	/* mutexes and events */
-		struct aml_obj *o = t.kind == T_NODE ? t.node->obj : NULL;
-		u8 want = (op == 0x5b23 || op == 0x5b27) ? AML_MUTEX : AML_EVENT;
-		u64 timeout = 0;
-		if (op == 0x5b23) {
-			if (st->end - st->p < 2)
-				r = aml_fail(c, at, AML_EPARSE, "Acquire truncated");
-			else
-				timeout = st->p[0] | st->p[1] << 8, st->p += 2;
-		} else if (op == 0x5b25) {
-			r = operand_int(c, st, at, &timeout);
-		}
-		if (!r && (!o || o->type != want))
-			r = aml_fail(c, at, AML_ETYPE, "%s of a non-%s", op == 0x5b23 ? "Acquire" :
-				     op == 0x5b27 ? "Release" : "event op", want == AML_MUTEX ? "Mutex" : "Event");
-		if (r)
-			break;
-		/* One thread runs AML: a mutex is free unless held, and then
-		 * by this same evaluation, which may take it again. */
-		if (op == 0x5b23) {
-			o->mutex.depth++;
-			*out = aml_new_integer(c->ns, 0);
-		} else if (op == 0x5b27) {
-			if (!o->mutex.depth)
-				r = aml_fail(c, at, AML_ETYPE, "Release of a Mutex not held");
-			else
-				o->mutex.depth--;
-		} else if (op == 0x5b24) {
-			o->event.count++;
-		} else if (op == 0x5b26) {
-			o->event.count = 0;
-		} else {	/* Wait: nothing else can signal meanwhile */
-			bool got = o->event.count > 0;
-			if (got)
-				o->event.count--;
-			*out = aml_new_integer(c->ns, got ? 0 : ones(c));
-		}
+	default:	/* mutexes and events: aml_sync.c */
+		r = aml_sync_op(c, st, at, op, &t, out);
 		break;
-	}
 	}
 	aml_target_put(c, &t);
 	if (!r && (op == 0x71 || op == 0x5b12 || op == 0x75 || op == 0x76 || op == 0x87 ||

@@ -62,6 +62,8 @@ unsigned meminit_cpus_queue(void)
 		workers[cpu].arg = (void *)(uintptr_t)c.nid;
 		if (!queue_work_on(cpu, &workers[cpu]))
 			started++;
+		else
+			workers[cpu].fn = NULL;	/* refused (a CPU that never came online): not waited for */
 	}
 	return started;
 }

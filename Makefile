@@ -218,7 +218,9 @@ VIEWS_OBJS := \
 	views/sysfs_nd.o \
 	views/sysfs_acpi.o \
 	views/proc_vmstat.o \
-	views/view_proto.o
+	views/view_proto.o \
+	views/view_detail.o \
+	views/pageblock_map.o
 
 MM_OBJS := \
 	mm/debug.o \
@@ -495,6 +497,7 @@ VIRTIO_MEM_SRCS := drivers/virtio/virtio_pci.c $(addsuffix .c,$(basename $(VIRTI
 # (the commands' tables are shared with the tests through shell/internal.h)
 MM_CMDS_SRCS := shell/cmd_buddy.c shell/cmd_contig.c shell/cmd_handles.c shell/cmd_devmem.c shell/cmd_hotplug.c shell/cmd_mm.c shell/cmd_mech.c \
 	shell/cmd_bench.c shell/cmd_virtio_mem.c views/sysfs_memory.c views/mech.c views/cma.c \
+	views/pageblock_map.c \
 	kernel/meminit_work.c arch/x86_64/trampoline.c
 HOST_SUITES += virtio
 HOST_SUITE_virtio := tests/host/test_virtio.c tests/host/virtio_mem_fake.c $(VIRTIO_MEM_SRCS) \

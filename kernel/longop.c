@@ -76,6 +76,11 @@ bool longop_any_running(void)
 	return running_ops != NULL;
 }
 
+const struct longop *longop_next(const struct longop *op)
+{
+	return op ? op->next : running_ops;
+}
+
 bool longop_any_working(void)
 {
 	for (struct longop *op = running_ops; op; op = op->next)

@@ -200,3 +200,33 @@ void printk_log_dump(struct printer *p)
 		p->write(p, chunk, n);
 	}
 }
+
+/*
+ * printk_log_read() - see lib/printk.h.  Copies under log_lock, like the
+ * dump; a position the ring has overwritten moves to the oldest byte
+ * still in it, and the bytes skipped are counted in *lost.
+ */
+size_t printk_log_read(u64 *pos, char *buf, size_t size, u64 *lost)
+{
+	unsigned long flags = spin_lock_irqsave(&log_lock);
+	u64 oldest = log_head > LOG_BUF_SIZE ? log_head - LOG_BUF_SIZE : 0;
+	size_t n = 0;
+
+	if (*pos < oldest) {
+		*lost += oldest - *pos;
+		*pos = oldest;
+	}
+	while (*pos < log_head && n < size)
+		buf[n++] = log_buf[(*pos)++ % LOG_BUF_SIZE];
+	spin_unlock_irqrestore(&log_lock, flags);
+	return n;
+}
+
+u64 printk_log_head(void)
+{
+	unsigned long flags = spin_lock_irqsave(&log_lock);
+	u64 head = log_head;
+
+	spin_unlock_irqrestore(&log_lock, flags);
+	return head;
+}

@@ -15,10 +15,8 @@
  * block that is not online) or '~' (in the span, but another zone's).
  * Rows are aligned to memory blocks, so `buddy map` and `lsmem` line up.
  *
- * Finding the largest free block per pageblock walks the zone's pfns once:
- * a free head of order o covers 2^o pages, which may span pageblocks (order
- * 10 spans two) but never a row (a section holds 32 order-10 blocks);
- * other pages are stepped one by one.  The walk stops at
+ * Each row is one walk of pageblock_map() (views/pageblock_map.c, which
+ * the view channel's pageblock strings share).  The map stops at
  * BUDDY_MAP_MAX_PAGEBLOCKS in all (16 GiB), and says so.
  * Context: main loop (reads the free lists; nothing is changed).
  */
@@ -29,45 +27,17 @@
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
 #include <mm/page.h>
+#include <views/pageblock_map.h>
 
 #define BUDDY_MAP_PER_ROW		(PAGES_PER_SECTION / pageblock_nr_pages)	/* 64 */
 #define BUDDY_MAP_MAX_PAGEBLOCKS	8192
 
-static const char mt_letters[MIGRATE_TYPES] = {
-	[MIGRATE_UNMOVABLE] = 'U', [MIGRATE_MOVABLE] = 'M', [MIGRATE_RECLAIMABLE] = 'R',
-	[MIGRATE_HIGHATOMIC] = 'H', [MIGRATE_CMA] = 'C', [MIGRATE_ISOLATE] = 'I',
-};
-
-/*
- * The two characters of pageblock [pfn, pfn + pageblock_nr_pages) in
- * zone z's picture; free_order is the largest free order seen in it, or -1.
- */
-static void column(const struct zone *z, u64 pfn, signed char free_order, char *mt, char *fr)
-{
-	u64 first = pfn < z->zone_start_pfn ? z->zone_start_pfn : pfn;
-	const struct page *page;
-
-	if (pfn + pageblock_nr_pages <= z->zone_start_pfn || pfn >= zone_end_pfn(z)) {
-		*mt = *fr = ' ';
-		return;
-	}
-	page = pfn_to_online_page(first);
-	if (!page || page_zone(page) != z) {
-		*mt = *fr = page ? '~' : '-';
-		return;
-	}
-	*mt = mt_letters[buddy_list_mt(first)];
-	*fr = free_order < 0 ? '.' : free_order < 10 ? (char)('0' + free_order) : 'A';
-}
-
 /* One row: the 64 pageblocks from row_pfn (a memory block's first pfn). */
-static void print_row(struct printer *p, const struct zone *z, u64 row_pfn,
-		      const signed char *free_order)
+static void print_row(struct printer *p, const struct zone *z, u64 row_pfn)
 {
 	char mt[BUDDY_MAP_PER_ROW + 1], fr[BUDDY_MAP_PER_ROW + 1];
 
-	for (unsigned i = 0; i < BUDDY_MAP_PER_ROW; i++)
-		column(z, row_pfn + (u64)i * pageblock_nr_pages, free_order[i], &mt[i], &fr[i]);
+	pageblock_map(z, row_pfn, BUDDY_MAP_PER_ROW, mt, fr);
 	mt[BUDDY_MAP_PER_ROW] = fr[BUDDY_MAP_PER_ROW] = '\0';
 	for (int i = BUDDY_MAP_PER_ROW - 1; i >= 0 && mt[i] == ' '; i--)
 		mt[i] = fr[i] = '\0';	/* no trailing blanks past the zone's end */
@@ -78,44 +48,16 @@ static void print_row(struct printer *p, const struct zone *z, u64 row_pfn,
 /* Draw zone z; *budget is the pageblocks still allowed.  False when it ran out. */
 static bool map_zone(struct printer *p, struct zone *z, unsigned long *budget)
 {
-	signed char free_order[BUDDY_MAP_PER_ROW];
 	u64 end = zone_end_pfn(z);
 	u64 row = ALIGN_DOWN(z->zone_start_pfn, PAGES_PER_SECTION);
-	u64 pfn = z->zone_start_pfn;
 
 	pr_printf(p, "node %d zone %s  pfn [%#llx-%#llx)\n", z->zone_pgdat->node_id, z->name,
 		  (unsigned long long)z->zone_start_pfn, (unsigned long long)end);
 	for (; row < end; row += PAGES_PER_SECTION) {
-		u64 row_end = row + PAGES_PER_SECTION;
-
 		if (*budget < BUDDY_MAP_PER_ROW)
 			return false;
 		*budget -= BUDDY_MAP_PER_ROW;
-		memset(free_order, -1, sizeof(free_order));
-		if (pfn < row)
-			pfn = row;
-		while (pfn < row_end && pfn < end) {
-			const struct page *page = pfn_to_online_page(pfn);
-			unsigned order;
-
-			if (!page) {		/* a hole or an offline block: skip its section */
-				pfn = ALIGN_DOWN(pfn, PAGES_PER_SECTION) + PAGES_PER_SECTION;
-				continue;
-			}
-			if (page_zone(page) != z || !free_block_at(pfn, FREE_BLOCK_BUDDY, &order)) {
-				pfn++;
-				continue;
-			}
-			/* mark every pageblock of this row the free block covers */
-			for (u64 q = pfn; q < pfn + (1ULL << order) && q < row_end; q += pageblock_nr_pages) {
-				unsigned i = (unsigned)((q - row) / pageblock_nr_pages);
-
-				if (free_order[i] < (signed char)order)
-					free_order[i] = (signed char)order;
-			}
-			pfn += 1ULL << order;	/* never past the row: blocks stay inside a section */
-		}
-		print_row(p, z, row, free_order);
+		print_row(p, z, row);
 	}
 	return true;
 }

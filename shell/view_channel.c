@@ -1,6 +1,6 @@
 /*
  * view_channel.c - the view channel: memlab's state as JSON lines on COM2,
- * for a program on the host that draws it; the protocol, version 1, is
+ * for a program on the host that draws it; the protocol, version 2, is
  * in docs/view.md.
  *
  * The serial shell is for people; this is its machine-readable twin.  One
@@ -8,14 +8,19 @@
  *   1. reads what arrived on COM2 (polled: at most VIEW_BYTES_PER_POLL
  *      bytes a call) into a line; each complete line is one request,
  *      parsed by view_request_parse() (views/view_proto.c) and answered
- *      at once: hello, snapshot, alloc or free; anything malformed gets an
- *      error message and changes nothing;
+ *      at once: hello, snapshot, alloc, free, pageblocks, page, ops or
+ *      trace; anything malformed gets an error message and changes nothing;
  *   2. once a snapshot was asked for, compares two cheap signatures, of the
  *      zones' counters and of the layout (memory_blocks_generation(), the
  *      device ranges, the node spans), with those last sent, and sends a
  *      `zones` or `blocks` message for the one that changed, each at most
  *      once per VIEW_UPDATE_TICKS (100 ms): the message shows the state
- *      when it is sent, so changes in between coalesce into one.
+ *      when it is sent, so changes in between coalesce into one; the same
+ *      for `ops` (the long operations' progress) and `mechs` (designs and
+ *      trace switches);
+ *   3. while any mechanism's trace is on, follows the kernel log
+ *      (printk_log_read()) and sends each of the mechanisms' trace lines,
+ *      "[name] ...", as a `trace` message: the steps a student replays.
  * Allocations are the shell's handles (shell/cmd_handles.c), so `handles`
  * and `free` at the prompt see and free what the page allocated.
  *
@@ -32,7 +37,9 @@
 #include <kernel/workqueue.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
+#include <lib/string.h>
 #include <mm/gfp.h>
+#include <mm/mechanisms.h>
 #include <views/view_proto.h>
 #include "internal.h"
 
@@ -45,6 +52,12 @@ static bool line_too_long;	/* this line overflowed: refuse it at its end */
 static bool subscribed;		/* a snapshot was sent: updates follow */
 static u64 zones_sent, blocks_sent;		/* signatures last sent */
 static u64 zones_sent_tick, blocks_sent_tick;	/* when */
+static u64 ops_sent, ops_sent_tick, mechs_sent, mechs_sent_tick;
+static bool following;		/* a trace is on: the log is being followed */
+static u64 log_pos, log_lost;	/* where in the log, bytes the ring overwrote */
+static char log_line[256];	/* the log line being assembled */
+static size_t log_line_len;
+#define VIEW_LOG_PER_POLL	4096	/* log bytes read at most per poll */
 
 static void port_write(struct printer *p, const char *s, size_t len)
 {
@@ -155,6 +168,161 @@ static void do_free(const struct view_request *r)
 	message_end();
 }
 
+/* A number that changes when a design or a trace switch does. */
+static u64 mechs_signature(void)
+{
+	u64 h = 0;
+
+	for (int id = 0; id < NR_MECHS; id++)
+		h = h * 131 + (u64)mech_design((enum mech_id)id) * 4 +
+		    (mech_tracing((enum mech_id)id) ? 2 : 0) +
+		    (mech_tracing_verbose((enum mech_id)id) ? 1 : 0);
+	return h;
+}
+
+/* pageblocks, page: the answer, or the error that says why not. */
+static void send_detail(const struct view_request *r)
+{
+	struct json_writer w;
+	char why[96];
+	int err;
+
+	json_writer_init(&w, &port_printer);
+	if (r->req == VIEW_REQ_PAGEBLOCKS)
+		err = view_write_pageblocks(&w, r, now_ms(), why, sizeof(why));
+	else
+		err = view_write_page(&w, r, now_ms(), why, sizeof(why));
+	if (err) {
+		send_error(r, why);
+		return;
+	}
+	message_end();
+}
+
+/* trace: switch the mechanism's trace, answer with the switches (mechs). */
+static void do_trace(const struct view_request *r)
+{
+	struct json_writer w;
+
+	if (r->on && r->verbose && mech_set_trace_verbose((enum mech_id)r->mech)) {
+		send_error(r, "verbose: this mechanism has no step-by-step trace");
+		return;
+	}
+	if (!r->verbose || !r->on)
+		mech_set_trace((enum mech_id)r->mech, r->on);
+	if (mech_any_tracing() && !following) {
+		following = true;
+		log_pos = printk_log_head();
+		log_line_len = 0;
+	}
+	mechs_sent = mechs_signature();
+	mechs_sent_tick = jiffies();
+	json_writer_init(&w, &port_printer);
+	json_object_begin(&w);
+	json_kv_u64(&w, "v", VIEW_PROTO_VERSION);
+	json_kv_string(&w, "type", "trace_set");
+	if (r->has_tag)
+		json_kv_u64(&w, "tag", r->tag);
+	json_kv_string(&w, "mech", mech_name((enum mech_id)r->mech));
+	json_kv_bool(&w, "on", mech_tracing((enum mech_id)r->mech));
+	json_kv_bool(&w, "verbose", mech_tracing_verbose((enum mech_id)r->mech));
+	json_object_end(&w);
+	message_end();
+}
+
+/*
+ * One whole log line: when it is "[  secs.micros] [name] text" with name a
+ * mechanism, a trace message {"type":"trace","mech":name,"ms":..,"text":..}
+ * with the log's own time in ms.
+ */
+static void log_line_done(const char *s, size_t len)
+{
+	struct json_writer w;
+	u64 secs = 0, micros = 0;
+	size_t i = 0, name_at, name_len;
+	char name[32];
+
+	if (len < 4 || s[i++] != '[')
+		return;
+	while (i < len && s[i] == ' ')
+		i++;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		secs = secs * 10 + (u64)(s[i] - '0');
+	if (i >= len || s[i++] != '.')
+		return;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		micros = micros * 10 + (u64)(s[i] - '0');
+	if (i + 2 >= len || s[i] != ']' || s[i + 1] != ' ' || s[i + 2] != '[')
+		return;
+	name_at = i + 3;
+	for (name_len = 0; name_at + name_len < len && s[name_at + name_len] != ']'; name_len++)
+		;
+	if (!name_len || name_len >= sizeof(name) || name_at + name_len + 1 >= len)
+		return;
+	memcpy(name, s + name_at, name_len);
+	name[name_len] = '\0';
+	if (mech_find(name) < 0)
+		return;
+	i = name_at + name_len + 1;
+	if (s[i] == ' ')
+		i++;
+	json_writer_init(&w, &port_printer);
+	json_object_begin(&w);
+	json_kv_u64(&w, "v", VIEW_PROTO_VERSION);
+	json_kv_string(&w, "type", "trace");
+	json_kv_u64(&w, "ms", secs * 1000 + micros / 1000);
+	json_kv_string(&w, "mech", name);
+	{
+		char text[sizeof(log_line)];
+		size_t n = len - i;
+
+		memcpy(text, s + i, n);
+		text[n] = '\0';
+		json_kv_string(&w, "text", text);
+	}
+	json_object_end(&w);
+	message_end();
+}
+
+/* The log since last time, line by line; stops following once no trace is on. */
+static void follow_log(void)
+{
+	char buf[256];
+	size_t n, total = 0;
+	u64 lost = 0;
+
+	if (!following)
+		return;
+	while (total < VIEW_LOG_PER_POLL && (n = printk_log_read(&log_pos, buf, sizeof(buf), &lost))) {
+		total += n;
+		for (size_t i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				if (log_line_len < sizeof(log_line) - 1)
+					log_line[log_line_len++] = buf[i];
+				continue;
+			}
+			log_line_done(log_line, log_line_len);
+			log_line_len = 0;
+		}
+	}
+	if (lost) {
+		struct json_writer w;
+
+		log_lost += lost;
+		log_line_len = 0;
+		json_writer_init(&w, &port_printer);
+		json_object_begin(&w);
+		json_kv_u64(&w, "v", VIEW_PROTO_VERSION);
+		json_kv_string(&w, "type", "trace");
+		json_kv_u64(&w, "ms", now_ms());
+		json_kv_u64(&w, "lost_bytes", lost);
+		json_object_end(&w);
+		message_end();
+	}
+	if (!mech_any_tracing() && log_pos == printk_log_head())
+		following = false;
+}
+
 /* The snapshot, and from now on updates measured against it. */
 static void send_snapshot(void)
 {
@@ -167,6 +335,12 @@ static void send_snapshot(void)
 	view_write_snapshot(&w, now_ms());
 	message_end();
 	subscribed = true;
+	ops_sent = view_ops_signature();
+	mechs_sent = mechs_signature();
+	ops_sent_tick = mechs_sent_tick = jiffies();
+	json_writer_init(&w, &port_printer);
+	view_write_ops(&w, NULL, now_ms());
+	message_end();
 }
 
 /* The greeting: at boot (r NULL), or the answer to a hello request. */
@@ -201,6 +375,21 @@ static void handle_line(const char *s, size_t len)
 		break;
 	case VIEW_REQ_FREE:
 		do_free(&r);
+		break;
+	case VIEW_REQ_PAGEBLOCKS:
+	case VIEW_REQ_PAGE:
+		send_detail(&r);
+		break;
+	case VIEW_REQ_OPS: {
+		struct json_writer w;
+
+		json_writer_init(&w, &port_printer);
+		view_write_ops(&w, &r, now_ms());
+		message_end();
+		break;
+	}
+	case VIEW_REQ_TRACE:
+		do_trace(&r);
 		break;
 	}
 }
@@ -262,10 +451,48 @@ static void send_updates(void)
 	}
 }
 
+/* ops and mechs: the same rule as zones and blocks. */
+static void send_progress(void)
+{
+	u64 now = jiffies();
+	struct json_writer w;
+	u64 sig;
+
+	if (!subscribed)
+		return;
+	if (now - ops_sent_tick >= VIEW_UPDATE_TICKS) {
+		sig = view_ops_signature();
+		if (sig != ops_sent) {
+			ops_sent = sig;
+			ops_sent_tick = now;
+			json_writer_init(&w, &port_printer);
+			view_write_ops(&w, NULL, now_ms());
+			message_end();
+		}
+	}
+	if (now - mechs_sent_tick >= VIEW_UPDATE_TICKS) {
+		sig = mechs_signature();
+		if (sig != mechs_sent) {
+			mechs_sent = sig;
+			mechs_sent_tick = now;
+			json_writer_init(&w, &port_printer);
+			view_write_mechs(&w, now_ms());
+			message_end();
+		}
+	}
+	if (!following && mech_any_tracing()) {	/* a trace turned on at the shell */
+		following = true;
+		log_pos = printk_log_head();
+		log_line_len = 0;
+	}
+}
+
 static void view_poll(void)
 {
 	read_requests();
+	follow_log();
 	send_updates();
+	send_progress();
 }
 
 static struct poller view_poller = { .fn = view_poll, .name = "view channel", .period = 1 };

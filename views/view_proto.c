@@ -1,5 +1,5 @@
 /*
- * view_proto.c - the view channel's protocol, version 1: requests parsed
+ * view_proto.c - the view channel's protocol, version 2: requests parsed
  * from a line, the state of memory written as JSON messages
  * (include/views/view_proto.h; every message and field in docs/view.md).
  *
@@ -20,7 +20,9 @@
 #include <mm/buddy.h>
 #include <mm/memory_hotplug.h>
 #include <mm/memremap.h>
+#include <mm/mechanisms.h>
 #include <mm/mmzone.h>
+#include <mm/sparse.h>
 
 /* ---- requests -------------------------------------------------------------- */
 
@@ -35,7 +37,13 @@ static const struct {
 	{ "snapshot", VIEW_REQ_SNAPSHOT, "" },
 	{ "alloc", VIEW_REQ_ALLOC, " order count movable " },
 	{ "free", VIEW_REQ_FREE, " order count " },
+	{ "pageblocks", VIEW_REQ_PAGEBLOCKS, " node zone start_pfn " },
+	{ "page", VIEW_REQ_PAGE, " pfn " },
+	{ "ops", VIEW_REQ_OPS, "" },
+	{ "trace", VIEW_REQ_TRACE, " mech on verbose " },
 };
+
+#define REQ_NAMES	"hello, snapshot, alloc, free, pageblocks, page, ops, trace"
 
 /* Is word one of the space-separated words of list?  ("" never is.) */
 static bool word_in(const char *list, const char *word)
@@ -68,6 +76,103 @@ static bool int_field(const struct json_field *f, u64 lo, u64 hi, u64 *v, char *
 	return true;
 }
 
+/* A bool field into *v (left alone when the field is absent). */
+static bool bool_field(const struct json_field *fields, int n, const char *key, bool *v,
+		       char *why, size_t size)
+{
+	const struct json_field *f = json_field_find(fields, n, key);
+
+	if (!f)
+		return true;
+	if (f->kind != JSON_BOOL) {
+		ksnprintf(why, size, "%s: must be true or false", key);
+		return false;
+	}
+	*v = f->b;
+	return true;
+}
+
+/* pageblocks: node and zone needed, start_pfn optional. */
+static int parse_pageblocks(const struct json_field *fields, int n, struct view_request *r,
+			    char *why, size_t size)
+{
+	const struct json_field *f = json_field_find(fields, n, "node");
+	u64 v;
+
+	if (!f) {
+		ksnprintf(why, size, "node: needed for pageblocks");
+		return -EINVAL;
+	}
+	if (!int_field(f, 0, MAX_NUMNODES - 1, &v, why, size))
+		return -EINVAL;
+	r->node = (int)v;
+	f = json_field_find(fields, n, "zone");
+	if (!f) {
+		ksnprintf(why, size, "zone: needed for pageblocks");
+		return -EINVAL;
+	}
+	r->zone = -1;
+	for (int z = 0; f->kind == JSON_STRING && z < MAX_NR_ZONES; z++)
+		if (!strcmp(zone_names[z], f->str))
+			r->zone = z;
+	if (r->zone < 0) {
+		ksnprintf(why, size, "zone: must be DMA, DMA32, Normal, Movable or Device");
+		return -EINVAL;
+	}
+	f = json_field_find(fields, n, "start_pfn");
+	if (f) {
+		if (!int_field(f, 0, VIEW_MAX_PFN, &r->pfn, why, size))
+			return -EINVAL;
+		r->has_pfn = true;
+	}
+	return 0;
+}
+
+/* trace: mech needed (a name `mech` lists), on (default true), verbose (default false). */
+static int parse_trace(const struct json_field *fields, int n, struct view_request *r,
+		       char *why, size_t size)
+{
+	const struct json_field *f = json_field_find(fields, n, "mech");
+
+	if (!f) {
+		ksnprintf(why, size, "mech: needed for trace");
+		return -EINVAL;
+	}
+	r->mech = f->kind == JSON_STRING ? mech_find(f->str) : -ENOENT;
+	if (r->mech < 0) {
+		ksnprintf(why, size, "mech: not a mechanism (see `mech`)");
+		return -EINVAL;
+	}
+	r->on = true;
+	if (!bool_field(fields, n, "on", &r->on, why, size) ||
+	    !bool_field(fields, n, "verbose", &r->verbose, why, size))
+		return -EINVAL;
+	return 0;
+}
+
+/* alloc, free: order needed, count optional, movable (alloc only). */
+static int parse_alloc(const struct json_field *fields, int n, const char *name,
+		       struct view_request *r, char *why, size_t size)
+{
+	const struct json_field *f = json_field_find(fields, n, "order");
+	u64 v;
+
+	if (!f) {
+		ksnprintf(why, size, "order: needed for %s", name);
+		return -EINVAL;
+	}
+	if (!int_field(f, 0, MAX_PAGE_ORDER, &v, why, size))
+		return -EINVAL;
+	r->order = (unsigned)v;
+	f = json_field_find(fields, n, "count");
+	if (f) {
+		if (!int_field(f, 1, VIEW_MAX_COUNT, &v, why, size))
+			return -EINVAL;
+		r->count = (unsigned long)v;
+	}
+	return bool_field(fields, n, "movable", &r->movable, why, size) ? 0 : -EINVAL;
+}
+
 int view_request_parse(const char *line, size_t len, struct view_request *r, char *why,
 		       size_t size)
 {
@@ -76,7 +181,6 @@ int view_request_parse(const char *line, size_t len, struct view_request *r, cha
 	const char *perr = NULL;
 	int n = json_parse_flat(line, len, fields, VIEW_MAX_FIELDS, &perr);
 	size_t k;
-	u64 v;
 
 	memset(r, 0, sizeof(*r));
 	r->count = 1;
@@ -97,7 +201,7 @@ int view_request_parse(const char *line, size_t len, struct view_request *r, cha
 	}
 	f = json_field_find(fields, n, "req");
 	if (!f || f->kind != JSON_STRING) {
-		ksnprintf(why, size, "req: a string is needed (hello, snapshot, alloc, free)");
+		ksnprintf(why, size, "req: a string is needed (" REQ_NAMES ")");
 		return -EINVAL;
 	}
 	for (k = 0; k < ARRAY_SIZE(requests); k++)
@@ -117,31 +221,24 @@ int view_request_parse(const char *line, size_t len, struct view_request *r, cha
 			return -EINVAL;
 		}
 	}
-	if (r->req != VIEW_REQ_ALLOC && r->req != VIEW_REQ_FREE)
-		return 0;
-	f = json_field_find(fields, n, "order");
-	if (!f) {
-		ksnprintf(why, size, "order: needed for %s", requests[k].name);
-		return -EINVAL;
-	}
-	if (!int_field(f, 0, MAX_PAGE_ORDER, &v, why, size))
-		return -EINVAL;
-	r->order = (unsigned)v;
-	f = json_field_find(fields, n, "count");
-	if (f) {
-		if (!int_field(f, 1, VIEW_MAX_COUNT, &v, why, size))
-			return -EINVAL;
-		r->count = (unsigned long)v;
-	}
-	f = json_field_find(fields, n, "movable");
-	if (f) {
-		if (f->kind != JSON_BOOL) {
-			ksnprintf(why, size, "movable: must be true or false");
+	switch (r->req) {
+	case VIEW_REQ_ALLOC:
+	case VIEW_REQ_FREE:
+		return parse_alloc(fields, n, requests[k].name, r, why, size);
+	case VIEW_REQ_PAGEBLOCKS:
+		return parse_pageblocks(fields, n, r, why, size);
+	case VIEW_REQ_PAGE:
+		f = json_field_find(fields, n, "pfn");
+		if (!f) {
+			ksnprintf(why, size, "pfn: needed for page");
 			return -EINVAL;
 		}
-		r->movable = f->b;
+		return int_field(f, 0, VIEW_MAX_PFN, &r->pfn, why, size) ? 0 : -EINVAL;
+	case VIEW_REQ_TRACE:
+		return parse_trace(fields, n, r, why, size);
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 /* ---- messages -------------------------------------------------------------- */
@@ -174,6 +271,30 @@ static void write_machine(struct json_writer *w)
 	json_kv_u64(w, "page_size", PAGE_SIZE);
 	json_kv_u64(w, "block_bytes", memory_block_size_bytes());
 	json_kv_u64(w, "max_order", MAX_PAGE_ORDER);
+	json_kv_u64(w, "pageblock_pages", pageblock_nr_pages);
+	json_kv_u64(w, "section_pages", PAGES_PER_SECTION);
+	json_kv_u64(w, "nr_cpus", mm_nr_cpus());
+	json_key(w, "migratetypes");
+	json_array_begin(w);
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		json_string(w, migratetype_name(mt));
+	json_array_end(w);
+}
+
+/* "mechs": each mechanism's name, design and whether its trace is on. */
+static void write_mechs(struct json_writer *w)
+{
+	json_key(w, "mechs");
+	json_array_begin(w);
+	for (int id = 0; id < NR_MECHS; id++) {
+		json_object_begin(w);
+		json_kv_string(w, "name", mech_name((enum mech_id)id));
+		json_kv_string(w, "design", mech_design_name(mech_design((enum mech_id)id)));
+		json_kv_bool(w, "trace", mech_tracing((enum mech_id)id));
+		json_kv_bool(w, "verbose", mech_tracing_verbose((enum mech_id)id));
+		json_object_end(w);
+	}
+	json_array_end(w);
 }
 
 static void write_nodes(struct json_writer *w)
@@ -205,6 +326,28 @@ static unsigned long zone_pcp_pages(const struct zone *zone)
 	return n;
 }
 
+/*
+ * "free_mt": the free lists by migratetype and order, /proc/pagetypeinfo's
+ * rows: one array per migratetype (hello's "migratetypes" order) of the
+ * blocks on each order's list, each count stopping at VIEW_LIST_CAP.
+ */
+#define VIEW_LIST_CAP	100000
+static void write_free_by_type(struct json_writer *w, const struct zone *zone)
+{
+	json_key(w, "free_mt");
+	json_array_begin(w);
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+		json_array_begin(w);
+		for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++) {
+			bool overflow = false;
+
+			json_u64(w, zone_free_list_count(zone, order, mt, VIEW_LIST_CAP, &overflow));
+		}
+		json_array_end(w);
+	}
+	json_array_end(w);
+}
+
 /* Every zone of every online node with a span, in zoneinfo's order. */
 static void write_zones(struct json_writer *w)
 {
@@ -232,6 +375,12 @@ static void write_zones(struct json_writer *w)
 			json_array_begin(w);
 			for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++)
 				json_u64(w, zone_free_blocks(zone, order));
+			json_array_end(w);
+			write_free_by_type(w, zone);
+			json_key(w, "pcp_cpus");
+			json_array_begin(w);
+			for (unsigned cpu = 0; cpu < mm_nr_cpus(); cpu++)
+				json_i64(w, zone_pcp(zone, cpu)->count);
 			json_array_end(w);
 			json_object_end(w);
 		}
@@ -303,8 +452,16 @@ void view_write_snapshot(struct json_writer *w, u64 ms)
 	write_nodes(w);
 	write_zones(w);
 	write_layout(w);
+	write_mechs(w);
 	json_object_end(w);
 	put_online_mems();
+}
+
+void view_write_mechs(struct json_writer *w, u64 ms)
+{
+	message_begin(w, "mechs", ms);
+	write_mechs(w);
+	json_object_end(w);
 }
 
 void view_write_zones(struct json_writer *w, u64 ms)
@@ -368,6 +525,8 @@ u64 view_zones_signature(void)
 			h = mix(h, zone->cma_pages);
 			for (unsigned order = 0; order <= MAX_PAGE_ORDER; order++)
 				h = mix(h, zone_free_blocks(zone, order));
+			for (unsigned cpu = 0; cpu < mm_nr_cpus(); cpu++)
+				h = mix(h, (u64)zone_pcp(zone, cpu)->count);
 		}
 	}
 	return h;

@@ -73,6 +73,11 @@ bool longop_run_slice(void);
 /* longop_any_running() - true while any operation is on the list. */
 bool longop_any_running(void);
 
+/* longop_next() - the running operation after op (NULL: the first), or
+ * NULL at the end; for a reader that lists them (the view channel).  The
+ * list may change at the next slice, so a caller walks it in one go. */
+const struct longop *longop_next(const struct longop *op);
+
 /* longop_any_working() - true if the idle loop must not halt: an operation
  * on the list did work in its last step (did not set `waiting`). */
 bool longop_any_working(void);

@@ -51,6 +51,19 @@ int printk_get_level(void);
  */
 void printk_log_dump(struct printer *p);
 
+/*
+ * printk_log_read() - up to size bytes of the log from position *pos (a
+ * count of bytes ever logged, as printk_log_head() gives) into buf;
+ * advances *pos past them.  When the ring has overwritten *pos, the read
+ * starts at the oldest byte still there and adds the bytes skipped to
+ * *lost.  Returns the bytes copied (0: nothing new).  For a reader that
+ * follows the log as it grows (the view channel's trace stream).
+ * printk_log_head() - the position after the last byte logged.
+ * Context: main loop.
+ */
+size_t printk_log_read(u64 *pos, char *buf, size_t size, u64 *lost);
+u64 printk_log_head(void);
+
 /* kprintf() - plain formatted output to the console, no prefix. */
 void kprintf(const char *fmt, ...) __printf(1, 2);
 

@@ -1,5 +1,5 @@
 /*
- * view_proto.h - the view channel's protocol, version 1 (docs/view.md):
+ * view_proto.h - the view channel's protocol, version 2 (docs/view.md):
  * the requests memlab understands and the messages that describe memory.
  *
  * Everything here is text in and text out, no port: the requests are
@@ -18,17 +18,26 @@
 
 #include <lib/json.h>
 
-#define VIEW_PROTO_VERSION	1
+#define VIEW_PROTO_VERSION	2
 #define VIEW_LINE_MAX		512	/* a request longer than this is refused */
 #define VIEW_MAX_COUNT		1024	/* blocks one alloc or free request may ask for */
+#define VIEW_MAX_PFN		((1ULL << 52) - 1)	/* pfns of a 64-bit physical address */
 
-enum view_req { VIEW_REQ_HELLO, VIEW_REQ_SNAPSHOT, VIEW_REQ_ALLOC, VIEW_REQ_FREE };
+enum view_req {
+	VIEW_REQ_HELLO, VIEW_REQ_SNAPSHOT, VIEW_REQ_ALLOC, VIEW_REQ_FREE,
+	VIEW_REQ_PAGEBLOCKS, VIEW_REQ_PAGE, VIEW_REQ_OPS, VIEW_REQ_TRACE,
+};
 
 struct view_request {
 	enum view_req req;
 	unsigned order;		/* alloc, free: 0 .. MAX_PAGE_ORDER */
 	unsigned long count;	/* alloc, free: 1 .. VIEW_MAX_COUNT (default 1) */
 	bool movable;		/* alloc: a movable allocation */
+	int node, zone;		/* pageblocks: the zone (enum zone_type) of node */
+	u64 pfn;		/* page: the pfn; pageblocks: start_pfn, if has_pfn */
+	bool has_pfn;
+	int mech;		/* trace: enum mech_id */
+	bool on, verbose;	/* trace: on (default true), step by step (default false) */
 	bool has_tag;		/* the request carried "tag": the reply repeats it */
 	u64 tag;
 };
@@ -54,6 +63,27 @@ void view_write_hello(struct json_writer *w, const struct view_request *r, u64 m
 void view_write_snapshot(struct json_writer *w, u64 ms);
 void view_write_zones(struct json_writer *w, u64 ms);
 void view_write_blocks(struct json_writer *w, u64 ms);
+/* view_write_mechs() - {"type":"mechs","mechs":[...]}: each mechanism's
+ * design and trace switches, as the snapshot's "mechs".  Context: (main). */
+void view_write_mechs(struct json_writer *w, u64 ms);
+
+/*
+ * view_write_pageblocks() / view_write_page() - the answer to a
+ * `pageblocks` or `page` request r (views/view_detail.c): a chunk of the
+ * zone's pageblocks as strings (the letters of include/views/pageblock_map.h),
+ * or the struct page of r->pfn with its vmemmap address.  Return 0, or
+ * -EINVAL with the reason in why[0, size) and nothing written (no such
+ * zone, a pfn without an initialised memmap).  view_write_ops() - the
+ * running long operations and deferred init's pending memmap.
+ * view_ops_signature() - changes when what view_write_ops() writes does.
+ * Context: (main), no hotplug lock held.
+ */
+int view_write_pageblocks(struct json_writer *w, const struct view_request *r, u64 ms,
+			  char *why, size_t size);
+int view_write_page(struct json_writer *w, const struct view_request *r, u64 ms,
+		    char *why, size_t size);
+void view_write_ops(struct json_writer *w, const struct view_request *r, u64 ms);
+u64 view_ops_signature(void);
 
 /* view_write_error() - {"v":1,"type":"error","why":why} (with the tag if
  * r has one; r may be NULL).  Context: (any). */

@@ -9,6 +9,7 @@
 #include <lib/errno.h>
 #include <lib/printer.h>
 #include <mm/memory_hotplug.h>
+#include <mm/mechanisms.h>
 #include <views/view_proto.h>
 
 static int req(const char *s, struct view_request *r, char *why)
@@ -24,7 +25,7 @@ HTEST(view_request_kinds)
 	CHECK_EQ(req("{\"req\":\"snapshot\"}", &r, why), 0);
 	CHECK_EQ(r.req, VIEW_REQ_SNAPSHOT);
 	CHECK(!r.has_tag);
-	CHECK_EQ(req("{\"v\":1,\"req\":\"hello\",\"tag\":99}", &r, why), 0);
+	CHECK_EQ(req("{\"v\":2,\"req\":\"hello\",\"tag\":99}", &r, why), 0);
 	CHECK_EQ(r.req, VIEW_REQ_HELLO);
 	CHECK(r.has_tag && r.tag == 99);
 	CHECK_EQ(req("{\"req\":\"alloc\",\"order\":3}", &r, why), 0);
@@ -40,16 +41,61 @@ HTEST(view_request_kinds)
 	CHECK_EQ(r.req, VIEW_REQ_FREE);
 	CHECK_EQ(r.order, 0);
 	CHECK_EQ(r.count, 5);
+	CHECK_EQ(req("{\"req\":\"pageblocks\",\"node\":0,\"zone\":\"DMA32\"}", &r, why), 0);
+	CHECK_EQ(r.req, VIEW_REQ_PAGEBLOCKS);
+	CHECK_EQ(r.node, 0);
+	CHECK_EQ(r.zone, ZONE_DMA32);
+	CHECK(!r.has_pfn);
+	CHECK_EQ(req("{\"req\":\"pageblocks\",\"node\":1,\"zone\":\"Movable\",\"start_pfn\":4096}",
+		     &r, why), 0);
+	CHECK_EQ(r.node, 1);
+	CHECK_EQ(r.zone, ZONE_MOVABLE);
+	CHECK(r.has_pfn && r.pfn == 4096);
+	CHECK_EQ(req("{\"req\":\"page\",\"pfn\":4503599627370495}", &r, why), 0);
+	CHECK_EQ(r.req, VIEW_REQ_PAGE);
+	CHECK_EQ(r.pfn, VIEW_MAX_PFN);
+	CHECK_EQ(req("{\"req\":\"ops\",\"tag\":5}", &r, why), 0);
+	CHECK_EQ(r.req, VIEW_REQ_OPS);
+	CHECK_EQ(req("{\"req\":\"trace\",\"mech\":\"contig_check\"}", &r, why), 0);
+	CHECK_EQ(r.req, VIEW_REQ_TRACE);
+	CHECK_EQ(r.mech, MECH_CONTIG_CHECK);
+	CHECK(r.on && !r.verbose);
+	CHECK_EQ(req("{\"req\":\"trace\",\"mech\":\"memmap_init\",\"on\":false,\"verbose\":true}",
+		     &r, why), 0);
+	CHECK_EQ(r.mech, MECH_MEMMAP_INIT);
+	CHECK(!r.on && r.verbose);
 }
 
 HTEST(view_request_refusals)
 {
 	static const struct { const char *in, *why; } cases[] = {
 		{ "snapshot", "not a request: expected '{'" },
-		{ "{}", "req: a string is needed (hello, snapshot, alloc, free)" },
-		{ "{\"req\":1}", "req: a string is needed (hello, snapshot, alloc, free)" },
+		{ "{}", "req: a string is needed (hello, snapshot, alloc, free, pageblocks, page, ops, trace)" },
+		{ "{\"req\":1}", "req: a string is needed (hello, snapshot, alloc, free, pageblocks, page, ops, trace)" },
 		{ "{\"req\":\"reboot\"}", "unknown req 'reboot'" },
-		{ "{\"v\":2,\"req\":\"hello\"}", "v: this is protocol version 1" },
+		{ "{\"v\":1,\"req\":\"hello\"}", "v: this is protocol version 2" },
+		{ "{\"req\":\"pageblocks\",\"zone\":\"DMA\"}", "node: needed for pageblocks" },
+		{ "{\"req\":\"pageblocks\",\"node\":0}", "zone: needed for pageblocks" },
+		{ "{\"req\":\"pageblocks\",\"node\":0,\"zone\":\"High\"}",
+		  "zone: must be DMA, DMA32, Normal, Movable or Device" },
+		{ "{\"req\":\"pageblocks\",\"node\":0,\"zone\":3}",
+		  "zone: must be DMA, DMA32, Normal, Movable or Device" },
+		{ "{\"req\":\"pageblocks\",\"node\":99,\"zone\":\"DMA\"}",
+		  "node: must be an integer 0-7" },
+		{ "{\"req\":\"pageblocks\",\"node\":0,\"zone\":\"DMA\",\"start_pfn\":-1}",
+		  "start_pfn: must be an integer 0-4503599627370495" },
+		{ "{\"req\":\"page\"}", "pfn: needed for page" },
+		{ "{\"req\":\"page\",\"pfn\":4503599627370496}",
+		  "pfn: must be an integer 0-4503599627370495" },
+		{ "{\"req\":\"page\",\"pfn\":1,\"order\":2}", "unknown field 'order' for req 'page'" },
+		{ "{\"req\":\"ops\",\"pfn\":1}", "unknown field 'pfn' for req 'ops'" },
+		{ "{\"req\":\"trace\"}", "mech: needed for trace" },
+		{ "{\"req\":\"trace\",\"mech\":\"nope\"}", "mech: not a mechanism (see `mech`)" },
+		{ "{\"req\":\"trace\",\"mech\":1}", "mech: not a mechanism (see `mech`)" },
+		{ "{\"req\":\"trace\",\"mech\":\"contig_free\",\"on\":\"yes\"}",
+		  "on: must be true or false" },
+		{ "{\"req\":\"trace\",\"mech\":\"contig_free\",\"verbose\":0}",
+		  "verbose: must be true or false" },
 		{ "{\"req\":\"snapshot\",\"order\":1}", "unknown field 'order' for req 'snapshot'" },
 		{ "{\"req\":\"free\",\"order\":1,\"movable\":true}",
 		  "unknown field 'movable' for req 'free'" },
@@ -100,9 +146,12 @@ HTEST(view_messages_of_a_zone)
 	view_write_zones(&w, 1234);
 	CHECK(!w.error);
 	CHECK(!bp.overflow);
-	CHECK_STREQ(text, "{\"v\":1,\"type\":\"zones\",\"ms\":1234,\"zones\":[{\"name\":\"Normal\","
+	CHECK_STREQ(text, "{\"v\":2,\"type\":\"zones\",\"ms\":1234,\"zones\":[{\"name\":\"Normal\","
 		    "\"node\":0,\"start_pfn\":0,\"spanned\":3072,\"present\":3072,\"managed\":3072,"
-		    "\"free\":3072,\"pcp\":0,\"cma\":0,\"free_blocks\":[0,0,0,0,0,0,0,0,0,0,3]}]}");
+		    "\"free\":3072,\"pcp\":0,\"cma\":0,\"free_blocks\":[0,0,0,0,0,0,0,0,0,0,3],"
+		    "\"free_mt\":[[0,0,0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0,0,3],"
+		    "[0,0,0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0,0,0],"
+		    "[0,0,0,0,0,0,0,0,0,0,0]],\"pcp_cpus\":[0]}]}");
 
 	sig = view_zones_signature();
 	CHECK_EQ(view_zones_signature(), sig);
@@ -110,10 +159,13 @@ HTEST(view_messages_of_a_zone)
 	CHECK(view_zones_signature() != sig);
 	z->nr_free_buddy++;
 	CHECK_EQ(view_zones_signature(), sig);
+	zone_pcp(z, 0)->count++;	/* so do a CPU's pcp pages */
+	CHECK(view_zones_signature() != sig);
+	zone_pcp(z, 0)->count--;
 
 	buf_printer_init(&bp, text, sizeof(text));
 	json_writer_init(&w, &bp.p);
 	view_write_error(&w, &r, "line \"too\" long");
-	CHECK_STREQ(text, "{\"v\":1,\"type\":\"error\",\"why\":\"line \\\"too\\\" long\",\"tag\":4}");
+	CHECK_STREQ(text, "{\"v\":2,\"type\":\"error\",\"why\":\"line \\\"too\\\" long\",\"tag\":4}");
 	NODE_DATA(0)->online = false;
 }

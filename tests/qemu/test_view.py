@@ -170,7 +170,7 @@ def test_boot_log_says_channel_off(machine):
 @pytest.mark.slow
 def test_page_shows_zones_blocks_and_a_new_dimm(viewed):
     m, mv = viewed
-    assert "view: channel on COM2, protocol version 1" in m.boot_log
+    assert "view: channel on COM2, protocol version 2" in m.boot_log
     until("memview connected", lambda: (mv.state()["connected"] and mv.state()["zones"],
                                         mv.state()), 30)
 

@@ -90,6 +90,52 @@ static int uart_getc(struct uart *u)
 	return c;
 }
 
+/* A received byte into u's ring (the loopback check keeps what it reads). */
+static void uart_keep(struct uart *u, u8 c)
+{
+	if (u->rx_head - u->rx_tail == RX_RING_SIZE) {
+		u->rx_dropped++;
+		return;
+	}
+	u->rx_ring[u->rx_head % RX_RING_SIZE] = c;
+	u->rx_head++;
+}
+
+#define LOOPBACK_SCAN	64	/* received bytes looked through per try */
+
+/*
+ * uart_loopback_ok() - the self-check, in loopback mode: a byte written
+ * comes back.  The other end may have sent bytes before (a program on the
+ * host still connected while memlab boots again: the view channel's
+ * memview.py after a reset), and they are in the FIFO ahead of it, or it
+ * is full: so the FIFO is read out first, and the test byte is looked for
+ * among at most LOOPBACK_SCAN bytes, three tries.  What was read is kept
+ * in the ring; without a UART (every read 0xff) the ring is emptied
+ * again.  Context: boot.
+ */
+static bool uart_loopback_ok(struct uart *u)
+{
+	u16 base = u->base;
+
+	for (int attempt = 0; attempt < 3; attempt++) {
+		for (int i = 0; i < LOOPBACK_SCAN && (inb(base + REG_LSR) & LSR_DATA_READY); i++)
+			uart_keep(u, inb(base + REG_DATA));
+		outb(base + REG_DATA, 0xae);
+		for (int i = 0; i < LOOPBACK_SCAN; i++) {
+			u8 c = inb(base + REG_DATA);
+
+			if (c == 0xae)
+				return true;
+			uart_keep(u, c);
+			if (!(inb(base + REG_LSR) & LSR_DATA_READY))
+				break;
+		}
+	}
+	u->rx_head = u->rx_tail = 0;
+	u->rx_dropped = 0;
+	return false;
+}
+
 /*
  * uart_setup() - program u at 115200 8N1 with its FIFO, and check it with
  * the loopback test; u->present says whether it answered.  Context: boot.
@@ -105,8 +151,7 @@ static void uart_setup(struct uart *u)
 	outb(base + REG_LCR, 0x03);		/* 8N1 */
 	outb(base + REG_IIR_FCR, 0xc5);		/* FIFO on, 14-byte trigger; keep typed bytes */
 	outb(base + REG_MCR, 0x1e);		/* loopback for the self-check */
-	outb(base + REG_DATA, 0xae);
-	u->present = inb(base + REG_DATA) == 0xae;
+	u->present = uart_loopback_ok(u);
 	outb(base + REG_MCR, 0x0b);		/* DTR, RTS, OUT2 (IRQ gate) */
 }
 

@@ -49,6 +49,7 @@
 static char line[VIEW_LINE_MAX + 1];
 static size_t line_len;
 static bool line_too_long;	/* this line overflowed: refuse it at its end */
+static bool line_resync;	/* drop bytes up to the next '\n' (the rest of a line cut at boot) */
 static bool subscribed;		/* a snapshot was sent: updates follow */
 static u64 zones_sent, blocks_sent;		/* signatures last sent */
 static u64 zones_sent_tick, blocks_sent_tick;	/* when */
@@ -215,9 +216,7 @@ static void do_trace(const struct view_request *r)
 		log_pos = printk_log_head();
 		log_line_len = 0;
 	}
-	mechs_sent = mechs_signature();
-	mechs_sent_tick = jiffies();
-	json_writer_init(&w, &port_printer);
+	json_writer_init(&w, &port_printer);	/* the switches follow as `mechs` */
 	json_object_begin(&w);
 	json_kv_u64(&w, "v", VIEW_PROTO_VERSION);
 	json_kv_string(&w, "type", "trace_set");
@@ -402,6 +401,10 @@ static void read_requests(void)
 
 		if (c < 0)
 			return;
+		if (line_resync) {
+			line_resync = c != '\n';
+			continue;
+		}
 		if (c != '\n') {
 			if (line_len < VIEW_LINE_MAX)
 				line[line_len++] = (char)c;
@@ -504,6 +507,19 @@ void view_channel_init(void)
 		return;
 	}
 	pr_info("view: channel on COM2, protocol version %d", VIEW_PROTO_VERSION);
+	/*
+	 * What arrived before this boot's channel (the host program stays
+	 * connected across a reset and keeps asking) belongs to a conversation
+	 * with the memlab before: dropped, and a line it cut is dropped to its
+	 * end, so the first request this boot reads is a whole one.
+	 */
+	{
+		int c, last = '\n';
+
+		for (unsigned n = 0; n < 65536 && (c = serial_aux_getc()) >= 0; n++)
+			last = c;
+		line_resync = last != '\n';
+	}
 	send_hello(NULL);
 	register_poller(&view_poller);
 }

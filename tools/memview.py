@@ -12,22 +12,36 @@ it, asks for a snapshot, keeps the latest state as the updates come, and
 serves on http://127.0.0.1:PORT/ (port 0: a free one; the URL is printed on
 the first line of its output):
 
-    /             tools/view/index.html, the page
-    /view.js      tools/view/view.js, which draws it
-    /state        the state as JSON (what the page draws)
-    /events       the state again on every change, as Server-Sent Events
-    /api/alloc    POST {"order": N, "count": C, "movable": false}: asks memlab
-    /api/free     POST {"order": N, "count": C}: asks memlab
-    /api/dimm/add     POST {"size_mb": M}: QMP object-add + device_add pc-dimm
-    /api/dimm/remove  POST {"id": "memview-d1"}: QMP device_del
+    /                  tools/view/index.html, the page
+    /NAME.js           tools/view/NAME.js, the modules that draw it
+    /state             the state as JSON (what the page draws)
+    /events            the state again on every change, Server-Sent Events
+    /seen              what each open page last reported drawing (GET)
+    /api/alloc         POST {"order": N, "count": C, "movable": false}
+    /api/free          POST {"order": N, "count": C}
+    /api/page          POST {"pfn": N}: memlab's struct page of that pfn
+    /api/trace         POST {"mech": NAME, "on": true, "verbose": false}
+    /api/trace/clear   POST {}: forget the recorded trace steps
+    /api/dimm/add      POST {"size_mb": M}: QMP object-add + device_add pc-dimm
+    /api/dimm/remove   POST {"id": "memview-d1"}: QMP device_del
+    /api/vmem/resize   POST {"id": "vmem0", "size_mb": M}: QMP qom-set requested-size
+    /api/seen          POST what a page drew (it reports after each draw)
 
-QEMU serves one QMP client at a time, so memview.py connects to QMP only
-for one action and closes it again (tools/qmp.py).  When the view socket
-closes (memlab powered off, QEMU gone) the state says so and memview.py
-tries again every half second; a hello that answers no request means
-memlab booted again, and a fresh snapshot is asked for.  A memlab that
-stops answering (a crash: the machine halts but QEMU stays) is noticed
-by a hello request every second that gets no answer.
+Besides the messages memlab pushes (zones, blocks, ops, mechs, trace),
+memview.py asks for each zone's pageblock strings after every change it
+hears of (at most every PAGEBLOCKS_EVERY seconds), records the blocks'
+state changes as a timeline (the eject picture), and keeps an estimate
+of the guest clock against its own, from the hello pings (the guest's
+"ms" against the midpoint of the ping's round trip; the one with the
+shortest round trip of the last few wins), so that it can say how long
+after it was written in the guest each update arrived.
+
+When the view socket closes (memlab powered off, QEMU gone) the state says
+so and memview.py tries again every half second; a hello that answers no
+request means memlab booted again (a reboot, a reset), and a fresh snapshot
+is asked for.  A memlab that stops answering (a crash: the machine halts
+but QEMU stays) is noticed by a hello request every second that gets no
+answer.
 
 Standard library only.
 """
@@ -36,6 +50,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import socket
 import sys
 import threading
@@ -45,11 +60,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from qmp import QMP, QMPError  # noqa: E402
+from qmp import QMPError  # noqa: E402
+from memview_qmp import Devices  # noqa: E402
 
+PROTO = 2
 PAGE_DIR = os.path.join(HERE, "view")
+PAGE_FILE = re.compile(r"^/([a-z_]+\.js)$")
 PING_EVERY = 1.0        # seconds between two hello requests
 SILENT_AFTER = 3.0      # no line for this long: memlab is not answering
+PAGEBLOCKS_EVERY = 0.15  # seconds between two rounds of pageblock requests
+TRACE_KEEP = 2000       # trace steps kept
+TIMELINE_KEEP = 400     # block state changes kept
 
 
 class State:
@@ -60,9 +81,11 @@ class State:
         self.seq = 0
         self.data = {
             "connected": False, "answering": False, "why": "not connected yet",
-            "hello": None, "nodes": [], "zones": [], "blocks": [],
-            "devmem": [], "dimms": [], "ms": None, "updated": None,
-            "log": [],
+            "hello": None, "nodes": [], "zones": [], "blocks": [], "devmem": [],
+            "dimms": [], "vmems": [], "ms": None, "updated": None, "log": [],
+            "pageblocks": {}, "ops": [], "deferred": None, "mechs": [],
+            "trace": [], "timeline": [], "boot": 0, "latency_ms": None,
+            "clock_offset_ms": None,
         }
         self.log = collections.deque(maxlen=40)
 
@@ -72,7 +95,7 @@ class State:
             if note:
                 self.log.appendleft({"t": round(time.time(), 3), "what": note})
             self.data["log"] = list(self.log)
-            self.data["updated"] = round(time.time(), 3)
+            self.data["updated"] = round(time.time() * 1000, 1)
             self.seq += 1
             self.data["seq"] = self.seq
             self.cond.notify_all()
@@ -98,12 +121,17 @@ class Channel:
         self.sock = None
         self.wlock = threading.Lock()
         self.tag = 0
-        self.pending_pings = set()
+        self.tag_lock = threading.Lock()
+        self.pings = {}             # tag -> host time sent (ms)
+        self.offsets = collections.deque(maxlen=8)   # (rtt, guest - host)
+        self.waiting = {}           # tag -> [threading.Event, reply]
         self.last_rx = 0.0
+        self.last_ms = 0            # the latest guest "ms" seen
+        self.pb_dirty = threading.Event()
 
     def send(self, obj):
         """One request line; False if memlab is not connected."""
-        line = (json.dumps(obj, separators=(",", ":")) + "\n").encode()
+        line = (json.dumps(dict(obj, v=PROTO), separators=(",", ":")) + "\n").encode()
         with self.wlock:
             if self.sock is None:
                 return False
@@ -114,11 +142,27 @@ class Channel:
                 return False
 
     def next_tag(self):
-        self.tag += 1
-        return self.tag
+        with self.tag_lock:
+            self.tag += 1
+            return self.tag
+
+    def request(self, obj, timeout=5.0):
+        """Send a request and wait for the message that carries its tag."""
+        tag = self.next_tag()
+        slot = [threading.Event(), None]
+        self.waiting[tag] = slot
+        try:
+            if not self.send(dict(obj, tag=tag)):
+                return {"type": "error", "why": "memlab is not connected"}
+            if not slot[0].wait(timeout):
+                return {"type": "error", "why": f"no answer within {timeout:g} s"}
+            return slot[1]
+        finally:
+            self.waiting.pop(tag, None)
 
     def run(self):
         threading.Thread(target=self._pinger, daemon=True).start()
+        threading.Thread(target=self._pageblocks_loop, daemon=True).start()
         was_connected = False
         while True:
             try:
@@ -140,7 +184,7 @@ class Channel:
             self.last_rx = time.monotonic()
             self.state.update(note="connected to memlab's view socket",
                               connected=True, answering=True, why="")
-            self.send({"v": 1, "req": "snapshot"})
+            self.send({"req": "snapshot"})
             self._read(s)
             with self.wlock:
                 self.sock = None
@@ -166,53 +210,174 @@ class Channel:
                     self.last_rx = time.monotonic()
                     self._message(line)
 
+    def _latency(self, msg):
+        """Host receipt minus the guest's "ms" on the host clock, or None."""
+        if "ms" not in msg or not self.offsets:
+            return None
+        offset = min(self.offsets)[1]
+        return round(time.time() * 1000 - (msg["ms"] - offset), 1)
+
+    def _timeline(self, blocks, ms):
+        """The blocks whose state changed since the last layout, as events."""
+        old = {b["id"]: b for b in self.state.data.get("blocks") or []}
+        new = {b["id"]: b for b in blocks}
+        events = list(self.state.data.get("timeline") or [])
+        for bid in sorted(set(old) | set(new)):
+            a, b = old.get(bid), new.get(bid)
+            was = a["state"] if a else "absent"
+            now = b["state"] if b else "absent"
+            if was != now:
+                events.append({"ms": ms, "t": round(time.time() * 1000), "id": bid,
+                               "from": was, "to": now,
+                               "zone": (b or a).get("zone"), "group": (b or a).get("group")})
+        return events[-TIMELINE_KEEP:]
+
+    @staticmethod
+    def _parse(line):
+        """The message of a line; a line cut short (memlab reset while it
+        wrote) runs into the next message, which is taken from the last
+        '{"v":' on.  None if neither reads."""
+        text = line.decode("utf-8", "replace")
+        for start in (0, text.rfind('{"v":')):
+            if start < 0:
+                continue
+            try:
+                msg = json.loads(text[start:])
+                if isinstance(msg, dict) and isinstance(msg.get("type"), str):
+                    return msg
+            except ValueError:
+                pass
+        return None
+
     def _message(self, line):
-        try:
-            msg = json.loads(line.decode("utf-8", "replace"))
-            kind = msg["type"]
-        except (ValueError, KeyError, TypeError):
+        msg = self._parse(line)
+        if msg is None:
             # a line cut by a lost byte: start again from a full picture
             self.state.update(note=f"unreadable line ({len(line)} bytes): "
                                    "asking for a snapshot")
-            self.send({"v": 1, "req": "snapshot"})
+            self.send({"req": "snapshot"})
             return
+        kind = msg["type"]
         st = self.state
         if not st.data["answering"]:
             st.update(note="memlab answers again", answering=True, why="")
+        tag = msg.get("tag")
+        guest_ms = msg.get("ms")
+        if isinstance(guest_ms, int):
+            if guest_ms + 50 < self.last_ms:
+                # the guest's clock went back: memlab booted again, and its
+                # greeting was lost (cut by the reset): the same as a hello
+                self.last_ms = guest_ms
+                self._booted(msg)
+                if kind == "hello":
+                    return
+            self.last_ms = max(self.last_ms, guest_ms)
+        if kind == "hello" and tag in self.pings:
+            sent = self.pings.pop(tag)
+            now = time.time() * 1000
+            self.offsets.append((now - sent, msg["ms"] - (sent + now) / 2))
+            return
+        if tag in self.waiting:
+            slot = self.waiting[tag]
+            slot[1] = msg
+            slot[0].set()
+            return
+        lat = self._latency(msg)
         if kind == "hello":
-            if msg.get("tag") in self.pending_pings:
-                self.pending_pings.discard(msg.get("tag"))
-                return
-            st.update(note=f"memlab {msg.get('version')} booted "
-                           f"({msg.get('mem_bytes', 0) >> 20} MiB)",
-                      hello=msg, nodes=[], zones=[], blocks=[], devmem=[])
-            self.send({"v": 1, "req": "snapshot"})
+            self._booted(msg)
         elif kind == "snapshot":
             hello = {k: msg.get(k) for k in ("kernel", "version", "mem_bytes", "page_size",
-                                             "block_bytes", "max_order")}
+                                             "block_bytes", "max_order", "pageblock_pages",
+                                             "section_pages", "nr_cpus", "migratetypes")}
             st.update(note=f"snapshot: {len(msg.get('zones', []))} zones, "
                            f"{len(msg.get('blocks', []))} blocks",
                       hello=hello, nodes=msg.get("nodes", []), zones=msg.get("zones", []),
                       blocks=msg.get("blocks", []), devmem=msg.get("devmem", []),
-                      ms=msg.get("ms"))
+                      mechs=msg.get("mechs", []), ms=msg.get("ms"), latency_ms=lat)
             self.on_layout()
+            self.pb_dirty.set()
         elif kind == "zones":
-            st.update(zones=msg.get("zones", []), ms=msg.get("ms"))
+            st.update(zones=msg.get("zones", []), ms=msg.get("ms"), latency_ms=lat)
+            self.pb_dirty.set()
         elif kind == "blocks":
             hello = dict(st.data["hello"] or {})
             hello["mem_bytes"] = msg.get("mem_bytes", hello.get("mem_bytes"))
-            st.update(note=f"layout: {len(msg.get('blocks', []))} blocks",
-                      hello=hello, nodes=msg.get("nodes", []), blocks=msg.get("blocks", []),
-                      devmem=msg.get("devmem", []), ms=msg.get("ms"))
+            blocks = msg.get("blocks", [])
+            st.update(note=f"layout: {len(blocks)} blocks",
+                      timeline=self._timeline(blocks, msg.get("ms")),
+                      hello=hello, nodes=msg.get("nodes", []), blocks=blocks,
+                      devmem=msg.get("devmem", []), ms=msg.get("ms"), latency_ms=lat)
             self.on_layout()
+            self.pb_dirty.set()
+        elif kind == "ops":
+            st.update(ops=msg.get("ops", []), latency_ms=lat, deferred={
+                "pending_pages": msg.get("deferred_pending_pages", 0),
+                "pending_sections": msg.get("deferred_pending_sections", 0)})
+        elif kind == "mechs":
+            st.update(mechs=msg.get("mechs", []))
+        elif kind == "trace":
+            steps = list(st.data["trace"])
+            n = steps[-1]["i"] + 1 if steps else 0
+            if "lost_bytes" in msg:
+                steps.append({"i": n, "ms": msg.get("ms"), "mech": None,
+                              "text": f"({msg['lost_bytes']} bytes of log lost)"})
+            else:
+                steps.append({"i": n, "ms": msg.get("ms"), "mech": msg.get("mech"),
+                              "text": msg.get("text", "")})
+            st.update(trace=steps[-TRACE_KEEP:])
         elif kind in ("alloc", "free"):
             why = f" ({msg['why']})" if msg.get("why") else ""
             st.update(note=f"{kind}: {msg.get('done')} of {msg.get('count')} blocks of "
                            f"order {msg.get('order')}{why}")
+        elif kind == "trace_set":
+            st.update(note=f"trace {msg.get('mech')}: {'on' if msg.get('on') else 'off'}")
         elif kind == "error":
             st.update(note=f"memlab refused a request: {msg.get('why')}")
         else:
             st.update(note=f"unknown message type {kind!r}")
+
+    def _booted(self, msg):
+        """memlab booted (again): forget its state, ask for a snapshot."""
+        self.offsets.clear()
+        self.last_ms = msg.get("ms") or 0
+        self.state.update(note=f"memlab {msg.get('version', '')} booted "
+                               f"({msg.get('mem_bytes', 0) >> 20} MiB)" if msg.get("type") == "hello"
+                          else "memlab booted again (its clock went back)",
+                          hello=msg if msg.get("type") == "hello" else self.state.data["hello"],
+                          nodes=[], zones=[], blocks=[], devmem=[], pageblocks={},
+                          ops=[], trace=[], timeline=[], boot=self.state.data["boot"] + 1)
+        self.send({"req": "snapshot"})
+
+    def _pageblocks_loop(self):
+        """Each zone's pageblock strings, chunk by chunk, after a change."""
+        while True:
+            self.pb_dirty.wait()
+            self.pb_dirty.clear()
+            t0 = time.monotonic()
+            maps, ms = {}, None
+            for z in list(self.state.data.get("zones") or []):
+                start, mt, fr, first = None, "", "", None
+                while True:
+                    req = {"req": "pageblocks", "node": z["node"], "zone": z["name"]}
+                    if start is not None:
+                        req["start_pfn"] = start
+                    a = self.request(req)
+                    if a.get("type") != "pageblocks":
+                        break
+                    first = a["start_pfn"] if first is None else first
+                    mt += a["mt"]
+                    fr += a["free"]
+                    ms = a.get("ms")
+                    start = a["next_pfn"]
+                    if not start:
+                        break
+                if first is not None:
+                    maps[f"{z['node']}:{z['name']}"] = {
+                        "node": z["node"], "zone": z["name"], "start_pfn": first,
+                        "mt": mt, "free": fr}
+            if self.sock is not None:
+                self.state.update(pageblocks=maps, pageblocks_ms=ms)
+            time.sleep(max(0.0, PAGEBLOCKS_EVERY - (time.monotonic() - t0)))
 
     def _pinger(self):
         while True:
@@ -220,10 +385,13 @@ class Channel:
             if self.sock is None:
                 continue
             tag = self.next_tag()
-            self.pending_pings.add(tag)
-            if len(self.pending_pings) > 16:
-                self.pending_pings = set(sorted(self.pending_pings)[-16:])
-            self.send({"v": 1, "req": "hello", "tag": tag})
+            self.pings[tag] = time.time() * 1000
+            if len(self.pings) > 16:
+                for old in sorted(self.pings)[:-16]:
+                    self.pings.pop(old, None)
+            self.send({"req": "hello", "tag": tag})
+            if self.offsets:
+                self.state.data["clock_offset_ms"] = round(min(self.offsets)[1], 1)
             silent = time.monotonic() - self.last_rx
             if silent > SILENT_AFTER and self.state.data["answering"]:
                 self.state.update(note="memlab stopped answering",
@@ -232,95 +400,7 @@ class Channel:
                                       "crashed or stopped?")
 
 
-class Dimms:
-    """DIMMs through QMP: one short connection per action."""
-
-    def __init__(self, path, state):
-        self.path = path
-        self.state = state
-        self.lock = threading.Lock()
-        self.n = 0
-
-    def _qmp(self):
-        return QMP(timeout=10).connect(self.path, timeout=3, retry=False)
-
-    def refresh(self):
-        """The pc-dimm devices QEMU has, into the state."""
-        try:
-            with self.lock:
-                q = self._qmp()
-                try:
-                    devs = q.cmd("query-memory-devices")
-                finally:
-                    q.close()
-        except (OSError, QMPError) as e:
-            self.state.update(dimms_error=str(e))
-            return
-        dimms = []
-        for d in devs:
-            data = d.get("data", {})
-            if d.get("type") != "dimm":
-                continue
-            dimms.append({"id": data.get("id"), "addr": data.get("addr"),
-                          "size": data.get("size"), "node": data.get("node"),
-                          "slot": data.get("slot")})
-        self.state.update(dimms=dimms, dimms_error=None)
-
-    def add(self, size_mb):
-        with self.lock:
-            q = self._qmp()
-            try:
-                used = {d["data"].get("id") for d in q.cmd("query-memory-devices")
-                        if "data" in d}
-                while True:
-                    self.n += 1
-                    dev, mem = f"memview-d{self.n}", f"memview-m{self.n}"
-                    if dev not in used:
-                        break
-                try:
-                    q.cmd("object-add", **{"qom-type": "memory-backend-ram", "id": mem,
-                                           "size": size_mb << 20})
-                except QMPError as e:
-                    if "duplicate" not in str(e).lower() and "exists" not in str(e).lower():
-                        raise
-                q.cmd("device_add", driver="pc-dimm", id=dev, memdev=mem)
-            finally:
-                q.close()
-        self.state.update(note=f"QMP: added {dev} ({size_mb} MiB)")
-        threading.Thread(target=self.refresh, daemon=True).start()
-        return dev
-
-    def remove(self, dev):
-        with self.lock:
-            q = self._qmp()
-            try:
-                q.cmd("device_del", id=dev)
-            finally:
-                q.close()
-        self.state.update(note=f"QMP: device_del {dev} (memlab must offline and eject it)")
-        threading.Thread(target=self._drop_backend, args=(dev,), daemon=True).start()
-
-    def _drop_backend(self, dev):
-        """The backend goes once the guest ejected the DIMM (object-del fails before)."""
-        if not dev.startswith("memview-d"):
-            return
-        mem = "memview-m" + dev[len("memview-d"):]
-        for _ in range(60):
-            time.sleep(1.0)
-            try:
-                with self.lock:
-                    q = self._qmp()
-                    try:
-                        q.cmd("object-del", id=mem)
-                    finally:
-                        q.close()
-                break
-            except (OSError, QMPError):
-                continue
-        self.refresh()
-
-
-def make_handler(state, channel, dimms):
+def make_handler(state, channel, devices, seen):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -341,10 +421,14 @@ def make_handler(state, channel, dimms):
             path = self.path.split("?", 1)[0]
             if path in ("/", "/index.html"):
                 return self._file("index.html", "text/html; charset=utf-8")
-            if path == "/view.js":
-                return self._file("view.js", "text/javascript; charset=utf-8")
+            m = PAGE_FILE.match(path)
+            if m and os.path.isfile(os.path.join(PAGE_DIR, m.group(1))):
+                return self._file(m.group(1), "text/javascript; charset=utf-8")
             if path == "/state":
                 return self._send(200, state.get()[1])
+            if path == "/seen":
+                with state.cond:
+                    return self._send(200, json.dumps(seen))
             if path == "/events":
                 return self._events()
             self._send(404, json.dumps({"error": "no such page"}))
@@ -388,24 +472,51 @@ def make_handler(state, channel, dimms):
                 return self._send(400, json.dumps({"ok": False, "error": f"bad JSON: {e}"}))
             path = self.path.split("?", 1)[0]
             try:
-                if path in ("/api/alloc", "/api/free"):
-                    msg = {"v": 1, "req": path[5:], "order": int(req.get("order", 0)),
-                           "count": int(req.get("count", 1))}
-                    if path == "/api/alloc":
-                        msg["movable"] = bool(req.get("movable", False))
-                    ok = channel.send(msg)
-                    return self._send(200 if ok else 503, json.dumps(
-                        {"ok": ok, "error": None if ok else "memlab is not connected"}))
-                if path == "/api/dimm/add":
-                    dev = dimms.add(int(req.get("size_mb", 128)))
-                    return self._send(200, json.dumps({"ok": True, "id": dev}))
-                if path == "/api/dimm/remove":
-                    dimms.remove(str(req["id"]))
-                    return self._send(200, json.dumps({"ok": True}))
-            except (OSError, QMPError, KeyError, ValueError) as e:
+                return self._action(path, req)
+            except (OSError, QMPError, KeyError, ValueError, TypeError) as e:
                 state.update(note=f"{path}: {e}")
                 return self._send(500, json.dumps({"ok": False, "error": str(e)}))
-            self._send(404, json.dumps({"ok": False, "error": "no such action"}))
+
+        def _action(self, path, req):
+            if path in ("/api/alloc", "/api/free"):
+                msg = {"req": path[5:], "order": int(req.get("order", 0)),
+                       "count": int(req.get("count", 1))}
+                if path == "/api/alloc":
+                    msg["movable"] = bool(req.get("movable", False))
+                ok = channel.send(msg)
+                return self._send(200 if ok else 503, json.dumps(
+                    {"ok": ok, "error": None if ok else "memlab is not connected"}))
+            if path == "/api/page":
+                a = channel.request({"req": "page", "pfn": int(req["pfn"])})
+                ok = a.get("type") == "page"
+                return self._send(200, json.dumps({"ok": ok, "page": a if ok else None,
+                                                   "error": None if ok else a.get("why")}))
+            if path == "/api/trace":
+                a = channel.request({"req": "trace", "mech": str(req["mech"]),
+                                     "on": bool(req.get("on", True)),
+                                     "verbose": bool(req.get("verbose", False))})
+                ok = a.get("type") == "trace_set"
+                return self._send(200, json.dumps({"ok": ok, "error": None if ok else a.get("why")}))
+            if path == "/api/trace/clear":
+                state.update(trace=[])
+                return self._send(200, json.dumps({"ok": True}))
+            if path == "/api/dimm/add":
+                dev = devices.add(int(req.get("size_mb", 128)))
+                return self._send(200, json.dumps({"ok": True, "id": dev}))
+            if path == "/api/dimm/remove":
+                devices.remove(str(req["id"]))
+                return self._send(200, json.dumps({"ok": True}))
+            if path == "/api/vmem/resize":
+                devices.resize(str(req["id"]), int(req["size_mb"]))
+                return self._send(200, json.dumps({"ok": True}))
+            if path == "/api/seen":
+                tab = str(req.get("tab", "?"))[:40]
+                with state.cond:
+                    seen[tab] = dict(req, rx=round(time.time() * 1000, 1))
+                    if len(seen) > 32:
+                        del seen[min(seen, key=lambda k: seen[k]["rx"])]
+                return self._send(200, json.dumps({"ok": True}))
+            return self._send(404, json.dumps({"ok": False, "error": "no such action"}))
 
     return Handler
 
@@ -418,11 +529,12 @@ def main():
     args = ap.parse_args()
 
     state = State()
-    dimms = Dimms(args.qmp, state)
-    channel = Channel(args.view, state,
-                      lambda: threading.Thread(target=dimms.refresh, daemon=True).start())
+    devices = Devices(args.qmp, state)
+    channel = Channel(args.view, state, lambda: devices.refresh_later())
+    seen = {}
     # 127.0.0.1 only: the page can add and remove memory, so nobody else may reach it
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(state, channel, dimms))
+    server = ThreadingHTTPServer(("127.0.0.1", args.port),
+                                 make_handler(state, channel, devices, seen))
     server.daemon_threads = True
     threading.Thread(target=channel.run, daemon=True).start()
     print(f"memview: http://127.0.0.1:{server.server_address[1]}/", flush=True)

@@ -6,6 +6,7 @@
 #   make test       every test tier             make clean
 #   make test-host  host tests (ASan, TSan)     make test-qemu   pytest scenarios
 #   make test-fuzz  short libFuzzer runs        make deps        install packages
+#   make test-view  the page's JavaScript logic (node --test)
 #
 # Variables: CROSS_COMPILE=x86_64-elf- (a cross toolchain), CMDLINE="..."
 # (kernel command line), QEMU_EXTRA="..." (more QEMU arguments), MEM, CPU,
@@ -47,7 +48,7 @@ PYTEST_ARGS ?=
 # are there.  A sub-make of a checked command skips it (DEPS_CHECKED=1).
 DEPS_FIRST := $(if $(filter run view debug,$(MAKECMDGOALS)),deps-run,$(if \
 	$(filter bench,$(MAKECMDGOALS)),deps-bench,$(if \
-	$(filter test test-host test-fuzz test-qemu soak deps,$(MAKECMDGOALS)),deps-test)))
+	$(filter test test-host test-fuzz test-qemu test-view soak deps,$(MAKECMDGOALS)),deps-test)))
 FUZZ_SECONDS ?= 15
 
 # --- the kernel ------------------------------------------------------------
@@ -276,7 +277,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 	-z noexecstack -T linker.ld
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-.PHONY: all iso run view debug test test-host test-qemu test-big test-fuzz check-tree bench bench-run bench-docs clean \
+.PHONY: all iso run view debug test test-host test-view test-qemu test-big test-fuzz check-tree bench bench-run bench-docs clean \
 	deps deps-run deps-test deps-bench soak fuzz-long FORCE
 .DELETE_ON_ERROR:
 
@@ -383,7 +384,14 @@ run: deps-run iso $(FIRMWARE_DEPS)
 # free port.  The serial console stays on this terminal; memview's URL and
 # messages go to build/memview.log as well.
 VIEW_PORT ?= 8000
-VIEW_ARGS = -chardev socket,id=view,path=$(B)/view.sock,server=on,wait=off -serial chardev:view
+# VIEW_VMEM: the size of the virtio-mem device `make view` adds on the root
+# port port1 (requested size 0: the page's Resize plugs it); empty for none.
+VIEW_VMEM ?= 4G
+VIEW_VMEM_ARGS = -object memory-backend-ram,id=viewmem0,size=$(VIEW_VMEM),share=on,reserve=off \
+	-device virtio-mem-pci,id=vmem0,memdev=viewmem0,bus=port1,requested-size=0
+VIEW_ARGS = -chardev socket,id=view,path=$(B)/view.sock,server=on,wait=off -serial chardev:view \
+	$(if $(VIEW_VMEM),$(VIEW_VMEM_ARGS))
+
 view: deps-run iso $(FIRMWARE_DEPS)
 	@rm -f $(B)/view.sock
 	@$(PYTHON) tools/memview.py --view $(B)/view.sock --qmp $(B)/qmp.sock --port $(VIEW_PORT) \
@@ -719,9 +727,15 @@ bench-run:
 bench-docs:
 	$(PYTHON) tools/bench_plot.py docs $(BENCH_OUT)
 
+# The memory page's JavaScript logic (tools/view/logic.js) under node's
+# own test runner; a failing test fails the target.
+test-view: deps-test
+	node --test tests/view/
+
 # Every tier; the last line printed is pytest's summary.
 test: deps-test
 	@$(MAKE) --no-print-directory DEPS_CHECKED=1 test-host
+	@$(MAKE) --no-print-directory DEPS_CHECKED=1 test-view
 	@$(MAKE) --no-print-directory DEPS_CHECKED=1 test-fuzz
 	@$(MAKE) --no-print-directory DEPS_CHECKED=1 $(B)/memlab.elf
 	$(PYTHON) tools/check_tree.py

@@ -18,9 +18,12 @@
  *      when it is sent, so changes in between coalesce into one; the same
  *      for `ops` (the long operations' progress) and `mechs` (designs and
  *      trace switches);
- *   3. while any mechanism's trace is on, follows the kernel log
- *      (printk_log_read()) and sends each of the mechanisms' trace lines,
- *      "[name] ...", as a `trace` message: the steps a student replays.
+ *   3. once a snapshot was asked for (or while a mechanism's trace is on),
+ *      follows the kernel log (printk_log_read()): each of the mechanisms'
+ *      trace lines, "[name] ...", goes out as a `trace` message (the steps
+ *      a student replays), every other line as a `log` message (add_memory,
+ *      remove_memory, acpi-memhp, virtio-mem: the events of a plug or an
+ *      eject, with the log's microsecond time).
  * Allocations are the shell's handles (shell/cmd_handles.c), so `handles`
  * and `free` at the prompt see and free what the page allocated.
  *
@@ -229,10 +232,28 @@ static void do_trace(const struct view_request *r)
 	message_end();
 }
 
+/* A kernel log line that is no trace: {"type":"log","ms":..,"text":..}. */
+static void send_log_line(u64 ms, const char *s, size_t len)
+{
+	struct json_writer w;
+	char text[sizeof(log_line)];
+
+	memcpy(text, s, len);
+	text[len] = '\0';
+	json_writer_init(&w, &port_printer);
+	json_object_begin(&w);
+	json_kv_u64(&w, "v", VIEW_PROTO_VERSION);
+	json_kv_string(&w, "type", "log");
+	json_kv_u64(&w, "ms", ms);
+	json_kv_string(&w, "text", text);
+	json_object_end(&w);
+	message_end();
+}
+
 /*
- * One whole log line: when it is "[  secs.micros] [name] text" with name a
- * mechanism, a trace message {"type":"trace","mech":name,"ms":..,"text":..}
- * with the log's own time in ms.
+ * One whole log line "[  secs.micros] text", with the log's own time in
+ * ms: when text is "[name] ..." with name a mechanism, a trace message
+ * {"type":"trace","mech":name,"ms":..,"text":..}; any other a log message.
  */
 static void log_line_done(const char *s, size_t len)
 {
@@ -251,17 +272,25 @@ static void log_line_done(const char *s, size_t len)
 		return;
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
 		micros = micros * 10 + (u64)(s[i] - '0');
-	if (i + 2 >= len || s[i] != ']' || s[i + 1] != ' ' || s[i + 2] != '[')
+	if (i + 1 >= len || s[i] != ']' || s[i + 1] != ' ')
 		return;
+	if (i + 2 >= len || s[i + 2] != '[') {
+		send_log_line(secs * 1000 + micros / 1000, s + i + 2, len - (i + 2));
+		return;
+	}
 	name_at = i + 3;
 	for (name_len = 0; name_at + name_len < len && s[name_at + name_len] != ']'; name_len++)
 		;
-	if (!name_len || name_len >= sizeof(name) || name_at + name_len + 1 >= len)
+	if (!name_len || name_len >= sizeof(name) || name_at + name_len + 1 >= len) {
+		send_log_line(secs * 1000 + micros / 1000, s + name_at - 1, len - (name_at - 1));
 		return;
+	}
 	memcpy(name, s + name_at, name_len);
 	name[name_len] = '\0';
-	if (mech_find(name) < 0)
+	if (mech_find(name) < 0) {
+		send_log_line(secs * 1000 + micros / 1000, s + name_at - 1, len - (name_at - 1));
 		return;
+	}
 	i = name_at + name_len + 1;
 	if (s[i] == ' ')
 		i++;
@@ -318,7 +347,7 @@ static void follow_log(void)
 		json_object_end(&w);
 		message_end();
 	}
-	if (!mech_any_tracing() && log_pos == printk_log_head())
+	if (!subscribed && !mech_any_tracing() && log_pos == printk_log_head())
 		following = false;
 }
 
@@ -334,6 +363,11 @@ static void send_snapshot(void)
 	view_write_snapshot(&w, now_ms());
 	message_end();
 	subscribed = true;
+	if (!following) {		/* the log from now on: traces and events */
+		following = true;
+		log_pos = printk_log_head();
+		log_line_len = 0;
+	}
 	ops_sent = view_ops_signature();
 	mechs_sent = mechs_signature();
 	ops_sent_tick = mechs_sent_tick = jiffies();

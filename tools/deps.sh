@@ -42,7 +42,7 @@ clang_ver=14
 for v in $(dpkg-query -W -f='${Package}\n' 'clang-[0-9]*' 2>/dev/null | sed -n 's/^clang-\([0-9][0-9]*\)$/\1/p'); do
 	[ "$(dpkg-query -W -f='${Status}' "clang-$v" 2>/dev/null)" = "install ok installed" ] && clang_ver=$v
 done
-test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest clang libclang-rt-$clang_ver-dev gdb chromium acpica-tools"
+test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest clang libclang-rt-$clang_ver-dev gdb chromium nodejs acpica-tools"
 bench_pkgs="$test_pkgs python3-matplotlib"
 
 usage() {

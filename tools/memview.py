@@ -22,15 +22,18 @@ the first line of its output):
     /api/page          POST {"pfn": N}: memlab's struct page of that pfn
     /api/trace         POST {"mech": NAME, "on": true, "verbose": false}
     /api/trace/clear   POST {}: forget the recorded trace steps
+    /api/timeline/clear  POST {}: forget the blocks' recorded state changes
     /api/dimm/add      POST {"size_mb": M}: QMP object-add + device_add pc-dimm
     /api/dimm/remove   POST {"id": "memview-d1"}: QMP device_del
     /api/vmem/resize   POST {"id": "vmem0", "size_mb": M}: QMP qom-set requested-size
     /api/seen          POST what a page drew (it reports after each draw)
 
-Besides the messages memlab pushes (zones, blocks, ops, mechs, trace),
+Besides the messages memlab pushes (zones, blocks, ops, mechs, trace, log),
 memview.py asks for each zone's pageblock strings after every change it
 hears of (at most every PAGEBLOCKS_EVERY seconds), records the blocks'
-state changes as a timeline (the eject picture), and keeps an estimate
+state changes as a timeline (the eject picture: onlines and offlines from
+the blocks updates, adds and removes from the log lines, pages migrated
+from the blocks' migrated_pages counter), and keeps an estimate
 of the guest clock against its own, from the hello pings (the guest's
 "ms" against the midpoint of the ping's round trip; the one with the
 shortest round trip of the last few wins), so that it can say how long
@@ -71,6 +74,8 @@ SILENT_AFTER = 3.0      # no line for this long: memlab is not answering
 PAGEBLOCKS_EVERY = 0.15  # seconds between two rounds of pageblock requests
 TRACE_KEEP = 2000       # trace steps kept
 TIMELINE_KEEP = 400     # block state changes kept
+KLOG_KEEP = 100         # kernel log lines kept
+MEM_LINE = re.compile(r"^(add_memory|remove_memory): \[mem (0x[0-9a-f]+)-(0x[0-9a-f]+)\]")
 
 
 class State:
@@ -84,7 +89,7 @@ class State:
             "hello": None, "nodes": [], "zones": [], "blocks": [], "devmem": [],
             "dimms": [], "vmems": [], "ms": None, "updated": None, "log": [],
             "pageblocks": {}, "ops": [], "deferred": None, "mechs": [],
-            "trace": [], "timeline": [], "boot": 0, "latency_ms": None,
+            "trace": [], "timeline": [], "klog": [], "boot": 0, "latency_ms": None,
             "clock_offset_ms": None,
         }
         self.log = collections.deque(maxlen=40)
@@ -127,6 +132,7 @@ class Channel:
         self.waiting = {}           # tag -> [threading.Event, reply]
         self.last_rx = 0.0
         self.last_ms = 0            # the latest guest "ms" seen
+        self.migrated = None        # memlab's migrated_pages at the last layout
         self.pb_dirty = threading.Event()
 
     def send(self, obj):
@@ -226,7 +232,7 @@ class Channel:
             a, b = old.get(bid), new.get(bid)
             was = a["state"] if a else "absent"
             now = b["state"] if b else "absent"
-            if was != now:
+            if was != now and "absent" not in (was, now):   # adds and removes: the log's
                 events.append({"ms": ms, "t": round(time.time() * 1000), "id": bid,
                                "from": was, "to": now,
                                "zone": (b or a).get("zone"), "group": (b or a).get("group")})
@@ -263,7 +269,8 @@ class Channel:
             st.update(note="memlab answers again", answering=True, why="")
         tag = msg.get("tag")
         guest_ms = msg.get("ms")
-        if isinstance(guest_ms, int):
+        # (a log or trace line carries the log's time, which may be older)
+        if isinstance(guest_ms, int) and kind not in ("log", "trace"):
             if guest_ms + 50 < self.last_ms:
                 # the guest's clock went back: memlab booted again, and its
                 # greeting was lost (cut by the reset): the same as a hello
@@ -294,6 +301,7 @@ class Channel:
                       hello=hello, nodes=msg.get("nodes", []), zones=msg.get("zones", []),
                       blocks=msg.get("blocks", []), devmem=msg.get("devmem", []),
                       mechs=msg.get("mechs", []), ms=msg.get("ms"), latency_ms=lat)
+            self.migrated = msg.get("migrated_pages")
             self.on_layout()
             self.pb_dirty.set()
         elif kind == "zones":
@@ -303,12 +311,19 @@ class Channel:
             hello = dict(st.data["hello"] or {})
             hello["mem_bytes"] = msg.get("mem_bytes", hello.get("mem_bytes"))
             blocks = msg.get("blocks", [])
-            st.update(note=f"layout: {len(blocks)} blocks",
-                      timeline=self._timeline(blocks, msg.get("ms")),
+            timeline = self._timeline(blocks, msg.get("ms"))
+            migrated = msg.get("migrated_pages", 0)
+            if self.migrated is not None and migrated > self.migrated:
+                timeline.append({"ms": msg.get("ms"), "t": round(time.time() * 1000),
+                                 "migrated": migrated - self.migrated})
+            self.migrated = migrated
+            st.update(note=f"layout: {len(blocks)} blocks", timeline=timeline[-TIMELINE_KEEP:],
                       hello=hello, nodes=msg.get("nodes", []), blocks=blocks,
                       devmem=msg.get("devmem", []), ms=msg.get("ms"), latency_ms=lat)
             self.on_layout()
             self.pb_dirty.set()
+        elif kind == "log":
+            self._log_line(msg)
         elif kind == "ops":
             st.update(ops=msg.get("ops", []), latency_ms=lat, deferred={
                 "pending_pages": msg.get("deferred_pending_pages", 0),
@@ -336,9 +351,29 @@ class Channel:
         else:
             st.update(note=f"unknown message type {kind!r}")
 
+    def _log_line(self, msg):
+        """A kernel log line: kept; a block added or removed joins the timeline
+        at the log's own time (finer than the 100 ms of the blocks updates)."""
+        st = self.state
+        text = msg.get("text", "")
+        klog = (st.data.get("klog") or [])[-(KLOG_KEEP - 1):] + [{"ms": msg.get("ms"), "text": text}]
+        fields = {"klog": klog}
+        m = MEM_LINE.match(text)
+        bb = (st.data.get("hello") or {}).get("block_bytes")
+        if m and bb:
+            start, end = int(m.group(2), 16), int(m.group(3), 16) + 1
+            events = list(st.data.get("timeline") or [])
+            for bid in range(start // bb, (end + bb - 1) // bb):
+                events.append({"ms": msg.get("ms"), "t": round(time.time() * 1000), "id": bid,
+                               "from": "absent" if m.group(1) == "add_memory" else "offline",
+                               "to": "offline" if m.group(1) == "add_memory" else "absent"})
+            fields["timeline"] = events[-TIMELINE_KEEP:]
+        st.update(**fields)
+
     def _booted(self, msg):
         """memlab booted (again): forget its state, ask for a snapshot."""
         self.offsets.clear()
+        self.migrated = None
         self.last_ms = msg.get("ms") or 0
         self.state.update(note=f"memlab {msg.get('version', '')} booted "
                                f"({msg.get('mem_bytes', 0) >> 20} MiB)" if msg.get("type") == "hello"
@@ -499,6 +534,9 @@ def make_handler(state, channel, devices, seen):
                 return self._send(200, json.dumps({"ok": ok, "error": None if ok else a.get("why")}))
             if path == "/api/trace/clear":
                 state.update(trace=[])
+                return self._send(200, json.dumps({"ok": True}))
+            if path == "/api/timeline/clear":
+                state.update(timeline=[])
                 return self._send(200, json.dumps({"ok": True}))
             if path == "/api/dimm/add":
                 dev = devices.add(int(req.get("size_mb", 128)))

@@ -452,6 +452,7 @@ void view_write_snapshot(struct json_writer *w, u64 ms)
 	write_nodes(w);
 	write_zones(w);
 	write_layout(w);
+	json_kv_u64(w, "migrated_pages", memhp_stats.migrated_pages);
 	write_mechs(w);
 	json_object_end(w);
 	put_online_mems();
@@ -478,6 +479,7 @@ void view_write_blocks(struct json_writer *w, u64 ms)
 	get_online_mems();
 	message_begin(w, "blocks", ms);
 	json_kv_u64(w, "mem_bytes", present_bytes());
+	json_kv_u64(w, "migrated_pages", memhp_stats.migrated_pages);
 	write_nodes(w);
 	write_layout(w);
 	json_object_end(w);

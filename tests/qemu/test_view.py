@@ -1,20 +1,23 @@
-"""The memory page in a real browser (docs/view.md).
+"""The memory page in a real browser (docs/view.md): what it shows is what
+the shell says.
 
-memlab boots with the view channel (its COM2 on a unix socket, the boot
-fixture's extra QEMU arguments), tools/memview.py connects to it and
-serves the page, and Debian's chromium loads the page headless:
-`--dump-dom` gives the DOM once the page's script has drawn the state
-(`?once=1`: the page reads /state and does not open the event stream,
-which would keep headless chromium's virtual time from running out).
-
-Checked: the page's zones and their free counts are those of
-/proc/zoneinfo, its blocks those of /sys/devices/system/memory; a DIMM
-added through memview.py's QMP action shows on the page as new online
-blocks, and reaches a watcher of the event stream; the page says that
-memlab is gone once it powered off.  The page is saved as
-build/view-page.png, checked for its size and for not being blank; with
-MEMLAB_UPDATE_DOCS=1 it also becomes docs/view-page.png, the picture of
-docs/view.md (a test run leaves the tree as it found it otherwise).
+memlab boots with the view channel (its COM2 on a unix socket), tools/
+memview.py connects to it and serves the page, and Debian's chromium loads
+the page headless (tests/qemu/viewpage.py).  Checked here, against the
+shell's own numbers in the same run:
+  - the zones and their free counts are /proc/zoneinfo's, the blocks those
+    of /sys/devices/system/memory; a DIMM added through memview.py's QMP
+    action shows as new online blocks, and reaches a watcher of the event
+    stream; the page says memlab is gone once it powered off;
+  - the pageblock map is `buddy map`'s letters, the pagetypeinfo chart is
+    /proc/pagetypeinfo's rows, the pcp picture is zoneinfo's count;
+  - a pfn's struct page chain is `page PFN`'s; the trace player gets the
+    steps `trace` prints; an offline block is a hole in its zone's span; a
+    DIMM's eject is a timeline of its blocks leaving, highest first.
+The pictures are saved under build/ (and, with MEMLAB_UPDATE_DOCS=1, into
+docs/ for docs/view.md: view-page.png, view-spans.svg, view-eject.svg,
+view-pcp.svg, view-trace.png).  tests/qemu/test_view_live.py has the open
+tabs: two at once, a reset, the update latency, a plug in progress.
 
 Skipped, saying so, only when chromium is not installed (tools/deps.sh
 test installs it).
@@ -23,89 +26,31 @@ test installs it).
 import json
 import os
 import re
-import shutil
-import struct
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 import urllib.request
-import zlib
 
 import pytest
 
 import hotplug
+from viewpage import (BUILD, CHROMIUM, STATUS_RE, data_attrs, keep_for_docs, page_blocks,
+                      page_zones, svg_still, until, viewed_machine)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MEMVIEW = os.path.join(ROOT, "tools", "memview.py")
-SCREENSHOT = os.path.join(ROOT, "build", "view-page.png")
-DOC_PICTURE = os.path.join(ROOT, "docs", "view-page.png")
-CHROMIUM = shutil.which("chromium")
 DIMM_MB = 512
 BIG_TIMEOUT = 90.0          # a DIMM's add and online under TCG, with room to spare
-
-ZONE_RE = re.compile(r'<div class="zone" data-zone="(\w+)" data-node="(\d+)" data-free="(\d+)"')
-BLOCK_RE = re.compile(r'<tr class="block" data-id="(\d+)" data-state="([\w-]+)" '
-                      r'data-zone="(\w*)" data-node="(\d+)">')
-STATUS_RE = re.compile(r'<span id="status" data-state="(\w+)">')
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed: run tools/deps.sh test (as root it "
                              "installs it)")
 
 
-class Memview:
-    """tools/memview.py on a free port, for one machine."""
-
-    def __init__(self, view_sock, qmp_sock, tmp):
-        self.log = open(os.path.join(tmp, "memview.log"), "w+b")
-        self.proc = subprocess.Popen(
-            [sys.executable, MEMVIEW, "--view", view_sock, "--qmp", qmp_sock, "--port", "0"],
-            stdout=subprocess.PIPE, stderr=self.log, start_new_session=True)
-        line = self.proc.stdout.readline().decode()
-        m = re.match(r"memview: (http://127\.0\.0\.1:\d+/)", line)
-        assert m, f"memview.py said {line!r}"
-        self.url = m.group(1)
-        self.profile = os.path.join(tmp, "chromium")
-
-    def state(self):
-        with urllib.request.urlopen(self.url + "state", timeout=10) as r:
-            return json.load(r)
-
-    def post(self, path, body):
-        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return json.load(r)
-
-    def chromium(self, *args):
-        cmd = [CHROMIUM, "--headless", "--disable-gpu", "--no-sandbox",
-               "--virtual-time-budget=3000", f"--user-data-dir={self.profile}", *args,
-               self.url + "?once=1"]
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-        assert r.returncode == 0, r.stderr.decode(errors="replace")[-2000:]
-        return r.stdout.decode(errors="replace")
-
-    def dom(self):
-        return self.chromium("--dump-dom")
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.log.close()
-
-
-def page_zones(dom):
-    return {(int(n), z): int(free) for z, n, free in ZONE_RE.findall(dom)}
-
-
-def page_blocks(dom):
-    return {int(i): (state, zone, int(node)) for i, state, zone, node in BLOCK_RE.findall(dom)}
+@pytest.fixture
+def viewed(boot):
+    m, mv, cleanup = viewed_machine(boot)
+    try:
+        yield m, mv
+    finally:
+        cleanup()
 
 
 def shell_zones(m):
@@ -116,48 +61,6 @@ def shell_zones(m):
 def shell_blocks(m):
     """{block: state} from /sys/devices/system/memory."""
     return {b: hotplug.block_attr(m, b, "state") for b in hotplug.block_ids(m)}
-
-
-def until(what, fn, timeout):
-    """fn() until it returns something true; fails with its last value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = fn()
-        if got[0] or time.monotonic() > deadline:
-            assert got[0], f"{what} within {timeout:g} s: {got[1]}"
-            return got[1]
-        time.sleep(0.3)
-
-
-def check_png(path):
-    """A PNG of a real page: big enough and not one colour."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    assert len(data) > 20000, f"{len(data)} bytes: too small for the page"
-    w, h = struct.unpack(">II", data[16:24])
-    assert w >= 1000 and h >= 700, (w, h)
-    pos, idat = 8, b""
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        if kind == b"IDAT":
-            idat += data[pos + 8:pos + 8 + n]
-        pos += 12 + n
-    pixels = zlib.decompress(idat)
-    assert len(set(pixels)) > 32, "the screenshot is blank"
-
-
-@pytest.fixture
-def viewed(boot):
-    tmp = tempfile.mkdtemp(prefix="memlab-view-")
-    sock = os.path.join(tmp, "view.sock")
-    m = boot(extra=["-chardev", f"socket,id=view,path={sock},server=on,wait=off",
-                    "-serial", "chardev:view"])
-    mv = Memview(sock, m.qmp_path, tmp)
-    try:
-        yield m, mv
-    finally:
-        mv.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def test_boot_log_says_channel_off(machine):
@@ -218,14 +121,171 @@ def test_page_shows_zones_blocks_and_a_new_dimm(viewed):
     until("the page's zones equal /proc/zoneinfo after the DIMM", zones_match, 30)
 
     # The picture of docs/view.md.
-    mv.chromium(f"--screenshot={SCREENSHOT}", "--window-size=1280,1000",
-                "--hide-scrollbars")
-    check_png(SCREENSHOT)
-    if os.environ.get("MEMLAB_UPDATE_DOCS") == "1":
-        shutil.copyfile(SCREENSHOT, DOC_PICTURE)
+    shot = os.path.join(BUILD, "view-page.png")
+    mv.screenshot(shot, height=1000)
+    keep_for_docs(shot, "view-page.png")
 
     # memlab goes: the page says so.
     m.send_line("poweroff")
     m.wait_exit()
     until("the page says memlab is gone",
           lambda: (STATUS_RE.search(mv.dom()).group(1) == "gone", mv.state()["why"]), 30)
+
+
+# ---- the pictures, against the shell ---------------------------------------------
+
+BUDDY_ROW = re.compile(r"^\s+0x[0-9a-f]+\s+mt\s+(.*)\n\s+free (.*)$", re.M)
+
+
+def buddy_map_letters(m):
+    """(migratetype letters, free letters) of every zone's pageblocks from `buddy map`."""
+    out = hotplug.sh(m, "buddy map")
+    mts, frees = "", ""
+    for mt, fr in BUDDY_ROW.findall(out):
+        mts += mt
+        frees += fr
+    return mts, frees
+
+
+def pagetypeinfo(m):
+    """{(zone, type): [free blocks per order]} from /proc/pagetypeinfo."""
+    rows = {}
+    for zone, mt, counts in re.findall(r"^Node\s+\d+, zone\s+(\w+), type\s+(\w+)\s+([\d >]+)$",
+                                       hotplug.cat(m, "/proc/pagetypeinfo"), re.M):
+        rows[(zone, mt)] = [int(c.lstrip(">")) for c in counts.split()]
+    return rows
+
+
+def test_pageblocks_pagetypes_and_pcp_are_the_shells(viewed):
+    m, mv = viewed
+    until("pageblocks on the page", lambda: (mv.state()["pageblocks"], mv.state()), 30)
+    hotplug.sh(m, "alloc 0 1")      # one page: its pcp list fills, as memory-core.md tells
+
+    def same():
+        mts, frees = buddy_map_letters(m)
+        dom = mv.dom()
+        pb = data_attrs(dom, "pbmap")
+        want = {"order10": str(frees.count("A")), "movable": str(mts.count("M")),
+                "unmovable": str(mts.count("U")),
+                "cells": str(sum(1 for c in mts if c in "UMRHCI"))}
+        got = {k: pb.get(k) for k in want}
+        return got == want, (got, want)
+    until("the pageblock map equals `buddy map`", same, 20)
+
+    st = mv.state()
+    pti = pagetypeinfo(m)
+    names = st["hello"]["migratetypes"]
+    for z in st["zones"]:
+        for i, counts in enumerate(z["free_mt"]):
+            key = (z["name"], names[i])
+            if key in pti:
+                assert counts == pti[key], (key, counts, pti[key])
+    zi = hotplug.zoneinfo(m)
+    dom = mv.dom()
+    pcps = {z: (int(p), int(b)) for p, b, z in
+            re.findall(r'class="pcp" data-pcp="(\d+)" data-buddy="(\d+)" data-zone="(\w+)"', dom)}
+    assert pcps, "no pcp picture"
+    for (nid, name), z in zi.items():
+        if name in pcps and z["spanned"]:
+            assert pcps[name][1] == z["free"], (name, pcps[name], z["free"])
+    assert pcps["DMA32"][0] > 0, pcps          # the page allocated above came off a pcp list
+    out = os.path.join(BUILD, "view-pcp.svg")
+    m_svg = re.search(r'<svg[^>]*class="pcp"[^>]*data-zone="DMA32".*?</svg>', dom, re.S)
+    with open(out, "w") as f:
+        f.write(m_svg.group(0).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" '
+                                       'style="font-family:sans-serif;background:#fff" ', 1) + "\n")
+    keep_for_docs(out, "view-pcp.svg")
+
+
+def test_struct_page_chain_is_page_pfn(viewed):
+    m, mv = viewed
+    until("memview connected", lambda: (mv.state()["zones"], mv.state()), 30)
+    pfn = 0x12345
+    a = mv.post("api/page", {"pfn": pfn})
+    assert a["ok"], a
+    p = a["page"]
+    out = hotplug.sh(m, f"page {pfn:#x}")
+    addr = re.search(r"struct page at (0x[0-9a-f]+)", out).group(1)
+    assert p["struct_page"] == int(addr, 16), (p, out)
+    assert p["struct_page"] == p["vmemmap_base"] + pfn * p["struct_page_bytes"]
+    assert f"refcount:   {p['refcount']}" in out, out
+    assert re.search(r"flags:\s+%#x " % p["flags"], out), out
+    assert f"zone {p['zone']}" in out and f"node {p['node']}" in out, out
+    assert f"section:    {p['section']} " in out, out
+    bad = mv.post("api/page", {"pfn": 1 << 40})
+    assert not bad["ok"] and "no memmap" in bad["error"], bad
+
+
+def test_trace_player_and_zone_span_holes(viewed):
+    m, mv = viewed
+    until("memview connected", lambda: (mv.state()["zones"], mv.state()), 30)
+    hotplug.sh(m, "mech contig_check old")
+    assert mv.post("api/trace", {"mech": "contig_check", "on": True})["ok"]
+    out = m.run("memory offline 12")       # with its log lines: the trace is there
+    walk = [w.strip() for w in re.findall(r"\[contig_check\] (.*)", out)]
+    assert walk, out
+
+    def steps():
+        got = [s["text"] for s in mv.state()["trace"]]
+        return all(w in got for w in walk), (walk, got)
+    until("the trace steps on the page", steps, 10)
+    dom = mv.dom()
+    ts = data_attrs(dom, "trace-steps")
+    assert int(ts["steps"]) >= len(walk), ts
+    # block 12 offline: a hole inside DMA32's span on the number line
+    spans = re.search(r'<g class="span" data-zone="DMA32"[^>]*data-holes="(\d+)"', dom)
+    assert spans and int(spans.group(1)) >= 1, spans
+    assert 'data-why="offline"' in dom
+    svg = svg_still(dom, "spans", os.path.join(BUILD, "view-spans.svg"))
+    assert "offline" in svg
+    keep_for_docs(os.path.join(BUILD, "view-spans.svg"), "view-spans.svg")
+    # the player on its first step that names a range: the range outlined on the map
+    shot = os.path.join(BUILD, "view-trace.png")
+    mv.screenshot(shot, height=1400)
+    keep_for_docs(shot, "view-trace.png")
+    hotplug.sh(m, "memory online 12")
+    assert mv.post("api/trace", {"mech": "contig_check", "on": False})["ok"]
+    hotplug.sh(m, "mech contig_check new")
+    bad = mv.post("api/trace", {"mech": "nope"})
+    assert not bad["ok"] and "not a mechanism" in bad["error"], bad
+
+
+@pytest.mark.slow
+def test_eject_timeline_blocks_leave_top_down(boot):
+    m, mv, cleanup = viewed_machine(boot)
+    try:
+        until("memview connected", lambda: (mv.state()["zones"], mv.state()), 30)
+        before = {b["id"] for b in mv.state()["blocks"]}
+        hotplug.plug(m, "dimm0", 512 << 20)
+        until("the DIMM's blocks on the page",
+              lambda: (len(mv.state()["blocks"]) == len(before) + 4, mv.state()["blocks"]), 30)
+        added = sorted({b["id"] for b in mv.state()["blocks"]} - before)
+        # movable pages in the DIMM, for the eject to migrate
+        bb = mv.state()["hello"]["block_bytes"] // 4096
+        hotplug.sh(m, "alloc 9 64 movable quiet")
+        inside = [h for h in hotplug.handles(m) if h[1] >= added[0] * bb]
+        assert inside, hotplug.handles(m)
+        assert mv.post("api/timeline/clear", {})["ok"]
+        hotplug.unplug(m, "dimm0")
+        until("the DIMM's blocks gone from the page",
+              lambda: (len(mv.state()["blocks"]) == len(before), mv.state()["timeline"]), 30)
+        dom = mv.dom()
+        leaving = data_attrs(dom, "timeline-info")["leaving"]
+        order = [int(i) for i in leaving.split(",") if i]
+        assert sorted(order) == added, json.dumps([order, added, mv.state()["timeline"], mv.state()["klog"][-12:]])
+        # top-down: no block left after a lower one (updates 100 ms apart
+        # may carry several blocks at once: ties are allowed)
+        left = {}
+        for e in mv.state()["timeline"]:
+            if e.get("to") in ("offline", "absent") and e["id"] not in left:
+                left[e["id"]] = e["ms"]
+        ids = sorted(left, reverse=True)
+        assert all(left[hi] <= left[lo] for hi, lo in zip(ids, ids[1:])), left
+        out = os.path.join(BUILD, "view-eject.svg")
+        svg_still(dom, "timeline", out)
+        keep_for_docs(out, "view-eject.svg")
+        mig = re.findall(r'class="migrated" data-pages="(\d+)"', dom)
+        assert sum(map(int, mig)) >= len(inside) * 512, (mig, inside)
+        print(f"eject order on the page: {order}, pages migrated: {mig}")
+    finally:
+        cleanup()

@@ -100,14 +100,21 @@ test("the eject timeline lists blocks top-down and their leaving order", () => {
     { ms: 300, id: 40, from: "offline", to: "absent" },
     { ms: 310, id: 39, from: "offline", to: "absent" },
     { ms: null, id: 1, from: "x", to: "y" },
+    { ms: 155, migrated: 4096 },
   ];
   const t = L.timelineRows(ev);
   assert.deepEqual(t.rows.map(r => r.id), [40, 39]);
   assert.equal(t.t0, 100);
   assert.equal(t.t1, 310);
   assert.equal(t.rows[0].steps.length, 3);
+  assert.deepEqual(t.migrations, [{ ms: 155, pages: 4096 }]);
   assert.deepEqual(L.leavingOrder(ev), [40, 39]);
-  assert.deepEqual(L.timelineRows([]), { rows: [], t0: 0, t1: 0 });
+  assert.deepEqual(L.timelineRows([]), { rows: [], migrations: [], t0: 0, t1: 0 });
+  // steps of a block come in time order even when the log's and the
+  // layout's events arrive out of order
+  const late = L.timelineRows([{ ms: 20, id: 3, from: "offline", to: "absent" },
+                               { ms: 10, id: 3, from: "online", to: "offline" }]);
+  assert.deepEqual(late.rows[0].steps.map(s => s.to), ["offline", "absent"]);
 });
 
 test("pcp pages are in no free counter: the buddy sum is zoneinfo's free", () => {

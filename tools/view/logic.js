@@ -139,19 +139,29 @@ export function zoneSpans(zones, blocks, pagesPerBlock) {
 
 // The timeline's events ({ms, id, from, to}) grouped per block, highest
 // block first (an eject takes the blocks away from the top): [{id,
-// steps: [{ms, to}]}], and the time range they cover.
+// steps: [{ms, to}]}], the pages migrated meanwhile ({ms, migrated}
+// events: [{ms, pages}]), and the time range they cover.
 export function timelineRows(events) {
-  const rows = new Map();
+  const rows = new Map(), migrations = [];
   let t0 = Infinity, t1 = -Infinity;
   for (const e of events || []) {
     if (typeof e.ms !== "number") continue;
+    if (typeof e.id !== "number") {
+      if (e.migrated) {
+        migrations.push({ ms: e.ms, pages: e.migrated });
+        t0 = Math.min(t0, e.ms);
+        t1 = Math.max(t1, e.ms);
+      }
+      continue;
+    }
     if (!rows.has(e.id)) rows.set(e.id, { id: e.id, steps: [] });
     rows.get(e.id).steps.push({ ms: e.ms, from: e.from, to: e.to });
     t0 = Math.min(t0, e.ms);
     t1 = Math.max(t1, e.ms);
   }
   const list = [...rows.values()].sort((a, b) => b.id - a.id);
-  return { rows: list, t0: list.length ? t0 : 0, t1: list.length ? t1 : 0 };
+  for (const r of list) r.steps.sort((a, b) => a.ms - b.ms);
+  return { rows: list, migrations, t0: list.length ? t0 : 0, t1: list.length ? t1 : 0 };
 }
 
 // The order in which blocks left (went "absent" or "offline"): block ids,
@@ -159,7 +169,8 @@ export function timelineRows(events) {
 export function leavingOrder(events) {
   const when = new Map();
   for (const e of events || [])
-    if ((e.to === "absent" || e.to === "offline") && !when.has(e.id)) when.set(e.id, e.ms);
+    if (typeof e.id === "number" && (e.to === "absent" || e.to === "offline") && !when.has(e.id))
+      when.set(e.id, e.ms);
   return [...when.entries()].sort((a, b) => a[1] - b[1] || b[0] - a[0]).map(e => e[0]);
 }
 

@@ -126,6 +126,7 @@ document.getElementById("free").onclick = () =>
   post("/api/free", { order: num("order"), count: num("count") });
 document.getElementById("logscale").onchange = e => { opts.log = e.target.checked; if (state) draw(); };
 document.getElementById("zoom-out").onclick = () => map.zoomOut();
+document.getElementById("timeline-clear").onclick = () => post("/api/timeline/clear", {});
 
 function listen() {
   const es = new EventSource("events");

@@ -18,7 +18,7 @@ export function drawSpans(state) {
   if (!blocks.length) return;
   const maxPfn = (Math.max(...blocks.map(b => b.id)) + 1) * pagesPerBlock;
   const spans = zoneSpans(state.zones, blocks, pagesPerBlock);
-  const rowH = 30, height = 20 + spans.length * rowH;
+  const rowH = 32, height = 22 + spans.length * rowH;
   svg.setAttribute("viewBox", `0 0 ${W} ${height}`);
   svg.setAttribute("height", height);
   const X = p => addrX(p, maxPfn, W - 20) + 10;
@@ -28,23 +28,24 @@ export function drawSpans(state) {
     svg.appendChild(el("svg:text", { x: X(p) + 2, y: height - 1, "font-size": 9, fill: "#333" }, hex(p)));
   }
   spans.forEach((s, k) => {
-    const y = 8 + k * rowH, colour = ZONE_COLOURS[s.name] || "#777";
+    const y = 4 + k * rowH, colour = ZONE_COLOURS[s.name] || "#777", top = y + 14;
     const g = el("svg:g", { class: "span", "data-zone": s.name, "data-node": s.node,
                             "data-start": s.start, "data-end": s.end, "data-holes": s.holes.length });
-    g.appendChild(el("svg:path", { d: `M${X(s.start)},${y + 14} v-10 H${X(s.end)} v10`,
-                                   fill: "none", stroke: colour, "stroke-width": 2.5 }));
-    g.appendChild(el("svg:rect", { x: X(s.start), y: y + 6, width: Math.max(1, X(s.end) - X(s.start)),
+    g.appendChild(el("svg:text", { x: 10, y: y + 10, "font-size": 10 },
+      `${s.name} node ${s.node}: [${hex(s.start)}-${hex(s.end)}) spanned ${s.spanned}, ` +
+      `present ${s.present}, ${s.holes.length} hole(s)` +
+      (s.holes.length ? ": " + s.holes.map(h => `[${hex(h.start)}-${hex(h.end)}) ${h.why}`).join(", ") : "")));
+    g.appendChild(el("svg:rect", { x: X(s.start), y: top + 2, width: Math.max(1, X(s.end) - X(s.start)),
                                    height: 8, fill: colour, opacity: 0.35 }));
+    g.appendChild(el("svg:path", { d: `M${X(s.start)},${top + 12} v-12 H${X(s.end)} v12`,
+                                   fill: "none", stroke: colour, "stroke-width": 2.5 }));
     for (const hole of s.holes) {
-      const r = el("svg:rect", { x: X(hole.start), y: y + 2, width: Math.max(1, X(hole.end) - X(hole.start)),
-                                 height: 14, fill: hole.why === "offline" ? OFFLINE : hole.why === "going-offline"
+      const r = el("svg:rect", { x: X(hole.start), y: top, width: Math.max(1, X(hole.end) - X(hole.start)),
+                                 height: 12, fill: hole.why === "offline" ? OFFLINE : hole.why === "going-offline"
                                    ? GOING : "#fff", stroke: "#888", class: "hole", "data-why": hole.why });
       r.appendChild(el("svg:title", {}, `[${hex(hole.start)}-${hex(hole.end)}): ${hole.why}`));
       g.appendChild(r);
     }
-    g.appendChild(el("svg:text", { x: Math.min(X(s.start) + 3, W - 260), y: y + 26, "font-size": 10 },
-      `${s.name} node ${s.node}: [${hex(s.start)}-${hex(s.end)}) spanned ${s.spanned}, ` +
-      `present ${s.present}, ${s.holes.length} hole(s)`));
     svg.appendChild(g);
   });
 }
@@ -54,7 +55,7 @@ export function drawSpans(state) {
 export function drawTimeline(state) {
   const svg = document.getElementById("timeline");
   svg.replaceChildren();
-  const { rows, t0, t1 } = timelineRows(state.timeline);
+  const { rows, migrations, t0, t1 } = timelineRows(state.timeline);
   const order = leavingOrder(state.timeline);
   const info = document.getElementById("timeline-info");
   info.dataset.leaving = order.join(",");
@@ -63,7 +64,8 @@ export function drawTimeline(state) {
     info.textContent = "no block changed state since memview started (remove a DIMM to see an eject)";
     return;
   }
-  const rowH = 12, height = 24 + rows.length * rowH, span = Math.max(1, t1 - t0);
+  const rowH = 12, lane = migrations.length ? 30 : 0;
+  const height = 24 + rows.length * rowH + lane, span = Math.max(1, t1 - t0);
   svg.setAttribute("viewBox", `0 0 ${W} ${height}`);
   svg.setAttribute("height", height);
   const X = ms => 60 + (ms - t0) / span * (W - 80);
@@ -80,11 +82,34 @@ export function drawTimeline(state) {
       svg.appendChild(rect);
     });
   });
+  // pages migrated meanwhile: an arrow from the blocks down to the rest of the zone
+  if (migrations.length) {
+    const defs = el("svg:defs");
+    const marker = el("svg:marker", { id: "tl-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
+                                      markerWidth: 6, markerHeight: 6, orient: "auto" });
+    marker.appendChild(el("svg:path", { d: "M0,0 L10,5 L0,10 z", fill: "#c0392b" }));
+    defs.appendChild(marker);
+    svg.appendChild(defs);
+    const ly = 4 + rows.length * rowH + 14;
+    svg.appendChild(el("svg:text", { x: 2, y: ly + 4, "font-size": 9 }, "rest of memory"));
+    svg.appendChild(el("svg:line", { x1: 60, y1: ly, x2: W - 20, y2: ly, stroke: "#bbb",
+                                     "stroke-dasharray": "3 3" }));
+    for (const mg of migrations) {
+      svg.appendChild(el("svg:line", { x1: X(mg.ms), y1: 6, x2: X(mg.ms), y2: ly - 2, stroke: "#c0392b",
+                                       "stroke-width": 1.5, "marker-end": "url(#tl-arrow)",
+                                       class: "migrated", "data-pages": mg.pages }));
+      const right = X(mg.ms) > W - 160;
+      svg.appendChild(el("svg:text", { x: X(mg.ms) + (right ? -4 : 3), y: ly - 4, "font-size": 9,
+                                       fill: "#c0392b", "text-anchor": right ? "end" : "start" },
+                         `${mg.pages} pages migrated`));
+    }
+  }
   svg.appendChild(el("svg:text", { x: 60, y: height - 4, "font-size": 9 }, `${t0} ms`));
   svg.appendChild(el("svg:text", { x: W - 80, y: height - 4, "font-size": 9 }, `${t1} ms`));
   info.textContent = `${rows.length} blocks changed state; they left in this order: ` +
     (order.length ? order.map(i => `memory${i}`).join(", ") : "(none left)") +
-    ". Where the migrated pages landed is not on the channel yet.";
+    (migrations.length ? `; ${migrations.reduce((a, m) => a + m.pages, 0)} pages migrated out ` +
+     "(to free pages elsewhere: which ones the channel does not say)" : "") + ".";
 }
 
 // (d) pfn -> section -> vmemmap address -> the struct page's fields.

@@ -41,8 +41,11 @@ export function drawBar(state, opts, onPick) {
     if (b) r.addEventListener("click", () => onPick(id * pagesPerBlock, (id + 1) * pagesPerBlock));
     svg.appendChild(r);
   }
+  let lastLabel = -100;
   for (const a of barTicks(total, log)) {
     const x = Math.min(addrX(a, total, W, log), 999);
+    if (x - lastLabel < 28) continue;          // too close to the one before: no label
+    lastLabel = x;
     svg.appendChild(el("svg:line", { x1: x, y1: 62, x2: x, y2: 68, stroke: "#555" }));
     svg.appendChild(el("svg:text", { x: Math.min(x + 2, 975), y: 80, "font-size": 10, fill: "#333" },
                        sizeLabel(a) || "0"));

@@ -239,9 +239,10 @@ def test_trace_player_and_zone_span_holes(viewed):
     svg = svg_still(dom, "spans", os.path.join(BUILD, "view-spans.svg"))
     assert "offline" in svg
     keep_for_docs(os.path.join(BUILD, "view-spans.svg"), "view-spans.svg")
-    # the player on its first step that names a range: the range outlined on the map
+    # the player on the walk's failing step: its range outlined on the map
+    fail = next(i for i, s in enumerate(mv.state()["trace"]) if "fails" in s["text"])
     shot = os.path.join(BUILD, "view-trace.png")
-    mv.screenshot(shot, height=1400)
+    mv.screenshot(shot, height=2300, query=f"once=1&step={fail + 1}")
     keep_for_docs(shot, "view-trace.png")
     hotplug.sh(m, "memory online 12")
     assert mv.post("api/trace", {"mech": "contig_check", "on": False})["ok"]

@@ -137,6 +137,11 @@ function listen() {
 
 const params = new URLSearchParams(location.search);
 if (params.has("log")) document.getElementById("logscale").checked = opts.log = true;
-fetch("state").then(r => r.json()).then(s => { state = s; draw(); })
+// ?step=N: the trace player on step N (1 is the first), for a picture
+fetch("state").then(r => r.json()).then(s => {
+  state = s;
+  draw();
+  if (params.has("step")) { trace.player.seek((parseInt(params.get("step"), 10) || 1) - 1); trace.show(); }
+})
   .catch(() => setStatus("nopage", "memview is gone"))
   .finally(() => { if (!params.has("once")) listen(); });

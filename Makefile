@@ -133,6 +133,7 @@ DRIVER_OBJS := \
 	drivers/pci/bus.o \
 	drivers/pci/dump.o \
 	drivers/pci/hotplug.o \
+	drivers/pci/hotplug_acpi.o \
 	drivers/pci/hotplug_native.o \
 	drivers/pci/iomem.o \
 	drivers/virtio/virtio_pci.o \
@@ -466,7 +467,7 @@ HOST_SUITE_pci := tests/host/test_pci.c tests/host/test_pci_placement.c \
 	tests/host/test_pci_hotplug.c tests/host/test_pci_hotplug_dsdt.c \
 	tests/host/test_pci_hotplug_native.c tests/host/test_pci_windows.c \
 	tests/host/pci_machine.c tests/host/pcihp_machine.c tests/host/pci_model.c \
-	$(PCI_SRCS) drivers/acpi/crs.c
+	$(PCI_SRCS) drivers/acpi/crs.c $(AML_SRCS)
 HOST_SUITES += tsc
 HOST_SUITE_tsc := tests/host/test_tsc.c arch/x86_64/tsc.c
 HOST_SUITES += uart

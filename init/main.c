@@ -281,6 +281,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
 	pci_init();			/* ECAM, buses behind root ports, drivers */
 	acpi_aml_init();		/* AML namespace: DSDT + SSDTs, \_PIC(1), _STA/_INI */
+	pci_hotplug_use_aml();		/* ACPI PCI hotplug through \_GPE._E01 and the slots' _EJ0 */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 	nd_regions_from_nfit();		/* NVDIMM regions, label-less namespaces, raw */
 	nd_views_init();		/* /sys/bus/nd/devices/ */

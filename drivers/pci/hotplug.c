@@ -376,6 +376,10 @@ void pci_hotplug_dump(struct printer *out)
 {
 	unsigned sel;
 
+	if (pcihp_aml_mode) {
+		pcihp_aml_dump(out, true);
+		return;
+	}
 	if (!pcihp_native_mode && !pcihp_acpi_mode) {
 		pr_printf(out, "PCI hotplug off: %s\n", pcihp_off_reason ? pcihp_off_reason : "PCI not initialised");
 		return;

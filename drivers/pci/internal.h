@@ -172,6 +172,20 @@ bool pcihp_in_slot(const struct pci_dev *d, const struct pcihp_slot *s);
  * Returns how many went.  Context: (main). */
 unsigned pcihp_release_slot(const struct pcihp_slot *s);
 
+/* hotplug_acpi.c: ACPI PCI hotplug through the AML namespace. */
+#define PCIHP_AML_EVENTS	8	/* the last Notify()s kept for the view */
+struct pcihp_aml_event {
+	char path[64];		/* the device notified */
+	u64 value;		/* 0 bus check, 1 device check, 3 eject request */
+	char what[32];		/* what memlab did */
+};
+extern bool pcihp_aml_mode;		/* GPE 1 runs the AML's method */
+extern struct pcihp_aml_event pcihp_aml_events[PCIHP_AML_EVENTS];
+extern unsigned pcihp_aml_nr_events;	/* ever recorded; the ring keeps the last */
+/* pcihp_aml_dump() - the `pcihp` view of it; slots: one line per slot
+ * device.  Context: (main). */
+void pcihp_aml_dump(struct printer *out, bool slots);
+
 /* pcihp_native_init() - start polling the hotplug-capable PCIe slots, or
  * set pcihp_off_reason when there are none.  Context: boot. */
 void pcihp_native_init(void);

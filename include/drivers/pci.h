@@ -107,6 +107,10 @@ void pci_remove_device(struct pci_dev *d);
 
 /* ACPI PCI hotplug (drivers/pci/hotplug.c); called by pci_init(). */
 void pci_hotplug_init(void);
+/* pci_hotplug_use_aml() - ACPI PCI hotplug follows the AML namespace's GPE
+ * method and slot devices when it has them (drivers/pci/hotplug_acpi.c).
+ * Context: boot, after acpi_aml_init(). */
+void pci_hotplug_use_aml(void);
 /* pci_hotplug_dump() - the `pcihp` view: mechanism, bus selectors, counts. */
 void pci_hotplug_dump(struct printer *p);
 

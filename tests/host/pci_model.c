@@ -84,6 +84,8 @@ void pm_reset(u8 start_bus, u8 end_bus)
 	pcihp_off_reason = NULL;
 	pcihp_ups = pcihp_downs = pcihp_ejects = 0;
 	pcihp_native_mode = false;
+	pcihp_aml_mode = false;
+	pcihp_aml_nr_events = 0;
 	memset(&pcihp_native_poller, 0, sizeof(pcihp_native_poller));
 	pcihp_work.pending = false;
 }
@@ -522,6 +524,17 @@ void pm_set_dsdt(const void *aml, size_t len)
 	pm.dsdt = malloc(h.length);
 	memcpy(pm.dsdt, &h, sizeof(h));
 	memcpy(pm.dsdt + sizeof(h), aml, len);
+}
+
+/* acpi_aml() - the namespace a test built (pm.aml), NULL by default. */
+struct aml_ns *acpi_aml(void)
+{
+	return pm.aml;
+}
+
+void acpi_aml_set_notify(void (*fn)(struct aml_node *node, u64 value))
+{
+	pm.aml_notify = fn;
 }
 
 int acpi_gpe_register(unsigned gpe, struct work *w)

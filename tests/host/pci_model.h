@@ -102,6 +102,10 @@ struct pci_model {
 	struct work *work;		/* the last work scheduled */
 	unsigned pollers;		/* register_poller() calls */
 	struct poller *poller;		/* the last poller registered */
+	/* the AML namespace acpi_aml() gives (NULL: none), and the Notify
+	 * handler drivers/pci set with acpi_aml_set_notify() */
+	struct aml_ns *aml;
+	void (*aml_notify)(struct aml_node *node, u64 value);
 	/* PCIe slots */
 	bool slot_power_gates;		/* functions behind a powered-off slot read all ones */
 };

@@ -33,7 +33,7 @@ const struct pci_driver fake_drv = {
 	.probe = fake_probe, .remove = fake_remove,
 };
 
-void aml_put(struct aml *a, const void *p, size_t len)
+void aml_emit(struct aml *a, const void *p, size_t len)
 {
 	if (a->n + len > sizeof(a->b))
 		abort();
@@ -49,12 +49,12 @@ void aml_integer(struct aml *a, u32 v)
 
 	if (v <= 1) {
 		t[0] = (u8)v;
-		aml_put(a, t, 1);
+		aml_emit(a, t, 1);
 		return;
 	}
 	t[0] = v < 0x100 ? 0x0a : v < 0x10000 ? 0x0b : 0x0c;
 	memcpy(t + 1, &v, 4);
-	aml_put(a, t, t[0] == 0x0a ? 2 : t[0] == 0x0b ? 3 : 5);
+	aml_emit(a, t, t[0] == 0x0a ? 2 : t[0] == 0x0b ? 3 : 5);
 }
 
 /* aml_name() - NameOp and a 4-character name; the value follows. */
@@ -62,8 +62,8 @@ void aml_name(struct aml *a, const char *name)
 {
 	u8 op = 0x08;
 
-	aml_put(a, &op, 1);
-	aml_put(a, name, 4);
+	aml_emit(a, &op, 1);
+	aml_emit(a, name, 4);
 }
 
 /* aml_device() - DeviceOp, a package length and the device's name (the
@@ -72,8 +72,8 @@ void aml_device(struct aml *a, const char *name)
 {
 	u8 t[4] = { 0x5b, 0x82, 0x20 };
 
-	aml_put(a, t, 3);
-	aml_put(a, name, 4);
+	aml_emit(a, t, 3);
+	aml_emit(a, name, 4);
 }
 
 /* aml_bridge() - Device (name) { Name (_ADR, dev << 16); Name (BSEL, n) } */
@@ -93,7 +93,7 @@ void aml_pci0(struct aml *a)
 
 	aml_device(a, "PCI0");
 	aml_name(a, "_HID");
-	aml_put(a, hid, sizeof(hid));
+	aml_emit(a, hid, sizeof(hid));
 	aml_name(a, "_ADR");
 	aml_integer(a, 0);
 }

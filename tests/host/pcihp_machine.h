@@ -29,8 +29,8 @@ struct aml {
 	size_t n;
 };
 
-/* aml_put() - len bytes onto the end of a. */
-void aml_put(struct aml *a, const void *p, size_t len);
+/* aml_emit() - len bytes onto the end of a. */
+void aml_emit(struct aml *a, const void *p, size_t len);
 /* aml_integer() - an integer as QEMU's aml_integer() encodes it: Zero, One, or
  * the shortest of BytePrefix, WordPrefix, DWordPrefix. */
 void aml_integer(struct aml *a, u32 v);

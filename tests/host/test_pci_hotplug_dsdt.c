@@ -39,7 +39,7 @@ HTEST(pcihp_dsdt_bsel_out_of_range_is_reported)
 	aml_bridge(&a, "S10_", 2, 256);
 	aml_bridge(&a, "S18_", 3, 0);
 	aml_bridge(&a, "S20_", 4, 300);
-	aml_put(&a, ones, sizeof(ones));
+	aml_emit(&a, ones, sizeof(ones));
 	boot_dsdt(&a, &since);
 	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 256 (bridge 00:02.0) out of range (0-255); ignored", since));
 	CHECK(host_log_seen("pci-hotplug: DSDT: BSEL 300 (bridge 00:04.0) out of range (0-255); ignored", since));
@@ -121,7 +121,7 @@ HTEST(pcihp_dsdt_adr_not_a_number)
 	aml_bridge(&a, "S10_", 2, 1);
 	aml_device(&a, "S18_");
 	aml_name(&a, "_ADR");
-	aml_put(&a, method, sizeof(method));
+	aml_emit(&a, method, sizeof(method));
 	aml_name(&a, "BSEL");
 	aml_integer(&a, 0);
 	boot_dsdt(&a, &since);
@@ -156,7 +156,7 @@ HTEST(pcihp_dsdt_truncated)
 		aml_device(&a, "S10_");
 		aml_name(&a, "_ADR");
 		aml_integer(&a, 0x00020000);
-		aml_put(&a, cuts[i], lens[i]);
+		aml_emit(&a, cuts[i], lens[i]);
 		boot_dsdt(&a, &since);
 		CHECK_EQ(pm.gpe_registered, 0);
 		CHECK_EQ(pm.pollers, 1);
@@ -176,7 +176,7 @@ HTEST(pcihp_dsdt_truncated)
 		aml_device(&a, "S10_");
 		aml_name(&a, "_ADR");
 		aml_integer(&a, 0x00020000);
-		aml_put(&a, last, sizeof(last));
+		aml_emit(&a, last, sizeof(last));
 		boot_dsdt(&a, &since);
 		CHECK_EQ(pm.gpe_registered, 1);
 		CHECK(strstr(pcihp(), "bsel 1: bridge 00:02.0 bus 01") != NULL);

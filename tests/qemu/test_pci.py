@@ -281,3 +281,27 @@ def test_bridge_io_window_and_root_windows(boot):
     # the legacy ports sit in the first I/O window, as in Linux
     assert iomem_parent(tree, (0x3f8, 0x3ff, "serial")) == (0, 0xcf7, "PCI Bus 0000:00")
     assert "root bus windows: 6 from the host bridge's _CRS" in m.boot_log
+
+
+def test_hotplug_follows_the_aml(ported):
+    # ACPI PCI hotplug runs QEMU's AML: GPE 1's method, its Notify()s, the
+    # slot's _EJ0; `pcihp` says what the AML reported
+    out = ported.run("pcihp")
+    assert "ACPI PCI hotplug through the AML: \\_GPE._E01 (GPE 1)" in out, out
+    assert re.search(r"slot \\_SB_\.PCI0\.\w+\.S00_ 02:00 .*_EJ0", out), out
+    ported.run("acpi trace on")
+    q = ported.qmp()
+    q.cmd("device_add", driver="virtio-rng-pci", id="rng1", bus="port2")
+    log = ported.wait_for(re.compile(r"pci 02:00\.0: found 1af4:1044"), HOTPLUG_TIMEOUT)
+    log += ported.wait_for("rescan found", HOTPLUG_TIMEOUT)
+    assert "\\_GPE._E01" in log, log
+    assert re.search(r"Notify \(\\_SB_\.PCI0\.\w+\.S00_, 1\): device check", log), log
+    q.cmd("device_del", id="rng1")
+    q.wait_event("DEVICE_DELETED", timeout=HOTPLUG_TIMEOUT, match={"device": "rng1"})
+    log = ported.wait_for("ejected (_EJ0)", HOTPLUG_TIMEOUT)
+    assert "_EJ0" in log and "eject request for" in log, log
+    ported.run("acpi trace off")
+    assert "02:00.0" not in lspci(ported)
+    out = ported.run("pcihp")
+    assert "events: up 1 down 1 ejected 1" in out, out
+    assert re.search(r"notify \\_SB_\.PCI0\.\w+\.S00_ 3: ejected", out), out

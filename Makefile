@@ -466,6 +466,7 @@ HOST_SUITES += pci
 HOST_SUITE_pci := tests/host/test_pci.c tests/host/test_pci_placement.c \
 	tests/host/test_pci_hotplug.c tests/host/test_pci_hotplug_dsdt.c \
 	tests/host/test_pci_hotplug_native.c tests/host/test_pci_windows.c \
+	tests/host/test_pci_hotplug_aml.c \
 	tests/host/pci_machine.c tests/host/pcihp_machine.c tests/host/pci_model.c \
 	$(PCI_SRCS) drivers/acpi/crs.c $(AML_SRCS)
 HOST_SUITES += tsc
@@ -529,6 +530,7 @@ $(B)/aml/%.aml: tests/host/aml/%.asl
 HOST_SUITES += aml
 HOST_SUITE_aml := tests/host/test_aml.c tests/host/test_aml_ref.c tests/host/aml_fake.c $(AML_SRCS)
 $(B)/host-tests-aml: | $(AML_AML)
+$(B)/host-tests-pci: | $(AML_AML)
 HOST_SUITES += tsan
 HOST_SUITE_tsan := tests/host/test_tsan_mm.c
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))

@@ -582,7 +582,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
 FUZZ_SRCS_fuzz_pci := tests/fuzz/pci_hotplug_events.c tests/host/pci_model.c $(PCI_SRCS) \
-	drivers/acpi/crs.c
+	drivers/acpi/crs.c $(AML_SRCS)
 FUZZ_SRCS_fuzz_aml := tests/host/aml_fake.c $(AML_SRCS)
 FUZZ_SRCS_fuzz_acpi := tests/fuzz/acpi_harness.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/madt.c drivers/acpi/decode.c drivers/acpi/events.c drivers/acpi/memhp.c drivers/acpi/sleep.c \

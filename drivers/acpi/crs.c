@@ -14,13 +14,15 @@
  *   QWordMemory     the 64-bit hole above the hotplug memory area
  *
  * and Linux prints each window as "PCI Bus 0000:00" in /proc/iomem and
- * /proc/ioports.  memlab has no AML interpreter, so it reads only a _CRS
- * that is a plain Name(_CRS, Buffer) (QEMU's, and many firmware's): it
- * scans the DSDT and the SSDTs for NameOp "_CRS" BufferOp, decodes each
- * template, and takes the first one whose bus-number range starts at bus 0
- * as the root bridge's.  A _CRS that is a Method (which real servers often
- * use, to fill in the hole from chipset registers) is not found; the PCI
- * code then falls back to the hole it places BARs in.
+ * /proc/ioports.  Once the AML namespace exists (acpi_aml()), the root
+ * bridge's (PNP0A08, else PNP0A03) _CRS is evaluated by the interpreter, so
+ * a _CRS that is a Method (which real servers often use, to fill in the
+ * hole from chipset registers) works as well as a Name.  Before that (PCI
+ * is enumerated before the namespace is built), or when the evaluation
+ * fails, only a plain Name(_CRS, Buffer) is read: the DSDT and the SSDTs
+ * are scanned for NameOp "_CRS" BufferOp, each template decoded, and the
+ * first whose bus-number range starts at bus 0 taken.  Without either the
+ * PCI code falls back to the hole it places BARs in.
  *
  * Every length is checked against the table before a byte is read, and a
  * template that runs past its buffer, has a descriptor shorter than its
@@ -28,6 +30,7 @@
  * in the log.  Context: boot or main loop; reads the tables only.
  */
 #include <drivers/acpi.h>
+#include <drivers/aml.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -243,12 +246,74 @@ static bool crs_scan_table(const struct acpi_sdt_header *t, struct crs_result *o
 	return false;
 }
 
+/* The root bridge device: the first PNP0A08 (PCIe) or PNP0A03 (PCI). */
+static int first_root(struct aml_ns *ns, struct aml_node *dev, void *arg)
+{
+	(void)ns;
+	*(struct aml_node **)arg = dev;
+	return 1;
+}
+
+/*
+ * crs_from_aml() - the root bridge's _CRS evaluated by the interpreter (a
+ * Name or a Method alike), decoded into *out.  False when there is no
+ * namespace, no root bridge or no _CRS, the evaluation fails or the result
+ * is not a template of bus 0 (logged once per reason).  Context: boot or
+ * main loop, after acpi_aml_init().
+ */
+static bool crs_from_aml(struct crs_result *out)
+{
+	static int last_err;	/* said once, not at every sync */
+	struct aml_ns *ns = acpi_aml();
+	struct aml_node *root = NULL;
+	struct aml_obj *crs = NULL;
+	int err;
+	bool ok;
+
+	if (!ns)
+		return false;
+	if (!aml_walk_hid(ns, "PNP0A08", first_root, &root))
+		aml_walk_hid(ns, "PNP0A03", first_root, &root);
+	if (!root || !aml_child(root, "_CRS"))
+		return false;
+	err = aml_eval_at(ns, root, "_CRS", NULL, 0, &crs);
+	if (err || !crs || crs->type != AML_BUFFER) {
+		if (last_err != (err ? err : 1)) {
+			const struct aml_error *e = aml_last_error(ns);
+
+			pr_warn("acpi: the root bridge's _CRS %s; the tables' bytes are read instead",
+				err ? e->reason : "is not a Buffer");
+		}
+		last_err = err ? err : 1;
+		aml_put(ns, crs);
+		return false;
+	}
+	crs_decode(crs->buf.data, crs->buf.len, out);
+	ok = !out->why && out->bus0;
+	if (!ok && last_err != 2)
+		pr_warn("acpi: the root bridge's _CRS (evaluated) is %s; the tables' bytes are read instead",
+			out->why ? out->why : "not for bus 0");
+	last_err = ok ? 0 : 2;
+	aml_put(ns, crs);
+	return ok;
+}
+
+/*
+ * acpi_root_windows() - the root bus's windows: the root bridge's _CRS as
+ * the interpreter evaluates it once the namespace exists, else (before it,
+ * or when that fails) the first Name(_CRS, Buffer) of bus 0 in the tables'
+ * bytes.
+ */
 int acpi_root_windows(struct acpi_window *win, unsigned max)
 {
 	struct crs_result res;
-	const struct acpi_sdt_header *t = acpi_find_table("DSDT", 0);
-	bool found = t && crs_scan_table(t, &res);
+	const struct acpi_sdt_header *t = NULL;
+	bool found = crs_from_aml(&res);
 
+	if (!found) {
+		t = acpi_find_table("DSDT", 0);
+		found = t && crs_scan_table(t, &res);
+	}
 	for (unsigned n = 0; !found && (t = acpi_find_table("SSDT", n)); n++)
 		found = crs_scan_table(t, &res);
 	if (!found)

@@ -301,6 +301,8 @@ static void pcihp_work_fn(struct work *w)
 	bool any_up = false;
 	unsigned sel;
 
+	if (pcihp_aml_mode)
+		return;	/* scheduled at pci_init, before the AML took GPE 1 over */
 	for (sel = 0; sel < pcihp_nr_bsel; sel++) {
 		u32 up, down;
 

@@ -243,3 +243,37 @@ HTEST(pcihp_aml_ej0_that_never_returns_and_a_notify_on_no_slot)
 	CHECK(gpe1());
 	done(ns);
 }
+
+/* ---- root windows from _CRS through the interpreter ----------------------------- */
+
+HTEST(pcihp_aml_root_windows_from_a_crs_method)
+{
+	struct acpi_window w[ACPI_ROOT_WINDOWS_MAX];
+	struct aml_ns *ns;
+
+	machine();
+	CHECK_EQ(boot(), 0);
+	/* no namespace, no Name (_CRS) in the bytes: none */
+	CHECK_EQ(acpi_root_windows(w, ACPI_ROOT_WINDOWS_MAX), -ENOENT);
+	ns = load_ns("build/aml/pcihp_crs_method.aml", NULL);
+	pm.aml = ns;
+	CHECK_EQ(acpi_root_windows(w, ACPI_ROOT_WINDOWS_MAX), 1);
+	CHECK_EQ(w[0].start, 0xc0000000ull);
+	CHECK_EQ(w[0].end, 0xfebfffffull);
+	CHECK(!w[0].io);
+	done(ns);
+}
+
+HTEST(pcihp_aml_root_windows_from_qemus_dsdt)
+{
+	struct acpi_window w[ACPI_ROOT_WINDOWS_MAX];
+	struct aml_ns *ns = bridges();
+	int n = acpi_root_windows(w, ACPI_ROOT_WINDOWS_MAX);
+	bool hole32 = false;
+
+	CHECK(n >= 4);
+	for (int i = 0; i < n; i++)
+		hole32 |= !w[i].io && w[i].end == 0xfebfffffull;
+	CHECK(hole32);
+	done(ns);
+}

@@ -6,7 +6,9 @@
  * model's register block at 0xcc0 (tests/host/pci_model.c, which knows
  * QEMU's layout because it emulates QEMU).  Device add, device_del and
  * eject, then hostile AML (build/aml/pcihp_hostile.aml): an _EJ0 that
- * never returns, a Notify on a device that is not a slot.
+ * never returns, an eject request for a slot without _EJ0, a Notify on a
+ * device that is not a slot; and the root bus's windows from a _CRS that
+ * is a Method (build/aml/pcihp_crs_method.aml).
  */
 #include "htest.h"
 #include "pci_model.h"
@@ -237,6 +239,8 @@ HTEST(pcihp_aml_ej0_that_never_returns_and_a_notify_on_no_slot)
 	CHECK_EQ(pcihp_ejects, 0);
 	const char *out = pcihp();
 	CHECK(strstr(out, "notify \\_SB_.PCI0.S10_.S00_ 3: _EJ0 failed") != NULL);
+	CHECK(strstr(out, "notify \\_SB_.PCI0.S18_.S00_ 3: refused: no _EJ0") != NULL);
+	CHECK(strstr(out, "slot \\_SB_.PCI0.S18_.S00_ 02:00 _SUN 0 (not removable)") != NULL);
 	CHECK(strstr(out, "notify \\_SB_.BTN_ 3: not a slot: ignored") != NULL);
 	CHECK(strstr(out, "notify \\_SB_.BTN_ 1: not PCI: ignored") != NULL);
 	/* the namespace still works: the next GPE runs */

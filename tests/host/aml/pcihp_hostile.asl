@@ -1,8 +1,9 @@
 /*
  * pcihp_hostile.asl - a DSDT whose PCI hotplug AML misbehaves, for
  * tests/host/test_pci_hotplug_aml.c: the GPE method reads QEMU's register
- * block as the fixture's does, but the slot's _EJ0 never returns and it
- * also notifies a device that is not a PCI slot.
+ * block as the fixture's does, but the slot's _EJ0 never returns, it
+ * asks to eject a slot that has no _EJ0 (not removable), and it notifies
+ * a device that is not a PCI slot.
  */
 DefinitionBlock ("", "DSDT", 2, "MEMLAB", "PCIHPBAD", 1)
 {
@@ -37,6 +38,15 @@ DefinitionBlock ("", "DSDT", 2, "MEMLAB", "PCIHPBAD", 1)
                     }
                 }
             }
+            Device (S18)
+            {
+                Name (_ADR, 0x00030000)
+                Device (S00)
+                {
+                    Name (_ADR, Zero)
+                    Name (_SUN, Zero)
+                }
+            }
         }
         Device (BTN)
         {
@@ -58,6 +68,7 @@ DefinitionBlock ("", "DSDT", 2, "MEMLAB", "PCIHPBAD", 1)
             {
                 Notify (\_SB.PCI0.S10.S00, 3)
             }
+            Notify (\_SB.PCI0.S18.S00, 3)
             Notify (\_SB.BTN, 3)
             Notify (\_SB.BTN, One)
         }

@@ -224,7 +224,7 @@ static int cmd_pcihp(struct printer *out, int argc, char **argv)
 }
 
 SHELL_COMMAND(pcihp, .name = "pcihp", .usage = "pcihp",
-	      .summary = "ACPI PCI hotplug: bus selectors, pending removals, counts",
+	      .summary = "PCI hotplug: the mechanism, its slots, counts, last events",
 	      .help = "QEMU's ACPI PCI hotplug register block (0x0cc0 on q35): for each\n"
 		      "bus selector (BSEL from the DSDT), the bridge it stands for, its\n"
 		      "secondary bus, the pending DOWN mask and the removable-slots mask.\n"

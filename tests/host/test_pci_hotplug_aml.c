@@ -281,3 +281,23 @@ HTEST(pcihp_aml_root_windows_from_qemus_dsdt)
 	CHECK(hole32);
 	done(ns);
 }
+
+/* QEMU's DSDT with DIMM slots and no root ports: the memory devices have
+ * _EJ0 but no _ADR, so there is no PCI slot and the AML is not taken. */
+HTEST(pcihp_aml_not_taken_without_pci_slots)
+{
+	struct aml_ns *ns;
+
+	machine();
+	CHECK_EQ(boot(), 0);
+	ns = load_ns("tests/host/fixtures/acpi/dimms/dsdt.dat", NULL);
+	pm.aml = ns;
+	pm.gpe_registered = 0;
+	printk_set_level(LOG_WARNING);
+	pci_hotplug_use_aml();
+	printk_set_level(LOG_INFO);
+	CHECK(!pcihp_aml_mode);
+	CHECK_EQ(pm.gpe_registered, 0);
+	CHECK(strstr(pcihp(), "through the AML") == NULL);
+	done(ns);
+}

@@ -127,6 +127,7 @@ DRIVER_OBJS := \
 	drivers/acpi/acpidump.o \
 	$(AML_OBJS) \
 	drivers/nvdimm/nd.o \
+	drivers/nvdimm/label.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
 	drivers/pci/probe.o \
@@ -489,6 +490,8 @@ HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/sra
 	drivers/acpi/memhp_aml.c $(AML_SRCS) \
 	kernel/longop.c \
 	drivers/acpi/numa_cpus.c
+HOST_SUITES += nd_label
+HOST_SUITE_nd_label := tests/host/test_nd_label.c drivers/nvdimm/label.c
 HOST_SUITES += nfit
 HOST_SUITE_nfit := tests/host/test_nfit.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/nfit.c

@@ -128,6 +128,7 @@ DRIVER_OBJS := \
 	$(AML_OBJS) \
 	drivers/nvdimm/nd.o \
 	drivers/nvdimm/label.o \
+	drivers/nvdimm/nd_dsm.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
 	drivers/pci/probe.o \
@@ -491,7 +492,8 @@ HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/sra
 	kernel/longop.c \
 	drivers/acpi/numa_cpus.c
 HOST_SUITES += nd_label
-HOST_SUITE_nd_label := tests/host/test_nd_label.c drivers/nvdimm/label.c
+HOST_SUITE_nd_label := tests/host/test_nd_label.c tests/host/test_nd_dsm.c \
+	drivers/nvdimm/label.c drivers/nvdimm/nd_dsm.c $(AML_SRCS)
 HOST_SUITES += nfit
 HOST_SUITE_nfit := tests/host/test_nfit.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/nfit.c

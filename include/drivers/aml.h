@@ -192,6 +192,9 @@ struct aml_obj *aml_node_object(const struct aml_node *n);
 /* Values for args, owned by the caller (aml_put()).  NULL when out of arena. */
 struct aml_obj *aml_new_integer(struct aml_ns *ns, u64 v);
 struct aml_obj *aml_new_string(struct aml_ns *ns, const char *s);
+struct aml_obj *aml_new_buffer_of(struct aml_ns *ns, const void *data, u32 len);
+/* a Package of elems[0, n), each referenced anew (the caller keeps its own) */
+struct aml_obj *aml_new_package_of(struct aml_ns *ns, struct aml_obj *const *elems, u32 n);
 void aml_put(struct aml_ns *ns, struct aml_obj *o);
 
 /* Nodes. */

@@ -118,6 +118,23 @@ struct aml_obj *aml_new_string(struct aml_ns *ns, const char *s)
 	return aml_new_buffer(ns, AML_STRING, s, (u32)strlen(s));
 }
 
+/* aml_new_buffer_of() - the public Buffer constructor of aml.h. */
+struct aml_obj *aml_new_buffer_of(struct aml_ns *ns, const void *data, u32 len)
+{
+	return aml_new_buffer(ns, AML_BUFFER, data, len);
+}
+
+/* aml_new_package_of() - a Package of the n objects, each taking a
+ * reference of its own (the caller keeps its own). */
+struct aml_obj *aml_new_package_of(struct aml_ns *ns, struct aml_obj *const *elems, u32 n)
+{
+	struct aml_obj *o = aml_new_package(ns, n);
+
+	for (u32 i = 0; o && i < n; i++)
+		o->pkg.elems[i] = elems[i] ? aml_get(elems[i]) : NULL;
+	return o;
+}
+
 /* aml_new_package() - a Package of count Uninitialized (NULL) elements. */
 struct aml_obj *aml_new_package(struct aml_ns *ns, u32 count)
 {

@@ -129,6 +129,7 @@ DRIVER_OBJS := \
 	drivers/nvdimm/nd.o \
 	drivers/nvdimm/label.o \
 	drivers/nvdimm/nd_dsm.o \
+	drivers/nvdimm/nd_acpi.o \
 	drivers/pci/config.o \
 	drivers/pci/resource.o \
 	drivers/pci/probe.o \
@@ -442,6 +443,7 @@ HOST_SRCS := \
 	drivers/video/vtcon.c \
 	drivers/input/scancode.c \
 	drivers/nvdimm/nd.c \
+	drivers/nvdimm/label.c \
 	$(addsuffix .c,$(basename $(MM_OBJS)))
 
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
@@ -493,7 +495,7 @@ HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/sra
 	drivers/acpi/numa_cpus.c
 HOST_SUITES += nd_label
 HOST_SUITE_nd_label := tests/host/test_nd_label.c tests/host/test_nd_dsm.c \
-	drivers/nvdimm/label.c drivers/nvdimm/nd_dsm.c $(AML_SRCS)
+	drivers/nvdimm/nd_dsm.c $(AML_SRCS)
 HOST_SUITES += nfit
 HOST_SUITE_nfit := tests/host/test_nfit.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/nfit.c

@@ -19,6 +19,7 @@
 #include <drivers/acpi.h>
 #include <drivers/nfit.h>
 #include <drivers/nd.h>
+#include <drivers/nd_acpi.h>
 #include <views/nd_views.h>
 #include <views/acpi_views.h>
 #include <drivers/pci.h>
@@ -284,6 +285,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	pci_hotplug_use_aml();		/* ACPI PCI hotplug through \_GPE._E01 and the slots' _EJ0 */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 	nd_regions_from_nfit();		/* NVDIMM regions, label-less namespaces, raw */
+	nd_labels_probe();		/* their DIMMs' label areas through _DSM */
 	nd_views_init();		/* /sys/bus/nd/devices/ */
 	acpi_tables_views_init();	/* /sys/firmware/acpi/tables/ */
 	view_channel_init();		/* COM2: the view channel's hello and poller, if there */

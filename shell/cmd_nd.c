@@ -124,7 +124,10 @@ static int nd_cmd_destroy(struct printer *out, int argc, char **argv)
 		pr_printf(out, "nd: destroy-namespace: %s; nothing changed\n", why);
 		return err;
 	}
-	pr_printf(out, "namespace%d.0: raw\n", id);
+	if (nd_region(id)->labels)
+		pr_printf(out, "namespace%d.0: label deleted; region%d has no namespace\n", id, id);
+	else
+		pr_printf(out, "namespace%d.0: raw\n", id);
 	return 0;
 }
 

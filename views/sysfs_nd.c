@@ -14,7 +14,7 @@
 enum nd_attr {
 	REGION_SIZE, REGION_ALIGN, REGION_NUMA_NODE, REGION_MAPPINGS, REGION_AVAILABLE,
 	REGION_NSTYPE,
-	NS_MODE, NS_SIZE, NS_HOLDER, NS_NUMA_NODE, NS_NSTYPE,
+	NS_MODE, NS_SIZE, NS_UUID, REGION_LABELS, NS_HOLDER, NS_NUMA_NODE, NS_NSTYPE,
 	DAX_ALIGN, DAX_MODE, DAX_NAMESPACE, DAX_SIZE, DAX_NUMA_NODE,
 };
 
@@ -27,6 +27,8 @@ static const struct { const char *dir; const char *name; enum nd_attr attr; } nd
 	{ "region%d", "nstype", REGION_NSTYPE },
 	{ "namespace%d.0", "mode", NS_MODE },
 	{ "namespace%d.0", "size", NS_SIZE },
+	{ "namespace%d.0", "uuid", NS_UUID },
+	{ "region%d", "label_state", REGION_LABELS },
 	{ "namespace%d.0", "holder", NS_HOLDER },
 	{ "namespace%d.0", "numa_node", NS_NUMA_NODE },
 	{ "namespace%d.0", "nstype", NS_NSTYPE },
@@ -54,9 +56,19 @@ static int nd_attr_show(struct printer *p, void *data)
 	case REGION_ALIGN:	pr_printf(p, "%u\n", 16u << 20); break;	/* Linux's default */
 	case REGION_NUMA_NODE:	pr_printf(p, "%d\n", r->nid); break;
 	case REGION_MAPPINGS:	pr_printf(p, "1\n"); break;
-	case REGION_AVAILABLE:	pr_printf(p, "0\n"); break;	/* label-less: all in namespaceN.0 */
+	case REGION_AVAILABLE:	pr_printf(p, "%llu\n", (unsigned long long)(r->ns.present ? r->size - r->ns.size : r->size)); break;
 	case REGION_NSTYPE:	pr_printf(p, "4\n"); break;	/* ND_DEVICE_NAMESPACE_IO */
 	case NS_MODE:		pr_printf(p, "%s\n", dax ? "dax" : "raw"); break;
+	case NS_UUID:
+		if (r->labels && r->ns.present) {
+			char uuid[37];
+
+			nd_uuid_format(r->ns.uuid, uuid);
+			pr_printf(p, "%s\n", uuid);
+		} else
+			pr_printf(p, "\n");	/* label-less: no uuid */
+		break;
+	case REGION_LABELS:	pr_printf(p, "%s\n", nd_label_kind_name(r)); break;
 	case NS_SIZE:		pr_printf(p, "%llu\n", (unsigned long long)r->ns.size); break;
 	case NS_HOLDER:		pr_printf(p, dax ? "dax%d.0\n" : "\n", r->id); break;
 	case NS_NUMA_NODE:	pr_printf(p, "%d\n", r->nid); break;

@@ -26,6 +26,7 @@
 
 #include <lib/types.h>
 #include <lib/printer.h>
+#include <drivers/nd_label.h>
 
 struct resource;
 
@@ -34,8 +35,11 @@ struct resource;
 enum nd_mode { ND_MODE_RAW, ND_MODE_DEVDAX };
 
 struct nd_namespace {
+	bool present;		/* label-less: always; labelled: while it has a label */
 	enum nd_mode mode;
-	u64 size;		/* bytes: the whole region (label-less) */
+	u64 start;		/* physical: the region's start, or from the label's dpa */
+	u64 size;		/* bytes: the whole region (label-less), or the label's rawsize */
+	u8 uuid[16];		/* labelled: the label's */
 	u64 align;		/* devdax: 4 KiB, 2 MiB or 1 GiB; raw: 0 */
 	int devmem_id;		/* devdax: its device range (include/mm/memremap.h), else -1 */
 	u64 nr_binds;		/* devdax binds and rebinds so far */
@@ -46,13 +50,55 @@ struct nd_namespace {
 					 * "System RAM (kmem)" */
 };
 
+/*
+ * A DIMM's label area as the region sees it: an in-memory copy of all of
+ * it, read at boot, and the way to write pieces back (the kernel: _DSM
+ * function 6, drivers/nvdimm/nd_acpi.c; host tests: a fake).  The region
+ * supports one namespace, the area's first label.
+ */
+enum nd_label_kind {
+	ND_LABELS_UNINIT,	/* no valid index block: no namespace until one is created */
+	ND_LABELS_OK,		/* valid index; a namespace if it holds a label */
+	ND_LABELS_BAD,		/* refused (problem says why): no namespace, not overwritten */
+};
+
+struct nd_label_dev {
+	u32 handle;		/* NFIT device handle of the DIMM */
+	u8 *area;		/* the copy, size bytes */
+	u32 size;
+	u64 dpa;		/* DIMM physical address of the region's first byte */
+	int (*write)(void *ctx, u32 off, const void *buf, u32 len, char *why, size_t why_size);
+	void (*new_uuid)(void *ctx, u8 uuid[16]);
+	void *ctx;
+	/* nd.c's: */
+	enum nd_label_kind kind;
+	struct nd_label_state st;
+	char problem[160];
+};
+
 struct nd_region {
 	int id;			/* N of regionN */
 	u64 start, size;	/* the SPA range */
 	int nid;		/* its node (the NFIT's proximity domain) */
 	u16 spa_index;		/* the NFIT's range index */
 	struct nd_namespace ns;	/* namespaceN.0 */
+	struct nd_label_dev *labels;	/* NULL: label-less */
 };
+
+/*
+ * nd_attach_labels() - region id has the label area ld (filled but for
+ * nd.c's fields; kept by the region): the area is scanned
+ * (nd_label_scan()) and the namespace is what its first label says, or
+ * absent (an uninitialised area, no label, or bad data: logged with the
+ * reason).  -ENOENT (no such region), -EBUSY (not raw).  Context: (boot).
+ */
+int nd_attach_labels(int id, struct nd_label_dev *ld);
+
+/* nd_label_kind_name() - how `nd list` shows a region's label state. */
+const char *nd_label_kind_name(const struct nd_region *r);
+
+/* nd_uuid_format() - a UUID as 8-4-4-4-12 hex digits (37 bytes with the NUL). */
+void nd_uuid_format(const u8 uuid[16], char out[37]);
 
 /*
  * nd_add_region() - a persistent-memory range [start, start + size) of

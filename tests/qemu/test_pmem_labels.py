@@ -65,12 +65,32 @@ def test_pmem_labels_create_reboot_destroy(boot):
     assert "has no namespace" in out, out
 
 
-def test_pmem_labels_bad_data_refused(boot):
-    m = boot(mem=MEM, extra=NVDIMM)
+def test_pmem_labels_bad_data_refused(boot, tmp_path):
+    """The label area is the last 128 KiB of the backend: with a shared
+    file backend the test rewrites a label's slot field from outside, and
+    the next boot refuses the area."""
+    backing = tmp_path / "nv0.img"
+    with open(backing, "wb") as f:
+        f.truncate(4 * 2**30)
+    extra = ["-machine", "nvdimm=on",
+             "-object", f"memory-backend-file,id=nv0,size=4G,share=on,mem-path={backing}",
+             "-device", "nvdimm,id=nvdimm0,memdev=nv0,label-size=128K"]
+    m = boot(mem=MEM, extra=extra)
     out = m.run("nd create-namespace --mode=devdax --align=2M", timeout=300)
-    assert "devdax" in out, out
-    # the label's slot field (offset 512 + 120 of the area) made a lie:
-    # the label area is the backend's last 128 KiB, past the region
-    m.run("nd destroy-namespace namespace0.0")
+    assert "namespace0.0: devdax" in out, out
+    area = 4 * 2**30 - 128 * 2**10
+    with open(backing, "r+b") as f:
+        f.seek(area + 512 + 120)          # slot 0's label, its slot field
+        assert f.read(4) == b"\0\0\0\0"
+        f.seek(area + 512 + 120)
+        f.write((7).to_bytes(4, "little"))
+    log = reset(m)
+    assert "label area refused: label in slot 0 says slot 7; no namespace" in log, log
     out = m.run("nd list")
-    assert '"namespaces":[]' in out, out
+    assert '"label_state":"invalid"' in out and '"namespaces":[]' in out, out
+    assert "says slot 7" in out, out
+    out = m.run("nd create-namespace --mode=devdax --align=2M")
+    assert "holds bad data" in out and "nothing changed" in out, out
+    with open(backing, "rb") as f:
+        f.seek(area + 512 + 120)
+        assert f.read(4) == (7).to_bytes(4, "little")    # not overwritten

@@ -1,11 +1,13 @@
 /*
- * nd.h - a model of Linux's libnvdimm for label-less persistent memory:
- * region -> namespace -> mode (drivers/nvdimm/nd.c).
+ * nd.h - a model of Linux's libnvdimm for persistent memory, label-less or
+ * with a label area: region -> namespace -> mode (drivers/nvdimm/nd.c).
  *
  * Each persistent-memory SPA range of the NFIT becomes a region (regionN,
- * in NFIT order).  memlab cannot read namespace labels (they come through
- * the DIMM's _DSM methods, AML), so every region is label-less and, as in
- * Linux, has exactly one namespace covering it all, namespaceN.0.  A
+ * in NFIT order).  A label-less region has, as in Linux, exactly one
+ * namespace covering it all, namespaceN.0.  A region whose DIMM has a
+ * label area (read through its _DSM: drivers/nvdimm/nd_acpi.c) has the
+ * namespace its first label describes, or none until create-namespace
+ * writes a label (struct nd_label_dev below).  A
  * namespace is in one of two modes:
  *   raw     the boot state: no struct pages (Linux gives it a pmem block
  *           device; memlab has no block layer, so it is just the range);
@@ -17,7 +19,8 @@
  *           The memmap lives in RAM (Linux's --map=mem), and no info block
  *           is written to the NVDIMM, so daxN.0 is the whole namespace.
  * Linux's create-namespace on a label-less region reconfigures the one
- * namespace; destroy-namespace returns it to raw; so do these.
+ * namespace; destroy-namespace returns it to raw; so do these.  On a
+ * labelled region destroy-namespace also deletes the label.
  *
  * Context: (main) only; nd_add_region() at boot.
  */

@@ -44,7 +44,7 @@ int nd_add_region(u64 start, u64 size, int nid, u16 spa_index)
 		.ns = { .present = true, .mode = ND_MODE_RAW, .start = start, .size = size,
 			.align = 0, .devmem_id = -1, .mgid = -1 },
 	};
-	pr_info("nd: region%d: [mem %#018llx-%#018llx] node %d, namespace%d.0 raw (label-less)",
+	pr_info("nd: region%d: [mem %#018llx-%#018llx] node %d, namespace%d.0 raw (label-less until a label area is found)",
 		r->id, (unsigned long long)start, (unsigned long long)(start + size - 1), nid, r->id);
 	return nr_regions++;
 }

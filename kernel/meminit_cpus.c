@@ -85,6 +85,7 @@ void meminit_cpus_start(void)
 {
 	unsigned started;
 
+	meminit_work_others_with(meminit_cpus_start);	/* again after a lazy hot-add */
 	if (!meminit_work_running() || !deferred_init_pending_sections())
 		return;
 	started = meminit_cpus_queue();

@@ -24,6 +24,8 @@ KERNEL_PARAM(deferred_init_background,
 	.help = "deferred_init=new: initialise pending boot memory in the background (0: only on demand and `meminit finish`)");
 static u64 end_ns;	/* ktime_ns() when it found nothing left, 0 before */
 static bool (*others_busy)(void);	/* meminit_work_wait_for(): other CPUs' workers */
+static bool hotplug_run;	/* the running operation was started for hot-added memory */
+static void (*others_start)(void);	/* meminit_work_others_with(): the APs' items again */
 
 /* deferred_init_step_while()'s budget: until the slice's deadline. */
 static bool before_deadline(void *ctx)
@@ -63,7 +65,8 @@ static bool meminit_step(struct longop *op, u64 deadline_ns)
 		return true;
 	}
 	end_ns = ktime_ns();
-	pr_info("deferred init: boot memory's memmap complete after %llu ms (%llu slices)",
+	pr_info("deferred init: %s memmap complete after %llu ms (%llu slices)",
+		hotplug_run ? "hot-added memory's" : "boot memory's",
 		(unsigned long long)((end_ns - op->start_ns) / 1000000),
 		(unsigned long long)op->slices + 1);
 	by_cpu_line();
@@ -75,13 +78,39 @@ void meminit_work_wait_for(bool (*busy)(void))
 	others_busy = busy;
 }
 
+void meminit_work_others_with(void (*start)(void))
+{
+	others_start = start;
+}
+
 bool meminit_work_running(void)
 {
 	return meminit_op.running;
 }
 
+/*
+ * meminit_work_kick() - mm's kick (deferred_init_set_kick()) after a
+ * hot-added section was onlined with its memmap pending: the operation
+ * counts it in if it runs, or starts again; the APs get their items
+ * (meminit_work_others_with()).
+ * Context: (main).
+ */
+static void meminit_work_kick(void)
+{
+	if (meminit_op.running) {
+		meminit_op.total = meminit_op.done + deferred_init_pending_sections();
+	} else if (background) {
+		hotplug_run = true;
+		end_ns = 0;
+		meminit_work_start();
+	}
+	if (others_start)
+		others_start();
+}
+
 void meminit_work_start(void)
 {
+	deferred_init_set_kick(meminit_work_kick);
 	if (!deferred_init_pending_sections())
 		return;
 	if (!background) {

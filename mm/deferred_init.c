@@ -81,6 +81,23 @@ static u64 inflight_sections;	/* [n] sections claimed and not yet initialised */
 u64 deferred_init_cpu_sections[MM_NR_CPUS];	/* [n] sections each CPU initialised */
 u64 deferred_init_cpu_cycles[MM_NR_CPUS];	/* [n] and the cycles it spent on them */
 
+/*
+ * Hot-added sections whose memmap waits (deferred_init_hotplug=1): the
+ * section and the zone its block was onlined into, which the boot's
+ * sections take from the zone spans but a hot-added one cannot (spans of
+ * Normal and Movable may overlap).  A full table makes the next online
+ * eager, it refuses nothing.
+ */
+#define HP_PENDING_MAX	8192	/* 1 TiB of sections */
+struct hp_pending {
+	u64 nr;		/* [n] section number */
+	int zone;	/* [n] enum zone_type of its block */
+};
+static struct hp_pending hp_pending[HP_PENDING_MAX];	/* [n] the first nr_hp_pending used */
+static unsigned nr_hp_pending;	/* [n] */
+static bool hotplug_lazy;	/* [m] deferred_init_hotplug=: off by default */
+static void (*hotplug_kick)(void);	/* [c] deferred_init_set_kick(): the background work */
+
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
 
 /* Contract in include/mm/deferred_init.h. */
@@ -134,6 +151,29 @@ KERNEL_PARAM(deferred_init_early,
 	.min = 0, .max = ~0ULL, .def = (256ULL << 20),
 	.help = "deferred_init=new: memory of each node initialised at boot (whole sections, at least one)");
 
+KERNEL_PARAM(deferred_init_hotplug,
+	.name = "deferred_init_hotplug", .type = PARAM_BOOL, .value = &hotplug_lazy,
+	.max = 1, .def = 0,
+	.help = "with deferred_init (mech 5) new: online hot-added blocks at once, their memmap after (0: eager)");
+
+/* Contract in include/mm/deferred_init.h. */
+bool deferred_init_hotplug_enabled(void)
+{
+	return hotplug_lazy && mech_design(MECH_DEFERRED_INIT) == DESIGN_NEW;
+}
+
+/* Contract in include/mm/deferred_init.h. */
+void deferred_init_hotplug_set(bool on)
+{
+	hotplug_lazy = on;
+}
+
+/* Contract in include/mm/deferred_init.h. */
+void deferred_init_set_kick(void (*kick)(void))
+{
+	hotplug_kick = kick;
+}
+
 /* ---- the queries ---------------------------------------------------------- */
 
 bool pfn_pending(u64 pfn)
@@ -183,7 +223,29 @@ static u64 free_pages_of(int nid, u64 start_pfn, u64 end_pfn)
 /* A pending section's pages, counted on its node (ms->nid). */
 static u64 section_pending_pages(u64 nr)
 {
+	const struct mem_section *ms = __nr_to_section(nr);
+
+	if (!early_section(ms))	/* hot-added: all of it goes to the buddy */
+		return ms->nr_present_pages;
 	return free_pages_of(NUMA_NO_NODE, section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1));
+}
+
+/* The entry of hot-added section nr in hp_pending[], or -1.  Context:
+ * mem_resize_lock, or a snapshot for the views. */
+static int hp_find(u64 nr)
+{
+	for (unsigned i = 0; i < MM_READ_ONCE(nr_hp_pending) && i < HP_PENDING_MAX; i++)
+		if (hp_pending[i].nr == nr)
+			return (int)i;
+	return -1;
+}
+
+/* The zone (enum zone_type) of pending hot-added section nr, or -1. */
+static int hp_zone_of(u64 nr)
+{
+	int i = hp_find(nr);
+
+	return i < 0 ? -1 : hp_pending[i].zone;
 }
 
 u64 deferred_init_zone_pending_pages(const struct zone *zone)
@@ -201,7 +263,11 @@ u64 deferred_init_zone_pending_pages(const struct zone *zone)
 	for (; nr <= last && sparse_next_present(&nr) && nr <= last; nr++) {
 		u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
 
-		if (deferred_section(__nr_to_section(nr)))
+		const struct mem_section *ms = __nr_to_section(nr);
+
+		if (deferred_section(ms) && !early_section(ms))
+			pages += hp_zone_of(nr) == (int)zone->idx ? ms->nr_present_pages : 0;
+		else if (deferred_section(ms))
 			pages += free_pages_of(nid, MAX(lo, (u64)zone->zone_start_pfn),
 					       MIN(hi, (u64)zone_end_pfn(zone)));
 	}
@@ -254,6 +320,7 @@ void deferred_init_plan(void)
 	for (unsigned c = 0; c < MM_NR_CPUS; c++)
 		claim_of_cpu[c] = NO_CLAIM;
 	pending_sections = next_section = inflight_sections = 0;
+	nr_hp_pending = 0;
 	mech_set(MECH_DEFERRED_INIT, deferred_init_param == DESIGN_NEW ? DESIGN_NEW : DESIGN_OLD);
 	if (deferred_init_param != DESIGN_NEW)
 		return;
@@ -352,6 +419,107 @@ static u64 claim_next(int nid, u64 *cursor, u64 last)
 	return NO_CLAIM;
 }
 
+/* Contract in mm/internal.h. */
+int deferred_init_hotplug_zone(u64 pfn)
+{
+	u64 nr = pfn_to_section_nr(pfn);
+	const struct mem_section *ms = __nr_to_section(nr);
+
+	if (!deferred_section(ms) || early_section(ms))
+		return -1;
+	return hp_zone_of(nr);
+}
+
+/* ---- hot-added sections ---------------------------------------------------- */
+
+/* The zone of claimed hot-added section nr (its entry stays while the claim
+ * is held: only hotplug_handover_locked() removes it).  Context: no lock. */
+static struct zone *hp_zone_claimed(u64 nr)
+{
+	struct zone *zone;
+	int z;
+
+	mem_resize_lock();
+	z = hp_zone_of(nr);
+	MM_BUG_ON(z < 0 || z >= MAX_NR_ZONES, "hot-added section %llu pending without a zone (%d)",
+		  (unsigned long long)nr, z);
+	zone = &NODE_DATA(__nr_to_section(nr)->nid)->node_zones[z];
+	mem_resize_unlock();
+	return zone;
+}
+
+/*
+ * hotplug_memmap_init() - the struct pages of claimed hot-added section nr,
+ * as the eager online writes them (block_online_locked()'s
+ * init_block_memmap(): memmap_init_range(), Movable pageblocks, every
+ * page refcount 1).  Returns the pages written.  Context: no lock held,
+ * holding the claim (nobody reads them: pfn_valid() is false).
+ */
+static u64 hotplug_memmap_init(u64 nr, struct zone *zone)
+{
+	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
+
+	memmap_init_range(lo, hi, zone->idx, zone->zone_pgdat->node_id, MIGRATE_MOVABLE);
+	return hi - lo;
+}
+
+/*
+ * hotplug_handover_locked() - the rest of the eager online for claimed
+ * section nr, whose struct pages are written: the zone's memmap counter,
+ * pfn_valid() on, the pages to the buddy (generic_online_pages(), as the
+ * eager online's callback), the table entry dropped.  Returns the pages
+ * freed.  Context: mem_resize_lock held (zone->lock inside).
+ */
+static u64 hotplug_handover_locked(u64 nr, struct zone *zone)
+{
+	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
+	int i = hp_find(nr);
+
+	zone_online_memmap_add(zone, lo, hi);
+	sparse_set_deferred(nr, false);
+	generic_online_pages(lo, hi);
+	if (i >= 0) {
+		hp_pending[i] = hp_pending[nr_hp_pending - 1];
+		MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
+	}
+	return hi - lo;
+}
+
+/* Contract in mm/internal.h. */
+bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone)
+{
+	u64 nr = pfn_to_section_nr(start_pfn);
+	struct mem_section *ms = __nr_to_section(nr);
+	int nid = zone->zone_pgdat->node_id;
+
+	if (!deferred_init_hotplug_enabled() || nr_pages != PAGES_PER_SECTION ||
+	    start_pfn % PAGES_PER_SECTION || !valid_section(ms) || early_section(ms) ||
+	    ms->nr_present_pages != PAGES_PER_SECTION || ms->nid != nid ||
+	    page_poison_enabled())
+		return false;
+	mem_resize_lock();
+	if (nr_hp_pending == HP_PENDING_MAX || deferred_section(ms)) {
+		mem_resize_unlock();
+		return false;
+	}
+	hp_pending[nr_hp_pending] = (struct hp_pending){ nr, zone->idx };
+	MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending + 1);
+	sparse_set_deferred(nr, true);
+	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] + 1);
+	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] + nr_pages);
+	MM_WRITE_ONCE(pending_sections, pending_sections + 1);
+	next_section = MIN(next_section, nr);
+	node_cursor[nid] = MIN(node_cursor[nid], nr);
+	deferred_init_stats.hotplug_sections++;
+	mem_resize_unlock();
+	mech_trace(MECH_DEFERRED_INIT, "hotplug: section %llu [mem %#llx-%#llx] node %d zone %s: online, memmap pending",
+		   (unsigned long long)nr, (unsigned long long)PFN_PHYS(start_pfn),
+		   (unsigned long long)PFN_PHYS(start_pfn + nr_pages) - 1, nid, zone->name);
+	if (hotplug_kick)
+		hotplug_kick();
+	return true;
+}
+
 /*
  * init_claimed() - section nr, which this CPU claimed, from pending to
  * initialised: its memmap through the boot's window (the old design's
@@ -376,6 +544,7 @@ static void init_claimed(u64 nr, const char *why)
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
 	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt, waiting, left;
 	bool born_free = !page_poison_enabled();
+	struct zone *hot_zone = NULL;
 	struct memmap_acct acct;
 	unsigned cpu = mm_this_cpu();
 	int nid = ms->nid;
@@ -383,19 +552,28 @@ static void init_claimed(u64 nr, const char *why)
 	acct.nr = 0;
 	acct.overflow = false;
 	waiting = section_pending_pages(nr);	/* memblock: constant after boot */
-	pages = boot_memmap_init_window(lo, hi, &holes, born_free, &acct);
+	if (!early_section(ms)) {
+		hot_zone = hp_zone_claimed(nr);
+		pages = hotplug_memmap_init(nr, hot_zone);
+	} else {
+		pages = boot_memmap_init_window(lo, hi, &holes, born_free, &acct);
+	}
 	mem_resize_lock();	/* the section's state, the zone's memmap counter, ours */
 	MM_BUG_ON(!deferred_section(ms) || claim_of_cpu[cpu] != nr,
 		  "section %llu: pending %d, CPU %u's claim %llu", (unsigned long long)nr,
 		  deferred_section(ms), cpu, (unsigned long long)claim_of_cpu[cpu]);
-	if (acct.overflow) {	/* more pieces than acct holds: the same bytes again, counted */
+	if (hot_zone) {
+		freed = hotplug_handover_locked(nr, hot_zone);
+	} else if (acct.overflow) {	/* more pieces than acct holds: the same bytes again, counted */
 		holes = 0;
 		pages = boot_memmap_init_window(lo, hi, &holes, born_free, NULL);
 	} else {
 		memmap_acct_apply(&acct);
 	}
-	sparse_set_deferred(nr, false);
-	freed = boot_handover_window(lo, hi, born_free);
+	if (!hot_zone) {
+		sparse_set_deferred(nr, false);
+		freed = boot_handover_window(lo, hi, born_free);
+	}
 	MM_BUG_ON(freed != waiting, "section %llu: %llu pages handed over, %llu counted as pending",
 		  (unsigned long long)nr, (unsigned long long)freed, (unsigned long long)waiting);
 	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] - 1);
@@ -699,6 +877,18 @@ static void dump_by_cpu(struct printer *p)
 				  (unsigned long long)(cycles[cpu] / MAX(by_cpu[cpu], 1ULL)));
 }
 
+/* deferred_init_hotplug=: the line of hot-added memory, when it is on or did work. */
+static void dump_hotplug(struct printer *p)
+{
+	const struct deferred_init_stats *s = &deferred_init_stats;
+
+	if (!hotplug_lazy && !s->hotplug_sections)
+		return;
+	pr_printf(p, "  hot-added: deferred_init_hotplug=%d%s: %llu sections onlined with their memmap pending, %u pending now\n",
+		  hotplug_lazy ? 1 : 0, deferred_init_hotplug_enabled() ? "" : " (inactive: mechanism 5 is old)",
+		  (unsigned long long)s->hotplug_sections, (unsigned)MM_READ_ONCE(nr_hp_pending));
+}
+
 void deferred_init_dump(struct printer *p)
 {
 	const struct deferred_init_stats *s = &deferred_init_stats;
@@ -708,6 +898,7 @@ void deferred_init_dump(struct printer *p)
 		pr_printf(p, "deferred init: none, the boot ran deferred_init=old (all boot memory before the prompt)%s\n",
 			  mech_design(MECH_DEFERRED_INIT) == DESIGN_NEW ?
 			  "; the switch says new: deferred_init=new on the command line does it at boot" : "");
+		dump_hotplug(p);
 		return;
 	}
 	pr_printf(p, "deferred init: deferred_init=new at boot, %llu MiB per node early: %llu sections at boot, %llu waited (%llu pages)\n",
@@ -728,5 +919,6 @@ void deferred_init_dump(struct printer *p)
 		  (unsigned long long)s->grows, (unsigned long long)s->grow_sections,
 		  (unsigned long long)s->range_sections, (unsigned long long)s->cycles,
 		  MM_READ_ONCE(pending_sections) ? "in progress" : "done");
+	dump_hotplug(p);
 	dump_by_cpu(p);
 }

@@ -86,6 +86,29 @@ void sparse_set_deferred(u64 section_nr, bool deferred);
 void sparse_remove_present(u64 start_pfn, u64 end_pfn);
 
 /*
+ * deferred_init_hotplug_defer() - block [start_pfn, +nr_pages), its spans
+ * grown into zone and not yet initialised, onlined lazily: its section
+ * marked pending (pfn_valid() false) for mechanism 5's steps, workers,
+ * grows and range inits, which write its memmap and free it later as the
+ * eager online would.  False (nothing changed: the caller onlines eagerly)
+ * unless deferred_init_hotplug_enabled(), the block is one whole present
+ * hot-added section without memmap_on_memory and page_poison is off.
+ * The caller asks only when the online callback is generic_online_pages()
+ * (virtio-mem's decides per sub-block at online time).  Context: (main),
+ * mem_hotplug_lock held.
+ */
+bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone);
+
+/*
+ * deferred_init_hotplug_zone() - the zone (enum zone_type; its node is the
+ * section's) of pfn if it lies in a hot-added section whose memmap is
+ * pending, else -1: such memory is online memory of that zone although
+ * pfn_valid() is false (the span scans of memory_online.c ask).
+ * Context: mem_resize_lock held.
+ */
+int deferred_init_hotplug_zone(u64 pfn);
+
+/*
  * set_pageblock_migratetype() / set_pageblock_isolate() - write the
  * migratetype / the isolate bit of the pageblock holding pfn (readers:
  * get_pageblock_*() in include/mm/sparse.h).  The buddy's free lists do

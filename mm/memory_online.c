@@ -64,10 +64,16 @@ void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages)
 
 #define NO_PFN	(~0ULL)
 
-/* Is pfn online memory of zone (and so of its node)?  The probe of the scans below. */
+/* Is pfn online memory of zone (and so of its node)?  The probe of the scans
+ * below; memory onlined with its memmap pending (deferred_init_hotplug=1) is
+ * its zone's too.  Context: mem_resize_lock held. */
 static bool pfn_online_in_zone(u64 pfn, const struct zone *zone)
 {
 	struct page *page = pfn_to_online_page(pfn);
+
+	if (!page)
+		return deferred_init_hotplug_zone(pfn) == (int)zone->idx &&
+		       __pfn_to_section(pfn)->nid == zone->zone_pgdat->node_id;
 
 	return page && page_to_nid(page) == zone->zone_pgdat->node_id && page_zone(page) == zone;
 }
@@ -204,7 +210,7 @@ void memmap_poison(u64 start_pfn, u64 end_pfn)
 }
 
 /*
- * move_pfn_range_to_zone() - make the block [start_pfn, start_pfn +
+ * move_spans_to_zone() + init_block_memmap() - make the block [start_pfn, start_pfn +
  * nr_pages) part of zone: spans grown first (pageblock flags of the range
  * are set against a span that covers it), then the memmap initialised:
  * the first nr_vmemmap pages as the block's own memmap (memmap_on_memory:
@@ -213,16 +219,22 @@ void memmap_poison(u64 start_pfn, u64 end_pfn)
  * owned by nobody until the online_page_callback frees it.  Context: (main),
  * mem_hotplug_lock held for writing.
  */
-static void move_pfn_range_to_zone(struct zone *zone, u64 start_pfn, u64 nr_pages, u64 nr_vmemmap)
+static void move_spans_to_zone(struct zone *zone, u64 start_pfn, u64 nr_pages)
 {
-	int nid = zone->zone_pgdat->node_id;
-
 	mem_hotplug_assert_held();
 	mem_resize_lock();
 	clear_zone_contiguous(zone);
 	resize_zone_range(zone, start_pfn, nr_pages);
 	resize_pgdat_range(zone->zone_pgdat, start_pfn, nr_pages);
 	mem_resize_unlock();
+}
+
+/* init_block_memmap(): the memmap, after move_spans_to_zone(). */
+static void init_block_memmap(struct zone *zone, u64 start_pfn, u64 nr_pages, u64 nr_vmemmap)
+{
+	int nid = zone->zone_pgdat->node_id;
+
+	mem_hotplug_assert_held();
 	for (u64 pfn = start_pfn; pfn < start_pfn + nr_vmemmap; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
@@ -335,11 +347,16 @@ static int block_online_locked(struct memory_block *mem, enum mmop online_type)
 	}
 
 	was_populated = populated_zone(zone);
-	move_pfn_range_to_zone(zone, start_pfn, nr_pages, nr_vmemmap);
-	mem_resize_lock();
-	zone_online_memmap_add(zone, start_pfn, start_pfn + nr_pages);	/* memmap is initialised */
-	mem_resize_unlock();
-	online_page_callback(start_pfn + nr_vmemmap, start_pfn + nr_pages);
+	move_spans_to_zone(zone, start_pfn, nr_pages);
+	/* lazy (deferred_init_hotplug=1): the memmap and the hand-over later */
+	if (nr_vmemmap || online_page_callback != generic_online_pages ||
+	    !deferred_init_hotplug_defer(start_pfn, nr_pages, zone)) {
+		init_block_memmap(zone, start_pfn, nr_pages, nr_vmemmap);
+		mem_resize_lock();
+		zone_online_memmap_add(zone, start_pfn, start_pfn + nr_pages);	/* memmap is initialised */
+		mem_resize_unlock();
+		online_page_callback(start_pfn + nr_vmemmap, start_pfn + nr_pages);
+	}
 	adjust_present_page_count(zone, mem->group, start_pfn, (long)nr_pages);
 	sparse_set_online(start_pfn, start_pfn + nr_pages);
 	if (!was_populated)

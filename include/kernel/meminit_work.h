@@ -36,6 +36,11 @@ void meminit_work_dump(struct printer *p);
  * then comes after every CPU is idle again. */
 void meminit_work_wait_for(bool (*busy)(void));
 
+/* meminit_work_others_with() - what queues the other CPUs' items again when
+ * a hot-added section was made pending after boot (deferred_init_hotplug=1):
+ * kernel/meminit_cpus.c's meminit_cpus_start().  Context: (main). */
+void meminit_work_others_with(void (*start)(void));
+
 /* meminit_work_running() - is the background operation under way? */
 bool meminit_work_running(void);
 

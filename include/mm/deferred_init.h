@@ -94,6 +94,7 @@ struct deferred_init_stats {
 	u64 range_sections;		/* [n] sections initialised for an operation on a range */
 	u64 cycles;			/* [n] spent initialising pending sections, all CPUs */
 	u64 done_cycles;		/* [n] mm_cycles() when the last one finished, 0 before */
+	u64 hotplug_sections;		/* [n] hot-added sections onlined with their memmap pending */
 };
 extern struct deferred_init_stats deferred_init_stats;
 
@@ -198,6 +199,23 @@ void deferred_init_finish(void);
 u64 deferred_init_pending_pages(int nid);
 u64 deferred_init_zone_pending_pages(const struct zone *zone);
 u64 deferred_init_pending_sections(void);
+
+/*
+ * deferred_init_hotplug_enabled() - are hot-added blocks onlined with
+ * their memmap pending?  deferred_init_hotplug=1 (off by default) and
+ * mechanism 5's design new.  deferred_init_hotplug_set() writes the knob.
+ * Context: (main).
+ */
+bool deferred_init_hotplug_enabled(void);
+void deferred_init_hotplug_set(bool on);
+
+/*
+ * deferred_init_set_kick() - what to call after a hot-added section was
+ * made pending: the kernel's background work (kernel/meminit_work.c,
+ * meminit_work_kick()), which starts again or counts it in.  NULL (the
+ * host tests): only on demand and deferred_init_step().  Context: (boot).
+ */
+void deferred_init_set_kick(void (*kick)(void));
 bool pfn_pending(u64 pfn);
 
 /*

@@ -1,0 +1,396 @@
+/*
+ * test_lazy_hotplug.c - deferred_init_hotplug=1: hot-added blocks onlined
+ * with their memmap pending, initialised later by mechanism 5's steps, its
+ * grows on demand and its range inits (offline of a pending block).  The
+ * result after completion must be the eager online's: every struct page
+ * byte-identical, every section, the zone counters, and the free lists as
+ * sets of (pfn, order, migratetype); while it runs the counters follow
+ * the rule of docs/deferred-init.md (present counts pending pages,
+ * managed and MemTotal do not).  Random plug sizes and positions, random
+ * interleavings, seeded.
+ */
+#include "htest.h"
+#include "mm_host.h"
+#include "platform_stub.h"
+#include "hotplug_check.h"
+#include <stdlib.h>
+#include <mm/mm_init.h>
+#include <mm/mmzone.h>
+#include <mm/sparse.h>
+#include <mm/buddy.h>
+#include <mm/deferred_init.h>
+#include <mm/mechanisms.h>
+#include <mm/memory_hotplug.h>
+#include "../../mm/buddy_internal.h"
+#include "../../mm/internal.h"
+#include <lib/printk.h>
+#include <lib/errno.h>
+#include "hotplug_fixture.h"
+
+#define LH_RAM		(8 * GiB)
+#define LH_BOOT		(512 * MiB)
+#define LH_BLOCKS	24			/* the window above HOTPLUG_BASE */
+#define LH_END_PFN	((HOTPLUG_BASE + LH_BLOCKS * MEMORY_BLOCK_SIZE) >> PAGE_SHIFT)
+
+/* Boot with mechanism 5 new (all boot memory early, so only hot-added
+ * memory can wait) and the knob as lazy says. */
+static void lh_boot(bool lazy)
+{
+	deferred_init_set_design(DESIGN_NEW);
+	deferred_init_set_early(~0ULL);
+	boot(LH_RAM, LH_BOOT);
+	deferred_init_hotplug_set(lazy);
+	CHECK_EQ(deferred_init_hotplug_enabled(), lazy);
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+}
+
+static void lh_restore(void)
+{
+	deferred_init_hotplug_set(false);
+	deferred_init_set_design(DESIGN_OLD);
+	deferred_init_set_early(256 * MiB);
+	mech_register_leave_new(MECH_DEFERRED_INIT, NULL);
+	mech_set(MECH_DEFERRED_INIT, DESIGN_OLD);
+}
+
+/* ---- what the comparison looks at ------------------------------------------ */
+
+struct lh_free { u64 pfn; unsigned order; int mt; };
+
+struct lh_snap {
+	struct page *memmap;		/* [0, LH_END_PFN), 0x5a where not readable */
+	struct mem_section *sections;
+	struct zone zones[MAX_NR_ZONES];
+	struct lh_free *free;
+	u64 nr_free;
+	unsigned long totalram;
+};
+
+static int lh_free_cmp(const void *a, const void *b)
+{
+	const struct lh_free *x = a, *y = b;
+
+	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
+}
+
+static void lh_take(struct lh_snap *s)
+{
+	u64 nsec = LH_END_PFN / PAGES_PER_SECTION, n = 0, cap = 1 << 14;
+	struct zone *zone;
+
+	for_each_zone(zone)
+		pcp_drain_zone(zone);
+	s->memmap = malloc(LH_END_PFN * sizeof(struct page));
+	s->sections = calloc(nsec, sizeof(struct mem_section));
+	s->free = malloc(cap * sizeof(*s->free));
+	CHECK(s->memmap && s->sections && s->free);
+	for (u64 pfn = 0; pfn < LH_END_PFN; pfn++) {
+		if (pfn_valid(pfn) && online_section(__pfn_to_section(pfn)))
+			s->memmap[pfn] = *pfn_to_page(pfn);
+		else
+			memset(&s->memmap[pfn], 0x5a, sizeof(struct page));
+	}
+	for (u64 nr = 0; nr < nsec; nr++)
+		if (__nr_to_section(nr))
+			s->sections[nr] = *__nr_to_section(nr);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		s->zones[z] = NODE_DATA(0)->node_zones[z];
+	for_each_zone(zone)
+		for (unsigned o = 0; o < NR_PAGE_ORDERS; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+				struct page *p;
+
+				list_for_each_entry(p, &zone->free_area[o].free_list[mt], lru) {
+					if (n == cap)
+						s->free = realloc(s->free, (cap *= 2) * sizeof(*s->free));
+					s->free[n++] = (struct lh_free){ page_to_pfn(p), o, mt };
+				}
+			}
+	qsort(s->free, n, sizeof(*s->free), lh_free_cmp);
+	s->nr_free = n;
+	s->totalram = totalram_pages();
+}
+
+static void lh_put(struct lh_snap *s)
+{
+	free(s->memmap);
+	free(s->sections);
+	free(s->free);
+}
+
+/* The same machine?  Struct pages may differ only in the lru words of
+ * free blocks (list order); returns the struct pages that differ else. */
+static u64 lh_compare(const struct lh_snap *a, const struct lh_snap *b)
+{
+	u64 differ = 0;
+
+	for (u64 pfn = 0; pfn < LH_END_PFN; pfn++) {
+		struct page x = a->memmap[pfn], y = b->memmap[pfn];
+
+		if (!memcmp(&x, &y, sizeof(x)))
+			continue;
+		if (PageBuddy(&x) && PageBuddy(&y)) {
+			x.lru = y.lru;
+			if (!memcmp(&x, &y, sizeof(x)))
+				continue;
+		}
+		if (!differ++)
+			fprintf(stderr, "  first differing struct page: pfn %#llx\n", (unsigned long long)pfn);
+	}
+	for (u64 nr = 0; nr < LH_END_PFN / PAGES_PER_SECTION; nr++)
+		CHECK(!memcmp(&a->sections[nr], &b->sections[nr], sizeof(struct mem_section)));
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *x = &a->zones[z], *y = &b->zones[z];
+
+		CHECK_EQ(x->zone_start_pfn, y->zone_start_pfn);
+		CHECK_EQ(x->spanned_pages, y->spanned_pages);
+		CHECK_EQ(x->present_pages, y->present_pages);
+		CHECK_EQ(x->managed_pages, y->managed_pages);
+		CHECK_EQ(x->pages_with_online_memmap, y->pages_with_online_memmap);
+		CHECK_EQ(x->contiguous, y->contiguous);
+		CHECK_EQ(zone_nr_free(x), zone_nr_free(y));
+		for (int w = 0; w < NR_WMARK; w++)
+			CHECK_EQ(x->watermark[w], y->watermark[w]);
+	}
+	CHECK_EQ(a->nr_free, b->nr_free);
+	for (u64 i = 0; i < MIN(a->nr_free, b->nr_free); i++) {
+		CHECK_EQ(a->free[i].pfn, b->free[i].pfn);
+		CHECK_EQ(a->free[i].order, b->free[i].order);
+		CHECK_EQ(a->free[i].mt, b->free[i].mt);
+		if (a->free[i].pfn != b->free[i].pfn)
+			break;
+	}
+	CHECK_EQ(a->totalram, b->totalram);
+	return differ;
+}
+
+/* ---- one random scenario, run eagerly and lazily ---------------------------- */
+
+/*
+ * The plan of a scenario, from its seed: ranges of blocks added (random
+ * positions and sizes in the window), each block onlined (online or
+ * online_movable), and a list of operations between and after the
+ * onlines: a step of 1-3 sections, a grow of a zone, an offline of a
+ * random online block (online again at once, the same type).  The eager
+ * run does the same operations; its steps and grows find nothing.
+ */
+enum lh_op { OP_ONLINE, OP_STEP, OP_GROW, OP_OFFLINE_ONLINE };
+
+struct lh_event { enum lh_op op; unsigned long block; unsigned arg; };
+
+struct lh_plan {
+	u64 add_start[8], add_blocks[8];
+	unsigned nr_adds;
+	struct lh_event ev[256];
+	unsigned nr_ev;
+};
+
+static void lh_make_plan(struct lh_plan *p, unsigned seed)
+{
+	bool used[LH_BLOCKS] = { false };
+	unsigned long online[LH_BLOCKS];
+	unsigned nr_online = 0;
+
+	srand(seed);
+	memset(p, 0, sizeof(*p));
+	for (unsigned tries = 0; tries < 20 && p->nr_adds < 6; tries++) {
+		unsigned at = (unsigned)rand() % LH_BLOCKS, n = 1 + (unsigned)rand() % 6;
+		bool free_run = at + n <= LH_BLOCKS;
+
+		for (unsigned i = at; free_run && i < at + n; i++)
+			free_run = !used[i];
+		if (!free_run)
+			continue;
+		for (unsigned i = at; i < at + n; i++)
+			used[i] = true;
+		p->add_start[p->nr_adds] = at;
+		p->add_blocks[p->nr_adds++] = n;
+	}
+	for (unsigned a = 0; a < p->nr_adds; a++)
+		for (u64 i = 0; i < p->add_blocks[a]; i++) {
+			unsigned long b = BASE_BLOCK + p->add_start[a] + i;
+
+			p->ev[p->nr_ev++] = (struct lh_event){ OP_ONLINE, b, (unsigned)rand() % 3 ?
+							       MMOP_ONLINE : MMOP_ONLINE_MOVABLE };
+			online[nr_online++] = b;
+			if (rand() % 3 == 0)
+				p->ev[p->nr_ev++] = (struct lh_event){ OP_STEP, 0, 1 + (unsigned)rand() % 3 };
+		}
+	for (unsigned k = 0; k < 12 && p->nr_ev < 250 && nr_online; k++) {
+		int r = rand() % 3;
+
+		if (r == 0)
+			p->ev[p->nr_ev++] = (struct lh_event){ OP_STEP, 0, 1 + (unsigned)rand() % 3 };
+		else if (r == 1)
+			p->ev[p->nr_ev++] = (struct lh_event){ OP_GROW, 0, rand() % 2 ? ZONE_NORMAL : ZONE_MOVABLE };
+		else
+			p->ev[p->nr_ev++] = (struct lh_event){ OP_OFFLINE_ONLINE,
+							       online[(unsigned)rand() % nr_online], 0 };
+	}
+}
+
+/* Over all lazy runs: sections each path initialised, and left to the end. */
+static u64 lh_steps, lh_grows, lh_ranges, lh_left;
+
+/* Run plan p on a machine booted lazy or eager; the snapshot after every
+ * pending section was initialised. */
+static void lh_run(const struct lh_plan *p, bool lazy, struct lh_snap *s)
+{
+	lh_boot(lazy);
+	for (unsigned a = 0; a < p->nr_adds; a++)
+		CHECK_EQ(add_memory(0, HOTPLUG_BASE + p->add_start[a] * MEMORY_BLOCK_SIZE,
+				    p->add_blocks[a] * MEMORY_BLOCK_SIZE, -1, MHP_NONE), 0);
+	for (unsigned i = 0; i < p->nr_ev; i++) {
+		const struct lh_event *e = &p->ev[i];
+		struct memory_block *mem = e->block ? block(e->block) : NULL;
+
+		switch (e->op) {
+		case OP_ONLINE: {
+			unsigned long total = totalram_pages();
+			u64 present = NODE_DATA(0)->node_present_pages;
+
+			CHECK_EQ(memory_block_online(mem, (enum mmop)e->arg), 0);
+			CHECK_EQ(pfn_pending(memory_block_start_pfn(mem)), lazy);
+			/* present at once; managed (MemTotal) when initialised */
+			CHECK_EQ(NODE_DATA(0)->node_present_pages, present + BLOCK_PAGES);
+			CHECK_EQ(totalram_pages(), lazy ? total : total + BLOCK_PAGES);
+			break;
+		}
+		case OP_STEP:
+			deferred_init_step(e->arg);
+			break;
+		case OP_GROW:
+			deferred_grow_zone(zone_of(0, (enum zone_type)e->arg), 0);
+			break;
+		case OP_OFFLINE_ONLINE: {
+			enum mmop type = mem->online_type;
+
+			CHECK_EQ(memory_block_offline(mem), 0);
+			CHECK(!pfn_pending(memory_block_start_pfn(mem)));
+			CHECK_EQ(memory_block_online(mem, type), 0);
+			break;
+		}
+		}
+		hotplug_check_invariants();
+	}
+	if (lazy) {
+		lh_steps += deferred_init_stats.step_sections;
+		lh_grows += deferred_init_stats.grow_sections;
+		lh_ranges += deferred_init_stats.range_sections;
+		lh_left += deferred_init_pending_sections();
+	}
+	deferred_init_finish();
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	CHECK_EQ(deferred_init_pending_pages(NUMA_NO_NODE), 0);
+	setup_per_zone_wmarks();
+	hotplug_check_invariants();
+	lh_take(s);
+}
+
+HTEST(lazy_hotplug_random_plugs_equal_eager)
+{
+	static struct lh_plan plan;
+
+	for (unsigned seed = 1; seed <= 12; seed++) {
+		struct lh_snap eager, lazy;
+
+		lh_make_plan(&plan, seed);
+		lh_run(&plan, false, &eager);
+		lh_run(&plan, true, &lazy);
+		CHECK_EQ(lh_compare(&eager, &lazy), 0);
+		lh_put(&eager);
+		lh_put(&lazy);
+	}
+	/* every path ran on some seed */
+	CHECK(lh_steps > 0 && lh_grows > 0 && lh_ranges > 0 && lh_left > 0);
+	lh_restore();
+}
+
+/* ---- allocation, removal, and when it stays eager ---------------------------- */
+
+/*
+ * 2 GiB added and onlined movable on a 512 MiB machine: MemTotal stays,
+ * present grows by all of it; an allocation of 1 GiB movable succeeds by
+ * growing the zone on demand; freed, then offline_and_remove_memory() of
+ * all of it (its pending blocks initialised first) leaves every counter as
+ * before the add: nothing lost.
+ */
+HTEST(lazy_hotplug_allocate_then_remove_exact_counters)
+{
+	static struct page *pages[1024];
+	unsigned long total0, free0;
+	u64 present0;
+	unsigned n = 0;
+
+	lh_boot(true);
+	total0 = totalram_pages();
+	free0 = global_free_pages();
+	present0 = NODE_DATA(0)->node_present_pages;
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 2 * GiB, -1, MHP_NONE), 0);
+	for (unsigned long b = BASE_BLOCK; b < BASE_BLOCK + 16; b++)
+		CHECK_EQ(memory_block_online(block(b), MMOP_ONLINE_MOVABLE), 0);
+	CHECK_EQ(deferred_init_pending_sections(), 16);
+	CHECK_EQ(deferred_init_pending_pages(0), 16 * BLOCK_PAGES);
+	CHECK_EQ(deferred_init_zone_pending_pages(zone_of(0, ZONE_MOVABLE)), 16 * BLOCK_PAGES);
+	CHECK_EQ(totalram_pages(), total0);
+	CHECK_EQ(NODE_DATA(0)->node_present_pages, present0 + 16 * BLOCK_PAGES);
+	hotplug_check_invariants();
+	for (; n < 1024; n++) {
+		pages[n] = alloc_pages(GFP_MOVABLE, 8);	/* 1 MiB each */
+		if (!pages[n])
+			break;
+	}
+	CHECK_EQ(n, 1024);
+	CHECK(deferred_init_stats.grow_sections > 0);
+	CHECK(deferred_init_pending_sections() < 16);
+	hotplug_check_invariants();
+	for (unsigned i = 0; i < n; i++)
+		CHECK_EQ(free_pages(pages[i], 8), 0);
+	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 2 * GiB), 0);
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	{
+		struct zone *zone;
+
+		for_each_zone(zone)
+			pcp_drain_zone(zone);
+	}
+	CHECK_EQ(totalram_pages(), total0);
+	CHECK_EQ(global_free_pages(), free0);
+	CHECK_EQ(NODE_DATA(0)->node_present_pages, present0);
+	hotplug_check_invariants();
+	lh_restore();
+}
+
+/* Knob off, mechanism 5 old, memmap_on_memory or a foreign online
+ * callback: the online is eager. */
+static void lh_cb(u64 start_pfn, u64 end_pfn)
+{
+	generic_online_pages(start_pfn, end_pfn);
+}
+
+HTEST(lazy_hotplug_stays_eager_when_it_must)
+{
+	lh_boot(false);
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, GiB, -1, MHP_NONE), 0);
+	CHECK_EQ(memory_block_online(block(BASE_BLOCK), MMOP_ONLINE), 0);
+	CHECK(!pfn_pending(memory_block_start_pfn(block(BASE_BLOCK))));
+	deferred_init_hotplug_set(true);
+	mech_set(MECH_DEFERRED_INIT, DESIGN_OLD);
+	CHECK(!deferred_init_hotplug_enabled());
+	CHECK_EQ(memory_block_online(block(BASE_BLOCK + 1), MMOP_ONLINE), 0);
+	CHECK(!pfn_pending(memory_block_start_pfn(block(BASE_BLOCK + 1))));
+	mech_set(MECH_DEFERRED_INIT, DESIGN_NEW);
+	CHECK_EQ(set_online_page_callback(lh_cb), 0);
+	CHECK_EQ(memory_block_online(block(BASE_BLOCK + 2), MMOP_ONLINE), 0);
+	CHECK(!pfn_pending(memory_block_start_pfn(block(BASE_BLOCK + 2))));
+	CHECK_EQ(restore_online_page_callback(lh_cb), 0);
+	CHECK_EQ(memory_block_online(block(BASE_BLOCK + 3), MMOP_ONLINE), 0);
+	CHECK(pfn_pending(memory_block_start_pfn(block(BASE_BLOCK + 3))));
+	CHECK_EQ(deferred_init_pending_sections(), 1);
+	hotplug_check_invariants();
+	/* the mechanism's switch to old finishes the pending work */
+	mech_set(MECH_DEFERRED_INIT, DESIGN_OLD);
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	hotplug_check_invariants();
+	lh_restore();
+}

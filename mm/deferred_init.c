@@ -92,9 +92,11 @@ u64 deferred_init_cpu_cycles[MM_NR_CPUS];	/* [n] and the cycles it spent on them
 struct hp_pending {
 	u64 nr;		/* [n] section number */
 	int zone;	/* [n] enum zone_type of its block */
+	bool ready;	/* [n] its online finished: claimable (deferred_init_hotplug_publish()) */
 };
 static struct hp_pending hp_pending[HP_PENDING_MAX];	/* [n] the first nr_hp_pending used */
 static unsigned nr_hp_pending;	/* [n] */
+static unsigned nr_hp_unready;	/* [n] entries not ready yet: pending, not claimable */
 static bool hotplug_lazy;	/* [m] deferred_init_hotplug=: off by default */
 static void (*hotplug_kick)(void);	/* [c] deferred_init_set_kick(): the background work */
 
@@ -240,6 +242,14 @@ static int hp_find(u64 nr)
 	return -1;
 }
 
+/* Is nr a hot-added section whose online has not finished (not claimable)? */
+static bool hp_unready(u64 nr)
+{
+	int i = nr_hp_unready ? hp_find(nr) : -1;
+
+	return i >= 0 && !hp_pending[i].ready;
+}
+
 /* The zone (enum zone_type) of pending hot-added section nr, or -1. */
 static int hp_zone_of(u64 nr)
 {
@@ -320,7 +330,7 @@ void deferred_init_plan(void)
 	for (unsigned c = 0; c < MM_NR_CPUS; c++)
 		claim_of_cpu[c] = NO_CLAIM;
 	pending_sections = next_section = inflight_sections = 0;
-	nr_hp_pending = 0;
+	nr_hp_pending = nr_hp_unready = 0;
 	mech_set(MECH_DEFERRED_INIT, deferred_init_param == DESIGN_NEW ? DESIGN_NEW : DESIGN_OLD);
 	if (deferred_init_param != DESIGN_NEW)
 		return;
@@ -380,7 +390,7 @@ static bool claim_locked(u64 nr)
 
 	MM_BUG_ON(cpu >= MM_NR_CPUS, "CPU %u claims section %llu: only CPUs below %u run mm", cpu,
 		  (unsigned long long)nr, (unsigned)MM_NR_CPUS);
-	if (!deferred_section(__nr_to_section(nr)) || section_claimed(nr))
+	if (!deferred_section(__nr_to_section(nr)) || section_claimed(nr) || hp_unready(nr))
 		return false;
 	MM_BUG_ON(claim_of_cpu[cpu] != NO_CLAIM, "CPU %u claims section %llu holding %llu", cpu,
 		  (unsigned long long)nr, (unsigned long long)claim_of_cpu[cpu]);
@@ -409,8 +419,8 @@ static u64 claim_next(int nid, u64 *cursor, u64 last)
 				*cursor = nr + 1;
 			continue;
 		}
-		if (nid != NUMA_NO_NODE && ms->nid != nid)
-			continue;
+		if ((nid != NUMA_NO_NODE && ms->nid != nid) || hp_unready(nr))
+			continue;	/* an unready one stays above the cursor */
 		claim_locked(nr);
 		if (nr == *cursor)
 			*cursor = nr + 1;
@@ -502,8 +512,9 @@ bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone)
 		mem_resize_unlock();
 		return false;
 	}
-	hp_pending[nr_hp_pending] = (struct hp_pending){ nr, zone->idx };
+	hp_pending[nr_hp_pending] = (struct hp_pending){ nr, zone->idx, false };
 	MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending + 1);
+	nr_hp_unready++;
 	sparse_set_deferred(nr, true);
 	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] + 1);
 	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] + nr_pages);
@@ -515,9 +526,23 @@ bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone)
 	mech_trace(MECH_DEFERRED_INIT, "hotplug: section %llu [mem %#llx-%#llx] node %d zone %s: online, memmap pending",
 		   (unsigned long long)nr, (unsigned long long)PFN_PHYS(start_pfn),
 		   (unsigned long long)PFN_PHYS(start_pfn + nr_pages) - 1, nid, zone->name);
-	if (hotplug_kick)
-		hotplug_kick();
 	return true;
+}
+
+/* Contract in mm/internal.h. */
+void deferred_init_hotplug_publish(u64 start_pfn)
+{
+	int i;
+
+	mem_resize_lock();
+	i = hp_find(pfn_to_section_nr(start_pfn));
+	if (i >= 0 && !hp_pending[i].ready) {
+		hp_pending[i].ready = true;
+		nr_hp_unready--;
+	}
+	mem_resize_unlock();
+	if (i >= 0 && hotplug_kick)
+		hotplug_kick();
 }
 
 /*
@@ -644,7 +669,8 @@ static u64 claim_from_cursor(int nid)
 
 	mem_resize_lock();
 	nr = claim_next(nid, nid == NUMA_NO_NODE ? &next_section : &node_cursor[nid], ~0ULL);
-	MM_BUG_ON(nr == NO_CLAIM && nid == NUMA_NO_NODE && pending_sections > inflight_sections,
+	MM_BUG_ON(nr == NO_CLAIM && nid == NUMA_NO_NODE &&
+		  pending_sections > inflight_sections + nr_hp_unready,
 		  "deferred init: %llu sections pending (%llu claimed), none found from section %llu",
 		  (unsigned long long)pending_sections, (unsigned long long)inflight_sections,
 		  (unsigned long long)next_section);

@@ -100,6 +100,16 @@ void sparse_remove_present(u64 start_pfn, u64 end_pfn);
 bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone);
 
 /*
+ * deferred_init_hotplug_publish() - the end of the online of the block at
+ * start_pfn that deferred_init_hotplug_defer() made pending: from now on
+ * its section may be claimed (before, a worker on another CPU could hand
+ * its pages to the buddy before the section is online), and the
+ * background work is kicked.  Nothing if the block was onlined eagerly.
+ * Context: (main), mem_hotplug_lock held.
+ */
+void deferred_init_hotplug_publish(u64 start_pfn);
+
+/*
  * deferred_init_hotplug_zone() - the zone (enum zone_type; its node is the
  * section's) of pfn if it lies in a hot-added section whose memmap is
  * pending, else -1: such memory is online memory of that zone although

@@ -369,6 +369,7 @@ static int block_online_locked(struct memory_block *mem, enum mmop online_type)
 	mem->zone = zone;
 	mem->online_type = online_type;
 	memory_block_set_state(mem, MEM_ONLINE);
+	deferred_init_hotplug_publish(start_pfn);	/* a pending memmap may go now */
 	memhp_stats.onlined_blocks++;
 	memhp_stats.last_online_cycles = mm_cycles() - t0;
 	return 0;

@@ -67,3 +67,26 @@ def test_dimm_memmap_in_background_then_eject_pending(boot):
     after = meminfo(m)
     assert after["MemTotal"] == base["MemTotal"]
     assert memory_devices(m) == {}
+
+
+def test_dimm_memmap_on_four_cpus_then_eject(boot):
+    """With 4 CPUs the APs' items take hot-added sections too (the claims
+    of docs/deferred-init.md, "On several CPUs"); the result is the same."""
+    m = boot(cmdline="deferred_init_hotplug=1", mem="2G,slots=8,maxmem=64G",
+             extra=["-smp", "4"], settle=True)
+    m.qmp()
+    settle(m)
+    set_auto_online(m, "online_movable")
+    base = meminfo(m)
+    plug(m, "d1", 8 * GiB)
+    deadline = time.monotonic() + 120 * SCALE
+    while meminfo(m)["MemTotal"] != base["MemTotal"] + 8 * GiB // 1024:
+        assert time.monotonic() < deadline, sh(m, "meminit")
+        time.sleep(0.2)
+    assert pending_sections(m) == (64, 0)
+    out = sh(m, "meminit")
+    others = [int(n) for c, n in re.findall(r"cpu (\d+): (\d+) sections", out) if c != "0"]
+    assert sum(others) > 0, out       # the APs took sections
+    unplug(m, "d1", timeout=120 * SCALE)
+    assert meminfo(m)["MemTotal"] == base["MemTotal"]
+    assert memory_devices(m) == {}

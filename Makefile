@@ -496,6 +496,11 @@ HOST_SUITE_acpi := tests/host/test_acpi.c drivers/acpi/tables.c drivers/acpi/sra
 HOST_SUITES += nd_label
 HOST_SUITE_nd_label := tests/host/test_nd_label.c tests/host/test_nd_dsm.c \
 	drivers/nvdimm/nd_dsm.c $(AML_SRCS)
+# Memory hotplug through the AML: QEMU's DSDT in the real interpreter, the
+# real memhp driver and mm, QEMU's device emulated by the test.
+HOST_SUITES += memhp_aml
+HOST_SUITE_memhp_aml := tests/host/test_memhp_aml.c tests/host/hotplug_fixture.c \
+	drivers/acpi/memhp.c drivers/acpi/memhp_aml.c $(AML_SRCS) kernel/longop.c
 HOST_SUITES += nfit
 HOST_SUITE_nfit := tests/host/test_nfit.c drivers/acpi/tables.c drivers/acpi/srat.c \
 	drivers/acpi/nfit.c

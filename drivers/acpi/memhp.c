@@ -1,33 +1,23 @@
 /*
  * memhp.c - ACPI memory hotplug (QEMU's pc-dimm).
  *
- * Like Linux, memlab reaches the DIMM slots through the AML: PNP0C80
- * devices and their methods (drivers/acpi/memhp_aml.c: _STA, _CRS, _PXM,
- * _OST, _EJ0, the GPE's method and its Notify), whenever the namespace has
- * them.  Without them (no namespace, or a table set it could not load)
- * this file falls back to doing in C what QEMU's methods do; the layout
- * below is what they read and write:
+ * Like Linux, memlab reaches the DIMM slots only through the firmware's
+ * AML: the PNP0C80 devices and their methods (drivers/acpi/memhp_aml.c:
+ * _STA, _CRS, _PXM, _OST, _EJ0, the GPE's method and its Notify).  Which
+ * registers those methods touch is the firmware's business: no code here
+ * knows QEMU's register layout.  Without memory devices in the namespace
+ * (no DSDT, a table set the interpreter could not load, QEMU without
+ * slots=) memory hotplug is off, said once in the log.
  *
- *   register block (default I/O 0x0a00, 24 bytes), per selected slot:
- *     +0x00 w: slot selector      r: base address low
- *     +0x04 w: _OST event code    r: base address high
- *     +0x08 w: _OST status code   r: size low
- *     +0x0c                       r: size high
- *     +0x10                       r: proximity domain
- *     +0x14 byte r: bit0 enabled, bit1 insert event, bit2 remove event
- *           byte w: bit1 clear insert, bit2 clear remove, bit3 eject
- *   one control bit per write: QEMU acts on the first bit it finds.
- *
- * The slot count (MDNR) and the register block (OperationRegion HPMR) are
- * read from the DSDT bytes.  Events arrive as GPE 3; the GPE work runs the
- * scan below in the main loop (never in the interrupt):
- *   insert -> clear it, add the DIMM's range to mm (add_memory; onlined per
+ * Events arrive as GPE 3; the GPE work runs the GPE's method in the main
+ * loop (never in the interrupt) and handles each Notify it made:
+ *   1 Device Check  -> add the DIMM's range to mm (add_memory; onlined per
  *             auto_online_blocks), report _OST(Device Check, 0 or failure);
- *   remove -> clear it, _OST(Eject Request, in progress), offline and remove
- *             the range (movable pages migrate away), then eject (QEMU sends
+ *   3 Eject Request -> _OST(Eject Request, in progress), offline and remove
+ *             the range (movable pages migrate away), then _EJ0 (QEMU sends
  *             DEVICE_DELETED); if offlining fails, _OST(Eject Request,
  *             device in use) and the DIMM stays, online and usable.
- * DIMMs present at boot (cold-plugged) are found by a scan of all slots.
+ * DIMMs present at boot (cold-plugged, _STA present) are added at init.
  *
  * Memory is added in whole 128 MiB memory blocks at 128 MiB boundaries.  A
  * DIMM whose size is not a multiple of 128 MiB, or that QEMU placed off a
@@ -49,24 +39,9 @@
 #include <lib/string.h>
 #include <lib/errno.h>
 #include <kernel/time.h>
-#include <arch/io.h>
 #include "memhp_aml.h"
 
-#define MEMHP_DEFAULT_PORT	0x0a00
-#define MEMHP_MAX_SLOTS		256
-#define MEMHP_REGS_LEN		0x18	/* bytes of I/O ports, +0x00 to +0x17 */
-#define REG_SEL_BASE_LO		0x00
-#define REG_OST_EV_BASE_HI	0x04
-#define REG_OST_ST_SIZE_LO	0x08
-#define REG_SIZE_HI		0x0c
-#define REG_PXM			0x10
-#define REG_STATUS_CTRL		0x14
-#define ST_ENABLED		0x01
-#define ST_INSERT		0x02
-#define ST_REMOVE		0x04
-#define CTRL_CLEAR_INSERT	0x02
-#define CTRL_CLEAR_REMOVE	0x04
-#define CTRL_EJECT		0x08
+#define MEMHP_MAX_SLOTS		MEMHP_AML_MAX_SLOTS
 #define GPE_MEMORY_HOTPLUG	3
 
 /* _OST codes (ACPI spec). */
@@ -126,8 +101,7 @@ struct dimm_slot {
 	u64 t0_ns;		/* ktime_ns() when the operation started */
 };
 
-static u16 memhp_port;
-static unsigned nr_slots;
+static unsigned nr_slots;	/* PNP0C80 devices; slot numbers are their _UID */
 static struct dimm_slot slots[MEMHP_MAX_SLOTS];
 static struct work memhp_work;
 static u64 scans;
@@ -143,38 +117,18 @@ static int eject_running = -1;	/* slot of the running eject, or -1 */
 static int add_running = -1;	/* slot of the running add, or -1 */
 static u64 last_add_seq;		/* the last add_seq handed out */
 
-static void slot_select(unsigned slot) { outl(memhp_port + REG_SEL_BASE_LO, slot); }
-
-static u64 read_u64(unsigned lo_reg)
+/* Eject the DIMM in slot: its _EJ0 (QEMU unplugs it and sends
+ * DEVICE_DELETED).  Context: (main). */
+static void slot_eject(unsigned slot)
 {
-	u64 lo = inl((u16)(memhp_port + lo_reg));
-	u64 hi = inl((u16)(memhp_port + lo_reg + 4));
-
-	return (hi << 32) | lo;
+	memhp_aml_eject(slot);
 }
 
-/* One control bit per write, as the AML does.  Through the AML only the
- * eject is asked for (_EJ0): its methods clear the events themselves. */
-static void slot_ctrl(unsigned slot, u8 bit)
-{
-	if (memhp_aml_active()) {
-		if (bit == CTRL_EJECT)
-			memhp_aml_eject(slot);
-		return;
-	}
-	slot_select(slot);
-	outb((u16)(memhp_port + REG_STATUS_CTRL), bit);
-}
-
+/* Report to the firmware: the device's _OST(event, status); kept for
+ * `hotplug`.  Context: (main). */
 static void slot_ost(unsigned slot, u32 event, u32 status)
 {
-	if (memhp_aml_active()) {
-		memhp_aml_ost(slot, event, status);	/* the device's _OST */
-	} else {
-		slot_select(slot);
-		outl(memhp_port + REG_OST_EV_BASE_HI, event);
-		outl(memhp_port + REG_OST_ST_SIZE_LO, status);	/* this write makes QEMU report it */
-	}
+	memhp_aml_ost(slot, event, status);
 	slots[slot].ost_event = event;
 	slots[slot].ost_status = status;
 }
@@ -260,7 +214,7 @@ static void dimm_add_fail(unsigned slot, int err)
 	range_release(&s->op.claim);
 	if (s->eject_pending && !s->added) {
 		/* device_del came during the add: nothing is left to remove */
-		slot_ctrl(slot, CTRL_EJECT);
+		slot_eject(slot);
 		s->state = DIMM_EMPTY;
 		slot_ost(slot, OST_EV_OSPM_EJECT, OST_SUCCESS);
 	}
@@ -389,7 +343,7 @@ static void dimm_add_next(void)
 	int next = -1;
 
 	add_running = -1;
-	for (unsigned k = 0; k < nr_slots; k++)
+	for (unsigned k = 0; k < MEMHP_MAX_SLOTS; k++)
 		if (slots[k].add_queued && (next < 0 || slots[k].add_seq < slots[next].add_seq))
 			next = (int)k;
 	if (next < 0)
@@ -451,7 +405,7 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 	memory_group_unregister(s->mgid);
 	s->mgid = -1;
 	release_mem_region_adjustable(s->use_base, s->use_size);	/* /proc/iomem */
-	slot_ctrl(slot, CTRL_EJECT);	/* QEMU unplugs it and sends DEVICE_DELETED */
+	slot_eject(slot);	/* QEMU unplugs it and sends DEVICE_DELETED */
 	s->state = DIMM_EMPTY;
 	s->why[0] = '\0';
 	slot_ost(slot, OST_EV_OSPM_EJECT, OST_SUCCESS);
@@ -461,7 +415,7 @@ static bool dimm_eject_step(struct longop *op, u64 deadline_ns)
 end:
 	range_release(&op->claim);
 	eject_running = -1;
-	for (unsigned k = 0; k < nr_slots; k++)	/* the next eject that waited */
+	for (unsigned k = 0; k < MEMHP_MAX_SLOTS; k++)	/* the next eject that waited */
 		if (slots[k].eject_pending && slots[k].state != DIMM_ADDING) {
 			slots[k].eject_pending = false;
 			dimm_eject_start(k);
@@ -507,14 +461,7 @@ static void dimm_device_check(unsigned slot)
 	char name[16];
 	int err;
 
-	bool present;
-	if (memhp_aml_active()) {
-		present = memhp_aml_present(slot);
-	} else {
-		slot_select(slot);
-		present = inb((u16)(memhp_port + REG_STATUS_CTRL)) & ST_ENABLED;
-	}
-	if (!present) {
+	if (!memhp_aml_present(slot)) {
 		ksnprintf(s->why, sizeof(s->why), "device check on an empty slot");
 		slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
 		return;
@@ -525,18 +472,11 @@ static void dimm_device_check(unsigned slot)
 	}
 	if (s->state == DIMM_ADDING || s->state == DIMM_REMOVING)
 		return;		/* the running operation reports when it ends */
-	if (memhp_aml_active()) {
-		if (memhp_aml_range(slot, &s->base, &s->size, &s->pxm)) {
-			ksnprintf(s->why, sizeof(s->why), "_CRS gives no memory range");
-			s->state = DIMM_ADD_FAILED;
-			slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
-			return;
-		}
-	} else {
-		slot_select(slot);
-		s->base = read_u64(REG_SEL_BASE_LO);
-		s->size = read_u64(REG_OST_ST_SIZE_LO);
-		s->pxm = inl(memhp_port + REG_PXM);
+	if (memhp_aml_range(slot, &s->base, &s->size, &s->pxm)) {
+		ksnprintf(s->why, sizeof(s->why), "_CRS gives no memory range");
+		s->state = DIMM_ADD_FAILED;
+		slot_ost(slot, OST_EV_DEVICE_CHECK, OST_FAILURE);
+		return;
 	}
 	s->nid = acpi_pxm_to_node(s->pxm);
 	s->mgid = -1;
@@ -602,7 +542,7 @@ static void dimm_eject_request(unsigned slot)
 		dimm_eject_start(slot);
 		return;
 	}
-	slot_ctrl(slot, CTRL_EJECT);	/* QEMU unplugs it and sends DEVICE_DELETED */
+	slot_eject(slot);	/* QEMU unplugs it and sends DEVICE_DELETED */
 	s->state = DIMM_EMPTY;
 	s->why[0] = '\0';
 	slot_ost(slot, OST_EV_OSPM_EJECT, OST_SUCCESS);
@@ -610,14 +550,10 @@ static void dimm_eject_request(unsigned slot)
 		(unsigned long long)s->base, (unsigned long long)(s->base + s->size - 1));
 }
 
-/*
- * The GPE 3 work: what QEMU's MSCN method does.  For every slot, an insert
- * event is cleared and handled, then a remove event.  Context: (main).
- */
 /* An event the GPE method notified: 1 device check, 3 eject request. */
 static void aml_event(unsigned slot, u64 value)
 {
-	if (slot >= nr_slots)
+	if (slot >= MEMHP_MAX_SLOTS)
 		return;
 	slots[slot].last_event_ms = ktime_ns() / 1000000;
 	if (value == OST_EV_DEVICE_CHECK)
@@ -626,164 +562,45 @@ static void aml_event(unsigned slot, u64 value)
 		dimm_eject_request(slot);
 }
 
+/* The GPE 3 work: run \_GPE._E03 (or _L03), then handle its Notify()s in
+ * order.  Context: (main). */
 static void memhp_scan(struct work *w)
 {
 	(void)w;
 	scans++;
-	if (memhp_aml_active()) {
-		memhp_aml_scan(GPE_MEMORY_HOTPLUG, aml_event);	/* \_GPE._E03 */
-		return;
-	}
-	for (unsigned slot = 0; slot < nr_slots; slot++) {
-		u8 st;
-
-		slot_select(slot);
-		st = inb((u16)(memhp_port + REG_STATUS_CTRL));
-		if (st & ST_INSERT) {
-			slot_ctrl(slot, CTRL_CLEAR_INSERT);
-			slots[slot].last_event_ms = ktime_ns() / 1000000;
-			dimm_device_check(slot);
-		}
-		/* both at once (device_del right after device_add): the eject
-		 * is kept behind the add that just started, not dropped */
-		if (st & ST_REMOVE) {
-			slot_ctrl(slot, CTRL_CLEAR_REMOVE);
-			slots[slot].last_event_ms = ktime_ns() / 1000000;
-			dimm_eject_request(slot);
-		}
-	}
+	memhp_aml_scan(GPE_MEMORY_HOTPLUG, aml_event);
 }
 
 /*
- * Read an AML data object at p (Zero, One, BytePrefix, WordPrefix,
- * DWordPrefix) of at most `left` bytes.  Returns bytes used, 0 if none.
+ * Find the DIMM slots (the PNP0C80 devices), add the cold-plugged DIMMs
+ * and listen to GPE 3.  Without memory devices, memory hotplug is off.
+ * Context: init (boot), after the AML namespace is loaded.
  */
-static unsigned aml_integer(const u8 *p, size_t left, u32 *v)
-{
-	if (left >= 1 && (p[0] == 0x00 || p[0] == 0x01)) {
-		*v = p[0];
-		return 1;
-	}
-	if (left >= 2 && p[0] == 0x0a) {
-		*v = p[1];
-		return 2;
-	}
-	if (left >= 3 && p[0] == 0x0b) {
-		*v = p[1] | (u32)p[2] << 8;
-		return 3;
-	}
-	if (left >= 5 && p[0] == 0x0c) {
-		*v = p[1] | (u32)p[2] << 8 | (u32)p[3] << 16 | (u32)p[4] << 24;
-		return 5;
-	}
-	return 0;
-}
-
-/*
- * Find `Name(MDNR, n)` and `OperationRegion(HPMR, SystemIO, port, len)` in
- * the DSDT bytes.  Returns true if both were found.  The bytes are matched,
- * not parsed (memlab has no AML interpreter), so the same pattern could
- * occur twice: the first of each counts, and a later one that says
- * something else is reported and ignored.
- */
-static bool dsdt_find_memhp(unsigned *slots_out, u16 *port_out)
-{
-	const struct acpi_sdt_header *dsdt = acpi_find_table("DSDT", 0);
-	const u8 *aml;
-	size_t len;
-	bool have_slots = false, have_port = false;
-
-	if (!dsdt)
-		return false;
-	aml = (const u8 *)(dsdt + 1);
-	len = dsdt->length - sizeof(*dsdt);
-	for (size_t i = 0; i + 5 < len; i++) {
-		u32 v, port, rlen;
-		unsigned n;
-
-		if (aml[i] == 0x08 && !memcmp(aml + i + 1, "MDNR", 4) &&
-		    aml_integer(aml + i + 5, len - i - 5, &v)) {
-			if (!have_slots) {
-				*slots_out = v;
-				have_slots = true;
-			} else if (v != *slots_out) {
-				pr_warn("acpi-memhp: a second MDNR in the DSDT says %u slots; "
-					"keeping the first, %u", v, *slots_out);
-			}
-		}
-		/* ExtOpPrefix OpRegionOp "HPMR" SystemIO(1) port len */
-		if (i + 7 < len && aml[i] == 0x5b && aml[i + 1] == 0x80 &&
-		    !memcmp(aml + i + 2, "HPMR", 4) && aml[i + 6] == 0x01 &&
-		    (n = aml_integer(aml + i + 7, len - i - 7, &port)) &&
-		    aml_integer(aml + i + 7 + n, len - i - 7 - n, &rlen) && rlen >= 0x15) {
-			if (!port || port > 0x10000 - MEMHP_REGS_LEN) {
-				pr_warn("acpi-memhp: the DSDT puts the registers at I/O %#x, "
-					"not a %u-byte port range; ignored", port, MEMHP_REGS_LEN);
-				continue;
-			}
-			if (!have_port) {
-				*port_out = (u16)port;
-				have_port = true;
-			} else if (port != *port_out) {
-				pr_warn("acpi-memhp: a second HPMR in the DSDT puts the registers at "
-					"I/O %#x; keeping the first, %#x", port, *port_out);
-			}
-		}
-	}
-	return have_slots && have_port;
-}
-
 void acpi_memhp_init(void)
 {
-	unsigned n = 0;
-	u16 port = MEMHP_DEFAULT_PORT;
-	struct resource *holder;
+	unsigned n;
 
-	/* start over: no device until the DSDT names one */
+	/* start over: no slot until the AML names one */
 	nr_slots = 0;
-	memhp_port = 0;
 	scans = 0;
 	memset(slots, 0, sizeof(slots));
 
-	unsigned devs = memhp_aml_init();
-	bool regs = dsdt_find_memhp(&n, &port) && n;
-	if (devs) {
-		n = devs;	/* the PNP0C80 devices of the AML, slots by _UID */
-	} else if (!regs) {
-		pr_info("acpi-memhp: no memory hotplug device in the DSDT (QEMU needs -m ...,slots=N,maxmem=...)");
+	n = memhp_aml_init();	/* the PNP0C80 devices of the AML, slots by _UID */
+	if (!n) {
+		pr_info("acpi-memhp: no memory device (PNP0C80) in the AML: memory hotplug is off (QEMU needs -m ...,slots=N,maxmem=...)");
 		return;
 	}
-	if (n > MEMHP_MAX_SLOTS) {
-		pr_warn("acpi-memhp: the DSDT says %u slots; using the first %u", n, MEMHP_MAX_SLOTS);
-		n = MEMHP_MAX_SLOTS;
-	}
-	memhp_port = port;
-	holder = resource_lookup(&ioport_resource, port);
-	if (regs && (!holder || !(holder->flags & IORESOURCE_BUSY)))	/* not claimed yet: /proc/ioports */
-		request_region(&ioport_resource, port, MEMHP_REGS_LEN, "ACPI memory hotplug", IORESOURCE_IO);
 	nr_slots = n;
-	for (unsigned i = 0; i < nr_slots; i++)
+	for (unsigned i = 0; i < MEMHP_MAX_SLOTS; i++)
 		slots[i].mgid = -1;
 	memhp_work = (struct work)WORK_INIT(memhp_scan, "acpi memory hotplug scan");
-	if (devs)
-		pr_info("acpi-memhp: %u DIMM slots: PNP0C80 devices of the AML (_STA, _CRS, _PXM, _OST, _EJ0; events by \\_GPE._E%02X)",
-			nr_slots, GPE_MEMORY_HOTPLUG);
-	else
-		pr_info("acpi-memhp: %u DIMM slots, registers at I/O %#x", nr_slots, memhp_port);
+	pr_info("acpi-memhp: %u DIMM slots: PNP0C80 devices of the AML (_STA, _CRS, _PXM, _OST, _EJ0; events by \\_GPE._E%02X)",
+		nr_slots, GPE_MEMORY_HOTPLUG);
 
-	/* Cold-plugged DIMMs: enabled, no event pending (through the AML:
-	 * present; a pending insert is seen again by the first scan and
-	 * finds the DIMM added). */
-	for (unsigned slot = 0; slot < nr_slots; slot++) {
-		bool cold;
-		if (devs) {
-			cold = memhp_aml_present(slot);
-		} else {
-			slot_select(slot);
-			cold = (inb((u16)(memhp_port + REG_STATUS_CTRL)) & (ST_ENABLED | ST_INSERT | ST_REMOVE)) ==
-			       ST_ENABLED;
-		}
-		if (cold) {
+	/* Cold-plugged DIMMs: present now; a pending insert is seen again
+	 * by the first scan and finds the DIMM added. */
+	for (unsigned slot = 0; slot < MEMHP_MAX_SLOTS; slot++) {
+		if (memhp_aml_has(slot) && memhp_aml_present(slot)) {
 			dimm_device_check(slot);
 			longop_finish(&slots[slot].op);	/* boot waits for cold-plugged memory */
 		}
@@ -800,12 +617,12 @@ void acpi_memhp_dump(struct printer *p)
 		pr_printf(p, "no ACPI memory hotplug device\n");
 		return;
 	}
-	pr_printf(p, "ACPI memory hotplug: %u slots at I/O %#x, %llu scans, events %s\n",
-		  nr_slots, memhp_port, (unsigned long long)scans,
+	pr_printf(p, "ACPI memory hotplug: %u slots (PNP0C80 devices of the AML), %llu scans, events %s\n",
+		  nr_slots, (unsigned long long)scans,
 		  acpi_sci_wired() ? "by SCI (GPE 3)" : "polled");
 	pr_printf(p, "%-4s %-15s %-37s %4s %5s  %s\n", "slot", "state", "range", "node",
 		  "group", "last _OST (event/status)");
-	for (unsigned i = 0; i < nr_slots; i++) {
+	for (unsigned i = 0; i < MEMHP_MAX_SLOTS; i++) {
 		const struct dimm_slot *s = &slots[i];
 		char range[48] = "-";
 

@@ -1,7 +1,7 @@
 /*
  * memhp_aml.c - the DIMM slots as the firmware's AML describes them: the
  * memory devices (PNP0C80, found by _HID) and their methods, used by
- * memhp.c instead of the hotplug registers whenever the namespace has them.
+ * memhp.c: the only way memlab reaches them.
  *
  *   present?      _STA (bit 0)
  *   where, size   _CRS: its QWord (or DWord) memory range descriptor
@@ -65,16 +65,16 @@ unsigned memhp_aml_init(void)
 	return nr_devs;
 }
 
-bool memhp_aml_active(void)
-{
-	return ns != NULL;
-}
-
 static void fail(unsigned slot, const char *what)
 {
 	const struct aml_error *e = aml_last_error(ns);
 	pr_warn("acpi-memhp: slot %u: %s failed: %s at 0x%x: %s", slot, what, e->path, e->offset,
 		e->reason);
+}
+
+bool memhp_aml_has(unsigned slot)
+{
+	return ns && slot < MEMHP_AML_MAX_SLOTS && dev_of[slot];
 }
 
 bool memhp_aml_present(unsigned slot)
@@ -145,6 +145,8 @@ int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm)
 	u64 p = 0;
 	int r = -1;
 
+	if (!memhp_aml_has(slot))
+		return -1;
 	if (aml_eval_at(ns, dev_of[slot], "_CRS", NULL, 0, &crs)) {
 		fail(slot, "_CRS");
 		return -1;
@@ -164,7 +166,7 @@ void memhp_aml_ost(unsigned slot, u32 event, u32 status)
 {
 	struct aml_obj *args[3];
 
-	if (!aml_child(dev_of[slot], "_OST"))
+	if (!memhp_aml_has(slot) || !aml_child(dev_of[slot], "_OST"))
 		return;
 	args[0] = aml_new_integer(ns, event);
 	args[1] = aml_new_integer(ns, status);
@@ -177,7 +179,11 @@ void memhp_aml_ost(unsigned slot, u32 event, u32 status)
 
 void memhp_aml_eject(unsigned slot)
 {
-	struct aml_obj *zero = aml_new_integer(ns, 0);
+	struct aml_obj *zero;
+
+	if (!memhp_aml_has(slot))
+		return;
+	zero = aml_new_integer(ns, 0);
 
 	if (zero && aml_eval_at(ns, dev_of[slot], "_EJ0", &zero, 1, NULL))
 		fail(slot, "_EJ0");

@@ -11,9 +11,10 @@
 #define MEMHP_AML_MAX_SLOTS	256
 
 /* memhp_aml_init() - find the PNP0C80 devices; the number found (0: none,
- * or no namespace: memhp.c keeps to the registers). */
+ * or no namespace: memory hotplug is off). */
 unsigned memhp_aml_init(void);
-bool memhp_aml_active(void);
+/* memhp_aml_has() - a device has _UID slot. */
+bool memhp_aml_has(unsigned slot);
 /* memhp_aml_present() - _STA says present. */
 bool memhp_aml_present(unsigned slot);
 /* memhp_aml_range() - _CRS's memory range and _PXM (0 when absent); 0 or -1. */

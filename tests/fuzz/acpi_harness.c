@@ -428,18 +428,14 @@ static void check_ports(void)
 	CHECK(port + 2 * bytes <= 0x10000);
 }
 
-/* The hotplug registers (acpi_memhp_dump() names them) are a whole block
- * of ports. */
+/* Memory hotplug (acpi_memhp_dump()) is on only with PNP0C80 devices of
+ * the AML; this harness has no namespace, so it must be off whatever the
+ * DSDT bytes say (no code outside the interpreter reads them for it). */
 static void check_memhp(void)
 {
 	const char *t = view_text(acpi_memhp_dump);
-	unsigned slots, port;
 
-	if (!strncmp(t, "no ACPI memory hotplug device", 29))
-		return;
-	CHECK(sscanf(t, "ACPI memory hotplug: %u slots at I/O %x", &slots, &port) == 2);
-	CHECK(slots >= 1 && slots <= 256);
-	CHECK(port && port + 0x18 <= 0x10000);
+	CHECK(!strncmp(t, "no ACPI memory hotplug device", 29));
 }
 
 /*
@@ -641,7 +637,7 @@ void run(size_t rsdp_len, u32 tag)
 	check_numa(ret);
 }
 
-/* No AML namespace in this harness: memhp.c uses the registers
+/* No AML namespace in this harness: memory hotplug stays off
  * (drivers/acpi/aml_kernel.c is the kernel's). */
 struct aml_ns *acpi_aml(void)
 {

@@ -355,7 +355,8 @@ static size_t put_aml_int(u8 *p, u32 v, unsigned enc)
  *   byte 4: the GPE0 block: bits 0-6 its length, bit 7 near port 0xffff
  *          (and then the PM1a block and the reset register near it too)
  *   byte 3 also: bits 0-3 the \_S5 SLP_TYP in the DSDT
- *   byte 5: the DSDT's slot count (MDNR); bytes 6-7: its port (HPMR)
+ *   byte 5: a Name MDNR in the DSDT; bytes 6-7: an OperationRegion HPMR
+ *          (QEMU's names: memory hotplug must stay off all the same)
  *   record r[0] bits 0-3: 0-3, 14, 15 SRAT memory (40 bytes), 4 processor
  *         (16), 5 x2APIC (24), 6 GICC (18 here: short), 7 generic
  *         initiator (32), 8 MADT local APIC (8), 9 I/O APIC (12),

@@ -2,7 +2,7 @@
  * test_acpi.c - the ACPI table code against hostile firmware: tables too
  * short for their fixed fields, a malformed or unrepresentable SRAT, a SLIT
  * that does not cover the nodes or breaks the distance rules, a malformed
- * MADT, a GPE0 block or a hotplug register block past port 0xffff.  Each
+ * MADT, a GPE0 block past port 0xffff.  Each
  * must be refused with a log line that says why, never read past a table,
  * and leave a consistent state.  One test per bug the fuzz target
  * (tests/fuzz/fuzz_acpi.c) found.
@@ -517,71 +517,6 @@ HTEST(events_gpe0_block_past_port_0xffff)
 	img_end();
 }
 
-/* A new image whose only table is a FADT pointing at a DSDT of body aml. */
-static void img_boot_dsdt(const u8 *aml, size_t len)
-{
-	u8 fbody[244 - 36] = { 0 };
-	u32 dsdt;
-	u64 tabs[1];
-
-	img_begin();
-	dsdt = (u32)(IMG_PHYS + used);
-	img_table("DSDT", (u32)(36 + len), 1, aml, len);
-	memcpy(fbody + 4, &dsdt, 4);
-	tabs[0] = img_table("FACP", 244, 3, fbody, sizeof(fbody));
-	img_boot(tabs, 1);
-}
-
-/*
- * The DSDT's bytes are matched, not parsed: a second MDNR or HPMR pattern
- * (in a string, in another device) used to win over the first.  The first
- * counts now; a different second one is reported.
- */
-HTEST(memhp_first_match_in_the_dsdt_counts)
-{
-	static const u8 aml[] = {
-		0x08, 'M', 'D', 'N', 'R', 0x0a, 8,			/* Name (MDNR, 8) */
-		0x5b, 0x80, 'H', 'P', 'M', 'R', 0x01, 0x0b, 0x00, 0x0a,	/* HPMR, SystemIO, 0x0a00 */
-		0x0a, 0x18,						/* 24 bytes */
-		0x08, 'M', 'D', 'N', 'R', 0x0a, 3,			/* another MDNR, 3 */
-		0x5b, 0x80, 'H', 'P', 'M', 'R', 0x01, 0x0b, 0x00, 0x0b,	/* another HPMR, 0x0b00 */
-		0x0a, 0x18,
-	};
-	int logs;
-
-	img_boot_dsdt(aml, sizeof(aml));
-	logs = host_log_count;
-	acpi_memhp_init();
-	CHECK(host_log_seen("acpi-memhp: 8 DIMM slots, registers at I/O 0xa00", logs));
-	CHECK(host_log_seen("a second MDNR in the DSDT says 3 slots; keeping the first, 8", logs));
-	CHECK(host_log_seen("a second HPMR in the DSDT puts the registers at I/O 0xb00; "
-			    "keeping the first, 0xa00", logs));
-	img_end();
-}
-
-/*
- * Bug: the DSDT's OperationRegion for the hotplug registers was taken at
- * any 32-bit port, cut to 16 bits; at 0xfff0 the 24 bytes wrap to port 0.
- * Expect the region ignored (no hotplug device), with the reason.
- */
-HTEST(memhp_registers_past_port_0xffff)
-{
-	static const u8 aml[] = {
-		0x08, 'M', 'D', 'N', 'R', 0x0a, 8,			/* Name (MDNR, 8) */
-		0x5b, 0x80, 'H', 'P', 'M', 'R', 0x01, 0x0b, 0xf0, 0xff,	/* HPMR, SystemIO, 0xfff0 */
-		0x0a, 0x18,						/* 24 bytes */
-	};
-	int logs;
-
-	img_boot_dsdt(aml, sizeof(aml));
-	logs = host_log_count;
-	acpi_memhp_init();
-	CHECK(host_log_seen("the DSDT puts the registers at I/O 0xfff0, "
-			    "not a 24-byte port range", logs));
-	CHECK(host_log_seen("acpi-memhp: no memory hotplug device in the DSDT", logs));
-	img_end();
-}
-
 /*
  * The tables as Linux shows them (views/sysfs_acpi.c) and as acpidump
  * prints them (drivers/acpi/acpidump.c): a FADT pointing at a DSDT and a
@@ -717,8 +652,9 @@ HTEST(acpi_short_facs_is_left_out)
 	img_end();
 }
 
-/* No AML namespace in this harness: memhp.c uses the registers
- * (drivers/acpi/aml_kernel.c is the kernel's). */
+/* No AML namespace in this harness: memory hotplug is off (the AML path
+ * is tests/host/test_memhp_aml.c's; drivers/acpi/aml_kernel.c is the
+ * kernel's). */
 struct aml_ns *acpi_aml(void)
 {
 	return NULL;

@@ -264,7 +264,7 @@ fd00000000-ffffffffff : Reserved
 # /proc/ioports: the same r_show() with 4 digits (the root ends at 0xffff);
 # the host bridge's two I/O windows from its _CRS, which adopt what lies in
 # them: reserve_standard_io_resources()'s PC ports, COM1, the FADT's blocks
-# under Linux's names, QEMU's memory hotplug registers, the I/O BARs.
+# under Linux's names, the I/O BARs (memory hotplug's registers are the AML's).
 # (Linux also shows "0cf8-0cff : PCI conf1", the config ports it uses;
 # memlab reaches config space through MMCONFIG only.)
 IOPORTS_Q35 = r"""0000-0cf7 : PCI Bus 0000:00
@@ -284,7 +284,6 @@ IOPORTS_Q35 = r"""0000-0cf7 : PCI Bus 0000:00
   0608-060b : ACPI PM_TMR
   0620-062f : ACPI GPE0_BLK
   0700-073f : 0000:00:1f\.3
-  0a00-0a17 : ACPI memory hotplug
 0d00-ffff : PCI Bus 0000:00
   [0-9a-f]{4}-[0-9a-f]{4} : 0000:00:1f\.2
 """

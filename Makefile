@@ -222,6 +222,7 @@ VIEWS_OBJS := \
 	views/cma.o \
 	views/sysfs_nd.o \
 	views/sysfs_acpi.o \
+	views/sysfs_acpi_devices.o \
 	views/proc_vmstat.o \
 	views/view_proto.o \
 	views/view_detail.o \

@@ -288,6 +288,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	nd_labels_probe();		/* their DIMMs' label areas through _DSM */
 	nd_views_init();		/* /sys/bus/nd/devices/ */
 	acpi_tables_views_init();	/* /sys/firmware/acpi/tables/ */
+	acpi_devices_views_init();	/* /sys/bus/acpi/devices/ */
 	view_channel_init();		/* COM2: the view channel's hello and poller, if there */
 
 	meminit_work_start();		/* deferred_init=new: the rest of the memmap, after the prompt */

@@ -173,6 +173,11 @@ int aml_device_status(struct aml_ns *ns, struct aml_node *dev, u64 *sta);
  */
 void aml_init_devices(struct aml_ns *ns, struct aml_stats *st);
 
+/* aml_device_hid() - the device's _HID as text ("PNP0C80"; an EisaId
+ * decoded) into buf; 0, or -1 if it has none or it is not an Integer or a
+ * String. */
+int aml_device_hid(struct aml_ns *ns, struct aml_node *dev, char *buf, size_t size);
+
 /* aml_walk_hid() - each device whose _HID or _CID is `hid` ("PNP0C80", or
  * an EisaId decoded to that form), in namespace order; fn's non-zero
  * return stops the walk and is returned. */

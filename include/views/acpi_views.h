@@ -17,4 +17,11 @@
  */
 void acpi_tables_views_init(void);
 
+/*
+ * acpi_devices_views_init() - /sys/bus/acpi/devices/HID:NN/ for each device
+ * of the AML namespace with a _HID (views/sysfs_acpi_devices.c).  Call once
+ * after vfs_init() and acpi_aml_init(); nothing without a namespace.
+ */
+void acpi_devices_views_init(void);
+
 #endif

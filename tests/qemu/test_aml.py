@@ -110,3 +110,22 @@ def test_dimm_add_and_eject_through_the_aml(boot):
     out = m.output
     assert "enter \\_SB_.MHPC.MP00._EJ0(0x0)" in out, out[-3000:]
     sh(m, "acpi trace off")
+
+
+def test_acpi_devices_in_sysfs_as_linux_names_them(boot):
+    """/sys/bus/acpi/devices/: one directory per device with a _HID, named
+    _HID:NN (hex, per _HID in namespace order); hid, path, status (_STA in
+    decimal), modalias and uevent in Linux's formats."""
+    from hotplug import boot_hotplug, plug, sh
+    m = boot_hotplug(boot)
+    ls = sh(m, "ls /sys/bus/acpi/devices")
+    for name in ("PNP0C80:00", "PNP0C80:07", "PNP0A08:00", "PNP0A06:00"):
+        assert name in ls, ls
+    d = "/sys/bus/acpi/devices/PNP0C80:00/"
+    assert sh(m, "cat " + d + "hid").strip() == "PNP0C80"
+    assert sh(m, "cat " + d + "path").strip() == "\\_SB_.MHPC.MP00"
+    assert sh(m, "cat " + d + "modalias").strip() == "acpi:PNP0C80:"
+    assert sh(m, "cat " + d + "uevent").strip() == "MODALIAS=acpi:PNP0C80:"
+    assert sh(m, "cat " + d + "status").strip() == "0"      # empty slot
+    plug(m, "dimm1", 1 << 30)
+    assert sh(m, "cat " + d + "status").strip() == "15"     # present, enabled, ...

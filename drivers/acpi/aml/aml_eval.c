@@ -305,6 +305,27 @@ static void eisa_id(u64 v, char out[8])
 	out[7] = 0;
 }
 
+/* aml_device_hid() - see include/drivers/aml.h.  Context: as aml_eval(). */
+int aml_device_hid(struct aml_ns *ns, struct aml_node *dev, char *buf, size_t size)
+{
+	struct aml_obj *o = NULL;
+	char id[8];
+	int r = -1;
+
+	if (!size || !aml_child(dev, "_HID") || aml_eval_at(ns, dev, "_HID", NULL, 0, &o))
+		return -1;
+	if (o && o->type == AML_INTEGER) {
+		eisa_id(o->integer, id);
+		strlcpy(buf, id, size);
+		r = 0;
+	} else if (o && o->type == AML_STRING) {
+		strlcpy(buf, (const char *)o->buf.data, size);
+		r = 0;
+	}
+	aml_put(ns, o);
+	return r;
+}
+
 static bool id_matches(const struct aml_obj *o, const char *hid)
 {
 	char id[8];

@@ -57,13 +57,17 @@ unsigned meminit_cpus_queue(void)
 		if (!numa_cpu_get(cpu, &c) || c.nid < 0 || c.nid >= MAX_NUMNODES ||
 		    !deferred_init_pending_pages(c.nid))
 			continue;
+		if (workers[cpu].fn && !cpu_work_done(&workers[cpu])) {
+			started++;	/* still queued or running (a hot-add's kick): it claims on */
+			continue;
+		}
 		workers[cpu].fn = meminit_worker;
 		workers[cpu].name = "deferred memmap init";
 		workers[cpu].arg = (void *)(uintptr_t)c.nid;
 		if (!queue_work_on(cpu, &workers[cpu]))
 			started++;
-		else
-			workers[cpu].fn = NULL;	/* refused (a CPU that never came online): not waited for */
+		else	/* refused: a CPU that never came online; not waited for */
+			workers[cpu].fn = NULL;
 	}
 	return started;
 }

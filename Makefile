@@ -547,7 +547,11 @@ $(B)/host-tests-pci: | $(AML_AML)
 HOST_SUITES += tsan
 HOST_SUITE_tsan := tests/host/test_tsan_mm.c
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
-HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c)))
+# Fixtures that suite main links and another suite names too (claimed
+# there, so added back here).
+HOST_SHARED_FIXTURES := tests/host/hotplug_fixture.c
+HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c))) \
+	$(HOST_SHARED_FIXTURES)
 
 # Each source is compiled once (build/host-obj/, with its .d file) and
 # linked into every suite that names it.

@@ -406,6 +406,8 @@ static int block_offline_locked(struct memory_block *mem)
 	u64 end_pfn = start_pfn + nr_pages, range_start = start_pfn + mem->nr_vmemmap_pages;
 	u64 failed_pfn = 0, t0 = mm_cycles();
 	struct zone *zone = mem->zone;
+	struct migrate_dests dests;	/* where this offline's migrated pages went */
+	bool counted = false;		/* in memhp_stats.offlines_migrated */
 	unsigned long taken;
 	int err, tries;
 
@@ -439,11 +441,19 @@ static int block_offline_locked(struct memory_block *mem)
 		offline_report(mem, failed_pfn, "");
 		goto failed;
 	}
+	memset(&dests, 0, sizeof(dests));
 	for (tries = 1; ; tries++) {
 		u64 moved = 0;
 
-		err = migrate_range(range_start, end_pfn, &failed_pfn, &moved);
+		err = migrate_range_to(range_start, end_pfn, &failed_pfn, &moved, &dests);
 		memhp_stats.migrated_pages += moved;
+		if (moved) {	/* the view channel's eject timeline draws where they went */
+			if (!counted)
+				memhp_stats.offlines_migrated++;
+			counted = true;
+			memhp_stats.last_offline_block = mem->block_id;
+			memhp_stats.last_offline_dests = dests;
+		}
 		if (!err)
 			err = test_pages_isolated(range_start, end_pfn, &failed_pfn);
 		if (!err)

@@ -120,7 +120,9 @@ static void free_old_block(struct page *head, unsigned order)
 }
 
 /* Steps 1-5 of the essay at the top; a node that is not online means the page's own. */
-int migrate_block(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int nid)
+/* migrate_block(), and where the block went in *moved_to (when not NULL). */
+static int migrate_block_to(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int nid,
+			    struct page **moved_to)
 {
 	struct movable_owner *owner;
 	struct page *head, *target;
@@ -147,7 +149,34 @@ int migrate_block(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int
 	owner->ops->moved(head, target, order);
 	free_old_block(head, order);
 	pgmigrate_success += 1ULL << order;
+	if (moved_to)
+		*moved_to = target;
 	return 0;
+}
+
+int migrate_block(struct page *page, u64 avoid_start_pfn, u64 avoid_end_pfn, int nid)
+{
+	return migrate_block_to(page, avoid_start_pfn, avoid_end_pfn, nid, NULL);
+}
+
+/* Count 2^order pages that landed at pfn in *d, in the memory block of its
+ * first page (a naturally aligned block smaller than a memory block never
+ * spans two). */
+static void dests_add(struct migrate_dests *d, u64 pfn, unsigned order)
+{
+	u64 id = pfn_to_block_id(pfn), n = 1ULL << order;
+
+	for (u32 i = 0; i < d->nr; i++)
+		if (d->to[i].block_id == id) {
+			d->to[i].pages += n;
+			return;
+		}
+	if (d->nr < MIGRATE_DESTS_MAX) {
+		d->to[d->nr].block_id = id;
+		d->to[d->nr++].pages = n;
+		return;
+	}
+	d->other_pages += n;
 }
 
 /* Contract in include/mm/migrate.h. */
@@ -167,6 +196,12 @@ void set_block_owner(struct page *head, unsigned order, struct movable_owner *ow
  */
 int migrate_range(u64 start_pfn, u64 end_pfn, u64 *failed_pfn, u64 *nr_migrated)
 {
+	return migrate_range_to(start_pfn, end_pfn, failed_pfn, nr_migrated, NULL);
+}
+
+int migrate_range_to(u64 start_pfn, u64 end_pfn, u64 *failed_pfn, u64 *nr_migrated,
+		     struct migrate_dests *dests)
+{
 	u64 pfn = start_pfn, moved = 0;
 	int err = 0;
 
@@ -174,7 +209,7 @@ int migrate_range(u64 start_pfn, u64 end_pfn, u64 *failed_pfn, u64 *nr_migrated)
 		  (unsigned long long)end_pfn);
 
 	while (pfn < end_pfn) {
-		struct page *page, *head;
+		struct page *page, *head, *target;
 		unsigned order;
 		u64 block_end;
 
@@ -197,10 +232,12 @@ int migrate_range(u64 start_pfn, u64 end_pfn, u64 *failed_pfn, u64 *nr_migrated)
 			break;
 		}
 		block_end = page_to_pfn(head) + (1ULL << order);
-		err = migrate_block(page, start_pfn, end_pfn, page_to_nid(page));
+		err = migrate_block_to(page, start_pfn, end_pfn, page_to_nid(page), &target);
 		if (err)
 			break;
 		moved += 1ULL << order;
+		if (dests)
+			dests_add(dests, page_to_pfn(target), order);
 		pfn = MAX(pfn + 1, block_end);
 	}
 	if (err && failed_pfn)

@@ -314,8 +314,11 @@ class Channel:
             timeline = self._timeline(blocks, msg.get("ms"))
             migrated = msg.get("migrated_pages", 0)
             if self.migrated is not None and migrated > self.migrated:
+                where = msg.get("migration") or {}
                 timeline.append({"ms": msg.get("ms"), "t": round(time.time() * 1000),
-                                 "migrated": migrated - self.migrated})
+                                 "migrated": migrated - self.migrated,
+                                 "from": where.get("from"), "dests": where.get("to", []),
+                                 "other": where.get("other", 0)})
             self.migrated = migrated
             st.update(note=f"layout: {len(blocks)} blocks", timeline=timeline[-TIMELINE_KEEP:],
                       hello=hello, nodes=msg.get("nodes", []), blocks=blocks,

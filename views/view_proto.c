@@ -444,6 +444,35 @@ void view_write_hello(struct json_writer *w, const struct view_request *r, u64 m
 	put_online_mems();
 }
 
+/*
+ * Where the last offline that migrated pages put them ("migration": its
+ * sequence number, the block, and the blocks its pages landed in with
+ * their pages; "other": pages that went to blocks past those listed), once
+ * there has been one.  The eject timeline draws its arrows from it.
+ */
+static void write_migration(struct json_writer *w)
+{
+	const struct migrate_dests *d = &memhp_stats.last_offline_dests;
+
+	if (!memhp_stats.offlines_migrated)
+		return;
+	json_key(w, "migration");
+	json_object_begin(w);
+	json_kv_u64(w, "seq", memhp_stats.offlines_migrated);
+	json_kv_u64(w, "from", memhp_stats.last_offline_block);
+	json_key(w, "to");
+	json_array_begin(w);
+	for (u32 i = 0; i < d->nr && i < MIGRATE_DESTS_MAX; i++) {
+		json_array_begin(w);
+		json_u64(w, d->to[i].block_id);
+		json_u64(w, d->to[i].pages);
+		json_array_end(w);
+	}
+	json_array_end(w);
+	json_kv_u64(w, "other", d->other_pages);
+	json_object_end(w);
+}
+
 void view_write_snapshot(struct json_writer *w, u64 ms)
 {
 	get_online_mems();
@@ -453,6 +482,7 @@ void view_write_snapshot(struct json_writer *w, u64 ms)
 	write_zones(w);
 	write_layout(w);
 	json_kv_u64(w, "migrated_pages", memhp_stats.migrated_pages);
+	write_migration(w);
 	write_mechs(w);
 	json_object_end(w);
 	put_online_mems();
@@ -480,6 +510,7 @@ void view_write_blocks(struct json_writer *w, u64 ms)
 	message_begin(w, "blocks", ms);
 	json_kv_u64(w, "mem_bytes", present_bytes());
 	json_kv_u64(w, "migrated_pages", memhp_stats.migrated_pages);
+	write_migration(w);
 	write_nodes(w);
 	write_layout(w);
 	json_object_end(w);

@@ -47,6 +47,7 @@
 #define MM_MEMORY_HOTPLUG_H
 
 #include <mm/mmzone.h>
+#include <mm/migrate.h>
 #include <lib/printer.h>
 
 #define MEMORY_BLOCK_SIZE	(128ULL << 20)	/* = one section */
@@ -550,6 +551,10 @@ struct memhp_stats {
 	u64 migrated_pages;		/* [m] by offlining */
 	u64 memmaps_moved;		/* [m] hot-added memmaps migrated (hotplug_memmap.c) */
 	u64 last_online_cycles, last_offline_cycles; /* [m] of the last block */
+	/* the last offline that migrated pages: which block, and where they went */
+	u64 offlines_migrated;		/* [m] offlines that migrated any page (a sequence) */
+	u64 last_offline_block;		/* [m] the block of the last of them */
+	struct migrate_dests last_offline_dests;	/* [m] its pages' new blocks */
 };
 extern struct memhp_stats memhp_stats;
 

@@ -96,6 +96,24 @@ extern u64 pgmigrate_success, pgmigrate_fail;
  */
 int migrate_range(u64 start_pfn, u64 end_pfn, u64 *failed_pfn, u64 *nr_migrated);
 
+/*
+ * Where a walk's migrated pages landed, by memory block: the first
+ * MIGRATE_DESTS_MAX blocks pages went to, each with its pages in the order
+ * first met, and the pages that went to any further block counted
+ * together.  The caller zeroes it; migrate_range_to() adds to it.
+ */
+#define MIGRATE_DESTS_MAX	8
+struct migrate_dests {
+	u32 nr;					/* [o] entries of to[] in use */
+	struct { u64 block_id, pages; } to[MIGRATE_DESTS_MAX];	/* [o] */
+	u64 other_pages;			/* [o] to blocks past to[] */
+};
+
+/* migrate_range_to() - migrate_range(), and each moved block's new place
+ * added to *dests (NULL: not recorded).  Context: as migrate_range(). */
+int migrate_range_to(u64 start_pfn, u64 end_pfn, u64 *failed_pfn, u64 *nr_migrated,
+		     struct migrate_dests *dests);
+
 /* describe_unmovable() - why pfn cannot be moved, in words, into buf. */
 void describe_unmovable(u64 pfn, char *buf, size_t size);
 

@@ -364,6 +364,7 @@ HTEST(migrate_range_moves_owners_then_offline)
 	struct zone *z = iso_zone(8192, taken, ARRAY_SIZE(taken));
 	unsigned long managed_before = z->managed_pages, nr_free_before;
 	u64 failed = 0, nr = 0, offline = 0;
+	struct migrate_dests dests;
 
 	for (unsigned i = 0; i < 4; i++)
 		owner_attach(&owners[i], taken[i + 1].pfn, taken[i + 1].order, 1000 + i);
@@ -371,8 +372,13 @@ HTEST(migrate_range_moves_owners_then_offline)
 	CHECK_EQ(start_isolate_page_range(2048, 4096, ISOLATE_MEMORY_OFFLINE, &failed), 0);
 	CHECK_EQ(test_pages_isolated(2048, 4096, &failed), -EBUSY);
 	CHECK_EQ(failed, 2048);
-	CHECK_EQ(migrate_range(2048, 4096, &failed, &nr), 0);
+	memset(&dests, 0, sizeof(dests));
+	CHECK_EQ(migrate_range_to(2048, 4096, &failed, &nr, &dests), 0);
 	CHECK_EQ(nr, 1 + 4 + 512 + 1024);
+	/* where they landed: the zone is inside memory block 0 */
+	CHECK_EQ(dests.nr, 1);
+	CHECK_EQ(dests.to[0].block_id, pfn_to_block_id(owners[0].pfn));
+	CHECK_EQ(dests.to[0].pages + dests.other_pages, nr);
 	for (unsigned i = 0; i < 4; i++) {
 		CHECK(owner_ok(&owners[i]));
 		CHECK_EQ(owners[i].moves, 1);

@@ -287,6 +287,16 @@ def test_eject_timeline_blocks_leave_top_down(boot):
         keep_for_docs(out, "view-eject.svg")
         mig = re.findall(r'class="migrated" data-pages="(\d+)"', dom)
         assert sum(map(int, mig)) >= len(inside) * 512, (mig, inside)
+        # each arrow starts at a block of the DIMM and names where its pages
+        # landed: blocks outside the DIMM, whose pages add up to the arrow's
+        arrows = re.findall(r'class="migrated" data-pages="(\d+)" data-from="(\d*)" '
+                            r'data-to="([\d:,]*)"', dom)
+        assert arrows, dom[-3000:]
+        for pages, frm, to in arrows:
+            assert frm and int(frm) in added, (frm, added)
+            dests = [tuple(map(int, d.split(":"))) for d in to.split(",") if d]
+            assert dests and all(b not in added for b, _ in dests), (dests, added)
+            assert sum(n for _, n in dests) <= int(pages), (dests, pages)
         print(f"eject order on the page: {order}, pages migrated: {mig}")
     finally:
         cleanup()

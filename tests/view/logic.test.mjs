@@ -108,6 +108,17 @@ test("the eject timeline lists blocks top-down and their leaving order", () => {
   assert.equal(t.t1, 310);
   assert.equal(t.rows[0].steps.length, 3);
   assert.deepEqual(t.migrations, [{ ms: 155, pages: 4096 }]);
+  // with the channel's destinations: the block left, where the pages went
+  const d = L.timelineRows([{ ms: 10, id: 40, from: "online", to: "offline" },
+                            { ms: 12, migrated: 4096, from: 40, dests: [[5, 3000], [7, 1096], [9]],
+                              other: 0 }]);
+  assert.deepEqual(d.migrations, [{ ms: 12, pages: 4096, from: 40, dests: [[5, 3000], [7, 1096]],
+                                    other: 0 }]);
+  assert.equal(L.migrationLabel(d.migrations[0]),
+               "4096 pages migrated -> memory5 (3000), memory7 (1096)");
+  assert.equal(L.migrationLabel({ pages: 8, dests: [[1, 4]], other: 4 }),
+               "8 pages migrated -> memory1 (4), 4 elsewhere");
+  assert.equal(L.migrationLabel({ pages: 8 }), "8 pages migrated");
   assert.deepEqual(L.leavingOrder(ev), [40, 39]);
   assert.deepEqual(L.timelineRows([]), { rows: [], migrations: [], t0: 0, t1: 0 });
   // steps of a block come in time order even when the log's and the

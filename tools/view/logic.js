@@ -140,7 +140,9 @@ export function zoneSpans(zones, blocks, pagesPerBlock) {
 // The timeline's events ({ms, id, from, to}) grouped per block, highest
 // block first (an eject takes the blocks away from the top): [{id,
 // steps: [{ms, to}]}], the pages migrated meanwhile ({ms, migrated}
-// events: [{ms, pages}]), and the time range they cover.
+// events, with the block they left and the blocks they landed in when
+// the channel said: [{ms, pages, from, dests: [[block, pages]...],
+// other}]), and the time range they cover.
 export function timelineRows(events) {
   const rows = new Map(), migrations = [];
   let t0 = Infinity, t1 = -Infinity;
@@ -148,7 +150,13 @@ export function timelineRows(events) {
     if (typeof e.ms !== "number") continue;
     if (typeof e.id !== "number") {
       if (e.migrated) {
-        migrations.push({ ms: e.ms, pages: e.migrated });
+        const m = { ms: e.ms, pages: e.migrated };
+        if (typeof e.from === "number") {
+          m.from = e.from;
+          m.dests = (e.dests || []).filter(d => Array.isArray(d) && d.length === 2);
+          m.other = e.other || 0;
+        }
+        migrations.push(m);
         t0 = Math.min(t0, e.ms);
         t1 = Math.max(t1, e.ms);
       }
@@ -253,4 +261,16 @@ export class TracePlayer {
 export function updateLatency(guestMs, offsetMs, nowMs) {
   if (typeof guestMs !== "number" || typeof offsetMs !== "number") return null;
   return nowMs - (guestMs - offsetMs);
+}
+
+// The words under a migration's arrow: how many pages, and the blocks they
+// landed in ("4096 pages -> memory5 (3000), memory7 (1096)"), with the rest
+// when more blocks took some than the channel lists.
+export function migrationLabel(mg) {
+  let s = `${mg.pages} pages migrated`;
+  if (mg.dests && mg.dests.length) {
+    s += " -> " + mg.dests.map(([id, n]) => `memory${id} (${n})`).join(", ");
+    if (mg.other) s += `, ${mg.other} elsewhere`;
+  }
+  return s;
 }

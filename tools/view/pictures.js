@@ -3,7 +3,8 @@
 // timeline of blocks leaving, the chain from a pfn to its struct page, and
 // the trace player that replays a mechanism's steps on the pageblock map.
 import { el, hex, ZONE_COLOURS, OFFLINE, GOING } from "./dom.js";
-import { zoneSpans, timelineRows, leavingOrder, traceRanges, TracePlayer, addrX } from "./logic.js";
+import { zoneSpans, timelineRows, leavingOrder, traceRanges, TracePlayer, addrX,
+         migrationLabel } from "./logic.js";
 
 const W = 1000;
 
@@ -82,7 +83,9 @@ export function drawTimeline(state) {
       svg.appendChild(rect);
     });
   });
-  // pages migrated meanwhile: an arrow from the blocks down to the rest of the zone
+  // pages migrated meanwhile: an arrow from the block they left (its row,
+  // when the channel named it) down to the rest of memory, labelled with
+  // the blocks they landed in
   if (migrations.length) {
     const defs = el("svg:defs");
     const marker = el("svg:marker", { id: "tl-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
@@ -95,21 +98,26 @@ export function drawTimeline(state) {
     svg.appendChild(el("svg:line", { x1: 60, y1: ly, x2: W - 20, y2: ly, stroke: "#bbb",
                                      "stroke-dasharray": "3 3" }));
     for (const mg of migrations) {
-      svg.appendChild(el("svg:line", { x1: X(mg.ms), y1: 6, x2: X(mg.ms), y2: ly - 2, stroke: "#c0392b",
+      const k = rows.findIndex(r => r.id === mg.from);
+      const y1 = k >= 0 ? 4 + k * rowH + (rowH - 2) / 2 : 6;
+      const dests = (mg.dests || []).map(([id, n]) => `${id}:${n}`).join(",");
+      svg.appendChild(el("svg:line", { x1: X(mg.ms), y1, x2: X(mg.ms), y2: ly - 2, stroke: "#c0392b",
                                        "stroke-width": 1.5, "marker-end": "url(#tl-arrow)",
-                                       class: "migrated", "data-pages": mg.pages }));
-      const right = X(mg.ms) > W - 160;
+                                       class: "migrated", "data-pages": mg.pages,
+                                       "data-from": mg.from ?? "", "data-to": dests }));
+      const right = X(mg.ms) > W - 260;
       svg.appendChild(el("svg:text", { x: X(mg.ms) + (right ? -4 : 3), y: ly - 4, "font-size": 9,
                                        fill: "#c0392b", "text-anchor": right ? "end" : "start" },
-                         `${mg.pages} pages migrated`));
+                         migrationLabel(mg)));
     }
   }
   svg.appendChild(el("svg:text", { x: 60, y: height - 4, "font-size": 9 }, `${t0} ms`));
   svg.appendChild(el("svg:text", { x: W - 80, y: height - 4, "font-size": 9 }, `${t1} ms`));
   info.textContent = `${rows.length} blocks changed state; they left in this order: ` +
     (order.length ? order.map(i => `memory${i}`).join(", ") : "(none left)") +
-    (migrations.length ? `; ${migrations.reduce((a, m) => a + m.pages, 0)} pages migrated out ` +
-     "(to free pages elsewhere: which ones the channel does not say)" : "") + ".";
+    (migrations.length ? `; ${migrations.reduce((a, m) => a + m.pages, 0)} pages migrated out: ` +
+     migrations.map(m => (typeof m.from === "number" ? `memory${m.from}: ` : "") + migrationLabel(m))
+       .join("; ") : "") + ".";
 }
 
 // (d) pfn -> section -> vmemmap address -> the struct page's fields.

@@ -562,13 +562,30 @@ static void aml_event(unsigned slot, u64 value)
 		dimm_eject_request(slot);
 }
 
-/* The GPE 3 work: run \_GPE._E03 (or _L03), then handle its Notify()s in
- * order.  Context: (main). */
+/*
+ * The GPE 3 work: run \_GPE._E03 (or _L03), handle its Notify()s in order,
+ * and run it again while it notified anything.  One pass does not see every
+ * event: QEMU's MSCN reports one event per slot and pass (the insert bit
+ * before the remove bit), and QEMU raises the GPE once per event, so a
+ * device_del that comes before the guest scanned its device_add leaves the
+ * remove bit set behind one GPE that the insert used up.  A pass that
+ * notifies nothing means every bit the method looks at is clear.  Bounded,
+ * for firmware that notifies forever.  Context: (main).
+ */
+#define MEMHP_SCAN_PASSES	8
+
 static void memhp_scan(struct work *w)
 {
+	unsigned pass;
+
 	(void)w;
 	scans++;
-	memhp_aml_scan(GPE_MEMORY_HOTPLUG, aml_event);
+	for (pass = 0; pass < MEMHP_SCAN_PASSES; pass++) {
+		if (!memhp_aml_scan(GPE_MEMORY_HOTPLUG, aml_event))
+			return;
+	}
+	pr_warn("acpi-memhp: the GPE method still notified after %u passes: the rest waits for the next GPE",
+		pass);
 }
 
 /*

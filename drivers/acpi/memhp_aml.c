@@ -201,16 +201,17 @@ static void queue_notify(struct aml_node *dev, u64 value)
 	queue[queued++].value = value;
 }
 
-void memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value))
+unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value))
 {
 	char edge[12], level[12];
+	unsigned delivered = 0;
 
 	ksnprintf(edge, sizeof(edge), "\\_GPE._E%02X", gpe);
 	ksnprintf(level, sizeof(level), "\\_GPE._L%02X", gpe);
 	const char *m = aml_lookup(ns, NULL, edge) ? edge : aml_lookup(ns, NULL, level) ? level : NULL;
 	if (!m) {
 		pr_warn("acpi-memhp: no \\_GPE._E%02X or _L%02X method", gpe, gpe);
-		return;
+		return 0;
 	}
 	queued = 0;
 	queue_overflow = false;
@@ -225,6 +226,9 @@ void memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value))
 			(unsigned)ARRAY_SIZE(queue));
 	for (unsigned i = 0; i < queued; i++)
 		for (unsigned s = 0; s < MEMHP_AML_MAX_SLOTS; s++)
-			if (dev_of[s] == queue[i].dev)
+			if (dev_of[s] == queue[i].dev) {
 				event(s, queue[i].value);
+				delivered++;
+			}
+	return delivered;
 }

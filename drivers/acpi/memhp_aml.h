@@ -21,8 +21,8 @@ bool memhp_aml_present(unsigned slot);
 int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm);
 void memhp_aml_ost(unsigned slot, u32 event, u32 status);
 void memhp_aml_eject(unsigned slot);
-/* memhp_aml_scan() - run the GPE's method; each Notify(device, value) it
- * made is then handed to event(). */
-void memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value));
+/* memhp_aml_scan() - run the GPE's method once; each Notify(device, value)
+ * it made is then handed to event().  Returns how many were handed on. */
+unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value));
 
 #endif

@@ -302,6 +302,34 @@ HTEST(memhp_aml_insert_and_eject_through_qemus_dsdt)
 	unload();
 }
 
+/*
+ * device_del before the guest saw the device_add: QEMU has set the insert
+ * and the remove bit of the slot and raised GPE 3 twice before the scan
+ * ran, which the guest sees as one GPE.  QEMU's MSCN notifies one event
+ * per slot and pass (the insert first), so the scan must run the method
+ * again: the eject request comes while the add runs, waits for it, and
+ * the DIMM ends ejected with nothing left.
+ */
+HTEST(memhp_aml_insert_and_remove_in_one_gpe_both_handled)
+{
+	int logs = host_log_count;
+
+	machine();
+	acpi_memhp_init();
+	plug(1, 4 * GiB, 256 * MiB);
+	q.d[1].rmv = true;
+	gpe3();
+	CHECK(!q.d[1].ins && !q.d[1].rmv);
+	CHECK(ost_seen(1, 1, 0));
+	CHECK(ost_seen(1, 3, 0x84));
+	CHECK(host_log_seen("eject request while the DIMM is being added", logs));
+	CHECK(ost_seen(1, 0x103, 0));
+	CHECK_EQ(q.d[1].ejects, 1);
+	CHECK(!q.d[1].present);
+	CHECK(find_memory_block_by_id(4 * GiB / MEMORY_BLOCK_SIZE) == NULL);
+	unload();
+}
+
 /* A DIMM present at boot (cold-plugged, no event) is added by the init. */
 HTEST(memhp_aml_cold_plugged_dimm_is_added_at_init)
 {

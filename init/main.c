@@ -271,6 +271,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	acpi_resources_init();		/* /proc/iomem: APICs, HPET; /proc/ioports: ACPI blocks */
 	acpi_numa_cpus_init(boot_cpu.apic_id);	/* MADT CPUs on SRAT's nodes */
 	smp_init();			/* the other CPUs started; they idle */
+	mm_cpus_online_changed();	/* pcp high shared by the CPUs now online */
 	iomem_add_trampoline();		/* /proc/iomem: the page they started in */
 	vfs_init();			/* /proc files registered at link time */
 	vfs_set_chunk_source(vfs_chunk_from_buddy);	/* more nodes past the static ones */

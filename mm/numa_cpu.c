@@ -45,6 +45,7 @@ int numa_cpu_add(const struct numa_cpu *cpu)
 		return -ENOSPC;
 	}
 	numa_cpus[nr_cpus] = *cpu;
+	numa_cpus[nr_cpus].online = cpu->boot;	/* the boot CPU runs; APs once started */
 	if (cpu->boot && nr_cpus) {	/* the boot CPU is number 0 */
 		struct numa_cpu old0 = numa_cpus[0];
 
@@ -76,13 +77,44 @@ bool numa_cpu_get(unsigned cpu, struct numa_cpu *out)
 	if (!nr_cpus) {
 		if (cpu)
 			return false;
-		*out = (struct numa_cpu){ .pxm = -1, .nid = first_online_node(), .boot = true };
+		*out = (struct numa_cpu){ .pxm = -1, .nid = first_online_node(), .boot = true,
+					  .online = true };
 		return true;
 	}
 	if (cpu >= nr_cpus)
 		return false;
 	*out = numa_cpus[cpu];
 	return true;
+}
+
+void numa_cpu_set_online(unsigned cpu, bool online)
+{
+	if (cpu < nr_cpus)
+		numa_cpus[cpu].online = online;
+}
+
+/* Online CPUs with pcp lists; on node nid, or on any node when any_node. */
+static unsigned count_online(int nid, bool any_node)
+{
+	unsigned n = 0;
+	struct numa_cpu c;
+
+	for (unsigned cpu = 0; cpu < nr_numa_cpus() && cpu < MM_NR_CPUS; cpu++)
+		if (numa_cpu_get(cpu, &c) && c.online && (any_node || (nid != NUMA_NO_NODE && c.nid == nid)))
+			n++;
+	return n;
+}
+
+unsigned node_nr_online_cpus(int nid)
+{
+	return count_online(nid, false);
+}
+
+unsigned nr_online_numa_cpus(void)
+{
+	unsigned n = count_online(NUMA_NO_NODE, true);
+
+	return n ? n : 1;
 }
 
 /* Is CPU number cpu on node nid? */

@@ -38,6 +38,7 @@
 #include <mm/memory_hotplug.h>
 #include <mm/mechanisms.h>
 #include <mm/deferred_init.h>
+#include <mm/mm_init.h>
 #include "internal.h"
 #include <lib/string.h>
 #include <lib/errno.h>
@@ -669,6 +670,11 @@ void setup_per_zone_wmarks(void)
 	spin_lock(&wmark_lock);
 	wmarks_locked();
 	spin_unlock(&wmark_lock);
+}
+
+void mm_cpus_online_changed(void)
+{
+	setup_per_zone_wmarks();	/* the same watermarks; pcp sizes for the new CPU count */
 }
 
 /* Contract in buddy_internal.h. */

@@ -36,9 +36,12 @@
  *           1, then rounded to 2^n - 1 (rounddown_pow_of_two(batch * 1.5)
  *           - 1): 2^n values were found to alias badly in CPU caches.
  *           A zone of 2 GiB: min(512, 256) / 4 = 64 -> 96 -> 64 - 1 = 63.
- *   high  = the zone's low watermark divided by the CPUs local to the zone
- *           (one here), at least 4 * batch: full pcp lists then never push
- *           the zone below the low watermark by themselves.
+ *   high  = the zone's low watermark divided by the online CPUs of the
+ *           zone's node (all online CPUs if the node has none), at least
+ *           4 * batch: full pcp lists together then never push the zone
+ *           below the low watermark by themselves.  The APs come online
+ *           after the first watermarks, so init/main.c sets them again
+ *           once smp_init() has started them (high shrinks).
  * Before watermarks exist (early boot), batch is 1 and high 0, Linux's boot
  * pageset: every free goes straight through to the buddy.  Not modelled:
  * 6.1's adaptive free_factor (draining more when frees come without
@@ -52,6 +55,7 @@
  * Context: (boot) or (main).
  */
 #include "buddy_internal.h"
+#include <mm/numa_cpu.h>
 #include <lib/printk.h>
 
 void pcp_init_lists(struct zone *zone)
@@ -90,12 +94,15 @@ static int zone_batchsize(const struct zone *zone)
 
 void zone_pcp_init(struct zone *zone)
 {
-	/* Linux divides by the CPUs local to the zone's node; only CPU 0
-	 * allocates in the kernel today, so high stays what one CPU needs. */
-	const unsigned long nr_cpus = 1;
+	/* Linux's zone_highsize(): the CPUs of the zone's node share its low
+	 * watermark; a node without CPUs is shared by all online CPUs. */
+	unsigned long nr_cpus = zone->zone_pgdat ? node_nr_online_cpus(zone->zone_pgdat->node_id) : 0;
 	int batch = MAX(zone_batchsize(zone), 1);
-	int high = (int)(zone_wmark(zone, WMARK_LOW) / nr_cpus);
+	int high;
 
+	if (!nr_cpus)
+		nr_cpus = nr_online_numa_cpus();
+	high = (int)(zone_wmark(zone, WMARK_LOW) / nr_cpus);
 	/* under wmark_lock; each CPU reads its own under its pcp lock only */
 	for (unsigned cpu = 0; cpu < MM_NR_CPUS; cpu++) {
 		MM_WRITE_ONCE(zone_pcp(zone, cpu)->batch, batch);

@@ -300,6 +300,7 @@ static void start_ap(struct percpu *pc, u32 efer)
 		send_sipis(pc);
 	if (wait_online(pc, t0, SMP_START_TIMEOUT_MS)) {
 		pc->start_cycles = rdtsc() - t0;
+		numa_cpu_set_online(pc->cpu, true);	/* mm sizes the pcp lists by it */
 		return;
 	}
 	pc->tramp_stage = tparams->stage;

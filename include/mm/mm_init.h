@@ -65,6 +65,14 @@ struct mm_boot_stats {
 };
 extern struct mm_boot_stats mm_boot_stats;
 
+/*
+ * mm_cpus_online_changed() - CPUs came online (numa_cpu_set_online()):
+ * every zone's pcp high and batch are set again, high being the zone's low
+ * watermark shared by the online CPUs of its node (mm/pcp.c), as Linux's
+ * page_alloc_cpu_online() does.  Context: (main), after mm_setup().
+ */
+void mm_cpus_online_changed(void);
+
 /* mm_init_dump() - what mm_core_init did, for the `meminit` command. */
 void mm_init_dump(struct printer *p);
 

@@ -2,8 +2,10 @@
  * numa_cpu.h - which CPUs the firmware lists, and on which node each one is.
  *
  * mm's operations run on the boot CPU; the others, started by
- * arch/x86_64/smp.c from this table, idle, answer calls, and allocate and
- * free only in the `stress` command's loop (docs/smp.md).
+ * arch/x86_64/smp.c from this table (which marks each one online when it
+ * came up), idle, answer calls, and run mm in `stress`, `cpus alloc`,
+ * deferred init and drains (docs/smp.md).  The pcp sizes divide by the
+ * online CPUs of a node.
  * The ACPI driver fills this table at boot from the MADT (one entry per
  * enabled processor: local APIC or local x2APIC) and the SRAT's processor
  * affinity entries, and the views print it: `numa`, and
@@ -33,6 +35,8 @@ struct numa_cpu {
 	s32 pxm;		/* [c] SRAT proximity domain, -1 without processor affinity */
 	int nid;		/* [c] node, NUMA_NO_NODE if its domain has no memory node */
 	bool boot;		/* [c] the CPU memlab runs on */
+	bool online;		/* [c] running: the boot CPU from its numa_cpu_add(), an
+				 * AP once arch/x86_64/smp.c saw it come up */
 };
 
 /* numa_cpus_reset() - forget every CPU (the fallback of one CPU again). */
@@ -57,6 +61,22 @@ bool numa_cpus_listed(void);
 /* numa_cpu_get() - CPU number cpu (< nr_numa_cpus()), copied into *out;
  * false past the end.  The fallback CPU has hw_id 0, pxm -1. */
 bool numa_cpu_get(unsigned cpu, struct numa_cpu *out);
+
+/*
+ * numa_cpu_set_online() - CPU number cpu is running (or not): set by the
+ * arch's start-up once an AP said it is online.  Out of range is ignored.
+ * Context: boot.
+ */
+void numa_cpu_set_online(unsigned cpu, bool online);
+
+/*
+ * node_nr_online_cpus() - how many online CPUs with per-CPU page lists
+ * (numbers below MM_NR_CPUS) node nid has; nr_online_numa_cpus() - the
+ * same over every node (at least 1: the fallback CPU).  The pcp sizes
+ * divide by them (pcp.c).
+ */
+unsigned node_nr_online_cpus(int nid);
+unsigned nr_online_numa_cpus(void);
 
 /* node_has_cpus() - does node nid hold at least one listed CPU? */
 bool node_has_cpus(int nid);

@@ -9,6 +9,8 @@
 #include "buddy_fixture.h"
 #include "platform_stub.h"
 #include <mm/platform.h>
+#include <mm/mm_init.h>
+#include <mm/numa_cpu.h>
 #include <lib/errno.h>
 
 #define MiB		(1ULL << 20)
@@ -98,6 +100,71 @@ HTEST(watermarks_match_linux_6_1)
 	CHECK_EQ(zone_pcp(mov, 0)->high, 10267);
 	CHECK_EQ(totalreserve_pages, 25817);
 	CHECK_EQ(NODE_DATA(0)->totalreserve_pages, 25817);
+}
+
+/*
+ * pcp high with more CPUs (Linux's zone_highsize()): the same zones, the
+ * low watermark shared by the online CPUs of the zone's node.  Listed on
+ * node 0: the boot CPU, two APs that come online, one that never does;
+ * one online CPU on node 1 (no memory) does not count for node 0.  Four
+ * online CPUs on node 0: DMA32 3781 / 4 = 945, Movable 10267 / 4 = 2566,
+ * DMA 30 / 4 = 7 (at least 4 * batch 1).  The batch does not change.
+ */
+HTEST(pcp_high_is_shared_by_the_nodes_online_cpus)
+{
+	static const unsigned long managed[MAX_NR_ZONES] = {
+		[ZONE_DMA] = 3840, [ZONE_DMA32] = 482678, [ZONE_MOVABLE] = 1310720,
+	};
+	struct numa_cpu c = { .nid = 0, .pxm = -1 };
+	struct zone *dma32, *mov;
+
+	bf_machine(0);
+	fake_node(0, managed);
+	dma32 = zone_of(0, ZONE_DMA32);
+	mov = zone_of(0, ZONE_MOVABLE);
+	CHECK_EQ(set_min_free_kbytes(45056), 0);
+	numa_cpus_reset();
+	for (u32 i = 0; i < 5; i++) {
+		c.hw_id = i;
+		c.boot = i == 0;
+		c.nid = i == 4 ? NUMA_NO_NODE : 0;
+		CHECK_EQ(numa_cpu_add(&c), (int)i);
+	}
+	mm_cpus_online_changed();		/* only the boot CPU runs */
+	CHECK_EQ(node_nr_online_cpus(0), 1);
+	CHECK_EQ(zone_pcp(dma32, 0)->high, 3781);
+	numa_cpu_set_online(1, true);
+	numa_cpu_set_online(2, true);
+	numa_cpu_set_online(4, true);		/* on no node */
+	numa_cpu_set_online(99, true);		/* not listed: ignored */
+	mm_cpus_online_changed();
+	CHECK_EQ(node_nr_online_cpus(0), 3);	/* CPU 3 never came up */
+	CHECK_EQ(nr_online_numa_cpus(), 4);
+	CHECK_EQ(zone_pcp(dma32, 0)->high, 3781 / 3);
+	CHECK_EQ(zone_pcp(dma32, 2)->high, 3781 / 3);
+	CHECK_EQ(zone_pcp(mov, 1)->high, 10267 / 3);
+	CHECK_EQ(zone_pcp(dma32, 0)->batch, 63);
+	numa_cpu_set_online(3, true);
+	mm_cpus_online_changed();
+	CHECK_EQ(zone_pcp(dma32, 0)->high, 945);
+	CHECK_EQ(zone_pcp(mov, 0)->high, 2566);
+	CHECK_EQ(zone_pcp(zone_of(0, ZONE_DMA), 0)->high, 7);
+	CHECK_EQ(zone_pcp(zone_of(0, ZONE_DMA), 0)->batch, 1);
+	/* a zone whose node has no online CPU: every online CPU shares it */
+	numa_cpus_reset();
+	for (u32 i = 0; i < 2; i++) {
+		c.hw_id = i;
+		c.boot = i == 0;
+		c.nid = 1;
+		CHECK(numa_cpu_add(&c) >= 0);
+	}
+	numa_cpu_set_online(1, true);
+	mm_cpus_online_changed();
+	CHECK_EQ(node_nr_online_cpus(0), 0);
+	CHECK_EQ(zone_pcp(dma32, 0)->high, 3781 / 2);
+	numa_cpus_reset();
+	mm_cpus_online_changed();
+	CHECK_EQ(zone_pcp(dma32, 0)->high, 3781);	/* the fallback: one CPU */
 }
 
 /*

@@ -114,6 +114,15 @@ def test_smp_cpu_that_does_not_answer_is_skipped(boot):
     assert "ping: 3 of 3 online CPUs answered; on_each_cpu: 3 answered, 0 did not" in ping, ping
     _, rows, text = interrupts(m)
     assert len(rows["LOC"]) == 3, text
+    # pcp high is the low watermark shared by the 3 online CPUs (Linux's
+    # zone_highsize()), at least 4 * batch; CPU 2 never came up
+    zi = m.run("cat /proc/zoneinfo")
+    dma32 = zi.split("zone    DMA32")[1].split("\nNode ")[0]
+    low = int(re.search(r"^ +low +(\d+)$", dma32, re.M).group(1))
+    sets = re.findall(r"cpu: (\d+)\n +count: +\d+\n +high: +(\d+)\n +batch: +(\d+)", dma32)
+    assert sets, dma32
+    for cpu, high, batch in sets:
+        assert int(high) == max(low // 3, 4 * int(batch)), (cpu, low, dma32)
 
 
 def test_smp_not_present_cpus_are_not_started(boot):

@@ -219,8 +219,9 @@ static bool node_online_for_add(int nid)
 		zone->zone_pgdat = pgdat;
 		zone->name = zone_names[z];
 		zone->idx = (enum zone_type)z;
-		zone->zone_start_pfn = 0;
-		zone->spanned_pages = 0;
+		zone_span_write_begin(zone);
+		zone_span_set(zone, 0, 0);
+		zone_span_write_end(zone);
 		zone->present_pages = 0;
 		zone->present_early_pages = 0;
 		zone->cma_pages = 0;

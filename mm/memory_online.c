@@ -46,9 +46,11 @@ void resize_zone_range(struct zone *zone, u64 start_pfn, u64 nr_pages)
 	mem_hotplug_assert_held();
 	mem_resize_assert_held();
 
-	if (zone_is_empty(zone) || start_pfn < zone->zone_start_pfn)
-		zone->zone_start_pfn = start_pfn;
-	zone->spanned_pages = MAX(start_pfn + nr_pages, old_end_pfn) - zone->zone_start_pfn;
+	u64 start = zone_is_empty(zone) || start_pfn < zone->zone_start_pfn ? start_pfn : zone->zone_start_pfn;
+
+	zone_span_write_begin(zone);
+	zone_span_set(zone, start, MAX(start_pfn + nr_pages, old_end_pfn) - start);
+	zone_span_write_end(zone);
 }
 
 void resize_pgdat_range(struct pglist_data *pgdat, u64 start_pfn, u64 nr_pages)
@@ -100,8 +102,9 @@ static void shrink_zone_span(struct zone *zone, u64 start_pfn, u64 end_pfn)
 				break;
 			}
 		if (found != NO_PFN) {
-			zone->spanned_pages = zone_end - found;
-			zone->zone_start_pfn = found;
+			zone_span_write_begin(zone);
+			zone_span_set(zone, found, zone_end - found);
+			zone_span_write_end(zone);
 		}
 	} else if (end_pfn == zone_end_pfn(zone)) {
 		/* probe the last pfn of each subsection, going down */
@@ -111,14 +114,18 @@ static void shrink_zone_span(struct zone *zone, u64 start_pfn, u64 end_pfn)
 				found = probe_end - 1;
 				break;
 			}
-		if (found != NO_PFN)
-			zone->spanned_pages = found - zone->zone_start_pfn + 1;
+		if (found != NO_PFN) {
+			zone_span_write_begin(zone);
+			zone_span_set(zone, zone->zone_start_pfn, found - zone->zone_start_pfn + 1);
+			zone_span_write_end(zone);
+		}
 	} else {
 		return;		/* a hole in the middle */
 	}
 	if (found == NO_PFN) {
-		zone->zone_start_pfn = 0;
-		zone->spanned_pages = 0;
+		zone_span_write_begin(zone);
+		zone_span_set(zone, 0, 0);
+		zone_span_write_end(zone);
 	}
 }
 

@@ -241,8 +241,9 @@ static void device_span_recompute(int nid)
 		end = MAX(end, pgmap->start_pfn + pgmap->nr_pages);
 	}
 	mem_resize_lock();
-	zone->zone_start_pfn = end ? start : 0;
-	zone->spanned_pages = end ? end - start : 0;
+	zone_span_write_begin(zone);
+	zone_span_set(zone, end ? start : 0, end ? end - start : 0);
+	zone_span_write_end(zone);
 	update_pgdat_span(pgdat);
 	mem_resize_unlock();
 }

@@ -431,7 +431,9 @@ static void setup_zones(const struct mm_boot_params *bp)
 			zone->idx = (enum zone_type)z;
 			zone_init_free_lists(zone);
 			if (!pgdat->online) {
-				zone->zone_start_pfn = zone->spanned_pages = 0;
+				zone_span_write_begin(zone);
+				zone_span_set(zone, 0, 0);
+				zone_span_write_end(zone);
 				continue;
 			}
 			if (z <= ZONE_NORMAL) {
@@ -447,8 +449,9 @@ static void setup_zones(const struct mm_boot_params *bp)
 			}
 			if (start >= end)
 				start = end = 0;
-			zone->zone_start_pfn = start;
-			zone->spanned_pages = end - start;
+			zone_span_write_begin(zone);
+			zone_span_set(zone, start, end - start);
+			zone_span_write_end(zone);
 			zone->present_pages = memory_pages_in(nid, start, end);
 			zone->present_early_pages = zone->present_pages;
 		}

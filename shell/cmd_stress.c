@@ -31,8 +31,8 @@
  * online and offline (entries whole, a sequence count: a walk that failed
  * during a rebuild walks again, mmzone.h); a zone's watermarks,
  * lowmem_reserve and managed_pages, read by the watermark check (atomic
- * snapshots); and, not made safe yet (no zone span seqlock), the spans
- * that the free path's checks use.  deferred_grow_zone() is safe on an AP
+ * snapshots); and the spans that the free path's checks use (read
+ * through the zone span seqlock, zone_spans_pfn(): mmzone.h).  deferred_grow_zone() is safe on an AP
  * (its sections are claimed, mm/deferred_init.c), but the run still waits
  * for deferred init to finish: its sections would raise the free pages
  * the accounting check compares.  The log has its own lock, so an AP's

@@ -37,6 +37,9 @@
  *   [n]  mem_resize_lock (below): contiguity and deferred init's state.
  *        Spans are "[h] [n]": written with both held, so a reader holding
  *        either (hotplug or deferred init) sees them whole.
+ *   [s]  the zone span seqlock (span_seq, below): a zone's span is also
+ *        written inside it, so a reader with no lock (an AP's free path)
+ *        reads start and length from one moment (zone_spans_pfn()).
  *   [w]  wmark_lock (mm/page_alloc.c): watermarks, lowmem_reserve,
  *        totalreserve_pages, pcp batch and high, written by one watermark
  *        computation at a time.
@@ -145,8 +148,9 @@ struct zone {
 	struct pglist_data *zone_pgdat;	/* [c] the node */
 	const char *name;		/* [c] "DMA", "DMA32", "Normal", "Movable", "Device" */
 	enum zone_type idx;		/* [c] position in node_zones[] */
-	unsigned long zone_start_pfn;	/* [h] [n] first pfn of the span */
-	unsigned long spanned_pages;	/* [h] [n] span, holes included; 0 = empty zone */
+	unsigned long zone_start_pfn;	/* [h] [n] [s] first pfn of the span */
+	unsigned long spanned_pages;	/* [h] [n] [s] span, holes included; 0 = empty zone */
+	u32 span_seq;			/* [h] [n] odd while the span changes (atomic): the zone span seqlock */
 	unsigned long present_pages;	/* [h] pages with memory in the span */
 	unsigned long present_early_pages; /* [h] of which present since boot */
 	unsigned long managed_pages;	/* [z] given to the buddy (written with MM_WRITE_ONCE: read without the lock) */
@@ -164,12 +168,57 @@ struct zone {
 	struct zone_numa_events numa;	/* [a] NUMA allocation events */
 };
 
-static inline unsigned long zone_end_pfn(const struct zone *z)
+/*
+ * The zone span seqlock ([s] above; Linux's zone->span_seqlock).  A span
+ * changes only under mem_hotplug_lock and mem_resize_lock, between
+ * zone_span_write_begin() and zone_span_write_end(), each field stored
+ * whole (zone_span_set()).  A reader holding neither lock, an AP's free
+ * path checking that a buddy lies in the zone, reads the start and the
+ * length between zone_span_read_begin() (which waits out a change in
+ * progress) and zone_span_read_retry() (true if one overlapped: read
+ * again), so it never pairs a new start with an old length
+ * (zone_spans_pfn()).  Readers under either lock read the fields directly.
+ */
+static inline void zone_span_write_begin(struct zone *z)
 {
-	return z->zone_start_pfn + z->spanned_pages;
+	__atomic_store_n(&z->span_seq, z->span_seq + 1, __ATOMIC_RELAXED);
 }
 
-static inline bool zone_is_empty(const struct zone *z) { return z->spanned_pages == 0; }
+static inline void zone_span_write_end(struct zone *z)
+{
+	__atomic_store_n(&z->span_seq, z->span_seq + 1, __ATOMIC_RELEASE);
+}
+
+/* zone_span_set() - the new span; between write_begin and write_end.  The
+ * release stores keep the odd count before them: a reader that sees a new
+ * field sees the count moved. */
+static inline void zone_span_set(struct zone *z, unsigned long start_pfn, unsigned long spanned)
+{
+	__atomic_store_n(&z->zone_start_pfn, start_pfn, __ATOMIC_RELEASE);
+	__atomic_store_n(&z->spanned_pages, spanned, __ATOMIC_RELEASE);
+}
+
+static inline u32 zone_span_read_begin(const struct zone *z)
+{
+	u32 seq;
+
+	while ((seq = __atomic_load_n(&z->span_seq, __ATOMIC_ACQUIRE)) & 1)
+		lock_cpu_relax();
+	return seq;
+}
+
+/* The fields were read with acquire loads, so this load comes after them. */
+static inline bool zone_span_read_retry(const struct zone *z, u32 seq)
+{
+	return __atomic_load_n(&z->span_seq, __ATOMIC_RELAXED) != seq;
+}
+
+static inline unsigned long zone_end_pfn(const struct zone *z)
+{
+	return MM_READ_ONCE(z->zone_start_pfn) + MM_READ_ONCE(z->spanned_pages);
+}
+
+static inline bool zone_is_empty(const struct zone *z) { return MM_READ_ONCE(z->spanned_pages) == 0; }
 static inline bool populated_zone(const struct zone *z) { return z->present_pages != 0; }
 static inline bool managed_zone(const struct zone *z) { return MM_READ_ONCE(z->managed_pages) != 0; }
 /* zone_wmark() - watermark i of z, read without wmark_lock (the allocator's
@@ -179,9 +228,18 @@ static inline unsigned long zone_wmark(const struct zone *z, int i)
 	return MM_READ_ONCE(z->watermark[i]);
 }
 
+/* zone_spans_pfn() - is pfn inside z's span?  Any CPU, no lock needed. */
 static inline bool zone_spans_pfn(const struct zone *z, u64 pfn)
 {
-	return pfn >= z->zone_start_pfn && pfn < zone_end_pfn(z);
+	unsigned long start, spanned;
+	u32 seq;
+
+	do {
+		seq = zone_span_read_begin(z);
+		start = __atomic_load_n(&z->zone_start_pfn, __ATOMIC_ACQUIRE);
+		spanned = __atomic_load_n(&z->spanned_pages, __ATOMIC_ACQUIRE);
+	} while (zone_span_read_retry(z, seq));
+	return pfn >= start && pfn < start + spanned;
 }
 
 /* A zonelist: the zones to try for an allocation, best first. */

@@ -186,7 +186,7 @@ static void *mm_worker(void *p)
 				a->failed++;
 				continue;
 			}
-			claim(a, page_to_pfn(page) - tz->zone_start_pfn, order, true);
+			claim(a, page_to_pfn(page) - MM_READ_ONCE(tz->zone_start_pfn), order, true);
 			held[nr] = page;
 			order_of[nr++] = order;
 			a->allocs++;
@@ -194,7 +194,7 @@ static void *mm_worker(void *p)
 		} else if (nr) {
 			unsigned i = (unsigned)((x >> 16) % nr);
 
-			claim(a, page_to_pfn(held[i]) - tz->zone_start_pfn, order_of[i], false);
+			claim(a, page_to_pfn(held[i]) - MM_READ_ONCE(tz->zone_start_pfn), order_of[i], false);
 			if (mm_free(held[i], order_of[i]))
 				a->problems++;
 			a->frees++;
@@ -336,6 +336,79 @@ HTEST(tsan_movable_and_unmovable_on_three_cpus_with_a_drainer)
 HTEST(tsan_alloc_pages_while_zonelists_are_rebuilt)
 {
 	mm_run_with(true, false, rebuild_worker);
+}
+
+/*
+ * The zone span seqlock.  span_worker changes spans as online and offline
+ * do (inside zone_span_write_begin/end): the allocators' zone grows past
+ * its memory and back (their free path's zone_spans_pfn() reads it with
+ * no lock), and a second, unused zone flips between [1000, 2000) and
+ * [5000, 5010), its two fields stored apart with a yield between them,
+ * while a prober thread asks it about pfn 5500.  A reader that paired one
+ * state's start with the other's length would see [5000, 6000) and find
+ * pfn 5500 in it; none may.
+ */
+static struct zone span_flip;
+static unsigned span_torn;		/* probes that saw a torn span (atomic) */
+static bool span_stop;			/* the allocators are done (atomic) */
+
+static void *span_prober(void *p)
+{
+	host_cpu = 0;		/* the test's own CPU, idle meanwhile; it takes no lock */
+	while (!__atomic_load_n(&span_stop, __ATOMIC_ACQUIRE))
+		for (unsigned i = 0; i < 64; i++)
+			if (zone_spans_pfn(&span_flip, 5500))
+				__atomic_fetch_add(&span_torn, 1, __ATOMIC_RELAXED);
+	return p;
+}
+
+static void *span_worker(void *p)
+{
+	pthread_t prober;
+
+	host_cpu = DRAIN_CPU;
+	span_torn = 0;
+	span_stop = false;
+	zone_span_write_begin(&span_flip);
+	zone_span_set(&span_flip, 1000, 1000);
+	zone_span_write_end(&span_flip);
+	CHECK_EQ(pthread_create(&prober, NULL, span_prober, NULL), 0);
+	for (unsigned i = 0; i < DRAINS * 8; i++) {
+		bool big = i & 1;
+
+		zone_span_write_begin(tz);
+		zone_span_set(tz, 0, big ? 2 * ZONE_PAGES : ZONE_PAGES);
+		zone_span_write_end(tz);
+		zone_span_write_begin(&span_flip);
+		if (big) {
+			__atomic_store_n(&span_flip.zone_start_pfn, 5000, __ATOMIC_RELEASE);
+			sched_yield();		/* the widest window for a torn read */
+			__atomic_store_n(&span_flip.spanned_pages, 10, __ATOMIC_RELEASE);
+		} else {
+			__atomic_store_n(&span_flip.zone_start_pfn, 1000, __ATOMIC_RELEASE);
+			sched_yield();
+			__atomic_store_n(&span_flip.spanned_pages, 1000, __ATOMIC_RELEASE);
+		}
+		zone_span_write_end(&span_flip);
+		if (zone_spans_pfn(&span_flip, 5500))
+			__atomic_fetch_add(&span_torn, 1, __ATOMIC_RELAXED);
+	}
+	zone_span_write_begin(tz);
+	zone_span_set(tz, 0, ZONE_PAGES);
+	zone_span_write_end(tz);
+	__atomic_store_n(&span_stop, true, __ATOMIC_RELEASE);
+	pthread_join(prober, NULL);
+	return p;
+}
+
+/* Spans change (grow past the memory and back, as online and offline do)
+ * while three CPUs allocate and free in the zone: nothing races, every
+ * page is accounted, and no reader sees a start without its length. */
+HTEST(tsan_zone_spans_change_while_cpus_allocate)
+{
+	mm_run_with(true, false, span_worker);
+	CHECK_EQ(span_torn, 0);
+	CHECK_EQ(tz->span_seq & 1, 0);
 }
 
 /* ---- deferred memmap init on several CPUs ----------------------------------- */

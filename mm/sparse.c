@@ -189,6 +189,14 @@ static u64 *pageblock_word(u64 pfn, unsigned *shift)
 	return &ms->pageblock_flags[idx * PB_BITS / 64];
 }
 
+/* Bumped by every write that changes a pageblock's flags (any CPU). */
+static u64 pageblock_flags_gen;
+
+u64 pageblock_flags_generation(void)
+{
+	return __atomic_load_n(&pageblock_flags_gen, __ATOMIC_RELAXED);
+}
+
 int get_pageblock_migratetype(u64 pfn)
 {
 	unsigned shift;
@@ -212,6 +220,8 @@ void set_pageblock_migratetype(u64 pfn, int migratetype)
 		new = (old & ~((u64)PB_MIGRATETYPE_MASK << shift)) | ((u64)migratetype << shift);
 	while (!__atomic_compare_exchange_n(w, &old, new, false, __ATOMIC_RELAXED,
 					    __ATOMIC_RELAXED));
+	if (new != old)
+		__atomic_fetch_add(&pageblock_flags_gen, 1, __ATOMIC_RELAXED);
 }
 
 bool get_pageblock_isolate(u64 pfn)
@@ -227,10 +237,15 @@ void set_pageblock_isolate(u64 pfn, bool isolated)
 	unsigned shift;
 	u64 *w = pageblock_word(pfn, &shift);
 
+	u64 bit = (u64)PB_MIGRATE_ISOLATE_BIT << shift;
+	u64 was;
+
 	if (isolated)
-		__atomic_fetch_or(w, (u64)PB_MIGRATE_ISOLATE_BIT << shift, __ATOMIC_RELAXED);
+		was = __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
 	else
-		__atomic_fetch_and(w, ~((u64)PB_MIGRATE_ISOLATE_BIT << shift), __ATOMIC_RELAXED);
+		was = __atomic_fetch_and(w, ~bit, __ATOMIC_RELAXED);
+	if (!(was & bit) != !isolated)
+		__atomic_fetch_add(&pageblock_flags_gen, 1, __ATOMIC_RELAXED);
 }
 
 bool sparse_next_present(u64 *section_nr)

@@ -43,6 +43,7 @@
 #include <lib/string.h>
 #include <mm/gfp.h>
 #include <mm/mechanisms.h>
+#include <shell/mm_handles.h>
 #include <views/view_proto.h>
 #include "internal.h"
 
@@ -536,6 +537,7 @@ static struct poller view_poller = { .fn = view_poll, .name = "view channel", .p
 
 void view_channel_init(void)
 {
+	view_set_handle_lookup(mm_handle_of);	/* the page message names handles */
 	if (!serial_aux_init()) {
 		pr_info("view: no COM2: the view channel is off");
 		return;

@@ -171,6 +171,7 @@ int view_write_page(struct json_writer *w, const struct view_request *r, u64 ms,
 	json_kv_string(w, "pageblock_mt", migratetype_name(get_pageblock_migratetype(pfn)));
 	json_kv_bool(w, "isolated", get_pageblock_isolate(pfn));
 	write_free_state(w, pfn);
+	view_write_page_owner(w, pfn, page);
 	json_object_end(w);
 	put_online_mems();
 	return 0;

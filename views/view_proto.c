@@ -18,8 +18,10 @@
 #include <lib/printer.h>
 #include <lib/string.h>
 #include <mm/buddy.h>
+#include <mm/memblock.h>
 #include <mm/memory_hotplug.h>
 #include <mm/memremap.h>
+#include <mm/migrate.h>
 #include <mm/mechanisms.h>
 #include <mm/mmzone.h>
 #include <mm/sparse.h>
@@ -528,6 +530,97 @@ void view_write_error(struct json_writer *w, const struct view_request *r, const
 	json_object_end(w);
 }
 
+/* ---- a page's owner ---------------------------------------------------------- */
+
+/*
+ * The page message's owner: who the page belongs to, in the order `page
+ * PFN` looks (a free block first, then what page->owner names, then what
+ * the flags say).  Kinds: "buddy" (in a free block), "pcp" (on a per-CPU
+ * list), "own_memmap" (memmap_on_memory: its block's own struct pages),
+ * "devmem" (a device range's page), "handle" (a shell handle's block),
+ * "memmap" (the memmap of a hot-added block), "movable" (another movable
+ * owner), "other" (an owner memlab cannot name), "hole" (a hole in boot
+ * memory), "reserved" (reserved at boot: the kernel, the memmap,
+ * firmware), "kernel" (allocated, no owner recorded: page tables, the
+ * file tree's chunks, ...), "none" (no owner, no reference).
+ */
+static unsigned long (*handle_lookup)(const struct page *page);
+
+void view_set_handle_lookup(unsigned long (*fn)(const struct page *page))
+{
+	handle_lookup = fn;
+}
+
+void view_write_page_owner(struct json_writer *w, u64 pfn, const struct page *page)
+{
+	const struct movable_owner *mo = page_movable_owner(page);
+	const struct memory_block *mem = memmap_on_memory_block_of(pfn);
+	unsigned order = 0;
+	u64 head = NO_PFN;
+	const char *kind;
+	char text[128];
+	bool index = false;
+
+	if (free_block_at(pfn, FREE_BLOCK_BUDDY, &order) ||
+	    (head = free_block_containing(pfn, &order)) != NO_PFN) {
+		kind = "buddy";
+		ksnprintf(text, sizeof(text), "free: in the buddy, order-%u block at pfn 0x%llx",
+			  order, (unsigned long long)(head == NO_PFN ? pfn : head));
+	} else if (free_block_at(pfn, FREE_BLOCK_PCP, &order)) {
+		kind = "pcp";
+		ksnprintf(text, sizeof(text), "free: on a per-CPU list (order %u), allocated "
+			  "as far as the counters go", order);
+	} else if (mem) {
+		kind = "own_memmap";
+		ksnprintf(text, sizeof(text), "memory%llu's own memmap (memmap_on_memory)",
+			  (unsigned long long)mem->block_id);
+	} else if (page->owner && page_zonenum(page) == ZONE_DEVICE) {
+		const struct dev_pagemap *pgmap = page->owner;
+
+		kind = "devmem";
+		ksnprintf(text, sizeof(text), "devmem%d (device range [0x%llx-0x%llx))", pgmap->id,
+			  (unsigned long long)pgmap->start_pfn,
+			  (unsigned long long)(pgmap->start_pfn + pgmap->nr_pages));
+	} else if (handle_lookup && handle_lookup(page)) {
+		kind = "handle";	/* movable or not: the shell knows its blocks */
+		index = true;
+		ksnprintf(text, sizeof(text), "shell handle %lu (alloc)", handle_lookup(page));
+	} else if (mo) {
+		const char *name = mo->ops && mo->ops->name ? mo->ops->name : "unnamed";
+
+		index = true;
+		if (!strcmp(name, "memmap of a hot-added block")) {
+			kind = "memmap";
+			ksnprintf(text, sizeof(text), "the memmap of a hot-added block (section %lu)",
+				  page->index);
+		} else {
+			kind = "movable";
+			ksnprintf(text, sizeof(text), "%s, movable (index %lu)", name, page->index);
+		}
+	} else if (page->owner) {
+		kind = "other";
+		index = true;
+		ksnprintf(text, sizeof(text), "an owner at %p (index %lu)", page->owner, page->index);
+	} else if (PageReserved(page) && early_section(__pfn_to_section(pfn)) &&
+		   !memblock_is_memory(&memblock, PFN_PHYS(pfn))) {
+		kind = "hole";
+		ksnprintf(text, sizeof(text), "none: a hole in boot memory, initialised as reserved");
+	} else if (PageReserved(page)) {
+		kind = "reserved";
+		ksnprintf(text, sizeof(text), "reserved at boot (kernel, memmap, firmware or tables)");
+	} else if (page->refcount > 0) {
+		kind = "kernel";
+		ksnprintf(text, sizeof(text), "allocated, no owner recorded (the kernel's own)");
+	} else {
+		kind = "none";
+		ksnprintf(text, sizeof(text), "none");
+	}
+	json_kv_string(w, "owner_kind", kind);
+	json_kv_string(w, "owner", text);
+	if (index)
+		json_kv_u64(w, "owner_index", page->index);
+}
+
 /* ---- signatures ------------------------------------------------------------ */
 
 /* One step of FNV-1a over a 64-bit word. */
@@ -542,7 +635,9 @@ static u64 mix(u64 h, u64 v)
 
 u64 view_zones_signature(void)
 {
-	u64 h = FNV_BASIS;
+	/* the pageblock map follows the zones' updates: a migratetype or an
+	 * isolate bit that changed alone moves the signature too */
+	u64 h = mix(FNV_BASIS, pageblock_flags_generation());
 	int nid;
 
 	for_each_online_node(nid) {

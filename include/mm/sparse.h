@@ -149,6 +149,16 @@ int get_pageblock_migratetype(u64 pfn);
 bool get_pageblock_isolate(u64 pfn);
 
 /*
+ * pageblock_flags_generation() - a number that changes whenever any
+ * pageblock's migratetype or isolate bit does (a write of the value it
+ * already has changes nothing): the view channel's zones signature, so a
+ * pageblock that changes type without any free count moving (a steal of
+ * a block whose free pages move lists, an isolation) is still sent.
+ * Context: any; a relaxed read.
+ */
+u64 pageblock_flags_generation(void);
+
+/*
  * sparse_memmap_at() - does a section's memmap (its 2 MiB of struct pages)
  * live in the pfns [start_pfn, end_pfn)?  Then *section_nr is the first
  * such section and the result true.  Context: (main).

@@ -18,6 +18,8 @@
 
 #include <lib/json.h>
 
+struct page;
+
 #define VIEW_PROTO_VERSION	2
 #define VIEW_LINE_MAX		512	/* a request longer than this is refused */
 #define VIEW_MAX_COUNT		1024	/* blocks one alloc or free request may ask for */
@@ -82,6 +84,18 @@ int view_write_pageblocks(struct json_writer *w, const struct view_request *r, u
 			  char *why, size_t size);
 int view_write_page(struct json_writer *w, const struct view_request *r, u64 ms,
 		    char *why, size_t size);
+/*
+ * view_write_page_owner() - the page message's "owner_kind", "owner" (a
+ * sentence) and, when page->owner names one, "owner_index" (page->index):
+ * who holds the page at pfn (free in the buddy or on a pcp list, a
+ * handle, a hot-added block's memmap, a device range, ...; docs/view.md).
+ * Context: (main), the hotplug lock held for reading.
+ */
+void view_write_page_owner(struct json_writer *w, u64 pfn, const struct page *page);
+/* view_set_handle_lookup() - how the owner names a shell handle's page: fn
+ * returns the handle's id, or 0 (the shell's mm_handle_of(): views/ does
+ * not reach into shell/).  Context: (boot). */
+void view_set_handle_lookup(unsigned long (*fn)(const struct page *page));
 void view_write_ops(struct json_writer *w, const struct view_request *r, u64 ms);
 u64 view_ops_signature(void);
 

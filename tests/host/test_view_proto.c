@@ -169,3 +169,99 @@ HTEST(view_messages_of_a_zone)
 	CHECK_STREQ(text, "{\"v\":2,\"type\":\"error\",\"why\":\"line \\\"too\\\" long\",\"tag\":4}");
 	NODE_DATA(0)->online = false;
 }
+
+/* A pageblock that changes type with no free count moving (the free pages
+ * move lists, or the block is isolated) still moves the zones signature:
+ * the channel's poller sends the zones, and the page redraws its map. */
+HTEST(view_zones_signature_follows_pageblock_types)
+{
+	struct zone *z = &NODE_DATA(0)->node_zones[ZONE_NORMAL];
+	u64 sig, free;
+
+	bf_machine(64ULL << 20);
+	bf_zone_init(z, 0, ZONE_NORMAL, 0, 3072, MIGRATE_MOVABLE);
+	bf_handover(z, 0, 3072);
+	NODE_DATA(0)->online = true;
+	sig = view_zones_signature();
+	free = zone_nr_free_pages(z);
+	bf_set_pageblock_migratetype(z, 512, MIGRATE_MOVABLE);	/* the type it has */
+	CHECK_EQ(view_zones_signature(), sig);
+	bf_set_pageblock_migratetype(z, 512, MIGRATE_UNMOVABLE);
+	CHECK_EQ(zone_nr_free_pages(z), free);			/* no count moved */
+	CHECK_EQ((u64)get_pageblock_migratetype(512), (u64)MIGRATE_UNMOVABLE);
+	CHECK(view_zones_signature() != sig);
+	sig = view_zones_signature();
+	CHECK_EQ(view_zones_signature(), sig);
+	bf_isolate_pageblock(z, 1024, true);
+	CHECK(view_zones_signature() != sig);
+	sig = view_zones_signature();
+	bf_isolate_pageblock(z, 1024, false);
+	CHECK(view_zones_signature() != sig);
+	NODE_DATA(0)->online = false;
+}
+
+static const struct movable_operations test_handle_ops = { .name = "shell handle" };
+static struct movable_owner test_handle = { .ops = &test_handle_ops };
+static const struct page *test_handle_page;
+
+/* The shell's mm_handle_of() for the test: handle 7 holds test_handle_page. */
+static unsigned long test_handle_of(const struct page *page)
+{
+	return page == test_handle_page ? 7 : 0;
+}
+
+/* The page message's owner: free in the buddy (head or inside), a shell
+ * handle's block (by the movable owner's name, with its index), the
+ * kernel's own (a reference, no owner), reserved at boot, nobody. */
+HTEST(view_page_owner)
+{
+	struct zone *z = &NODE_DATA(0)->node_zones[ZONE_NORMAL];
+	static char text[512];
+	struct buf_printer bp;
+	struct json_writer w;
+	struct page *page;
+
+	bf_machine(64ULL << 20);
+	bf_zone_init(z, 0, ZONE_NORMAL, 0, 3072, MIGRATE_MOVABLE);
+	bf_handover(z, 0, 3072);
+#define OWNER(pfn) do {							\
+		buf_printer_init(&bp, text, sizeof(text));		\
+		json_writer_init(&w, &bp.p);				\
+		json_object_begin(&w);					\
+		view_write_page_owner(&w, (pfn), pfn_to_page(pfn));	\
+		json_object_end(&w);					\
+		CHECK(!w.error && !bp.overflow);			\
+	} while (0)
+	OWNER(1029);
+	CHECK_STREQ(text, "{\"owner_kind\":\"buddy\",\"owner\":\"free: in the buddy, order-10 "
+		    "block at pfn 0x400\"}");
+	OWNER(2048);
+	CHECK_STREQ(text, "{\"owner_kind\":\"buddy\",\"owner\":\"free: in the buddy, order-10 "
+		    "block at pfn 0x800\"}");
+	page = bf_rmqueue_smallest(z, 0, MIGRATE_MOVABLE);
+	CHECK(page != NULL);
+	page->refcount = 1;
+	OWNER(page_to_pfn(page));
+	CHECK_STREQ(text, "{\"owner_kind\":\"kernel\",\"owner\":\"allocated, no owner recorded "
+		    "(the kernel's own)\"}");
+	set_block_owner(page, 0, &test_handle, 7);	/* a movable owner memlab can name */
+	OWNER(page_to_pfn(page));
+	CHECK_STREQ(text, "{\"owner_kind\":\"movable\",\"owner\":\"shell handle, movable "
+		    "(index 7)\",\"owner_index\":7}");
+	set_block_owner(page, 0, NULL, 7);		/* an unmovable handle: index only */
+	test_handle_page = page;
+	view_set_handle_lookup(test_handle_of);		/* the shell tells */
+	OWNER(page_to_pfn(page));
+	CHECK_STREQ(text, "{\"owner_kind\":\"handle\",\"owner\":\"shell handle 7 (alloc)\","
+		    "\"owner_index\":7}");
+	view_set_handle_lookup(NULL);
+	set_block_owner(page, 0, NULL, 0);
+	page->refcount = 0;
+	OWNER(page_to_pfn(page));
+	CHECK_STREQ(text, "{\"owner_kind\":\"none\",\"owner\":\"none\"}");
+	page->flags |= 1UL << PG_reserved;
+	OWNER(page_to_pfn(page));
+	CHECK(strstr(text, "\"owner_kind\":\"reserved\"") || strstr(text, "\"owner_kind\":\"hole\""));
+	page->flags &= ~(1UL << PG_reserved);
+#undef OWNER
+}

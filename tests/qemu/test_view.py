@@ -11,7 +11,7 @@ shell's own numbers in the same run:
     stream; the page says memlab is gone once it powered off;
   - the pageblock map is `buddy map`'s letters, the pagetypeinfo chart is
     /proc/pagetypeinfo's rows, the pcp picture is zoneinfo's count;
-  - a pfn's struct page chain is `page PFN`'s; the trace player gets the
+  - a pfn's struct page chain is `page PFN`'s, its owner too; the trace player gets the
     steps `trace` prints; an offline block is a hole in its zone's span; a
     DIMM's eject is a timeline of its blocks leaving, highest first.
 The pictures are saved under build/ (and, with MEMLAB_UPDATE_DOCS=1, into
@@ -214,6 +214,19 @@ def test_struct_page_chain_is_page_pfn(viewed):
     assert f"section:    {p['section']} " in out, out
     bad = mv.post("api/page", {"pfn": 1 << 40})
     assert not bad["ok"] and "no memmap" in bad["error"], bad
+    # the owner: free in the buddy, then a shell handle's, on the page too
+    assert p["owner_kind"] == "buddy" and p["owner"].startswith("free: in the buddy"), p
+    assert "free:       inside the order-" in out or "free:       heads" in out, out
+    got = re.search(r"handle (\d+): pfn (0x[0-9a-f]+) order 0", hotplug.sh(m, "alloc 0"))
+    handle, pfn = int(got.group(1)), int(got.group(2), 16)
+    p = mv.post("api/page", {"pfn": pfn})["page"]
+    assert (p["owner_kind"], p["owner"], p["owner_index"]) == (
+        "handle", f"shell handle {handle} (alloc)", handle), p
+    assert f"owner:      handle {handle} (index {handle})" in hotplug.sh(m, f"page {pfn:#x}")
+    dom = mv.dom(query=f"once=1&pfn={pfn}")
+    chain = re.search(r'<div id="chain"([^>]*)>(.*?)</div>\s*</', dom, re.S)
+    assert chain and 'data-owner="handle"' in chain.group(1), dom[-3000:]
+    assert f"shell handle {handle} (alloc)" in chain.group(2), chain.group(2)
 
 
 def test_trace_player_and_zone_span_holes(viewed):

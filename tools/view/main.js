@@ -37,12 +37,6 @@ async function post(url, body) {
   }
 }
 
-const map = new PageblockMap(document.getElementById("pbmap"), document.getElementById("pbmap-info"),
-  async (pfn) => {
-    const j = await post("/api/page", { pfn });
-    drawChain(j.page, j.ok ? null : `pfn ${hex(pfn)}: ${j.error}`);
-  });
-const trace = new TraceView(map, post);
 
 function drawTable() {
   const tb = document.getElementById("blocks");
@@ -137,11 +131,20 @@ function listen() {
 
 const params = new URLSearchParams(location.search);
 if (params.has("log")) document.getElementById("logscale").checked = opts.log = true;
-// ?step=N: the trace player on step N (1 is the first), for a picture
-fetch("state").then(r => r.json()).then(s => {
+// ?step=N: the trace player on step N (1 is the first), for a picture;
+// ?pfn=N: the struct page chain of pfn N, as a click on its pageblock shows it
+async function showPfn(pfn) {
+  const j = await post("/api/page", { pfn });
+  drawChain(j.page, j.ok ? null : `pfn ${hex(pfn)}: ${j.error}`);
+}
+const map = new PageblockMap(document.getElementById("pbmap"), document.getElementById("pbmap-info"),
+  showPfn);
+const trace = new TraceView(map, post);
+fetch("state").then(r => r.json()).then(async s => {
   state = s;
   draw();
   if (params.has("step")) { trace.player.seek((parseInt(params.get("step"), 10) || 1) - 1); trace.show(); }
+  if (params.has("pfn")) await showPfn(Number(params.get("pfn")));
 })
   .catch(() => setStatus("nopage", "memview is gone"))
   .finally(() => { if (!params.has("once")) listen(); });

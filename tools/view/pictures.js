@@ -120,7 +120,7 @@ export function drawTimeline(state) {
        .join("; ") : "") + ".";
 }
 
-// (d) pfn -> section -> vmemmap address -> the struct page's fields.
+// (d) pfn -> section -> vmemmap address -> the struct page's fields -> its owner.
 export function drawChain(p, error) {
   const div = document.getElementById("chain");
   div.replaceChildren();
@@ -148,6 +148,10 @@ export function drawChain(p, error) {
        p.free === "pcp" ? `on a per-CPU list (order ${p.free_order})` :
        p.free === "inside" ? `inside the free order-${p.free_order} block at ${hex(p.free_head_pfn)}` :
        "allocated (in no free block)", `pageblock ${p.pageblock_mt}${p.isolated ? ", isolated" : ""}`);
+  if (p.owner !== undefined) {      // protocol 2 of an older memlab has no owner
+    div.dataset.owner = p.owner_kind;
+    step("owner", p.owner, p.owner_index !== undefined ? `(page->index ${p.owner_index})` : "");
+  }
 }
 
 // The trace player: the steps memview recorded, one at a time.

@@ -189,12 +189,12 @@ static u64 *pageblock_word(u64 pfn, unsigned *shift)
 	return &ms->pageblock_flags[idx * PB_BITS / 64];
 }
 
-/* Bumped by every write that changes a pageblock's flags (any CPU). */
+/* Bumped by every write that changes a pageblock's flags, any CPU. [a] */
 static u64 pageblock_flags_gen;
 
 u64 pageblock_flags_generation(void)
 {
-	return __atomic_load_n(&pageblock_flags_gen, __ATOMIC_RELAXED);
+	return MM_READ_ONCE(pageblock_flags_gen);
 }
 
 int get_pageblock_migratetype(u64 pfn)
@@ -221,7 +221,7 @@ void set_pageblock_migratetype(u64 pfn, int migratetype)
 	while (!__atomic_compare_exchange_n(w, &old, new, false, __ATOMIC_RELAXED,
 					    __ATOMIC_RELAXED));
 	if (new != old)
-		__atomic_fetch_add(&pageblock_flags_gen, 1, __ATOMIC_RELAXED);
+		MM_STAT_ADD(pageblock_flags_gen, 1);
 }
 
 bool get_pageblock_isolate(u64 pfn)
@@ -245,7 +245,7 @@ void set_pageblock_isolate(u64 pfn, bool isolated)
 	else
 		was = __atomic_fetch_and(w, ~bit, __ATOMIC_RELAXED);
 	if (!(was & bit) != !isolated)
-		__atomic_fetch_add(&pageblock_flags_gen, 1, __ATOMIC_RELAXED);
+		MM_STAT_ADD(pageblock_flags_gen, 1);
 }
 
 bool sparse_next_present(u64 *section_nr)

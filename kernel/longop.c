@@ -8,6 +8,10 @@
  * The memory an operation changes is claimed in mm (mm/range_claim.c);
  * while its step() runs the operation is mm's current holder, and its
  * claim goes when it leaves the list.
+ *
+ * `work pause` holds the list where it stands (longop_pause()): the idle
+ * point passes over every operation but a foreground one, and `work step
+ * N` gives each held operation N slices of one unit each.
  */
 #include <kernel/longop.h>
 #include <kernel/time.h>
@@ -15,6 +19,15 @@
 #include <mm/page.h>
 
 static struct longop *running_ops;	/* (main), one CPU */
+static bool paused;			/* `work pause`: (main) */
+static u64 paused_at_ns;		/* ktime_ns() at longop_pause(): (main) */
+
+/* Whether the idle point passes over op: paused, and nobody waits for it
+ * at the prompt. */
+static bool held(const struct longop *op)
+{
+	return paused && !op->foreground;
+}
 
 void longop_start(struct longop *op)
 {
@@ -31,10 +44,14 @@ void longop_start(struct longop *op)
 	while (*pp)
 		pp = &(*pp)->next;
 	*pp = op;
+	if (held(op))
+		pr_info("work: %s is held (`work pause`): `work step [N]` or `work resume`",
+			op->name);
 }
 
-/* Run one slice of op; returns true while it has more to do. */
-static bool longop_slice(struct longop *op)
+/* Run one slice of op, of at most budget_ns (0: one unit, the deadline
+ * passed before it starts); returns true while it has more to do. */
+static bool longop_slice(struct longop *op, u64 budget_ns)
 {
 	u64 t0 = ktime_ns();
 	struct range_claim *outer = range_claim_set_current(&op->claim);
@@ -42,7 +59,7 @@ static bool longop_slice(struct longop *op)
 	u64 spent;
 
 	op->waiting = false;
-	more = op->step(op, t0 + LONGOP_SLICE_NS);
+	more = op->step(op, budget_ns ? t0 + budget_ns : 0);
 	range_claim_set_current(outer);
 	spent = ktime_ns() - t0;
 
@@ -52,23 +69,76 @@ static bool longop_slice(struct longop *op)
 	return more;
 }
 
+/* One slice of the operation at *pp; unlinks it when it is done.  The
+ * link to go on from. */
+static struct longop **slice_at(struct longop **pp, u64 budget_ns)
+{
+	struct longop *op = *pp;
+
+	if (longop_slice(op, budget_ns))
+		return &op->next;
+	op->running = false;
+	*pp = op->next;
+	op->next = NULL;
+	range_release(&op->claim);
+	return pp;
+}
+
 bool longop_run_slice(void)
 {
 	struct longop **pp = &running_ops;
 
 	while (*pp) {
-		struct longop *op = *pp;
-
-		if (longop_slice(op)) {
-			pp = &op->next;
-			continue;
-		}
-		op->running = false;
-		*pp = op->next;
-		op->next = NULL;
-		range_release(&op->claim);
+		if (held(*pp))
+			pp = &(*pp)->next;
+		else
+			pp = slice_at(pp, LONGOP_SLICE_NS);
 	}
 	return running_ops != NULL;
+}
+
+bool longop_pause(void)
+{
+	if (paused)
+		return false;
+	paused = true;
+	paused_at_ns = ktime_ns();
+	return true;
+}
+
+bool longop_resume(void)
+{
+	if (!paused)
+		return false;
+	paused = false;
+	return true;
+}
+
+u64 longop_paused_ns(void)
+{
+	return paused ? ktime_ns() - paused_at_ns : 0;
+}
+
+unsigned longop_step(unsigned n)
+{
+	unsigned round;
+
+	for (round = 0; round < n && paused; round++) {
+		struct longop **pp = &running_ops;
+		bool any = false;
+
+		while (*pp) {
+			if (!held(*pp)) {
+				pp = &(*pp)->next;
+				continue;
+			}
+			any = true;
+			pp = slice_at(pp, 0);
+		}
+		if (!any)
+			break;
+	}
+	return round;
 }
 
 bool longop_any_running(void)
@@ -84,7 +154,7 @@ const struct longop *longop_next(const struct longop *op)
 bool longop_any_working(void)
 {
 	for (struct longop *op = running_ops; op; op = op->next)
-		if (!op->waiting)
+		if (!op->waiting && !held(op))
 			return true;
 	return false;
 }
@@ -109,7 +179,7 @@ void longop_finish(struct longop *op)
 {
 	if (!op->running)
 		return;
-	while (longop_slice(op))
+	while (longop_slice(op, LONGOP_SLICE_NS))
 		;
 	longop_cancel(op);	/* unlink: it is done */
 }
@@ -146,11 +216,25 @@ void longop_dump(struct printer *p)
 {
 	u64 now = ktime_ns();
 
-	if (!running_ops) {
+	if (paused) {
+		u64 ms = (now - paused_at_ns) / 1000000;
+
+		if (running_ops)
+			pr_printf(p, "long operations (paused for %llu.%03llu s: `work step [N]`, "
+				  "`work resume`):\n", (unsigned long long)(ms / 1000),
+				  (unsigned long long)(ms % 1000));
+		else
+			pr_printf(p, "long operations: none (paused for %llu.%03llu s: a new one "
+				  "waits for `work step [N]` or `work resume`)\n",
+				  (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000));
+		if (!running_ops)
+			return;
+	} else if (!running_ops) {
 		pr_printf(p, "long operations: none\n");
 		return;
+	} else {
+		pr_printf(p, "long operations:\n");
 	}
-	pr_printf(p, "long operations:\n");
 	for (struct longop *op = running_ops; op; op = op->next) {
 		u64 ms = (now - op->start_ns) / 1000000;
 
@@ -160,10 +244,11 @@ void longop_dump(struct printer *p)
 				  (unsigned long long)op->total, op->unit ? op->unit : "units");
 		else
 			pr_printf(p, "running");
-		pr_printf(p, ", %llu.%03llu s, %llu slices, worst %llu us%s\n",
+		pr_printf(p, ", %llu.%03llu s, %llu slices, worst %llu us%s%s\n",
 			  (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000),
 			  (unsigned long long)op->slices,
 			  (unsigned long long)(op->worst_slice_ns / 1000),
+			  held(op) ? ", held" : "",
 			  op->waiting ? ", waiting" : "");
 	}
 }

@@ -166,12 +166,14 @@ static void job_to_background(struct shell_job *j)
 		shell_held_flush(&j->held);
 	j->holding = false;
 	j->foreground = false;
+	j->op.foreground = false;	/* `work pause` holds it again */
 }
 
 static void job_to_foreground(struct shell_job *j)
 {
 	kept_print(&j->kept, j->console);
 	j->foreground = true;
+	j->op.foreground = true;	/* the prompt waits for it: never held */
 	j->holding = mech_any_tracing();
 	if (j->holding)
 		shell_held_init(&j->held, j->console);
@@ -320,6 +322,7 @@ void shell_job_run_line(struct printer *out, const struct shell_cmd *cmd, const 
 	j->op.total = 0;
 	range_release(&j->op.claim);	/* (released when the last job ended) */
 	j->foreground = false;
+	j->op.foreground = !background;	/* `work pause` never holds a foreground one */
 	j->stopped = false;
 	j->holding = false;
 	j->kept.len = 0;

@@ -59,6 +59,12 @@ struct longop {
 	 */
 	bool waiting;
 	bool running;		/* on the list; cleared when step() says done */
+	/*
+	 * Set while the user waits for the operation at the prompt (the
+	 * shell's job in the foreground, shell/shell_job.c): `work pause`
+	 * does not hold it, or the prompt would never come back.
+	 */
+	bool foreground;
 	struct longop *next;	/* list link while running */
 };
 
@@ -121,9 +127,39 @@ struct longop *longop_range_busy(u64 start, u64 end);
  */
 const struct range_claim *longop_wait_range(struct longop *op, u64 start, u64 end);
 
+/*
+ * Pausing, for a student who wants to look at an operation half way (the
+ * shell's `work pause`, `work step N`, `work resume`; docs/long-operations.md).
+ *
+ * longop_pause() - from now on the idle point gives no slice to any
+ * operation but a foreground one (longop_run_slice() passes over them;
+ * longop_any_working() does not count them, so an idle machine halts).
+ * Operations started meanwhile join the list and wait too.  Pausing holds
+ * only the slices: pollers and deferred work still run, so a device's new
+ * request still puts its operation on the list, and longop_finish()
+ * (a caller that needs the result now: boot, the first reader of the
+ * memory block files) still runs one to the end.  Returns false if it
+ * was paused already.
+ *
+ * longop_step() - while paused: n rounds, each giving every held
+ * operation one slice whose deadline has passed already, so each step()
+ * does exactly one unit of its work (one memory block, one section, a
+ * job's stretch to its next checkpoint) however fast the machine is.
+ * Returns the rounds run: fewer than n once no held operation is left.
+ *
+ * longop_resume() - the slices go on; false if it was not paused.
+ * longop_paused_ns() - how long it has been paused, or 0 when it is not.
+ * Context: (main) for all four.
+ */
+bool longop_pause(void);
+unsigned longop_step(unsigned n);
+bool longop_resume(void);
+u64 longop_paused_ns(void);
+
 /* longop_dump() - one line per running operation: name, done/total unit
- * ("running" while total is 0), elapsed time, slices and the worst slice;
- * part of `work`. */
+ * ("running" while total is 0), elapsed time, slices and the worst slice
+ * (", held" while paused, ", waiting" when its last step waited); part of
+ * `work`. */
 void longop_dump(struct printer *p);
 
 #endif

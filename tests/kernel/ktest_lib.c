@@ -187,6 +187,55 @@ static void longop_own_range_does_not_stop_it(struct ktest *t)
 	longop_cancel(&b);
 }
 
+/* A step that does units until its deadline passes, at least one. */
+static bool units_step(struct longop *op, u64 deadline_ns)
+{
+	do
+		op->done++;
+	while (op->done < op->total && ktime_ns() < deadline_ns);
+	return op->done < op->total;
+}
+
+/* `work pause`: the slice loop passes over held operations but not a
+ * foreground one, a step is one unit of each held one however fast the
+ * machine, and after the resume the slices are whole again. */
+static void longop_pause_holds_and_steps_one_unit(struct ktest *t)
+{
+	struct longop a = { .name = "ktest held", .unit = "units", .step = count_step, .total = 3 };
+	struct longop b = { .name = "ktest units", .unit = "units", .step = units_step,
+			    .total = 1ull << 40 };
+	struct longop f = { .name = "ktest fg", .unit = "units", .step = count_step,
+			    .total = 100, .foreground = true };
+	bool mine = longop_pause();	/* (false: the user paused already) */
+
+	KTEST_EXPECT(t, !longop_pause());
+	longop_start(&a);
+	longop_start(&b);
+	longop_start(&f);
+	longop_run_slice();
+	KTEST_EXPECT_EQ(t, a.done, 0);
+	KTEST_EXPECT_EQ(t, b.done, 0);
+	KTEST_EXPECT_EQ(t, f.done, 1);		/* the prompt waits for it: not held */
+	KTEST_EXPECT_EQ(t, longop_step(1), 1);
+	KTEST_EXPECT_EQ(t, a.done, 1);
+	KTEST_EXPECT_EQ(t, b.done, 1);		/* one unit, though its budget is 0 */
+	KTEST_EXPECT_EQ(t, f.done, 1);		/* a step is for the held ones */
+	KTEST_EXPECT(t, longop_step(4) >= 2);
+	KTEST_EXPECT(t, !a.running);		/* done after its third unit */
+	KTEST_EXPECT_EQ(t, b.done, 5);
+	KTEST_EXPECT_EQ(t, b.slices, 5);
+	longop_cancel(&f);
+	KTEST_EXPECT(t, !longop_any_working());	/* held: the idle loop may halt */
+	if (mine) {
+		KTEST_EXPECT(t, longop_resume());
+		KTEST_EXPECT(t, !longop_resume());
+		KTEST_EXPECT_EQ(t, longop_step(1), 0);	/* not paused: nothing held */
+		longop_run_slice();
+		KTEST_EXPECT(t, b.done > 6);	/* a whole slice: many units */
+	}
+	longop_cancel(&b);
+}
+
 /* A cooperative thread that yields between its steps: its locals live on
  * its own stack across turns. */
 static u64 kt_stack[1024] __aligned(16);	/* 8 KiB */
@@ -249,6 +298,7 @@ static const struct ktest_case lib_cases[] = {
 	KTEST_CASE(clock_advances),
 	KTEST_CASE(longop_slices_and_finish),
 	KTEST_CASE(longop_own_range_does_not_stop_it),
+	KTEST_CASE(longop_pause_holds_and_steps_one_unit),
 	KTEST_CASE(kthread_turns_keep_the_thread_state),
 };
 KTEST_SUITE(lib, "lib", lib_cases);

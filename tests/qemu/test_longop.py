@@ -9,8 +9,9 @@ still complete.  Ctrl-C stops a long shell command at a consistent point.
 Conflicting requests are refused or queued as the docs say.
 
 Nothing here depends on machine speed: a check that needs the operation
-to be still running looks at `work` before and after, and skips its
-assertion when the operation had already ended.
+to be still running holds it first (`work pause`, then `work step N`:
+exactly N units of it, however fast the host), looks, and lets it go on
+with `work resume` (docs/long-operations.md, "Pausing").
 """
 
 import re
@@ -115,28 +116,42 @@ def test_console_answers_during_large_virtio_mem_plug_and_unplug(boot):
     assert "status:      converged" in out, out
 
 
+def pause_and_wait_listed(m, name):
+    """After `work pause` and a request: wait until the operation is on
+    the list, held (the poller puts it there within 100 ms)."""
+    deadline = time.monotonic() + 30 * SCALE
+    while True:
+        out = sh(m, "work")
+        if re.search(rf"^  {re.escape(name)} .*, held", out, re.M):
+            return out
+        assert time.monotonic() < deadline, out
+        time.sleep(0.05)
+
+
 @pytest.mark.slow
 def test_conflicts_during_a_virtio_mem_resize(boot):
-    """While the resize moves, a state write to a block of its region and
-    `devmem create` on the region are refused with the operation's name;
-    `virtio-mem` shows plugged vs requested; a second requested size
-    retargets the running round (nothing is lost: it converges on the
-    last one)."""
+    """While the resize moves (held after two blocks: `work pause`, `work
+    step 2`), a state write to a block of its region and `devmem create`
+    on the region are refused with the operation's name; `virtio-mem`
+    shows plugged vs requested; a second requested size retargets the
+    running round (nothing is lost: it converges on the last one)."""
     m = vmem_boot(boot, 64)
     base = memtotal_kb(m)
+    assert "long operations paused" in sh(m, "work pause")
     resize(m, 64 * GiB)
-    time.sleep(0.5)
-    before = sh(m, "work")
+    pause_and_wait_listed(m, "virtio-mem 01:00.0 resize")
+    out = sh(m, "work step 2")
+    assert re.search(r"^  virtio-mem 01:00.0 resize +256/65536 MiB, .*, held$", out, re.M), out
     off = sh(m, "memory offline 32")
+    assert "busy: virtio-mem 01:00.0 resize is working on it (256/65536 MiB done)" in off, off
     dev = sh(m, f"devmem create {REGION:#x} {128 * MiB:#x} 4k")
+    assert "virtio-mem 01:00.0 resize is working on that memory" in dev, dev
     view = sh(m, "virtio-mem")
-    after = sh(m, "work")
-    if "virtio-mem 01:00.0 resize" in before and "virtio-mem 01:00.0 resize" in after:
-        assert "busy: virtio-mem 01:00.0 resize is working on it" in off, off
-        assert "virtio-mem 01:00.0 resize is working on that memory" in dev, dev
-        assert re.search(r"moving:\s+plugging, \d+ of 65536 MiB done", view), view
-        assert "status:      resizing" in view, view
-    resize(m, 8 * GiB)                  # retarget while (maybe) still moving
+    assert re.search(r"moving:\s+plugging, 256 of 65536 MiB done", view), view
+    assert "status:      resizing" in view, view
+    assert memtotal_kb(m) == base + 256 * 1024, "held: no block more"
+    resize(m, 8 * GiB)                  # retarget while still moving
+    assert "work: long operations go on" in sh(m, "work resume")
     deadline = time.monotonic() + OP_MAX
     while memtotal_kb(m) != base + 8 * GiB // 1024 or "long operations: none" not in sh(m, "work"):
         assert time.monotonic() < deadline, sh(m, "virtio-mem")
@@ -150,17 +165,20 @@ def test_conflicts_during_a_virtio_mem_resize(boot):
 
 def test_ctrl_c_leaves_a_retry_running_in_the_background(boot):
     """`virtio-mem retry` waits for the round; Ctrl-C ends the wait, not
-    the round.  The Ctrl-C is typed with the command line, so it is
-    waiting before the first slice ends, whatever the machine's speed."""
+    the round.  The round is held (`work pause`; the retry's own job, in
+    the foreground, is not), so the retry is still waiting when the
+    Ctrl-C comes, whatever the machine's speed; after `work resume` the
+    round completes."""
     m = vmem_boot(boot, 64)
     base = memtotal_kb(m)
+    assert "long operations paused" in sh(m, "work pause")
     m.qmp().cmd("qom-set", path="vmem1", property="requested-size", value=64 * GiB)
+    pause_and_wait_listed(m, "virtio-mem 01:00.0 resize")
     out = m.run_keys(b"virtio-mem retry\r\x03")
-    if "interrupted" not in out:
-        # the poller's round had finished before the retry began
-        assert "plugged 65536 MiB, requested 65536 MiB" in out, out
-    else:
-        assert "interrupted: the resize goes on in the background (see `work`)" in out, out
+    assert "interrupted: the resize goes on in the background (see `work`)" in out, out
+    assert re.search(r"^  virtio-mem 01:00.0 resize +0/65536 MiB, .*, held$", sh(m, "work"),
+                     re.M), "held: not a block plugged"
+    assert "work: long operations go on" in sh(m, "work resume")
     deadline = time.monotonic() + OP_MAX
     while memtotal_kb(m) != base + 64 * GiB // 1024:
         assert time.monotonic() < deadline, sh(m, "virtio-mem")

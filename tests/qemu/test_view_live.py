@@ -13,10 +13,14 @@ back), and the page must show the change within 10 baselines plus 2 s,
 which the channel's 100 ms rate limit and one SSE hop meet with room on
 a loaded host; the numbers are printed.  The screenshot of docs/view.md's
 plug in progress (docs/view-plug.png with MEMLAB_UPDATE_DOCS=1) is taken
-while a 32 GiB virtio-mem plug runs.
+with a 32 GiB virtio-mem plug held half way: `work pause` before the
+resize, `work step 128` (128 of its 256 blocks), the picture, `work
+resume` (docs/long-operations.md, "Pausing"); so the plug is in progress
+when the picture is taken however fast the host is.
 """
 
 import os
+import re
 import statistics
 import sys
 import time
@@ -24,6 +28,7 @@ import time
 import pytest
 
 import hotplug
+from memlab import SCALE
 from viewpage import BUILD, CHROMIUM, ROOT, data_attrs, keep_for_docs, until, viewed_machine
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -34,6 +39,7 @@ pytestmark = pytest.mark.skipif(
                              "installs it)")
 
 PLUG_GIB = 32
+HALF_BLOCKS = PLUG_GIB * 8 // 2       # 128 MiB memory blocks: half the plug
 
 
 def qmp_cmd(m, name, **args):
@@ -128,17 +134,30 @@ def test_plug_in_progress(boot):
     m, mv, cleanup = viewed_machine(boot, extra=extra, mem=f"2G,maxmem={PLUG_GIB + 8}G")
     try:
         until("the virtio-mem device on the page", lambda: (mv.state()["vmems"], mv.state()), 30)
+        # held from the start, so the picture is taken half way whatever the
+        # host's speed: the resize joins the list and waits for the steps
+        assert "long operations paused" in hotplug.sh(m, "work pause")
         assert mv.post("api/vmem/resize", {"id": "vmem0", "size_mb": PLUG_GIB << 10})["ok"]
-        until("the plug running", lambda: (mv.state()["ops"], mv.state()["ops"]), 30, every=0.1)
+        until("the plug on the list, held", lambda: (
+            "virtio-mem 01:00.0 resize" in (w := hotplug.sh(m, "work")), w), 30)
+        out = hotplug.sh(m, f"work step {HALF_BLOCKS}", timeout=300 * SCALE)
+        half = HALF_BLOCKS * 128
+        assert f"work: {HALF_BLOCKS} steps of one unit each" in out, out
+        assert re.search(rf"virtio-mem 01:00.0 resize +{half}/{PLUG_GIB << 10} MiB, .*, held$",
+                         out, re.M), out
+        until("the page shows the plug half way", lambda: (
+            [(o["done"], o["total"]) for o in mv.state()["ops"]] == [(half, PLUG_GIB << 10)],
+            mv.state()["ops"]), 30, every=0.1)
         shot = os.path.join(BUILD, "view-plug.png")
         mv.screenshot(shot, height=1100)
         dom = mv.dom()
         ops = mv.state()["ops"]
         op = data_attrs(dom, "ops")
-        assert ops, "the plug ended before the picture was taken: plug more"
+        assert [(o["done"], o["total"]) for o in ops] == [(half, PLUG_GIB << 10)], ops
         assert 'class="op"' in dom and "virtio-mem" in dom, op
         print(f"\nplug in progress: {ops[0]['done']}/{ops[0]['total']} {ops[0]['unit']}")
         keep_for_docs(shot, "view-plug.png")
+        assert hotplug.sh(m, "work resume").strip() == "work: long operations go on"
 
         def plugged():
             st = mv.state()

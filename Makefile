@@ -577,14 +577,19 @@ $(B)/host-tests-tsan: $(call HOST_TSAN_OBJ,$(HOST_COMMON) $(HOST_SRCS) $(HOST_SU
 -include $(shell find $(B)/host-tsan-obj -name '*.d' 2>/dev/null)
 
 # Every suite (its failures and log lines shown, its ok lines in its log),
-# then one line with the totals.
-test-host: deps-test $(addprefix $(B)/host-tests-,$(HOST_SUITES))
+# then one line with the totals.  Each suite runs as its own goal,
+# build/host-tests-NAME.result (its exit status and last line), so that
+# `make -j2 test-host` (as `make test` runs it) runs two at a time; the
+# lines are printed in the order of HOST_SUITES once all have run.
+HOST_RESULTS := $(patsubst %,$(B)/host-tests-%.result,$(HOST_SUITES))
+$(B)/host-tests-%.result: $(B)/host-tests-% FORCE
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+		./$< > $<.log 2>&1; echo "$$? $$(tail -1 $<.log)" > $@
+test-host: deps-test $(HOST_RESULTS)
 	@tp=0; tf=0; for s in $(HOST_SUITES); do \
 		log=$(B)/host-tests-$$s.log; \
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-			TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
-			./$(B)/host-tests-$$s > $$log 2>&1; rc=$$?; \
-		line=$$(tail -1 $$log); \
+		read rc line < $(B)/host-tests-$$s.result; \
 		p=$$(echo "$$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\1/p'); \
 		f=$$(echo "$$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\2/p'); \
 		if [ -z "$$p" ] || [ $$rc != 0 ]; then grep -v '^ok ' $$log | tail -60; \
@@ -641,17 +646,21 @@ FUZZ_RUNS_fuzz_pci := 20000
 FUZZ_RUNS_fuzz_shell := 50000
 FUZZ_RUNS_fuzz_virtio_mem := 50
 FUZZ_RUNS_fuzz_view_request := 1000000
-test-fuzz: deps-test $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
-	@for t in $(FUZZ_TARGETS); do \
-		mkdir -p $(B)/fuzz/corpus-$$t; \
-		seeds=; [ -d tests/fuzz/seeds/$$t ] && seeds=tests/fuzz/seeds/$$t; \
-		runs=$$(echo "$(foreach t,$(FUZZ_TARGETS),$(t)=$(FUZZ_RUNS_$(t)))" | tr ' ' '\n' | sed -n "s/^$$t=//p"); \
-		echo "fuzz: $$t for $(FUZZ_SECONDS) s or $${runs:-unlimited} runs"; \
-		./$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -runs=$${runs:--1} -seed=1 -print_final_stats=0 \
-			-artifact_prefix=$(B)/fuzz/$$t- \
-			$(B)/fuzz/corpus-$$t $$seeds > $(B)/fuzz/$$t.log 2>&1 \
-			|| { tail -40 $(B)/fuzz/$$t.log; echo "*** fuzz target $$t found a bug (log: $(B)/fuzz/$$t.log)"; exit 1; }; \
-	done
+# One goal per target, build/fuzz/TARGET.ran, so that `make -j2 test-fuzz`
+# (as `make test` runs it) runs two targets at a time; a failure prints
+# the end of its log and stops the tier.
+FUZZ_RAN := $(patsubst %,$(B)/fuzz/%.ran,$(FUZZ_TARGETS))
+$(B)/fuzz/%.ran: $(B)/fuzz/% FORCE
+	@mkdir -p $(B)/fuzz/corpus-$*
+	@seeds=; [ -d tests/fuzz/seeds/$* ] && seeds=tests/fuzz/seeds/$*; \
+		runs=$(FUZZ_RUNS_$*); \
+		echo "fuzz: $* for $(FUZZ_SECONDS) s or $${runs:-unlimited} runs"; \
+		./$< -max_total_time=$(FUZZ_SECONDS) -runs=$${runs:--1} -seed=1 -print_final_stats=0 \
+			-artifact_prefix=$(B)/fuzz/$*- \
+			$(B)/fuzz/corpus-$* $$seeds > $(B)/fuzz/$*.log 2>&1 \
+			|| { tail -40 $(B)/fuzz/$*.log; echo "*** fuzz target $* found a bug (log: $(B)/fuzz/$*.log)"; exit 1; }
+	@touch $@
+test-fuzz: deps-test $(FUZZ_RAN)
 
 # Each fuzz target for FUZZ_LONG_SECONDS (default 1800: millions of runs),
 # growing its corpus in build/fuzz/corpus-<target> (kept between runs).
@@ -752,14 +761,21 @@ bench-docs:
 test-view: deps-test
 	node --test tests/view/
 
-# Every tier; the last line printed is pytest's summary.
+# Every tier; the last line printed is pytest's summary.  Each tier uses
+# TEST_JOBS CPUs (the machine's; CI has 2): the builds and the host suites
+# and fuzz runs with make -j, the QEMU scenarios with pytest-xdist, two
+# machines at a time, the speed-sensitive ones in one serial group
+# (tests/qemu/conftest.py, docs/testing.md "make test").  TEST_JOBS=1
+# runs everything one at a time, as before.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PYTEST_JOBS = $(if $(filter-out 0 1,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadgroup)
 test: deps-test
-	@$(MAKE) --no-print-directory DEPS_CHECKED=1 test-host
+	@$(MAKE) --no-print-directory DEPS_CHECKED=1 -j$(TEST_JOBS) test-host
 	@$(MAKE) --no-print-directory DEPS_CHECKED=1 test-view
-	@$(MAKE) --no-print-directory DEPS_CHECKED=1 test-fuzz
-	@$(MAKE) --no-print-directory DEPS_CHECKED=1 $(B)/memlab.elf
+	@$(MAKE) --no-print-directory DEPS_CHECKED=1 -j$(TEST_JOBS) test-fuzz
+	@$(MAKE) --no-print-directory DEPS_CHECKED=1 -j$(TEST_JOBS) $(B)/memlab.elf
 	$(PYTHON) tools/check_tree.py
-	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_ARGS)
+	MEMLAB_NO_BUILD=1 $(PYTHON) -m pytest tests/qemu $(PYTEST_JOBS) $(PYTEST_ARGS)
 
 # --- packages and housekeeping ---------------------------------------------
 

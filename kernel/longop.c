@@ -114,11 +114,6 @@ bool longop_resume(void)
 	return true;
 }
 
-u64 longop_paused_ns(void)
-{
-	return paused ? ktime_ns() - paused_at_ns : 0;
-}
-
 unsigned longop_step(unsigned n)
 {
 	unsigned round;

@@ -6,7 +6,8 @@
 #   build  compile the kernel and make the GRUB ISO
 #   run    build + QEMU               (make run, make debug)
 #   test   run + grub-efi-amd64-bin and ovmf (the ISO's UEFI half, booted
-#          under OVMF), python3, pytest, gdb (tests/qemu/test_gdb.py runs
+#          under OVMF), python3, pytest, pytest-xdist (make test runs the
+#          QEMU scenarios two at a time), gdb (tests/qemu/test_gdb.py runs
 #          tools/memlab_gdb.py against QEMU's gdb server), clang with its
 #          libFuzzer runtime, chromium (tests/qemu/test_view.py loads the
 #          memory page of tools/memview.py in headless chromium) and
@@ -42,7 +43,7 @@ clang_ver=14
 for v in $(dpkg-query -W -f='${Package}\n' 'clang-[0-9]*' 2>/dev/null | sed -n 's/^clang-\([0-9][0-9]*\)$/\1/p'); do
 	[ "$(dpkg-query -W -f='${Status}' "clang-$v" 2>/dev/null)" = "install ok installed" ] && clang_ver=$v
 done
-test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest clang libclang-rt-$clang_ver-dev gdb chromium nodejs acpica-tools"
+test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest python3-pytest-xdist clang libclang-rt-$clang_ver-dev gdb chromium nodejs acpica-tools"
 bench_pkgs="$test_pkgs python3-matplotlib"
 
 usage() {
@@ -57,7 +58,7 @@ run)   want=$run_pkgs ;;
 test)  want=$test_pkgs ;;
 bench) want=$bench_pkgs ;;
 -h|--help)
-	sed -n '2,30s/^# \{0,1\}//p' "$0"
+	sed -n '2,31s/^# \{0,1\}//p' "$0"
 	exit 0 ;;
 *)     usage ;;
 esac

@@ -148,13 +148,11 @@ const struct range_claim *longop_wait_range(struct longop *op, u64 start, u64 en
  * Returns the rounds run: fewer than n once no held operation is left.
  *
  * longop_resume() - the slices go on; false if it was not paused.
- * longop_paused_ns() - how long it has been paused, or 0 when it is not.
- * Context: (main) for all four.
+ * Context: (main) for all three.
  */
 bool longop_pause(void);
 unsigned longop_step(unsigned n);
 bool longop_resume(void);
-u64 longop_paused_ns(void);
 
 /* longop_dump() - one line per running operation: name, done/total unit
  * ("running" while total is 0), elapsed time, slices and the worst slice

@@ -39,9 +39,33 @@ if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
 _boot_times = []                    # (machine name, seconds to first prompt)
 
 
+def _note_boot(node, m):
+    """Count a boot for the summary line.  The time also rides on the test's
+    report (user_properties), so that with pytest-xdist the controller,
+    which boots nothing itself, gathers every worker's boots."""
+    node.user_properties.append(("memlab_boot", (m.name, m.boot_time)))
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: takes more than a few seconds even on a fast host")
+    config.addinivalue_line(
+        "markers", "serial: leans on the host's CPUs; under pytest-xdist never beside "
+                   "another serial scenario")
+
+
+def pytest_collection_modifyitems(config, items):
+    """make test runs the scenarios two at a time (pytest-xdist, --dist
+    loadgroup).  The ones that lean on the host's CPUs form one group,
+    run one after the other by one worker: every machine on threads of
+    its own (multi_thread_tcg: -smp 4 is four host threads, two such
+    machines at once eight threads on CI's two cores) and every scenario
+    marked serial (console answers within a bound, boot and clock
+    checks against the host's, chromium beside QEMU).  The other worker
+    meanwhile runs the rest, one single-threaded QEMU at a time."""
+    for item in items:
+        if "multi_thread_tcg" in item.fixturenames or item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.xdist_group("serial"))
 
 
 @pytest.fixture(scope="session")
@@ -95,7 +119,7 @@ def boot(request, make_iso):
             # a boot that names deferred_init= is about it: no waiting for it
             m.wait_boot(timeout, settle="deferred_init" not in cmdline if settle is None
                         else settle)
-            _boot_times.append((m.name, m.boot_time))
+            _note_boot(request.node, m)
         return m
 
     yield _boot
@@ -118,7 +142,7 @@ class _Shared:
         self.boots = 0
         self.error = None           # why the last boot failed
 
-    def get(self):
+    def get(self, node):
         if self.error:
             pytest.fail(f"the shared machine did not boot: {self.error}",
                         pytrace=False)
@@ -135,7 +159,7 @@ class _Shared:
             except memlab.MachineError as e:
                 self.error = str(e).split("\n")[0]
                 raise
-            _boot_times.append((self.m.name, self.m.boot_time))
+            _note_boot(node, self.m)
         return self.m
 
     def close(self):
@@ -147,7 +171,10 @@ class _Shared:
 @pytest.fixture(scope="module")
 def _shared_machine(request, make_iso):
     mod = request.module.__name__.rsplit(".", 1)[-1]
-    shared = _Shared(make_iso, f"{mod}-shared")
+    # under pytest-xdist each worker running tests of the module boots its
+    # own: the worker's id keeps their logs apart
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared = _Shared(make_iso, f"{mod}-shared" + (f"-{worker}" if worker else ""))
     yield shared
     shared.close()
 
@@ -158,7 +185,7 @@ def shell(request, _shared_machine):
     of its output.  Only for commands that change nothing."""
     m = None
     try:
-        m = _shared_machine.get()
+        m = _shared_machine.get(request.node)
     finally:
         if _shared_machine.m is not None:
             _attach(request.node, _shared_machine.m)
@@ -179,6 +206,13 @@ def pytest_runtest_makereport(item, call):
             f"memlab machine {m.name} ({state})",
             f"serial log: {m.serial_log}\nQEMU log:   {m.qemu_log}\n"
             f"--- last serial lines ---\n{m.tail(30)}"))
+
+
+def pytest_runtest_logreport(report):
+    # every test's boots, once (its teardown report), in this process or,
+    # under xdist, in the controller from the workers' reports
+    if report.when == "teardown":
+        _boot_times.extend(v for k, v in report.user_properties if k == "memlab_boot")
 
 
 def pytest_terminal_summary(terminalreporter):

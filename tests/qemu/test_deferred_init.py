@@ -182,6 +182,7 @@ def test_meminit_finish_stops_when_asked_and_completes(boot):
     selftest_ok(m)
 
 
+@pytest.mark.serial
 @pytest.mark.slow
 def test_background_completes_while_commands_answer_and_equals_eager(boot):
     size = "64G"

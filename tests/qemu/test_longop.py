@@ -95,6 +95,7 @@ def meminfo_total(out):
 
 # -- virtio-mem ------------------------------------------------------------------
 
+@pytest.mark.serial
 @pytest.mark.slow
 def test_console_answers_during_large_virtio_mem_plug_and_unplug(boot):
     gib = 64
@@ -215,6 +216,7 @@ def dimm_boot(boot, maxmem):
     return m
 
 
+@pytest.mark.serial
 @pytest.mark.slow
 def test_console_answers_during_dimm_add_and_remove_of_many_blocks(boot):
     size = 32 * GiB                     # 256 memory blocks, each added then onlined
@@ -305,6 +307,7 @@ def big_offline_dimm(boot):
     return m
 
 
+@pytest.mark.serial
 def test_a_long_command_in_the_background_leaves_the_console_free(boot):
     """`memory online 32-287 &` (256 blocks) runs as a job: the prompt comes
     back at once, `jobs` and `cat /proc/meminfo` sent every 200 ms are
@@ -348,6 +351,7 @@ def test_a_long_command_in_the_background_leaves_the_console_free(boot):
     assert "long operations: none" in sh(m, "work")
 
 
+@pytest.mark.serial
 def test_a_benchmark_over_16g_leaves_the_console_free(boot):
     """`bench memmap_init` over 16 GiB (4M struct pages, 256 MiB of memmap
     per pass) as a background job: each pass pauses between its sections,

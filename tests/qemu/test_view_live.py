@@ -34,9 +34,10 @@ from viewpage import BUILD, CHROMIUM, ROOT, data_attrs, keep_for_docs, until, vi
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from qmp import QMP  # noqa: E402
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed: run tools/deps.sh test (as root it "
-                             "installs it)")
+                             "installs it)"),
+    pytest.mark.serial]             # a latency bound, two chromiums beside QEMU
 
 PLUG_GIB = 32
 HALF_BLOCKS = PLUG_GIB * 8 // 2       # 128 MiB memory blocks: half the plug

@@ -660,7 +660,7 @@ $(B)/fuzz/%.ran: $(B)/fuzz/% FORCE
 			$(B)/fuzz/corpus-$* $$seeds > $(B)/fuzz/$*.log 2>&1 \
 			|| { tail -40 $(B)/fuzz/$*.log; echo "*** fuzz target $* found a bug (log: $(B)/fuzz/$*.log)"; exit 1; }
 	@touch $@
-test-fuzz: deps-test $(FUZZ_RAN)
+test-fuzz: deps-test $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS)) $(FUZZ_RAN)
 
 # Each fuzz target for FUZZ_LONG_SECONDS (default 1800: millions of runs),
 # growing its corpus in build/fuzz/corpus-<target> (kept between runs).

@@ -128,6 +128,8 @@ DRIVER_OBJS := \
 	$(AML_OBJS) \
 	drivers/nvdimm/nd.o \
 	drivers/nvdimm/label.o \
+	drivers/nvdimm/info.o \
+	drivers/nvdimm/nd_media.o \
 	drivers/nvdimm/nd_dsm.o \
 	drivers/nvdimm/nd_acpi.o \
 	drivers/pci/config.o \
@@ -445,6 +447,7 @@ HOST_SRCS := \
 	drivers/input/scancode.c \
 	drivers/nvdimm/nd.c \
 	drivers/nvdimm/label.c \
+	drivers/nvdimm/info.c \
 	$(addsuffix .c,$(basename $(MM_OBJS)))
 
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
@@ -642,6 +645,7 @@ FUZZ_RUNS_fuzz_aml := 50000
 FUZZ_RUNS_fuzz_memblock := 4000
 FUZZ_RUNS_fuzz_mm_cmds := 25
 FUZZ_RUNS_fuzz_multiboot2 := 20000
+FUZZ_RUNS_fuzz_nd := 10000
 FUZZ_RUNS_fuzz_pci := 20000
 FUZZ_RUNS_fuzz_shell := 50000
 FUZZ_RUNS_fuzz_virtio_mem := 50

@@ -134,18 +134,48 @@ static void iomem_add_trampoline(void)
 }
 
 /* Each persistent-memory range of the NFIT a label-less region of the
- * libnvdimm model (drivers/nvdimm/nd.c); the other kinds are only listed. */
+ * libnvdimm model (drivers/nvdimm/nd.c), mapped by the DIMMs (nmemN) its
+ * memory device maps name; the other kinds are only listed. */
 static void nd_regions_from_nfit(void)
 {
+	const struct nfit_memdev *md;
 	const struct nfit_spa *spa;
 
 	for (unsigned i = 0; (spa = nfit_spa(i)); i++) {
+		int id;
+
 		if (spa->kind != NFIT_SPA_PM) {
 			pr_info("nd: SPA range %u (%s) is not persistent memory; not a region",
 				spa->range_index, nfit_spa_kind_name(spa->kind));
 			continue;
 		}
-		nd_add_region(spa->base, spa->length, spa->nid, spa->range_index);
+		id = nd_add_region(spa->base, spa->length, spa->nid, spa->range_index);
+		for (unsigned k = 0; id >= 0 && (md = nfit_memdev(k)); k++) {
+			const struct nfit_dcr *c = NULL, *dcr;
+			struct nd_dimm d = { .handle = md->handle, .phys_id = md->phys_id,
+					     .flags = md->state_flags };
+			int dimm;
+
+			if (md->spa_index != spa->range_index)
+				continue;
+			for (unsigned j = 0; (dcr = nfit_dcr(j)); j++)
+				if (dcr->index == md->dcr_index)
+					c = dcr;
+			if (c) {
+				d.has_dcr = true;
+				d.vendor = c->vendor;
+				d.device = c->device;
+				d.revision = c->revision;
+				d.subsys_vendor = c->subsys_vendor;
+				d.subsys_device = c->subsys_device;
+				d.subsys_revision = c->subsys_revision;
+				d.format = c->format_code;
+				d.serial = c->serial;
+			}
+			dimm = nd_add_dimm(&d);
+			if (dimm >= 0)
+				nd_add_mapping(id, dimm, md->dpa, md->region_size);
+		}
 	}
 }
 
@@ -287,6 +317,8 @@ void kmain(u32 magic, u64 mbi_phys)
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 	nd_regions_from_nfit();		/* NVDIMM regions, label-less namespaces, raw */
 	nd_labels_probe();		/* their DIMMs' label areas through _DSM */
+	nd_media_init();		/* the NVDIMMs' bytes, for the info blocks */
+	nd_probe_info();		/* namespaces that were devdax: devdax again */
 	nd_views_init();		/* /sys/bus/nd/devices/ */
 	acpi_tables_views_init();	/* /sys/firmware/acpi/tables/ */
 	acpi_devices_views_init();	/* /sys/bus/acpi/devices/ */

@@ -688,82 +688,106 @@ _Static_assert((PAGE_SIZE << SCRATCH_ORDER) == PAGES_PER_SECTION * sizeof(struct
 	       "the scratch buffer holds one section's memmap");
 
 /* Patterns written before each design, different per design, so a byte a
- * design forgets to write cannot keep an earlier design's value. */
-static const u64 compare_patterns[NR_MEMMAP_DESIGNS] = {
+ * design forgets to write cannot keep an earlier design's value
+ * (indexed by devmem design: old, new, template-nt, head-template, shared). */
+static const u64 compare_patterns[NR_DEVMEM_DESIGNS] = {
 	0x5a5a5a5a5a5a5a5aULL, 0xa5a5a5a5a5a5a5a5ULL, 0x3c3c3c3c3c3c3c3cULL,
+	0xc3c3c3c3c3c3c3c3ULL, 0x6969696969696969ULL,
 };
-/* Likewise for the pageblock migratetypes. */
-static const int compare_pb_patterns[NR_MEMMAP_DESIGNS] = {
-	MIGRATE_UNMOVABLE, MIGRATE_RECLAIMABLE, MIGRATE_HIGHATOMIC,
+/* Likewise for the pageblock migratetypes (none of them Movable). */
+static const int compare_pb_patterns[NR_DEVMEM_DESIGNS] = {
+	MIGRATE_UNMOVABLE, MIGRATE_RECLAIMABLE, MIGRATE_HIGHATOMIC, MIGRATE_CMA,
+	MIGRATE_UNMOVABLE,
 };
 
-/* Fill the unit of pages at unit_pfn, init it with d, return the cycles
- * of the init alone. */
-static u64 compare_one(const struct dev_pagemap *pgmap, u64 unit_pfn, u64 unit, enum mech_design d)
+/* Fill the unit of pages at unit_pfn, init it with devmem design d, return
+ * the cycles of the init alone. */
+static u64 compare_one(const struct dev_pagemap *pgmap, u64 unit_pfn, u64 unit, int d)
 {
+	unsigned order = pgmap->vmemmap_shift;
 	u64 t0;
+	int err;
 
 	memmap_fill_pattern(pfn_to_page(unit_pfn), unit, compare_patterns[d]);
 	for (u64 pfn = unit_pfn; pfn < unit_pfn + unit; pfn += pageblock_nr_pages)
 		set_pageblock_migratetype(pfn, compare_pb_patterns[d]);
 	t0 = mm_cycles();
-	memmap_init_zone_device_design(unit_pfn, unit, pgmap->nid, pgmap->vmemmap_shift,
-				       (void *)pgmap, d);
-	return mm_cycles() - t0;
+	if (d == DEVMEM_DESIGN_SHARED)
+		err = memmap_init_zone_device_shared(unit_pfn, unit, pgmap->nid, order,
+						     (void *)pgmap, vmemmap_shared_unique());
+	else if (d == DEVMEM_DESIGN_HEAD_TEMPLATE)
+		err = memmap_init_zone_device_head_template(unit_pfn, unit, pgmap->nid, order,
+							    (void *)pgmap);
+	else
+		err = memmap_init_zone_device_design(unit_pfn, unit, pgmap->nid, order,
+						     (void *)pgmap, (enum mech_design)d);
+	t0 = mm_cycles() - t0;
+	MM_BUG_ON(err, "devmem%d: design %d, order %u: %d", pgmap->id, d, order, err);
+	return t0;
+}
+
+/* The struct page whose memory pfn's shares in the shared layout (itself for
+ * the head and the first tails): Linux's vmemmap_populate_compound_pages()
+ * maps every vmemmap page of a compound after the second to the second. */
+static u64 shared_alias(const struct dev_pagemap *pgmap, u64 pfn)
+{
+	u64 head = pgmap->start_pfn + ALIGN_DOWN(pfn - pgmap->start_pfn, 1ULL << pgmap->vmemmap_shift);
+	u64 u = vmemmap_shared_unique(), half = u / 2, j = pfn - head;
+
+	return j < u ? pfn : head + half + j % half;
 }
 
 /*
- * A unit at a time (devmem_unit(): a section, or a 1 GiB compound) is the
- * same as the whole range at once: compounds never cross a unit, and the
- * template designs rebuild their templates per unit anyway.  The scratch
- * holds one section: a unit of several sections is initialised again for
- * each of them, and its cycles are counted once.
+ * One pass of the comparison over the range in its present layout: per
+ * section, the per-page (old) design into the scratch, then each of
+ * designs[] compared with it, through pfn_to_page() (the shared layout's
+ * aliases too).  premise: also check on the per-page result that every
+ * struct page equals the one it would share memory with in the shared
+ * layout (a full layout only).  Returns 0, 1 (different: *diff, *pb_diff,
+ * out->design), -EINTR.
  */
-int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
-		   u64 cycles[NR_MEMMAP_DESIGNS])
+static int compare_pass(const struct dev_pagemap *pgmap, struct page *expect, const int *designs,
+			unsigned nr_designs, bool premise, struct memmap_diff *diff, bool *pb_diff,
+			struct devmem_compare_out *out)
 {
-	struct dev_pagemap *pgmap = devmem_find(id);
 	u8 pb_expect[PAGEBLOCKS_PER_SECTION];
-	struct page *scratch, *expect;
+	bool old_counted = out->ran[DESIGN_OLD];
 	int ret = 0;
-
-	MM_BUG_ON(!diff || !pb_diff, "id %d: diff %p, pb_diff %p", id, (void *)diff, (void *)pb_diff);
-
-	if (!pgmap)
-		return -ENOENT;
-	scratch = alloc_pages(GFP_KERNEL | __GFP_NOWARN, SCRATCH_ORDER);
-	if (!scratch)
-		return -ENOMEM;
-	expect = mm_phys_to_virt(page_to_phys(scratch));
-	*pb_diff = false;
-	if (cycles)
-		memset(cycles, 0, NR_MEMMAP_DESIGNS * sizeof(u64));
 
 	for (u64 sec = pgmap->start_pfn; sec < pgmap->start_pfn + pgmap->nr_pages && !ret;
 	     sec += PAGES_PER_SECTION) {
 		u64 unit = devmem_unit(pgmap), c;
 		u64 unit_pfn = pgmap->start_pfn + ALIGN_DOWN(sec - pgmap->start_pfn, unit);
-		bool count = cycles && unit_pfn == sec;
+		bool count = unit_pfn == sec;
 
 		/* between two sections the caller may pause (the shell's job) */
-		if (sec > pgmap->start_pfn && mech_bench_checkpoint()) {
-			ret = -EINTR;
-			break;
-		}
+		if (sec > pgmap->start_pfn && mech_bench_checkpoint())
+			return -EINTR;
 		c = compare_one(pgmap, unit_pfn, unit, DESIGN_OLD);
-
-		if (count)
-			cycles[DESIGN_OLD] += c;
+		if (count && !old_counted)
+			out->cycles[DESIGN_OLD] += c;
 		memcpy(expect, pfn_to_page(sec), PAGES_PER_SECTION * sizeof(struct page));
 		for (unsigned i = 0; i < PAGEBLOCKS_PER_SECTION; i++)
 			pb_expect[i] = (u8)get_pageblock_migratetype(sec + i * pageblock_nr_pages);
+		for (u64 i = 0; premise && i < PAGES_PER_SECTION && !ret; i++) {
+			u64 a = shared_alias(pgmap, sec + i);
 
-		for (int d = DESIGN_NEW; d <= DESIGN_NEW_NT && !ret; d++) {
-			c = compare_one(pgmap, unit_pfn, unit, (enum mech_design)d);
+			if (a != sec + i && memmap_compare(pfn_to_page(a), pfn_to_page(sec + i), 1, diff)) {
+				diff->index = sec + i - pgmap->start_pfn;
+				out->design = DEVMEM_DESIGN_SHARED;
+				out->shared_premise = true;
+				ret = 1;
+			}
+		}
+		for (unsigned k = 0; k < nr_designs && !ret; k++) {
+			int d = designs[k];
+
+			c = compare_one(pgmap, unit_pfn, unit, d);
 			if (count)
-				cycles[d] += c;
+				out->cycles[d] += c;
 			if (memmap_compare(expect, pfn_to_page(sec), PAGES_PER_SECTION, diff)) {
 				diff->index += sec - pgmap->start_pfn;
+				out->design = d;
 				ret = 1;
 			}
 			for (unsigned i = 0; i < PAGEBLOCKS_PER_SECTION && !ret; i++)
@@ -773,16 +797,87 @@ int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
 					diff->byte = 0;
 					diff->expect = pb_expect[i];
 					diff->got = (u8)get_pageblock_migratetype(sec + i * pageblock_nr_pages);
+					out->design = d;
 					ret = 1;
 				}
 		}
 	}
-	free_pages(scratch, SCRATCH_ORDER);
-	if (ret) {
-		/* leave a valid memmap behind whatever happened */
-		memmap_init_zone_device(pgmap->start_pfn, pgmap->nr_pages, pgmap->nid,
-					pgmap->vmemmap_shift, pgmap);
+	out->ran[DESIGN_OLD] = true;
+	for (unsigned k = 0; k < nr_designs; k++)
+		out->ran[designs[k]] = true;
+	return ret;
+}
+
+/* The whole memmap initialised again with design d (a valid memmap after
+ * a comparison), a unit at a time. */
+static void compare_reinit(const struct dev_pagemap *pgmap, int d)
+{
+	u64 unit = devmem_unit(pgmap);
+
+	for (u64 pfn = pgmap->start_pfn; pfn < pgmap->start_pfn + pgmap->nr_pages; pfn += unit)
+		compare_one(pgmap, pfn, unit, d);
+}
+
+/*
+ * A unit at a time (devmem_unit(): a section, or a 1 GiB compound) is the
+ * same as the whole range at once: compounds never cross a unit, and the
+ * template designs rebuild their templates per unit anyway.  The scratch
+ * holds one section: a unit of several sections is initialised again for
+ * each of them, and its cycles are counted once.
+ */
+int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff, struct devmem_compare_out *out)
+{
+	static const int full[] = { DEVMEM_DESIGN_HEAD_TEMPLATE, DESIGN_NEW, DESIGN_NEW_NT };
+	static const int shared_only[] = { DEVMEM_DESIGN_SHARED };
+	struct dev_pagemap *pgmap = devmem_find(id);
+	struct devmem_compare_out local;
+	bool was_shared, can_share;
+	struct page *scratch, *expect;
+	int ret;
+
+	MM_BUG_ON(!diff || !pb_diff, "id %d: diff %p, pb_diff %p", id, (void *)diff, (void *)pb_diff);
+
+	if (!out)
+		out = &local;
+	memset(out, 0, sizeof(*out));
+	out->design = -1;
+	if (!pgmap)
+		return -ENOENT;
+	scratch = alloc_pages(GFP_KERNEL | __GFP_NOWARN, SCRATCH_ORDER);
+	if (!scratch)
+		return -ENOMEM;
+	expect = mm_phys_to_virt(page_to_phys(scratch));
+	*pb_diff = false;
+	was_shared = pgmap->shared_vmemmap;
+	can_share = pgmap->own_sections && vmemmap_shared_order_ok(pgmap->vmemmap_shift);
+	out->shared_err = !pgmap->own_sections ? -EOPNOTSUPP : !can_share ? -EINVAL : 0;
+	out->in_shared = was_shared;
+
+	/* pass 1: the full designs in the layout the range has (through the
+	 * aliases if it is shared; on real memory the premise of sharing too) */
+	ret = compare_pass(pgmap, expect, full, ARRAY_SIZE(full), can_share && !was_shared, diff,
+			   pb_diff, out);
+	/* pass 2: the shared design, in the shared layout, against the per-page
+	 * design read back through the same aliases */
+	if (!ret && can_share) {
+		int err = was_shared ? 0 : vmemmap_relayout(pgmap, true);
+
+		if (err) {
+			out->shared_err = err;
+		} else {
+			ret = compare_pass(pgmap, expect, shared_only, 1, false, diff, pb_diff, out);
+			if (!was_shared && vmemmap_relayout(pgmap, false)) {
+				/* no memory to map it back: it stays shared, initialised as such */
+				pr_warn("devmem%d: compare: the full vmemmap could not be mapped back; the range keeps the shared layout",
+					id);
+			}
+		}
 	}
+	free_pages(scratch, SCRATCH_ORDER);
+	/* leave a valid memmap behind whatever happened */
+	if (ret || pgmap->shared_vmemmap != out->in_shared || (can_share && !out->in_shared &&
+							       out->ran[DEVMEM_DESIGN_SHARED]))
+		compare_reinit(pgmap, pgmap->shared_vmemmap ? DEVMEM_DESIGN_SHARED : DESIGN_NEW_NT);
 	return ret;
 }
 

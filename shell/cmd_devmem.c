@@ -7,7 +7,7 @@
  *                                          again with that design (default:
  *                                          the memmap_init switch), timed
  *   devmem destroy ID                      back to offline blocks
- *   devmem compare ID                      the three designs, byte for byte
+ *   devmem compare ID                      every design, byte for byte
  *   devmem bench START SIZE [REPS] [warm]  alias of `bench memmap_init`
  *                                          (shell/cmd_bench.c)
  *
@@ -187,9 +187,13 @@ static int devmem_cmd_destroy(struct printer *out, int argc, char **argv)
 
 static int devmem_cmd_compare(struct printer *out, int argc, char **argv)
 {
-	u64 cycles[NR_MEMMAP_DESIGNS];
+	static const int order[] = { DESIGN_OLD, DEVMEM_DESIGN_HEAD_TEMPLATE, DESIGN_NEW,
+				     DESIGN_NEW_NT, DEVMEM_DESIGN_SHARED };
+	struct devmem_compare_out res;
 	struct memmap_diff diff;
 	const struct dev_pagemap *pgmap;
+	char names[96] = "";
+	unsigned nran = 0, k = 0;
 	bool pb_diff;
 	int id, err;
 
@@ -202,7 +206,7 @@ static int devmem_cmd_compare(struct printer *out, int argc, char **argv)
 	if (pgmap)	/* while it runs, destroy and rebind are refused */
 		shell_claim_range(PFN_PHYS(pgmap->start_pfn),
 				  PFN_PHYS(pgmap->start_pfn + pgmap->nr_pages));
-	err = devmem_compare(id, &diff, &pb_diff, cycles);
+	err = devmem_compare(id, &diff, &pb_diff, &res);
 	if (err == -EINTR) {
 		pr_printf(out, "devmem: compare %d: interrupted between two sections; the memmap is initialised again\n",
 			  id);
@@ -213,22 +217,50 @@ static int devmem_cmd_compare(struct printer *out, int argc, char **argv)
 		return err;
 	}
 	pgmap = devmem_find(id);
-	for (int d = 0; d < NR_MEMMAP_DESIGNS; d++) {
-		pr_printf(out, "  %-11s ", mech_design_name((enum mech_design)d));
-		print_init_time(out, cycles[d], pgmap->nr_pages);
+	for (unsigned i = 0; i < ARRAY_SIZE(order); i++)
+		nran += res.ran[order[i]];
+	for (unsigned i = 0; i < ARRAY_SIZE(order); i++) {
+		int d = order[i];
+		size_t n = strlen(names);
+
+		pr_printf(out, "  %-13s ", devmem_design_name(d));
+		if (res.ran[d]) {
+			print_init_time(out, res.cycles[d], pgmap->nr_pages);
+			if (d == DEVMEM_DESIGN_SHARED)
+				pr_printf(out, ", read back through the shared layout");
+			ksnprintf(names + n, sizeof(names) - n, "%s%s", k ? (k + 1 == nran ? " and " : ", ") : "",
+				  devmem_design_name(d));
+			k++;
+		} else if (d == DEVMEM_DESIGN_SHARED) {
+			pr_printf(out, "not compared: %s", res.shared_err == -EINVAL ?
+				  "4 KiB pages have no compound to share" :
+				  res.shared_err == -EOPNOTSUPP ?
+				  "the range borrows hot-added blocks (no vmemmap of its own)" :
+				  res.shared_err ? "no memory for the shared layout" :
+				  "an earlier design differed");
+		} else {
+			pr_printf(out, "not compared: an earlier design differed");
+		}
 		pr_printf(out, "\n");
 	}
 	if (err == 0) {
-		pr_printf(out, "devmem%d: old, new and template-nt memmaps: identical (%llu struct pages, %llu pageblocks)\n",
-			  id, (unsigned long long)pgmap->nr_pages,
-			  (unsigned long long)(pgmap->nr_pages / pageblock_nr_pages));
+		pr_printf(out, "devmem%d: %s memmaps: identical (%llu struct pages, %llu pageblocks)%s\n",
+			  id, names, (unsigned long long)pgmap->nr_pages,
+			  (unsigned long long)(pgmap->nr_pages / pageblock_nr_pages),
+			  res.in_shared ? "; the full designs through the shared layout's aliases" : "");
 		return 0;
 	}
 	if (pb_diff)
-		pr_printf(out, "devmem%d: DIFFERENT: pageblock at pfn %#llx: migratetype %u (old) vs %u\n",
-			  id, (unsigned long long)(pgmap->start_pfn + diff.index), diff.expect, diff.got);
+		pr_printf(out, "devmem%d: DIFFERENT (%s): pageblock at pfn %#llx: migratetype %u (old) vs %u\n",
+			  id, devmem_design_name(res.design),
+			  (unsigned long long)(pgmap->start_pfn + diff.index), diff.expect, diff.got);
+	else if (res.shared_premise)
+		pr_printf(out, "devmem%d: DIFFERENT (shared): the per-page memmap's pfn %#llx byte %u: %#04x vs %#04x in the struct page whose memory it would share\n",
+			  id, (unsigned long long)(pgmap->start_pfn + diff.index), diff.byte,
+			  diff.got, diff.expect);
 	else
-		pr_printf(out, "devmem%d: DIFFERENT: pfn %#llx byte %u: %#04x (old) vs %#04x\n", id,
+		pr_printf(out, "devmem%d: DIFFERENT (%s): pfn %#llx byte %u: %#04x (old) vs %#04x\n", id,
+			  devmem_design_name(res.design),
 			  (unsigned long long)(pgmap->start_pfn + diff.index), diff.byte, diff.expect,
 			  diff.got);
 	return -EIO;
@@ -271,8 +303,12 @@ SHELL_COMMAND(devmem, .name = "devmem",
 		      "of /sys/kernel/mm/memlab/memmap_init.  rebind tears the memmap down\n"
 		      "and initialises it again (with the design given, else the switch's)\n"
 		      "and reports the time, like Linux's dax_pmem rebind measurement.\n"
-		      "compare initialises each section with old, new and template-nt and\n"
-		      "compares the struct pages and pageblock flags byte for byte.\n"
+		      "compare initialises each section with old (per page), then\n"
+		      "head-template, new and template-nt, and compares the struct pages\n"
+		      "and pageblock flags byte for byte; for a dax device with 2M or 1G\n"
+		      "compounds it then maps the shared vmemmap and compares the shared\n"
+		      "design, read back through pfn_to_page, with old (and maps the full\n"
+		      "one back).\n"
 		      "destroy gives the blocks back, offline.  bench is an alias of\n"
 		      "`bench memmap_init START SIZE [REPS] [warm]`.  create, rebind,\n"
 		      "compare and bench run as jobs (`help jobs`): compare pauses (and\n"

@@ -2,8 +2,10 @@
  * cmd_nd.c - the `nd` command: persistent memory regions, namespaces and
  * dax devices (drivers/nvdimm/nd.c), in the manner of ndctl and daxctl:
  *   nd list                 ndctl list -RN (regions with their namespaces)
+ *   nd list -D              ndctl list -D (the DIMMs)
  *   nd create-namespace     ndctl create-namespace --mode=devdax|raw --align=A
- *   nd destroy-namespace    ndctl destroy-namespace namespaceN.0
+ *                           [-s SIZE] [-e namespaceN.M]
+ *   nd destroy-namespace    ndctl destroy-namespace namespaceN.M
  *   nd dax                  daxctl list
  *   nd rebind               echo daxN.0 > /sys/bus/dax/drivers/device_dax/unbind,
  *                           then bind: the memmap initialised again, timed
@@ -20,21 +22,30 @@
 #include <lib/kstrtox.h>
 #include <lib/string.h>
 
-/* "regionN", "namespaceN.0", "daxN.0" or "N": N, or -1. */
-static int parse_dev(const char *word, const char *prefix)
+/* "regionN", "namespaceN.M", "daxN.M" or "N[.M]" (prefix the word's
+ * kind): N into *region and M (0 if not given; -1 for "regionN") into *ns;
+ * false if it is not one. */
+static bool parse_dev(const char *word, const char *prefix, int *region, int *ns)
 {
 	size_t n = strlen(prefix);
-	unsigned long long v = 0;
-	char buf[24];
+	unsigned long long v = 0, w = 0;
+	char buf[24], *dot;
 
 	if (!strncmp(word, prefix, n))
 		word += n;
 	strlcpy(buf, word, sizeof(buf));
-	if (strcmp(prefix, "region") && strlen(buf) > 2 && !strcmp(buf + strlen(buf) - 2, ".0"))
-		buf[strlen(buf) - 2] = '\0';
+	dot = strchr(buf, '.');
+	if (dot) {
+		*dot++ = '\0';
+		if (!strcmp(prefix, "region") || !*dot || kstrtoull(dot, strlen(dot), &w) ||
+		    w >= ND_MAX_NS)
+			return false;
+	}
 	if (!buf[0] || kstrtoull(buf, strlen(buf), &v) || v >= ND_MAX_REGIONS)
-		return -1;
-	return (int)v;
+		return false;
+	*region = (int)v;
+	*ns = strcmp(prefix, "region") ? (int)w : -1;
+	return true;
 }
 
 /* A --name=value or -x value option at argv[*i]; its value, or NULL. */
@@ -49,17 +60,49 @@ static const char *opt(int argc, char **argv, int *i, const char *lng, const cha
 	return NULL;
 }
 
+/* A byte count: digits, or with K/M/G (binary, as ndctl reads -s); 0 if not. */
+static u64 parse_bytes(const char *v)
+{
+	char buf[24];
+	size_t n = strlen(v);
+	unsigned long long x;
+	unsigned shift = 0;
+
+	if (!n || n >= sizeof(buf))
+		return 0;
+	strlcpy(buf, v, sizeof(buf));
+	switch (buf[n - 1]) {
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	case 't': case 'T': shift = 40; break;
+	}
+	if (shift)
+		buf[--n] = '\0';
+	if (!n || kstrtoull(buf, n, &x) || (x << shift) >> shift != x)
+		return 0;
+	return x << shift;
+}
+
 static int nd_cmd_create(struct printer *out, int argc, char **argv)
 {
 	const char *mode = "devdax", *v;
-	u64 align = 2ULL << 20, size = 0;
-	int region = 0, err;
-	char why[160];
+	u64 align = 2ULL << 20, size = 0, offset = ND_OFFSET_ANY;
+	int region = 0, ns = -1, m;
+	enum nd_mode md;
+	char why[192];
 
 	for (int i = 2; i < argc; i++) {
 		if ((v = opt(argc, argv, &i, "--region", "-r"))) {
-			if ((region = parse_dev(v, "region")) < 0) {
+			int dummy;
+
+			if (!parse_dev(v, "region", &region, &dummy)) {
 				pr_printf(out, "nd: %s: not a region (region0, region1, ...)\n", v);
+				return -EINVAL;
+			}
+		} else if ((v = opt(argc, argv, &i, "--reconfig", "-e"))) {
+			if (!parse_dev(v, "namespace", &region, &ns)) {
+				pr_printf(out, "nd: %s: not a namespace (namespace0.0, ...)\n", v);
 				return -EINVAL;
 			}
 		} else if ((v = opt(argc, argv, &i, "--mode", "-m"))) {
@@ -70,76 +113,107 @@ static int nd_cmd_create(struct printer *out, int argc, char **argv)
 				return -EINVAL;
 			}
 		} else if ((v = opt(argc, argv, &i, "--size", "-s"))) {
-			unsigned long long sz;
-
-			if (kstrtoull(v, strlen(v), &sz) || !sz) {
-				pr_printf(out, "nd: size %s: a number of bytes\n", v);
+			if (!(size = parse_bytes(v))) {
+				pr_printf(out, "nd: size %s: a number of bytes (K, M, G: binary)\n", v);
 				return -EINVAL;
 			}
-			size = sz;
+		} else if ((v = opt(argc, argv, &i, "--offset", "-o"))) {
+			if (!(offset = parse_bytes(v)) && strcmp(v, "0")) {
+				pr_printf(out, "nd: offset %s: a number of bytes (K, M, G: binary)\n", v);
+				return -EINVAL;
+			}
+		} else if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--force")) {
+			continue;	/* ndctl's -f with -e: memlab never asks */
 		} else {
 			return shell_usage(out, shell_find("nd"));
 		}
 	}
 	if (!strcmp(mode, "raw")) {
-		err = nd_destroy(region, why, sizeof(why));
-		if (!err)
-			pr_printf(out, "namespace%d.0: raw\n", region);
+		md = ND_MODE_RAW;
 	} else if (!strcmp(mode, "devdax")) {
-		err = nd_create_devdax(region, align, size, why, sizeof(why));
-		if (!err) {
-			const struct nd_region *r = nd_region(region);
-			const struct dev_pagemap *pgmap = devmem_find(r->ns.devmem_id);
-
-			pr_printf(out, "namespace%d.0: devdax, align %llu KiB, dax%d.0 (devmem%d): "
-				  "%llu struct pages initialised (%s) in %llu cycles\n", region,
-				  (unsigned long long)(align >> 10), region, r->ns.devmem_id,
-				  (unsigned long long)pgmap->last_init_pages,
-				  devmem_design_name(pgmap->last_design),
-				  (unsigned long long)pgmap->last_init_cycles);
-		}
+		md = ND_MODE_DEVDAX;
 	} else {
 		pr_printf(out, "nd: mode %s: memlab has raw and devdax (no fsdax, sector or system-ram)\n",
 			  mode);
 		return -EINVAL;
 	}
-	if (err)
+	m = nd_create(region, ns, md, align, size, offset, why, sizeof(why));
+	if (m < 0) {
 		pr_printf(out, "nd: create-namespace: %s; nothing changed\n", why);
-	return err;
+		return m;
+	}
+	{
+		const struct nd_region *r = nd_region(region);
+		const struct nd_namespace *n = nd_namespace(region, m);
+		const struct dev_pagemap *pgmap;
+		char uuid[37];
+
+		if (md == ND_MODE_RAW) {
+			if (r->labels) {
+				nd_uuid_format(n->uuid, uuid);
+				pr_printf(out, "namespace%d.%d: raw, %llu bytes at offset 0x%llx, uuid %s\n",
+					  region, m, (unsigned long long)n->size,
+					  (unsigned long long)(n->start - r->start), uuid);
+			} else {
+				pr_printf(out, "namespace%d.%d: raw\n", region, m);
+			}
+			return 0;
+		}
+		pgmap = devmem_find(n->devmem_id);
+		pr_printf(out, "namespace%d.%d: devdax, align %llu KiB, dax%d.%d (devmem%d): "
+			  "%llu struct pages initialised (%s) in %llu cycles\n", region, m,
+			  (unsigned long long)(align >> 10), region, m, n->devmem_id,
+			  (unsigned long long)pgmap->last_init_pages,
+			  devmem_design_name(pgmap->last_design),
+			  (unsigned long long)pgmap->last_init_cycles);
+	}
+	return 0;
 }
 
 static int nd_cmd_destroy(struct printer *out, int argc, char **argv)
 {
-	char why[160];
-	int id, err;
+	const struct nd_region *r;
+	char why[192];
+	int id, ns, err;
 
 	if (argc != 3)
 		return shell_usage(out, shell_find("nd"));
-	if ((id = parse_dev(argv[2], "namespace")) < 0) {
+	if (!parse_dev(argv[2], "namespace", &id, &ns)) {
 		pr_printf(out, "nd: %s: not a namespace (namespace0.0, ...)\n", argv[2]);
 		return -EINVAL;
 	}
-	err = nd_destroy(id, why, sizeof(why));
+	err = nd_destroy(id, ns, why, sizeof(why));
 	if (err) {
 		pr_printf(out, "nd: destroy-namespace: %s; nothing changed\n", why);
 		return err;
 	}
-	if (nd_region(id)->labels)
-		pr_printf(out, "namespace%d.0: label deleted; region%d has no namespace\n", id, id);
-	else
-		pr_printf(out, "namespace%d.0: raw\n", id);
+	r = nd_region(id);
+	if (r->labels) {
+		int left = 0;
+
+		for (int k = 0; k < ND_MAX_NS; k++)
+			left += nd_namespace(id, k) != NULL;
+		if (left)
+			pr_printf(out, "namespace%d.%d: label deleted; region%d has %d namespace%s left\n",
+				  id, ns, id, left, left == 1 ? "" : "s");
+		else
+			pr_printf(out, "namespace%d.%d: label deleted; region%d has no namespace\n",
+				  id, ns, id);
+	} else {
+		pr_printf(out, "namespace%d.%d: raw\n", id, ns);
+	}
 	return 0;
 }
 
 static int nd_cmd_rebind(struct printer *out, int argc, char **argv)
 {
 	const struct dev_pagemap *pgmap;
-	int id, d = -1, err;
-	char why[160];
+	int id, ns, d = -1, err;
+	char why[192];
 
 	if (argc != 3 && argc != 4)
 		return shell_usage(out, shell_find("nd"));
-	if ((id = parse_dev(argv[2], "dax")) < 0) {
+	if (!parse_dev(argv[2], "dax", &id, &ns)) {
 		pr_printf(out, "nd: %s: not a dax device (dax0.0, ...)\n", argv[2]);
 		return -EINVAL;
 	}
@@ -152,14 +226,14 @@ static int nd_cmd_rebind(struct printer *out, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	err = nd_rebind(id, d, why, sizeof(why));
+	err = nd_rebind(id, ns, d, why, sizeof(why));
 	if (err) {
 		pr_printf(out, "nd: rebind: %s; nothing changed\n", why);
 		return err;
 	}
-	pgmap = devmem_find(nd_region(id)->ns.devmem_id);
-	pr_printf(out, "dax%d.0: rebind (%s): %llu struct pages in %llu cycles (%llu cycles/page), %llu KiB of memmap written\n",
-		  id, devmem_design_name(pgmap->last_design),
+	pgmap = devmem_find(nd_namespace(id, ns)->devmem_id);
+	pr_printf(out, "dax%d.%d: rebind (%s): %llu struct pages in %llu cycles (%llu cycles/page), %llu KiB of memmap written\n",
+		  id, ns, devmem_design_name(pgmap->last_design),
 		  (unsigned long long)pgmap->last_init_pages,
 		  (unsigned long long)pgmap->last_init_cycles,
 		  (unsigned long long)(pgmap->last_init_cycles / pgmap->last_init_pages),
@@ -171,13 +245,14 @@ static int nd_cmd_rebind(struct printer *out, int argc, char **argv)
  * reconfigure-device. */
 static int nd_cmd_reconfigure(struct printer *out, int argc, char **argv)
 {
+	const struct nd_namespace *n;
 	const char *mode;
-	char why[160];
-	int id, err;
+	char why[192];
+	int id, ns, err;
 
 	if (argc != 4)
 		return shell_usage(out, shell_find("nd"));
-	if ((id = parse_dev(argv[2], "dax")) < 0) {
+	if (!parse_dev(argv[2], "dax", &id, &ns)) {
 		pr_printf(out, "nd: %s: not a dax device (dax0.0, ...)\n", argv[2]);
 		return -EINVAL;
 	}
@@ -186,47 +261,52 @@ static int nd_cmd_reconfigure(struct printer *out, int argc, char **argv)
 		pr_printf(out, "nd: mode %s: system-ram or devdax\n", mode);
 		return -EINVAL;
 	}
-	err = nd_reconfigure(id, !strcmp(mode, "system-ram"), why, sizeof(why));
+	err = nd_reconfigure(id, ns, !strcmp(mode, "system-ram"), why, sizeof(why));
 	if (err) {
 		pr_printf(out, "nd: reconfigure: %s; nothing changed\n", why);
 		return err;
 	}
-	if (nd_region(id)->ns.kmem)
-		pr_printf(out, "dax%d.0: system-ram, memory group %d (auto_online_blocks %s)\n", id,
-			  nd_region(id)->ns.mgid, mmop_name(memhp_get_default_online_type()));
+	n = nd_namespace(id, ns);
+	if (n->kmem)
+		pr_printf(out, "dax%d.%d: system-ram, memory group %d (auto_online_blocks %s)\n", id,
+			  ns, n->mgid, mmop_name(memhp_get_default_online_type()));
 	else
-		pr_printf(out, "dax%d.0: devdax (devmem%d)\n", id, nd_region(id)->ns.devmem_id);
+		pr_printf(out, "dax%d.%d: devdax (devmem%d)\n", id, ns, n->devmem_id);
 	return 0;
 }
 
 /* nd floor daxN.0: the floor a rebind is measured against. */
 static int nd_cmd_floor(struct printer *out, int argc, char **argv)
 {
-	const struct nd_region *r;
+	const struct nd_namespace *n;
 	u64 cycles, bytes;
-	int id, err;
+	int id, ns, err;
 
 	if (argc != 3)
 		return shell_usage(out, shell_find("nd"));
-	if ((id = parse_dev(argv[2], "dax")) < 0 || !(r = nd_region(id)) ||
-	    r->ns.mode != ND_MODE_DEVDAX || r->ns.kmem) {
+	if (!parse_dev(argv[2], "dax", &id, &ns) || !(n = nd_namespace(id, ns)) ||
+	    n->mode != ND_MODE_DEVDAX || n->kmem) {
 		pr_printf(out, "nd: %s: not a devdax device (dax0.0, ...)\n", argv[2]);
 		return -EINVAL;
 	}
-	err = devmem_floor(r->ns.devmem_id, &cycles, &bytes);
+	err = devmem_floor(n->devmem_id, &cycles, &bytes);
 	if (err) {
 		pr_printf(out, "nd: floor: %s\n", err_text(err));
 		return err;
 	}
-	pr_printf(out, "dax%d.0: floor: %llu KiB of memmap streamed (non-temporal stores) in %llu cycles\n",
-		  id, (unsigned long long)(bytes >> 10), (unsigned long long)cycles);
+	pr_printf(out, "dax%d.%d: floor: %llu KiB of memmap streamed (non-temporal stores) in %llu cycles\n",
+		  id, ns, (unsigned long long)(bytes >> 10), (unsigned long long)cycles);
 	return 0;
 }
 
 static int cmd_nd(struct printer *out, int argc, char **argv)
 {
 	if (argc == 1 || !strcmp(argv[1], "list")) {
-		if (argc > 2)
+		if (argc == 3 && !strcmp(argv[2], "-D")) {
+			nd_dimms_dump(out);
+			return 0;
+		}
+		if (argc > 2 && !(argc == 3 && !strcmp(argv[2], "-RN")))
 			return shell_usage(out, shell_find("nd"));
 		nd_list_dump(out);
 		return 0;
@@ -256,21 +336,34 @@ static bool nd_runs_long(int argc, char **argv)
 }
 
 SHELL_COMMAND(nd, .name = "nd",
-	      .usage = "nd [list | dax | create-namespace [-r regionN] [--mode=devdax|raw] "
-		       "[--align=4K|2M|1G] [--size=BYTES] | destroy-namespace namespaceN.0 | "
-		       "rebind daxN.0 [old|head-template|new|template-nt|shared] | "
-		       "reconfigure daxN.0 system-ram|devdax | floor daxN.0]",
+	      .usage = "nd [list [-D] | dax | create-namespace [-r regionN | -e namespaceN.M] "
+		       "[--mode=devdax|raw] [--align=4K|2M|1G] [--size=BYTES] [--offset=BYTES] | "
+		       "destroy-namespace namespaceN.M | "
+		       "rebind daxN.M [old|head-template|new|template-nt|shared] | "
+		       "reconfigure daxN.M system-ram|devdax | floor daxN.M]",
 	      .summary = "NVDIMM regions, namespaces and dax devices (ndctl, daxctl)",
 	      .help = "The persistent memory of the NFIT, as Linux's libnvdimm shows it.\n"
-		      "Each region is label-less (labels need the DIMM's _DSM, AML) and\n"
-		      "has one namespace covering it, raw at boot.\n"
-		      "list: ndctl list -RN.  dax: daxctl list.\n"
-		      "create-namespace --mode=devdax --align=2M: the namespace becomes\n"
-		      "  dax N.0, a ZONE_DEVICE range with 2 MiB compound pages (4K: base\n"
-		      "  pages; 1G: compounds over 8 of the 128 MiB sections); its\n"
-		      "  memmap is initialised with /sys/kernel/mm/memlab/memmap_init's\n"
-		      "  design and timed.  --mode=raw, or destroy-namespace, undoes it.\n"
-		      "rebind: unbind and bind daxN.0 (the memmap poisoned, initialised\n"
+		      "A label-less region has one namespace covering it, namespaceN.0;\n"
+		      "a region whose DIMM has a label area (read through its _DSM) has\n"
+		      "one namespace per label, namespaceN.M.\n"
+		      "list: ndctl list -RN.  list -D: the DIMMs (ndctl list -D).\n"
+		      "dax: daxctl list.\n"
+		      "create-namespace --mode=devdax --align=2M: on a label-less region\n"
+		      "  its namespace becomes daxN.0, a ZONE_DEVICE range with 2 MiB\n"
+		      "  compound pages (4K: base pages; 1G: compounds over 8 of the 128\n"
+		      "  MiB sections), its memmap initialised with\n"
+		      "  /sys/kernel/mm/memlab/memmap_init's design and timed, and an info\n"
+		      "  block written 4 KiB into it so that the next boot finds it devdax\n"
+		      "  (the dax device is the namespace less the first 8 KiB rounded up\n"
+		      "  to the align).  On a labelled region: a new namespace with its own\n"
+		      "  label, --size bytes (default: the largest free extent) at --offset\n"
+		      "  into the region (default: the first free place; memlab's option),\n"
+		      "  whole 128 MiB sections; --mode=raw makes a raw one.\n"
+		      "  -e namespaceN.M reconfigures that namespace instead (ndctl's\n"
+		      "  --reconfig; -f is accepted).  --mode=raw on a label-less region, or\n"
+		      "  destroy-namespace, undoes devdax; on a labelled region\n"
+		      "  destroy-namespace also deletes the namespace's label.\n"
+		      "rebind: unbind and bind daxN.M (the memmap poisoned, initialised\n"
 		      "  again with the design given, else the switch's), timed.\n"
 		      "  head-template: heads from a template, tails field by field (the\n"
 		      "  seed's first step; new has tail templates too).  shared\n"
@@ -278,10 +371,11 @@ SHELL_COMMAND(nd, .name = "nd",
 		      "  and one page of tails, its other pages map that one again, and\n"
 		      "  only 128 struct pages of each compound are written (of 512 or\n"
 		      "  262144).\n"
-		      "reconfigure daxN.0 system-ram: daxctl reconfigure-device: the memory\n"
-		      "  hot-added as memory blocks (group daxN.0), onlined by\n"
-		      "  auto_online_blocks; devdax: offlined, removed, bound again.\n"
-		      "floor daxN.0: streaming stores of the memmap bytes a rebind of its\n"
+		      "reconfigure daxN.M system-ram: daxctl reconfigure-device: the memory\n"
+		      "  after the info block, whole 128 MiB blocks, hot-added (group\n"
+		      "  daxN.M), onlined by auto_online_blocks; devdax: offlined, removed,\n"
+		      "  bound again.\n"
+		      "floor daxN.M: streaming stores of the memmap bytes a rebind of its\n"
 		      "  layout writes, timed: what a rebind is measured against.\n"
 		      "`devmem compare ID` checks the live memmap of a dax device.\n"
 		      "A refused request says why and changes nothing.",

@@ -13,8 +13,9 @@ Usage:
                                       (python3-matplotlib: tools/deps.sh bench)
   tools/bench_plot.py docs DIR        replace docs/bench/ with DIR's CSVs,
                                       SVGs, run.txt (when, which commit,
-                                      which CPU) and bench.log (everything
-                                      make bench printed), and regenerate
+                                      which CPU), bench.log (everything
+                                      make bench printed) and NAME.log (one
+                                      benchmark's own output), and regenerate
                                       every docs page's tables from them
   tools/bench_plot.py check           docs/: every generated table is what
                                       its CSV says, every embedded plot and
@@ -168,7 +169,7 @@ def docs(src):
     for old in glob.glob(os.path.join(DOCS_BENCH, "*")):
         os.remove(old)          # one run: nothing left from an earlier one
     for f in sorted(glob.glob(os.path.join(src, "*.csv")) + glob.glob(os.path.join(src, "*.svg")) +
-                    [os.path.join(src, "run.txt"), os.path.join(src, "bench.log")]):
+                    glob.glob(os.path.join(src, "*.log")) + [os.path.join(src, "run.txt")]):
         shutil.copy(f, DOCS_BENCH)
         n += 1
     for page in pages():

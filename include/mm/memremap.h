@@ -205,24 +205,45 @@ int devmem_floor(int id, u64 *cycles, u64 *bytes);
  */
 int devmem_destroy(int id);
 
+/* What devmem_compare() did, design by design (indexed by devmem design). */
+struct devmem_compare_out {
+	u64 cycles[NR_DEVMEM_DESIGNS];	/* [o] init cycles, summed over the units */
+	bool ran[NR_DEVMEM_DESIGNS];	/* [o] compared with the per-page design */
+	int design;			/* [o] on a difference: the design that differed */
+	bool shared_premise;		/* [o] ... in the per-page memmap: a struct page unlike
+					 * the one whose memory it would share */
+	int shared_err;			/* [o] why shared was not compared: -EOPNOTSUPP (a
+					 * borrowed range), -EINVAL (4 KiB pages), -ENOMEM
+					 * (no memory for the shared layout) */
+	bool in_shared;			/* [o] the range was in the shared layout: the full
+					 * designs were compared through its aliases */
+};
+
 /*
- * devmem_compare() - prove the three designs equal on the live memmap of
- * range id: section by section, fill the memmap with a pattern, init with
- * the old design, copy the section's memmap and pageblock flags to a
- * 2 MiB scratch buffer from the buddy, then for template and template-nt:
- * fill with another pattern, init, compare.  cycles[d] gets the init
- * cycles of each design summed over the sections (may be NULL; diff and
- * pb_diff may not).  Returns 0 (identical), 1 (different: *diff says
- * where, diff->index counting from the range's first pfn; *pb_diff is set
- * when the pageblock flags differed instead), -ENOENT, -ENOMEM (no
- * scratch) or -EINTR (mech_bench_checkpoint(), asked between two sections,
- * said stop).  The memmap is left initialised (by template-nt, or on a
- * difference or a stop by the switch's design).  Context: (main) or the
- * shell's job, which may pause between two sections: the caller keeps the
- * range from being destroyed or rebound meanwhile.
+ * devmem_compare() - prove every design equal on the live memmap of range
+ * id.  Pass 1, in the layout the range has: section by section, fill the
+ * memmap with a pattern, init with the per-page (old) design, copy the
+ * section's memmap and pageblock flags to a 2 MiB scratch buffer from the
+ * buddy, then for head-template, template (new) and template-nt: fill
+ * with another pattern, init, compare.  In the full layout of a range that
+ * can have the shared one, the per-page memmap is also checked to hold
+ * what sharing needs: every struct page equal to the one whose memory it
+ * would share.  Pass 2, for a range of its own (devmem_create_phys()) with
+ * compounds of 2 MiB or 1 GiB: the vmemmap mapped in the shared layout
+ * (vmemmap_relayout(), unless it is already), and per section the per-page
+ * design and the shared design written and read back through
+ * pfn_to_page(), compared; then the full layout mapped back.  *out (may
+ * be NULL) says what ran, the cycles of each design, and on a difference
+ * which design.  Returns 0 (identical), 1 (different: *diff says where,
+ * diff->index counting from the range's first pfn; *pb_diff is set when
+ * the pageblock flags differed instead), -ENOENT, -ENOMEM (no scratch) or
+ * -EINTR (mech_bench_checkpoint(), asked between two sections, said stop).
+ * The memmap is left initialised (by template-nt in the full layout, by
+ * shared in the shared one) and in the layout it had.  Context: (main) or
+ * the shell's job, which may pause between two sections: the caller keeps
+ * the range from being destroyed or rebound meanwhile.
  */
-int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff,
-		   u64 cycles[NR_MEMMAP_DESIGNS]);
+int devmem_compare(int id, struct memmap_diff *diff, bool *pb_diff, struct devmem_compare_out *out);
 
 /*
  * devmem_bench() - memmap_init_bench() over [start, start + size), a range

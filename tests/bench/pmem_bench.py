@@ -40,7 +40,9 @@ guest or a command failed.
 Environment: PMEM_BENCH_GIB (default 100), PMEM_BENCH_CYCLES (default 30),
 PMEM_BENCH_FLOORS (default 5).  With BENCH_OUT set (make bench) the figures
 are written there as pmem-qemu.csv (times) and pmem_bytes-qemu.csv (the
-memmap bytes each design wrote) (tests/bench/bench_csv.py).
+memmap bytes each design wrote), and everything printed as pmem-qemu.log
+(tests/bench/bench_csv.py), which `make bench-docs` copies into
+docs/bench with the rest of the run.
 
 Usage: tests/bench/pmem_bench.py
 """
@@ -85,6 +87,14 @@ def stats(values):
 
 
 def main():
+    close = bench_csv.tee("pmem-qemu", "pmem_bench.py")
+    try:
+        return run_bench()
+    finally:
+        close()
+
+
+def run_bench():
     iso = memlab.make_iso(memlab.build_kernel(), "")
     ram = 2 + (GIB + 31) // 32          # boot RAM plus the memmap (1/64), twice for a relayout
     m = memlab.Machine(iso, name="pmem-bench", mem=f"{ram}G,slots=4,maxmem={GIB + ram + 8}G",

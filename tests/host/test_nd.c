@@ -37,9 +37,9 @@ static void expect_raw(void)
 {
 	const struct nd_region *r = nd_region(0);
 
-	CHECK_EQ(r->ns.mode, ND_MODE_RAW);
-	CHECK_EQ(r->ns.devmem_id, -1);
-	CHECK(!strcmp(nd_mode_name(r->ns.mode), "raw"));
+	CHECK_EQ(r->ns[0].mode, ND_MODE_RAW);
+	CHECK_EQ(r->ns[0].devmem_id, -1);
+	CHECK(!strcmp(nd_mode_name(r->ns[0].mode), "raw"));
 	CHECK(devmem_find(0) == NULL);
 	for (u64 pfn = PMEM_PFN; pfn < PMEM_PFN + PMEM_PAGES; pfn += PAGES_PER_SECTION)
 		CHECK(!present_section(__pfn_to_section(pfn)));
@@ -57,10 +57,10 @@ HTEST(nd_devdax_bind_rebind_destroy)
 	free0 = global_free_pages();
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
 	r = nd_region(0);
-	CHECK_EQ(r->ns.mode, ND_MODE_DEVDAX);
-	CHECK(!strcmp(nd_mode_name(r->ns.mode), "devdax"));
-	CHECK_EQ(r->ns.align, SZ_2M);
-	pgmap = devmem_find(r->ns.devmem_id);
+	CHECK_EQ(r->ns[0].mode, ND_MODE_DEVDAX);
+	CHECK(!strcmp(nd_mode_name(r->ns[0].mode), "devdax"));
+	CHECK_EQ(r->ns[0].align, SZ_2M);
+	pgmap = devmem_find(r->ns[0].devmem_id);
 	CHECK(pgmap && pgmap->own_sections && !strcmp(pgmap->owner, "dax0.0"));
 	CHECK_EQ(pgmap->vmemmap_shift, 9);
 	CHECK_EQ(pgmap->start_pfn, PMEM_PFN);
@@ -77,25 +77,25 @@ HTEST(nd_devdax_bind_rebind_destroy)
 	CHECK(global_free_pages() < free0);	/* the 2 MiB memmaps */
 
 	for (int d = 0; d < NR_MEMMAP_DESIGNS; d++) {
-		CHECK_EQ(nd_rebind(0, d, why, sizeof(why)), 0);
+		CHECK_EQ(nd_rebind(0, 0, d, why, sizeof(why)), 0);
 		CHECK_EQ(pgmap->last_design, d);
 		CHECK_EQ(pgmap->last_init_pages, PMEM_PAGES);
 	}
-	CHECK_EQ(r->ns.nr_binds, 1 + NR_MEMMAP_DESIGNS);
-	CHECK_EQ(nd_rebind(0, 7, why, sizeof(why)), -EINVAL);
+	CHECK_EQ(r->ns[0].nr_binds, 1 + NR_MEMMAP_DESIGNS);
+	CHECK_EQ(nd_rebind(0, 0, 7, why, sizeof(why)), -EINVAL);
 
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), 0);
 	expect_raw();
 	CHECK_EQ(NODE_DATA(0)->node_zones[ZONE_DEVICE].spanned_pages, 0);
 	CHECK_EQ(global_free_pages(), free0);
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);	/* raw stays raw */
-	CHECK_EQ(nd_rebind(0, -1, why, sizeof(why)), -EINVAL);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), 0);	/* raw stays raw */
+	CHECK_EQ(nd_rebind(0, 0, -1, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "is raw") != NULL);
 
 	/* 4 KiB align: base pages */
 	CHECK_EQ(nd_create_devdax(0, SZ_4K, PMEM_SIZE, why, sizeof(why)), 0);
-	CHECK_EQ(devmem_find(nd_region(0)->ns.devmem_id)->vmemmap_shift, 0);
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
+	CHECK_EQ(devmem_find(nd_region(0)->ns[0].devmem_id)->vmemmap_shift, 0);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), 0);
 	expect_raw();
 	CHECK_EQ(global_free_pages(), free0);
 }
@@ -121,10 +121,10 @@ HTEST(nd_bad_requests_change_nothing)
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
 	CHECK_EQ(nd_create_devdax(0, SZ_4K, 0, why, sizeof(why)), -EBUSY);
 	CHECK(strstr(why, "in use as dax0.0") != NULL);
-	CHECK_EQ(nd_region(0)->ns.align, SZ_2M);
-	CHECK_EQ(devmem_find(nd_region(0)->ns.devmem_id)->vmemmap_shift, 9);
-	CHECK_EQ(nd_destroy(5, why, sizeof(why)), -ENOENT);
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
+	CHECK_EQ(nd_region(0)->ns[0].align, SZ_2M);
+	CHECK_EQ(devmem_find(nd_region(0)->ns[0].devmem_id)->vmemmap_shift, 9);
+	CHECK_EQ(nd_destroy(5, 0, why, sizeof(why)), -ENOENT);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), 0);
 	expect_raw();
 }
 
@@ -139,7 +139,7 @@ HTEST(nd_region_over_ram_or_unaligned_is_refused)
 	CHECK_EQ(nd_add_region(PMEM_START + PMEM_SIZE + SZ_2M, 64 * MiB, 0, 4), 2);
 	free0 = global_free_pages();
 	CHECK_EQ(nd_create_devdax(1, SZ_2M, 0, why, sizeof(why)), -EEXIST);
-	CHECK_EQ(nd_region(1)->ns.mode, ND_MODE_RAW);
+	CHECK_EQ(nd_region(1)->ns[0].mode, ND_MODE_RAW);
 	CHECK_EQ(nd_create_devdax(2, SZ_2M, 0, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "not whole 128 MiB sections") != NULL);
 	CHECK_EQ(global_free_pages(), free0);
@@ -158,65 +158,74 @@ HTEST(nd_kmem_online_offline_and_refusals)
 	unsigned long free_dax, free_ram;
 	const struct nd_region *r;
 	struct talloc pinned;
-	unsigned long first = PMEM_START / MEMORY_BLOCK_SIZE;
+	/* the info block's 2 MiB keep the first block out (Linux's dax_kmem_range()) */
+	unsigned long first = PMEM_START / MEMORY_BLOCK_SIZE + 1;
+	unsigned long nblocks = PMEM_SIZE / MEMORY_BLOCK_SIZE - 1;
+	unsigned long memmap = PAGES_PER_SECTION * sizeof(struct page) / PAGE_SIZE;
+	u64 ks, kz;
 
 	boot_pmem();
-	CHECK_EQ(nd_reconfigure(0, true, why, sizeof(why)), -EINVAL);	/* raw */
+	CHECK_EQ(nd_reconfigure(0, 0, true, why, sizeof(why)), -EINVAL);	/* raw */
 	CHECK(strstr(why, "is raw") != NULL);
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
-	CHECK_EQ(nd_reconfigure(0, false, why, sizeof(why)), -EINVAL);
+	CHECK_EQ(nd_reconfigure(0, 0, false, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "devdax already") != NULL);
 	CHECK_EQ(memhp_set_default_online_type(MMOP_ONLINE_KERNEL), 0);
 	free_dax = global_free_pages();
 
-	CHECK_EQ(nd_reconfigure(0, true, why, sizeof(why)), 0);
+	CHECK_EQ(nd_reconfigure(0, 0, true, why, sizeof(why)), 0);
 	r = nd_region(0);
-	CHECK(r->ns.kmem && r->ns.mgid >= 0 && r->ns.devmem_id == -1);
+	CHECK(r->ns[0].kmem && r->ns[0].mgid >= 0 && r->ns[0].devmem_id == -1);
 	CHECK(devmem_find(0) == NULL);
-	for (unsigned long id = first; id < first + PMEM_SIZE / MEMORY_BLOCK_SIZE; id++) {
+	nd_kmem_range(&r->ns[0], &ks, &kz);
+	CHECK_EQ(ks, PMEM_START + MEMORY_BLOCK_SIZE);
+	CHECK_EQ(kz, PMEM_SIZE - MEMORY_BLOCK_SIZE);
+	CHECK(block(first - 1) == NULL);
+	for (unsigned long id = first; id < first + nblocks; id++) {
 		CHECK(block(id) != NULL);
 		CHECK_EQ(block(id)->state, MEM_ONLINE);
-		CHECK_EQ(block(id)->group->id, r->ns.mgid);
+		CHECK_EQ(block(id)->group->id, r->ns[0].mgid);
 	}
-	/* the range's pages became free memory, less its own memmaps */
+	/* the kmem range's pages became free memory, and the first section's
+	 * memmap went with the dax device */
 	free_ram = global_free_pages();
-	CHECK_EQ(free_ram - free_dax, PMEM_PAGES);
+	CHECK_EQ(free_ram - free_dax, nblocks * PAGES_PER_MEMORY_BLOCK + memmap);
 	hotplug_check_invariants();
 
-	CHECK_EQ(nd_rebind(0, -1, why, sizeof(why)), -EBUSY);
+	CHECK_EQ(nd_rebind(0, 0, -1, why, sizeof(why)), -EBUSY);
 	CHECK(strstr(why, "system-ram") != NULL);
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), -EBUSY);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), -EBUSY);
 	CHECK(strstr(why, "reconfigure dax0.0 devdax first") != NULL);
 	CHECK_EQ(nd_create_devdax(0, SZ_4K, 0, why, sizeof(why)), -EBUSY);
-	CHECK_EQ(nd_reconfigure(0, true, why, sizeof(why)), -EINVAL);
+	CHECK_EQ(nd_reconfigure(0, 0, true, why, sizeof(why)), -EINVAL);
 
 	/* an unmovable page in it: the way back is refused, all stays online */
 	CHECK(talloc_get(&pinned, GFP_KERNEL, 0, 3));
-	CHECK(page_to_pfn(pinned.head) >= PMEM_PFN &&
+	CHECK(page_to_pfn(pinned.head) >= PMEM_PFN + PAGES_PER_SECTION &&
 	      page_to_pfn(pinned.head) < PMEM_PFN + PMEM_PAGES);
-	CHECK_EQ(nd_reconfigure(0, false, why, sizeof(why)), -EBUSY);
+	CHECK_EQ(nd_reconfigure(0, 0, false, why, sizeof(why)), -EBUSY);
 	CHECK(strstr(why, "in use and cannot be migrated") != NULL);
-	CHECK(r->ns.kmem);
-	for (unsigned long id = first; id < first + PMEM_SIZE / MEMORY_BLOCK_SIZE; id++)
+	CHECK(r->ns[0].kmem);
+	for (unsigned long id = first; id < first + nblocks; id++)
 		CHECK_EQ(block(id)->state, MEM_ONLINE);
 	CHECK(talloc_intact(&pinned));
 	talloc_put(&pinned);
 	hotplug_check_invariants();
 
-	CHECK_EQ(nd_reconfigure(0, false, why, sizeof(why)), 0);
-	CHECK(!r->ns.kmem && r->ns.mgid == -1 && r->ns.devmem_id >= 0);
+	CHECK_EQ(nd_reconfigure(0, 0, false, why, sizeof(why)), 0);
+	CHECK(!r->ns[0].kmem && r->ns[0].mgid == -1 && r->ns[0].devmem_id >= 0);
 	CHECK(block(first) == NULL);
 	CHECK_EQ(global_free_pages(), free_dax);
 
 	/* auto_online_blocks=offline: the blocks wait offline, and go the same way */
 	CHECK_EQ(memhp_set_default_online_type(MMOP_OFFLINE), 0);
-	CHECK_EQ(nd_reconfigure(0, true, why, sizeof(why)), 0);
+	CHECK_EQ(nd_reconfigure(0, 0, true, why, sizeof(why)), 0);
 	CHECK_EQ(block(first)->state, MEM_OFFLINE);
-	CHECK_EQ(global_free_pages(), free_dax);	/* a 2 MiB memmap per section either way */
+	CHECK_EQ(global_free_pages(), free_dax + memmap);	/* a 2 MiB memmap per section */
 	CHECK_EQ(memory_block_online(block(first), MMOP_ONLINE_MOVABLE), 0);
-	CHECK_EQ(nd_reconfigure(0, false, why, sizeof(why)), 0);
+	CHECK_EQ(nd_reconfigure(0, 0, false, why, sizeof(why)), 0);
 	CHECK(block(first) == NULL);
 	CHECK_EQ(global_free_pages(), free_dax);
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), 0);
 	expect_raw();
 }

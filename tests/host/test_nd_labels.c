@@ -63,44 +63,51 @@ HTEST(nd_labels_create_reboot_destroy)
 	struct nd_label_state st;
 
 	memset(dimm, 0, sizeof(dimm));
-	CHECK(!r->ns.present);
+	CHECK(!r->ns[0].present);
 	CHECK_EQ(r->labels->kind, ND_LABELS_UNINIT);
 	CHECK_STREQ(nd_label_kind_name(r), "uninitialised");
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), -ENOENT);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), -ENOENT);
 	/* a size of part of a section is refused before anything is written */
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 64 * MiB, why, sizeof(why)), -EINVAL);
 	CHECK_EQ(dimm[0], 0);
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 256 * MiB, why, sizeof(why)), 0);
-	CHECK(r->ns.present);
-	CHECK_EQ(r->ns.size, 256 * MiB);
-	CHECK_EQ(r->ns.mode, ND_MODE_DEVDAX);
-	CHECK_EQ(r->ns.uuid[3], 0x5a);
+	CHECK(r->ns[0].present);
+	CHECK_EQ(r->ns[0].size, 256 * MiB);
+	CHECK_EQ(r->ns[0].mode, ND_MODE_DEVDAX);
+	CHECK_EQ(r->ns[0].uuid[3], 0x5a);
 	/* the DIMM holds what the next boot reads */
 	CHECK_EQ(nd_label_scan(dimm, LSA, 0, PMEM_SIZE, &st, why, sizeof(why)), 0);
 	CHECK_EQ(st.nlabels, 1);
 	CHECK_EQ(st.labels[0].rawsize, 256 * MiB);
 	CHECK_STREQ(st.labels[0].name, "namespace0.0");
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);
-	CHECK(!r->ns.present);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), 0);
+	CHECK(!r->ns[0].present);
 	CHECK_EQ(devmem_find(0), NULL);
 	CHECK_EQ(nd_label_scan(dimm, LSA, 0, PMEM_SIZE, &st, why, sizeof(why)), 0);
 	CHECK_EQ(st.nlabels, 0);
 
 	/* "reboot" with a label: the namespace is back, raw, same uuid */
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
-	CHECK_EQ(nd_destroy(0, why, sizeof(why)), 0);	/* devdax -> raw, label gone */
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), 0);	/* devdax -> raw, label gone */
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), 0);
-	CHECK_EQ(r->ns.size, PMEM_SIZE);
+	CHECK_EQ(r->ns[0].size, PMEM_SIZE);
 	memcpy(blank, dimm, LSA);
 	devmem_reset();
 	r = boot_labelled(blank);
-	CHECK(r->ns.present);
-	CHECK_EQ(r->ns.mode, ND_MODE_RAW);
-	CHECK_EQ(r->ns.size, PMEM_SIZE);
-	CHECK_EQ(r->ns.uuid[15], 0x5a);
-	/* a size other than the labelled namespace's is refused */
-	CHECK_EQ(nd_create_devdax(0, SZ_2M, 128 * MiB, why, sizeof(why)), -EINVAL);
+	CHECK(r->ns[0].present);
+	CHECK_EQ(r->ns[0].mode, ND_MODE_RAW);
+	CHECK_EQ(r->ns[0].size, PMEM_SIZE);
+	CHECK_EQ(r->ns[0].uuid[15], 0x5a);
+	/* no room for a second namespace; a size other than the labelled
+	 * namespace's is refused when reconfiguring it */
+	CHECK_EQ(nd_create_devdax(0, SZ_2M, 128 * MiB, why, sizeof(why)), -ENOSPC);
+	CHECK_STR_CONTAINS(why, "no free extent of 134217728 bytes");
+	CHECK_EQ(nd_create(0, 0, ND_MODE_DEVDAX, SZ_2M, 128 * MiB, ND_OFFSET_ANY, why,
+			   sizeof(why)), -EINVAL);
 	CHECK_STR_CONTAINS(why, "labelled");
+	CHECK_EQ(nd_create(0, 0, ND_MODE_DEVDAX, SZ_2M, 0, ND_OFFSET_ANY, why, sizeof(why)), 0);
+	CHECK_EQ(r->ns[0].mode, ND_MODE_DEVDAX);
+	CHECK_EQ(nd_destroy(0, 0, why, sizeof(why)), 0);
 	memset(blank, 0, sizeof(blank));
 }
 
@@ -115,8 +122,8 @@ HTEST(nd_labels_failed_write_and_bad_data)
 	fail_writes = true;
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), -EIO);
 	CHECK_STR_CONTAINS(why, "label write failed");
-	CHECK(!r->ns.present);
-	CHECK_EQ(r->ns.mode, ND_MODE_RAW);
+	CHECK(!r->ns[0].present);
+	CHECK_EQ(r->ns[0].mode, ND_MODE_RAW);
 	CHECK_EQ(devmem_find(0), NULL);			/* the memmap undone */
 	CHECK_EQ(r->labels->kind, ND_LABELS_BAD);
 	CHECK_EQ(nd_create_devdax(0, SZ_2M, 0, why, sizeof(why)), -EIO);
@@ -128,7 +135,7 @@ HTEST(nd_labels_failed_write_and_bad_data)
 	CHECK_EQ(nd_label_scan(blank, LSA, 0, 1ull << 40, &st, why, sizeof(why)), 0);
 	CHECK_EQ(nd_label_add(blank, LSA, &st, &l, &d), 0);
 	r = boot_labelled(blank);
-	CHECK(!r->ns.present);
+	CHECK(!r->ns[0].present);
 	CHECK_EQ(r->labels->kind, ND_LABELS_BAD);
 	CHECK_STR_CONTAINS(r->labels->problem, "outside");
 	memset(dimm, 0, sizeof(dimm));

@@ -28,7 +28,7 @@ def test_docs_tables_and_plots_match_the_committed_run():
 
 def test_every_mechanism_page_embeds_a_plot_and_a_generated_table():
     for page in ("zone-contiguity.md", "memmap-init.md", "contig-free.md", "auto-movable.md",
-                 "virtio-mem.md", "memory-core.md"):
+                 "virtio-mem.md", "memory-core.md", "pmem.md"):
         text = open(os.path.join(ROOT, "docs", page)).read()
         assert "](bench/" in text and ".svg)" in text, f"docs/{page} embeds no plot"
         assert "<!-- bench-table " in text, f"docs/{page} has no generated table"

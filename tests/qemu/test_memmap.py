@@ -7,7 +7,7 @@ the serial shell.
     devmem create 0x100000000 512M 2m      blocks 32-35 -> ZONE_DEVICE
     devmem rebind 0 old|new|template-nt    memmap torn down, init timed
     echo old > /sys/kernel/mm/memlab/memmap_init ; devmem rebind 0
-    devmem compare 0                       the three designs byte for byte
+    devmem compare 0                       every design byte for byte
     devmem destroy 0                       blocks offline again
     devmem bench 0x100000000 1G 5          cycles/page, old vs new vs limits
 
@@ -169,8 +169,9 @@ def test_devmem_lifecycle(dimm_machine):
 
     for rid, pages in ((0, 131072), (1, 65536)):
         out = sh(m, f"devmem compare {rid}")
-        assert (f"devmem{rid}: old, new and template-nt memmaps: identical "
+        assert (f"devmem{rid}: old, head-template, new and template-nt memmaps: identical "
                 f"({pages} struct pages, {pages // 512} pageblocks)") in out, out
+        assert "shared        not compared: the range borrows hot-added blocks" in out, out
 
     # destroy: the span goes, the blocks are memory again
     assert "destroyed" in sh(m, "devmem destroy 0")

@@ -2,8 +2,10 @@
 backend with reserve=off) read from the NFIT, shown as a label-less region
 with one raw namespace, Persistent Memory in /proc/iomem, devdax with 2 MiB
 compound pages, rebound with each memmap init design, the live memmap
-compared byte for byte, destroyed; bad requests refused with nothing
-changed.  No assertion depends on how fast the machine is: times are only
+compared byte for byte with every design (the shared one in the shared
+layout the comparison maps), destroyed; bad requests refused with nothing
+changed; the DIMM as nmem0; and a label-less devdax namespace back after
+system_reset from its info block (the RAM backend keeps its bytes).  No assertion depends on how fast the machine is: times are only
 checked to be printed."""
 
 import re
@@ -37,8 +39,19 @@ def test_pmem_region_devdax_rebind_destroy(boot):
     out = m.run("cat /proc/iomem")
     assert "100000000-1ffffffff : Persistent Memory" in out, out
 
-    assert m.run("ls /sys/bus/nd/devices").split() == ["dax0.0", "namespace0.0", "region0"]
+    assert m.run("ls /sys/bus/nd/devices").split() == ["dax0.0", "namespace0.0", "nmem0",
+                                                        "region0"]
     assert m.run("cat /sys/bus/nd/devices/region0/size").strip() == "4294967296"
+    # the DIMM: QEMU's handle 1, vendor 0x8086 and serial 0x123456 as Linux shows them
+    assert m.run("cat /sys/bus/nd/devices/region0/mappings").strip() == "1"
+    assert m.run("cat /sys/bus/nd/devices/region0/mapping0").strip() == "nmem0,0,4294967296,0"
+    assert m.run("cat /sys/bus/nd/devices/nmem0/devtype").strip() == "nvdimm"
+    assert m.run("cat /sys/bus/nd/devices/nmem0/nfit/handle").strip() == "0x1"
+    assert m.run("cat /sys/bus/nd/devices/nmem0/nfit/serial").strip() == "0x56341200"
+    assert m.run("cat /sys/bus/nd/devices/nmem0/nfit/id").strip() == "8680-56341200"
+    assert m.run("cat /sys/bus/nd/devices/nmem0/nfit/format").strip() == "0x0301"
+    out = m.run("nd list -D")
+    assert re.search(r'"dev":"nmem0",\s+"id":"8680-56341200",\s+"handle":1,\s+"phys_id":0', out), out
     assert m.run("cat /sys/bus/nd/devices/region0/numa_node").strip() == "0"
     assert m.run("cat /sys/bus/nd/devices/namespace0.0/mode").strip() == "raw"
     assert m.run("cat /sys/bus/nd/devices/dax0.0/size").strip() == "0"
@@ -51,8 +64,11 @@ def test_pmem_region_devdax_rebind_destroy(boot):
     devmem = re.search(r"devmem(\d+)\)", out).group(1)
     assert m.run("cat /sys/bus/nd/devices/namespace0.0/mode").strip() == "dax"
     assert m.run("cat /sys/bus/nd/devices/namespace0.0/holder").strip() == "dax0.0"
-    assert m.run("cat /sys/bus/nd/devices/dax0.0/size").strip() == "4294967296"
+    # the info block's 2 MiB (8 KiB rounded up to the align) are not the dax device's
+    assert m.run("cat /sys/bus/nd/devices/dax0.0/size").strip() == str(4 * 2**30 - 2**21)
+    assert m.run("cat /sys/bus/nd/devices/namespace0.0/size").strip() == "4294967296"
     assert m.run("cat /sys/bus/nd/devices/dax0.0/align").strip() == "2097152"
+    assert "info block written at [mem 0x100001000, +4 KiB)" in m.output
     out = m.run("nd dax")
     assert '"chardev":"dax0.0"' in out and '"align":2097152' in out, out
     out = m.run("devmem list")
@@ -63,8 +79,12 @@ def test_pmem_region_devdax_rebind_destroy(boot):
         name = "new" if design == "new" else design
         assert re.search(rf"dax0\.0: rebind \({name}\): 1048576 struct pages in \d+ cycles", out), out
 
-    out = m.run(f"devmem compare {devmem}", timeout=600)
-    assert "old, new and template-nt memmaps: identical (1048576 struct pages" in out, out
+    # every design on the live memmap; shared in the shared layout mapped for it
+    out = m.run(f"devmem compare {devmem}", timeout=900)
+    assert ("old, head-template, new, template-nt and shared memmaps: identical "
+            "(1048576 struct pages, 2048 pageblocks)") in out, out
+    assert "shared        initialised 1048576 pages" in out, out
+    assert '"vmemmap":"full"' in m.run("nd dax")
 
     # the range is the driver's: devmem leaves it alone
     out = m.run(f"devmem destroy {devmem}")
@@ -79,6 +99,10 @@ def test_pmem_region_devdax_rebind_destroy(boot):
     # 4 KiB pages, and back
     out = m.run("nd create-namespace --align=4K", timeout=300)
     assert "align 4 KiB" in out, out
+    devmem = re.search(r"devmem(\d+)\)", out).group(1)
+    out = m.run(f"devmem compare {devmem}", timeout=600)
+    assert "shared        not compared: 4 KiB pages have no compound to share" in out, out
+    assert "old, head-template, new and template-nt memmaps: identical" in out, out
     assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
     assert m.alive()
 
@@ -172,8 +196,10 @@ def test_pmem_shared_vmemmap(boot):
 
 
 def test_pmem_kmem_online_offline(boot):
-    """dax_kmem: dax0.0 reconfigured as system-ram is 4 GiB more MemTotal,
-    in lsmem and /proc/iomem as Linux nests it; reconfigured back to
+    """dax_kmem: dax0.0 reconfigured as system-ram is its whole memory blocks
+    after the info block's 2 MiB (Linux's dax_kmem_range()): 31 of the 32,
+    3968 MiB more MemTotal, in lsmem and /proc/iomem as Linux nests it;
+    reconfigured back to
     devdax, MemTotal and MemFree are exactly what they were; while it is
     system-ram, rebind and destroy are refused with nothing changed."""
     m = boot(mem=MEM, extra=NVDIMM)
@@ -185,16 +211,19 @@ def test_pmem_kmem_online_offline(boot):
     out = m.run("nd reconfigure dax0.0 system-ram", timeout=300)
     assert re.search(r"dax0\.0: system-ram, memory group \d+ \(auto_online_blocks "
                      r"online_movable\)", out), out
-    assert meminfo(m, "MemTotal") == total0 + 4 * 1024 * 1024
-    assert meminfo(m, "MemFree") == free0 + 4 * 1024 * 1024
+    kmem_kb = 31 * 128 * 1024
+    assert meminfo(m, "MemTotal") == total0 + kmem_kb
+    # the kmem blocks' memmaps (31 x 2 MiB) replace the dax device's (32 x 2 MiB)
+    assert meminfo(m, "MemFree") == free0 + kmem_kb + 2048
     out = m.run("cat /proc/iomem")
     assert re.search(r"100000000-1ffffffff : Persistent Memory\n"
-                     r"  100000000-1ffffffff : dax0\.0\n"
-                     r"    100000000-1ffffffff : System RAM \(kmem\)\n", out), out
+                     r"  108000000-1ffffffff : dax0\.0\n"
+                     r"    108000000-1ffffffff : System RAM \(kmem\)\n", out), out
     out = m.run("lsmem")
-    assert re.search(r"0x0000000100000000-0x00000001ffffffff\s+4G\s+online", out), out
-    assert m.run("cat /sys/devices/system/memory/memory32/state").strip() == "online"
-    assert m.run("cat /sys/devices/system/memory/memory32/valid_zones").strip() == "Movable"
+    assert re.search(r"0x0000000108000000-0x00000001ffffffff\s+\S+\s+online\s+yes\s+33-63", out), out
+    assert "memory32" not in m.run("ls /sys/devices/system/memory")
+    assert m.run("cat /sys/devices/system/memory/memory33/state").strip() == "online"
+    assert m.run("cat /sys/devices/system/memory/memory33/valid_zones").strip() == "Movable"
     assert '"mode":"system-ram"' in m.run("nd dax")
 
     before = (m.run("nd dax"), m.run("lsmem"), meminfo(m, "MemFree"))
@@ -211,20 +240,31 @@ def test_pmem_kmem_online_offline(boot):
     assert meminfo(m, "MemTotal") == total0
     assert meminfo(m, "MemFree") == free0
     assert "System RAM (kmem)" not in m.run("cat /proc/iomem")
-    assert "0x0000000100000000" not in m.run("lsmem")
+    assert "0x0000000108000000" not in m.run("lsmem")
     assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
     assert m.alive()
 
 
+def reset(m):
+    """system_reset through QMP; memlab.py runs QEMU with -no-reboot, which
+    set-action overrides for this machine.  The new boot's log."""
+    m.qmp().cmd("set-action", reboot="reset")
+    m.qmp().cmd("system_reset")
+    return m.wait_boot()
+
+
 def test_pmem_1g_align(boot):
     """1 GiB compound pages, each over 8 sections: every design, the live
-    memmap compared, and the shared vmemmap writing 2048x fewer bytes."""
+    memmap compared, and the shared vmemmap writing 2048x fewer bytes.  The
+    info block takes the first 1 GiB compound; after system_reset the
+    label-less namespace is devdax again from it, align 1G."""
     m = boot(mem=MEM, extra=NVDIMM)
     free0 = meminfo(m, "MemFree")
     out = m.run("nd create-namespace --mode=devdax --align=1G", timeout=300)
     assert "align 1048576 KiB" in out, out
     devmem = re.search(r"devmem(\d+)\)", out).group(1)
     assert m.run("cat /sys/bus/nd/devices/dax0.0/align").strip() == "1073741824"
+    assert m.run("cat /sys/bus/nd/devices/dax0.0/size").strip() == str(3 * 2**30)
     for design in ("old", "head-template", "new", "template-nt"):
         out = m.run(f"nd rebind dax0.0 {design}", timeout=300)
         assert re.search(rf"\({design}\): 1048576 struct pages .* 65536 KiB of memmap written",
@@ -237,7 +277,20 @@ def test_pmem_1g_align(boot):
     out = m.run("nd dax")
     assert '"memmap_pages":8' in out and '"memmap_table_pages":32' in out, out
     out = m.run(f"devmem compare {devmem}", timeout=600)
-    assert "identical (1048576 struct pages" in out, out
+    assert ("old, head-template, new, template-nt and shared memmaps: identical "
+            "(1048576 struct pages") in out, out
+    assert "the full designs through the shared layout's aliases" in out, out
+
+    log = reset(m)
+    assert ("namespace0.0: info block: devdax, align 1048576 KiB, data offset 1048576 KiB: "
+            "dax0.0 on devmem0") in log, log
+    assert m.run("cat /sys/bus/nd/devices/namespace0.0/mode").strip() == "dax"
+    assert m.run("cat /sys/bus/nd/devices/dax0.0/align").strip() == "1073741824"
+    assert m.run("cat /sys/bus/nd/devices/dax0.0/size").strip() == str(3 * 2**30)
+    out = m.run("nd rebind dax0.0 old", timeout=300)
+    assert "(old): 1048576 struct pages" in out, out
     assert "namespace0.0: raw" in m.run("nd destroy-namespace namespace0.0")
-    assert meminfo(m, "MemFree") == free0
+    log = reset(m)
+    assert "info block" not in log and "devmem0" not in log, log
+    assert m.run("cat /sys/bus/nd/devices/namespace0.0/mode").strip() == "raw"
     assert m.alive()

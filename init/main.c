@@ -238,6 +238,16 @@ static void *vfs_chunk_from_buddy(void)
 	return page ? mm_phys_to_virt(page_to_phys(page)) : NULL;
 }
 
+/* The FADT's PM timer for time_init() (TMR_VAL_EXT, flag bit 8: 32 bits). */
+static void time_set_pm_timer_from_fadt(void)
+{
+	const struct acpi_fadt *fadt = (const void *)acpi_find_table("FACP", 0);
+
+	if (fadt && fadt->h.length >= offsetof(struct acpi_fadt, flags) + 4 &&
+	    fadt->pm_tmr_blk && fadt->pm_tmr_blk <= 0xfffc && fadt->pm_tmr_len == 4)
+		time_set_pm_timer((u16)fadt->pm_tmr_blk, fadt->flags & (1u << 8));
+}
+
 static void apply_cmdline(const char *cmdline)
 {
 	char val[16];
@@ -272,6 +282,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	pr_info("boot loader: %s; %u tags (%u unknown)", boot_info.loader_name,
 		boot_info.nr_tags, boot_info.nr_unknown_tags);
 	print_memmap(&boot_info.memmap);
+	boot_mark("multiboot2_parse, the map printed");
 	if (!fw_memmap_ram_bytes(&boot_info.memmap))
 		panic("the firmware memory map has no usable RAM");
 
@@ -283,18 +294,26 @@ void kmain(u32 magic, u64 mbi_phys)
 		{ ALIGN_DOWN(boot_info.mbi_start, 4096), ALIGN_UP(boot_info.mbi_end, 4096) },
 	};
 	paging_init(&boot_info.memmap, avoid, 2);
+	boot_mark("paging_init");
 	fbcon_init(&boot_info);		/* the console on the screen, if GRUB gave one */
 	acpi_tables_init(&boot_info);	/* RSDP -> RSDT/XSDT -> FADT, MADT, SRAT, DSDT */
+	boot_mark("fbcon_init, acpi_tables_init");
 	pic_init();			/* 8259s moved to vectors 32-47, all masked */
 	acpi_power_init();		/* FADT PM1 and reset registers, to arch (\_S5: AML) */
 	apic_init(madt_parse() ? &madt_info : NULL);	/* I/O APIC + local APIC if the MADT has them */
-	time_init();			/* TSC frequency from the PIT, 100 Hz tick */
+	boot_mark("pic_init, apic_init");
+	time_set_pm_timer_from_fadt();	/* the ACPI PM timer, to measure the TSC against */
+	time_init();			/* TSC frequency (CPUID, PM timer, PIT), 100 Hz tick */
+	boot_mark("time_init");
 	if (lapic_timer_calibrate())	/* each CPU's local timer (LOC), against the TSC */
 		lapic_timer_start();
+	boot_mark("lapic_timer_calibrate");
 	serial_enable_irq();		/* console input by interrupt */
 	i8042_init();			/* the PS/2 keyboard, a second console input */
 	irq_enable();
+	boot_mark("serial, i8042");
 	mm_setup();			/* memblock, sections, zones, buddy */
+	boot_mark("mm_setup");
 	nfit_parse(&boot_info.memmap);	/* NVDIMM ranges, nodes from the SRAT */
 	iomem_register_boot(&boot_info.memmap);	/* /proc/iomem: firmware map, kernel image */
 	nfit_iomem_register();		/* /proc/iomem: Persistent Memory of the NFIT */
@@ -302,6 +321,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	acpi_numa_cpus_init(boot_cpu.apic_id);	/* MADT CPUs on SRAT's nodes */
 	smp_init();			/* the other CPUs started; they idle */
 	mm_cpus_online_changed();	/* pcp high shared by the CPUs now online */
+	boot_mark("iomem, numa, smp_init");
 	iomem_add_trampoline();		/* /proc/iomem: the page they started in */
 	vfs_init();			/* /proc files registered at link time */
 	vfs_set_chunk_source(vfs_chunk_from_buddy);	/* more nodes past the static ones */
@@ -309,12 +329,16 @@ void kmain(u32 magic, u64 mbi_phys)
 	cpu_sysfs_init();		/* /sys/devices/system/cpu/cpuN/... */
 	sysfs_params_init();		/* /sys/module/MODULE/parameters/: a few, first */
 	memory_sysfs_init();		/* /sys/devices/system/memory/memoryN/ */
+	boot_mark("vfs_init, sysfs");
 	acpi_events_init();		/* ACPI mode, SCI, GPE0 (or polling) */
+	boot_mark("acpi_events_init");
 	virtio_mem_init();		/* the virtio-mem PCI driver, registered */
 	pci_init();			/* ECAM, buses behind root ports, drivers */
+	boot_mark("virtio_mem_init, pci_init");
 	acpi_aml_init();		/* AML namespace: DSDT + SSDTs, \_PIC(1), _STA/_INI */
 	pci_hotplug_use_aml();		/* ACPI PCI hotplug through \_GPE._E01 and the slots' _EJ0 */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
+	boot_mark("acpi_aml_init, acpi_memhp_init");
 	nd_regions_from_nfit();		/* NVDIMM regions, label-less namespaces, raw */
 	nd_labels_probe();		/* their DIMMs' label areas through _DSM */
 	nd_media_init();		/* the NVDIMMs' bytes, for the info blocks */
@@ -323,11 +347,15 @@ void kmain(u32 magic, u64 mbi_phys)
 	acpi_tables_views_init();	/* /sys/firmware/acpi/tables/ */
 	acpi_devices_views_init();	/* /sys/bus/acpi/devices/ */
 	view_channel_init();		/* COM2: the view channel's hello and poller, if there */
+	boot_mark("nvdimm, acpi views, view channel");
 
 	meminit_work_start();		/* deferred_init=new: the rest of the memmap, after the prompt */
 	meminit_cpus_start();		/* ... on every CPU of each node, CPU 0's slices alongside */
+	boot_mark("meminit_work_start");
 
 	pr_info("kallsyms: %llu symbols", (unsigned long long)kallsyms_count());
+	time_refine();			/* the TSC against the PM timer over the whole boot */
+	boot_mark("ready");		/* `boottime` lists the steps */
 	pr_info("boot: ready in %llu ms; type 'help'",
 		(unsigned long long)(ktime_ns() / 1000000));
 	shell_run();			/* the shell on serial and screen, forever */

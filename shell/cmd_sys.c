@@ -35,6 +35,42 @@ SHELL_COMMAND(uptime, .name = "uptime", .usage = "uptime",
 		      "/proc/uptime has the same two numbers in Linux's format.",
 	      .fn = cmd_uptime);
 
+/* ms.mmm of a cycle count, as "%4llu.%03llu". */
+static void print_ms(struct printer *out, u64 cycles)
+{
+	u64 us = cycles_to_ns(cycles) / 1000;
+
+	pr_printf(out, "%5llu.%03llu", (unsigned long long)(us / 1000), (unsigned long long)(us % 1000));
+}
+
+static int cmd_boottime(struct printer *out, int argc, char **argv)
+{
+	const struct boot_mark *marks;
+	unsigned nr = boot_marks(&marks);
+	u64 prev = cycles_at_boot();
+
+	(void)argv;
+	if (argc != 1)
+		return shell_usage(out, shell_find("boottime"));
+	pr_printf(out, "%9s %9s  %s\n", "at ms", "took ms", "boot step (done)");
+	for (unsigned i = 0; i < nr; i++) {
+		print_ms(out, marks[i].cycles - cycles_at_boot());
+		pr_puts(out, " ");
+		print_ms(out, marks[i].cycles - prev);
+		pr_printf(out, "  %s\n", marks[i].what);
+		prev = marks[i].cycles;
+	}
+	return 0;
+}
+
+SHELL_COMMAND(boottime, .name = "boottime", .usage = "boottime",
+	      .summary = "what the boot spent its time on, step by step",
+	      .help = "Each line is a step of the boot (kmain() and mm_core_init()):\n"
+		      "when it ended, in ms since the TSC was read at kmain's first\n"
+		      "instruction, and how long it took since the line before. The\n"
+		      "last line is the prompt's \"boot: ready in N ms\".",
+	      .fn = cmd_boottime);
+
 static int cmd_version(struct printer *out, int argc, char **argv)
 {
 	(void)argv;

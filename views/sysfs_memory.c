@@ -64,7 +64,6 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <views/vfs.h>
-#include <kernel/longop.h>
 #include <mm/range_claim.h>
 #include <kernel/time.h>
 #include <mm/memory_hotplug.h>
@@ -326,30 +325,43 @@ static const struct vfs_file_ops acpi_hid_ops = { .show = acpi_hid_show };
 static const struct vfs_file_ops acpi_path_ops = { .show = acpi_path_show };
 static const struct vfs_file_ops firmware_node_ops = { .readlink = firmware_node_link };
 
-/* firmware_node_create() - memoryN/firmware_node and, the first time, the
- * DIMM's ACPI device directory.  0 or vfs_create()'s error. */
-static int firmware_node_create(const struct memory_block *mem)
+/* dimm_dir_create() - the ACPI device directory of a DIMM's slot (and of
+ * its container), the first time: it exists while the DIMM has blocks. */
+static int dimm_dir_create(int slot)
 {
-	int slot = dimm_slot_of(mem);
 	char path[VFS_PATH_MAX];
 	void *sd = (void *)(uintptr_t)(slot + 1);
 	int err;
 
+	if (slot < 0 || dimm_dir_made[slot])
+		return 0;
+	vfs_create(ACPI_MEMHP_DIR "/hid", &acpi_hid_ops, NULL);
+	vfs_create(ACPI_MEMHP_DIR "/path", &acpi_path_ops, NULL);
+	ksnprintf(path, sizeof(path), ACPI_MEMHP_DIR "/PNP0C80:%02x/hid", (unsigned)slot);
+	err = vfs_create(path, &acpi_hid_ops, sd);
+	if (err && err != -EEXIST)
+		return err;
+	ksnprintf(path, sizeof(path), ACPI_MEMHP_DIR "/PNP0C80:%02x/path", (unsigned)slot);
+	err = vfs_create(path, &acpi_path_ops, sd);
+	if (err && err != -EEXIST)
+		return err;
+	dimm_dir_made[slot] = true;
+	return 0;
+}
+
+/* firmware_node_create() - memoryN/firmware_node of a DIMM's block (and
+ * its ACPI directory if it is not there yet).  0 or vfs_create()'s error. */
+static int firmware_node_create(const struct memory_block *mem)
+{
+	int slot = dimm_slot_of(mem);
+	char path[VFS_PATH_MAX];
+	int err;
+
 	if (slot < 0)
 		return 0;
-	if (!dimm_dir_made[slot]) {
-		vfs_create(ACPI_MEMHP_DIR "/hid", &acpi_hid_ops, NULL);
-		vfs_create(ACPI_MEMHP_DIR "/path", &acpi_path_ops, NULL);
-		ksnprintf(path, sizeof(path), ACPI_MEMHP_DIR "/PNP0C80:%02x/hid", (unsigned)slot);
-		err = vfs_create(path, &acpi_hid_ops, sd);
-		if (err && err != -EEXIST)
-			return err;
-		ksnprintf(path, sizeof(path), ACPI_MEMHP_DIR "/PNP0C80:%02x/path", (unsigned)slot);
-		err = vfs_create(path, &acpi_path_ops, sd);
-		if (err && err != -EEXIST)
-			return err;
-		dimm_dir_made[slot] = true;
-	}
+	err = dimm_dir_create(slot);
+	if (err)
+		return err;
 	ksnprintf(path, sizeof(path), MEMORY_DIR "/memory%lu/firmware_node", mem->block_id);
 	err = vfs_create(path, &firmware_node_ops, (void *)(uintptr_t)mem->block_id);
 	return err == -EEXIST ? 0 : err;
@@ -410,68 +422,168 @@ static void node_memory_link_remove(unsigned long block_id)
 	}
 }
 
-/* memoryN/nodeM and node/nodeM/memoryN, for a block of node nid. */
-static int block_node_links_create(unsigned long block_id, int nid)
-{
-	char path[VFS_PATH_MAX];
-	void *data = (void *)(uintptr_t)block_id;
-	int err;
-
-	if (nid < 0 || nid >= MAX_NUMNODES)
-		return 0;	/* no node: no link, as Linux */
-	ksnprintf(path, sizeof(path), MEMORY_DIR "/memory%lu/node%d", block_id, nid);
-	err = vfs_create(path, &node_link_ops, data);
-	if (err && err != -EEXIST)
-		return err;
-	ksnprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%lu", nid, block_id);
-	err = vfs_create(path, &node_memory_link_ops, data);
-	return err == -EEXIST ? 0 : err;
-}
-
-/* Create memoryN/ and its files; on failure remove what was made. */
+/* Create memoryN/ and its files (its nodeM link and firmware_node too);
+ * on failure remove what was made. */
 static int block_dir_create(unsigned long block_id)
 {
 	char path[VFS_PATH_MAX];
 	void *data = (void *)(uintptr_t)block_id;
 	struct memory_block *mem = block_of(data);
-	int err;
+	int err = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(block_files); i++) {
-		int err;
-
+	for (size_t i = 0; i < ARRAY_SIZE(block_files) && !err; i++) {
 		ksnprintf(path, sizeof(path), MEMORY_DIR "/memory%lu/%s", block_id,
 			  block_files[i].name);
 		err = vfs_create(path, block_files[i].ops, data);
-		if (err && err != -EEXIST) {
-			block_dir_path(path, sizeof(path), block_id);
-			vfs_remove(path);
-			return err;
-		}
+		if (err == -EEXIST)
+			err = 0;
 	}
-	err = mem ? block_node_links_create(block_id, mem->nid) : 0;
+	if (!err && mem && mem->nid >= 0 && mem->nid < MAX_NUMNODES) {	/* no node: no link */
+		ksnprintf(path, sizeof(path), MEMORY_DIR "/memory%lu/node%d", block_id, mem->nid);
+		err = vfs_create(path, &node_link_ops, data);
+		if (err == -EEXIST)
+			err = 0;
+	}
 	if (!err)
 		err = firmware_node_create(mem);
 	if (err) {
-		node_memory_link_remove(block_id);
 		block_dir_path(path, sizeof(path), block_id);
 		vfs_remove(path);
 	}
 	return err;
 }
 
-/* The memory_block_notifier: memoryN/ appears with block N. */
+/*
+ * The block directories and the nodes' memoryN links are made when first
+ * looked at (vfs_set_dir_source()), not when the block appears: a 4 TiB
+ * machine has 32768 blocks, some 300000 files, which took seconds under
+ * TCG after the prompt, and the first reader of any file waited for all
+ * of them.  A listing names every block all the same, from the block
+ * table (vfs_numbered_next()), and any lookup below memoryN or of
+ * nodeM/memoryN makes that block's files; what was made stays until the
+ * block goes (the removal hook below).  The sources read the block table
+ * at each call, so a block added or removed is listed or not at once.
+ */
+
+/* "memory" and a block id, exactly as the directory is named (no leading
+ * zeros, no sign): the id, or -1. */
+static long block_id_of_name(const char *name)
+{
+	unsigned long long id;
+
+	if (strncmp(name, "memory", 6) || !name[6] || (name[6] == '0' && name[7]) ||
+	    name[6] < '0' || name[6] > '9' || kstrtoull(name + 6, strlen(name + 6), &id) ||
+	    id >= MEMORY_BLOCKS_MAX)
+		return -1;
+	return (long)id;
+}
+
+/* ids up to the top of the physical address space */
+#define MAX_BLOCK_ID	((u64)MEMORY_BLOCKS_MAX - 1)
+
+/* Has the block table an id in [lo, hi]? */
+static bool blocks_in(u64 lo, u64 hi, void *ctx)
+{
+	unsigned long id = (unsigned long)lo;
+
+	(void)ctx;
+	return memory_block_next(&id) && id <= hi;
+}
+
+/* Is block n there (and on node ctx - 1, unless ctx is NULL)? */
+static bool block_member(u64 n, void *ctx)
+{
+	struct memory_block *mem = find_memory_block_by_id((unsigned long)n);
+
+	return mem && (!ctx || mem->nid == (int)((uintptr_t)ctx - 1));
+}
+
+static bool numbered_next(const char *after, char name[VFS_NAME_MAX], void *ctx)
+{
+	u64 id;
+
+	if (!vfs_numbered_next("memory", after, MAX_BLOCK_ID, blocks_in, block_member, ctx, &id))
+		return false;
+	ksnprintf(name, VFS_NAME_MAX, "memory%llu", (unsigned long long)id);
+	return true;
+}
+
+/* /sys/devices/system/memory: memoryN for every block. */
+static bool memory_dir_next(const char *after, char name[VFS_NAME_MAX], bool *is_dir, void *data)
+{
+	(void)data;
+	*is_dir = true;
+	return numbered_next(after, name, NULL);
+}
+
+static int memory_dir_make(const char *name, void *data)
+{
+	long id = block_id_of_name(name);
+
+	(void)data;
+	if (id < 0 || !find_memory_block_by_id((unsigned long)id))
+		return -ENOENT;
+	return block_dir_create((unsigned long)id);
+}
+
+/* /sys/devices/system/node/nodeM: memoryN for every block of node M
+ * (data: M + 1). */
+static bool node_dir_next(const char *after, char name[VFS_NAME_MAX], bool *is_dir, void *data)
+{
+	*is_dir = false;	/* links */
+	return numbered_next(after, name, data);
+}
+
+static int node_dir_make(const char *name, void *data)
+{
+	long id = block_id_of_name(name);
+	char path[VFS_PATH_MAX];
+	int nid = (int)((uintptr_t)data - 1), err;
+
+	if (id < 0 || !block_member((u64)id, data))
+		return -ENOENT;
+	ksnprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%ld", nid, id);
+	err = vfs_create(path, &node_memory_link_ops, (void *)(uintptr_t)id);
+	return err == -EEXIST ? 0 : err;
+}
+
+static const struct vfs_dir_source memory_dir_source = {
+	.next = memory_dir_next, .make = memory_dir_make,
+};
+static struct vfs_dir_source node_dir_source[MAX_NUMNODES];
+
+/* The sources of the memory directory and of node nid's directory (made
+ * if missing, as its first memoryN link would have made it). */
+static int sources_set(int nid)
+{
+	char path[VFS_PATH_MAX];
+	int err = vfs_set_dir_source(MEMORY_DIR, &memory_dir_source);
+
+	if (err || nid < 0 || nid >= MAX_NUMNODES)
+		return err;
+	node_dir_source[nid] = (struct vfs_dir_source){
+		.next = node_dir_next, .make = node_dir_make, .data = (void *)(uintptr_t)(nid + 1),
+	};
+	ksnprintf(path, sizeof(path), "/sys/devices/system/node/node%d", nid);
+	return vfs_set_dir_source(path, &node_dir_source[nid]);
+}
+
+/* The memory_block_notifier: block N's files are there to be looked at
+ * (its node's directory has a source, a DIMM's ACPI device exists). */
 static void memory_sysfs_block_added(struct memory_block *mem)
 {
 	int err;
 
 	if (!memory_sysfs_ready || !mem)
 		return;
-	err = block_dir_create(mem->block_id);
+	err = sources_set(mem->nid);
+	if (!err)
+		err = dimm_dir_create(dimm_slot_of(mem));
 	if (err)
 		pr_warn("memory_sysfs: no files for memory%lu: %s", mem->block_id, err_text(err));
 }
 
-/* ... and goes with it. */
+/* ... and what was made of them goes with it. */
 static void memory_sysfs_block_removed(unsigned long block_id)
 {
 	char path[VFS_PATH_MAX];
@@ -489,76 +601,24 @@ static const struct memory_block_notifier memory_sysfs_notifier = {
 	.removed = memory_sysfs_block_removed,
 };
 
-/*
- * The boot blocks' directories are made one slice at boot and, if that is
- * not enough, by a long operation a slice at a time after the prompt: a
- * 512 GiB machine has 4096 blocks and some 50000 files, about 220 ms under
- * TCG, which would otherwise delay the prompt in proportion to RAM; a
- * small one is done within the first slice.  The tree is never seen half
- * made: the first reader of any file finishes the filling first
- * (vfs_set_filler()).  Blocks added
- * or removed meanwhile are handled by the notifier as always; the fill
- * walks the block table from fill_next, so it skips blocks removed ahead
- * of it and tolerates directories the notifier already made (-EEXIST).
- */
-static struct longop fill_op;
-static unsigned long fill_next;		/* first block id not looked at yet */
-static unsigned long fill_made, fill_failed;
-static int fill_first_err;
-
-/* One slice of the fill: blocks from fill_next until the deadline. */
-static bool fill_step(struct longop *op, u64 deadline_ns)
-{
-	struct memory_block *mem;
-
-	while ((mem = memory_block_next(&fill_next))) {
-		int err = block_dir_create(mem->block_id);
-
-		if (err) {
-			if (!fill_failed++)
-				fill_first_err = err;
-		} else {
-			fill_made++;
-		}
-		fill_next = mem->block_id + 1;
-		if (op->done < op->total)
-			op->done++;
-		if (ktime_ns() >= deadline_ns)
-			return true;
-	}
-	vfs_set_filler(NULL);
-	if (fill_failed)
-		pr_warn("memory_sysfs: %lu memory blocks have no files (first error: %s)",
-			fill_failed, err_text(fill_first_err));
-	pr_info("memory_sysfs: %lu memory blocks under " MEMORY_DIR, fill_made);
-	return false;
-}
-
-/* The vfs's filler: a reader came before the fill ended. */
-static void fill_finish(void)
-{
-	longop_finish(&fill_op);
-}
-
 void memory_sysfs_init(void)
 {
 	unsigned long nr = 0;
+	int err = 0;
 
 	memory_sysfs_ready = true;
 	register_memory_block_notifier(&memory_sysfs_notifier);
 	for (int st = 0; st < NR_MEM_STATES; st++)	/* every block is in one state */
 		nr += nr_memory_blocks_in_state[st];
-	fill_next = 0;
-	fill_made = fill_failed = 0;
-	fill_op.name = "sysfs memory block files";
-	fill_op.unit = "blocks";
-	fill_op.step = fill_step;
-	fill_op.total = nr;
-	fill_op.done = 0;
-	vfs_set_filler(fill_finish);
-	/* one slice now: a small machine is done before the prompt, as before */
-	if (fill_step(&fill_op, ktime_ns() + LONGOP_SLICE_NS))
-		longop_start(&fill_op);
+	memset(dimm_dir_made, 0, sizeof(dimm_dir_made));
+	err = sources_set(-1);
+	for (int nid = 0; nid < MAX_NUMNODES && !err; nid++)
+		if (NODE_DATA(nid)->online)	/* a node with blocks is online */
+			err = sources_set(nid);
+	if (err)
+		pr_warn("memory_sysfs: no files for the memory blocks: %s", err_text(err));
+	pr_info("memory_sysfs: %lu memory blocks under " MEMORY_DIR
+		" (each block's files made when first looked at)", nr);
 }
 
 /* ---- notifier error injection -------------------------------------------- */

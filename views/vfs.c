@@ -28,6 +28,15 @@
  * new name sorts after it, which makes the usual creation pattern (memory0,
  * memory1, ...) cost a step or two instead of a walk of the whole list.
  *
+ * A directory may also have a source (vfs_set_dir_source(), kept in its
+ * node's `data`, which a directory does not otherwise use): entries that
+ * exist without nodes until somebody looks at them.  A lookup that misses
+ * in such a directory asks the source to make the entry (make()), then
+ * looks again; a listing merges the directory's nodes with the source's
+ * names (next()), both in strcmp() order, so every entry is listed once,
+ * made or not.  /sys/devices/system/memory uses this for its memoryN
+ * directories: a 4 TiB machine's 32768 blocks would be some 300000 nodes.
+ *
  * Unused nodes above `vfs_hwm` have never been handed out; freed nodes are
  * chained through hash_next on vfs_free_head.  Nothing here recurses: the
  * removal of a directory walks its subtree with a loop (vfs_remove()).
@@ -76,7 +85,6 @@ static u32 *vfs_buckets = vfs_static_buckets;	/* first node of each chain, or no
 static u32 vfs_nr_buckets = VFS_HASH_STATIC;	/* a power of two */
 static unsigned int vfs_hwm = 1;	/* nodes [vfs_hwm, capacity) were never used */
 static u32 vfs_free_head;		/* freed nodes, chained by hash_next */
-static void (*vfs_filler)(void);	/* vfs_set_filler(): runs before the next read */
 static unsigned int vfs_nr_used = 1;	/* nodes in the tree, root included */
 
 /* Node n; n below vfs_nr_chunks * VFS_CHUNK_NODES. */
@@ -183,9 +191,34 @@ static int check_path(const char *path)
  * walk goes on, up to VFS_MAX_HOPS links (then -ELOOP).  A symlink as the
  * last component is followed only when follow_last (or a '/' follows it).
  */
-static int vfs_walk_links(const char *path, unsigned int *out, bool follow_last)
+/* The source of directory n, or NULL. */
+static const struct vfs_dir_source *dir_source(unsigned int n)
 {
-	static char buf[2][VFS_PATH_MAX];	/* rewritten paths, used in turn */
+	return node_is_dir(n) ? VN(n)->data : NULL;
+}
+
+/*
+ * The child of dir called name; when there is no node for it and make,
+ * the directory's source may make it first.  VFS_ROOT when there is
+ * none; *err the source's error other than -ENOENT.
+ */
+static unsigned int lookup_child(unsigned int dir, const char *name, bool make, int *err)
+{
+	unsigned int c = find_child(dir, name);
+	const struct vfs_dir_source *src;
+
+	*err = 0;
+	if (c != VFS_ROOT || !make || !(src = dir_source(dir)))
+		return c;
+	*err = src->make(name, src->data);
+	if (*err == -ENOENT)
+		*err = 0;
+	return *err ? VFS_ROOT : find_child(dir, name);
+}
+
+static int vfs_walk_links(const char *path, unsigned int *out, bool follow_last, bool make)
+{
+	char buf[2][VFS_PATH_MAX];	/* rewritten paths, used in turn */
 	char name[VFS_NAME_MAX];
 	unsigned int n = VFS_ROOT, hops = 0;
 	int len, ret;
@@ -204,7 +237,9 @@ static int vfs_walk_links(const char *path, unsigned int *out, bool follow_last)
 			n = VN(n)->parent;
 			continue;
 		}
-		c = find_child(n, name);
+		c = lookup_child(n, name, make, &ret);
+		if (ret)
+			return ret;
 		if (c == VFS_ROOT)
 			return -ENOENT;
 		if (node_is_link(c) && (follow_last || *path != '\0')) {
@@ -233,32 +268,10 @@ static int vfs_walk_links(const char *path, unsigned int *out, bool follow_last)
 	return 0;
 }
 
-/*
- * Before a reader looks at the tree: if a filler is still adding files in
- * the background (vfs_set_filler()), let it finish first, so every read
- * sees the whole tree.  The filler is forgotten before it runs: it creates
- * files, and creating never calls back here.
- */
-static void settle_filler(void)
-{
-	void (*fill)(void) = vfs_filler;
-
-	if (fill) {
-		vfs_filler = NULL;
-		fill();
-	}
-}
-
-void vfs_set_filler(void (*fill)(void))
-{
-	vfs_filler = fill;
-}
-
-/* vfs_walk() for a reader (read, write, list, stat): the tree settled first. */
+/* vfs_walk() for a reader (read, write, list, stat): sources make what is looked up. */
 static int vfs_walk(const char *path, unsigned int *out)
 {
-	settle_filler();
-	return vfs_walk_links(path, out, true);
+	return vfs_walk_links(path, out, true, true);
 }
 
 /* Nodes the chunks taken so far can hold. */
@@ -460,7 +473,6 @@ static void node_destroy(unsigned int n)
 
 void vfs_init(void)
 {
-	vfs_filler = NULL;
 	vfs_chunks = vfs_static_table;	/* a grown table and hash are forgotten too */
 	vfs_table_slots = VFS_STATIC_TABLE;
 	for (unsigned int i = 0; i < VFS_STATIC_CHUNKS; i++)
@@ -558,7 +570,7 @@ int vfs_remove(const char *path)
 	unsigned int top, n;
 	int ret;
 
-	ret = vfs_walk_links(path, &top, false);
+	ret = vfs_walk_links(path, &top, false, false);	/* what is not made stays unmade */
 	if (ret)
 		return ret;
 	if (top == VFS_ROOT)
@@ -624,6 +636,206 @@ int vfs_open_write(const char *path)
 	return 0;
 }
 
+/*
+ * The listing of directory n with a source: its nodes and the source's
+ * names merged, in strcmp() order, each name once.  emit() may look paths
+ * up, and a lookup may make one of the source's entries into nodes of
+ * this very directory (`ls -l` stats each entry it is given): so the walk
+ * keeps the last name emitted, not a place in the list, and steps the
+ * node cursor past it each time; a node made meanwhile is one of the
+ * source's names, which next() gives once, after the last one emitted.
+ */
+static int list_with_source(unsigned int n,
+			    void (*emit)(const char *name, bool is_dir, void *ctx), void *ctx)
+{
+	const struct vfs_dir_source *src = dir_source(n);
+	char last[VFS_NAME_MAX] = "", name[VFS_NAME_MAX];
+	unsigned int c = VN(n)->first_child;
+	bool started = false;
+
+	for (;;) {
+		bool have, is_dir = false, src_dir = false;
+
+		have = src->next(last, name, &src_dir, src->data);
+		while (started && c != VFS_ROOT && strcmp(VN(c)->name, last) <= 0)
+			c = VN(c)->next;
+		if (c == VFS_ROOT && !have)
+			return 0;
+		if (c != VFS_ROOT && (!have || strcmp(VN(c)->name, name) <= 0)) {
+			strlcpy(last, VN(c)->name, sizeof(last));
+			is_dir = node_is_dir(c);
+		} else {
+			strlcpy(last, name, sizeof(last));
+			is_dir = src_dir;
+		}
+		started = true;
+		emit(last, is_dir, ctx);
+	}
+}
+
+int vfs_set_dir_source(const char *path, const struct vfs_dir_source *src)
+{
+	char name[VFS_NAME_MAX];
+	const char *p = path;
+	unsigned int n = VFS_ROOT, missing = 0;
+	int len, ret = check_path(path);
+
+	if (ret)
+		return ret;
+	if (path[0] != '/' || (src && (!src->next || !src->make)))
+		return -EINVAL;
+	/* count the directories to make, then make them (as vfs_create()) */
+	while ((len = next_component(&p, name)) > 0) {
+		unsigned int c;
+
+		if (is_dot_or_dotdot(name))
+			return -EINVAL;
+		if (missing) {
+			missing++;
+			continue;
+		}
+		if (!node_is_dir(n))
+			return -ENOTDIR;
+		c = find_child(n, name);
+		if (c == VFS_ROOT)
+			missing++;
+		else
+			n = c;
+	}
+	if (len < 0)
+		return len;
+	if (!node_is_dir(n))
+		return -ENOTDIR;
+	if (missing) {
+		ret = vfs_grow(missing);
+		if (ret)
+			return ret;
+		p = path;
+		n = VFS_ROOT;
+		while (next_component(&p, name) > 0) {
+			unsigned int c = find_child(n, name);
+
+			n = c != VFS_ROOT ? c : node_create(n, name, NULL, NULL);
+		}
+	}
+	if (n == VFS_ROOT)
+		return -EINVAL;
+	VN(n)->data = (void *)src;
+	return 0;
+}
+
+/* The value of a string of digits, saturated at max + 1. */
+static u64 digits_value(const char *s, size_t len, u64 max)
+{
+	u64 v = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (v > max / 10)
+			return max + 1;
+		v = v * 10 + (u64)(s[i] - '0');
+	}
+	return v > max ? max + 1 : v;
+}
+
+struct numbered {
+	u64 max;
+	bool (*any)(u64 lo, u64 hi, void *ctx);
+	bool (*member)(u64 n, void *ctx);
+	void *ctx;
+};
+
+/* Might a number of the set begin with the digits of p (p <= max)? */
+static bool subtree_any(const struct numbered *q, u64 p)
+{
+	u64 lo = p, hi = p;
+
+	if (p == 0)
+		return q->any(0, 0, q->ctx);
+	for (;;) {
+		if (q->any(lo, MIN(hi, q->max), q->ctx))
+			return true;
+		if (lo > q->max / 10)
+			return false;
+		lo *= 10;
+		hi = hi > (~0ULL - 9) / 10 ? ~0ULL : hi * 10 + 9;
+	}
+}
+
+/* The first member, in strcmp order of its digits, of p's subtree. */
+static bool subtree_first(const struct numbered *q, u64 p, u64 *out)
+{
+	if (p > q->max || !subtree_any(q, p))
+		return false;
+	if (q->member(p, q->ctx)) {
+		*out = p;
+		return true;
+	}
+	if (p == 0 || p > q->max / 10)
+		return false;
+	for (u64 d = 0; d <= 9; d++)
+		if (subtree_first(q, p * 10 + d, out))
+			return true;
+	return false;
+}
+
+/* The first member after the digits D[0, len) (not D itself), its
+ * subtree skipped too when skip_children. */
+static bool digits_next(const struct numbered *q, const char *D, size_t len, bool skip_children,
+			u64 *out)
+{
+	u64 p = digits_value(D, len, q->max);
+
+	if (D[0] == '0')	/* "0" has no children; "0..." none at all */
+		len = 1, p = 0, skip_children = true;
+	if (!skip_children && p != 0 && p <= q->max / 10)
+		for (u64 d = 0; d <= 9; d++)
+			if (subtree_first(q, p * 10 + d, out))
+				return true;
+	for (size_t i = len; i >= 1; i--) {
+		u64 parent = digits_value(D, i - 1, q->max);
+
+		for (u64 d = (u64)(D[i - 1] - '0') + 1; d <= 9; d++) {
+			if (i > 1 && parent > q->max / 10)
+				break;
+			if (subtree_first(q, i > 1 ? parent * 10 + d : d, out))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The first member of all, in strcmp order. */
+static bool first_member(const struct numbered *q, u64 *out)
+{
+	for (u64 d = 0; d <= 9; d++)
+		if (subtree_first(q, d, out))
+			return true;
+	return false;
+}
+
+bool vfs_numbered_next(const char *prefix, const char *after, u64 max,
+		       bool (*any)(u64 lo, u64 hi, void *ctx), bool (*member)(u64 n, void *ctx),
+		       void *ctx, u64 *n)
+{
+	const struct numbered q = { max, any, member, ctx };
+	size_t pl = strlen(prefix), digits = 0;
+	int c = strncmp(after, prefix, pl);
+	const char *s = after + pl;
+
+	if (!after[0] || c < 0)
+		return first_member(&q, n);
+	if (c > 0)
+		return false;
+	while (s[digits] >= '0' && s[digits] <= '9')
+		digits++;
+	if (!digits) {
+		if (s[0] && (u8)s[0] > '9')
+			return false;
+		return first_member(&q, n);
+	}
+	return digits_next(&q, s, digits, s[digits] && (u8)s[digits] > '9', n);
+}
+
 int vfs_list(const char *path,
 	     void (*emit)(const char *name, bool is_dir, void *ctx), void *ctx)
 {
@@ -635,6 +847,8 @@ int vfs_list(const char *path,
 		return ret;
 	if (!node_is_dir(n))
 		return -ENOTDIR;
+	if (dir_source(n))
+		return list_with_source(n, emit, ctx);
 	for (c = VN(n)->first_child; c != VFS_ROOT; c = VN(c)->next)
 		emit(VN(c)->name, node_is_dir(c), ctx);
 	return 0;
@@ -661,8 +875,7 @@ static int stat_attr(const char *path, struct vfs_attr *attr, bool follow)
 	unsigned int n;
 	int ret;
 
-	settle_filler();
-	ret = vfs_walk_links(path, &n, follow);
+	ret = vfs_walk_links(path, &n, follow, true);
 	if (ret)
 		return ret;
 	memset(attr, 0, sizeof(*attr));
@@ -697,8 +910,7 @@ int vfs_readlink(const char *path, char *buf, size_t size)
 	unsigned int n;
 	int ret;
 
-	settle_filler();
-	ret = vfs_walk_links(path, &n, false);
+	ret = vfs_walk_links(path, &n, false, true);
 	if (ret)
 		return ret;
 	if (!node_is_link(n))

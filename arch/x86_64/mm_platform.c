@@ -151,3 +151,8 @@ u64 mm_cycles(void)
 {
 	return rdtsc();
 }
+
+void mm_boot_mark(const char *what)
+{
+	boot_mark(what);
+}

@@ -204,10 +204,20 @@ static u64 *pt_entry(u64 va, int level, bool *busy)
  * else 4 KiB.  Page-aligned arguments only.  A page that already maps the
  * same physical address is left alone; any other existing mapping is an
  * error.  Returns 0, -ENOMEM (pool empty) or -EEXIST.
+ *
+ * Consecutive entries of one table are filled without walking down from
+ * the root again (a 64 GiB memmap is 32768 entries of 2 MiB in 64 page
+ * directories: 64 walks, not 32768).  An entry that was not present gets
+ * no invlpg: x86 caches no translation of a not-present entry (SDM 4.10.2.3),
+ * and neither does QEMU's TLB.
  */
 static int map_range(u64 va, u64 pa, u64 size, u64 flags, bool allow_1g,
 		     u64 *count_1g, u64 *count_2m, u64 *count_4k)
 {
+	u64 *next = NULL;	/* the entry after the last one, same table */
+	u64 next_va = 0;
+	int next_level = 0;
+
 	while (size) {
 		u64 step;
 		int level;
@@ -225,21 +235,32 @@ static int map_range(u64 va, u64 pa, u64 size, u64 flags, bool allow_1g,
 			step = PAGE_SIZE;
 			level = 1;
 		}
-		e = pt_entry(va, level, &busy);
-		if (!e)
-			return busy ? -EEXIST : -ENOMEM;
+		if (next && va == next_va && level == next_level) {
+			e = next;
+		} else {
+			e = pt_entry(va, level, &busy);
+			if (!e)
+				return busy ? -EEXIST : -ENOMEM;
+		}
 		if (*e & PTE_P) {
 			if ((*e & PTE_ADDR) != pa)
 				return -EEXIST;
 		} else {
 			*e = pa | flags | PTE_P | (level > 1 ? PTE_PS : 0);
-			invlpg((void *)(uintptr_t)va);
 			if (level == 3 && count_1g)
 				(*count_1g)++;
 			else if (level == 2 && count_2m)
 				(*count_2m)++;
 			else if (level == 1 && count_4k)
 				(*count_4k)++;
+		}
+		/* the next entry is in this table unless va crosses its end */
+		if ((va + step) & (step * 512 - 1)) {
+			next = e + 1;
+			next_va = va + step;
+			next_level = level;
+		} else {
+			next = NULL;
 		}
 		va += step;
 		pa += step;

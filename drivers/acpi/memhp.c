@@ -82,6 +82,7 @@ struct dimm_slot {
 	int nid;		/* memlab node */
 	int mgid;		/* memory group, -1 if none */
 	u32 ost_event, ost_status; /* last _OST sent */
+	char ost_info[224];	/* and its status information (Arg2), "" if none */
 	u64 last_event_ms;	/* uptime of the last event */
 	char why[160];		/* reason of the last failure */
 	char left_out[128];	/* the parts not used and why, "" if none */
@@ -124,13 +125,26 @@ static void slot_eject(unsigned slot)
 	memhp_aml_eject(slot);
 }
 
-/* Report to the firmware: the device's _OST(event, status); kept for
- * `hotplug`.  Context: (main). */
+/* Report to the firmware: the device's _OST(event, status, information);
+ * kept for `hotplug`.  The information (Arg2, text) says why a failure
+ * failed, and for a DIMM used in part which part and what was left out
+ * (QEMU's _OST keeps only the event and status).  Context: (main). */
 static void slot_ost(unsigned slot, u32 event, u32 status)
 {
-	memhp_aml_ost(slot, event, status);
-	slots[slot].ost_event = event;
-	slots[slot].ost_status = status;
+	struct dimm_slot *s = &slots[slot];
+
+	s->ost_info[0] = '\0';
+	if (status != OST_SUCCESS && event == OST_EV_DEVICE_CHECK)
+		strlcpy(s->ost_info, s->why, sizeof(s->ost_info));
+	else if (event == OST_EV_DEVICE_CHECK && s->left_out[0])
+		ksnprintf(s->ost_info, sizeof(s->ost_info),
+			  "used [%#llx-%#llx] (%llu blocks); left out: %s: not whole 128 MiB blocks",
+			  (unsigned long long)s->use_base,
+			  (unsigned long long)(s->use_base + s->use_size - 1),
+			  (unsigned long long)(s->use_size / MEMORY_BLOCK_SIZE), s->left_out);
+	memhp_aml_ost(slot, event, status, s->ost_info);
+	s->ost_event = event;
+	s->ost_status = status;
 }
 
 static void dimm_add_start(unsigned slot);
@@ -660,5 +674,7 @@ void acpi_memhp_dump(struct printer *p)
 				  (unsigned long long)(s->use_size / MEMORY_BLOCK_SIZE), s->left_out);
 		if (s->why[0])
 			pr_printf(p, "     why: %s\n", s->why);
+		if (s->ost_info[0])
+			pr_printf(p, "     _OST information: %s\n", s->ost_info);
 	}
 }

@@ -162,7 +162,7 @@ int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm)
 	return r;
 }
 
-void memhp_aml_ost(unsigned slot, u32 event, u32 status)
+void memhp_aml_ost(unsigned slot, u32 event, u32 status, const char *info)
 {
 	struct aml_obj *args[3];
 
@@ -170,7 +170,7 @@ void memhp_aml_ost(unsigned slot, u32 event, u32 status)
 		return;
 	args[0] = aml_new_integer(ns, event);
 	args[1] = aml_new_integer(ns, status);
-	args[2] = aml_new_string(ns, "");
+	args[2] = aml_new_string(ns, info ? info : "");
 	if (args[0] && args[1] && args[2] && aml_eval_at(ns, dev_of[slot], "_OST", args, 3, NULL))
 		fail(slot, "_OST");
 	for (unsigned i = 0; i < 3; i++)

@@ -19,7 +19,9 @@ bool memhp_aml_has(unsigned slot);
 bool memhp_aml_present(unsigned slot);
 /* memhp_aml_range() - _CRS's memory range and _PXM (0 when absent); 0 or -1. */
 int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm);
-void memhp_aml_ost(unsigned slot, u32 event, u32 status);
+/* memhp_aml_ost() - the device's _OST(event, status, info): info is the
+ * status information (Arg2), a String; "" or NULL for none. */
+void memhp_aml_ost(unsigned slot, u32 event, u32 status, const char *info);
 void memhp_aml_eject(unsigned slot);
 /* memhp_aml_scan() - run the GPE's method once; each Notify(device, value)
  * it made is then handed to event().  Returns how many were handed on. */

@@ -181,6 +181,11 @@ int mm_run_on_cpu(unsigned cpu, void (*fn)(void *arg), void *arg);
 /* mm_cycles() - a cycle counter for measurements (TSC; host: rdtsc too). */
 u64 mm_cycles(void);
 
+/* mm_boot_mark() - mm_core_init() finished the step `what` (a string that
+ * lives for good): the kernel's boot timeline (`boottime`) notes the time.
+ * Host: nothing.  Context: (boot). */
+void mm_boot_mark(const char *what);
+
 /*
  * mm_store_nt64() - store v at dst without pulling the line into the cache
  * (a non-temporal store: x86 movnti, an ordinary integer instruction, so

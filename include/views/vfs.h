@@ -51,7 +51,8 @@
  * is as quick to search as a small one.
  *
  * Context: main loop only (no locking).  show(), store() and vfs_list()'s
- * emit callback may look paths up but must not create or remove any.
+ * emit callback may look paths up (which may make a source's entries)
+ * but must not create or remove any themselves.
  */
 #ifndef VIEWS_VFS_H
 #define VIEWS_VFS_H
@@ -102,7 +103,7 @@ extern const struct vfs_static_file __stop_vfs_files[];
  * vfs_init() - empty the tree, then add every VFS_FILE() of the "vfs_files"
  * section (a failure is logged and the file skipped).  Called once at boot
  * before any other vfs_*(); host tests call it again to start afresh.  The
- * tree goes back to its static chunks (and forgets its filler): chunks
+ * tree goes back to its static chunks (directory sources go with their nodes): chunks
  * taken from a chunk source are forgotten, not given back (a test frees
  * its own).
  */
@@ -126,15 +127,48 @@ struct vfs_stats {
 void vfs_get_stats(struct vfs_stats *st);
 
 /*
- * vfs_set_filler() - name the function that completes a part of the tree
- * still being filled in the background (a long operation adding files a
- * slice at a time), or NULL when nothing is pending.  The next reader
- * (vfs_read, vfs_write, vfs_open_write, vfs_list, vfs_stat, vfs_lstat,
- * vfs_readlink) calls fill() first, once, so nobody ever reads a half-made
- * tree; vfs_create() and vfs_remove() do not wait for it (the filler itself
- * creates files).  fill() must finish the filling.  Context: main loop.
+ * A directory's source: entries that exist without nodes until looked at
+ * (vfs_set_dir_source()).
+ *  next() - the source's first entry whose name sorts after `after` in
+ *    strcmp() order ("" for the first of all): its name into
+ *    name[VFS_NAME_MAX], whether it is a directory into *is_dir; false
+ *    when there is none.  It must not create or remove files.
+ *  make() - create the entry called `name` (and what is below it) with
+ *    vfs_create(); 0, -ENOENT when the source has no such entry, or
+ *    vfs_create()'s error.  The files it makes are ordinary nodes from
+ *    then on: vfs_remove() removes them, and next() must still name them.
+ *  data - for both.
  */
-void vfs_set_filler(void (*fill)(void));
+struct vfs_dir_source {
+	bool (*next)(const char *after, char name[VFS_NAME_MAX], bool *is_dir, void *data);
+	int (*make)(const char *name, void *data);
+	void *data;
+};
+
+/*
+ * vfs_set_dir_source() - directory `path` (made, with the directories
+ * above it, if missing) gets its entries from src as well as from its
+ * nodes (NULL: from its nodes only).  src must outlive the directory.  A
+ * reader's lookup (read, write, open, stat, lstat, readlink, list of a
+ * path below it) that finds no node for a name asks src->make() first;
+ * vfs_list() merges src->next()'s names with the nodes, each name once;
+ * vfs_remove() and vfs_create() see only nodes.  Returns 0, -EINVAL,
+ * -ENOTDIR, -ENAMETOOLONG or -ENOSPC.  Context: main loop.
+ */
+int vfs_set_dir_source(const char *path, const struct vfs_dir_source *src);
+
+/*
+ * vfs_numbered_next() - for a source whose entries are `prefix` followed
+ * by a number of a set (memory0, memory1, ..., memory10, ...): the number
+ * of the entry that comes right after `after` in strcmp() order ("": the
+ * first), into *n; false when none.  The set is known through member(n)
+ * and any(lo, hi), "may the set have a number in [lo, hi]" (true when
+ * unsure is fine: it only prunes the search), up to max.  A walk of the
+ * decimal trie in preorder: a few dozen any() calls for each entry.
+ */
+bool vfs_numbered_next(const char *prefix, const char *after, u64 max,
+		       bool (*any)(u64 lo, u64 hi, void *ctx), bool (*member)(u64 n, void *ctx),
+		       void *ctx, u64 *n);
 
 /*
  * vfs_create() - add a file at path with ops (not NULL) and data, creating

@@ -224,6 +224,11 @@ u64 mm_cycles(void)
 	return __builtin_ia32_rdtsc();
 }
 
+void mm_boot_mark(const char *what)
+{
+	(void)what;
+}
+
 void *host_root_alloc(void *ctx)
 {
 	void *p;

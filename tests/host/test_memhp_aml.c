@@ -344,7 +344,8 @@ HTEST(memhp_aml_cold_plugged_dimm_is_added_at_init)
 /*
  * Odd DIMMs: 200 MiB at 4 GiB (one whole block, the 72 MiB tail left out)
  * and 100 MiB placed off a boundary (no whole block: insertion not
- * supported, 0x82).
+ * supported, 0x82); each _OST carries the used part and what was left out,
+ * or the reason, as its status information.
  */
 HTEST(memhp_aml_odd_sized_and_odd_placed_dimms)
 {
@@ -361,6 +362,11 @@ HTEST(memhp_aml_odd_sized_and_odd_placed_dimms)
 	t = hotplug_text();
 	CHECK(strstr(t, "left out: [0x108000000-0x10c7fffff] (72 MiB)") != NULL);
 	CHECK(strstr(t, "no whole 128 MiB memory block") != NULL);
+	/* and the _OST's status information (Arg2) said the same */
+	CHECK(strstr(t, "_OST information: used [0x100000000-0x107ffffff] (1 blocks); left out: "
+		     "[0x108000000-0x10c7fffff] (72 MiB): not whole 128 MiB blocks\n") != NULL);
+	CHECK(strstr(t, "_OST information: no whole 128 MiB memory block in [0x10c800000-0x112bfffff]")
+	      != NULL);
 	unload();
 }
 

@@ -28,14 +28,10 @@
 #define MEMORY_DIR	"/sys/devices/system/memory"
 #define INJECT_ONLINE	"/sys/kernel/debug/notifier-error-inject/memory/actions/MEM_GOING_ONLINE/error"
 
-/* kernel/longop.c's clock: still, unless a test makes every reading move
- * it on by clock_step_ns (then each fill slice does one block). */
-static u64 clock_ns, clock_step_ns;
-
+/* kernel/longop.c's clock: still. */
 u64 ktime_ns(void)
 {
-	clock_ns += clock_step_ns;
-	return clock_ns;
+	return 0;
 }
 
 /* A file's text, NUL-terminated, in a static buffer. */
@@ -149,38 +145,106 @@ static void count_blocks(const char *name, bool is_dir, void *ctx)
 		(*(int *)ctx)++;
 }
 
-/*
- * The boot blocks' directories come from a slice at boot and then a long
- * operation: after two slices (a block each, the clock moving a slice per
- * reading) `work` shows it part done; a DIMM removed ahead of it gets no directory; the first read
- * finishes the fill, so the reader sees every block and the operation is
- * gone from `work`.
- */
-HTEST(sysfs_memory_fill_runs_in_slices_and_settles_on_read)
+/* A listing as "a b c " */
+static void collect(const char *name, bool is_dir, void *ctx)
 {
-	static char text[512];
+	(void)is_dir;
+	strcat(ctx, name);
+	strcat(ctx, " ");
+}
+
+static unsigned vfs_nodes(void)
+{
+	struct vfs_stats st;
+
+	vfs_get_stats(&st);
+	return st.nodes;
+}
+
+/*
+ * The blocks' files are made when looked at: after memory_sysfs_init()
+ * the tree holds no memoryN node, yet a listing names every block in
+ * strcmp order (memory10 before memory2), node0 lists its memoryN links,
+ * a read below memory7 makes memory7's files (and only those), the link
+ * node0/memory3 reads as Linux's, a DIMM's block gets its firmware_node
+ * and the DIMM's ACPI device at once, and a removed block is neither
+ * listed nor readable.  No long operation runs for it (`work` is empty).
+ */
+HTEST(sysfs_memory_files_made_when_looked_at)
+{
+	static char text[1024];
 	struct buf_printer bp;
+	unsigned nodes;
 	int n = 0;
 
 	hotplug_boot(5 * GiB, GiB);
 	memhp_set_default_online_type(MMOP_OFFLINE);
 	vfs_init();
 	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, -1, MHP_NONE), 0);	/* blocks 32, 33 */
-	clock_step_ns = LONGOP_SLICE_NS;
-	memory_sysfs_init();		/* a slice now, one block */
-	CHECK(longop_run_slice());	/* and one more */
-	clock_step_ns = 0;
-	buf_printer_init(&bp, text, sizeof(text));
-	longop_dump(&bp.p);
-	CHECK_STR_CONTAINS(text, "sysfs memory block files");
-	CHECK_STR_CONTAINS(text, " 2/10 blocks");
-	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);		/* ahead of the fill */
-	CHECK_EQ(vfs_list(MEMORY_DIR, count_blocks, &n), 0);	/* the reader settles it */
-	CHECK_EQ(n, 8);
-	CHECK_STREQ(cat(MEMORY_DIR "/memory7/state"), "online\n");
-	CHECK_STREQ(cat(MEMORY_DIR "/memory32/state"), "");
+	nodes = vfs_nodes();
+	memory_sysfs_init();
+	CHECK(vfs_nodes() <= nodes + 4);	/* the node directory's source, at most */
 	buf_printer_init(&bp, text, sizeof(text));
 	longop_dump(&bp.p);
 	CHECK_STREQ(text, "long operations: none\n");
+
+	CHECK_EQ(vfs_list(MEMORY_DIR, count_blocks, &n), 0);
+	CHECK_EQ(n, 10);
+	text[0] = '\0';
+	CHECK_EQ(vfs_list(MEMORY_DIR, collect, text), 0);
+	CHECK_STREQ(text, "auto_online_blocks block_size_bytes memory0 memory1 memory2 memory3 "
+		    "memory32 memory33 memory4 memory5 memory6 memory7 ");
+	text[0] = '\0';
+	CHECK_EQ(vfs_list("/sys/devices/system/node/node0", collect, text), 0);
+	CHECK_STR_CONTAINS(text, "memory0 memory1 memory2 memory3 memory32 memory33 memory4 ");
+	nodes = vfs_nodes();
+	CHECK_STREQ(cat(MEMORY_DIR "/memory7/state"), "online\n");
+	CHECK_EQ(vfs_nodes(), nodes + 8);	/* memory7/, its six files, node0 */
+	CHECK_STREQ(cat(MEMORY_DIR "/memory7/phys_index"), "00000007\n");
+	CHECK_EQ(vfs_nodes(), nodes + 8);
+	text[0] = '\0';
+	CHECK_EQ(vfs_list(MEMORY_DIR "/memory7", collect, text), 0);
+	CHECK_STREQ(text, "node0 online phys_device phys_index removable state valid_zones ");
+	{
+		char target[64];
+
+		CHECK_EQ(vfs_readlink("/sys/devices/system/node/node0/memory3", target, sizeof(target)),
+			 0);
+		CHECK_STREQ(target, "../../memory/memory3");
+		CHECK_STREQ(cat("/sys/devices/system/node/node0/memory3/state"), "online\n");
+	}
+	CHECK_STREQ(cat(MEMORY_DIR "/memory8/state"), "");	/* no such block */
+	CHECK_STREQ(cat(MEMORY_DIR "/memory07/state"), "");	/* not block 7's name */
+
+	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);
+	n = 0;
+	CHECK_EQ(vfs_list(MEMORY_DIR, count_blocks, &n), 0);
+	CHECK_EQ(n, 8);
+	CHECK_STREQ(cat(MEMORY_DIR "/memory32/state"), "");
+	vfs_init();
+}
+
+/* The notifier for a DIMM: its blocks' ACPI device directory is there as
+ * soon as the DIMM is added, memoryN/firmware_node when the block is
+ * looked at, and both go with the DIMM. */
+HTEST(sysfs_memory_dimm_firmware_node)
+{
+	char target[96];
+	int g;
+
+	hotplug_boot(5 * GiB, GiB);
+	memhp_set_default_online_type(MMOP_OFFLINE);
+	vfs_init();
+	memory_sysfs_init();
+	g = memory_group_register_static(0, (256 * MiB) >> 12, "dimm3");
+	CHECK(g >= 0);
+	CHECK_EQ(add_memory(0, 4 * GiB, 256 * MiB, g, MHP_NONE), 0);
+	CHECK_STREQ(cat("/sys/devices/LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00/PNP0C80:03/hid"),
+		    "PNP0C80\n");
+	CHECK_EQ(vfs_readlink(MEMORY_DIR "/memory33/firmware_node", target, sizeof(target)), 0);
+	CHECK_STREQ(target, "../../../LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00/PNP0C80:03");
+	CHECK_EQ(remove_memory(4 * GiB, 256 * MiB), 0);
+	CHECK_STREQ(cat("/sys/devices/LNXSYSTM:00/LNXSYBUS:00/PNP0A06:00/PNP0C80:03/hid"), "");
+	CHECK_EQ(memory_group_unregister(g), 0);
 	vfs_init();
 }

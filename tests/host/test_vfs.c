@@ -552,3 +552,227 @@ HTEST(vfs_symlinks)
 	CHECK_EQ(vfs_stat("/sys/node/node0/meminfo", NULL, NULL), 0);
 	vfs_init();
 }
+
+/* ---- directory sources and vfs_numbered_next() -------------------------- */
+
+/* A set of numbers as a bitmap, for vfs_numbered_next() and a source. */
+#define SET_MAX	20000
+static unsigned char set_bits[SET_MAX / 8 + 1];
+
+static bool set_has(u64 n)
+{
+	return n < SET_MAX && (set_bits[n / 8] >> (n % 8) & 1);
+}
+
+static bool set_member(u64 n, void *ctx)
+{
+	(void)ctx;
+	return set_has(n);
+}
+
+static bool set_any(u64 lo, u64 hi, void *ctx)
+{
+	(void)ctx;
+	for (u64 n = lo; n <= hi && n < SET_MAX; n++)
+		if (set_has(n))
+			return true;
+	return false;
+}
+
+/* Like set_any but unsure everywhere: the search must still be right. */
+static bool set_any_unsure(u64 lo, u64 hi, void *ctx)
+{
+	(void)lo;
+	(void)hi;
+	(void)ctx;
+	return true;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * For random sets, walking vfs_numbered_next() from "" gives exactly the
+ * set's names in strcmp() order, with an exact any() and with one that
+ * always says "maybe"; and from names not in the set (other prefixes,
+ * leading zeros, a letter after the digits) it gives the first name of
+ * the set that sorts after them.
+ */
+HTEST(vfs_numbered_next_walks_strcmp_order)
+{
+	static char names[SET_MAX][24];
+	static char *sorted[SET_MAX];
+
+	for (unsigned seed = 1; seed <= 6; seed++) {
+		unsigned n = 0, max = seed <= 3 ? 1200 : SET_MAX - 1;
+
+		srand(seed);
+		memset(set_bits, 0, sizeof(set_bits));
+		for (unsigned i = 0; i <= max; i++)
+			if (rand() % (seed % 2 ? 2 : 40) == 0 || i == max) {
+				set_bits[i / 8] |= 1 << (i % 8);
+				snprintf(names[n], sizeof(names[n]), "memory%u", i);
+				sorted[n] = names[n];
+				n++;
+			}
+		qsort(sorted, n, sizeof(sorted[0]), cmp_str);
+		for (int pass = 0; pass < 2; pass++) {
+			char after[32] = "";
+			unsigned k = 0;
+			u64 id;
+
+			while (vfs_numbered_next("memory", after, max, pass ? set_any_unsure : set_any,
+						 set_member, NULL, &id)) {
+				snprintf(after, sizeof(after), "memory%llu", (unsigned long long)id);
+				CHECK(k < n);
+				if (k >= n)
+					break;
+				CHECK_STREQ(after, sorted[k]);
+				k++;
+				if (pass && k > 300)	/* "maybe" everywhere is slow: a prefix will do */
+					break;
+			}
+			if (!pass)
+				CHECK_EQ(k, n);
+		}
+		/* odd starting points, checked against the sorted names */
+		static const char *const probes[] = { "", "a", "memor", "memory", "memory-",
+			"memory0", "memory00", "memory1", "memory10x", "memory1x", "memory123456789012345678901",
+			"memoryz", "n", "memory9", "memory99999" };
+		for (size_t p = 0; p < sizeof(probes) / sizeof(probes[0]); p++) {
+			const char *want = NULL;
+			char got[32] = "";
+			u64 id;
+
+			for (unsigned k = 0; k < n && !want; k++)
+				if (strcmp(sorted[k], probes[p]) > 0)
+					want = sorted[k];
+			if (vfs_numbered_next("memory", probes[p], max, set_any, set_member, NULL, &id))
+				snprintf(got, sizeof(got), "memory%llu", (unsigned long long)id);
+			CHECK_STREQ(got, want ? want : "");
+		}
+	}
+}
+
+/* A source over the set: "itemN" directories, each with a file "v". */
+static unsigned source_makes;
+
+static int show_item(struct printer *p, void *data)
+{
+	pr_printf(p, "%lu\n", (unsigned long)(uintptr_t)data);
+	return 0;
+}
+
+static const struct vfs_file_ops item_ops = { .show = show_item };
+
+static bool items_next(const char *after, char name[VFS_NAME_MAX], bool *is_dir, void *data)
+{
+	u64 id;
+
+	(void)data;
+	*is_dir = true;
+	if (!vfs_numbered_next("item", after, SET_MAX - 1, set_any, set_member, NULL, &id))
+		return false;
+	snprintf(name, VFS_NAME_MAX, "item%llu", (unsigned long long)id);
+	return true;
+}
+
+static int items_make(const char *name, void *data)
+{
+	char path[VFS_PATH_MAX], again[VFS_NAME_MAX];
+	unsigned long id;
+	char extra;
+
+	(void)data;
+	if (sscanf(name, "item%lu%c", &id, &extra) != 1 || !set_has(id))
+		return -ENOENT;
+	snprintf(again, sizeof(again), "item%lu", id);
+	if (strcmp(again, name))	/* "item01" is not item1's name */
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/src/items/item%lu/v", id);
+	source_makes++;
+	return vfs_create(path, &item_ops, (void *)(uintptr_t)id);
+}
+
+static const struct vfs_dir_source items_source = { .next = items_next, .make = items_make };
+
+/* An `ls -l`-like emit: stats every entry it is given, which makes it. */
+static void collect_and_stat(const char *name, bool is_dir, void *ctx)
+{
+	char path[VFS_PATH_MAX];
+	struct vfs_attr a;
+
+	snprintf(path, sizeof(path), "/src/items/%s", name);
+	CHECK_EQ(vfs_lstat(path, &a), 0);
+	CHECK_EQ(a.type == VFS_DIR, is_dir);
+	collect(name, is_dir, ctx);
+}
+
+/*
+ * Entries of a source exist without nodes: listed in order among the
+ * directory's own nodes, made (once) by the first lookup below them, left
+ * unmade by vfs_remove() and by a listing; an emit that makes entries while
+ * the directory is listed still sees every name once.  A name the source
+ * does not have is -ENOENT; a removed entry can be made again.
+ */
+HTEST(vfs_dir_source_makes_entries_when_looked_at)
+{
+	struct vfs_stats st0, st;
+	struct listing l;
+	int ret;
+
+	vfs_init();
+	memset(set_bits, 0, sizeof(set_bits));
+	for (unsigned i = 0; i < 12; i++)
+		set_bits[i / 8] |= 1 << (i % 8);	/* item0 .. item11 */
+	CHECK_EQ(vfs_create("/src/items/info", &ro_ops, "i"), 0);
+	CHECK_EQ(vfs_create("/src/items/itemz", &ro_ops, "z"), 0);	/* after every itemN */
+	CHECK_EQ(vfs_create("/src/file", &ro_ops, "f"), 0);
+	CHECK_EQ(vfs_set_dir_source("/src/file", &items_source), -ENOTDIR);
+	CHECK_EQ(vfs_set_dir_source("/src/items", &items_source), 0);
+	source_makes = 0;
+	vfs_get_stats(&st0);
+	CHECK_STREQ(list("/src/items", &ret),
+		    "info item0/ item1/ item10/ item11/ item2/ item3/ item4/ item5/ item6/ item7/ "
+		    "item8/ item9/ itemz");
+	CHECK_EQ(ret, 0);
+	vfs_get_stats(&st);
+	CHECK_EQ(st.nodes, st0.nodes);		/* a listing makes nothing */
+	CHECK_EQ(source_makes, 0);
+
+	CHECK_STREQ(read_file("/src/items/item10/v", &ret), "10\n");
+	CHECK_EQ(ret, 0);
+	CHECK_STREQ(read_file("/src/items/item10/v", &ret), "10\n");
+	CHECK_EQ(source_makes, 1);
+	vfs_get_stats(&st);
+	CHECK_EQ(st.nodes, st0.nodes + 2);	/* item10/ and v */
+	CHECK_STREQ(list("/src/items/item3", &ret), "v");
+	CHECK_EQ(source_makes, 2);
+	read_file("/src/items/item12/v", &ret);
+	CHECK_EQ(ret, -ENOENT);
+	read_file("/src/items/item01/v", &ret);
+	CHECK_EQ(ret, -ENOENT);
+	CHECK_EQ(vfs_remove("/src/items/item4"), -ENOENT);	/* not made: nothing to remove */
+	CHECK_EQ(source_makes, 2);
+
+	/* listing while the emit makes each entry */
+	memset(&l, 0, sizeof(l));
+	CHECK_EQ(vfs_list("/src/items", collect_and_stat, &l), 0);
+	CHECK_STREQ(l.text, "info item0/ item1/ item10/ item11/ item2/ item3/ item4/ item5/ "
+		    "item6/ item7/ item8/ item9/ itemz");
+	CHECK_EQ(source_makes, 12);
+	CHECK_STREQ(list("/src/items", &ret), l.text);
+
+	/* an entry removed, then gone from the set, then back */
+	CHECK_EQ(vfs_remove("/src/items/item5"), 0);
+	set_bits[0] &= ~(1 << 5);
+	CHECK_STREQ(list("/src/items", &ret), "info item0/ item1/ item10/ item11/ item2/ item3/ "
+		    "item4/ item6/ item7/ item8/ item9/ itemz");
+	read_file("/src/items/item5/v", &ret);
+	CHECK_EQ(ret, -ENOENT);
+	set_bits[0] |= 1 << 5;
+	CHECK_STREQ(read_file("/src/items/item5/v", &ret), "5\n");
+	vfs_init();
+}

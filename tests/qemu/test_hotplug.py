@@ -187,7 +187,8 @@ def test_odd_dimms_say_what_they_use(boot):
     """Memory is added in whole 128 MiB blocks at 128 MiB boundaries.  A
     738 MiB DIMM gives its first five blocks; a DIMM that QEMU then places
     off a boundary gives the whole blocks inside it.  The console and
-    `hotplug` name what is used and what is left out; MemTotal and
+    `hotplug` name what is used and what is left out, and so does the
+    information (Arg2) of the _OST that reports the add; MemTotal and
     /proc/iomem show exactly the used part.  A DIMM with no whole block is
     refused with _OST status 0x82 (insertion not supported) and the reason;
     all three eject."""
@@ -215,6 +216,8 @@ def test_odd_dimms_say_what_they_use(boot):
             assert f"[{addr:#x}-{lo - 1:#x}] ({(lo - addr) >> 20} MiB)" in log, log
         out = sh(m, "hotplug")
         assert f"used: [{lo:#x}-{hi - 1:#x}] ({(hi - lo) // BLOCK} blocks); left out: " in out, out
+        # the _OST's status information (Arg2) says it too
+        assert f"_OST information: used [{lo:#x}-{hi - 1:#x}] ({(hi - lo) // BLOCK} blocks); left out: " in out, out
         assert iomem_line(lo, hi - 1, "System RAM") in cat(m, "/proc/iomem").splitlines()
         assert meminfo(m)["MemTotal"] == base + used // 1024
     assert used == 640 * MiB + 7 * BLOCK or used == 640 * MiB + 8 * BLOCK, used
@@ -225,6 +228,7 @@ def test_odd_dimms_say_what_they_use(boot):
     settle(m)
     out = sh(m, "hotplug")
     assert "why: no whole 128 MiB memory block in [" in out, out
+    assert "_OST information: no whole 128 MiB memory block in [" in out, out
     assert meminfo(m)["MemTotal"] == base + used // 1024
     for dimm in ("d3", "d2", "d1"):
         unplug(m, dimm, timeout=60 * SCALE)

@@ -45,6 +45,7 @@
 #include <mm/mechanisms.h>
 #include <shell/mm_handles.h>
 #include <views/view_proto.h>
+#include <shell/shell.h>
 #include "internal.h"
 
 #define VIEW_UPDATE_TICKS	10	/* 100 ms between two updates of one kind */
@@ -55,6 +56,8 @@ static size_t line_len;
 static bool line_too_long;	/* this line overflowed: refuse it at its end */
 static bool line_resync;	/* drop bytes up to the next '\n' (the rest of a line cut at boot) */
 static bool subscribed;		/* a snapshot was sent: updates follow */
+static u64 dropped_seen;	/* serial_aux_tx_dropped() when last looked at */
+static bool resync;		/* bytes were dropped: a snapshot once COM2 moves */
 static u64 zones_sent, blocks_sent;		/* signatures last sent */
 static u64 zones_sent_tick, blocks_sent_tick;	/* when */
 static u64 ops_sent, ops_sent_tick, mechs_sent, mechs_sent_tick;
@@ -64,9 +67,18 @@ static char log_line[256];	/* the log line being assembled */
 static size_t log_line_len;
 #define VIEW_LOG_PER_POLL	4096	/* log bytes read at most per poll */
 
+/* What the channel did since boot, for `view` (all (main)). */
+static struct {
+	bool on;		/* COM2 is there */
+	u64 bytes, messages;	/* written to COM2 (dropped ones included) */
+	u64 requests, refused;	/* lines read, and those answered with an error */
+	u64 snapshots, resyncs;	/* snapshots sent, and those sent unasked after a loss */
+} stats;
+
 static void port_write(struct printer *p, const char *s, size_t len)
 {
 	(void)p;
+	stats.bytes += len;
 	serial_aux_write(s, len);
 }
 
@@ -80,6 +92,8 @@ static u64 now_ms(void)
 /* message_end() - the newline that ends every message on the line. */
 static void message_end(void)
 {
+	stats.bytes++;
+	stats.messages++;
 	serial_aux_write("\n", 1);
 }
 
@@ -87,6 +101,7 @@ static void send_error(const struct view_request *r, const char *why)
 {
 	struct json_writer w;
 
+	stats.refused++;
 	json_writer_init(&w, &port_printer);
 	view_write_error(&w, r, why);
 	message_end();
@@ -357,6 +372,7 @@ static void send_snapshot(void)
 {
 	struct json_writer w;
 
+	stats.snapshots++;
 	zones_sent = view_zones_signature();
 	blocks_sent = view_blocks_signature();
 	zones_sent_tick = blocks_sent_tick = jiffies();
@@ -449,6 +465,8 @@ static void read_requests(void)
 		}
 		if (line_len && line[line_len - 1] == '\r')
 			line_len--;
+		if (line_len || line_too_long)
+			stats.requests++;
 		if (line_too_long)
 			send_error(NULL, "line too long");
 		else if (line_len)
@@ -525,12 +543,39 @@ static void send_progress(void)
 	}
 }
 
+/*
+ * resync_after_loss() - COM2 drops bytes while its transmitter stays busy
+ * (the program on the host stopped reading for a second), so a message may
+ * have lost its middle and the host's picture may be stale.  Once the line
+ * moves again, a fresh snapshot goes out, unasked, and the updates start
+ * again from it.  Context: (main).
+ */
+static void resync_after_loss(void)
+{
+	u64 dropped = serial_aux_tx_dropped();
+
+	if (dropped != dropped_seen) {
+		dropped_seen = dropped;
+		if (subscribed)
+			resync = true;
+	}
+	if (resync && !serial_aux_stuck()) {
+		resync = false;
+		stats.resyncs++;
+		send_snapshot();
+		dropped_seen = serial_aux_tx_dropped();	/* a loss in it: again */
+		if (dropped_seen != dropped)
+			resync = true;
+	}
+}
+
 static void view_poll(void)
 {
 	read_requests();
 	follow_log();
 	send_updates();
 	send_progress();
+	resync_after_loss();
 }
 
 static struct poller view_poller = { .fn = view_poll, .name = "view channel", .period = 1 };
@@ -542,6 +587,7 @@ void view_channel_init(void)
 		pr_info("view: no COM2: the view channel is off");
 		return;
 	}
+	stats.on = true;
 	pr_info("view: channel on COM2, protocol version %d", VIEW_PROTO_VERSION);
 	/*
 	 * What arrived before this boot's channel (the host program stays
@@ -559,3 +605,37 @@ void view_channel_init(void)
 	send_hello(NULL);
 	register_poller(&view_poller);
 }
+
+/* cmd_view() - the `view` command: what the channel did since boot. */
+static int cmd_view(struct printer *out, int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		pr_printf(out, "view: no arguments\n");
+		return -EINVAL;
+	}
+	if (!stats.on) {
+		pr_printf(out, "view channel: off (no COM2)\n");
+		return 0;
+	}
+	pr_printf(out, "view channel on COM2, protocol version %d: %s\n", VIEW_PROTO_VERSION,
+		  subscribed ? "subscribed (a snapshot was sent; updates follow)" :
+			       "not subscribed (no snapshot asked for yet)");
+	pr_printf(out, "  sent:     %llu messages, %llu bytes; %llu snapshots, %llu of them unasked after lost bytes\n",
+		  (unsigned long long)stats.messages, (unsigned long long)stats.bytes,
+		  (unsigned long long)stats.snapshots, (unsigned long long)stats.resyncs);
+	pr_printf(out, "  received: %llu requests, %llu refused\n",
+		  (unsigned long long)stats.requests, (unsigned long long)stats.refused);
+	pr_printf(out, "  dropped:  %llu bytes (COM2's transmitter stayed busy: the host program did not read)%s\n",
+		  (unsigned long long)serial_aux_tx_dropped(),
+		  serial_aux_stuck() ? "; dropping now" : "");
+	return 0;
+}
+
+SHELL_COMMAND(view, .name = "view", .usage = "view",
+	      .summary = "the view channel on COM2: subscribed or not, messages, requests, bytes dropped",
+	      .help = "The machine-readable channel that tools/memview.py reads (docs/view.md):\n"
+		      "whether a snapshot was asked for, what was sent and received since\n"
+		      "boot, and the bytes dropped while COM2's transmitter stayed busy (then\n"
+		      "a snapshot goes out unasked once the line moves again).",
+	      .fn = cmd_view);

@@ -34,17 +34,21 @@ hears of (at most every PAGEBLOCKS_EVERY seconds), records the blocks'
 state changes as a timeline (the eject picture: onlines and offlines from
 the blocks updates, adds and removes from the log lines, pages migrated
 from the blocks' migrated_pages counter), and keeps an estimate
-of the guest clock against its own, from the hello pings (the guest's
-"ms" against the midpoint of the ping's round trip; the one with the
-shortest round trip of the last few wins), so that it can say how long
-after it was written in the guest each update arrived.
+of the guest clock against its own, from the hello pings (each answer's
+"ms" was written between the ping's sending and the answer's arrival: the
+lowest upper bound of the last eight is taken), so that it can say how
+long after it was written in the guest each update arrived (never less
+than it really took).
 
 When the view socket closes (memlab powered off, QEMU gone) the state says
 so and memview.py tries again every half second; a hello that answers no
 request means memlab booted again (a reboot, a reset), and a fresh snapshot
 is asked for.  A memlab that stops answering (a crash: the machine halts
 but QEMU stays) is noticed by a hello request every second that gets no
-answer.
+answer.  A line that holds the end of another message before its own
+(COM2 dropped bytes while this program did not read) means something was
+lost: a snapshot is asked for.  MEMVIEW_TRACE=1 writes every line to and
+from memlab on stderr, with the time.
 
 Standard library only.
 """
@@ -78,6 +82,16 @@ KLOG_KEEP = 100         # kernel log lines kept
 MEM_LINE = re.compile(r"^(add_memory|remove_memory): \[mem (0x[0-9a-f]+)-(0x[0-9a-f]+)\]")
 
 
+TRACE_LINES = os.environ.get("MEMVIEW_TRACE") == "1"
+
+
+def trace_line(way, line):
+    """MEMVIEW_TRACE=1: every line to and from memlab on stderr, with the time."""
+    if TRACE_LINES:
+        sys.stderr.write("%.3f %s %r\n" % (time.time(), way, line))
+        sys.stderr.flush()
+
+
 class State:
     """The latest state memlab sent, and who is waiting for a change."""
 
@@ -90,7 +104,7 @@ class State:
             "dimms": [], "vmems": [], "ms": None, "updated": None, "log": [],
             "pageblocks": {}, "ops": [], "deferred": None, "mechs": [],
             "trace": [], "timeline": [], "klog": [], "boot": 0, "latency_ms": None,
-            "clock_offset_ms": None,
+            "clock_offset_ms": None, "clock_gap_ms": None,
         }
         self.log = collections.deque(maxlen=40)
 
@@ -128,7 +142,9 @@ class Channel:
         self.tag = 0
         self.tag_lock = threading.Lock()
         self.pings = {}             # tag -> host time sent (ms)
-        self.offsets = collections.deque(maxlen=8)   # (rtt, guest - host)
+        # per ping of the last eight: (guest ms + 1 - host ms sent, guest ms - host ms
+        # received), the highest and lowest guest-minus-host offset it allows
+        self.offsets = collections.deque(maxlen=8)
         self.waiting = {}           # tag -> [threading.Event, reply]
         self.last_rx = 0.0
         self.last_ms = 0            # the latest guest "ms" seen
@@ -138,6 +154,7 @@ class Channel:
     def send(self, obj):
         """One request line; False if memlab is not connected."""
         line = (json.dumps(dict(obj, v=PROTO), separators=(",", ":")) + "\n").encode()
+        trace_line("tx", line)
         with self.wlock:
             if self.sock is None:
                 return False
@@ -216,12 +233,25 @@ class Channel:
                     self.last_rx = time.monotonic()
                     self._message(line)
 
+    def _offset(self):
+        """The guest clock minus the host clock, as an upper bound: a ping's
+        answer was written between the request's sending and the answer's
+        arrival, and its whole-ms `ms` less than 1 ms before it was written,
+        so the true offset is at most `ms + 1 - sent` for every ping, and at
+        least `ms - received`.  The lowest upper bound of the last eight
+        pings is used, so a latency is never below the true one (and never
+        negative); it is above it by at most the bounds' gap (`clock_gap_ms`
+        in the state).  None before the first answer."""
+        if not self.offsets:
+            return None
+        return min(hi for hi, _ in self.offsets)
+
     def _latency(self, msg):
         """Host receipt minus the guest's "ms" on the host clock, or None."""
-        if "ms" not in msg or not self.offsets:
+        offset = self._offset()
+        if "ms" not in msg or offset is None:
             return None
-        offset = min(self.offsets)[1]
-        return round(time.time() * 1000 - (msg["ms"] - offset), 1)
+        return round(max(0.0, time.time() * 1000 - (msg["ms"] - offset)), 1)
 
     def _timeline(self, blocks, ms):
         """The blocks whose state changed since the last layout, as events."""
@@ -240,9 +270,10 @@ class Channel:
 
     @staticmethod
     def _parse(line):
-        """The message of a line; a line cut short (memlab reset while it
-        wrote) runs into the next message, which is taken from the last
-        '{"v":' on.  None if neither reads."""
+        """(the message of a line, whether something before it was lost).  A
+        line cut short (memlab reset while it wrote, or COM2 dropped bytes
+        while this program did not read) runs into the next message, which
+        is taken from the last '{"v":' on.  (None, True) if neither reads."""
         text = line.decode("utf-8", "replace")
         for start in (0, text.rfind('{"v":')):
             if start < 0:
@@ -250,13 +281,14 @@ class Channel:
             try:
                 msg = json.loads(text[start:])
                 if isinstance(msg, dict) and isinstance(msg.get("type"), str):
-                    return msg
+                    return msg, start > 0
             except ValueError:
                 pass
-        return None
+        return None, True
 
     def _message(self, line):
-        msg = self._parse(line)
+        msg, cut = self._parse(line)
+        trace_line("rx", line)
         if msg is None:
             # a line cut by a lost byte: start again from a full picture
             self.state.update(note=f"unreadable line ({len(line)} bytes): "
@@ -265,6 +297,13 @@ class Channel:
             return
         kind = msg["type"]
         st = self.state
+        if cut and kind != "snapshot" and not (kind == "hello" and "tag" not in msg):
+            # the message before this one lost its end: whatever it said is
+            # missing from the picture, so start again from a full one (a
+            # hello or a snapshot is a new start already)
+            st.update(note=f"a message was cut ({len(line)} bytes with the {kind} after it): "
+                           "asking for a snapshot")
+            self.send({"req": "snapshot"})
         if not st.data["answering"]:
             st.update(note="memlab answers again", answering=True, why="")
         tag = msg.get("tag")
@@ -282,7 +321,7 @@ class Channel:
         if kind == "hello" and tag in self.pings:
             sent = self.pings.pop(tag)
             now = time.time() * 1000
-            self.offsets.append((now - sent, msg["ms"] - (sent + now) / 2))
+            self.offsets.append((msg["ms"] + 1 - sent, msg["ms"] - now))
             return
         if tag in self.waiting:
             slot = self.waiting[tag]
@@ -429,7 +468,9 @@ class Channel:
                     self.pings.pop(old, None)
             self.send({"req": "hello", "tag": tag})
             if self.offsets:
-                self.state.data["clock_offset_ms"] = round(min(self.offsets)[1], 1)
+                hi = self._offset()
+                self.state.data["clock_offset_ms"] = round(hi, 1)
+                self.state.data["clock_gap_ms"] = round(hi - max(lo for _, lo in self.offsets), 1)
             silent = time.monotonic() - self.last_rx
             if silent > SILENT_AFTER and self.state.data["answering"]:
                 self.state.update(note="memlab stopped answering",

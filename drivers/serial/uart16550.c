@@ -14,8 +14,8 @@
  * working, just with up to 10 ms delay.  When the
  * ring is full, further bytes are dropped and counted.  COM2's input is
  * only polled, by its reader (the view channel's poller), through the same
- * ring.  A byte whose transmitter stays busy for a million polls is
- * dropped; COM2 is then marked stuck and its bytes are dropped (and
+ * ring.  A byte whose transmitter stays busy for a million polls and a
+ * second is dropped; COM2 is then marked stuck and its bytes are dropped (and
  * counted) without waiting until the transmitter is empty again, so a
  * peer that stops reading slows nothing down.
  *
@@ -41,6 +41,8 @@
 #define LSR_DATA_READY	0x01
 #define LSR_THR_EMPTY	0x20
 #define RX_RING_SIZE	4096	/* power of two */
+#define TX_WAIT_POLLS	1000000	/* a busy transmitter: polls before a byte is dropped */
+#define TX_WAIT_NS	1000000000ULL	/* ... and time */
 
 struct uart {
 	u16 base;			/* first I/O port */
@@ -196,17 +198,28 @@ void serial_enable_irq(void)
 }
 
 /*
- * uart_putc() - send c on u, waiting for the transmitter (a million
- * polls at most: then the byte is dropped).  On COM2 such a timeout marks
+ * uart_putc() - send c on u, waiting for the transmitter: at most a
+ * million polls and one second (both: under QEMU a busy transmitter means
+ * the program on the other end of the line is slow, and on a loaded host a
+ * million polls pass in a fraction of a second; before the clock runs,
+ * the polls alone), then the byte is dropped.  On COM2 such a timeout marks
  * u stuck, and while stuck a byte is sent only if the transmitter is empty
  * at once, else dropped.  Context: any.
  */
 static void uart_putc(struct uart *u, char c)
 {
+	u64 t0 = 0;
+
 	if (!u->present)
 		return;
 	for (u32 spins = 0; !(inb(u->base + REG_LSR) & LSR_THR_EMPTY); spins++) {
-		if ((u->stuck && u->drop_when_stuck) || spins > 1000000) {
+		if (u->stuck && u->drop_when_stuck) {
+			u->tx_dropped++;
+			return;
+		}
+		if (!spins)
+			t0 = ktime_ns();	/* 0 before the clock runs: polls alone */
+		if (spins > TX_WAIT_POLLS && (!t0 || ktime_ns() - t0 >= TX_WAIT_NS)) {
 			u->stuck = true;	/* a stuck UART must not hang the kernel */
 			u->tx_dropped++;
 			return;
@@ -259,6 +272,16 @@ void serial_aux_write(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		uart_putc(&com2, s[i]);
+}
+
+u64 serial_aux_tx_dropped(void)
+{
+	return com2.tx_dropped;
+}
+
+bool serial_aux_stuck(void)
+{
+	return com2.present && com2.stuck && !(inb(com2.base + REG_LSR) & LSR_THR_EMPTY);
 }
 
 int serial_aux_getc(void)

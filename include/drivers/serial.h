@@ -22,6 +22,14 @@ bool serial_aux_init(void);
  * dropped and counted while its transmitter is stuck).  Context: (main). */
 void serial_aux_write(const char *s, size_t len);
 
+/* serial_aux_tx_dropped() - bytes COM2 dropped since boot (its transmitter
+ * stayed busy: the other end stopped reading).  Context: (main). */
+u64 serial_aux_tx_dropped(void);
+
+/* serial_aux_stuck() - COM2 is stuck (it dropped bytes) and its transmitter
+ * is still busy, so what is written now is dropped too.  Context: (main). */
+bool serial_aux_stuck(void);
+
 /* serial_aux_getc() - the next byte received on COM2, or -1.  Context: (main). */
 int serial_aux_getc(void);
 

@@ -339,7 +339,9 @@ class Channel:
                            f"{len(msg.get('blocks', []))} blocks",
                       hello=hello, nodes=msg.get("nodes", []), zones=msg.get("zones", []),
                       blocks=msg.get("blocks", []), devmem=msg.get("devmem", []),
-                      mechs=msg.get("mechs", []), ms=msg.get("ms"), latency_ms=lat)
+                      mechs=msg.get("mechs", []), ms=msg.get("ms"), latency_ms=lat,
+                      # connected after the boot's hello went by: this is boot 1
+                      boot=max(1, st.data["boot"]))
             self.migrated = msg.get("migrated_pages")
             self.on_layout()
             self.pb_dirty.set()

@@ -756,6 +756,7 @@ bench-run:
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/boot_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/bigboot_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/smp_bench.py
+	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/view_bench.py
 
 bench-docs:
 	$(PYTHON) tools/bench_plot.py docs $(BENCH_OUT)

@@ -336,7 +336,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	pci_init();			/* ECAM, buses behind root ports, drivers */
 	boot_mark("virtio_mem_init, pci_init");
 	acpi_aml_init();		/* AML namespace: DSDT + SSDTs, \_PIC(1), _STA/_INI */
-	pci_hotplug_use_aml();		/* ACPI PCI hotplug through \_GPE._E01 and the slots' _EJ0 */
+	pci_hotplug_init();		/* ACPI PCI hotplug through \_GPE._E01 and the slots' _EJ0, else native */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 	boot_mark("acpi_aml_init, acpi_memhp_init");
 	nd_regions_from_nfit();		/* NVDIMM regions, label-less namespaces, raw */

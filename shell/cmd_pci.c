@@ -225,8 +225,10 @@ static int cmd_pcihp(struct printer *out, int argc, char **argv)
 
 SHELL_COMMAND(pcihp, .name = "pcihp", .usage = "pcihp",
 	      .summary = "PCI hotplug: the mechanism, its slots, counts, last events",
-	      .help = "QEMU's ACPI PCI hotplug register block (0x0cc0 on q35): for each\n"
-		      "bus selector (BSEL from the DSDT), the bridge it stands for, its\n"
-		      "secondary bus, the pending DOWN mask and the removable-slots mask.\n"
-		      "UP is not shown: reading it clears it.",
+	      .help = "ACPI PCI hotplug as the firmware's AML describes it: GPE 1's\n"
+		      "method (\\_GPE._E01 or _L01), one line per slot device of the\n"
+		      "namespace (path, bus:slot of the bridge it sits on or 'bus ?',\n"
+		      "_SUN, _EJ0 or 'not removable'), the events handled and the last\n"
+		      "Notify()s with what memlab did.  Without that method, why ACPI\n"
+		      "PCI hotplug is off, then the native PCIe slots' state (polled).",
 	      .fn = cmd_pcihp);

@@ -122,7 +122,8 @@ int pci_rescan(void)
 
 /*
  * pci_init() - map ECAM, enumerate every reachable bus, offer each function
- * to the registered drivers, then start PCI hotplug.  0, or the error of
+ * to the registered drivers (PCI hotplug starts later, from the AML
+ * namespace: pci_hotplug_init()).  0, or the error of
  * pci_ecam_init() (already logged).  Context: boot.
  */
 int pci_init(void)
@@ -139,6 +140,5 @@ int pci_init(void)
 	for (i = 0; i < pci_nr_devices; i++)
 		probe_one(&pci_devices[i]);
 	pr_info("pci: %d functions", n);
-	pci_hotplug_init();
 	return 0;
 }

@@ -22,7 +22,10 @@
  * its path and offset; the namespace and the PCI table stay consistent.
  * The last events are kept for the `pcihp` view.
  *
- * Context: pci_hotplug_use_aml (boot, after acpi_aml_init); the rest (main).
+ * When the namespace lacks the method (or the slots), pcihp_aml_init() says
+ * why and hotplug.c falls back to the native PCIe slots; nothing else.
+ *
+ * Context: pcihp_aml_init (boot, after acpi_aml_init); the rest (main).
  */
 #include "internal.h"
 #include <drivers/acpi.h>
@@ -266,40 +269,48 @@ static void aml_work_fn(struct work *w)
 }
 
 /*
- * pci_hotplug_use_aml() - when the namespace has GPE 1's method and PCI
- * slot devices, ACPI PCI hotplug follows the AML from now on: GPE 1's work
- * becomes the method's.  Otherwise what pci_hotplug_init() chose stays.
- * Context: (boot), after acpi_aml_init().
+ * pcihp_aml_init() - when the namespace has GPE 1's method, a PCI root
+ * bridge and PCI slot devices, ACPI PCI hotplug follows the AML from now
+ * on: GPE 1's work runs the method.  Returns NULL then, else why not (the
+ * first missing piece, a static string for the `pcihp` view).
+ * Context: (boot), after acpi_aml_init(), from pci_hotplug_init().
  */
-void pci_hotplug_use_aml(void)
+const char *pcihp_aml_init(void)
 {
 	struct aml_node *last = NULL;
 
-	ns = pcihp_native_mode ? NULL : acpi_aml();	/* the polled slots stay as they are */
+	ns = acpi_aml();
 	nr_roots = nr_slots = nr_bridges = 0;
 	if (!ns)
-		return;
-	aml_walk_hid(ns, "PNP0A08", add_root, NULL);
-	aml_walk_hid(ns, "PNP0A03", add_root, NULL);
-	aml_walk_devices(ns, count, &last);
+		return "no AML namespace (no DSDT, or it could not be loaded)";
 	ksnprintf(gpe_method, sizeof(gpe_method), "\\_GPE._E%02X", GPE_PCI_HOTPLUG);
 	if (!aml_lookup(ns, NULL, gpe_method))
 		ksnprintf(gpe_method, sizeof(gpe_method), "\\_GPE._L%02X", GPE_PCI_HOTPLUG);
-	if (!nr_roots || !nr_slots || !aml_lookup(ns, NULL, gpe_method)) {
+	if (!aml_lookup(ns, NULL, gpe_method)) {
 		ns = NULL;
-		return;
+		return "the namespace has no \\_GPE._E01 or _L01 (the firmware does no ACPI PCI hotplug)";
+	}
+	aml_walk_hid(ns, "PNP0A08", add_root, NULL);
+	aml_walk_hid(ns, "PNP0A03", add_root, NULL);
+	if (!nr_roots) {
+		ns = NULL;
+		return "the namespace has no PCI root bridge (PNP0A08, PNP0A03)";
+	}
+	aml_walk_devices(ns, count, &last);
+	if (!nr_slots) {
+		ns = NULL;
+		return "the namespace has no PCI slot devices (_ADR with _EJ0 or _SUN)";
 	}
 	if (acpi_gpe_register(GPE_PCI_HOTPLUG, &aml_work)) {
-		pr_warn("pci-hotplug: GPE %u unavailable; no ACPI PCI hotplug", GPE_PCI_HOTPLUG);
 		ns = NULL;
-		return;
+		return "GPE 1 unavailable";
 	}
-	pcihp_acpi_mode = false;
 	pcihp_aml_mode = true;
 	pr_info("pci-hotplug: ACPI PCI hotplug through the AML: %s, %u slot(s) under %u bridge(s)",
 		gpe_method, nr_slots, nr_bridges);
 	/* a device added before we listened: look now */
 	schedule_work(&aml_work);
+	return NULL;
 }
 
 /* slot_line() - one line of the view per slot. */

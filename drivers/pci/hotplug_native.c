@@ -1,6 +1,6 @@
 /*
- * drivers/pci/hotplug_native.c - native PCIe hotplug, the fallback when
- * ACPI PCI hotplug is off.
+ * drivers/pci/hotplug_native.c - native PCIe hotplug, used when the
+ * firmware's AML has no ACPI PCI hotplug (no \_GPE._E01: hotplug.c).
  *
  * With ACPI PCI hotplug switched off (-global
  * ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off) QEMU signals through the
@@ -156,7 +156,7 @@ void pcihp_native_init(void)
 		if (slot_cap(pci_device(i)))
 			ports++;
 	if (!ports) {
-		pcihp_off_reason = "no ACPI PCI hotplug and no hotplug-capable PCIe slots";
+		pcihp_off_reason = "no hotplug-capable PCIe slots";
 		pr_info("pci-hotplug: %s", pcihp_off_reason);
 		return;
 	}

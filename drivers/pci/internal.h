@@ -10,8 +10,9 @@
  *   probe.c     the device table, enumeration, bus numbers
  *   bus.c       pci_init, rescan, driver binding, removal
  *   dump.c      the `lspci` views
- *   hotplug.c   ACPI PCI hotplug, the choice of mechanism, `pcihp` view
- *   hotplug_native.c  the native PCIe hotplug fallback
+ *   hotplug.c   the choice of hotplug mechanism, slot release, `pcihp` view
+ *   hotplug_acpi.c    ACPI PCI hotplug through the firmware's AML
+ *   hotplug_native.c  native PCIe hotplug (the PCIe slot registers)
  *
  * Context: as each function says; all of it is main loop (or boot) only.
  */
@@ -136,19 +137,10 @@ void pci_resources_sync(void);
  * were added.  Context: (boot, main). */
 int pci_scan_all(bool hot, struct pci_dev **added_list);
 
-/* hotplug.c: QEMU's bus selectors (BSEL) and the bridges they stand for. */
-#define PCIHP_MAX_BSEL		256	/* QEMU numbers at most 256 hotplug buses */
-struct pcihp_bsel {
-	bool known;		/* a BSEL was found for this number */
-	u8 dev, fn;		/* the bridge on bus 0 (0:0.0 = the root bus itself) */
-};
-extern struct pcihp_bsel pcihp_bsels[PCIHP_MAX_BSEL];
-extern unsigned pcihp_nr_bsel;		/* selectors to look at */
-extern bool pcihp_from_dsdt;		/* pcihp_bsels came from the DSDT */
-extern bool pcihp_acpi_mode;		/* GPE 1 is ours: ACPI PCI hotplug is on */
-extern const char *pcihp_off_reason;	/* why hotplug is off (set by pci_hotplug_init) */
+/* hotplug.c: the choice of mechanism and what both share. */
+extern const char *pcihp_acpi_off_reason;	/* why ACPI PCI hotplug is off (NULL: on or not chosen yet) */
+extern const char *pcihp_off_reason;	/* why native hotplug is off too */
 extern u64 pcihp_ups, pcihp_downs, pcihp_ejects;	/* events handled, both mechanisms */
-extern struct work pcihp_work;		/* GPE 1's work */
 /* hotplug_native.c */
 extern bool pcihp_native_mode;		/* the PCIe slots are polled */
 extern struct poller pcihp_native_poller;
@@ -182,6 +174,9 @@ struct pcihp_aml_event {
 extern bool pcihp_aml_mode;		/* GPE 1 runs the AML's method */
 extern struct pcihp_aml_event pcihp_aml_events[PCIHP_AML_EVENTS];
 extern unsigned pcihp_aml_nr_events;	/* ever recorded; the ring keeps the last */
+/* pcihp_aml_init() - take GPE 1 and follow the namespace's method and slot
+ * devices; NULL when taken, else why not (a static string).  Context: boot. */
+const char *pcihp_aml_init(void);
 /* pcihp_aml_dump() - the `pcihp` view of it; slots: one line per slot
  * device.  Context: (main). */
 void pcihp_aml_dump(struct printer *out, bool slots);

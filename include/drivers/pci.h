@@ -105,13 +105,12 @@ int pci_config_write(unsigned bus, unsigned dev, unsigned fn, u16 off, unsigned 
  * entries never move; d itself must not be used afterwards). */
 void pci_remove_device(struct pci_dev *d);
 
-/* ACPI PCI hotplug (drivers/pci/hotplug.c); called by pci_init(). */
+/* pci_hotplug_init() - PCI hotplug as the firmware's AML describes it
+ * (\_GPE._E01, the slots' _EJ0: drivers/pci/hotplug_acpi.c), or, when the
+ * namespace has no such method, the native PCIe slots (hotplug_native.c).
+ * Context: boot, after pci_init() and acpi_aml_init(). */
 void pci_hotplug_init(void);
-/* pci_hotplug_use_aml() - ACPI PCI hotplug follows the AML namespace's GPE
- * method and slot devices when it has them (drivers/pci/hotplug_acpi.c).
- * Context: boot, after acpi_aml_init(). */
-void pci_hotplug_use_aml(void);
-/* pci_hotplug_dump() - the `pcihp` view: mechanism, bus selectors, counts. */
+/* pci_hotplug_dump() - the `pcihp` view: mechanism, slots, counts, events. */
 void pci_hotplug_dump(struct printer *p);
 
 int pci_init(void);		/* ECAM from the MCFG, enumerate, assign, probe */

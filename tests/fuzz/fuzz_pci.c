@@ -35,8 +35,9 @@
  * Hotplug mode (header[3] bit 5): the record count is the byte after the
  * header (at most 48 and what the input holds), then the records, then
  * the hotplug part read by hp_run() (see "Hotplug events" in
- * tests/fuzz/pci_hotplug_events.c): two setup bytes (DSDT shape, register
- * block, which bridges have slots), then 4-byte events; setpci is not run.  Record[2] bit 1 then gives a
+ * tests/fuzz/pci_hotplug_events.c): two setup bytes (the firmware: QEMU's
+ * DSDT whole, cut, patched or none; the register block; GPE 1), then
+ * 4-byte events; setpci is not run.  Record[2] bit 1 then gives a
  * root-bus bridge without capabilities a hotplug-capable PCIe slot.
  * Invariants, after pci_init(), after the rescan(s), and after setpci:
  * every function in the table is inside the MCFG's bus range, appears

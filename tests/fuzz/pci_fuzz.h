@@ -36,17 +36,18 @@ extern unsigned nr_slot_ports;		/* ports with slots (hp_setup()) */
 extern bool unseen_removal;		/* functions left that no poll has seen go */
 
 /*
- * hp_setup() - selectors, DSDT and slots before the boot: the model's
- * bsel map over the root bridges (and root bus), the DSDT of the shape,
- * the register block, slot power as QEMU leaves it.  Returns the events
- * (after any patch bytes) and their count in *n.
+ * hp_setup() - the firmware and slots before the boot: the DSDT image of
+ * the shape (QEMU's bridges DSDT, cut, patched, or none), the model's
+ * selectors as the DSDT numbers them, the register block, slot power as
+ * QEMU leaves it.  Returns the events (after any patch bytes) and their
+ * count in *n.
  */
 const u8 *hp_setup(const u8 *p, size_t len, unsigned *n);
 /*
  * hp_boot() - after the boot part of a hotplug-mode input: the fake
- * driver registered before anything is plugged, the table's first
- * picture, and whether the model is one whose entries must stay
- * reachable (compare_maps()).
+ * driver registered, the namespace loaded and PCI hotplug chosen, the
+ * table's first picture, and whether the model is one whose entries must
+ * stay reachable (compare_maps()).
  */
 void hp_boot(void);
 /*

@@ -17,21 +17,23 @@
 
 /*
  * The hotplug part of an input (hp_run()):
- *   setup[0] bits 0-1 the DSDT: 0 BSELs for the model's selectors, 1 none
- *            (the kernel guesses QEMU's order), 2 no BSEL (native PCIe
- *            hotplug, slot power gates configuration access), 3 the first
- *            shape with bytes patched (hostile: pairs of position, value
- *            from the event bytes) and cut; bit 2 the register block at
- *            0xcc0 is missing; bit 3 the root bus has a selector too;
- *            bit 4 selectors newest bridge first (QEMU's order), else in
- *            slot order from setup[1] & 7; bit 5 GPE 1 cannot be had;
- *   setup[1] the first selector number; shape 3: bits 3-7 how many patch
- *            pairs follow (taken from the front of the events);
+ *   setup[0] bits 0-1 the firmware: 0 QEMU's DSDT of two root ports and a
+ *            PCI bridge (tests/host/fixtures/acpi/bridges: ACPI PCI
+ *            hotplug through the AML), 1 that DSDT cut at setup[1] / 256
+ *            of its length, 2 no namespace (native PCIe hotplug, slot
+ *            power gates configuration access), 3 that DSDT with bytes
+ *            patched (hostile: setup[1] bits 3-7 triples of position lo,
+ *            position hi, value, taken from the front of the events);
+ *            bit 2 the register block at 0xcc0 is missing; bit 5 GPE 1
+ *            cannot be had.  The model's bus selectors are the DSDT's:
+ *            the root-bus bridge at 00:01.0 is 2, the one at 00:02.0 is
+ *            0, the bridge at device 0 behind that is 1;
  *   then at most MAX_EVENTS events of 4 bytes e[0..3], (e[0] & 0x7f) % 12:
- *     0 ACPI device_add behind root bridge e[1] (or the root bus), slot
- *       e[2] & 31, what by e[3] (new_functions()); e[0] bit 7 then GPE 1;
- *     1 ACPI device_del of present function e[1]: DOWN; e[2] bit 0 clears
- *       the slot's RMV bit, bit 1 sets it; e[0] bit 7 then GPE 1;
+ *     0 ACPI device_add behind root bridge e[1] (or the root bus; e[1]
+ *       bit 7: behind selector 1's bridge), slot e[2] & 31, what by e[3]
+ *       (new_functions()); e[0] bit 7 then GPE 1;
+ *     1 ACPI device_del of present function e[1]: DOWN; e[0] bit 7 then
+ *       GPE 1;
  *     2 GPE 1;  3 a raw UP (e[3] bit 0) or DOWN bit: selector e[1], slot
  *       e[2] & 31 (what a confused register block might say);
  *     4 native device_add into the slot of port e[1]; e[0] bit 7 then poll
@@ -56,7 +58,12 @@
 
 static int slot_ports[PM_MAX_FUNCS];	/* model indices of ports with slots */
 unsigned nr_slot_ports;
-static bool maps_agree;			/* the kernel's bsel map is the model's */
+static bool maps_agree;			/* the DSDT's slots are the model's */
+static unsigned shape;			/* setup[0] bits 0-1 */
+static u8 fixture[1 << 16];		/* QEMU's bridges DSDT */
+static size_t fixture_len;
+static u8 image[1 << 16];		/* what this input loads */
+static size_t image_len;
 bool unseen_removal;		/* functions left that no poll has seen go */
 static unsigned boot_funcs;		/* model functions before the first event */
 static bool aliased;			/* two model functions share an address */
@@ -187,82 +194,81 @@ static int present_at_root(unsigned e)
 	return -1;
 }
 
-/* aml_put_name() - NameOp, a 4-character name, an integer (DWordPrefix or
- * Zero, One) into a[*n] (room checked by the caller: 10 bytes). */
-static void aml_put_name(u8 *a, size_t *n, const char *name, u32 v)
+/* bsel_like_qemu() - the model's selectors as QEMU numbered them in the
+ * fixture: 00:01.0 -> 2, 00:02.0 -> 0, device 0 behind 00:02.0 -> 1 (the
+ * first bridge at each place). */
+static void bsel_like_qemu(void)
 {
-	a[(*n)++] = 0x08;
-	memcpy(a + *n, name, 4);
-	*n += 4;
-	if (v <= 1) {
-		a[(*n)++] = (u8)v;
-		return;
+	int port2 = -1;
+
+	for (unsigned i = 0; i < pm.nr; i++) {
+		const struct pm_func *f = &pm.f[i];
+
+		if (f->parent >= 0 || (f->cfg[0x0e] & 0x7f) != 1 || f->fn)
+			continue;
+		if (f->dev == 1 && pm.bsel_bridge[2] == PM_BSEL_NONE)
+			pm_pcihp_bsel(2, (int)i);
+		if (f->dev == 2 && port2 < 0) {
+			port2 = (int)i;
+			pm_pcihp_bsel(0, port2);
+		}
 	}
-	a[(*n)++] = 0x0c;
-	memcpy(a + *n, &v, 4);
-	*n += 4;
+	for (unsigned i = 0; port2 >= 0 && i < pm.nr; i++)
+		if (pm.f[i].parent == port2 && (pm.f[i].cfg[0x0e] & 0x7f) == 1 && !pm.f[i].dev &&
+		    !pm.f[i].fn && pm.bsel_bridge[1] == PM_BSEL_NONE)
+			pm_pcihp_bsel(1, (int)i);
 }
 
 /*
- * hp_setup() - selectors, DSDT and slots before the boot: the model's
- * bsel map over the root bridges (and root bus), the DSDT of the shape,
- * the register block, slot power as QEMU leaves it.  Returns the events
- * (after any patch bytes) and their count in *n.
+ * hp_setup() - the firmware and slots before the boot: the DSDT image of
+ * the shape, the model's selectors as the DSDT numbers them, the register
+ * block, slot power as QEMU leaves it.  Returns the events (after any
+ * patch bytes) and their count in *n.
  */
 const u8 *hp_setup(const u8 *p, size_t len, unsigned *n)
 {
-	u8 aml[1024];
-	size_t an = 0;
-	unsigned shape, sel, nb = 0, i, patches = 0;
-	int order[PM_MAX_FUNCS];
+	unsigned i, patches;
 
 	*n = 0;
+	image_len = 0;
 	if (len < 2)
 		return p;
+	if (!fixture_len) {
+		fixture_len = pm_read_file("tests/host/fixtures/acpi/bridges/dsdt.dat", fixture,
+					   sizeof(fixture));
+		if (fixture_len < 36)
+			fail("cannot read tests/host/fixtures/acpi/bridges/dsdt.dat (run from the tree's top)");
+	}
 	shape = p[0] & 3;
 	if (!(p[0] & 4))
 		pm_pcihp();
 	pm.gpe_fails = p[0] & 0x20;
-	for (i = 0; i < pm.nr; i++)
-		if (pm.f[i].parent < 0 && (pm.f[i].cfg[0x0e] & 0x7f) == 1)
-			order[nb++] = (int)i;
-	sel = p[1] & 7;
-	memcpy(aml, "\x08_ADR\x00", 6);	/* PCI0's _ADR: the root bus */
-	an = 6;
-	if (p[0] & 8) {
-		pm_pcihp_bsel(sel, -1);
-		aml_put_name(aml, &an, "BSEL", sel);
-		sel++;
-	}
-	for (i = 0; i < nb && sel < PM_NR_BSEL && an + 20 < sizeof(aml); i++, sel++) {
-		int x = order[(p[0] & 0x10) ? nb - 1 - i : i];
-
-		pm_pcihp_bsel(sel, x);
-		aml_put_name(aml, &an, "_ADR", ((u32)pm.f[x].dev << 16) | pm.f[x].fn);
-		aml_put_name(aml, &an, "BSEL", sel);
-	}
-	if (shape == 2) {
-		an = 0;
-		for (i = 0; i < nb && an + 10 < sizeof(aml); i++)
-			aml_put_name(aml, &an, "_ADR", ((u32)pm.f[order[i]].dev << 16) | pm.f[order[i]].fn);
+	if (shape != 2) {
+		bsel_like_qemu();
+		memcpy(image, fixture, fixture_len);
+		image_len = fixture_len;
+	} else {
 		pm.slot_power_gates = true;
+	}
+	if (shape == 1) {
+		u32 l = (u32)(36 + (fixture_len - 36) * p[1] / 256);
+
+		memcpy(image + 4, &l, 4);
+		image_len = l;
 	}
 	p += 2;
 	len -= 2;
 	if (shape == 3) {
 		patches = p[-1] >> 3;
-		for (i = 0; i < patches && 2 * i + 1 < len; i++)
-			aml[p[2 * i] % (an + 1) < an ? p[2 * i] % (an + 1) : 0] = p[2 * i + 1];
-		if (2 * patches < len) {
-			p += 2 * patches;
-			len -= 2 * patches;
+		for (i = 0; i < patches && 3 * i + 2 < len; i++)
+			image[(p[3 * i] | (size_t)p[3 * i + 1] << 8) % image_len] = p[3 * i + 2];
+		if (3 * patches < len) {
+			p += 3 * patches;
+			len -= 3 * patches;
 		} else {
 			len = 0;
 		}
-		an = an - (patches % (an + 1)) / 2;
 	}
-	if (shape != 1)
-		pm_set_dsdt(aml, an);
 	for (i = 0; i < pm.nr; i++)
 		if (pm.f[i].slot_pos) {
 			slot_ports[nr_slot_ports++] = (int)i;
@@ -276,34 +282,19 @@ const u8 *hp_setup(const u8 *p, size_t len, unsigned *n)
 }
 
 /*
- * compare_maps() - after the boot: does the kernel's selector map name the
- * bridges the model's does (same selectors, same root-bus addresses, one
- * model function per address), does every bridge of the model have a
- * vendor id (one with 0 or ffff is invisible to any kernel, yet the model
- * routes through it) and bus numbers that can be written, and does every
- * entry of the table reach the function it was made for?  Only then must
- * its ejects hit what it released, and its entries stay reachable: a
- * hostile boot topology (two bridges claiming one bus for good) is
- * fuzz_pci's boot part's business.
+ * compare_maps() - after the boot: is the DSDT QEMU's own (not patched),
+ * are the model's selectors its slots' buses, does every bridge of the
+ * model have a vendor id (one with 0 or ffff is invisible to any kernel,
+ * yet the model routes through it) and bus numbers that can be written,
+ * and is each root-bus address one function's?  Only then must its ejects
+ * hit what it released, and its entries stay reachable: a hostile DSDT may
+ * name any slot, and a hostile boot topology (two bridges claiming one bus
+ * for good) is fuzz_pci's boot part's business.
  */
 static bool compare_maps(void)
 {
-	if (pm.root_bus != 0)
+	if (pm.root_bus != 0 || shape == 3)
 		return false;
-	for (unsigned s = 0; s < PM_NR_BSEL; s++) {
-		int x = pm.bsel_bridge[s];
-		bool k = s < pcihp_nr_bsel && pcihp_bsels[s].known;
-
-		if (x == PM_BSEL_NONE || !k) {
-			if ((x == PM_BSEL_NONE) != !k)
-				return false;
-			continue;
-		}
-		if (x < 0 ? (pcihp_bsels[s].dev || pcihp_bsels[s].fn) :
-		    (pcihp_bsels[s].dev != pm.f[x].dev || pcihp_bsels[s].fn != pm.f[x].fn ||
-		     (!pcihp_bsels[s].dev && !pcihp_bsels[s].fn)))
-			return false;
-	}
 	for (unsigned i = 0; i < pm.nr; i++) {
 		u16 vendor = (u16)pm_get(&pm.f[i], 0, 2);
 
@@ -315,8 +306,8 @@ static bool compare_maps(void)
 	}
 	for (unsigned i = 0; i < pm.nr; i++)
 		for (unsigned j = i + 1; j < pm.nr; j++)
-			if (pm.f[i].parent < 0 && pm.f[j].parent < 0 && pm.f[i].dev == pm.f[j].dev &&
-			    pm.f[i].fn == pm.f[j].fn)
+			if (pm.f[i].parent == pm.f[j].parent && pm.f[i].dev == pm.f[j].dev &&
+			    pm.f[i].fn == pm.f[j].fn && (pm.f[i].parent < 0 || pm.f[pm.f[i].parent].parent < 0))
 				return false;
 	return true;
 }
@@ -500,7 +491,7 @@ static void hp_event(const u8 *e)
 		port = slot_ports[e[1] % nr_slot_ports];
 	switch (type) {
 	case 0:
-		x = root_bridge(e[1]);
+		x = (e[1] & 0x80) && pm.bsel_bridge[1] >= 0 ? pm.bsel_bridge[1] : root_bridge(e[1]);
 		if (slot_taken(x, e[2] & 31))
 			break;
 		n = new_functions(x, e[2] & 31, e[3], fns);
@@ -514,15 +505,8 @@ static void hp_event(const u8 *e)
 		break;
 	case 1:
 		x = present_at_root(e[1]);
-		if (x >= 0) {
-			int sel = pm_bsel_of(x);
-
+		if (x >= 0)
 			pm_acpi_unplug_request(x);
-			if (sel >= 0 && (e[2] & 1))
-				pm.rmv[sel] &= ~(1u << pm.f[x].dev);
-			if (sel >= 0 && (e[2] & 2))
-				pm.rmv[sel] |= 1u << pm.f[x].dev;
-		}
 		if (e[0] & 0x80)
 			pm_gpe(1);
 		break;
@@ -583,15 +567,19 @@ static void hp_event(const u8 *e)
 
 /*
  * hp_boot() - after the boot part of a hotplug-mode input: the fake
- * driver registered before anything is plugged, the table's first
- * picture, and whether the model is one whose entries must stay
- * reachable (compare_maps()).
+ * driver registered before anything is plugged, the namespace of the
+ * shape loaded and PCI hotplug chosen (as the kernel's boot does after
+ * pci_init()), the table's first picture, and whether the model is one
+ * whose entries must stay reachable (compare_maps()).
  */
 void hp_boot(void)
 {
 	memset(bound, 0, sizeof(bound));
 	memset(entry_cfg, 0, sizeof(entry_cfg));
 	pci_register_driver(&fake_drv);
+	if (image_len && !pm_load_aml(image, image_len, NULL))
+		fail("no namespace could be made for the DSDT");
+	pci_hotplug_init();
 	static bool reached[PM_MAX_FUNCS];
 
 	memset(reached, 0, sizeof(reached));
@@ -634,8 +622,8 @@ void hp_boot(void)
 
 /*
  * hp_run() - the events of a hotplug-mode input, each followed by
- * hp_check(); the work pending from pci_hotplug_init() runs first, as the
- * main loop would.
+ * hp_check(); the work pending from pci_hotplug_init() (the AML's look at
+ * boot) runs first, as the main loop would.
  */
 void hp_run(const u8 *p, unsigned n)
 {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <stdio.h>
+#include <drivers/aml.h>
 
 struct pm_func pm_funcs[PM_MAX_FUNCS];
 struct pci_model pm;
@@ -59,6 +61,8 @@ void pm_reset(u8 start_bus, u8 end_bus)
 			abort();
 	}
 	free(pm.dsdt);
+	if (pm.aml)
+		aml_destroy(pm.aml);
 	memset(&pm, 0, sizeof(pm));
 	pm.f = pm_funcs;
 	pm.ecam = res;
@@ -77,17 +81,13 @@ void pm_reset(u8 start_bus, u8 end_bus)
 	memset(pci_drivers, 0, sizeof(pci_drivers));
 	pci_nr_drivers = 0;
 	pci_ready = false;
-	memset(pcihp_bsels, 0, sizeof(pcihp_bsels));
-	pcihp_nr_bsel = 0;
-	pcihp_from_dsdt = false;
-	pcihp_acpi_mode = false;
+	pcihp_acpi_off_reason = NULL;
 	pcihp_off_reason = NULL;
 	pcihp_ups = pcihp_downs = pcihp_ejects = 0;
 	pcihp_native_mode = false;
 	pcihp_aml_mode = false;
 	pcihp_aml_nr_events = 0;
 	memset(&pcihp_native_poller, 0, sizeof(pcihp_native_poller));
-	pcihp_work.pending = false;
 }
 
 
@@ -715,6 +715,106 @@ void host_port_out(u16 port, unsigned width, u32 v)
 		pm.bnum = v;
 	else if (port == PM_PCIHP_BASE + 0x08)
 		pm_pcihp_eject(pm.bnum, v);
+}
+
+/* ---- the AML's platform: the model's ports and configuration space ---------- */
+
+static u64 pm_fake_now;
+
+static int pm_aml_io_read(void *ctx, u32 port, unsigned width, u64 *val)
+{
+	(void)ctx;
+	*val = host_port_in((u16)port, width);
+	return 0;
+}
+
+static int pm_aml_io_write(void *ctx, u32 port, unsigned width, u64 val)
+{
+	(void)ctx;
+	host_port_out((u16)port, width, (u32)val);
+	return 0;
+}
+
+static int pm_aml_pci_read(void *ctx, u16 seg, u8 bus, u8 dev, u8 fn, u16 off, unsigned width, u64 *val)
+{
+	u32 v;
+
+	(void)ctx;
+	if (seg || pci_config_read(bus, dev, fn, off, width, &v))
+		v = width == 4 ? ~0u : (1u << (8 * width)) - 1;
+	*val = v;
+	return 0;
+}
+
+static int pm_aml_pci_write(void *ctx, u16 seg, u8 bus, u8 dev, u8 fn, u16 off, unsigned width, u64 val)
+{
+	(void)ctx;
+	(void)seg; (void)bus; (void)dev; (void)fn; (void)off; (void)width; (void)val;
+	return 0;	/* the LPC's PIRQ routing: nothing of the model's */
+}
+
+static u64 pm_aml_time(void *ctx)
+{
+	(void)ctx;
+	return pm_fake_now += 1000;
+}
+
+static void pm_aml_notify(void *ctx, struct aml_node *node, u64 value)
+{
+	(void)ctx;
+	if (pm.aml_notify)
+		pm.aml_notify(node, value);
+}
+
+static const struct aml_platform pm_aml_platform = {
+	.io_read = pm_aml_io_read, .io_write = pm_aml_io_write,
+	.pci_read = pm_aml_pci_read, .pci_write = pm_aml_pci_write,
+	.time_ns = pm_aml_time, .notify = pm_aml_notify,
+};
+
+#define PM_AML_ARENA	(4u << 20)
+static void *pm_aml_arena;
+
+/*
+ * pm_load_aml() - a namespace over the model from a whole table image (an
+ * earlier one destroyed), its devices initialised as acpi_aml_init() does,
+ * made what acpi_aml() gives.  The table may be hostile: a load that fails
+ * keeps what was loaded (as the kernel does).  NULL only when no namespace
+ * could be made.
+ */
+struct aml_ns *pm_load_aml(const void *table, size_t len, const struct aml_limits *lim)
+{
+	struct aml_ns *ns;
+	int level = printk_get_level();
+
+	if (pm.aml)
+		aml_destroy(pm.aml);
+	pm.aml = NULL;
+	if (!pm_aml_arena)
+		pm_aml_arena = malloc(PM_AML_ARENA);
+	ns = pm_aml_arena ? aml_create(pm_aml_arena, PM_AML_ARENA, &pm_aml_platform, lim) : NULL;
+	if (!ns)
+		return NULL;
+	printk_set_level(LOG_ERR);
+	aml_load_table(ns, table, len);
+	aml_init_devices(ns, NULL);
+	printk_set_level(level);
+	pm.aml = ns;
+	return ns;
+}
+
+/* pm_read_file() - up to max bytes of the file at path into buf; the
+ * length, or 0 when it cannot be read. */
+size_t pm_read_file(const char *path, void *buf, size_t max)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t len;
+
+	if (!fp)
+		return 0;
+	len = fread(buf, 1, max, fp);
+	fclose(fp);
+	return len;
 }
 
 /* pm_init() - pci_init() with the log quiet unless verbose. */

@@ -220,6 +220,15 @@ void pm_slot_unplug_request(int x);
 /* pm_decode() - the function and register an ECAM pointer stands for. */
 struct pm_func *pm_decode(const volatile void *p, unsigned width, unsigned *reg);
 
+/* pm_load_aml() - a namespace over the model (its ports and configuration
+ * space) from a whole table image, devices initialised, made what
+ * acpi_aml() gives (an earlier one destroyed; so does pm_reset()).  A load
+ * that fails keeps what was loaded.  NULL if no namespace could be made. */
+struct aml_limits;
+struct aml_ns *pm_load_aml(const void *table, size_t len, const struct aml_limits *lim);
+/* pm_read_file() - up to max bytes of a file; its length, 0 if unreadable. */
+size_t pm_read_file(const char *path, void *buf, size_t max);
+
 /* pm_set_dsdt() - acpi_find_table("DSDT") gives a heap table of exactly
  * the header plus len bytes of aml (NULL: no DSDT). */
 void pm_set_dsdt(const void *aml, size_t len);

@@ -1,12 +1,13 @@
 /*
- * pcihp_machine.c - the recording driver, the DSDT bytes and the two-port
- * q35 of the PCI hotplug tests (pcihp_machine.h).
+ * pcihp_machine.c - the recording driver, the machines and the boot with
+ * a namespace of the PCI hotplug tests (pcihp_machine.h).
  */
 #include "htest.h"
 #include "pci_model.h"
 #include "platform_stub.h"
 #include <shell/shell.h>
 #include "pcihp_machine.h"
+#include <drivers/aml.h>
 
 /* ---- a driver that records what happens to it ---------------------------------- */
 
@@ -33,71 +34,6 @@ const struct pci_driver fake_drv = {
 	.probe = fake_probe, .remove = fake_remove,
 };
 
-void aml_emit(struct aml *a, const void *p, size_t len)
-{
-	if (a->n + len > sizeof(a->b))
-		abort();
-	memcpy(a->b + a->n, p, len);
-	a->n += len;
-}
-
-/* aml_integer() - an integer as QEMU's aml_integer() encodes it: Zero, One, or
- * the shortest of BytePrefix, WordPrefix, DWordPrefix. */
-void aml_integer(struct aml *a, u32 v)
-{
-	u8 t[5];
-
-	if (v <= 1) {
-		t[0] = (u8)v;
-		aml_emit(a, t, 1);
-		return;
-	}
-	t[0] = v < 0x100 ? 0x0a : v < 0x10000 ? 0x0b : 0x0c;
-	memcpy(t + 1, &v, 4);
-	aml_emit(a, t, t[0] == 0x0a ? 2 : t[0] == 0x0b ? 3 : 5);
-}
-
-/* aml_name() - NameOp and a 4-character name; the value follows. */
-void aml_name(struct aml *a, const char *name)
-{
-	u8 op = 0x08;
-
-	aml_emit(a, &op, 1);
-	aml_emit(a, name, 4);
-}
-
-/* aml_device() - DeviceOp, a package length and the device's name (the
- * scanner ignores them; they make the bytes look like QEMU's). */
-void aml_device(struct aml *a, const char *name)
-{
-	u8 t[4] = { 0x5b, 0x82, 0x20 };
-
-	aml_emit(a, t, 3);
-	aml_emit(a, name, 4);
-}
-
-/* aml_bridge() - Device (name) { Name (_ADR, dev << 16); Name (BSEL, n) } */
-void aml_bridge(struct aml *a, const char *name, unsigned dev, u32 bsel)
-{
-	aml_device(a, name);
-	aml_name(a, "_ADR");
-	aml_integer(a, dev << 16);
-	aml_name(a, "BSEL");
-	aml_integer(a, bsel);
-}
-
-/* aml_pci0() - Device (PCI0) { Name (_HID, EisaId ("PNP0A08")); Name (_ADR, Zero) } */
-void aml_pci0(struct aml *a)
-{
-	static const u8 hid[] = { 0x0c, 0x41, 0xd0, 0x0a, 0x08 };
-
-	aml_device(a, "PCI0");
-	aml_name(a, "_HID");
-	aml_emit(a, hid, sizeof(hid));
-	aml_name(a, "_ADR");
-	aml_integer(a, 0);
-}
-
 /* ---- the machine -------------------------------------------------------------------- */
 
 /* Indices of the machine's functions in the model. */
@@ -113,7 +49,8 @@ int m_host, m_porta, m_vmem, m_portb;
  *   00:03.0 root port B: buses 2-2, memory fe600000-fe7fffff, prefetchable
  *           800000000-8001fffff; empty slot, powered off
  * QEMU numbers the hotplug buses newest bridge first: B is bsel 0, A bsel 1.
- * The register block at 0xcc0 answers.  No DSDT yet.
+ * The register block at 0xcc0 answers (for AML that uses it).  No
+ * namespace: booted as it is, ACPI PCI hotplug is off and the slots polled.
  */
 void machine(void)
 {
@@ -139,33 +76,6 @@ void machine(void)
 	pm_pcihp_bsel(1, m_porta);
 }
 
-/* dsdt_qemu() - the DSDT's bytes that matter: PCI0, then port A's device
- * with BSEL 1 and port B's with BSEL 0. */
-void dsdt_qemu(void)
-{
-	struct aml a = { .n = 0 };
-
-	aml_pci0(&a);
-	aml_bridge(&a, "S10_", 2, 1);
-	aml_bridge(&a, "S18_", 3, 0);
-	pm_set_dsdt(a.b, a.n);
-}
-
-/* dsdt_without_bsel() - the same with ACPI PCI hotplug switched off. */
-void dsdt_without_bsel(void)
-{
-	struct aml a = { .n = 0 };
-
-	aml_pci0(&a);
-	aml_device(&a, "S10_");
-	aml_name(&a, "_ADR");
-	aml_integer(&a, 0x00020000);
-	aml_device(&a, "S18_");
-	aml_name(&a, "_ADR");
-	aml_integer(&a, 0x00030000);
-	pm_set_dsdt(a.b, a.n);
-}
-
 /* hot_function() - a 1af4:1058 behind `parent` at dev, not plugged in yet,
  * with an unassigned 4 KiB BAR0 and 64-bit prefetchable 16 KiB BAR4. */
 int hot_function(int parent, u8 dev)
@@ -178,8 +88,9 @@ int hot_function(int parent, u8 dev)
 	return x;
 }
 
-/* boot() - pci_init() with only warnings on stdout, then the fake driver
- * registered (it binds what is there). */
+/* boot() - pci_init() with only warnings on stdout, the fake driver
+ * registered (it binds what is there), then PCI hotplug chosen with the
+ * namespace there is (pm.aml), as the kernel's boot does. */
 int boot(void)
 {
 	int err;
@@ -187,8 +98,93 @@ int boot(void)
 	printk_set_level(LOG_WARNING);
 	err = pm_init();
 	pci_register_driver(&fake_drv);
+	pci_hotplug_init();
 	printk_set_level(LOG_INFO);
 	return err;
+}
+
+static u8 table[1 << 20];
+
+/* boot_aml() - boot() with the namespace of the table in the file at path
+ * (loaded after pci_init(), as acpi_aml_init() is).  The namespace, or
+ * NULL (and a failed check) when the file cannot be read. */
+struct aml_ns *boot_aml(const char *path, const struct aml_limits *lim)
+{
+	size_t len = pm_read_file(path, table, sizeof(table));
+	struct aml_ns *ns;
+
+	CHECK(len > 0);
+	if (!len)
+		return NULL;
+	printk_set_level(LOG_WARNING);
+	CHECK_EQ(pm_init(), 0);
+	pci_register_driver(&fake_drv);
+	ns = pm_load_aml(table, len, lim);
+	CHECK(ns != NULL);
+	pci_hotplug_init();
+	printk_set_level(LOG_INFO);
+	return ns;
+}
+
+/* done() - the namespace destroyed, all its memory back. */
+void done(struct aml_ns *ns)
+{
+	pm.aml = NULL;
+	CHECK_EQ(aml_destroy(ns), 0);
+}
+
+/* ---- QEMU's bridges machine ----------------------------------------------------- */
+
+int b_host, b_port1, b_port2, b_ppb;
+
+/*
+ * bridges_machine() - the machine tests/host/fixtures/acpi/bridges was
+ * captured on, as SeaBIOS leaves it, not booted:
+ *   00:01.0 root port 1: bus 1, memory fe800000-fe9fffff, prefetchable
+ *           fc000000-fc1fffff; QEMU's bsel 2
+ *   00:02.0 root port 2: buses 2-3, memory fe400000-fe7fffff, prefetchable
+ *           800000000-8003fffff; bsel 0
+ *     02:00.0 pcie-pci-bridge: bus 3, memory fe400000-fe5fffff,
+ *             prefetchable 800000000-8001fffff; bsel 1
+ * The register block at 0xcc0 answers (the DSDT's PCNT/PCEJ use it).
+ */
+void bridges_machine(void)
+{
+	pm_reset(0, 0xff);
+	memset(&fx, 0, sizeof(fx));
+	b_host = pm_add(-1, 0, 0, 0x8086, 0x29c0, 0, 0x06, 0x00);
+	b_port1 = pm_add(-1, 1, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(b_port1, 0, 1, 1);
+	pm_mem_window(b_port1, 0xfe800000, 0xfe9fffff);
+	pm_pref_window(b_port1, 0xfc000000, 0xfc1fffff);
+	b_port2 = pm_add(-1, 2, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(b_port2, 0, 2, 3);
+	pm_mem_window(b_port2, 0xfe400000, 0xfe7fffff);
+	pm_pref_window(b_port2, 0x800000000ULL, 0x8003fffffULL);
+	b_ppb = pm_add(b_port2, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
+	pm_buses(b_ppb, 2, 3, 3);
+	pm_mem_window(b_ppb, 0xfe400000, 0xfe5fffff);
+	pm_pref_window(b_ppb, 0x800000000ULL, 0x8001fffffULL);
+	pm_pcihp();
+	pm_pcihp_bsel(2, b_port1);
+	pm_pcihp_bsel(0, b_port2);
+	pm_pcihp_bsel(1, b_ppb);
+}
+
+/* bridges_boot() - boot_aml() with the fixture's DSDT; ACPI PCI hotplug
+ * must follow the AML (GPE 1 taken), and the look it scheduled (a device
+ * added before anyone listened) is run. */
+struct aml_ns *bridges_boot(void)
+{
+	struct aml_ns *ns = boot_aml(BRIDGES_DSDT, NULL);
+
+	CHECK(pcihp_aml_mode);
+	CHECK_EQ(pm.gpe, 1);
+	CHECK(pm.work == pm.gpe_work);
+	printk_set_level(LOG_WARNING);
+	pm_run_work();
+	printk_set_level(LOG_INFO);
+	return ns;
 }
 
 /* gpe1() - GPE 1 fires and its work runs, log quiet. */

@@ -1,10 +1,11 @@
 /*
  * pcihp_machine.h - what the PCI hotplug tests share (host suite `pci`):
- * a driver that records what happens to it, DSDT bytes built by hand, and
- * the q35 with two root ports that QEMU 7.2 hotplugs into, booted and
- * driven with the log kept quiet.  Used by test_pci_hotplug.c (ACPI PCI
- * hotplug), test_pci_hotplug_dsdt.c (hostile DSDTs) and
- * test_pci_hotplug_native.c (the native PCIe fallback).
+ * a driver that records what happens to it, the q35 with two root ports
+ * that QEMU 7.2 hotplugs into, the machine of QEMU's bridges DSDT fixture,
+ * booted (with a namespace or without) and driven with the log kept quiet.
+ * Used by test_pci_hotplug.c and test_pci_hotplug_aml.c (ACPI PCI hotplug
+ * through the AML), test_pci_hotplug_dsdt.c (hostile DSDTs) and
+ * test_pci_hotplug_native.c (native PCIe hotplug).
  */
 #ifndef PCIHP_MACHINE_H
 #define PCIHP_MACHINE_H
@@ -22,28 +23,6 @@ struct fake_calls {
 extern struct fake_calls fx;		/* cleared by machine() */
 extern const struct pci_driver fake_drv;	/* binds 1af4:1058 */
 
-/* ---- DSDT bytes ------------------------------------------------------------------ */
-
-struct aml {
-	u8 b[256];
-	size_t n;
-};
-
-/* aml_emit() - len bytes onto the end of a. */
-void aml_emit(struct aml *a, const void *p, size_t len);
-/* aml_integer() - an integer as QEMU's aml_integer() encodes it: Zero, One, or
- * the shortest of BytePrefix, WordPrefix, DWordPrefix. */
-void aml_integer(struct aml *a, u32 v);
-/* aml_name() - NameOp and a 4-character name; the value follows. */
-void aml_name(struct aml *a, const char *name);
-/* aml_device() - DeviceOp, a package length and the device's name (the
- * scanner ignores them; they make the bytes look like QEMU's). */
-void aml_device(struct aml *a, const char *name);
-/* aml_bridge() - Device (name) { Name (_ADR, dev << 16); Name (BSEL, n) } */
-void aml_bridge(struct aml *a, const char *name, unsigned dev, u32 bsel);
-/* aml_pci0() - Device (PCI0) { Name (_HID, EisaId ("PNP0A08")); Name (_ADR, Zero) } */
-void aml_pci0(struct aml *a);
-
 /* ---- the machine -------------------------------------------------------------------- */
 
 /* Indices of the machine's functions in the model. */
@@ -59,22 +38,41 @@ extern int m_host, m_porta, m_vmem, m_portb;
  *   00:03.0 root port B: buses 2-2, memory fe600000-fe7fffff, prefetchable
  *           800000000-8001fffff; empty slot, powered off
  * QEMU numbers the hotplug buses newest bridge first: B is bsel 0, A bsel 1.
- * The register block at 0xcc0 answers.  No DSDT yet.
+ * The register block at 0xcc0 answers (for AML that uses it).  No
+ * namespace: booted as it is, ACPI PCI hotplug is off and the slots polled.
  */
 void machine(void);
 
-/* dsdt_qemu() - the DSDT's bytes that matter: PCI0, then port A's device
- * with BSEL 1 and port B's with BSEL 0. */
-void dsdt_qemu(void);
-/* dsdt_without_bsel() - the same with ACPI PCI hotplug switched off. */
-void dsdt_without_bsel(void);
+/* QEMU 7.2's DSDT of bridges_machine() (two root ports, a pcie-pci-bridge). */
+#define BRIDGES_DSDT	"tests/host/fixtures/acpi/bridges/dsdt.dat"
+extern int b_host, b_port1, b_port2, b_ppb;
+/*
+ * bridges_machine() - the machine the fixture was captured on, not booted:
+ *   00:01.0 root port 1: bus 1 (bsel 2), memory fe800000-fe9fffff,
+ *           prefetchable fc000000-fc1fffff
+ *   00:02.0 root port 2: buses 2-3 (bsel 0), memory fe400000-fe7fffff,
+ *           prefetchable 800000000-8003fffff
+ *     02:00.0 pcie-pci-bridge: bus 3 (bsel 1), memory fe400000-fe5fffff,
+ *             prefetchable 800000000-8001fffff
+ */
+void bridges_machine(void);
+struct aml_ns;
+struct aml_limits;
+/* bridges_boot() - booted with the fixture's DSDT; ACPI PCI hotplug must
+ * follow the AML; the look it scheduled at boot has run. */
+struct aml_ns *bridges_boot(void);
+/* boot_aml() - boot() with the namespace of the table in the file at path
+ * (NULL, and a failed check, if it cannot be read). */
+struct aml_ns *boot_aml(const char *path, const struct aml_limits *lim);
+/* done() - the namespace destroyed; all its memory must come back. */
+void done(struct aml_ns *ns);
 
 /* hot_function() - a 1af4:1058 behind `parent` at dev, not plugged in yet,
  * with an unassigned 4 KiB BAR0 and 64-bit prefetchable 16 KiB BAR4. */
 int hot_function(int parent, u8 dev);
 
-/* boot() - pci_init() with only warnings on stdout, then the fake driver
- * registered (it binds what is there). */
+/* boot() - pci_init() with only warnings on stdout, the fake driver
+ * registered, then PCI hotplug chosen with the namespace there is (pm.aml). */
 int boot(void);
 /* gpe1() - GPE 1 fires and its work runs, log quiet. */
 bool gpe1(void);

@@ -1,6 +1,6 @@
 /*
  * test_pci_hotplug_aml.c - ACPI PCI hotplug through the AML (drivers/pci/
- * hotplug_acpi.c): QEMU's real DSDT (tests/host/fixtures/acpi/bridges/
+ * hotplug_acpi.c, the only ACPI PCI hotplug there is): QEMU's real DSDT (tests/host/fixtures/acpi/bridges/
  * dsdt.dat, captured from QEMU 7.2 q35 with two pcie-root-ports and a
  * pcie-pci-bridge behind the second) runs in the interpreter against the
  * model's register block at 0xcc0 (tests/host/pci_model.c, which knows
@@ -17,137 +17,12 @@
 #include <drivers/aml.h>
 #include <stdio.h>
 
-/* ---- the AML's platform: the model's ports and config space ---------------- */
-
-static u64 fake_now;
-
-static int p_io_read(void *ctx, u32 port, unsigned width, u64 *val)
-{
-	(void)ctx;
-	*val = host_port_in((u16)port, width);
-	return 0;
-}
-
-static int p_io_write(void *ctx, u32 port, unsigned width, u64 val)
-{
-	(void)ctx;
-	host_port_out((u16)port, width, (u32)val);
-	return 0;
-}
-
-static int p_pci_read(void *ctx, u16 seg, u8 bus, u8 dev, u8 fn, u16 off, unsigned width, u64 *val)
-{
-	u32 v;
-
-	(void)ctx;
-	if (seg || pci_config_read(bus, dev, fn, off, width, &v))
-		v = width == 4 ? ~0u : (1u << (8 * width)) - 1;
-	*val = v;
-	return 0;
-}
-
-static int p_pci_write(void *ctx, u16 seg, u8 bus, u8 dev, u8 fn, u16 off, unsigned width, u64 val)
-{
-	(void)ctx;
-	(void)seg; (void)bus; (void)dev; (void)fn; (void)off; (void)width; (void)val;
-	return 0;	/* the LPC's PIRQ routing: nothing of the model's */
-}
-
-static u64 p_time(void *ctx)
-{
-	(void)ctx;
-	return fake_now += 1000;
-}
-
-static void p_notify(void *ctx, struct aml_node *node, u64 value)
-{
-	(void)ctx;
-	if (pm.aml_notify)
-		pm.aml_notify(node, value);
-}
-
-static const struct aml_platform model_platform = {
-	.io_read = p_io_read, .io_write = p_io_write,
-	.pci_read = p_pci_read, .pci_write = p_pci_write,
-	.time_ns = p_time, .notify = p_notify,
-};
-
-static void *arena;
-static u8 table[1 << 20];
-
-/* load_ns() - a namespace with the table at path, devices initialised, as
- * acpi_aml() gives it; NULL (and a failed check) if it cannot be read. */
-static struct aml_ns *load_ns(const char *path, const struct aml_limits *lim)
-{
-	FILE *fp = fopen(path, "rb");
-	size_t len;
-	struct aml_ns *ns;
-
-	CHECK(fp != NULL);
-	if (!fp)
-		return NULL;
-	len = fread(table, 1, sizeof(table), fp);
-	fclose(fp);
-	if (!arena)
-		arena = malloc(4 << 20);
-	ns = aml_create(arena, 4 << 20, &model_platform, lim);
-	CHECK(ns != NULL);
-	CHECK_EQ(aml_load_table(ns, table, len), 0);
-	printk_set_level(LOG_WARNING);
-	aml_init_devices(ns, NULL);
-	printk_set_level(LOG_INFO);
-	return ns;
-}
-
-static void done(struct aml_ns *ns)
-{
-	pm.aml = NULL;
-	CHECK_EQ(aml_destroy(ns), 0);
-}
-
-/* ---- QEMU's bridges machine ----------------------------------------------------- */
-
-static int b_port1, b_port2, b_ppb;
-
-/*
- * bridges() - the machine the fixture was captured on: root ports at
- * 00:01.0 (bus 1, QEMU's bsel 2) and 00:02.0 (buses 2-3, bsel 0), a
- * pcie-pci-bridge at 02:00.0 (bus 3, bsel 1), booted, with the fixture's
- * namespace as acpi_aml() and ACPI PCI hotplug switched to the AML.
- */
+/* bridges() - bridges_machine() booted with its DSDT: ACPI PCI hotplug
+ * through the AML. */
 static struct aml_ns *bridges(void)
 {
-	struct aml_ns *ns;
-
-	pm_reset(0, 0xff);
-	memset(&fx, 0, sizeof(fx));
-	pm_add(-1, 0, 0, 0x8086, 0x29c0, 0, 0x06, 0x00);
-	b_port1 = pm_add(-1, 1, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	pm_buses(b_port1, 0, 1, 1);
-	pm_mem_window(b_port1, 0xfe800000, 0xfe9fffff);
-	pm_pref_window(b_port1, 0xfc000000, 0xfc1fffff);
-	b_port2 = pm_add(-1, 2, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
-	pm_buses(b_port2, 0, 2, 3);
-	pm_mem_window(b_port2, 0xfe400000, 0xfe7fffff);
-	pm_pref_window(b_port2, 0x800000000ULL, 0x8003fffffULL);
-	b_ppb = pm_add(b_port2, 0, 0, 0x1b36, 0x000e, 1, 0x06, 0x04);
-	pm_buses(b_ppb, 2, 3, 3);
-	pm_mem_window(b_ppb, 0xfe400000, 0xfe5fffff);
-	pm_pref_window(b_ppb, 0x800000000ULL, 0x8001fffffULL);
-	pm_pcihp();
-	pm_pcihp_bsel(2, b_port1);
-	pm_pcihp_bsel(0, b_port2);
-	pm_pcihp_bsel(1, b_ppb);
-	CHECK_EQ(boot(), 0);
-	ns = load_ns("tests/host/fixtures/acpi/bridges/dsdt.dat", NULL);
-	pm.aml = ns;
-	printk_set_level(LOG_WARNING);
-	pci_hotplug_use_aml();
-	printk_set_level(LOG_INFO);
-	CHECK(pcihp_aml_mode);
-	CHECK_EQ(pm.gpe, 1);
-	gpe1();		/* the look pci_hotplug_use_aml() scheduled */
-	return ns;
+	bridges_machine();
+	return bridges_boot();
 }
 
 static struct pci_dev *find(u8 bus, u8 dev)
@@ -218,17 +93,16 @@ HTEST(pcihp_aml_ej0_that_never_returns_and_a_notify_on_no_slot)
 		.max_ops = 100000, .max_time_ns = 1000000000ull, .max_sleep_ms = 10,
 	};
 	struct aml_ns *ns;
-	int y;
+	int y, stays;
 
 	machine();		/* the table's S10 (00:02.0) is port A, its BNUM 0 */
 	pm_pcihp_bsel(0, m_porta);
 	pm_pcihp_bsel(1, m_portb);
-	CHECK_EQ(boot(), 0);
-	ns = load_ns("build/aml/pcihp_hostile.aml", &tight);
-	pm.aml = ns;
-	printk_set_level(LOG_ERR);
-	pci_hotplug_use_aml();
+	stays = hot_function(m_portb, 0);	/* in the slot without _EJ0 */
+	pm.f[stays].absent = false;
+	ns = boot_aml("build/aml/pcihp_hostile.aml", &tight);
 	CHECK(pcihp_aml_mode);
+	printk_set_level(LOG_ERR);
 	gpe1();
 	y = m_vmem;
 	pm_acpi_unplug_request(y);
@@ -236,6 +110,8 @@ HTEST(pcihp_aml_ej0_that_never_returns_and_a_notify_on_no_slot)
 	printk_set_level(LOG_INFO);
 	CHECK_EQ(aml_last_error(ns)->code, AML_ELIMIT);
 	CHECK_EQ(fx.removes, 1);	/* released before _EJ0 was asked */
+	CHECK(pci_get_bdf(2, 0, 0) != NULL);	/* refused: it stays */
+	CHECK(!pm.f[stays].absent);
 	CHECK_EQ(pcihp_ejects, 0);
 	const char *out = pcihp();
 	CHECK(strstr(out, "notify \\_SB_.PCI0.S10_.S00_ 3: _EJ0 failed") != NULL);
@@ -259,8 +135,7 @@ HTEST(pcihp_aml_root_windows_from_a_crs_method)
 	CHECK_EQ(boot(), 0);
 	/* no namespace, no Name (_CRS) in the bytes: none */
 	CHECK_EQ(acpi_root_windows(w, ACPI_ROOT_WINDOWS_MAX), -ENOENT);
-	ns = load_ns("build/aml/pcihp_crs_method.aml", NULL);
-	pm.aml = ns;
+	ns = boot_aml("build/aml/pcihp_crs_method.aml", NULL);
 	CHECK_EQ(acpi_root_windows(w, ACPI_ROOT_WINDOWS_MAX), 1);
 	CHECK_EQ(w[0].start, 0xc0000000ull);
 	CHECK_EQ(w[0].end, 0xfebfffffull);
@@ -289,15 +164,12 @@ HTEST(pcihp_aml_not_taken_without_pci_slots)
 	struct aml_ns *ns;
 
 	machine();
-	CHECK_EQ(boot(), 0);
-	ns = load_ns("tests/host/fixtures/acpi/dimms/dsdt.dat", NULL);
-	pm.aml = ns;
-	pm.gpe_registered = 0;
-	printk_set_level(LOG_WARNING);
-	pci_hotplug_use_aml();
-	printk_set_level(LOG_INFO);
+	ns = boot_aml("tests/host/fixtures/acpi/dimms/dsdt.dat", NULL);
 	CHECK(!pcihp_aml_mode);
 	CHECK_EQ(pm.gpe_registered, 0);
 	CHECK(strstr(pcihp(), "through the AML") == NULL);
+	CHECK_STREQ(pcihp(), "ACPI PCI hotplug off: the namespace has no PCI slot devices (_ADR with _EJ0 or _SUN)\n"
+			     "native PCIe hotplug (slot registers polled every 100 ms)\n"
+			     "events: up 0 down 0 ejected 0\n");
 	done(ns);
 }

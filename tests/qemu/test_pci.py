@@ -1,6 +1,7 @@
 """PCI scenarios: ECAM enumeration of q35 with pcie-root-ports, and devices
 hot-added at run time through QMP device_add, which QEMU 7.2 delivers as
-ACPI PCI hotplug (GPE0 bit 1, register block at I/O 0x0cc0).
+ACPI PCI hotplug (GPE0 bit 1; memlab runs the DSDT's _GPE._E01 and the
+slots' _EJ0 in its AML interpreter).
 
 The guest side is read through `lspci` (one line per function):
 
@@ -249,6 +250,9 @@ def test_native_pcie_hotplug_when_acpi_hotplug_is_off(boot):
                              "ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off",
                              "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1"])
     assert "native PCIe hotplug on 1 slot" in m.output
+    out = m.run("pcihp")
+    assert out.startswith("ACPI PCI hotplug off: the namespace has no \\_GPE._E01 or _L01"), out
+    assert "native PCIe hotplug (slot registers polled every 100 ms)" in out, out
     q = m.qmp()
     q.cmd("device_add", driver="virtio-rng-pci", id="rng1", bus="port1")
     m.wait_for(re.compile(r"pci 01:00\.0: found 1af4:1044"), HOTPLUG_TIMEOUT)

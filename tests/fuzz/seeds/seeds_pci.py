@@ -9,12 +9,15 @@ tests/fuzz/pci_hotplug_events.c read them.  Standard library only.
 # ============================================================================
 #
 # Hotplug mode (header[3] bit 5): header, the record count, 12-byte records
-# (one function each), two setup bytes (DSDT shape, register block,
-# selector order), then 4-byte events (see "Hotplug events" in
-# tests/fuzz/pci_hotplug_events.c).  Every seed boots the same machine: 00:00.0 a host bridge,
-# 00:02.0 root port A (buses 1-1, memory window at c4000000, a slot) with a
-# function behind it at 01:00.0, 00:03.0 root port B (buses 2-2, window at
-# c8000000, an empty slot).
+# (one function each), two setup bytes (the firmware: QEMU's bridges DSDT
+# whole, cut or patched, or none; register block; GPE 1), then 4-byte
+# events (see "Hotplug events" in tests/fuzz/pci_hotplug_events.c).  Every
+# seed boots the machine of the DSDT (tests/host/fixtures/acpi/bridges):
+# 00:00.0 a host bridge, 00:01.0 root port 1 (bus 1, memory window at
+# c4000000, a slot; QEMU's bus selector 2) with a function behind it at
+# 01:00.0, 00:02.0 root port 2 (buses 2-3, window at c8000000, a slot;
+# selector 0) with a PCI bridge at 02:00.0 (bus 3, window at c8000000;
+# selector 1).
 
 PCI_HP_MODE = 0x20
 PCI_EV = {"acpi_plug": 0, "acpi_down": 1, "gpe": 2, "raw_bit": 3, "slot_plug": 4,
@@ -30,9 +33,10 @@ def pci_record(parent, dev, fn=0, flags=0, vendor=0x80, *rest):
 
 PCI_MACHINE = [
     pci_record(0, 0, 0, 0x00, 0x80),                           # 00:00.0
-    pci_record(0, 2, 0, 0x03, 0x0c, 1, 1, 0x10, 0x01),         # port A, slot
-    pci_record(2, 0, 0, 0x00, 0x58, 0x00, 12, 0x10),           # 01:00.0 behind A
-    pci_record(0, 3, 0, 0x03, 0x0c, 2, 2, 0x20, 0x01),         # port B, slot
+    pci_record(0, 1, 0, 0x03, 0x0c, 1, 1, 0x10, 0x01),         # root port 1, slot
+    pci_record(2, 0, 0, 0x00, 0x58, 0x00, 12, 0x10),           # 01:00.0 behind it
+    pci_record(0, 2, 0, 0x03, 0x0c, 2, 3, 0x20, 0x03),         # root port 2, slot
+    pci_record(4, 0, 0, 0x01, 0x0c, 3, 3, 0x20, 0x01),         # 02:00.0 PCI bridge
 ]
 
 
@@ -51,48 +55,51 @@ class PciSeed:
         self.expect = expect
 
 
-# setup[0]: shape (0 DSDT with BSELs, 1 none, 2 without BSEL: native, 3
-# hostile), bit 4 newest bridge first (B is bsel 0, A bsel 1, as QEMU)
+# setup[0]: shape (0 QEMU's DSDT, 1 cut at setup[1] / 256, 2 none: native,
+# 3 patched: setup[1] >> 3 triples of position lo, hi, value first)
+BSEL_PORT1 = 0x249a                  # the 2 of root port 1's Name (BSEL, 2)
 PCI_SCENARIOS = {
-    "acpi_plug_down_eject": PciSeed(pci_input([0x10, 0], [
-        pci_ev("acpi_plug", 1, 0, 0x00, then=True),            # leaf behind B
-        pci_ev("acpi_plug", 1, 5, 0x01, then=True),            # multi-function, slot 5
-        pci_ev("acpi_down", 2, 0, 0, then=True),               # A's boot function
+    "acpi_plug_down_eject": PciSeed(pci_input([0x00, 0], [
+        pci_ev("acpi_down", 2, 0, 0, then=True),               # 01:00.0
+        pci_ev("acpi_plug", 0, 0, 0x00, then=True),            # the same slot again
+        pci_ev("acpi_plug", 0x80, 5, 0x01, then=True),         # multi-function behind the bridge
         pci_ev("views"),
-        pci_ev("acpi_plug", 0, 7, 0x02, then=True),            # a bridge, leaf behind, on A
-        pci_ev("acpi_down", 4, 1, 0, then=True),               # RMV cleared: refused
-        pci_ev("acpi_down", 4, 2, 0, then=True),               # RMV set again
-        pci_ev("raw_bit", 0, 9, 1), pci_ev("raw_bit", 1, 3, 0), pci_ev("gpe"),
-    ]), ["pci-hotplug: device added on bus 02 (bsel 0, slots 1)",
-         "pci-hotplug: device added on bus 02 (bsel 0, slots 20)",
-         "pci-hotplug: remove request for 01:00 (bsel 1): 1 function(s) released",
-         "pci-hotplug: remove request for 02:00 (bsel 0): 1 function(s) released",
-         "refused: the slot is not removable", "bound to fuzz-vmem"]),
-    "acpi_guessed_map": PciSeed(pci_input([0x11, 0], [
+        pci_ev("acpi_plug", 0x80, 7, 0x02, then=True),         # a bridge, leaf behind
+        pci_ev("raw_bit", 1, 3, 0), pci_ev("gpe"),             # an eject of an empty slot
+    ]), ["pci-hotplug: ACPI PCI hotplug through the AML: \\_GPE._E01",
+         "pci-hotplug: eject request for \\_SB_.PCI0.S08_.S00_ (01:00): 1 function(s) released",
+         "pci-hotplug: \\_SB_.PCI0.S08_.S00_ ejected (_EJ0)",
+         "pci-hotplug: Notify (\\_SB_.PCI0.S08_.S00_, 1): device check",
+         "pci-hotplug: Notify (\\_SB_.PCI0.S10_.S00_.S28_, 1): device check",
+         "pci-hotplug: Notify (\\_SB_.PCI0.S10_.S00_.S38_, 1): device check",
+         "pci-hotplug: eject request for \\_SB_.PCI0.S10_.S00_.S18_ (03:03): 0 function(s) released",
+         "bound to fuzz-vmem"]),
+    "acpi_cut_dsdt": PciSeed(pci_input([0x01, 0x80], [
         pci_ev("acpi_plug", 1, 0, 0x01, then=True),
-        pci_ev("acpi_down", 4, 0, 0, then=True),
-        pci_ev("rescan"), pci_ev("views"),
-    ]), ["pci-hotplug: no DSDT; guessing QEMU's bus selector order",
-         "pci-hotplug: device added on bus 02 (bsel 0, slots 1)",
-         "pci-hotplug: remove request for 02:00 (bsel 0): 2 function(s) released"]),
-    "acpi_hostile_dsdt": PciSeed(pci_input([0x13, 0x10], [
-        bytes([9, 0x0a, 10, 0xff]),                            # two patch pairs
-        pci_ev("acpi_plug", 1, 0, 0x00, then=True),
         pci_ev("acpi_down", 2, 0, 0, then=True),
+        pci_ev("rescan"), pci_ev("views"),
+    ]), ["pci-hotplug: no ACPI PCI hotplug: the namespace has no \\_GPE._E01 or _L01",
+         "pci-hotplug: native PCIe hotplug on 2 slot(s)"]),
+    "acpi_hostile_dsdt": PciSeed(pci_input([0x03, 0x10], [
+        bytes([BSEL_PORT1 & 0xff, BSEL_PORT1 >> 8, 0x00, 0x00]),   # BSEL 0, twice; then
+        bytes([0x30, 0x33, 0xff, 0]),                          # a byte of _E01 patched
+        pci_ev("acpi_down", 2, 0, 0, then=True),
+        pci_ev("acpi_plug", 1, 0, 0x00, then=True),
         pci_ev("gpe"),
     ]), ["pci-hotplug: "]),
-    "native_slots": PciSeed(pci_input([0x12, 0], [
-        pci_ev("slot_plug", 1, 0, 0x01, then=True),            # into B: multi-function
-        pci_ev("attention", 1), pci_ev("poll"),
+    "native_slots": PciSeed(pci_input([0x02, 0], [
+        pci_ev("slot_plug", 1, 0, 0x01, then=True),            # port 2 is taken: nothing
+        pci_ev("attention", 1), pci_ev("poll"),                # the bridge in port 2
         pci_ev("slot_plug", 1, 0, 0x00), pci_ev("power_fault", 0), pci_ev("poll"),
         pci_ev("surprise", 1), pci_ev("poll"),
         pci_ev("presence", 0), pci_ev("poll"),
-        pci_ev("attention", 0), pci_ev("poll"),                # A's boot function
-        pci_ev("slot_plug", 0, 0, 0x02, then=True),            # a bridge into A
+        pci_ev("attention", 0), pci_ev("poll"),                # 01:00.0
+        pci_ev("slot_plug", 0, 0, 0x02, then=True),            # a bridge into port 1
         pci_ev("views"),
-    ]), ["pci-hotplug: native PCIe hotplug on 2 slot(s)",
-         "pci-hotplug: native: removal requested behind 00:03.0",
-         "pci-hotplug: native: power fault on the slot of 00:02.0",
+    ]), ["pci-hotplug: no ACPI PCI hotplug: no AML namespace",
+         "pci-hotplug: native PCIe hotplug on 2 slot(s)",
+         "pci-hotplug: native: removal requested behind 00:02.0",
+         "pci-hotplug: native: power fault on the slot of 00:01.0",
          "is gone; 1 function(s) released"]),
 }
 

@@ -140,6 +140,7 @@ DRIVER_OBJS := \
 	drivers/pci/hotplug.o \
 	drivers/pci/hotplug_acpi.o \
 	drivers/pci/hotplug_native.o \
+	drivers/pci/acpi.o \
 	drivers/pci/iomem.o \
 	drivers/virtio/virtio_pci.o \
 	$(VIRTIO_MEM_OBJS)
@@ -225,6 +226,7 @@ VIEWS_OBJS := \
 	views/sysfs_nd.o \
 	views/sysfs_acpi.o \
 	views/sysfs_acpi_devices.o \
+	views/sysfs_pci.o \
 	views/proc_vmstat.o \
 	views/view_proto.o \
 	views/view_detail.o \
@@ -474,7 +476,7 @@ HOST_SUITES += pci
 HOST_SUITE_pci := tests/host/test_pci.c tests/host/test_pci_placement.c \
 	tests/host/test_pci_hotplug.c tests/host/test_pci_hotplug_dsdt.c \
 	tests/host/test_pci_hotplug_native.c tests/host/test_pci_windows.c \
-	tests/host/test_pci_hotplug_aml.c \
+	tests/host/test_pci_hotplug_aml.c tests/host/test_pci_numa.c views/sysfs_pci.c \
 	tests/host/pci_machine.c tests/host/pcihp_machine.c tests/host/pci_model.c \
 	$(PCI_SRCS) drivers/acpi/crs.c $(AML_SRCS)
 HOST_SUITES += tsc

@@ -22,6 +22,7 @@
 #include <drivers/nd_acpi.h>
 #include <views/nd_views.h>
 #include <views/acpi_views.h>
+#include <views/pci_views.h>
 #include <drivers/pci.h>
 #include <drivers/virtio_mem.h>
 #include <drivers/video.h>
@@ -336,7 +337,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	pci_init();			/* ECAM, buses behind root ports, drivers */
 	boot_mark("virtio_mem_init, pci_init");
 	acpi_aml_init();		/* AML namespace: DSDT + SSDTs, \_PIC(1), _STA/_INI */
-	pci_hotplug_init();		/* ACPI PCI hotplug through \_GPE._E01 and the slots' _EJ0, else native */
+	pci_acpi_init();		/* root buses from _BBN, nodes from _PXM, hotplug through \_GPE._E01 */
 	acpi_memhp_init();		/* DIMM slots; cold-plugged DIMMs added */
 	boot_mark("acpi_aml_init, acpi_memhp_init");
 	nd_regions_from_nfit();		/* NVDIMM regions, label-less namespaces, raw */
@@ -346,6 +347,7 @@ void kmain(u32 magic, u64 mbi_phys)
 	nd_views_init();		/* /sys/bus/nd/devices/ */
 	acpi_tables_views_init();	/* /sys/firmware/acpi/tables/ */
 	acpi_devices_views_init();	/* /sys/bus/acpi/devices/ */
+	pci_sysfs_init();		/* /sys/bus/pci/devices/ */
 	view_channel_init();		/* COM2: the view channel's hello and poller, if there */
 	boot_mark("nvdimm, acpi views, view channel");
 

@@ -17,6 +17,16 @@
 const struct pci_driver *pci_drivers[PCI_MAX_DRIVERS];
 unsigned pci_nr_drivers;
 bool pci_ready;
+/* told of every function that leaves the table (boot sets it; main loop) */
+static void (*removal_observer)(const struct pci_dev *d);
+
+/* pci_set_removal_observer() - fn (NULL: none) is called with each
+ * function pci_remove_device() takes out, before its entry is cleared.
+ * Context: (boot). */
+void pci_set_removal_observer(void (*fn)(const struct pci_dev *d))
+{
+	removal_observer = fn;
+}
 
 /* probe_one() - offer d to the registered drivers until one binds. */
 static void probe_one(struct pci_dev *d)
@@ -78,11 +88,33 @@ void pci_remove_device(struct pci_dev *d)
 	d->driver = NULL;
 	pci_write16(d, CFG_COMMAND, pci_read16(d, CFG_COMMAND) & ~(CMD_IO | CMD_MEMORY | CMD_MASTER));
 	pr_info("pci %02x:%02x.%x: %04x:%04x removed", d->bus, d->dev, d->fn, d->vendor, d->device);
+	if (removal_observer)
+		removal_observer(d);
 	for (i = 0; i < pci_nr_devices; i++)
 		if (pci_devices[i].bridge == d)
 			pci_devices[i].bridge = NULL;
 	memset(d, 0, sizeof(*d));
 	pci_resources_sync();
+}
+
+/*
+ * pci_scan_roots() - after pci_add_root_bus(): walk the new root buses as
+ * at boot (the firmware placed their BARs; nothing is moved or enabled
+ * that it did not), and offer what was found to the drivers.  Returns how
+ * many functions were added, or -ENODEV before pci_init.  Context: boot.
+ */
+int pci_scan_roots(void)
+{
+	struct pci_dev *added[PCI_MAX_DEVICES];
+	int n, i;
+
+	if (!pci_ready)
+		return -ENODEV;
+	n = pci_scan_all(false, added);
+	pci_resources_sync();
+	for (i = 0; i < n; i++)
+		probe_one(added[i]);
+	return n;
 }
 
 /*

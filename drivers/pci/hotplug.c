@@ -90,8 +90,8 @@ unsigned pcihp_release_slot(const struct pcihp_slot *s)
  * pci_hotplug_init() - choose the mechanism: ACPI PCI hotplug through the
  * AML when the namespace has GPE 1's method and PCI slot devices (and GPE
  * 1 can be had); otherwise the reason is kept and logged, and the native
- * PCIe slots are polled if there are any.  Context: (boot), after
- * pci_init() and acpi_aml_init().
+ * PCIe slots are polled if there are any.  Context: (boot), from
+ * pci_acpi_init().
  */
 void pci_hotplug_init(void)
 {

@@ -13,6 +13,7 @@
  *   hotplug.c   the choice of hotplug mechanism, slot release, `pcihp` view
  *   hotplug_acpi.c    ACPI PCI hotplug through the firmware's AML
  *   hotplug_native.c  native PCIe hotplug (the PCIe slot registers)
+ *   acpi.c      root buses from _BBN, NUMA nodes from _PXM, then hotplug
  *
  * Context: as each function says; all of it is main loop (or boot) only.
  */
@@ -86,6 +87,18 @@ extern volatile u8 *pci_ecam_virt;
  * Entries below pci_nr_devices were used. */
 extern struct pci_dev pci_devices[PCI_MAX_DEVICES];
 extern unsigned pci_nr_devices;
+/* probe.c: root buses beside the first MCFG bus (pci_add_root_bus(), at
+ * boot; read by every walk in the main loop). */
+#define PCI_MAX_ROOT_BUSES	8
+extern u8 pci_root_buses[PCI_MAX_ROOT_BUSES];
+extern unsigned pci_nr_root_buses;
+
+/* pci_add_root_bus() - another root bus for the walk: 0, -EEXIST, -ERANGE
+ * (outside the MCFG) or -ENOSPC.  Context: boot. */
+int pci_add_root_bus(unsigned bus);
+/* pci_scan_roots() - bus.c: walk the root buses added since, offer what
+ * was found to the drivers; how many, or -ENODEV.  Context: boot. */
+int pci_scan_roots(void);
 
 /* bus.c: the registered drivers; pci_ready once pci_init() enumerated. */
 extern const struct pci_driver *pci_drivers[PCI_MAX_DRIVERS];

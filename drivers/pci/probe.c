@@ -19,15 +19,22 @@
  * memlab has the numbers to do better).  When the range above has no free
  * number the bridge stays unnumbered and the log says so.
  *
+ * The walk starts at the first MCFG bus, then at every other root bus the
+ * namespace names (pci_add_root_bus(): a second PCI root bridge's _BBN,
+ * e.g. QEMU's pxb-pcie), which no bridge leads to.
+ *
  * Context: (boot, main).
  */
 #include "internal.h"
 #include <lib/printk.h>
 #include <lib/string.h>
+#include <lib/errno.h>
 #include <arch/io.h>
 
 struct pci_dev pci_devices[PCI_MAX_DEVICES];
 unsigned pci_nr_devices;
+u8 pci_root_buses[PCI_MAX_ROOT_BUSES];
+unsigned pci_nr_root_buses;
 
 /*
  * pci_device_count() / pci_device() - the table by index: entries below
@@ -343,62 +350,112 @@ static void quiet_bridges(unsigned bus, unsigned limit, const struct pci_dev *ab
 }
 
 /*
- * pci_scan_all() - walk every bus reachable from the first MCFG bus, depth first
- * with an explicit stack, adding functions that are not in the table yet
- * (marked hotplugged when `hot`), and lists them in added_list (room for
- * PCI_MAX_DEVICES; may be NULL).  Returns how many were added.
+ * pci_add_root_bus() - another root bus (the _BBN of a second PCI root
+ * bridge, a pxb-pcie expander's) for pci_scan_all() to walk from.  0,
+ * -EEXIST (known, or reached through a bridge of the table), -ERANGE
+ * (outside the MCFG's buses) or -ENOSPC (PCI_MAX_ROOT_BUSES known).
+ * Context: (boot).
+ */
+int pci_add_root_bus(unsigned bus)
+{
+	unsigned i;
+
+	if (bus < pci_ecam.start_bus || bus > pci_ecam.end_bus)
+		return -ERANGE;
+	if (bus == pci_ecam.start_bus)
+		return -EEXIST;
+	for (i = 0; i < pci_nr_root_buses; i++)
+		if (pci_root_buses[i] == bus)
+			return -EEXIST;
+	for (i = 0; i < pci_nr_devices; i++) {
+		const struct pci_dev *d = &pci_devices[i];
+
+		if (d->cfg && d->header_type == 1 && d->secondary_bus <= bus && bus <= d->subordinate_bus &&
+		    d->secondary_bus > d->bus)
+			return -EEXIST;
+	}
+	if (pci_nr_root_buses == PCI_MAX_ROOT_BUSES)
+		return -ENOSPC;
+	pci_root_buses[pci_nr_root_buses++] = (u8)bus;
+	return 0;
+}
+
+/* root_limit() - the last bus the walk from root bus `bus` may number: the
+ * one before the next root bus above it, else 0xff. */
+static unsigned root_limit(unsigned bus)
+{
+	unsigned lim = 0xff;
+
+	for (unsigned i = 0; i < pci_nr_root_buses; i++)
+		if (pci_root_buses[i] > bus && pci_root_buses[i] - 1u < lim)
+			lim = pci_root_buses[i] - 1u;
+	return lim;
+}
+
+/*
+ * pci_scan_all() - walk every bus reachable from the first MCFG bus and
+ * from each root bus pci_add_root_bus() gave, depth first with an explicit
+ * stack, adding functions that are not in the table yet (marked
+ * hotplugged when `hot`), and lists them in added_list (room for
+ * PCI_MAX_DEVICES; may be NULL).  The walk from one root numbers buses
+ * only below the next root.  Returns how many were added.
  * Context: (boot, main).
  */
 int pci_scan_all(bool hot, struct pci_dev **added_list)
 {
 	struct scan_frame stack[32];
-	unsigned depth = 0, added = 0;
+	unsigned depth = 0, added = 0, root;
 	u8 seen[32];
 
 	memset(seen, 0, sizeof(seen));
-	mark_bus(seen, pci_ecam.start_bus);
-	stack[depth++] = (struct scan_frame){ .bus = pci_ecam.start_bus, .limit = 0xff,
-					      .max_bus = pci_ecam.start_bus };
-	while (depth) {
-		struct scan_frame *f = &stack[depth - 1];
-		unsigned dev, fn, next;
-		volatile u8 *cfg;
-		struct pci_dev *d;
+	for (root = 0; root <= pci_nr_root_buses; root++) {
+		unsigned rb = root ? pci_root_buses[root - 1] : pci_ecam.start_bus;
 
-		if (f->next == 0)
-			quiet_bridges(f->bus, f->limit, f->bridge);
-		if (f->next >= 256) {
-			if (f->assigned && f->bridge) {
-				pci_write8(f->bridge, CFG_SUBORDINATE_BUS, f->max_bus);
-				pci_read_windows(f->bridge);
-			}
-			if (f->bridge && depth >= 2 && f->bridge->subordinate_bus > stack[depth - 2].max_bus)
-				stack[depth - 2].max_bus = f->bridge->subordinate_bus;
-			depth--;
-			continue;
-		}
-		dev = f->next >> 3;
-		fn = f->next & 7;
-		cfg = bus_function(f->bus, f->next, &next);
-		f->next = (u16)next;
-		if (!cfg)
-			continue;
-		d = pci_get_bdf(f->bus, dev, fn);
-		if (!d) {
-			d = add_function(cfg, f->bus, dev, fn, f->bridge, hot);
-			if (!d)
+		if (bus_marked(seen, rb))
+			continue;	/* a bridge of an earlier walk leads to it */
+		mark_bus(seen, rb);
+		stack[depth++] = (struct scan_frame){ .bus = (u8)rb, .limit = (u8)root_limit(rb),
+						      .max_bus = (u8)rb };
+		while (depth) {
+			struct scan_frame *f = &stack[depth - 1];
+			unsigned dev, fn, next;
+			volatile u8 *cfg;
+			struct pci_dev *d;
+
+			if (f->next == 0)
+				quiet_bridges(f->bus, f->limit, f->bridge);
+			if (f->next >= 256) {
+				if (f->assigned && f->bridge) {
+					pci_write8(f->bridge, CFG_SUBORDINATE_BUS, f->max_bus);
+					pci_read_windows(f->bridge);
+				}
+				if (f->bridge && depth >= 2 && f->bridge->subordinate_bus > stack[depth - 2].max_bus)
+					stack[depth - 2].max_bus = f->bridge->subordinate_bus;
+				depth--;
 				continue;
-			if (added_list)
-				added_list[added] = d;
-			added++;
-			if (hot)
-				pr_info("pci %02x:%02x.%x: found %04x:%04x class %02x%02x",
-					d->bus, d->dev, d->fn, d->vendor, d->device,
-					d->class_code, d->subclass);
+			}
+			dev = f->next >> 3;
+			fn = f->next & 7;
+			cfg = bus_function(f->bus, f->next, &next);
+			f->next = (u16)next;
+			if (!cfg)
+				continue;
+			d = pci_get_bdf(f->bus, dev, fn);
+			if (!d) {
+				d = add_function(cfg, f->bus, dev, fn, f->bridge, hot);
+				if (!d)
+					continue;
+				if (added_list)
+					added_list[added] = d;
+				added++;
+				if (hot)
+					pr_info("pci %02x:%02x.%x: found %04x:%04x class %02x%02x",
+						d->bus, d->dev, d->fn, d->vendor, d->device,
+						d->class_code, d->subclass);
+			}
+			if (d->header_type == 1)
+				push_bridge(stack, &depth, sizeof(stack) / sizeof(stack[0]), d, seen);
 		}
-		if (d->header_type == 1)
-			push_bridge(stack, &depth, sizeof(stack) / sizeof(stack[0]), d, seen);
 	}
 	return (int)added;
 }
-

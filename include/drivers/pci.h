@@ -105,10 +105,21 @@ int pci_config_write(unsigned bus, unsigned dev, unsigned fn, u16 off, unsigned 
  * entries never move; d itself must not be used afterwards). */
 void pci_remove_device(struct pci_dev *d);
 
+/* pci_acpi_init() - what the AML namespace says about PCI: root buses
+ * from _BBN walked, nodes from _PXM, then pci_hotplug_init()
+ * (drivers/pci/acpi.c).  Context: boot, after pci_init() and
+ * acpi_aml_init(). */
+void pci_acpi_init(void);
+/* pci_numa_node() - the node of d's _PXM (or of the nearest device above
+ * with one), -1 when none.  Context: main. */
+int pci_numa_node(const struct pci_dev *d);
+/* pci_set_removal_observer() - fn is called with each function
+ * pci_remove_device() takes out (views/sysfs_pci.c's entries go). */
+void pci_set_removal_observer(void (*fn)(const struct pci_dev *d));
 /* pci_hotplug_init() - PCI hotplug as the firmware's AML describes it
  * (\_GPE._E01, the slots' _EJ0: drivers/pci/hotplug_acpi.c), or, when the
  * namespace has no such method, the native PCIe slots (hotplug_native.c).
- * Context: boot, after pci_init() and acpi_aml_init(). */
+ * Context: boot, from pci_acpi_init(). */
 void pci_hotplug_init(void);
 /* pci_hotplug_dump() - the `pcihp` view: mechanism, slots, counts, events. */
 void pci_hotplug_dump(struct printer *p);

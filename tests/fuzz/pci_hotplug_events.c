@@ -579,7 +579,7 @@ void hp_boot(void)
 	pci_register_driver(&fake_drv);
 	if (image_len && !pm_load_aml(image, image_len, NULL))
 		fail("no namespace could be made for the DSDT");
-	pci_hotplug_init();
+	pci_acpi_init();
 	static bool reached[PM_MAX_FUNCS];
 
 	memset(reached, 0, sizeof(reached));

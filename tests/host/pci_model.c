@@ -78,6 +78,7 @@ void pm_reset(u8 start_bus, u8 end_bus)
 	pci_ecam_virt = NULL;
 	memset(pci_devices, 0, sizeof(pci_devices));
 	pci_nr_devices = 0;
+	pci_nr_root_buses = 0;
 	memset(pci_drivers, 0, sizeof(pci_drivers));
 	pci_nr_drivers = 0;
 	pci_ready = false;
@@ -382,12 +383,24 @@ static int pm_bridge_child(int parent, unsigned bus)
 	for (unsigned i = 0; i < pm.nr; i++) {
 		const struct pm_func *f = &pm.f[i];
 
-		if (f->parent != parent || f->absent || (f->cfg[0x0e] & 0x7f) != 1)
+		if (f->parent != parent || f->absent)
 			continue;
-		if (f->cfg[0x19] <= bus && bus <= f->cfg[0x1a])
+		if (f->expander ? f->exp_bus <= bus && bus <= f->exp_end :
+		    (f->cfg[0x0e] & 0x7f) == 1 && f->cfg[0x19] <= bus && bus <= f->cfg[0x1a])
 			return (int)i;
 	}
 	return -1;
+}
+
+/* pm_expander() - function x (a host bridge, header type 0, on the root
+ * bus) is an expander like QEMU's pxb-pcie: a second root bus `bus` (and
+ * the buses up to `end` below it) sits behind it, reached by configuration
+ * cycles for those numbers; no bridge register says so. */
+void pm_expander(int x, u8 bus, u8 end)
+{
+	pm.f[x].expander = true;
+	pm.f[x].exp_bus = bus;
+	pm.f[x].exp_end = end;
 }
 
 /* pm_find() - the function that a configuration cycle to (bus, dev, fn)
@@ -404,7 +417,7 @@ static struct pm_func *pm_find(unsigned bus, unsigned dev, unsigned fn)
 			if (br < 0 || ++hops > PM_MAX_FUNCS)
 				return NULL;
 			parent = br;
-			if (pm.f[br].cfg[0x19] == bus)
+			if ((pm.f[br].expander ? pm.f[br].exp_bus : pm.f[br].cfg[0x19]) == bus)
 				break;
 		}
 	}
@@ -524,6 +537,13 @@ void pm_set_dsdt(const void *aml, size_t len)
 	pm.dsdt = malloc(h.length);
 	memcpy(pm.dsdt, &h, sizeof(h));
 	memcpy(pm.dsdt + sizeof(h), aml, len);
+}
+
+/* acpi_pxm_find_node() - the SRAT's node for proximity domain pxm, as the
+ * test set it in pm.pxm_node[] (pxm + 1; 0: none), else -1. */
+int acpi_pxm_find_node(u32 pxm)
+{
+	return pxm < PM_MAX_PXM && pm.pxm_node[pxm] ? pm.pxm_node[pxm] - 1 : -1;
 }
 
 /* acpi_aml() - the namespace a test built (pm.aml), NULL by default. */

@@ -62,9 +62,12 @@
 #define PM_ECAM_BASE	0xb0000000ULL	/* q35's MCFG base */
 #define PM_NR_BSEL	256		/* bus selectors, as many as QEMU numbers */
 #define PM_BSEL_NONE	(-2)		/* pci_model.bsel_bridge[]: selects no bus */
+#define PM_MAX_PXM	8		/* proximity domains the model's SRAT knows */
 
 struct pm_func {
 	int parent;			/* bridge function it sits behind; -1: root bus */
+	bool expander;			/* pm_expander(): a second root bus behind it */
+	u8 exp_bus, exp_end;		/* that root bus and the last bus below it */
 	bool absent;			/* not plugged in (yet): reads all ones */
 	u8 dev, fn;			/* where on that bus */
 	u8 slot_pos;			/* PCIe capability with slot registers (pm_pcie_slot), 0: none */
@@ -106,6 +109,9 @@ struct pci_model {
 	 * handler drivers/pci set with acpi_aml_set_notify() */
 	struct aml_ns *aml;
 	void (*aml_notify)(struct aml_node *node, u64 value);
+	/* the SRAT: node + 1 of each proximity domain (0: none), for
+	 * acpi_pxm_find_node() */
+	int pxm_node[PM_MAX_PXM];
 	/* PCIe slots */
 	bool slot_power_gates;		/* functions behind a powered-off slot read all ones */
 };
@@ -219,6 +225,10 @@ void pm_slot_unplug_request(int x);
 
 /* pm_decode() - the function and register an ECAM pointer stands for. */
 struct pm_func *pm_decode(const volatile void *p, unsigned width, unsigned *reg);
+
+/* pm_expander() - function x (a host bridge on the root bus) stands for a
+ * second root bus `bus` (to `end`), like QEMU's pxb-pcie. */
+void pm_expander(int x, u8 bus, u8 end);
 
 /* pm_load_aml() - a namespace over the model (its ports and configuration
  * space) from a whole table image, devices initialised, made what

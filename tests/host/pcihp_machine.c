@@ -98,7 +98,7 @@ int boot(void)
 	printk_set_level(LOG_WARNING);
 	err = pm_init();
 	pci_register_driver(&fake_drv);
-	pci_hotplug_init();
+	pci_acpi_init();
 	printk_set_level(LOG_INFO);
 	return err;
 }
@@ -121,7 +121,7 @@ struct aml_ns *boot_aml(const char *path, const struct aml_limits *lim)
 	pci_register_driver(&fake_drv);
 	ns = pm_load_aml(table, len, lim);
 	CHECK(ns != NULL);
-	pci_hotplug_init();
+	pci_acpi_init();
 	printk_set_level(LOG_INFO);
 	return ns;
 }

@@ -42,7 +42,7 @@ static struct aml_ns *boot_image(size_t len)
 	pci_register_driver(&fake_drv);
 	ns = pm_load_aml(image, len, NULL);
 	CHECK(ns != NULL);
-	pci_hotplug_init();
+	pci_acpi_init();
 	printk_set_level(LOG_INFO);
 	return ns;
 }

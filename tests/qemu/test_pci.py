@@ -309,3 +309,30 @@ def test_hotplug_follows_the_aml(ported):
     out = ported.run("pcihp")
     assert "events: up 1 down 1 ejected 1" in out, out
     assert re.search(r"notify \\_SB_\.PCI0\.\w+\.S00_ 3: ejected", out), out
+
+
+PXB_NUMA = ["-object", "memory-backend-ram,id=m0,size=1G",
+            "-object", "memory-backend-ram,id=m1,size=1G",
+            "-numa", "node,nodeid=0,memdev=m0", "-numa", "node,nodeid=1,memdev=m1",
+            "-device", "pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0",
+            "-device", "pcie-root-port,id=rp80,bus=pxb1,chassis=9,slot=9",
+            "-device", "virtio-rng-pci,id=rng80,bus=rp80"]
+
+
+def test_pxb_pcie_bus_and_numa_node_from_pxm(boot):
+    # A pxb-pcie expander with numa_node=1: QEMU gives its root bridge
+    # (PC80) _BBN 0x80 and _PXM 1.  memlab walks that root bus (no bridge
+    # leads to it) and a device behind it shows node 1; the devices of the
+    # main root bus, whose PCI0 has no _PXM, show -1 as in Linux.
+    m = boot(mem="2G,slots=4,maxmem=16G", extra=PXB_NUMA)
+    assert "pci: 1 more root bus(es) from _BBN" in m.output, m.output
+    devs = lspci(m)
+    assert "80:00.0" in devs and "81:00.0" in devs, devs
+    assert devs["81:00.0"]["ids"] == "1af4:1044", devs["81:00.0"]
+    sysfs = "/sys/bus/pci/devices/0000:%s/numa_node"
+    assert m.run("cat " + sysfs % "81:00.0").strip() == "1"
+    assert m.run("cat " + sysfs % "80:00.0").strip() == "1"
+    assert m.run("cat " + sysfs % "00:00.0").strip() == "-1"
+    assert m.run("cat /sys/bus/pci/devices/0000:81:00.0/vendor").strip() == "0x1af4"
+    listing = m.run("ls /sys/bus/pci/devices")
+    assert "0000:00:00.0" in listing and "0000:81:00.0" in listing, listing

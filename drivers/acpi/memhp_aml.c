@@ -16,6 +16,8 @@
  *
  * A slot is the device's _UID (QEMU: "0x00", "0x01", ...).  Which
  * registers the methods touch is the firmware's business, not this file's.
+ * The time spent in these evaluations is summed (memhp_aml_spent_ns()),
+ * for the AML's share of a DIMM's add-to-online latency.
  *
  * Context: boot (init), then main loop (the GPE work).
  */
@@ -23,11 +25,18 @@
 #include <drivers/aml.h>
 #include <lib/printk.h>
 #include <lib/string.h>
+#include <kernel/time.h>
 #include "memhp_aml.h"
 
 static struct aml_ns *ns;				/* NULL: no AML slots */
 static struct aml_node *dev_of[MEMHP_AML_MAX_SLOTS];	/* slot -> its device */
 static unsigned nr_devs;
+
+/* Time spent in this file's AML evaluations, since boot (ktime_ns()), and
+ * the clock and that sum when the last GPE method run began, for
+ * memhp_aml_spent_ns() / memhp_aml_scan_began().  Main loop only: no lock. */
+static u64 spent_ns;
+static u64 scan_began_ns, scan_began_spent;
 
 /* Notify()s seen while the GPE method ran, in order. */
 static struct { struct aml_node *dev; u64 value; } queue[2 * MEMHP_AML_MAX_SLOTS];
@@ -56,6 +65,7 @@ unsigned memhp_aml_init(void)
 	ns = acpi_aml();
 	nr_devs = 0;
 	queued = 0;
+	scan_began_ns = scan_began_spent = 0;	/* no GPE method run yet */
 	memset(dev_of, 0, sizeof(dev_of));
 	if (!ns)
 		return 0;
@@ -79,11 +89,15 @@ bool memhp_aml_has(unsigned slot)
 
 bool memhp_aml_present(unsigned slot)
 {
-	u64 sta;
+	u64 sta, t0;
+	int err;
 
 	if (slot >= MEMHP_AML_MAX_SLOTS || !dev_of[slot])
 		return false;
-	if (aml_device_status(ns, dev_of[slot], &sta)) {
+	t0 = ktime_ns();
+	err = aml_device_status(ns, dev_of[slot], &sta);
+	spent_ns += ktime_ns() - t0;
+	if (err) {
 		fail(slot, "_STA");
 		return false;
 	}
@@ -139,7 +153,9 @@ static bool crs_memory(const struct aml_obj *b, u64 *base, u64 *size)
 	return false;
 }
 
-int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm)
+/* range_of() - the slot's _CRS memory range and _PXM (0 when absent); 0 or
+ * -1.  Context: (main). */
+static int range_of(unsigned slot, u64 *base, u64 *size, u32 *pxm)
 {
 	struct aml_obj *crs = NULL;
 	u64 p = 0;
@@ -162,9 +178,20 @@ int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm)
 	return r;
 }
 
+/* memhp_aml_range() - range_of(), its time added to the sum.  Context: (main). */
+int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm)
+{
+	u64 t0 = ktime_ns();
+	int r = range_of(slot, base, size, pxm);
+
+	spent_ns += ktime_ns() - t0;
+	return r;
+}
+
 void memhp_aml_ost(unsigned slot, u32 event, u32 status, const char *info)
 {
 	struct aml_obj *args[3];
+	u64 t0 = ktime_ns();
 
 	if (!memhp_aml_has(slot) || !aml_child(dev_of[slot], "_OST"))
 		return;
@@ -175,6 +202,7 @@ void memhp_aml_ost(unsigned slot, u32 event, u32 status, const char *info)
 		fail(slot, "_OST");
 	for (unsigned i = 0; i < 3; i++)
 		aml_put(ns, args[i]);
+	spent_ns += ktime_ns() - t0;
 }
 
 void memhp_aml_eject(unsigned slot)
@@ -183,11 +211,13 @@ void memhp_aml_eject(unsigned slot)
 
 	if (!memhp_aml_has(slot))
 		return;
-	zero = aml_new_integer(ns, 0);
+	u64 t0 = ktime_ns();
 
+	zero = aml_new_integer(ns, 0);
 	if (zero && aml_eval_at(ns, dev_of[slot], "_EJ0", &zero, 1, NULL))
 		fail(slot, "_EJ0");
 	aml_put(ns, zero);
+	spent_ns += ktime_ns() - t0;
 }
 
 /* The notify handler while the GPE method runs: queue it. */
@@ -199,6 +229,21 @@ static void queue_notify(struct aml_node *dev, u64 value)
 	}
 	queue[queued].dev = dev;
 	queue[queued++].value = value;
+}
+
+/* memhp_aml_spent_ns() - the time this file's evaluations took since
+ * boot.  Context: (main). */
+u64 memhp_aml_spent_ns(void)
+{
+	return spent_ns;
+}
+
+/* memhp_aml_scan_began() - when the last GPE method run began, and the
+ * sum above then (0, 0 before the first).  Context: (main). */
+void memhp_aml_scan_began(u64 *when_ns, u64 *spent)
+{
+	*when_ns = scan_began_ns;
+	*spent = scan_began_spent;
 }
 
 unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value))
@@ -215,12 +260,16 @@ unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value))
 	}
 	queued = 0;
 	queue_overflow = false;
+	scan_began_ns = ktime_ns();
+	scan_began_spent = spent_ns;
 	acpi_aml_set_notify(queue_notify);
-	if (aml_eval(ns, m, NULL, 0, NULL)) {
+	int err = aml_eval(ns, m, NULL, 0, NULL);
+	acpi_aml_set_notify(NULL);
+	spent_ns += ktime_ns() - scan_began_ns;
+	if (err) {
 		const struct aml_error *e = aml_last_error(ns);
 		pr_warn("acpi-memhp: %s failed: %s at 0x%x: %s", m, e->path, e->offset, e->reason);
 	}
-	acpi_aml_set_notify(NULL);
 	if (queue_overflow)
 		pr_warn("acpi-memhp: more than %u notifications in one GPE: some lost",
 			(unsigned)ARRAY_SIZE(queue));

@@ -26,5 +26,11 @@ void memhp_aml_eject(unsigned slot);
 /* memhp_aml_scan() - run the GPE's method once; each Notify(device, value)
  * it made is then handed to event().  Returns how many were handed on. */
 unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value));
+/* memhp_aml_spent_ns() - ns spent in the evaluations above since boot. */
+u64 memhp_aml_spent_ns(void);
+/* memhp_aml_scan_began() - ktime_ns() and memhp_aml_spent_ns() when the
+ * last memhp_aml_scan()'s method run began (its events see this scan's);
+ * 0, 0 before the first since memhp_aml_init(). */
+void memhp_aml_scan_began(u64 *when_ns, u64 *spent);
 
 #endif

@@ -20,6 +20,7 @@
 #include <kernel/kernel.h>
 #include <kernel/time.h>
 #include <kernel/workqueue.h>
+#include <drivers/serial.h>
 #include "platform_stub.h"
 #include <lib/errno.h>
 
@@ -32,8 +33,13 @@
 #define LSR_DATA_READY	0x01
 #define LSR_THR_EMPTY	0x20
 
+#define COM2		0x2f8
+
 static struct {
 	u8 ier, mcr, lcr;			/* registers as last written */
+	bool busy;				/* the transmitter does not empty */
+	u64 lsr_reads;				/* line status polls */
+	u64 ns, ns_per_poll;			/* ktime_ns(): advanced by each poll */
 	char typed[64];				/* bytes waiting in the receiver */
 	unsigned head, tail;
 	char sent[64];				/* bytes transmitted */
@@ -43,16 +49,30 @@ static struct {
 static int irq_answer;				/* what irq_register() returns */
 static void (*irq4_handler)(unsigned irq);
 
+/* The fake clock: the driver's bound on a busy transmitter reads it. */
+u64 ktime_ns(void)
+{
+	return u.ns;
+}
+
+/* One UART model behind both COM1 and COM2 (a test uses one at a time). */
+static unsigned reg_of(u16 port)
+{
+	return port >= COM1 ? port - COM1 : port >= COM2 && port < COM2 + 8 ? port - COM2 : 8;
+}
+
 u32 host_port_in(u16 port, unsigned width)
 {
 	(void)width;
-	switch (port - COM1) {
+	switch (reg_of(port)) {
 	case REG_DATA:		/* the receiver's FIFO (loopback writes land there too) */
 		return u.head != u.tail ? (u8)u.typed[u.tail++ % sizeof(u.typed)] : 0;
 	case REG_IER:
 		return u.ier;
 	case REG_LSR:
-		return LSR_THR_EMPTY | (u.head != u.tail ? LSR_DATA_READY : 0);
+		u.lsr_reads++;
+		u.ns += u.ns ? u.ns_per_poll : 0;	/* 0: the clock does not run yet */
+		return (u.busy ? 0 : LSR_THR_EMPTY) | (u.head != u.tail ? LSR_DATA_READY : 0);
 	default:
 		return 0;
 	}
@@ -61,7 +81,7 @@ u32 host_port_in(u16 port, unsigned width)
 void host_port_out(u16 port, unsigned width, u32 v)
 {
 	(void)width;
-	switch (port - COM1) {
+	switch (reg_of(port)) {
 	case REG_DATA:
 		if (u.lcr & 0x80)		/* divisor latch, not data */
 			break;
@@ -244,4 +264,68 @@ HTEST(uart_full_ring_drops_and_counts)
 	while (uart_con && uart_con->getc(uart_con) >= 0)
 		got++;
 	CHECK_EQ(got, 4096);
+}
+
+/* com2_busy() - a fresh COM2 (found by its loopback check) whose
+ * transmitter then stays busy; the clock at start (0: not running) and
+ * its advance per line status poll. */
+static void com2_busy(u64 start_ns, u64 ns_per_poll)
+{
+	memset(&u, 0, sizeof(u));
+	CHECK(serial_aux_init());
+	serial_aux_write("-", 1);	/* a byte the line takes: not stuck from before */
+	u.nr_sent = 0;
+	u.busy = true;
+	u.lsr_reads = 0;
+	u.ns = start_ns;
+	u.ns_per_poll = ns_per_poll;
+}
+
+/*
+ * A busy transmitter (the program on the other end stopped reading): a
+ * byte waits a million polls and one second, whichever comes later, then
+ * is dropped and COM2 is stuck; while stuck and still busy, bytes are
+ * dropped at once; the first byte the transmitter takes again clears it.
+ * Before the clock runs, the million polls alone bound the wait.
+ */
+HTEST(uart_busy_transmitter_waits_a_second_then_drops)
+{
+	u64 dropped0, polls;
+
+	/* polls are fast (0.5 us each): the second is the longer bound */
+	com2_busy(1000, 500);
+	dropped0 = serial_aux_tx_dropped();
+	serial_aux_write("a", 1);
+	polls = u.lsr_reads;
+	CHECK_EQ(serial_aux_tx_dropped() - dropped0, 1);
+	CHECK(polls >= 2000000 && polls <= 2000002);	/* 1 s of 0.5 us polls */
+	CHECK(serial_aux_stuck());			/* (one more poll) */
+	polls = u.lsr_reads;
+	serial_aux_write("bcd", 3);			/* stuck and busy: no wait */
+	CHECK_EQ(serial_aux_tx_dropped() - dropped0, 4);
+	CHECK_EQ(u.lsr_reads - polls, 3);
+	CHECK_EQ(u.nr_sent, 0);
+
+	/* polls are slow (5 us each): the million polls are the longer bound */
+	com2_busy(1000, 5000);
+	dropped0 = serial_aux_tx_dropped();
+	serial_aux_write("e", 1);
+	CHECK_EQ(serial_aux_tx_dropped() - dropped0, 1);
+	CHECK(u.lsr_reads >= 1000001 && u.lsr_reads <= 1000003);
+
+	/* the line moves again: sent, and no longer stuck */
+	u.busy = false;
+	CHECK(!serial_aux_stuck());
+	serial_aux_write("f", 1);
+	CHECK_EQ(u.nr_sent, 1);
+	CHECK_EQ(u.sent[0], 'f');
+	u.busy = true;
+	CHECK(!serial_aux_stuck());			/* busy, but nothing was dropped since */
+
+	/* before the clock runs: a million polls */
+	com2_busy(0, 0);
+	dropped0 = serial_aux_tx_dropped();
+	serial_aux_write("g", 1);
+	CHECK_EQ(serial_aux_tx_dropped() - dropped0, 1);
+	CHECK(u.lsr_reads >= 1000001 && u.lsr_reads <= 1000003);
 }

@@ -162,6 +162,7 @@ KERNEL_OBJS := \
 	kernel/kthread.o \
 	kernel/meminit_work.o \
 	kernel/meminit_cpus.o \
+	kernel/memmap_cpus.o \
 	kernel/resource.o \
 	kernel/resource_boot.o
 
@@ -230,7 +231,8 @@ VIEWS_OBJS := \
 	views/proc_vmstat.o \
 	views/view_proto.o \
 	views/view_detail.o \
-	views/pageblock_map.o
+	views/pageblock_map.o \
+	views/memmap_cpus.o
 
 MM_OBJS := \
 	mm/debug.o \
@@ -239,6 +241,7 @@ MM_OBJS := \
 	mm/memblock.o \
 	mm/sparse.o \
 	mm/memmap_init.o \
+	mm/memmap_cpus.o \
 	mm/mech_bench.o \
 	mm/zone_contig.o \
 	mm/buddy.o \
@@ -550,11 +553,11 @@ HOST_SUITE_aml := tests/host/test_aml.c tests/host/test_aml_ref.c tests/host/aml
 $(B)/host-tests-aml: | $(AML_AML)
 $(B)/host-tests-pci: | $(AML_AML)
 HOST_SUITES += tsan
-HOST_SUITE_tsan := tests/host/test_tsan_mm.c
+HOST_SUITE_tsan := tests/host/test_tsan_mm.c tests/host/test_memmap_cpus.c tests/host/hotplug_fixture.c
 HOST_CLAIMED = $(foreach s,$(filter-out main,$(HOST_SUITES)),$(HOST_SUITE_$(s)))
 # Fixtures that suite main links and another suite names too (claimed
 # there, so added back here).
-HOST_SHARED_FIXTURES := tests/host/hotplug_fixture.c
+HOST_SHARED_FIXTURES := tests/host/hotplug_fixture.c tests/host/test_memmap_cpus.c
 HOST_SUITE_main = $(filter-out $(HOST_CLAIMED) $(HOST_COMMON),$(sort $(wildcard tests/host/*.c))) \
 	$(HOST_SHARED_FIXTURES)
 

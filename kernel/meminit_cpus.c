@@ -16,6 +16,7 @@
  * Context: (main), at the end of boot.
  */
 #include <kernel/meminit_work.h>
+#include <kernel/memmap_cpus.h>
 #include <arch/cpu_work.h>
 #include <mm/deferred_init.h>
 #include <mm/mmzone.h>
@@ -89,6 +90,7 @@ void meminit_cpus_start(void)
 {
 	unsigned started;
 
+	memmap_cpus_init();	/* the APs take chunks of hot-added blocks' memmaps from now on */
 	meminit_work_others_with(meminit_cpus_start);	/* again after a lazy hot-add */
 	if (!meminit_work_running() || !deferred_init_pending_sections())
 		return;

@@ -19,6 +19,7 @@
 #include <mm/migrate.h>
 #include "internal.h"
 #include <mm/deferred_init.h>
+#include <mm/memmap_cpus.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <lib/printk.h>
@@ -236,7 +237,10 @@ static void move_spans_to_zone(struct zone *zone, u64 start_pfn, u64 nr_pages)
 	mem_resize_unlock();
 }
 
-/* init_block_memmap(): the memmap, after move_spans_to_zone(). */
+/* init_block_memmap(): the memmap, after move_spans_to_zone(); the block's
+ * own memmap pages here, the rest split over the CPUs by
+ * memmap_init_range_cpus() (memory_hotplug.memmap_init_cpus=0: this CPU
+ * alone). */
 static void init_block_memmap(struct zone *zone, u64 start_pfn, u64 nr_pages, u64 nr_vmemmap)
 {
 	int nid = zone->zone_pgdat->node_id;
@@ -251,8 +255,8 @@ static void init_block_memmap(struct zone *zone, u64 start_pfn, u64 nr_pages, u6
 		if (IS_ALIGNED(pfn, pageblock_nr_pages))
 			set_pageblock_migratetype(pfn, MIGRATE_UNMOVABLE);
 	}
-	memmap_init_range(start_pfn + nr_vmemmap, start_pfn + nr_pages, zone->idx, nid,
-			  MIGRATE_MOVABLE);
+	memmap_init_range_cpus(start_pfn + nr_vmemmap, start_pfn + nr_pages, zone->idx, nid,
+			       MIGRATE_MOVABLE);
 }
 
 /* ---- handing pages to the buddy ------------------------------------------ */

@@ -371,6 +371,9 @@ static struct zone_numa_events node_numa_events(int nid)
 	return sum;
 }
 
+/* One zone's stanza, as Linux 6.1's zoneinfo_show_print(): its pagesets
+ * for the online CPUs only (a CPU listed but not running, one that did
+ * not answer its start-up, has none).  Context: (main). */
 static void zoneinfo_zone(struct printer *p, int nid, int z)
 {
 	const struct zone *zone = &NODE_DATA(nid)->node_zones[z];
@@ -411,8 +414,12 @@ static void zoneinfo_zone(struct printer *p, int nid, int z)
 	pr_printf(p, "\n      %-12s %lu", "nr_free_cma", zone->nr_free_cma);
 	print_numa_events(p, &zone->numa, "\n      %-12s %llu", true);
 	pr_printf(p, "\n  pagesets");
-	for_each_pcp_cpu(cpu) {
+	for_each_pcp_cpu(cpu) {	/* Linux 6.1: for_each_online_cpu() */
 		const struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+		struct numa_cpu c;
+
+		if (!numa_cpu_get(cpu, &c) || !c.online)
+			continue;	/* listed, not running: no pageset line */
 
 		pr_printf(p, "\n    cpu: %u"
 			     "\n              count: %i"

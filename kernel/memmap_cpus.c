@@ -36,10 +36,11 @@ static void memmap_item(struct cpu_work *w)
 /* Does AP cpu run nothing and have nothing queued, and is its item free? */
 static bool ap_idle(unsigned cpu)
 {
+	const struct percpu *pc = smp_cpu(cpu);
 	u32 st = __atomic_load_n(&items[cpu].state, __ATOMIC_ACQUIRE);
 
-	return (st == CPU_WORK_IDLE || st == CPU_WORK_DONE) && !smp_work_running(cpu) &&
-	       !cpu_work_current(cpu) && !cpu_work_queued(cpu);
+	return pc && pc->state == CPU_ONLINE && (st == CPU_WORK_IDLE || st == CPU_WORK_DONE) &&
+	       !smp_work_running(cpu) && !cpu_work_current(cpu) && !cpu_work_queued(cpu);
 }
 
 /* memmap_cpus_ops.start: the lowest idle AP gets fn(arg). */
@@ -64,8 +65,34 @@ static unsigned memmap_idle(void)
 	unsigned n = 0;
 
 	for (unsigned cpu = 1; cpu < smp_nr_cpus() && cpu < MM_NR_CPUS; cpu++)
-		n += ap_idle(cpu) && smp_cpu(cpu) && smp_cpu(cpu)->state == CPU_ONLINE;
+		n += ap_idle(cpu);
 	return n;
+}
+
+/*
+ * memmap_cpus_ops.wait: halt until an interrupt (the helper's kick, the
+ * 10 ms tick) unless *word changed already; the check and the halt are
+ * one step (cli, check, sti; hlt), so the kick cannot slip in between.
+ * With interrupts off (not mm's case) a pause instead.  Context: the
+ * caller, no spinlock held.
+ */
+static void memmap_wait(const u64 *word, u64 old)
+{
+	if (!irqs_enabled()) {
+		cpu_relax();
+		return;
+	}
+	irq_disable();
+	if (__atomic_load_n(word, __ATOMIC_ACQUIRE) == old)
+		cpu_idle();	/* sti; hlt */
+	else
+		irq_enable();
+}
+
+/* memmap_cpus_ops.notify: the call IPI, which ends the caller's hlt. */
+static void memmap_notify(unsigned cpu)
+{
+	smp_kick(cpu);
 }
 
 static u64 memmap_now_ms(void)
@@ -73,13 +100,9 @@ static u64 memmap_now_ms(void)
 	return ktime_ns() / 1000000;
 }
 
-static void memmap_relax(void)
-{
-	cpu_relax();
-}
-
 static const struct memmap_cpus_ops kernel_ops = {
-	.start = memmap_start, .idle = memmap_idle, .now_ms = memmap_now_ms, .relax = memmap_relax,
+	.start = memmap_start, .idle = memmap_idle, .now_ms = memmap_now_ms, .wait = memmap_wait,
+	.notify = memmap_notify,
 	.timeout_ms = MEMMAP_CPUS_TIMEOUT_MS,
 };
 

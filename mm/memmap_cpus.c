@@ -36,6 +36,10 @@ struct memmap_chunk {
 	int nid, migratetype;		/* [h] */
 	enum mech_design design;	/* [h] the caller's reading of the switch */
 	int cpu;			/* [h] start()'s answer: the helper's CPU */
+	unsigned caller;		/* [h] the CPU to notify() when done */
+	const struct memmap_cpus_ops *ops;	/* [h] the ops the range began with */
+	u64 t_start;			/* [h] mm_cycles() when the caller began the range */
+	u64 t_claim;			/* [o] the claimer's mm_cycles() at its claim, written before done */
 	u64 state;			/* [a] CHUNK_ST(gen, ...): claims by CAS, done with release */
 };
 
@@ -78,11 +82,18 @@ static void chunk_helper(void *arg)
 	if (idx >= MEMMAP_CPUS_MAX_CHUNKS)
 		return;
 	c = &chunks[idx];
+	const struct memmap_cpus_ops *ops;
+	unsigned caller;
+
 	if (!__atomic_compare_exchange_n(&c->state, &want, CHUNK_ST(gen, CHUNK_CLAIMED), false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
+	c->t_claim = mm_cycles();
+	ops = c->ops;		/* read before done: then the chunk may be the next range's */
+	caller = c->caller;
 	chunk_init(c);
 	__atomic_store_n(&c->state, CHUNK_ST(gen, CHUNK_DONE), __ATOMIC_RELEASE);
+	ops->notify(caller);
 }
 
 /* The caller's chunk: claimed by it, written, done.  Context: the caller. */
@@ -115,7 +126,7 @@ static void wait_chunk(struct memmap_chunk *c)
 			t0 = cpu_ops->now_ms();
 		}
 		if (logged || cpu_ops->now_ms() - t0 < cpu_ops->timeout_ms) {
-			cpu_ops->relax();
+			cpu_ops->wait(&c->state, st);
 			continue;
 		}
 		if (!claimed) {
@@ -136,6 +147,7 @@ static void wait_chunk(struct memmap_chunk *c)
 		memmap_cpus_stats.late++;
 		logged = true;
 	}
+	memmap_cpus_stats.claim_cycles += c->t_claim - c->t_start;
 	if (c->cpu >= 0 && c->cpu < MM_NR_CPUS) {
 		memmap_cpus_stats.chunks_by_cpu[c->cpu]++;
 		memmap_cpus_stats.pages_by_cpu[c->cpu] += c->end_pfn - c->start_pfn;
@@ -151,6 +163,7 @@ unsigned memmap_init_range_cpus(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 	unsigned n = 1, helped = 0;
 	enum mech_design d = mech_design(MECH_MEMMAP_INIT);
 	bool started[MEMMAP_CPUS_MAX_CHUNKS] = { false };
+	u64 t0 = mm_cycles(), t_wait;
 
 	mem_hotplug_assert_held();
 	memmap_cpus_stats.ranges++;
@@ -171,6 +184,10 @@ unsigned memmap_init_range_cpus(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 		c->migratetype = migratetype;
 		c->design = d;
 		c->cpu = 0;
+		c->caller = mm_this_cpu();
+		c->ops = cpu_ops;
+		c->t_start = t0;
+		c->t_claim = t0;
 		__atomic_store_n(&c->state, CHUNK_ST(job_gen, CHUNK_OPEN), __ATOMIC_RELEASE);
 	}
 	for (unsigned i = 1; i < n; i++) {
@@ -186,14 +203,18 @@ unsigned memmap_init_range_cpus(u64 start_pfn, u64 end_pfn, enum zone_type zone,
 	if (n > 1)
 		memmap_cpus_stats.split++;
 	caller_init(&chunks[0]);
-	for (unsigned i = 1; i < n; i++) {
-		if (!started[i]) {
+	for (unsigned i = 1; i < n; i++)
+		if (!started[i])
 			caller_init(&chunks[i]);
+	t_wait = mm_cycles();
+	for (unsigned i = 1; i < n; i++) {
+		if (!started[i])
 			continue;
-		}
 		wait_chunk(&chunks[i]);
 		if (chunks[i].cpu > 0)
 			helped++;
 	}
+	memmap_cpus_stats.wait_cycles += mm_cycles() - t_wait;
+	memmap_cpus_stats.cycles += mm_cycles() - t0;
 	return helped;
 }

@@ -18,8 +18,11 @@ static int memmap_cpus_show(struct printer *p, void *data)
 	const struct memmap_cpus_stats *s = &memmap_cpus_stats;
 
 	pr_printf(p, "helpers at most: %u (memory_hotplug.memmap_init_cpus)\n", memmap_cpus_max());
-	pr_printf(p, "ranges: %llu, split over more than one CPU: %llu\n",
-		  (unsigned long long)s->ranges, (unsigned long long)s->split);
+	pr_printf(p, "ranges: %llu, split over more than one CPU: %llu, %llu cycles on CPU 0 in all\n",
+		  (unsigned long long)s->ranges, (unsigned long long)s->split,
+		  (unsigned long long)s->cycles);
+	pr_printf(p, "cycles waiting for the helpers: %llu; from the start to a helper's claim, summed: %llu\n",
+		  (unsigned long long)s->wait_cycles, (unsigned long long)s->claim_cycles);
 	for (unsigned cpu = 0; cpu < MM_NR_CPUS; cpu++)
 		if (s->chunks_by_cpu[cpu])
 			pr_printf(p, "cpu %u: %llu chunks, %llu struct pages\n", cpu,

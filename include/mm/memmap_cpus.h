@@ -61,8 +61,15 @@ struct memmap_cpus_ops {
 	unsigned (*idle)(void);	/* [c] */
 	/* now_ms() - a clock in milliseconds, for the bound.  Context: (main). */
 	u64 (*now_ms)(void);	/* [c] */
-	/* relax() - one turn of the caller's wait loop (pause, yield). */
-	void (*relax)(void);	/* [c] */
+	/*
+	 * wait() - one turn of the caller's wait loop: return once *word may
+	 * no longer be old, or after a while (the kernel halts until the next
+	 * interrupt, the helper's notify() or the 10 ms tick, so a waiting
+	 * vCPU leaves the host's cores to the helpers; the host yields).
+	 */
+	void (*wait)(const u64 *word, u64 old);	/* [c] */
+	/* notify() - a helper finished a chunk: wake CPU cpu's wait(). */
+	void (*notify)(unsigned cpu);	/* [c] */
 	unsigned timeout_ms;	/* [c] the bound on a helper's start and on its chunk */
 };
 
@@ -100,6 +107,9 @@ struct memmap_cpus_stats {
 	u64 not_started;	/* [h] start() refused: the caller did the chunk */
 	u64 taken_back;		/* [h] not claimed within the bound: the caller did it */
 	u64 late;		/* [h] claimed, not done within the bound: waited for */
+	u64 cycles;		/* [h] the caller's mm_cycles() inside the calls, start to last chunk done */
+	u64 wait_cycles;	/* [h] of them, waiting for helpers after the caller's own chunks */
+	u64 claim_cycles;	/* [h] helpers' chunks: from the call's start to their claim, summed */
 };
 /* [h] written under mem_hotplug_lock by the caller; helpers write nothing here */
 extern struct memmap_cpus_stats memmap_cpus_stats;

@@ -112,13 +112,21 @@ static u64 mc_now_ms(void)
 	return (u64)ts.tv_sec * 1000 + (u64)ts.tv_nsec / 1000000;
 }
 
-static void mc_relax(void)
+static void mc_wait(const u64 *word, u64 old)
 {
+	(void)word;
+	(void)old;
 	sched_yield();
 }
 
+static void mc_notify(unsigned cpu)
+{
+	(void)cpu;	/* mc_wait() only yields: nothing to wake */
+}
+
 static struct memmap_cpus_ops mc_ops = {
-	.start = mc_start, .idle = mc_idle_cpus, .now_ms = mc_now_ms, .relax = mc_relax,
+	.start = mc_start, .idle = mc_idle_cpus, .now_ms = mc_now_ms, .wait = mc_wait,
+	.notify = mc_notify,
 	.timeout_ms = 2000,
 };
 

@@ -28,7 +28,7 @@ BLOCK_PAGES = 32768
 def stats(m):
     """{"ranges", "split", "pages": {cpu: struct pages}, "chunks": {cpu: n}, "text"}."""
     out = sh(m, f"cat {STATS}")
-    r = re.search(r"^ranges: (\d+), split over more than one CPU: (\d+)$", out, re.M)
+    r = re.search(r"^ranges: (\d+), split over more than one CPU: (\d+), (\d+) cycles on CPU 0 in all$", out, re.M)
     assert r, out
     rows = re.findall(r"^cpu (\d+): (\d+) chunks, (\d+) struct pages$", out, re.M)
     return {"ranges": int(r.group(1)), "split": int(r.group(2)), "text": out,

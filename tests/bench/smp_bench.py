@@ -18,6 +18,19 @@ both alike), measuring
                work, after the prompt, to the last section handed over
   by CPU       the sections each CPU initialised (the log's line)
 
+Then the eager virtio-mem plug (deferred_init_hotplug=0: the memmap of
+each onlined block written before its pages go to the buddy) of
+SMP_BENCH_PLUG_GIB GiB (default 256) into a 2 GiB guest, with 1 and with
+2 vCPUs: each block's memmap is split over CPU 0 and the idle APs
+(mm/memmap_cpus.c).  The figure is the kernel's own "virtio-mem 01:00.0:
+plugged 0 -> N MiB ... in T ms", and beside it CPU 0's cycles inside the
+memmap inits of the plug (/sys/kernel/mm/memlab/memmap_init_cpus, from the
+start of a block's init to its last chunk done).  The 2-vCPU guest then
+unplugs and plugs once more with memory_hotplug.memmap_init_cpus=0 (CPU 0
+alone) in the same boot; the stats file also says how many struct pages
+CPU 1 wrote.  SMP_BENCH_ONLY=plug runs only this part (SMP_BENCH_REPS
+guests per vCPU count, as the rest).
+
 Then order-0 alloc+free from 1, 2 and 4 CPUs at once (`cpus alloc`,
 SMP_BENCH_ALLOC_COUNT pairs per CPU, default 5000, on a fresh -smp 4
 guest each), through the pcp lists and through zone->lock only
@@ -28,8 +41,8 @@ has cores).
 
 Medians with their spread (half of max - min, % of the median), then the
 issue's targets as met or by how much they are missed: 2 vCPUs finish
-deferred init >= 1.7x faster than 1; with pcp, the per-CPU throughput at
-2 CPUs within 20% of 1 CPU's, and >= 3x the zone-lock-only design's.  It never fails on a number; it exits non-zero only if
+deferred init >= 1.7x faster than 1; 2 vCPUs plug >= 1.6x faster than
+1; with pcp, the per-CPU throughput at 2 CPUs within 20% of 1 CPU's, and >= 3x the zone-lock-only design's.  It never fails on a number; it exits non-zero only if
 a guest failed.  On a 2-core host shared with other work the two vCPU
 threads do not always get two cores, which is what the spread shows.
 With BENCH_OUT set (make bench) the figures go there as CSV.
@@ -77,6 +90,111 @@ def boot_once(gib, vcpus, iso):
         return done, by_cpu
     finally:
         m.kill()
+
+
+GiB = 1 << 30
+PLUG_GIB = int(os.environ.get("SMP_BENCH_PLUG_GIB", "256"))
+PLUG_CMDLINE = "deferred_init_hotplug=0"   # the eager design, whatever the default
+TARGET_PLUG_RATIO = 1.6
+PLUGGED = re.compile(r"virtio-mem 01:00\.0: plugged 0 -> (\d+) MiB \(requested \d+ MiB\) in (\d+) ms")
+UNPLUGGED = re.compile(r"virtio-mem 01:00\.0: unplugged \d+ -> 0 MiB")
+PARAM = "/sys/module/memory_hotplug/parameters/memmap_init_cpus"
+BY_CPU_PAGES = re.compile(r"^cpu (\d+): \d+ chunks, (\d+) struct pages$", re.M)
+
+
+def vmem_move(m, size, done_re):
+    """qom-set requested-size; wait for the kernel's line of the round; its match."""
+    m.qmp().cmd("qom-set", path="vmem1", property="requested-size", value=size)
+    return done_re.search(m.wait_for(done_re, timeout=1800 * memlab.SCALE))
+
+
+def memmap_stats(m):
+    """(CPU 0's cycles in memmap init so far, {cpu: struct pages})."""
+    out = m.run("cat /sys/kernel/mm/memlab/memmap_init_cpus")
+    cyc = re.search(r"(\d+) cycles on CPU 0 in all", out)
+    if not cyc:
+        raise memlab.MachineError(f"memmap_init_cpus: {out}")
+    return int(cyc.group(1)), {int(c): int(n) for c, n in BY_CPU_PAGES.findall(out)}
+
+
+def plug_once(gib, vcpus, iso):
+    """One guest with vcpus: the eager plug of gib GiB; with 2 vCPUs also a
+    second plug with memmap_init_cpus=0 in the same boot.  A dict: plug ms,
+    memmap init Mcycles (CPU 0's wall time inside it), and for 2 vCPUs the
+    alone plug's ms and Mcycles and CPU 1's struct pages of the first."""
+    size = gib * GiB
+    m = memlab.Machine(iso, name=f"smp-bench-plug-{gib}g-{vcpus}cpu", mem=f"2G,maxmem={gib + 10}G",
+                       extra=["-smp", str(vcpus),
+                              "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
+                              "-object", f"memory-backend-ram,id=hotmem0,size={gib}G,share=on,reserve=off",
+                              "-device", "virtio-mem-pci,id=vmem1,memdev=hotmem0,bus=port1,requested-size=0"])
+    m.accel = memlab.MTTCG
+    try:
+        m.start()
+        m.wait_boot(timeout=300 * memlab.SCALE)
+        m.qmp()
+        c0, _ = memmap_stats(m)
+        r = {"ms": int(vmem_move(m, size, PLUGGED).group(2))}
+        c1, pages = memmap_stats(m)
+        r["mcyc"] = (c1 - c0) // 1000000
+        if vcpus == 1:
+            return r
+        r["cpu1_pages"] = pages.get(1, 0)
+        vmem_move(m, 0, UNPLUGGED)
+        m.run(f"echo 0 > {PARAM}")
+        c2, _ = memmap_stats(m)
+        r["alone_ms"] = int(vmem_move(m, size, PLUGGED).group(2))
+        c3, _ = memmap_stats(m)
+        r["alone_mcyc"] = (c3 - c2) // 1000000
+        return r
+    finally:
+        m.kill()
+
+
+def plug_bench(iso):
+    """The eager plug with 1 and 2 vCPUs; (rows, {vcpus: median ms}, alone ms)."""
+    runs = {n: [] for n in VCPUS}
+    for r in range(REPS):
+        for n in VCPUS:
+            runs[n].append(plug_once(PLUG_GIB, n, iso))
+        print(f"plug round {r + 1} of {REPS} done", flush=True)
+    rows, med = [], {}
+    print()
+    for n in VCPUS:
+        st = bench_csv.stats([x["ms"] for x in runs[n]])
+        cyc = bench_csv.stats([x["mcyc"] for x in runs[n]])
+        med[n] = st[0]
+        print(f"{PLUG_GIB} GiB eager virtio-mem plug, {n} vCPU{'s' if n > 1 else ''}: "
+              f"{st[0]} ms +-{st[1]:.1f}%, of which memmap init {cyc[0]} Mcycles of CPU 0 "
+              f"+-{cyc[1]:.1f}%", flush=True)
+        rows.append((f"{PLUG_GIB} GiB eager plug", f"{n} vCPU", st[0], round(st[1], 1), "ms"))
+        rows.append((f"{PLUG_GIB} GiB eager plug, memmap init", f"{n} vCPU", cyc[0],
+                     round(cyc[1], 1), "Mcycles"))
+    alone = bench_csv.stats([x["alone_ms"] for x in runs[2]])
+    alone_cyc = bench_csv.stats([x["alone_mcyc"] for x in runs[2]])
+    print(f"{PLUG_GIB} GiB eager virtio-mem plug, 2 vCPUs, memmap_init_cpus=0 (CPU 0 alone, "
+          f"same boot): {alone[0]} ms +-{alone[1]:.1f}%, of which memmap init {alone_cyc[0]} "
+          f"Mcycles; struct pages CPU 1 wrote in the split plug, each boot: "
+          f"{', '.join(str(x['cpu1_pages']) for x in runs[2])}", flush=True)
+    rows.append((f"{PLUG_GIB} GiB eager plug", "2 vCPU, memmap_init_cpus=0", alone[0],
+                 round(alone[1], 1), "ms"))
+    rows.append((f"{PLUG_GIB} GiB eager plug, memmap init", "2 vCPU, memmap_init_cpus=0",
+                 alone_cyc[0], round(alone_cyc[1], 1), "Mcycles"))
+    split_cyc = bench_csv.stats([x["mcyc"] for x in runs[2]])[0]
+    return rows, med, (alone[0], alone_cyc[0], split_cyc)
+
+
+def plug_verdict(med, alone):
+    alone_ms, alone_cyc, split_cyc = alone
+    ratio = med[1] / med[2] if med.get(2) else 0.0
+    verdict = "met" if ratio >= TARGET_PLUG_RATIO else \
+        f"NOT met, missed by {TARGET_PLUG_RATIO / ratio:.2f}x" if ratio else "NOT met"
+    print(f"  virtio-mem eager plug of {PLUG_GIB} GiB: 1 vCPU {med[1]} ms, 2 vCPUs {med[2]} ms: "
+          f"{ratio:.2f}x faster (target >= {TARGET_PLUG_RATIO}x: {verdict})")
+    if alone_ms and split_cyc:
+        print(f"    same 2-vCPU boot, CPU 0 alone (memmap_init_cpus=0): plug {alone_ms} ms "
+              f"({alone_ms / med[2]:.2f}x the split plug's), memmap init {alone_cyc} against "
+              f"{split_cyc} Mcycles ({alone_cyc / split_cyc:.2f}x)")
 
 
 ALLOC_CPUS = (1, 2, 4)
@@ -152,7 +270,20 @@ def alloc_verdicts(med):
 
 def main(argv):
     gib = int(argv[1]) if len(argv) > 1 else GIB
-    iso = memlab.make_iso(memlab.build_kernel(), "")
+    kernel = memlab.build_kernel()
+    iso = memlab.make_iso(kernel, "")
+    if os.environ.get("SMP_BENCH_ONLY") == "plug":
+        print(f"memlab SMP benchmarks, the plug only (multi-threaded TCG, {os.cpu_count()} host "
+              f"CPUs), {REPS} guests per vCPU count; medians +- half the range\n", flush=True)
+        try:
+            rows, med, alone = plug_bench(memlab.make_iso(kernel, PLUG_CMDLINE))
+        except (memlab.MachineError, memlab.HarnessError, AttributeError) as e:
+            print(f"\nsmp_bench: {type(e).__name__}: {e}", file=sys.stderr)
+            return 1
+        bench_csv.figures("smp-plug-qemu", rows)
+        print("\nSMP targets, this run (multi-threaded TCG; medians of the guests):")
+        plug_verdict(med, alone)
+        return 0
     runs = {n: [] for n in VCPUS}
     print(f"memlab SMP benchmarks (multi-threaded TCG, {os.cpu_count()} host CPUs), "
           f"{REPS} boots per vCPU count; medians +- half the range\n", flush=True)
@@ -161,6 +292,7 @@ def main(argv):
             for n in VCPUS:
                 runs[n].append(boot_once(gib, n, iso))
             print(f"round {r + 1} of {REPS} done", flush=True)
+        plug_rows, plug_med, plug_alone = plug_bench(memlab.make_iso(kernel, PLUG_CMDLINE))
         alloc_rows, alloc_med = alloc_bench(iso)
     except (memlab.MachineError, memlab.HarnessError, AttributeError) as e:
         print(f"\nsmp_bench: {type(e).__name__}: {e}", file=sys.stderr)
@@ -176,15 +308,14 @@ def main(argv):
               f"{done[0]} ms +-{done[1]:.1f}%"
               + (f" (sections by CPU, each boot: {shares})" if shares else ""), flush=True)
         rows.append((f"{gib} GiB deferred init", f"{n} vCPU", done[0], round(done[1], 1), "ms"))
-    bench_csv.figures("smp-qemu", rows + alloc_rows)
+    bench_csv.figures("smp-qemu", rows + plug_rows + alloc_rows)
     ratio = med[1] / med[2] if med[2] else 0.0
     verdict = "met" if ratio >= TARGET_RATIO else \
         f"NOT met, missed by {TARGET_RATIO / ratio:.2f}x" if ratio else "NOT met"
     print(f"\nSMP targets, this run (multi-threaded TCG; medians of the boots):")
     print(f"  {gib} GiB deferred init: 1 vCPU {med[1]} ms, 2 vCPUs {med[2]} ms: {ratio:.2f}x "
           f"faster (target >= {TARGET_RATIO}x: {verdict})")
-    print("  virtio-mem plug of 256 GiB with 1 vs 2 vCPUs: not measured (the memmap of "
-          "hot-added memory is still initialised on one CPU)")
+    plug_verdict(plug_med, plug_alone)
     alloc_verdicts(alloc_med)
     return 0
 

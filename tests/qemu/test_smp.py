@@ -274,3 +274,34 @@ def test_smp_cpus_alloc_pcp_and_zone_lock(boot):
     assert "4 online" in m.run("cpus alloc pcp 5 10")
     assert "usage" in m.run("cpus alloc slow 2 10").lower()
     assert "online (idle)" in m.run("cpus")
+
+
+TCG_NO_X2APIC = "TCG doesn't support requested feature: CPUID.01H:ECX.x2apic"
+
+
+def test_smp_x2apic_requested_under_tcg(boot):
+    """-smp 4 -cpu max,+x2apic under multi-threaded TCG.  QEMU 7.2's TCG
+    has no x2APIC: it warns on its stderr and leaves CPUID.01H:ECX bit 21
+    clear, so the firmware hands over in xAPIC mode and every CPU runs in
+    it (memlab uses x2APIC only when the firmware handed over in it, and
+    an AP only when its CPUID has the bit).  A QEMU whose TCG has x2APIC
+    (8.1 on) sets the bit: /proc/cpuinfo's flags then list it, and the
+    mode is the one SeaBIOS handed over (xAPIC: it switches only for APIC
+    ids above 254).  Either way all four CPUs are online, each in the boot
+    CPU's mode, and a `stress` run from the four passes."""
+    from test_stress import check_report
+    m = boot(extra=["-smp", "4"], cpu="max,+x2apic")
+    qemu_err = open(m.qemu_log, errors="replace").read()
+    flags = re.search(r"^flags\t\t:(.*)$", m.run("cat /proc/cpuinfo"), re.M)
+    assert flags, "no flags line in /proc/cpuinfo"
+    out = check_all_online(m, 4)
+    modes = re.findall(r"^ +\d+ +\d+ +\S+ +online \((?:main loop|idle)\) +(x2APIC|xAPIC)", out, re.M)
+    assert len(modes) == 4, out
+    if TCG_NO_X2APIC in qemu_err:
+        assert "x2apic" not in flags.group(1).split(), flags.group(0)
+        assert modes == ["xAPIC"] * 4, out
+        assert re.search(r"smp: 4 of 4 CPUs online \(xAPIC\)", m.boot_log), m.boot_log
+    else:
+        assert "x2apic" in flags.group(1).split(), (flags.group(0), qemu_err)
+        assert len(set(modes)) == 1, out
+    check_report(m.run("stress -n 1000", timeout=600 * memlab.SCALE), 4)

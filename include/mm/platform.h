@@ -16,7 +16,8 @@
  * The locks are real (ticket spinlocks; mm/ is never called from
  * interrupt handlers); in the kernel only CPU 0 runs mm's operations; the
  * other CPUs allocate and free in `stress` (shell/cmd_stress.c), initialise
- * deferred sections (mm/deferred_init.c) and drain their own pcp lists
+ * deferred sections (mm/deferred_init.c) and parts of an onlined block's
+ * memmap (mm/memmap_cpus.c), and drain their own pcp lists
  * (mm_run_on_cpu()); the host tests run it on several
  * (tests/host/test_tsan_mm.c).
  * docs/architecture.md tells the whole lock story.
@@ -147,7 +148,7 @@ void mm_direct_map_remove(phys_addr_t start, u64 size);
  * mm_this_cpu() - the number of the CPU running the caller, the index of
  * its per-CPU data (the pcp lists of mmzone.h), below MM_NR_CPUS.  Kernel:
  * from the GS per-CPU area (arch/x86_64/mm_platform.c); the APs run mm
- * in `stress`, deferred init's work items and drains.  Host: the calling thread's CPU number (0 unless a test
+ * in `stress`, deferred init's and memmap_cpus' work items and drains.  Host: the calling thread's CPU number (0 unless a test
  * sets it), so host tests run mm on several CPUs.  Context: (any).
  */
 unsigned mm_this_cpu(void);

@@ -93,6 +93,7 @@ struct hp_pending {
 	u64 nr;		/* [n] section number */
 	int zone;	/* [n] enum zone_type of its block */
 	bool ready;	/* [n] its online finished: claimable (deferred_init_hotplug_publish()) */
+	online_page_callback_t online_cb;	/* [n] the online callback at its online: the hand-over's */
 };
 static struct hp_pending hp_pending[HP_PENDING_MAX];	/* [n] the first nr_hp_pending used */
 static unsigned nr_hp_pending;	/* [n] */
@@ -250,7 +251,8 @@ static bool hp_unready(u64 nr)
 	return i >= 0 && !hp_pending[i].ready;
 }
 
-/* The zone (enum zone_type) of pending hot-added section nr, or -1. */
+/* The zone (enum zone_type) of pending hot-added section nr, or -1.
+ * Context: mem_resize_lock, or a snapshot for the views. */
 static int hp_zone_of(u64 nr)
 {
 	int i = hp_find(nr);
@@ -443,7 +445,8 @@ int deferred_init_hotplug_zone(u64 pfn)
 /* ---- hot-added sections ---------------------------------------------------- */
 
 /* The zone of claimed hot-added section nr (its entry stays while the claim
- * is held: only hotplug_handover_locked() removes it).  Context: no lock. */
+ * is held: only hotplug_handover_locked() removes it).  Context: no lock
+ * held, holding the claim on nr. */
 static struct zone *hp_zone_claimed(u64 nr)
 {
 	struct zone *zone;
@@ -476,27 +479,39 @@ static u64 hotplug_memmap_init(u64 nr, struct zone *zone)
 /*
  * hotplug_handover_locked() - the rest of the eager online for claimed
  * section nr, whose struct pages are written: the zone's memmap counter,
- * pfn_valid() on, the pages to the buddy (generic_online_pages(), as the
- * eager online's callback), the table entry dropped.  Returns the pages
- * freed.  Context: mem_resize_lock held (zone->lock inside).
+ * pfn_valid() on, the pages to the buddy through the online callback the
+ * block was onlined under (generic_online_pages(), or virtio-mem's, which
+ * gives the plugged sub-blocks to the buddy and keeps the others
+ * PageOffline: its plan for the section has not changed since, see
+ * set_online_page_callback_deferrable()), the table entry dropped.
+ * Returns the pages given to the buddy: the section's pages but those the
+ * callback left PageOffline (counted, since other CPUs may change the
+ * zone's managed pages meanwhile).  Context: mem_resize_lock held
+ * (zone->lock inside).
  */
 static u64 hotplug_handover_locked(u64 nr, struct zone *zone)
 {
-	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
+	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1), freed = hi - lo;
 	int i = hp_find(nr);
+	online_page_callback_t cb = i >= 0 && hp_pending[i].online_cb ? hp_pending[i].online_cb :
+									generic_online_pages;
 
 	zone_online_memmap_add(zone, lo, hi);
 	sparse_set_deferred(nr, false);
-	generic_online_pages(lo, hi);
+	cb(lo, hi);
+	if (cb != generic_online_pages)
+		for (u64 pfn = lo; pfn < hi; pfn++)
+			freed -= PageOffline(pfn_to_page(pfn)) ? 1 : 0;
 	if (i >= 0) {
 		hp_pending[i] = hp_pending[nr_hp_pending - 1];
 		MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
 	}
-	return hi - lo;
+	return freed;
 }
 
 /* Contract in mm/internal.h. */
-bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone)
+bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
+				 online_page_callback_t online_cb)
 {
 	u64 nr = pfn_to_section_nr(start_pfn);
 	struct mem_section *ms = __nr_to_section(nr);
@@ -512,7 +527,7 @@ bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone)
 		mem_resize_unlock();
 		return false;
 	}
-	hp_pending[nr_hp_pending] = (struct hp_pending){ nr, zone->idx, false };
+	hp_pending[nr_hp_pending] = (struct hp_pending){ nr, zone->idx, false, online_cb };
 	MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending + 1);
 	nr_hp_unready++;
 	sparse_set_deferred(nr, true);
@@ -599,7 +614,10 @@ static void init_claimed(u64 nr, const char *why)
 		sparse_set_deferred(nr, false);
 		freed = boot_handover_window(lo, hi, born_free);
 	}
-	MM_BUG_ON(freed != waiting, "section %llu: %llu pages handed over, %llu counted as pending",
+	/* a hot-added section counts all its pages as pending; an online
+	 * callback such as virtio-mem's keeps some of them PageOffline */
+	MM_BUG_ON(hot_zone ? freed > waiting : freed != waiting,
+		  "section %llu: %llu pages handed over, %llu counted as pending",
 		  (unsigned long long)nr, (unsigned long long)freed, (unsigned long long)waiting);
 	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] - 1);
 	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] -

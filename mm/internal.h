@@ -93,11 +93,14 @@ void sparse_remove_present(u64 start_pfn, u64 end_pfn);
  * eager online would.  False (nothing changed: the caller onlines eagerly)
  * unless deferred_init_hotplug_enabled(), the block is one whole present
  * hot-added section without memmap_on_memory and page_poison is off.
- * The caller asks only when the online callback is generic_online_pages()
- * (virtio-mem's decides per sub-block at online time).  Context: (main),
- * mem_hotplug_lock held.
+ * online_cb is the online callback the hand-over calls (the eager
+ * online's): the caller asks only when it is generic_online_pages() or
+ * was set with set_online_page_callback_deferrable() (virtio-mem's, whose
+ * plan for a pending section stays until the section is initialised).
+ * Context: (main), mem_hotplug_lock held.
  */
-bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone);
+bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
+				 online_page_callback_t online_cb);
 
 /*
  * deferred_init_hotplug_publish() - the end of the online of the block at

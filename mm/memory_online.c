@@ -28,6 +28,7 @@
 #define OFFLINE_MIGRATE_TRIES	5
 
 static online_page_callback_t online_page_callback = generic_online_pages;	/* [m] */
+static bool online_page_deferrable = true;	/* [m] the callback may run at a pending section's hand-over */
 
 /* ---- spans --------------------------------------------------------------- */
 
@@ -306,7 +307,18 @@ int set_online_page_callback(online_page_callback_t cb)
 	if (!cb || online_page_callback != generic_online_pages)
 		return -EINVAL;
 	online_page_callback = cb;
+	online_page_deferrable = false;
 	return 0;
+}
+
+/* Contract in memory_hotplug.h. */
+int set_online_page_callback_deferrable(online_page_callback_t cb)
+{
+	int err = set_online_page_callback(cb);
+
+	if (!err)
+		online_page_deferrable = true;
+	return err;
 }
 
 int restore_online_page_callback(online_page_callback_t cb)
@@ -314,6 +326,7 @@ int restore_online_page_callback(online_page_callback_t cb)
 	if (!cb || online_page_callback != cb)
 		return -EINVAL;
 	online_page_callback = generic_online_pages;
+	online_page_deferrable = true;
 	return 0;
 }
 
@@ -360,8 +373,8 @@ static int block_online_locked(struct memory_block *mem, enum mmop online_type)
 	was_populated = populated_zone(zone);
 	move_spans_to_zone(zone, start_pfn, nr_pages);
 	/* lazy (deferred_init_hotplug=1): the memmap and the hand-over later */
-	if (nr_vmemmap || online_page_callback != generic_online_pages ||
-	    !deferred_init_hotplug_defer(start_pfn, nr_pages, zone)) {
+	if (nr_vmemmap || !online_page_deferrable ||
+	    !deferred_init_hotplug_defer(start_pfn, nr_pages, zone, online_page_callback)) {
 		init_block_memmap(zone, start_pfn, nr_pages, nr_vmemmap);
 		mem_resize_lock();
 		zone_online_memmap_add(zone, start_pfn, start_pfn + nr_pages);	/* memmap is initialised */

@@ -258,6 +258,12 @@ extern u32 vmem_inject_count;
 /*
  * vmem_online_page() - the online_page_callback: pages of a virtio-mem
  * memory block go to the buddy only where their sub-block is plugged.
+ * Set deferrable (set_online_page_callback_deferrable()): with
+ * deferred_init_hotplug on it runs at a pending section's hand-over, on
+ * any CPU with mem_resize_lock held, and only reads the device slots and
+ * the block's bits, which do not change while the section is pending
+ * (virtio_mem_plug.c initialises it before a plug or unplug in it).
+ * Context: (main) at an eager online, (any CPU) at a hand-over.
  */
 void vmem_online_page(u64 start_pfn, u64 end_pfn);
 

@@ -17,6 +17,13 @@
  *     (fake_online_pages); unplugging one takes its pages with
  *     alloc_contig_range_explain() (movable pages migrate away) and
  *     fake-offlines them (fake_offline_pages) before the UNPLUG request.
+ *   - with deferred_init_hotplug on, a block is online before its memmap
+ *     is written (mm/deferred_init.c): the callback then runs at each
+ *     section's hand-over, maybe on another CPU, and reads the bitmap
+ *     there.  So a block's bits never change while its memmap is pending:
+ *     before a plug or an unplug in an online block, its pending section
+ *     is initialised (deferred_init_pfn_range(), on demand), under the
+ *     plan of the bits as they are.
  *
  * Each memory block is onlined before the next one is added: the next
  * block's memmap then comes from memory already plugged, so a 2 GiB guest
@@ -32,6 +39,7 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <mm/contig_alloc.h>
+#include <mm/deferred_init.h>
 #include <mm/gfp.h>
 #include <mm/mmzone.h>
 #include <mm/page.h>
@@ -91,6 +99,10 @@ static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	unsigned usable = mb_usable_sbs(vm, i);
 	int err = 0;
+
+	if (vmem_mb_online(vm, i))	/* a pending memmap goes under the old bits */
+		deferred_init_pfn_range(PHYS_PFN(vmem_mb_addr(vm, i)),
+					PHYS_PFN(vmem_mb_addr(vm, i + 1)));
 
 	for (unsigned sb = 0; sb < usable && *want;) {
 		if (vmem_sb_plugged(vm, i, sb)) {
@@ -374,6 +386,10 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 {
 	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
 	int err = 0;
+
+	/* a pending memmap goes under the old bits (the whole block's
+	 * offline below, and alloc_contig_range, would do it too) */
+	deferred_init_pfn_range(PHYS_PFN(vmem_mb_addr(vm, i)), PHYS_PFN(vmem_mb_addr(vm, i + 1)));
 
 	if (vmem_mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb) {
 		err = vmem_unplug_whole_mb(vm, i, want);

@@ -489,6 +489,20 @@ int set_online_page_callback(online_page_callback_t cb);
 int restore_online_page_callback(online_page_callback_t cb);
 
 /*
+ * set_online_page_callback_deferrable() - set_online_page_callback() for a
+ * callback that may also run later: with deferred_init_hotplug on, a block
+ * is then onlined with its memmap pending as under the default callback,
+ * and cb runs at each section's hand-over (mm/deferred_init.c), on any
+ * CPU, with mem_resize_lock held (it may only read its own state and call
+ * generic_online_pages() / online_pages_keep_offline()).  The driver
+ * promises that what cb decides for a pending section does not change
+ * until the section is initialised: before it changes its plan there
+ * (virtio-mem's plug or unplug of a sub-block) it calls
+ * deferred_init_pfn_range() on the range.  Context: (main).
+ */
+int set_online_page_callback_deferrable(online_page_callback_t cb);
+
+/*
  * generic_online_pages() - the default online_page_callback: [start_pfn,
  * end_pfn) (half-open, inside one zone, memmap initialised, refcount 1 or
  * PageOffline) goes to its zone's buddy in the largest aligned chunks,

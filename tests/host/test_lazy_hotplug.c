@@ -306,6 +306,181 @@ HTEST(lazy_hotplug_random_plugs_equal_eager)
 	lh_restore();
 }
 
+/* ---- virtio-mem's online callback: only plugged sub-blocks to the buddy ------- */
+
+/*
+ * A model of the virtio-mem driver's part (drivers/virtio/virtio_mem_plug.c):
+ * per block of the window a bitmap of 32 sub-blocks of 4 MiB; the online
+ * callback, set deferrable, gives plugged runs to the buddy and keeps the
+ * others PageOffline; a plug into an online block initialises a pending
+ * section first, then fake-onlines the sub-block; an unplug initialises
+ * it first too, takes the sub-block with alloc_contig_range (frozen) and
+ * fake-offlines it.  The driver itself runs against its fake device in
+ * suite virtio; here the mm side is compared eager against lazy.
+ */
+#define VM_SB_PER_MB	32u
+#define VM_SB_PAGES	(BLOCK_PAGES / VM_SB_PER_MB)
+
+static u32 vm_plugged[LH_BLOCKS];	/* bit sb of block BASE_BLOCK + i */
+
+static bool vm_sb_plugged(u64 pfn)
+{
+	u64 b = pfn / BLOCK_PAGES - BASE_BLOCK;
+
+	return (vm_plugged[b] >> ((pfn % BLOCK_PAGES) / VM_SB_PAGES)) & 1;
+}
+
+/* The model's online callback: runs of sub-blocks in the same state. */
+static void vm_online_page(u64 start_pfn, u64 end_pfn)
+{
+	for (u64 pfn = start_pfn; pfn < end_pfn;) {
+		bool plugged = vm_sb_plugged(pfn);
+		u64 next = pfn + VM_SB_PAGES;
+
+		while (next < end_pfn && vm_sb_plugged(next) == plugged)
+			next += VM_SB_PAGES;
+		if (plugged)
+			generic_online_pages(pfn, next);
+		else
+			online_pages_keep_offline(pfn, next);
+		pfn = next;
+	}
+}
+
+enum vm_op { VM_ONLINE, VM_STEP, VM_GROW, VM_PLUG, VM_UNPLUG };
+
+struct vm_event { enum vm_op op; unsigned block; unsigned arg; };
+
+struct vm_plan {
+	unsigned first, nr;		/* blocks [first, first + nr) of the window */
+	u32 bits[LH_BLOCKS];		/* the bitmap of each block at its online */
+	struct vm_event ev[256];
+	unsigned nr_ev;
+};
+
+/* A random plan: one range of blocks, random bitmaps (runs of plugged and
+ * unplugged sub-blocks, at least one plugged), random plugs and unplugs
+ * (before and after each section's init), steps and grows.  No
+ * allocations: they would take different pages in the two runs, and an
+ * unplug of a page in use fails (test_lazy_hotplug_allocate_* allocates). */
+static void vm_make_plan(struct vm_plan *p, unsigned seed)
+{
+	u32 bits[LH_BLOCKS];
+	unsigned nr_online = 0;
+
+	srand(seed);
+	memset(p, 0, sizeof(*p));
+	p->nr = 2 + (unsigned)rand() % 8;
+	p->first = (unsigned)rand() % (LH_BLOCKS - p->nr + 1);
+	for (unsigned i = p->first; i < p->first + p->nr; i++) {
+		u32 b = 0;
+
+		if (rand() % 4 == 0) {
+			b = ~0u;	/* fully plugged, as a big plug adds them */
+		} else {
+			for (unsigned sb = 0; sb < VM_SB_PER_MB;) {
+				unsigned run = 1 + (unsigned)rand() % 8;
+				bool on = rand() % 2;
+
+				for (; run-- && sb < VM_SB_PER_MB; sb++)
+					b |= on ? 1u << sb : 0;
+			}
+			b |= 1u << ((unsigned)rand() % VM_SB_PER_MB);
+		}
+		p->bits[i] = bits[i] = b;
+	}
+	for (unsigned i = p->first; i < p->first + p->nr; i++) {
+		p->ev[p->nr_ev++] = (struct vm_event){ VM_ONLINE, i, (unsigned)rand() % 3 ?
+						       MMOP_ONLINE : MMOP_ONLINE_MOVABLE };
+		nr_online++;
+		if (rand() % 3 == 0)
+			p->ev[p->nr_ev++] = (struct vm_event){ VM_STEP, 0, 1 + (unsigned)rand() % 2 };
+	}
+	for (unsigned k = 0; k < 40 && p->nr_ev < 250; k++) {
+		unsigned i = p->first + (unsigned)rand() % p->nr, sb = (unsigned)rand() % VM_SB_PER_MB;
+		int r = rand() % 5;
+
+		if (r == 0)
+			p->ev[p->nr_ev++] = (struct vm_event){ VM_STEP, 0, 1 };
+		else if (r == 1)
+			p->ev[p->nr_ev++] = (struct vm_event){ VM_GROW, 0, rand() % 2 ? ZONE_NORMAL : ZONE_MOVABLE };
+		else if (!((bits[i] >> sb) & 1) && r <= 3)
+			p->ev[p->nr_ev++] = (struct vm_event){ VM_PLUG, i, sb }, bits[i] |= 1u << sb;
+		else if ((bits[i] >> sb) & 1 && (bits[i] & ~(1u << sb)))	/* one stays plugged */
+			p->ev[p->nr_ev++] = (struct vm_event){ VM_UNPLUG, i, sb }, bits[i] &= ~(1u << sb);
+	}
+}
+
+/* Over all lazy runs: plugs and unplugs that met a pending section. */
+static u64 vm_pending_plugs, vm_pending_unplugs;
+
+/* Run plan p, lazy or eager; the snapshot after completion. */
+static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
+{
+	lh_boot(lazy);
+	memset(vm_plugged, 0, sizeof(vm_plugged));
+	CHECK_EQ(set_online_page_callback_deferrable(vm_online_page), 0);
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE + (u64)p->first * MEMORY_BLOCK_SIZE,
+			    p->nr * MEMORY_BLOCK_SIZE, -1, MHP_NONE), 0);
+	for (unsigned e = 0; e < p->nr_ev; e++) {
+		const struct vm_event *ev = &p->ev[e];
+		bool on_block = ev->op == VM_ONLINE || ev->op == VM_PLUG || ev->op == VM_UNPLUG;
+		struct memory_block *mem = on_block ? block(BASE_BLOCK + ev->block) : NULL;
+		u64 mb = mem ? memory_block_start_pfn(mem) : 0, sb = mb + (u64)ev->arg * VM_SB_PAGES;
+		struct contig_alloc_report rep;
+
+		switch (ev->op) {
+		case VM_ONLINE: {
+			unsigned long total = totalram_pages();
+
+			vm_plugged[ev->block] = p->bits[ev->block];
+			CHECK_EQ(memory_block_online(mem, (enum mmop)ev->arg), 0);
+			CHECK_EQ(pfn_pending(mb), lazy);
+			CHECK_EQ(totalram_pages(), lazy ? total :
+				 total + __builtin_popcount(p->bits[ev->block]) * VM_SB_PAGES);
+			break;
+		}
+		case VM_STEP:
+			deferred_init_step(ev->arg);
+			break;
+		case VM_GROW:
+			deferred_grow_zone(zone_of(0, (enum zone_type)ev->arg), 0);
+			break;
+		case VM_PLUG:
+			if (lazy && pfn_pending(mb))
+				vm_pending_plugs++;
+			deferred_init_pfn_range(mb, mb + BLOCK_PAGES);	/* the driver's order */
+			vm_plugged[ev->block] |= 1u << ev->arg;
+			fake_online_pages(sb, sb + VM_SB_PAGES);
+			break;
+		case VM_UNPLUG:
+			if (lazy && pfn_pending(mb))
+				vm_pending_unplugs++;
+			deferred_init_pfn_range(mb, mb + BLOCK_PAGES);
+			if (alloc_contig_range_explain(sb, sb + VM_SB_PAGES, MIGRATE_MOVABLE, __GFP_NOWARN,
+						       true, &rep))
+				break;	/* in use (the eager run fails the same way) */
+			fake_offline_pages(sb, sb + VM_SB_PAGES);
+			vm_plugged[ev->block] &= ~(1u << ev->arg);
+			break;
+		}
+		hotplug_check_invariants();
+	}
+	if (lazy)
+		lh_left += deferred_init_pending_sections();
+	deferred_init_finish();
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	setup_per_zone_wmarks();
+	hotplug_check_invariants();
+	/* every sub-block as its bit says: PageOffline exactly where unplugged */
+	for (unsigned i = p->first; i < p->first + p->nr; i++)
+		for (u64 pfn = (BASE_BLOCK + i) * BLOCK_PAGES; pfn < (BASE_BLOCK + i + 1) * BLOCK_PAGES;
+		     pfn += VM_SB_PAGES / 4)
+			CHECK_EQ(PageOffline(pfn_to_page(pfn)), !vm_sb_plugged(pfn));
+	lh_take(s);
+	CHECK_EQ(restore_online_page_callback(vm_online_page), 0);
+}
+
 /* ---- allocation, removal, and when it stays eager ---------------------------- */
 
 /*
@@ -392,5 +567,30 @@ HTEST(lazy_hotplug_stays_eager_when_it_must)
 	mech_set(MECH_DEFERRED_INIT, DESIGN_OLD);
 	CHECK_EQ(deferred_init_pending_sections(), 0);
 	hotplug_check_invariants();
+	lh_restore();
+}
+
+/*
+ * The virtio-mem model on random bitmaps and random plugs and unplugs,
+ * eager against lazy: after completion every struct page (PageOffline
+ * exactly in the unplugged sub-blocks), section, zone counter and free
+ * list the same.  Plugs and unplugs meet pending sections on some seeds.
+ */
+HTEST(lazy_hotplug_virtio_mem_random_plugs_equal_eager)
+{
+	static struct vm_plan plan;
+
+	vm_pending_plugs = vm_pending_unplugs = 0;
+	for (unsigned seed = 1; seed <= 16; seed++) {
+		struct lh_snap eager, lazy;
+
+		vm_make_plan(&plan, seed);
+		vm_run(&plan, false, &eager);
+		vm_run(&plan, true, &lazy);
+		CHECK_EQ(lh_compare(&eager, &lazy), 0);
+		lh_put(&eager);
+		lh_put(&lazy);
+	}
+	CHECK(vm_pending_plugs > 0 && vm_pending_unplugs > 0);
 	lh_restore();
 }

@@ -100,10 +100,6 @@ static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 	unsigned usable = mb_usable_sbs(vm, i);
 	int err = 0;
 
-	if (vmem_mb_online(vm, i))	/* a pending memmap goes under the old bits */
-		deferred_init_pfn_range(PHYS_PFN(vmem_mb_addr(vm, i)),
-					PHYS_PFN(vmem_mb_addr(vm, i + 1)));
-
 	for (unsigned sb = 0; sb < usable && *want;) {
 		if (vmem_sb_plugged(vm, i, sb)) {
 			sb++;
@@ -113,6 +109,9 @@ static int vmem_plug_in_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 
 		while (sb + n < usable && !vmem_sb_plugged(vm, i, sb + n) && n < *want)
 			n++;
+		if (vmem_mb_online(vm, i))	/* a pending memmap goes under the old bits */
+			deferred_init_pfn_range(PHYS_PFN(vmem_mb_addr(vm, i)),
+						PHYS_PFN(vmem_mb_addr(vm, i + 1)));
 		err = vmem_plug_unplug(vm, true, vmem_sb_addr(vm, i, sb), n);
 		if (err)
 			break;
@@ -387,10 +386,6 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
 	int err = 0;
 
-	/* a pending memmap goes under the old bits (the whole block's
-	 * offline below, and alloc_contig_range, would do it too) */
-	deferred_init_pfn_range(PHYS_PFN(vmem_mb_addr(vm, i)), PHYS_PFN(vmem_mb_addr(vm, i + 1)));
-
 	if (vmem_mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb) {
 		err = vmem_unplug_whole_mb(vm, i, want);
 		if (err <= 0)
@@ -403,6 +398,9 @@ static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		u64 pfn = PHYS_PFN(vmem_sb_addr(vm, i, (unsigned)sb));
 		struct contig_alloc_report rep;
 
+		/* a pending memmap goes under the old bits (alloc_contig_range
+		 * would do it too, and the whole block's offline above) */
+		deferred_init_pfn_range(PHYS_PFN(vmem_mb_addr(vm, i)), PHYS_PFN(vmem_mb_addr(vm, i + 1)));
 		err = alloc_contig_range_explain(pfn, pfn + sb_pages, MIGRATE_MOVABLE, __GFP_NOWARN,
 						 true, &rep);
 

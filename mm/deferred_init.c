@@ -98,7 +98,7 @@ struct hp_pending {
 static struct hp_pending hp_pending[HP_PENDING_MAX];	/* [n] the first nr_hp_pending used */
 static unsigned nr_hp_pending;	/* [n] */
 static unsigned nr_hp_unready;	/* [n] entries not ready yet: pending, not claimable */
-static bool hotplug_lazy;	/* [m] deferred_init_hotplug=: off by default */
+static bool hotplug_lazy = true;	/* [m] deferred_init_hotplug=: on by default */
 static void (*hotplug_kick)(void);	/* [c] deferred_init_set_kick(): the background work */
 
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
@@ -156,13 +156,19 @@ KERNEL_PARAM(deferred_init_early,
 
 KERNEL_PARAM(deferred_init_hotplug,
 	.name = "deferred_init_hotplug", .type = PARAM_BOOL, .value = &hotplug_lazy,
-	.max = 1, .def = 0,
+	.max = 1, .def = 1,
 	.help = "with deferred_init (mech 5) new: online hot-added blocks at once, their memmap after (0: eager)");
 
 /* Contract in include/mm/deferred_init.h. */
 bool deferred_init_hotplug_enabled(void)
 {
 	return hotplug_lazy && mech_design(MECH_DEFERRED_INIT) == DESIGN_NEW;
+}
+
+/* Contract in include/mm/deferred_init.h. */
+bool deferred_init_hotplug_get(void)
+{
+	return hotplug_lazy;
 }
 
 /* Contract in include/mm/deferred_init.h. */
@@ -921,12 +927,13 @@ static void dump_by_cpu(struct printer *p)
 				  (unsigned long long)(cycles[cpu] / MAX(by_cpu[cpu], 1ULL)));
 }
 
-/* deferred_init_hotplug=: the line of hot-added memory, when it is on or did work. */
+/* deferred_init_hotplug=: the line of hot-added memory, once it did work
+ * or when the knob is off (not the default). */
 static void dump_hotplug(struct printer *p)
 {
 	const struct deferred_init_stats *s = &deferred_init_stats;
 
-	if (!hotplug_lazy && !s->hotplug_sections)
+	if (hotplug_lazy && !s->hotplug_sections)
 		return;
 	pr_printf(p, "  hot-added: deferred_init_hotplug=%d%s: %llu sections onlined with their memmap pending, %u pending now\n",
 		  hotplug_lazy ? 1 : 0, deferred_init_hotplug_enabled() ? "" : " (inactive: mechanism 5 is old)",

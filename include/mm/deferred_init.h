@@ -202,11 +202,13 @@ u64 deferred_init_pending_sections(void);
 
 /*
  * deferred_init_hotplug_enabled() - are hot-added blocks onlined with
- * their memmap pending?  deferred_init_hotplug=1 (off by default) and
- * mechanism 5's design new.  deferred_init_hotplug_set() writes the knob.
+ * their memmap pending?  deferred_init_hotplug=1 (the default) and
+ * mechanism 5's design new.  deferred_init_hotplug_get() reads the knob
+ * alone, deferred_init_hotplug_set() writes it.
  * Context: (main).
  */
 bool deferred_init_hotplug_enabled(void);
+bool deferred_init_hotplug_get(void);
 void deferred_init_hotplug_set(bool on);
 
 /*

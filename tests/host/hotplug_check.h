@@ -40,6 +40,7 @@
 #define HOST_HOTPLUG_CHECK_H
 
 #include <mm/memory_hotplug.h>
+#include <mm/deferred_init.h>
 
 void hotplug_check_invariants(void);
 
@@ -76,6 +77,10 @@ static inline void hotplug_knobs_default(void)
 	memhp_set_default_online_type(MMOP_OFFLINE);
 	memhp_set_inject_going_online_error(0);
 	memhp_set_inject_going_offline_error(0);
+	/* the kernel's default is lazy (deferred_init_hotplug=1); the host
+	 * suites of other mechanisms check the eager online's pages right
+	 * after it, and test_lazy_hotplug.c turns it on for its own */
+	deferred_init_hotplug_set(false);
 }
 
 /*

@@ -476,6 +476,9 @@ def test_128g_dimm_into_2g_guest(boot):
     base = meminfo(m)["MemTotal"]
     t = plug(m, "big", 128 * GiB, timeout=600)
     print(f"128 GiB DIMM: added and online in {t:.1f} s")
+    # online at once, the memmap written after (deferred_init_hotplug=1):
+    # MemTotal is final once nothing is pending
+    m.run("meminit finish", timeout=600 * SCALE)
     total = meminfo(m)["MemTotal"]
     assert total == base + 128 * GiB // 1024, (total, base)
     assert memory_devices(m)["big"]["size"] == 128 * GiB

@@ -1,5 +1,5 @@
-"""deferred_init_hotplug=1: a DIMM's blocks online before their memmap is
-written (docs/deferred-init.md, "Hot-added memory").  With the background
+"""deferred_init_hotplug=1 (the default): DIMM and virtio-mem blocks online
+before their memmap is written (docs/deferred-init.md, "Hot-added memory").  With the background
 work held, the pending sections stay until an allocation grows the zone
 or `meminit finish`; with it on, they go by themselves.  Then device_del
 gives every counter back."""
@@ -9,6 +9,8 @@ import time
 
 from memlab import SCALE
 from hotplug import GiB, sh, settle, meminfo, set_auto_online, plug, unplug, memory_devices
+
+MiB = 1 << 20
 
 
 def boot_lazy(boot, cmdline):
@@ -95,3 +97,68 @@ def test_dimm_memmap_on_four_cpus_then_eject(boot):
     unplug(m, "d1", timeout=120 * SCALE)
     assert meminfo(m)["MemTotal"] == base["MemTotal"]
     assert memory_devices(m) == {}
+
+
+VMEM_ROUND = r"virtio-mem 01:00\.0: (?:un)?plugged \d+ -> {} MiB \(requested {} MiB\)"
+
+
+def vmem_resize(m, size, timeout=120 * SCALE):
+    """qom-set requested-size and wait for the driver's round line (every
+    block of the round online or removed, pending memmaps or not)."""
+    start = len(m.output)
+    m.qmp().cmd("qom-set", path="vmem1", property="requested-size", value=size)
+    rx = re.compile(VMEM_ROUND.format(size >> 20, size >> 20))
+    deadline = time.monotonic() + timeout
+    while not rx.search(m.output[start:]):
+        assert time.monotonic() < deadline, sh(m, "virtio-mem")
+        time.sleep(0.2)
+    settle(m)
+
+
+def vmem_plugged(m):
+    """The driver's plugged MiB and the device's, from `virtio-mem`."""
+    p = re.search(r"plugged:\s+(\d+) MiB \(device: (\d+) MiB\)", sh(m, "virtio-mem"))
+    assert p
+    return int(p.group(1)), int(p.group(2))
+
+
+def test_virtio_mem_online_at_once_plug_unplug_while_pending(boot):
+    """virtio-mem onlines lazily too: its blocks are online with the
+    memmap pending, MemTotal grows as sections are initialised (here only
+    on demand: the memmap of each new block is allocated in ZONE_NORMAL,
+    which holds only plugged memory, so the zone grows by a section when
+    that allocation finds it empty); a plug into a pending block
+    initialises it first (under the old bits), an unplug of pending blocks
+    too; the end is exact."""
+    m = boot(cmdline="deferred_init_background=0", mem="2G,maxmem=16G", settle=True,
+             extra=["-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
+                    "-object", "memory-backend-ram,id=hotmem0,size=8G,share=on,reserve=off",
+                    "-device", "virtio-mem-pci,id=vmem1,memdev=hotmem0,bus=port1,"
+                               "requested-size=0"])
+    m.qmp()
+    sh(m, "meminit finish")             # boot memory waits too: done first
+    base = meminfo(m)["MemTotal"]
+    block_kb = 128 * MiB // 1024
+    # 16 blocks, the last one without its top 2 MiB sub-block: online,
+    # most memmaps pending; each initialised one is a full block
+    vmem_resize(m, 2 * GiB - 2 * MiB)
+    done, left = pending_sections(m)
+    assert done == 16 and 14 <= left <= 16, (done, left)
+    assert meminfo(m)["MemTotal"] == base + (16 - left) * block_kb
+    # the missing sub-block: its pending block is initialised first (63
+    # sub-blocks to the buddy), then the sub-block is fake-onlined
+    vmem_resize(m, 2 * GiB)
+    assert pending_sections(m) == (16, left - 1)
+    left -= 1
+    assert meminfo(m)["MemTotal"] == base + (16 - left) * block_kb
+    # the top 8 blocks unplugged, pending ones initialised first, all removed
+    vmem_resize(m, 1 * GiB)
+    done, left = pending_sections(m)
+    assert done == 16 and left <= 8, (done, left)
+    assert meminfo(m)["MemTotal"] == base + (8 - left) * block_kb
+    out = sh(m, "meminit finish")
+    assert pending_sections(m) == (16, 0), out
+    assert meminfo(m)["MemTotal"] == base + 1 * GiB // 1024
+    vmem_resize(m, 0)
+    assert meminfo(m)["MemTotal"] == base
+    assert vmem_plugged(m) == (0, 0)

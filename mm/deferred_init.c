@@ -490,14 +490,15 @@ static u64 hotplug_memmap_init(u64 nr, struct zone *zone)
  * gives the plugged sub-blocks to the buddy and keeps the others
  * PageOffline: its plan for the section has not changed since, see
  * set_online_page_callback_deferrable()), the table entry dropped.
- * Returns the pages given to the buddy: the section's pages but those the
- * callback left PageOffline (counted, since other CPUs may change the
- * zone's managed pages meanwhile).  Context: mem_resize_lock held
- * (zone->lock inside).
+ * Returns the pages given to the buddy (this CPU's
+ * online_pages_freed_here() around the callback: other CPUs may change the
+ * zone's managed pages meanwhile); the section's other pages are
+ * PageOffline.  Context: mem_resize_lock held (zone->lock inside).
  */
 static u64 hotplug_handover_locked(u64 nr, struct zone *zone)
 {
-	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1), freed = hi - lo;
+	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
+	u64 freed0 = online_pages_freed_here();
 	int i = hp_find(nr);
 	online_page_callback_t cb = i >= 0 && hp_pending[i].online_cb ? hp_pending[i].online_cb :
 									generic_online_pages;
@@ -505,14 +506,11 @@ static u64 hotplug_handover_locked(u64 nr, struct zone *zone)
 	zone_online_memmap_add(zone, lo, hi);
 	sparse_set_deferred(nr, false);
 	cb(lo, hi);
-	if (cb != generic_online_pages)
-		for (u64 pfn = lo; pfn < hi; pfn++)
-			freed -= PageOffline(pfn_to_page(pfn)) ? 1 : 0;
 	if (i >= 0) {
 		hp_pending[i] = hp_pending[nr_hp_pending - 1];
 		MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
 	}
-	return freed;
+	return online_pages_freed_here() - freed0;
 }
 
 /* Contract in mm/internal.h. */

@@ -103,6 +103,14 @@ bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
 				 online_page_callback_t online_cb);
 
 /*
+ * online_pages_freed_here() - the pages generic_online_pages() gave to
+ * the buddy on this CPU so far: the difference around an online callback
+ * is what it freed (deferred init's hand-over counts a virtio-mem
+ * section's plugged pages so, other CPUs' onlines apart).  Context: any.
+ */
+u64 online_pages_freed_here(void);
+
+/*
  * deferred_init_hotplug_publish() - the end of the online of the block at
  * start_pfn that deferred_init_hotplug_defer() made pending: from now on
  * its section may be claimed (before, a worker on another CPU could hand

@@ -262,12 +262,24 @@ static void init_block_memmap(struct zone *zone, u64 start_pfn, u64 nr_pages, u6
 
 /* ---- handing pages to the buddy ------------------------------------------ */
 
+/* Pages generic_online_pages() gave to the buddy, per CPU: each entry
+ * written only by its CPU (deferred init's hand-over reads its own). */
+static u64 online_pages_freed[MM_NR_CPUS];	/* [c] per CPU, that CPU only */
+
 /* Contract in memory_hotplug.h. */
 void generic_online_pages(u64 start_pfn, u64 end_pfn)
 {
-	if (start_pfn < end_pfn)
+	if (start_pfn < end_pfn) {
 		free_pfn_range_to_buddy(page_zone(pfn_to_page(start_pfn)), start_pfn, end_pfn,
 					FREE_RANGE_NEW, NULL);
+		online_pages_freed[mm_this_cpu()] += end_pfn - start_pfn;
+	}
+}
+
+/* Contract in mm/internal.h. */
+u64 online_pages_freed_here(void)
+{
+	return online_pages_freed[mm_this_cpu()];
 }
 
 /* Contract in memory_hotplug.h. */

@@ -758,6 +758,7 @@ bench-run:
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/vmem_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/memhp_bench.py
+	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/lazyplug_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/pmem_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/boot_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/bigboot_bench.py

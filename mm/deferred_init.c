@@ -56,6 +56,7 @@
 #include <mm/deferred_init.h>
 #include <mm/memblock.h>
 #include <mm/mm_init.h>
+#include <mm/memmap_init.h>
 #include <mm/sparse.h>
 #include <mm/mechanisms.h>
 #include <mm/platform.h>
@@ -470,15 +471,22 @@ static struct zone *hp_zone_claimed(u64 nr)
 /*
  * hotplug_memmap_init() - the struct pages of claimed hot-added section nr,
  * as the eager online writes them (block_online_locked()'s
- * init_block_memmap(): memmap_init_range(), Movable pageblocks, every
- * page refcount 1).  Returns the pages written.  Context: no lock held,
- * holding the claim (nobody reads them: pfn_valid() is false).
+ * init_block_memmap(): memmap_init_range(), Movable pageblocks), but born
+ * free as the boot's pending sections are (init_claimed()): refcount 0,
+ * the state the hand-over's reset would leave, so that the hand-over only
+ * links the blocks; with page_poison=on (never deferred, checked again)
+ * refcount 1 as the eager online.  Returns the pages written.  Context:
+ * no lock held, holding the claim (nobody reads them: pfn_valid() is
+ * false).
  */
-static u64 hotplug_memmap_init(u64 nr, struct zone *zone)
+static u64 hotplug_memmap_init(u64 nr, struct zone *zone, bool born_free)
 {
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
 
-	memmap_init_range(lo, hi, zone->idx, zone->zone_pgdat->node_id, MIGRATE_MOVABLE);
+	if (born_free)
+		memmap_init_free_range(lo, hi, zone->idx, zone->zone_pgdat->node_id, MIGRATE_MOVABLE);
+	else
+		memmap_init_range(lo, hi, zone->idx, zone->zone_pgdat->node_id, MIGRATE_MOVABLE);
 	return hi - lo;
 }
 
@@ -495,7 +503,7 @@ static u64 hotplug_memmap_init(u64 nr, struct zone *zone)
  * zone's managed pages meanwhile); the section's other pages are
  * PageOffline.  Context: mem_resize_lock held (zone->lock inside).
  */
-static u64 hotplug_handover_locked(u64 nr, struct zone *zone)
+static u64 hotplug_handover_locked(u64 nr, struct zone *zone, bool born_free)
 {
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
 	u64 freed0 = online_pages_freed_here();
@@ -505,7 +513,9 @@ static u64 hotplug_handover_locked(u64 nr, struct zone *zone)
 
 	zone_online_memmap_add(zone, lo, hi);
 	sparse_set_deferred(nr, false);
+	online_pages_born_free(born_free);
 	cb(lo, hi);
+	online_pages_born_free(false);
 	if (i >= 0) {
 		hp_pending[i] = hp_pending[nr_hp_pending - 1];
 		MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
@@ -598,7 +608,7 @@ static void init_claimed(u64 nr, const char *why)
 	waiting = section_pending_pages(nr);	/* memblock: constant after boot */
 	if (!early_section(ms)) {
 		hot_zone = hp_zone_claimed(nr);
-		pages = hotplug_memmap_init(nr, hot_zone);
+		pages = hotplug_memmap_init(nr, hot_zone, born_free);
 	} else {
 		pages = boot_memmap_init_window(lo, hi, &holes, born_free, &acct);
 	}
@@ -607,7 +617,7 @@ static void init_claimed(u64 nr, const char *why)
 		  "section %llu: pending %d, CPU %u's claim %llu", (unsigned long long)nr,
 		  deferred_section(ms), cpu, (unsigned long long)claim_of_cpu[cpu]);
 	if (hot_zone) {
-		freed = hotplug_handover_locked(nr, hot_zone);
+		freed = hotplug_handover_locked(nr, hot_zone, born_free);
 	} else if (acct.overflow) {	/* more pieces than acct holds: the same bytes again, counted */
 		holes = 0;
 		pages = boot_memmap_init_window(lo, hi, &holes, born_free, NULL);

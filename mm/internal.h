@@ -111,6 +111,17 @@ bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
 u64 online_pages_freed_here(void);
 
 /*
+ * online_pages_born_free() - on: until it is switched off again, the pages
+ * generic_online_pages() frees on this CPU were initialised by
+ * memmap_init_free_range() (refcount 0, the state its reset would leave):
+ * it gives them to the buddy with FREE_RANGE_BORN_FREE, one pass less.
+ * Deferred init's hand-over of a hot-added section sets it around the
+ * online callback; never with page_poison=on.  Context: any CPU, around
+ * an online callback it runs itself.
+ */
+void online_pages_born_free(bool on);
+
+/*
  * deferred_init_hotplug_publish() - the end of the online of the block at
  * start_pfn that deferred_init_hotplug_defer() made pending: from now on
  * its section may be claimed (before, a worker on another CPU could hand

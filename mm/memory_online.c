@@ -265,15 +265,27 @@ static void init_block_memmap(struct zone *zone, u64 start_pfn, u64 nr_pages, u6
 /* Pages generic_online_pages() gave to the buddy, per CPU: each entry
  * written only by its CPU (deferred init's hand-over reads its own). */
 static u64 online_pages_freed[MM_NR_CPUS];	/* [c] per CPU, that CPU only */
+/* Per CPU: the pages being onlined were initialised born free
+ * (online_pages_born_free()): the hand-over only links them. */
+static bool online_born_free[MM_NR_CPUS];	/* [c] per CPU, that CPU only */
 
 /* Contract in memory_hotplug.h. */
 void generic_online_pages(u64 start_pfn, u64 end_pfn)
 {
+	unsigned cpu = mm_this_cpu();
+
 	if (start_pfn < end_pfn) {
 		free_pfn_range_to_buddy(page_zone(pfn_to_page(start_pfn)), start_pfn, end_pfn,
-					FREE_RANGE_NEW, NULL);
-		online_pages_freed[mm_this_cpu()] += end_pfn - start_pfn;
+					FREE_RANGE_NEW | (online_born_free[cpu] ? FREE_RANGE_BORN_FREE : 0),
+					NULL);
+		online_pages_freed[cpu] += end_pfn - start_pfn;
 	}
+}
+
+/* Contract in mm/internal.h. */
+void online_pages_born_free(bool on)
+{
+	online_born_free[mm_this_cpu()] = on;
 }
 
 /* Contract in mm/internal.h. */

@@ -6,7 +6,10 @@ same boot.
 
 One q35 guest, `-m 2G,maxmem=266G`, a 256 GiB memory-backend-ram with
 reserve=off (only what the guest touches is backed) behind a virtio-mem
-device on a PCIe root port.  For each size, what a user would do:
+device on a PCIe root port, its onlines eager (`mech deferred_init old`
+after the boot: each block's memmap written at its online, so the plug's
+time is the memmap's; lazyplug_bench.py compares that with the lazy
+default).  For each size, what a user would do:
 
   (QMP) qom-set vmem1 requested-size SIZE
         while it moves, `uptime` every ~75 ms over the serial console,
@@ -118,6 +121,9 @@ def main():
         m.start()
         m.wait_boot()
         m.qmp()
+        out = m.run("mech deferred_init old")       # eager onlines (see above)
+        if not re.search(r"deferred_init: old\s*$", out):
+            raise memlab.MachineError(f"mech deferred_init old: {out}")
         print(f"memlab virtio-mem benchmarks (TCG, -m 2G,maxmem={top + 10}G, a {top} GiB "
               f"reserve=off backend), console probed every {PROBE_PERIOD * 1000:.0f} ms, "
               f"{REPS} plug/unplug rounds per size\n", flush=True)

@@ -94,7 +94,7 @@ struct hp_pending {
 	u64 nr;		/* [n] section number */
 	int zone;	/* [n] enum zone_type of its block */
 	bool ready;	/* [n] its online finished: claimable (deferred_init_hotplug_publish()) */
-	online_page_callback_t online_cb;	/* [n] the online callback at its online: the hand-over's */
+	bool driver_cb;	/* [n] onlined under a driver's deferrable callback (virtio-mem's), not the default */
 };
 static struct hp_pending hp_pending[HP_PENDING_MAX];	/* [n] the first nr_hp_pending used */
 static unsigned nr_hp_pending;	/* [n] */
@@ -508,8 +508,14 @@ static u64 hotplug_handover_locked(u64 nr, struct zone *zone, bool born_free)
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
 	u64 freed0 = online_pages_freed_here();
 	int i = hp_find(nr);
-	online_page_callback_t cb = i >= 0 && hp_pending[i].online_cb ? hp_pending[i].online_cb :
+	online_page_callback_t cb = i >= 0 && hp_pending[i].driver_cb ? online_page_callback_get() :
 									generic_online_pages;
+
+	/* the driver keeps its callback while it has blocks (it offlines them,
+	 * which initialises them, before it restores the default) */
+	MM_BUG_ON(cb == generic_online_pages && i >= 0 && hp_pending[i].driver_cb,
+		  "hot-added section %llu was onlined under a driver's callback, none is set now",
+		  (unsigned long long)nr);
 
 	zone_online_memmap_add(zone, lo, hi);
 	sparse_set_deferred(nr, false);
@@ -541,7 +547,8 @@ bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
 		mem_resize_unlock();
 		return false;
 	}
-	hp_pending[nr_hp_pending] = (struct hp_pending){ nr, zone->idx, false, online_cb };
+	hp_pending[nr_hp_pending] = (struct hp_pending){ nr, zone->idx, false,
+							  online_cb != generic_online_pages };
 	MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending + 1);
 	nr_hp_unready++;
 	sparse_set_deferred(nr, true);

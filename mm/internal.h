@@ -93,10 +93,11 @@ void sparse_remove_present(u64 start_pfn, u64 end_pfn);
  * eager online would.  False (nothing changed: the caller onlines eagerly)
  * unless deferred_init_hotplug_enabled(), the block is one whole present
  * hot-added section without memmap_on_memory and page_poison is off.
- * online_cb is the online callback the hand-over calls (the eager
- * online's): the caller asks only when it is generic_online_pages() or
- * was set with set_online_page_callback_deferrable() (virtio-mem's, whose
- * plan for a pending section stays until the section is initialised).
+ * online_cb is the online callback set now (the eager online's): the
+ * caller asks only when it is generic_online_pages() or was set with
+ * set_online_page_callback_deferrable() (virtio-mem's, whose plan for a
+ * pending section stays until the section is initialised); the hand-over
+ * calls it then (online_page_callback_get()), or the default.
  * Context: (main), mem_hotplug_lock held.
  */
 bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
@@ -120,6 +121,15 @@ u64 online_pages_freed_here(void);
  * an online callback it runs itself.
  */
 void online_pages_born_free(bool on);
+
+/*
+ * online_page_callback_get() - the online callback set now
+ * (generic_online_pages() unless a driver set its own): deferred init's
+ * hand-over of a section onlined under a driver's deferrable callback
+ * calls it.  Context: any CPU (it changes only while no block of the
+ * driver is online).
+ */
+online_page_callback_t online_page_callback_get(void);
 
 /*
  * deferred_init_hotplug_publish() - the end of the online of the block at

@@ -283,6 +283,12 @@ void generic_online_pages(u64 start_pfn, u64 end_pfn)
 }
 
 /* Contract in mm/internal.h. */
+online_page_callback_t online_page_callback_get(void)
+{
+	return online_page_callback;
+}
+
+/* Contract in mm/internal.h. */
 void online_pages_born_free(bool on)
 {
 	online_born_free[mm_this_cpu()] = on;

@@ -209,6 +209,12 @@ class Soak:
     def read_state(self):
         """Guest and QEMU state, read with QEMU's side unchanged around it
         (an asynchronous virtio-mem round may run between commands)."""
+        # hot-added memory goes online before its memmap is written
+        # (deferred_init_hotplug=1) and MemTotal grows as the sections are
+        # written: the invariants are those of the finished picture, so the
+        # pending memmaps are finished first (the operations in between
+        # still meet pending sections)
+        self.sh("meminit finish")
         for _ in range(5):
             before = self.qemu_devices()
             st = {"qemu_dimms": before[0], "qemu_vmem": before[1]}

@@ -332,6 +332,7 @@ def test_device_del_refused_with_unmovable_allocation(boot):
     plug(m, "d1", GiB)
     b = dimm_blocks(4 * GiB, GiB)
     assert "8 blocks onlined" in sh(m, f"memory online {b[0]}-{b[-1]} online_kernel")
+    sh(m, "meminit finish")     # MemTotal counts the blocks once their memmap is written
     total = meminfo(m)["MemTotal"]
     # ZONE_NORMAL is the DIMM only (2 GiB guest): kernel allocations go there
     out = sh(m, "alloc 0 1 unmovable")

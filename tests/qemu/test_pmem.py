@@ -212,6 +212,7 @@ def test_pmem_kmem_online_offline(boot):
     assert re.search(r"dax0\.0: system-ram, memory group \d+ \(auto_online_blocks "
                      r"online_movable\)", out), out
     kmem_kb = 31 * 128 * 1024
+    m.run("meminit finish", timeout=300)    # MemTotal counts them once their memmap is written
     assert meminfo(m, "MemTotal") == total0 + kmem_kb
     # the kmem blocks' memmaps (31 x 2 MiB) replace the dax device's (32 x 2 MiB)
     assert meminfo(m, "MemFree") == free0 + kmem_kb + 2048

@@ -56,8 +56,7 @@ static size_t line_len;
 static bool line_too_long;	/* this line overflowed: refuse it at its end */
 static bool line_resync;	/* drop bytes up to the next '\n' (the rest of a line cut at boot) */
 static bool subscribed;		/* a snapshot was sent: updates follow */
-static u64 dropped_seen;	/* serial_aux_tx_dropped() when last looked at */
-static bool resync;		/* bytes were dropped: a snapshot once COM2 moves */
+static u64 dropped_seen;	/* serial_aux_tx_dropped() when the last snapshot began */
 static u64 zones_sent, blocks_sent;		/* signatures last sent */
 static u64 zones_sent_tick, blocks_sent_tick;	/* when */
 static u64 ops_sent, ops_sent_tick, mechs_sent, mechs_sent_tick;
@@ -92,9 +91,8 @@ static u64 now_ms(void)
 /* message_end() - the newline that ends every message on the line. */
 static void message_end(void)
 {
-	stats.bytes++;
 	stats.messages++;
-	serial_aux_write("\n", 1);
+	port_write(NULL, "\n", 1);
 }
 
 static void send_error(const struct view_request *r, const char *why)
@@ -373,6 +371,7 @@ static void send_snapshot(void)
 	struct json_writer w;
 
 	stats.snapshots++;
+	dropped_seen = serial_aux_tx_dropped();	/* a fresh start: earlier losses no longer matter */
 	zones_sent = view_zones_signature();
 	blocks_sent = view_blocks_signature();
 	zones_sent_tick = blocks_sent_tick = jiffies();
@@ -547,25 +546,16 @@ static void send_progress(void)
  * resync_after_loss() - COM2 drops bytes while its transmitter stays busy
  * (the program on the host stopped reading for a second), so a message may
  * have lost its middle and the host's picture may be stale.  Once the line
- * moves again, a fresh snapshot goes out, unasked, and the updates start
- * again from it.  Context: (main).
+ * moves again after bytes were dropped since the last snapshot began, a
+ * fresh snapshot goes out, unasked, and the updates start again from it.
+ * Context: (main).
  */
 static void resync_after_loss(void)
 {
-	u64 dropped = serial_aux_tx_dropped();
-
-	if (dropped != dropped_seen) {
-		dropped_seen = dropped;
-		if (subscribed)
-			resync = true;
-	}
-	if (resync && !serial_aux_stuck()) {
-		resync = false;
+	/* a loss inside the snapshot itself shows here at the next poll: again */
+	if (subscribed && serial_aux_tx_dropped() != dropped_seen && !serial_aux_stuck()) {
 		stats.resyncs++;
 		send_snapshot();
-		dropped_seen = serial_aux_tx_dropped();	/* a loss in it: again */
-		if (dropped_seen != dropped)
-			resync = true;
 	}
 }
 

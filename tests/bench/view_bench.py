@@ -37,7 +37,6 @@ CSV (tests/bench/bench_csv.py).
 """
 
 import os
-import re
 import statistics
 import sys
 import time
@@ -49,15 +48,15 @@ sys.path.insert(0, HERE)
 
 import memlab  # noqa: E402
 import bench_csv  # noqa: E402
+import hotplug  # noqa: E402
 from viewpage import CHROMIUM, Memview, view_args  # noqa: E402
 
 CHANGES = int(os.environ.get("VIEW_BENCH_CHANGES", "30"))
 TARGET_MS = 200
-FREE = re.compile(r"Node 0, zone +DMA32\n +pages free +(\d+)")
 
 
 def dma32_free(m):
-    return int(FREE.search(m.run("cat /proc/zoneinfo"))[1])
+    return hotplug.zoneinfo(m)[(0, "DMA32")]["free"]
 
 
 def seen_after(mv, t_ms, want, timeout=30.0):

@@ -23,6 +23,12 @@ void *host_root_alloc(void *ctx);
  * page table (0: none); tests set it and put it back to 0. */
 extern phys_addr_t host_page_table_pa;
 
+/* host_cycles_hook - called by every mm_cycles() while set (NULL: none), on
+ * the calling thread: a test's way to stop a thread at a point mm marks
+ * with a clock read (test_memmap_cpus.c: a helper just after its claim).
+ * Set and cleared only while no other thread runs. */
+extern void (*host_cycles_hook)(void);
+
 /* host_pt_pages - how many page-table pages mm asked the platform for. */
 extern u64 host_vmemmap_populated_pages;	/* struct pages made accessible */
 

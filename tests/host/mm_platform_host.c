@@ -219,8 +219,12 @@ int mm_run_on_cpu(unsigned cpu, void (*fn)(void *arg), void *arg)
 	return 0;
 }
 
+void (*host_cycles_hook)(void);
+
 u64 mm_cycles(void)
 {
+	if (host_cycles_hook)
+		host_cycles_hook();
 	return __builtin_ia32_rdtsc();
 }
 

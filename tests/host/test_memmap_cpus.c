@@ -8,7 +8,8 @@
  * a pthread that starts late, run inline in start()), seeded.  Then the
  * edges: chunks of whole pageblock-flag words, a start() that is refused,
  * a helper that never starts within the bound (taken back, and writes
- * nothing when it runs after).  Runs in the suite main (ASan) and in tsan (ThreadSanitizer: the
+ * nothing when it runs after), a helper that claims its chunk and then
+ * stalls past the bound (logged and waited for, never redone).  Runs in the suite main (ASan) and in tsan (ThreadSanitizer: the
  * helpers are pthreads).
  *
  * Threads never call CHECK: they only run mm's chunk function.
@@ -44,6 +45,7 @@ enum mc_mode {
 	MC_INLINE,	/* start() runs the chunk before it returns (serial helpers) */
 	MC_HELD,	/* a pthread that waits for mc_release before it runs (never starts in time) */
 	MC_REFUSE,	/* start() refuses: no CPU */
+	MC_STALL,	/* a pthread at once that stops just after its claim until mc_release */
 };
 
 struct mc_thread {
@@ -58,13 +60,30 @@ static enum mc_mode mc_mode;			/* the test's thread only */
 static unsigned mc_idle;			/* helpers idle() reports */
 static struct mc_thread mc_threads[MC_MAX_THREADS];	/* the test's thread creates and joins */
 static unsigned mc_nr_threads;
-static int mc_release;				/* atomic: MC_HELD threads may go */
+static int mc_release;				/* atomic: MC_HELD and MC_STALL threads may go */
+static int mc_claimed;				/* atomic: an MC_STALL thread has claimed its chunk */
+static __thread bool mc_stalls;			/* this thread is an MC_STALL helper */
+
+/*
+ * host_cycles_hook in MC_STALL mode.  chunk_helper() reads the clock
+ * right after its claim succeeded (the claim's time), so a stalling
+ * helper stops there: its chunk claimed, not written, not done.
+ */
+static void mc_stall_hook(void)
+{
+	if (!mc_stalls)
+		return;
+	__atomic_store_n(&mc_claimed, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&mc_release, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
 
 static void *mc_thread_main(void *p)
 {
 	struct mc_thread *t = p;
 
 	host_cpu = t->cpu;
+	mc_stalls = t->mode == MC_STALL;
 	if (t->mode == MC_HELD)
 		while (!__atomic_load_n(&mc_release, __ATOMIC_ACQUIRE))
 			sched_yield();
@@ -104,18 +123,32 @@ static unsigned mc_idle_cpus(void)
 	return mc_idle;
 }
 
+/*
+ * The bound's clock.  In MC_STALL mode it stands at 0 until the helper
+ * has claimed, so a helper thread slow to start is never taken back (the
+ * case under test is the late chunk, not the late start).
+ */
 static u64 mc_now_ms(void)
 {
 	struct timespec ts;
 
+	if (mc_mode == MC_STALL && !__atomic_load_n(&mc_claimed, __ATOMIC_ACQUIRE))
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000 + (u64)ts.tv_nsec / 1000000;
 }
 
+/*
+ * The caller's wait turn.  In MC_STALL mode, once the caller has logged
+ * the stalled chunk as late (its own statistic, read on its own thread),
+ * the helper may go on.
+ */
 static void mc_wait(const u64 *word, u64 old)
 {
 	(void)word;
 	(void)old;
+	if (mc_mode == MC_STALL && memmap_cpus_stats.late)
+		__atomic_store_n(&mc_release, 1, __ATOMIC_RELEASE);
 	sched_yield();
 }
 
@@ -139,6 +172,7 @@ static void mc_join(void)
 			pthread_join(mc_threads[i].th, NULL);
 	mc_nr_threads = 0;
 	__atomic_store_n(&mc_release, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&mc_claimed, 0, __ATOMIC_RELAXED);
 }
 
 /* helpers CPUs (0: no ops, the serial design), run as mode says. */
@@ -412,6 +446,43 @@ HTEST(memmap_cpus_refused_and_held_helpers)
 	CHECK_EQ(mc_compare(&got, &after), 0);
 	mc_put(&got);
 	mc_put(&after);
+
+	mc_restore();
+	mc_put(&serial);
+}
+
+/*
+ * A helper that claimed its chunk and then stops past the bound: the
+ * caller logs it ("has not finished ..."), neither takes the chunk back
+ * nor goes on, and waits for it however long; once it goes on, the
+ * machine is the serial one and the chunk counts as the helper's.
+ */
+HTEST(memmap_cpus_claimed_chunk_late_is_waited_for)
+{
+	struct mc_snap serial, got;
+	int since;
+
+	mc_one_block(0, MC_THREAD, false);
+	mc_take(&serial);
+
+	boot(MC_RAM, MC_BOOT);
+	memhp_set_memmap_on_memory(true);
+	mc_use(1, MC_STALL);
+	mc_ops.timeout_ms = 50;
+	host_cycles_hook = mc_stall_hook;
+	since = host_log_count;
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, MEMORY_BLOCK_SIZE, -1, MHP_NONE), 0);
+	CHECK_EQ(memory_block_online(block(BASE_BLOCK), MMOP_ONLINE_MOVABLE), 0);
+	mc_join();
+	host_cycles_hook = NULL;
+	CHECK_EQ(memmap_cpus_stats.late, 1);
+	CHECK_EQ(memmap_cpus_stats.taken_back, 0);
+	CHECK_EQ(memmap_cpus_stats.pages_by_cpu[0], 16384);
+	CHECK_EQ(memmap_cpus_stats.pages_by_cpu[1], 16384);
+	CHECK(host_log_seen("has not finished its chunk", since));
+	mc_take(&got);
+	CHECK_EQ(mc_compare(&serial, &got), 0);
+	mc_put(&got);
 
 	mc_restore();
 	mc_put(&serial);

@@ -45,14 +45,17 @@ from seeds_virtio_mem import vm_check, vm_seeds      # noqa: E402
 # ============================================================================
 
 def write(target, seeds):
+    """Write the scenarios' seeds into tests/fuzz/seeds/TARGET/; the other
+    files there (inputs a fuzzing run found, seeds added by hand) are kept,
+    not deleted: their count is returned.  A seed whose scenario was
+    renamed or dropped is one of those: remove it with git rm."""
     d = os.path.join(HERE, target)
     os.makedirs(d, exist_ok=True)
-    for f in os.listdir(d):
-        if f not in seeds:
-            os.remove(os.path.join(d, f))
+    kept = sorted(f for f in os.listdir(d) if f not in seeds)
     for name, (data, _) in seeds.items():
         with open(os.path.join(d, name), "wb") as f:
             f.write(data)
+    return len(kept)
 
 
 def main():
@@ -66,8 +69,8 @@ def main():
     }
     bad = 0
     for target, (seeds, checker) in targets.items():
-        write(target, seeds)
-        print("%s: %d seeds" % (target, len(seeds)))
+        kept = write(target, seeds)
+        print("%s: %d seeds written, %d other files kept" % (target, len(seeds), kept))
         if not check:
             continue
         binary = os.path.join(build, target)

@@ -179,7 +179,7 @@ static const struct aml_platform kernel_platform = {
 	.io_read = k_io_read, .io_write = k_io_write,
 	.mem_read = k_mem_read, .mem_write = k_mem_write,
 	.pci_read = k_pci_read, .pci_write = k_pci_write,
-	.stall_us = k_stall, .sleep_ms = k_sleep, .time_ns = k_time,
+	.stall_us = k_stall, .sleep_ms = k_sleep, .time_ns = k_time, .io_clock_ns = k_time,
 	.log = k_log, .notify = k_notify, .global_lock = k_global_lock,
 };
 

@@ -101,7 +101,7 @@ struct dimm_slot {
 	u64 add_seq;		/* order of the queued adds */
 	u64 t0_ns;		/* ktime_ns() when the operation started */
 	u64 gpe_ns;		/* add: ktime_ns() when the GPE method that asked for it began */
-	u64 gpe_aml_ns;		/* add: memhp_aml_spent_ns() then */
+	struct memhp_aml_cost gpe_aml;	/* add: memhp_aml_spent() then */
 };
 
 static unsigned nr_slots;	/* PNP0C80 devices; slot numbers are their _UID */
@@ -307,11 +307,23 @@ static bool dimm_add_step(struct longop *op, u64 deadline_ns)
 		(unsigned long long)((ktime_ns() - s->t0_ns) / 1000000));
 	/* the AML's share of the add, for make bench (tests/bench/memhp_bench.py);
 	 * a cold-plugged DIMM had no GPE */
-	if (s->gpe_ns)
+	if (s->gpe_ns) {
+		struct memhp_aml_cost now;
+
+		memhp_aml_spent(&now);
 		pr_debug("acpi-memhp: slot %u: %llu MiB added%s %llu us after its GPE, %llu us of it in AML",
 			 slot, (unsigned long long)(s->use_size >> 20), type != MMOP_OFFLINE ? " and onlined" : "",
 			 (unsigned long long)((ktime_ns() - s->gpe_ns) / 1000),
-			 (unsigned long long)((memhp_aml_spent_ns() - s->gpe_aml_ns) / 1000));
+			 (unsigned long long)((now.ns - s->gpe_aml.ns) / 1000));
+		/* and what that AML was: opcodes run, and the region accesses
+		 * (each a port access QEMU emulates) with their time; the rest
+		 * of the AML's time is interpretation */
+		pr_debug("acpi-memhp: slot %u: AML of the add: %llu opcodes, %llu region accesses taking %llu us, %llu us interpreting",
+			 slot, (unsigned long long)(now.ops - s->gpe_aml.ops),
+			 (unsigned long long)(now.io - s->gpe_aml.io),
+			 (unsigned long long)((now.io_ns - s->gpe_aml.io_ns) / 1000),
+			 (unsigned long long)((now.ns - s->gpe_aml.ns - (now.io_ns - s->gpe_aml.io_ns)) / 1000));
+	}
 	range_release(&op->claim);
 	if (s->eject_pending) {
 		s->eject_pending = false;
@@ -495,7 +507,7 @@ static void dimm_device_check(unsigned slot)
 	}
 	if (s->state == DIMM_ADDING || s->state == DIMM_REMOVING)
 		return;		/* the running operation reports when it ends */
-	memhp_aml_scan_began(&s->gpe_ns, &s->gpe_aml_ns);
+	memhp_aml_scan_began(&s->gpe_ns, &s->gpe_aml);
 	if (memhp_aml_range(slot, &s->base, &s->size, &s->pxm)) {
 		ksnprintf(s->why, sizeof(s->why), "_CRS gives no memory range");
 		s->state = DIMM_ADD_FAILED;

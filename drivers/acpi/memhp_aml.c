@@ -16,8 +16,9 @@
  *
  * A slot is the device's _UID (QEMU: "0x00", "0x01", ...).  Which
  * registers the methods touch is the firmware's business, not this file's.
- * The time spent in these evaluations is summed (memhp_aml_spent_ns()),
- * for the AML's share of a DIMM's add-to-online latency.
+ * What these evaluations cost is summed (memhp_aml_spent(): time,
+ * opcodes, region accesses and their time), for the AML's share of a
+ * DIMM's add-to-online latency.
  *
  * Context: boot (init), then main loop (the GPE work).
  */
@@ -32,11 +33,38 @@ static struct aml_ns *ns;				/* NULL: no AML slots */
 static struct aml_node *dev_of[MEMHP_AML_MAX_SLOTS];	/* slot -> its device */
 static unsigned nr_devs;
 
-/* Time spent in this file's AML evaluations, since boot (ktime_ns()), and
- * the clock and that sum when the last GPE method run began, for
- * memhp_aml_spent_ns() / memhp_aml_scan_began().  Main loop only: no lock. */
-static u64 spent_ns;
-static u64 scan_began_ns, scan_began_spent;
+/* What this file's AML evaluations cost since boot (time by ktime_ns(),
+ * opcodes and region accesses from the namespace's counters), and the
+ * clock and those sums when the last GPE method run began, for
+ * memhp_aml_spent() / memhp_aml_scan_began().  Main loop only: no lock. */
+static struct memhp_aml_cost spent;
+static u64 scan_began_ns;
+static struct memhp_aml_cost scan_began_spent;
+
+/* An evaluation's start: the clock and the namespace's counters. */
+struct mark { u64 t0, ops, io, io_ns; };
+
+static void mark_begin(struct mark *m)
+{
+	const struct aml_stats *st = aml_get_stats(ns);
+
+	m->ops = st->ops;
+	m->io = st->io_accesses;
+	m->io_ns = st->io_ns;
+	m->t0 = ktime_ns();
+}
+
+/* mark_end() - add what happened since mark_begin(m) to the sums. */
+static void mark_end(const struct mark *m)
+{
+	u64 t1 = ktime_ns();
+	const struct aml_stats *st = aml_get_stats(ns);
+
+	spent.ns += t1 - m->t0;
+	spent.ops += st->ops - m->ops;
+	spent.io += st->io_accesses - m->io;
+	spent.io_ns += st->io_ns - m->io_ns;
+}
 
 /* Notify()s seen while the GPE method ran, in order. */
 static struct { struct aml_node *dev; u64 value; } queue[2 * MEMHP_AML_MAX_SLOTS];
@@ -65,7 +93,8 @@ unsigned memhp_aml_init(void)
 	ns = acpi_aml();
 	nr_devs = 0;
 	queued = 0;
-	scan_began_ns = scan_began_spent = 0;	/* no GPE method run yet */
+	scan_began_ns = 0;	/* no GPE method run yet */
+	memset(&scan_began_spent, 0, sizeof(scan_began_spent));
 	memset(dev_of, 0, sizeof(dev_of));
 	if (!ns)
 		return 0;
@@ -89,14 +118,15 @@ bool memhp_aml_has(unsigned slot)
 
 bool memhp_aml_present(unsigned slot)
 {
-	u64 sta, t0;
+	struct mark m;
+	u64 sta;
 	int err;
 
 	if (slot >= MEMHP_AML_MAX_SLOTS || !dev_of[slot])
 		return false;
-	t0 = ktime_ns();
+	mark_begin(&m);
 	err = aml_device_status(ns, dev_of[slot], &sta);
-	spent_ns += ktime_ns() - t0;
+	mark_end(&m);
 	if (err) {
 		fail(slot, "_STA");
 		return false;
@@ -181,20 +211,25 @@ static int range_of(unsigned slot, u64 *base, u64 *size, u32 *pxm)
 /* memhp_aml_range() - range_of(), its time added to the sum.  Context: (main). */
 int memhp_aml_range(unsigned slot, u64 *base, u64 *size, u32 *pxm)
 {
-	u64 t0 = ktime_ns();
-	int r = range_of(slot, base, size, pxm);
+	struct mark m;
+	int r;
 
-	spent_ns += ktime_ns() - t0;
+	if (!memhp_aml_has(slot))
+		return -1;
+	mark_begin(&m);
+	r = range_of(slot, base, size, pxm);
+	mark_end(&m);
 	return r;
 }
 
 void memhp_aml_ost(unsigned slot, u32 event, u32 status, const char *info)
 {
 	struct aml_obj *args[3];
-	u64 t0 = ktime_ns();
+	struct mark m;
 
 	if (!memhp_aml_has(slot) || !aml_child(dev_of[slot], "_OST"))
 		return;
+	mark_begin(&m);
 	args[0] = aml_new_integer(ns, event);
 	args[1] = aml_new_integer(ns, status);
 	args[2] = aml_new_string(ns, info ? info : "");
@@ -202,22 +237,23 @@ void memhp_aml_ost(unsigned slot, u32 event, u32 status, const char *info)
 		fail(slot, "_OST");
 	for (unsigned i = 0; i < 3; i++)
 		aml_put(ns, args[i]);
-	spent_ns += ktime_ns() - t0;
+	mark_end(&m);
 }
 
 void memhp_aml_eject(unsigned slot)
 {
 	struct aml_obj *zero;
+	struct mark m;
 
 	if (!memhp_aml_has(slot))
 		return;
-	u64 t0 = ktime_ns();
+	mark_begin(&m);
 
 	zero = aml_new_integer(ns, 0);
 	if (zero && aml_eval_at(ns, dev_of[slot], "_EJ0", &zero, 1, NULL))
 		fail(slot, "_EJ0");
 	aml_put(ns, zero);
-	spent_ns += ktime_ns() - t0;
+	mark_end(&m);
 }
 
 /* The notify handler while the GPE method runs: queue it. */
@@ -231,19 +267,19 @@ static void queue_notify(struct aml_node *dev, u64 value)
 	queue[queued++].value = value;
 }
 
-/* memhp_aml_spent_ns() - the time this file's evaluations took since
- * boot.  Context: (main). */
-u64 memhp_aml_spent_ns(void)
+/* memhp_aml_spent() - what this file's evaluations cost since boot.
+ * Context: (main). */
+void memhp_aml_spent(struct memhp_aml_cost *out)
 {
-	return spent_ns;
+	*out = spent;
 }
 
 /* memhp_aml_scan_began() - when the last GPE method run began, and the
- * sum above then (0, 0 before the first).  Context: (main). */
-void memhp_aml_scan_began(u64 *when_ns, u64 *spent)
+ * sums above then (0 and zeroes before the first).  Context: (main). */
+void memhp_aml_scan_began(u64 *when_ns, struct memhp_aml_cost *then)
 {
 	*when_ns = scan_began_ns;
-	*spent = scan_began_spent;
+	*then = scan_began_spent;
 }
 
 unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value))
@@ -260,12 +296,15 @@ unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value))
 	}
 	queued = 0;
 	queue_overflow = false;
-	scan_began_ns = ktime_ns();
-	scan_began_spent = spent_ns;
+	struct mark mk;
+
+	scan_began_spent = spent;
+	mark_begin(&mk);
+	scan_began_ns = mk.t0;
 	acpi_aml_set_notify(queue_notify);
 	int err = aml_eval(ns, m, NULL, 0, NULL);
 	acpi_aml_set_notify(NULL);
-	spent_ns += ktime_ns() - scan_began_ns;
+	mark_end(&mk);
 	if (err) {
 		const struct aml_error *e = aml_last_error(ns);
 		pr_warn("acpi-memhp: %s failed: %s at 0x%x: %s", m, e->path, e->offset, e->reason);

@@ -26,11 +26,18 @@ void memhp_aml_eject(unsigned slot);
 /* memhp_aml_scan() - run the GPE's method once; each Notify(device, value)
  * it made is then handed to event().  Returns how many were handed on. */
 unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value));
-/* memhp_aml_spent_ns() - ns spent in the evaluations above since boot. */
-u64 memhp_aml_spent_ns(void);
-/* memhp_aml_scan_began() - ktime_ns() and memhp_aml_spent_ns() when the
+/* What the evaluations above cost since boot: their time, the opcodes
+ * they executed, and their region accesses (port I/O and the like: the
+ * part a driver reading the registers itself would also make) with the
+ * time those took; ns - io_ns is interpretation. */
+struct memhp_aml_cost {
+	u64 ns, ops, io, io_ns;
+};
+/* memhp_aml_spent() - the sums since boot. */
+void memhp_aml_spent(struct memhp_aml_cost *out);
+/* memhp_aml_scan_began() - ktime_ns() and memhp_aml_spent() when the
  * last memhp_aml_scan()'s method run began (its events see this scan's);
- * 0, 0 before the first since memhp_aml_init(). */
-void memhp_aml_scan_began(u64 *when_ns, u64 *spent);
+ * 0 and zeroes before the first since memhp_aml_init(). */
+void memhp_aml_scan_began(u64 *when_ns, struct memhp_aml_cost *spent);
 
 #endif

@@ -116,11 +116,16 @@ struct aml_error {
 	char reason[128];
 };
 
-/* What the _STA/_INI walk and the loads did (aml_init_devices()). */
+/* What the _STA/_INI walk and the loads did (aml_init_devices()), and
+ * what every evaluation since aml_create() cost: the opcodes executed,
+ * the method calls, and the region accesses made through the platform
+ * (port I/O, SystemMemory, PCI config: each one instruction of the
+ * machine's) with the time they took (plat.io_clock_ns; 0 without it). */
 struct aml_stats {
 	u32 tables, objects, methods, devices;
 	u32 ini_run, sta_run, failures;
 	u64 load_ns, init_ns;
+	u64 ops, calls, io_accesses, io_ns;
 };
 
 /*

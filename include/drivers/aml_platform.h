@@ -51,6 +51,11 @@ struct aml_platform {
 	/* Monotonic nanoseconds, for the wall-time limit and Timer. */
 	u64 (*time_ns)(void *ctx);
 
+	/* Monotonic nanoseconds read around each region access, for the
+	 * time struct aml_stats says the accesses took (the kernel: the TSC,
+	 * as time_ns).  NULL: accesses are counted, not timed. */
+	u64 (*io_clock_ns)(void *ctx);
+
 	/* One line of interpreter output, without its newline. */
 	void (*log)(void *ctx, const char *line);
 

@@ -128,6 +128,11 @@ static bool global_lock(void *ctx, bool acquire)
 	return true;
 }
 
+static u64 io_clock_ns(void *ctx)
+{
+	return ((struct aml_fake *)ctx)->io_clock_ns += 7;
+}
+
 struct aml_platform aml_fake_platform(struct aml_fake *fake)
 {
 	return (struct aml_platform){
@@ -135,7 +140,7 @@ struct aml_platform aml_fake_platform(struct aml_fake *fake)
 		.mem_read = mem_read, .mem_write = mem_write,
 		.pci_read = pci_read, .pci_write = pci_write,
 		.stall_us = stall_us, .sleep_ms = sleep_ms, .time_ns = time_ns,
-		.log = log_line, .notify = notify, .global_lock = global_lock,
+		.io_clock_ns = io_clock_ns, .log = log_line, .notify = notify, .global_lock = global_lock,
 	};
 }
 

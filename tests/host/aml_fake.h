@@ -30,6 +30,7 @@ struct aml_fake {
 	char lines[8192];	/* log lines, each ending in \n */
 	size_t lines_len;
 	u64 now_ns;		/* advanced by Sleep, Stall and each read of time */
+	u64 io_clock_ns;	/* the accesses' clock: each read advances it by 7 */
 	bool echo;		/* log lines to stdout too */
 	unsigned global_lock_depth;
 };

@@ -70,6 +70,46 @@ HTEST(aml_field_access_widths)
 	CHECK(aml_fake_done(ns));
 }
 
+/* The namespace's counters: every opcode run, every method call, every
+ * region access (as many as the fake machine saw) and the time the
+ * accesses took by the platform's clock read around each. */
+HTEST(aml_counts_opcodes_calls_and_accesses)
+{
+	struct aml_ns *ns = load1("fields", NULL);
+	struct aml_stats a, b, d;
+
+	CHECK(ns != NULL);
+	if (!ns)
+		return;
+	a = *aml_get_stats(ns);
+	fake.nlog = 0;
+	CHECK_EQ(aml_eval(ns, "\\WRIO", NULL, 0, NULL), 0);
+	b = *aml_get_stats(ns);
+	CHECK_EQ(b.io_accesses - a.io_accesses, fake.nlog);
+	CHECK(fake.nlog >= 8);	/* four writes, PB1's Preserve read, four reads */
+	CHECK_EQ(b.io_ns - a.io_ns, 7 * (u64)fake.nlog);
+	CHECK_EQ(b.calls - a.calls, 1);
+	CHECK(b.ops - a.ops >= 20);
+	/* the same method again runs the same opcodes (names kept per call
+	 * site change nothing) and a method calling others counts them */
+	CHECK_EQ(aml_eval(ns, "\\WRIO", NULL, 0, NULL), 0);
+	d = *aml_get_stats(ns);
+	CHECK_EQ(d.ops - b.ops, b.ops - a.ops);
+	CHECK_EQ(d.io_accesses - b.io_accesses, b.io_accesses - a.io_accesses);
+	CHECK(aml_fake_done(ns));
+	ns = load1("methods", NULL);
+	CHECK(ns != NULL);
+	if (!ns)
+		return;
+	a = *aml_get_stats(ns);
+	struct aml_obj *arg = aml_new_integer(ns, 5);
+	CHECK_EQ(aml_eval(ns, "\\FACT", &arg, 1, NULL), 0);
+	aml_put(ns, arg);
+	CHECK_EQ(aml_get_stats(ns)->calls - a.calls, 5);	/* FACT(5) .. FACT(1) */
+	CHECK_EQ(aml_get_stats(ns)->io_accesses, a.io_accesses);
+	CHECK(aml_fake_done(ns));
+}
+
 HTEST(aml_index_bank_registers)
 {
 	struct aml_ns *ns = load1("indexfield", NULL);

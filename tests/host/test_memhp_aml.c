@@ -25,6 +25,7 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <mm/memory_hotplug.h>
+#include "../../drivers/acpi/memhp_aml.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,7 @@ static struct {
 	unsigned nost;
 	bool garbage_crs;	/* base/size read back as 0xffffffff */
 	bool io_fails;		/* every access to the block is refused */
+	unsigned nio;		/* accesses to the block */
 } q;
 
 /* The 24 register bytes QEMU shows for the selected slot. */
@@ -81,6 +83,7 @@ static int io_read(void *ctx, u32 port, unsigned width, u64 *val)
 		return 0;	/* other devices' ports: nothing there */
 	if (q.io_fails)
 		return -1;
+	q.nio++;
 	for (unsigned i = 0; i < width && port - PORT + i < 0x18; i++)
 		*val |= (u64)reg_byte(port - PORT + i) << (8 * i);
 	return 0;
@@ -96,6 +99,7 @@ static int io_write(void *ctx, u32 port, unsigned width, u64 val)
 		return 0;
 	if (q.io_fails)
 		return -1;
+	q.nio++;
 	d = q.sel < NSLOTS ? &q.d[q.sel] : NULL;
 	switch (port - PORT) {
 	case 0x00:
@@ -286,10 +290,20 @@ HTEST(memhp_aml_insert_and_eject_through_qemus_dsdt)
 	acpi_memhp_init();
 	CHECK(host_log_seen("acpi-memhp: 8 DIMM slots: PNP0C80 devices of the AML", logs));
 	CHECK(strstr(hotplug_text(), "8 slots (PNP0C80 devices of the AML)") != NULL);
+	struct memhp_aml_cost c0, c1;
+	unsigned nio0 = q.nio;
+	memhp_aml_spent(&c0);
 	plug(2, 4 * GiB, 256 * MiB);
 	gpe3();
 	CHECK(!q.d[2].ins);			/* MSCN cleared it */
 	CHECK(ost_seen(2, 1, 0));
+	/* what the add's AML cost, as memhp_bench.py reads it: two MSCN
+	 * passes of 3 accesses a slot (the second finds nothing), MRST 2,
+	 * MCRS 5, MPXM 2, MOST 3; each one the emulation saw */
+	memhp_aml_spent(&c1);
+	CHECK_EQ(c1.io - c0.io, q.nio - nio0);
+	CHECK_EQ(c1.io - c0.io, 2 * 3 * NSLOTS + 2 + 5 + 2 + 3);
+	CHECK(c1.ops - c0.ops > c1.io - c0.io);
 	CHECK(block_online(4 * GiB) && block_online(4 * GiB + MEMORY_BLOCK_SIZE));
 	CHECK(strstr(hotplug_text(), "added") != NULL);
 	q.d[2].rmv = true;

@@ -73,11 +73,12 @@ int aml_fail(struct aml_ctx *c, const u8 *at, int code, const char *fmt, ...)
 }
 
 /* Per-term accounting: the opcode budget and, every 4096 opcodes, the
- * wall-time budget. */
+ * wall-time budget; the namespace's count of opcodes executed. */
 static int account(struct aml_ctx *c, const u8 *at)
 {
 	struct aml_ns *ns = c->ns;
 
+	ns->stats.ops++;
 	if (++c->ops > ns->lim.max_ops)
 		return aml_fail(c, at, AML_ELIMIT, "ran %llu opcodes: gave up",
 				(unsigned long long)ns->lim.max_ops);
@@ -266,6 +267,7 @@ int aml_call(struct aml_ctx *c, struct aml_node *m, struct aml_obj **args, unsig
 	}
 	if (c->depth >= ns->lim.max_call_depth)
 		return too_deep(c, m);
+	ns->stats.calls++;
 	memset(&f, 0, sizeof(f));
 	f.method = m;
 	f.up = c->frame;

@@ -70,6 +70,7 @@ static int region_access(struct aml_ctx *c, struct aml_obj *rg, u64 off, unsigne
 	if (off + w > rg->region.len)
 		return aml_fail(c, at, AML_EIO, "access of %u bytes at 0x%llx past the region (0x%llx bytes)",
 				w, (unsigned long long)off, (unsigned long long)rg->region.len);
+	u64 t0 = pl->io_clock_ns ? pl->io_clock_ns(pl->ctx) : 0;
 	switch (rg->region.space) {
 	case AML_SPACE_MEMORY:
 		if (write ? !pl->mem_write : !pl->mem_read)
@@ -90,6 +91,8 @@ static int region_access(struct aml_ctx *c, struct aml_obj *rg, u64 off, unsigne
 		    (r = up_int(c, dev, NAME4('_', 'B', 'B', 'N'), 0, &bbn, at, true)) ||
 		    (r = up_int(c, dev, NAME4('_', 'S', 'E', 'G'), 0, &seg, at, true)))
 			return r;
+		if (pl->io_clock_ns)	/* the _ADR/_BBN/_SEG evaluations are not the access */
+			t0 = pl->io_clock_ns(pl->ctx);
 		r = write ? pl->pci_write(pl->ctx, (u16)seg, (u8)bbn, (u8)(adr >> 16), (u8)adr, (u16)addr, w, *val)
 			  : pl->pci_read(pl->ctx, (u16)seg, (u8)bbn, (u8)(adr >> 16), (u8)adr, (u16)addr, w, val);
 		break;
@@ -97,6 +100,9 @@ static int region_access(struct aml_ctx *c, struct aml_obj *rg, u64 off, unsigne
 	default:
 		return aml_fail(c, at, AML_EIO, "region space %u not supported", rg->region.space);
 	}
+	c->ns->stats.io_accesses++;
+	if (pl->io_clock_ns)
+		c->ns->stats.io_ns += pl->io_clock_ns(pl->ctx) - t0;
 	if (r)
 		return aml_fail(c, at, AML_EIO, "%s of %u bytes at 0x%llx in space %u refused",
 				write ? "write" : "read", w, (unsigned long long)addr, rg->region.space);

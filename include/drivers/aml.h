@@ -131,8 +131,9 @@ struct aml_stats {
 /*
  * aml_create() - a namespace in [arena, arena + size), with the predefined
  * scopes (\_GPE \_PR \_SB \_SI \_TZ), \_OS, \_REV, \_OSI and \_GL.  The
- * platform and limits are copied.  NULL if the arena is too small (a few
- * KiB is the least; QEMU's tables need about 256 KiB).
+ * platform and limits are copied.  NULL if the arena is too small (the
+ * namespace's own block, with its cache of resolved names, takes 16 KiB;
+ * QEMU's tables need about 256 KiB).
  */
 struct aml_ns *aml_create(void *arena, size_t size, const struct aml_platform *plat,
 			  const struct aml_limits *lim);

@@ -94,6 +94,10 @@ size_t aml_destroy(struct aml_ns *ns)
 {
 	aml_node_delete(ns, ns->root);
 	ns->root = NULL;
+	for (unsigned i = 0; i < ARRAY_SIZE(ns->k_int); i++) {
+		aml_put(ns, ns->k_int[i]);
+		ns->k_int[i] = NULL;
+	}
 	return ns->arena.in_use - ns->self_bytes;
 }
 

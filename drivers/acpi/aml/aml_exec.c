@@ -313,7 +313,7 @@ static __noinline int name_term(struct aml_ctx *c, struct aml_state *st, const u
 	struct aml_node *n;
 	u32 last;
 
-	if (aml_name_at(st, &n, &last))
+	if (aml_name_at(c->ns, st, &n, &last))
 		return aml_fail(c, at, AML_EPARSE, "bad name");
 	if (!last) {
 		*out = NULL;	/* NullName as a value: nothing */
@@ -374,6 +374,7 @@ int aml_def_node(struct aml_ctx *c, struct aml_state *st, const u8 *at, struct a
 	if (!n)
 		return aml_fail(c, at, AML_ENOMEM, "out of arena creating %s", s);
 	if (c->frame && c->frame->method) {
+		n->temp = true;
 		n->tmp_next = c->frame->temps;
 		c->frame->temps = n;
 	}

@@ -18,6 +18,8 @@
  * a running method is temporary (tmp_next links it into the frame). */
 struct aml_node {
 	u32 name;			/* four characters, little endian */
+	bool cached;			/* a name cache slot holds it (node or scope) */
+	bool temp;			/* created by a running method */
 	struct aml_node *parent, *child, *next;
 	struct aml_obj *obj;		/* NULL for a bare scope */
 	struct aml_node *tmp_next;	/* next temporary of the same frame */
@@ -29,6 +31,23 @@ struct aml_arena {
 	void *free[AML_NR_CLASSES];
 	size_t in_use;			/* bytes handed out and not freed */
 	size_t peak;
+};
+
+/* A resolved NameString of the code: the bytes at p, met in scope, name
+ * node (NULL: nothing), neither of them a method's temporary.  Kept until
+ * a node is created that could change it: for a node found, one of its
+ * last segment's name (gen is that name's bucket of name_gen then); for
+ * nothing found, any (gen is node_gen then).  See aml_name_at(). */
+#define AML_NAME_CACHE	256	/* slots, in pairs */
+#define AML_NAME_BYTES	14	/* longer NameStrings are not kept */
+#define AML_NAME_GENS	64	/* creation counters, by name */
+struct aml_name_slot {
+	const u8 *p;
+	struct aml_node *scope, *node;
+	u64 gen;
+	u32 last;
+	u8 len;
+	u8 bytes[AML_NAME_BYTES];
 };
 
 struct aml_ns {
@@ -46,6 +65,10 @@ struct aml_ns {
 	struct aml_error err;
 	struct aml_stats stats;
 	struct aml_ctx *ctx;		/* the running evaluation, if any */
+	struct aml_obj *k_int[3];	/* the shared Integers 0, 1, Ones (aml_int_shared()) */
+	u64 node_gen;			/* nodes created so far */
+	u64 name_gen[AML_NAME_GENS];	/* ... by the bucket of their name */
+	struct aml_name_slot names[AML_NAME_CACHE];	/* resolved call sites */
 };
 
 /* One method activation. */
@@ -91,6 +114,7 @@ struct aml_obj *aml_new_buffer(struct aml_ns *ns, u8 type, const void *data, u32
 struct aml_obj *aml_new_package(struct aml_ns *ns, u32 count);
 struct aml_obj *aml_copy(struct aml_ns *ns, const struct aml_obj *o, u32 depth);
 u64 aml_int_mask(const struct aml_ns *ns);
+struct aml_obj *aml_int_shared(struct aml_ns *ns, u64 v);
 
 /* aml_namespace.c */
 struct aml_node *aml_node_child(struct aml_node *parent, u32 name);
@@ -98,7 +122,7 @@ struct aml_node *aml_node_new(struct aml_ns *ns, struct aml_node *parent, u32 na
 void aml_node_delete(struct aml_ns *ns, struct aml_node *n);
 int aml_name_parse(const u8 **p, const u8 *end, struct aml_node *scope,
 		   struct aml_node **prefix_scope, u32 *segs, unsigned *nseg, bool *search);
-int aml_name_at(struct aml_state *st, struct aml_node **node, u32 *last);
+int aml_name_at(struct aml_ns *ns, struct aml_state *st, struct aml_node **node, u32 *last);
 struct aml_node *aml_resolve(struct aml_node *scope, const u32 *segs, unsigned nseg, bool search);
 void aml_path_str(const struct aml_node *n, char *buf, size_t size);
 

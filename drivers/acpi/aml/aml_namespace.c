@@ -10,6 +10,15 @@
  */
 #include "aml_internal.h"
 
+static void name_forget(struct aml_ns *ns, const struct aml_node *n);
+
+/* The bucket of ns->name_gen counting creations of nodes called name. */
+static unsigned name_bucket(u32 name)
+{
+	return (unsigned)((name * 0x9e3779b1u) >> 26);
+}
+_Static_assert(AML_NAME_GENS == 1 << 6, "name_bucket() takes 6 bits");
+
 /* aml_node_child() - the child of parent named `name`, or NULL. */
 struct aml_node *aml_node_child(struct aml_node *parent, u32 name)
 {
@@ -27,6 +36,9 @@ struct aml_node *aml_node_new(struct aml_ns *ns, struct aml_node *parent, u32 na
 
 	if (!n)
 		return NULL;
+	/* a name may now resolve to n: cached lookups that could are stale */
+	ns->node_gen++;
+	ns->name_gen[name_bucket(name)]++;
 	n->name = name;
 	n->parent = parent;
 	if (parent) {
@@ -62,6 +74,8 @@ void aml_node_delete(struct aml_ns *ns, struct aml_node *n)
 			continue;
 		}
 		struct aml_node *up = cur == n ? NULL : cur->parent;
+		if (cur->cached)
+			name_forget(ns, cur);	/* no cached lookup may hand it out */
 		aml_put(ns, cur->obj);
 		aml_free(ns, cur);
 		cur = up;
@@ -226,22 +240,89 @@ void aml_node_path(const struct aml_node *n, char *buf, size_t size)
 	aml_path_str(n, buf, size);
 }
 
+/* The pair of cache slots of the NameString at p met in scope. */
+static struct aml_name_slot *name_slots(struct aml_ns *ns, const u8 *p, const struct aml_node *scope)
+{
+	u64 h = ((u64)(uintptr_t)p ^ ((u64)(uintptr_t)scope >> 4)) * 0x9e3779b97f4a7c15ull;
+
+	return &ns->names[(h >> (64 - 7)) * 2];
+}
+_Static_assert(AML_NAME_CACHE == 2 << 7, "name_slots() takes 7 bits of the hash");
+
+/* The creation count a kept lookup of `node` (last segment `last`)
+ * depends on. */
+static u64 name_gen_of(const struct aml_ns *ns, const struct aml_node *node, u32 last)
+{
+	return node ? ns->name_gen[name_bucket(last)] : ns->node_gen;
+}
+
+static bool slot_hit(const struct aml_ns *ns, const struct aml_name_slot *e, const struct aml_state *st)
+{
+	return e->p == st->p && e->scope == st->scope && e->gen == name_gen_of(ns, e->node, e->last) &&
+	       (size_t)(st->end - st->p) >= e->len && !memcmp(e->bytes, st->p, e->len);
+}
+
+/* name_forget() - drop the kept lookups that hold n (as their node or
+ * their scope): n is being deleted.  Context: any; ns only. */
+static void name_forget(struct aml_ns *ns, const struct aml_node *n)
+{
+	for (unsigned i = 0; i < AML_NAME_CACHE; i++)
+		if (ns->names[i].p && (ns->names[i].node == n || ns->names[i].scope == n))
+			ns->names[i].p = NULL;
+}
+
 /*
  * aml_name_at() - decode the NameString at st->p and resolve it (NULL if
  * absent); *last gets its last NameSeg (0 for a NullName).  Separate and
  * not inlined, so the segment array is off the stack while the
  * interpreter recurses.  AML_EPARSE if the name is malformed.
+ *
+ * The code's names are resolved again each time they run (a While's body,
+ * a method called per slot), so each result is kept, per call site: the
+ * same bytes at the same place in the same scope name the same node until
+ * a node is created that the lookup could find instead: one of the found
+ * node's name (a nearer one for the upward search), or any when nothing
+ * was found.  Only nodes that outlive every method are kept (the table's,
+ * not a method's temporaries, deleted when it returns), so no deletion
+ * but the namespace's own can make a kept node stale; name_forget()
+ * covers that too.  A kept result is only taken when the bytes still
+ * match, so code that changes under the interpreter is resolved anew.
+ * Each site has two slots; a new result goes into the first, pushing the
+ * first's into the second.
  */
-__noinline int aml_name_at(struct aml_state *st, struct aml_node **node, u32 *last)
+__noinline int aml_name_at(struct aml_ns *ns, struct aml_state *st, struct aml_node **node, u32 *last)
 {
+	struct aml_name_slot *e = name_slots(ns, st->p, st->scope);
 	struct aml_node *ps;
 	u32 segs[AML_MAX_SEGS];
 	unsigned nseg;
 	bool search;
+	const u8 *p = st->p;
 
+	for (unsigned i = 0; i < 2; i++)
+		if (slot_hit(ns, &e[i], st)) {
+			st->p = p + e[i].len;
+			*node = e[i].node;
+			*last = e[i].last;
+			return AML_OK;
+		}
 	if (aml_name_parse(&st->p, st->end, st->scope, &ps, segs, &nseg, &search))
 		return AML_EPARSE;
 	*last = nseg ? segs[nseg - 1] : 0;
 	*node = nseg ? aml_resolve(ps, segs, nseg, search) : NULL;
+	size_t len = (size_t)(st->p - p);
+	if (len <= AML_NAME_BYTES && st->scope && !st->scope->temp && !(*node && (*node)->temp)) {
+		e[1] = e[0];
+		e[0].p = p;
+		e[0].scope = st->scope;
+		e[0].node = *node;
+		e[0].gen = name_gen_of(ns, *node, *last);
+		e[0].last = *last;
+		e[0].len = (u8)len;
+		memcpy(e[0].bytes, p, len);
+		st->scope->cached = true;
+		if (*node)
+			(*node)->cached = true;
+	}
 	return AML_OK;
 }

@@ -14,8 +14,9 @@
 
 struct aml_block { u64 cls; };
 
-/* aml_alloc() - n zeroed bytes, or NULL once the arena is full.
- * Context: any; ns->arena only. */
+/* aml_alloc() - n zeroed bytes, or NULL once the arena is full (the
+ * rest of the block, up to its power of two, is not zeroed: nobody may
+ * use it).  Context: any; ns->arena only. */
 void *aml_alloc(struct aml_ns *ns, size_t n)
 {
 	struct aml_arena *a = &ns->arena;
@@ -41,7 +42,7 @@ void *aml_alloc(struct aml_ns *ns, size_t n)
 	a->in_use += size;
 	if (a->in_use > a->peak)
 		a->peak = a->in_use;
-	memset(b + 1, 0, size - sizeof(*b));
+	memset(b + 1, 0, n);
 	return b + 1;
 }
 
@@ -92,6 +93,35 @@ struct aml_obj *aml_new_integer(struct aml_ns *ns, u64 v)
 	if (o)
 		o->integer = v & aml_int_mask(ns);
 	return o;
+}
+
+/*
+ * aml_int_shared() - an Integer of value v (masked to the integer width)
+ * with a reference for the caller: for 0, 1 and Ones the namespace's own
+ * (ns->k_int, put by aml_destroy()), else a new one.  Only for values
+ * nobody changes afterwards: the interpreter never changes an Integer
+ * once it is made (Store and the operators make new ones), so constants
+ * and the results of comparisons can be one object each, not one per
+ * evaluation.  NULL when out of arena.
+ */
+struct aml_obj *aml_int_shared(struct aml_ns *ns, u64 v)
+{
+	u64 mask = aml_int_mask(ns);
+	unsigned k;
+
+	v &= mask;
+	k = v == 0 ? 0 : v == 1 ? 1 : v == mask ? 2 : 3;
+	if (k == 3)
+		return aml_new_integer(ns, v);
+	struct aml_obj *o = ns->k_int[k];
+	if (!o || o->integer != v) {	/* Ones of another width (a revision 1 DSDT loaded since) */
+		o = aml_new_integer(ns, v);
+		if (!o)
+			return NULL;
+		aml_put(ns, ns->k_int[k]);	/* its other holders keep theirs */
+		ns->k_int[k] = o;
+	}
+	return aml_get(o);
 }
 
 /* aml_new_buffer() - a String or Buffer of len bytes copied from data (or

@@ -91,7 +91,7 @@ static __noinline int op_binary(struct aml_ctx *c, struct aml_state *st, const u
 		v = a % b;
 		break;
 	}
-	return finish(c, st, at, aml_new_integer(c->ns, v & ones(c)), out);
+	return finish(c, st, at, aml_int_shared(c->ns, v & ones(c)), out);
 }
 
 /* Divide (dividend, divisor, remainder, quotient) */
@@ -142,7 +142,7 @@ static __noinline int op_unary(struct aml_ctx *c, struct aml_state *st, const u8
 			v += (a & 15) * m;
 		break;
 	}
-	return finish(c, st, at, aml_new_integer(c->ns, v & ones(c)), out);
+	return finish(c, st, at, aml_int_shared(c->ns, v & ones(c)), out);
 }
 
 /* Compare a with b: integers, or Strings/Buffers byte by byte. */
@@ -214,7 +214,7 @@ static __noinline int op_logic(struct aml_ctx *c, struct aml_state *st, const u8
 			return r;
 		v = op == 0x93 ? cmp == 0 : op == 0x94 ? cmp > 0 : cmp < 0;
 	}
-	*out = aml_new_integer(c->ns, v ? ones(c) : 0);
+	*out = aml_int_shared(c->ns, v ? ones(c) : 0);
 	return *out ? AML_OK : nomem(c, at);
 }
 
@@ -263,7 +263,7 @@ static __noinline int op_data(struct aml_ctx *c, struct aml_state *st, const u8 
 			/* a name element: a reference to the node, resolved now */
 			struct aml_node *nd;
 			u32 last;
-			if (aml_name_at(&in, &nd, &last)) {
+			if (aml_name_at(c->ns, &in, &nd, &last)) {
 				aml_put(c->ns, pkg);
 				return aml_fail(c, eat, AML_EPARSE, "bad name in a Package");
 			}
@@ -479,7 +479,7 @@ static __noinline int op_super(struct aml_ctx *c, struct aml_state *st, const u8
 		const u8 *save = st->p;
 		struct aml_node *nd;
 		u32 last;
-		if (aml_name_at(st, &nd, &last))
+		if (aml_name_at(c->ns, st, &nd, &last))
 			return aml_fail(c, at, AML_EPARSE, "bad name");
 		if (!nd) {
 			struct aml_target dummy;
@@ -578,7 +578,7 @@ int aml_op_expr(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op, s
 	}
 	switch (op) {
 	case 0x00: case 0x01: case 0xff:
-		*out = aml_new_integer(ns, op == 0x00 ? 0 : op == 0x01 ? 1 : ~0ull);
+		*out = aml_int_shared(ns, op == 0x00 ? 0 : op == 0x01 ? 1 : ~0ull);
 		return *out ? AML_OK : nomem(c, at);
 	case 0x0a: case 0x0b: case 0x0c: case 0x0e: {
 		unsigned n = op == 0x0a ? 1 : op == 0x0b ? 2 : op == 0x0c ? 4 : 8;
@@ -588,7 +588,7 @@ int aml_op_expr(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op, s
 		for (unsigned i = 0; i < n; i++)
 			x |= (u64)st->p[i] << (8 * i);
 		st->p += n;
-		*out = aml_new_integer(ns, x);
+		*out = aml_int_shared(ns, x);
 		return *out ? AML_OK : nomem(c, at);
 	}
 	case 0x0d: {

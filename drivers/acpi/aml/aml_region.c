@@ -148,9 +148,15 @@ static int unit_access(struct aml_ctx *c, struct aml_obj *f, u64 off, unsigned w
 	return region_access(c, f->field.region, off, w, val, write, at);
 }
 
-/* Copy nbits bits from src at bit sbit to dst at bit dbit (byte arrays). */
+/* Copy nbits bits from src at bit sbit to dst at bit dbit (byte arrays);
+ * whole bytes at once when all three are byte multiples (the buffer
+ * fields of CreateDWordField and the like). */
 static void copy_bits(u8 *dst, u64 dbit, const u8 *src, u64 sbit, u64 nbits)
 {
+	if (!((dbit | sbit | nbits) & 7)) {
+		memmove(dst + (dbit >> 3), src + (sbit >> 3), nbits >> 3);
+		return;
+	}
 	for (u64 i = 0; i < nbits; i++) {
 		u64 s = sbit + i, d = dbit + i;
 		if (src[s >> 3] >> (s & 7) & 1)
@@ -194,10 +200,47 @@ static void unlock_field(struct aml_ctx *c, bool held)
 		c->ns->plat.global_lock(c->ns->plat.ctx, false);
 }
 
+/* The low n bits (n <= 64). */
+static u64 low_bits(unsigned n)
+{
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
+/* A field read whose bits fit one Integer: each unit's share shifted into
+ * place, no byte arrays.  Same units, same order as the general case. */
+static int field_read_int(struct aml_ctx *c, struct aml_obj *f, struct aml_obj **out, const u8 *at)
+{
+	unsigned w = access_bytes(f);
+	u64 unit_bits = w * 8, off = f->field.bit_off, end = off + f->field.bit_len;
+	u64 acc = 0;
+	int r = AML_OK;
+	struct aml_obj *o = aml_new_integer(c->ns, 0);
+
+	if (!o)
+		return aml_fail(c, at, AML_ENOMEM, "out of arena");
+	bool held = lock_field(c, f);
+	for (u64 u = off / unit_bits; u <= (end - 1) / unit_bits && !r; u++) {
+		u64 v = 0;
+		u64 lo = MAX(u * unit_bits, off), hi = MIN((u + 1) * unit_bits, end);
+		r = unit_access(c, f, u * w, w, &v, false, at);
+		acc |= ((v >> (lo - u * unit_bits)) & low_bits((unsigned)(hi - lo))) << (lo - off);
+	}
+	unlock_field(c, held);
+	if (r) {
+		aml_put(c->ns, o);
+		return r;
+	}
+	o->integer = acc & aml_int_mask(c->ns);
+	*out = o;
+	return AML_OK;
+}
+
 /* aml_field_read() - read field unit f: each access unit it touches, its
  * bits gathered into an Integer or Buffer. */
 int aml_field_read(struct aml_ctx *c, struct aml_obj *f, struct aml_obj **out, const u8 *at)
 {
+	if (f->field.bit_len <= (c->ns->int32 ? 32u : 64u))
+		return field_read_int(c, f, out, at);
 	unsigned w = access_bytes(f);
 	u64 unit_bits = w * 8;
 	u64 first = f->field.bit_off / unit_bits, last = (f->field.bit_off + f->field.bit_len - 1) / unit_bits;
@@ -258,11 +301,41 @@ static u8 *value_bytes(struct aml_ctx *c, struct aml_obj *v, u32 nbytes, const u
 	return b;
 }
 
+/* A field write of an Integer into at most 64 bits: the general case's
+ * units and update rules, with the value's bits shifted into each unit. */
+static int field_write_int(struct aml_ctx *c, struct aml_obj *f, u64 val, const u8 *at)
+{
+	unsigned w = access_bytes(f);
+	u64 unit_bits = w * 8, off = f->field.bit_off, end = off + f->field.bit_len;
+	int r = AML_OK;
+
+	bool held = lock_field(c, f);
+	for (u64 u = off / unit_bits; u <= (end - 1) / unit_bits && !r; u++) {
+		u64 lo = MAX(u * unit_bits, off), hi = MIN((u + 1) * unit_bits, end);
+		unsigned sh = (unsigned)(lo - u * unit_bits);
+		u64 m = low_bits((unsigned)(hi - lo));
+		u64 old = 0;
+		if (hi - lo != unit_bits) {
+			if (UPDATE(f->field.flags) == 0)
+				r = unit_access(c, f, u * w, w, &old, false, at);
+			else if (UPDATE(f->field.flags) == 1)
+				old = ~0ull;
+		}
+		u64 nv = ((old & ~(m << sh)) | (((val >> (lo - off)) & m) << sh)) & low_bits(8 * w);
+		if (!r)
+			r = unit_access(c, f, u * w, w, &nv, true, at);
+	}
+	unlock_field(c, held);
+	return r;
+}
+
 /* aml_field_write() - write v into field unit f: whole units written, the
  * bits of a unit outside the field kept (Preserve: read first), set or
  * cleared as its update rule says. */
 int aml_field_write(struct aml_ctx *c, struct aml_obj *f, struct aml_obj *v, const u8 *at)
 {
+	if (v->type == AML_INTEGER && f->field.bit_len <= 64)
+		return field_write_int(c, f, v->integer, at);
 	unsigned w = access_bytes(f);
 	u64 unit_bits = w * 8;
 	u64 first = f->field.bit_off / unit_bits, last = (f->field.bit_off + f->field.bit_len - 1) / unit_bits;

@@ -47,7 +47,7 @@ int aml_parse_supername(struct aml_ctx *c, struct aml_state *st, struct aml_targ
 	if (aml_is_name_start(b)) {
 		struct aml_node *n;
 		u32 last;
-		if (aml_name_at(st, &n, &last))
+		if (aml_name_at(c->ns, st, &n, &last))
 			return aml_fail(c, at, AML_EPARSE, "bad target name");
 		if (!n)
 			return aml_fail(c, at, AML_ENOENT, "target does not exist");

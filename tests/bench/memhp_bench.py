@@ -48,7 +48,10 @@ with N slots (N = 4 here), per add:
   _OST             2:  event and status (still selected)
 
 so IO_NEEDED = 2N + 8 = 16, each at this round's measured cost per access
-(C / I).  The register path would take P = T - A + IO_NEEDED * C / I; the
+(C / I).  QEMU's AML makes more (36 here): its scan reads the insert and
+the remove bit separately, selects the slot again in every method, and
+memhp.c runs the GPE method until a pass notifies nothing (QEMU's MSCN
+reports one event per slot and pass), so each add scans twice.  The register path would take P = T - A + IO_NEEDED * C / I; the
 target is met when T <= 1.10 P (within the rounds' noise), and the script
 prints T / P, met or NOT met.  With BENCH_OUT
 set (make bench) the figures go there as CSV (tests/bench/bench_csv.py).

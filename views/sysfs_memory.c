@@ -368,14 +368,20 @@ static int firmware_node_create(const struct memory_block *mem)
 }
 
 /* firmware_nodes_prune() - remove the ACPI directory of every DIMM that has
- * no memory block left (a block was just removed). */
+ * no memory block left (a block was just removed).  With no DIMM directory
+ * made it has nothing to look for: a virtio-mem unplug of thousands of
+ * blocks does not walk every block at each one. */
 static void firmware_nodes_prune(void)
 {
-	bool used[MAX_DIMM_SLOTS] = { false };
+	bool used[MAX_DIMM_SLOTS] = { false }, any = false;
 	unsigned long id = 0;
 	struct memory_block *mem;
 	char path[VFS_PATH_MAX];
 
+	for (int slot = 0; slot < MAX_DIMM_SLOTS; slot++)
+		any |= dimm_dir_made[slot];
+	if (!any)
+		return;
 	while ((mem = memory_block_next(&id))) {
 		int slot = dimm_slot_of(mem);
 

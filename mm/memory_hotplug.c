@@ -607,11 +607,12 @@ static int check_removable_range(const char *what, phys_addr_t start, u64 size)
 }
 
 /*
- * remove_memory() - see memory_hotplug.h: -EINVAL (bad range, missing or
- * boot blocks), -EBUSY (a block is not offline); nothing changed on error.
- * Nodes left without blocks go offline.  Context: (main).
+ * remove_memory() and remove_memory_quiet() - see memory_hotplug.h:
+ * -EINVAL (bad range, missing or boot blocks), -EBUSY (a block is not
+ * offline); nothing changed on error.  Nodes left without blocks go
+ * offline.  log: the one line saying what was removed.  Context: (main).
  */
-int remove_memory(phys_addr_t start, u64 size)
+static int remove_memory_range(phys_addr_t start, u64 size, bool log)
 {
 	unsigned long first_block = phys_to_block_id(start), nr_blocks;
 	bool nodes[MAX_NUMNODES] = { false };
@@ -644,9 +645,20 @@ int remove_memory(phys_addr_t start, u64 size)
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		if (nodes[nid])
 			try_offline_node(nid);
-	pr_info("remove_memory: [mem %#llx-%#llx]: %lu blocks", (unsigned long long)start,
-		(unsigned long long)(start + size - 1), nr_blocks);
+	if (log)
+		pr_info("remove_memory: [mem %#llx-%#llx]: %lu blocks", (unsigned long long)start,
+			(unsigned long long)(start + size - 1), nr_blocks);
 	return 0;
+}
+
+int remove_memory(phys_addr_t start, u64 size)
+{
+	return remove_memory_range(start, size, true);
+}
+
+int remove_memory_quiet(phys_addr_t start, u64 size)
+{
+	return remove_memory_range(start, size, false);
 }
 
 /*

@@ -93,7 +93,8 @@ int memory_removal_step(struct memory_removal *r)
 			if (err)
 				return err;
 		}
-		err = remove_memory(pa, MEMORY_BLOCK_SIZE);
+		err = r->quiet ? remove_memory_quiet(pa, MEMORY_BLOCK_SIZE) :
+				 remove_memory(pa, MEMORY_BLOCK_SIZE);
 		if (err) {
 			if (type != MMOP_OFFLINE && memory_block_online(mem, (enum mmop)type))
 				pr_err("%s: memory block %lu could not be onlined again", r->who,
@@ -159,6 +160,20 @@ int memory_removal_rollback(struct memory_removal *r)
 		}
 	}
 	r->removed = 0;
+	r->reported = 0;
 	r->nr_runs = 0;
 	return first_err;
+}
+
+/* Contract in include/mm/memory_hotplug.h. */
+void memory_removal_report(struct memory_removal *r)
+{
+	unsigned long n = r->removed - r->reported;
+	phys_addr_t start = r->start + (u64)(r->nr_blocks - r->removed) * MEMORY_BLOCK_SIZE;
+
+	if (!n)
+		return;
+	pr_info("remove_memory: [mem %#llx-%#llx]: %lu blocks", (unsigned long long)start,
+		(unsigned long long)(start + (u64)n * MEMORY_BLOCK_SIZE - 1), n);
+	r->reported = r->removed;
 }

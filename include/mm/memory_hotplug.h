@@ -346,6 +346,13 @@ int add_memory(int nid, phys_addr_t start, u64 size, int mgid, unsigned mhp_flag
 int remove_memory(phys_addr_t start, u64 size);
 
 /*
+ * remove_memory_quiet() - remove_memory() without its "remove_memory:"
+ * log line: for a caller that removes a range in pieces and logs it once
+ * (memory_removal_report()).  Same contract otherwise.
+ */
+int remove_memory_quiet(phys_addr_t start, u64 size);
+
+/*
  * offline_and_remove_memory() - offline every online block of the range
  * (onlining back the ones already offlined if one fails), then remove it.
  * Returns 0, or the first offline error (-EBUSY with the reason logged).
@@ -382,6 +389,9 @@ struct memory_removal {
 	int mgid;			/* [o] their memory group, -1: none */
 	unsigned mhp_flags;		/* [o] add_memory() flags for adding back (MHP_NO_AUTO_ONLINE implied) */
 	unsigned long removed;		/* [o] blocks [nr_blocks - removed, nr_blocks) are gone */
+	bool quiet;			/* [o] set by the caller: no log line per block removed,
+					 * memory_removal_report() logs them in one */
+	unsigned long reported;		/* [o] of those, the top ones memory_removal_report() logged */
 	unsigned nr_runs;		/* [o] runs[0, nr_runs) used, runs[0] the highest */
 	struct memory_removal_run runs[MEMORY_REMOVAL_RUNS];	/* [o] */
 };
@@ -420,6 +430,14 @@ int memory_removal_step(struct memory_removal *r);
  * back.  Returns 0, or the first such error.  Context: (main).
  */
 int memory_removal_rollback(struct memory_removal *r);
+
+/*
+ * memory_removal_report() - for a quiet removal: one "remove_memory: [mem
+ * A-B]: N blocks" line for the blocks removed since the last report (they
+ * are contiguous: the removal goes from the top down), as remove_memory()
+ * of that range would log it; nothing when none were.  Context: (main).
+ */
+void memory_removal_report(struct memory_removal *r);
 
 /* Online or offline one block.  Errors: -EINVAL (wrong state or type,
  * a zone the range cannot join), -EBUSY (unmovable pages when offlining;

@@ -92,6 +92,7 @@ _Static_assert(sizeof(struct virtio_mem_resp) == 10, "virtio-mem response is 10 
 #define VMEM_MAX_DEVICES	4
 #define VMEM_MAX_MBS		8192	/* memory blocks per device (1 TiB) */
 #define VMEM_MAX_SB_PER_MB	64	/* 128 MiB / 2 MiB: one u64 bitmap per block */
+#define VMEM_UNPLUG_BATCH_MBS	64	/* whole blocks one UNPLUG request may give back (8 GiB) */
 #define VMEM_RETRY_BUSY		(1 * HZ)
 #define VMEM_RETRY_SHORT	(5 * HZ)
 
@@ -157,6 +158,7 @@ struct vmem_dev {
 	u64 round_t0;			/* ktime_ns() when the round started */
 	u64 round_from;			/* plugged_sbs when the round started */
 	u64 blocks_seen;		/* memory_blocks_generation() at the end of its last slice */
+	unsigned whole_refused;		/* block + 1 that just refused a whole-block offline, 0: none */
 };
 
 /* The device slots (virtio_mem.c); a slot is a device while in_use. */

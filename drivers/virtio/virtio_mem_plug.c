@@ -352,46 +352,101 @@ static int vmem_unplug_offline_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 }
 
 /*
- * A fully plugged online block that goes away whole: offline and remove
- * it first (movable pages migrate; one memory_removal_step()), then
- * UNPLUG it in one request.  If the UNPLUG fails the block is added and
- * onlined again with its old online type (memory_removal_rollback()).
- * Returns 0, or 1 (offline refused: fall back to sub-blocks), or the
- * request's error.
+ * Blocks one batch of whole-block unplugs may take: 64 (8 GiB), and no
+ * more than one UNPLUG request can name (nb_blocks is 16 bits).
  */
-static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
+static unsigned vmem_whole_batch_max(const struct vmem_dev *vm)
 {
-	u64 pa = vmem_mb_addr(vm, i);
-	struct memory_removal removal;
-	int err = memory_removal_begin(&removal, vm->name, pa, MEMORY_BLOCK_SIZE, vm->nid, vm->mgid,
-				       MHP_NONE);
+	u64 nb_per_mb = (u64)vm->sb_per_mb * (vm->sb_size / vm->block_size);
 
-	if (!err)
-		err = memory_removal_step(&removal);
-	if (err) {
-		vmem_mb_refresh_state(vm, i);
-		return 1;
+	return (unsigned)MAX(1ULL, MIN((u64)VMEM_UNPLUG_BATCH_MBS, 0xffffULL / nb_per_mb));
+}
+
+/*
+ * The run of blocks a whole-block unplug from block i may take: i, i - 1,
+ * ... while each is in block i's state with every sub-block plugged, may
+ * be unplugged (vmem_mb_may_unplug(); block i was asked by the caller),
+ * and want covers it; at most max blocks.  At least 1.
+ */
+static unsigned vmem_whole_run(struct vmem_dev *vm, unsigned i, u64 want, unsigned max)
+{
+	unsigned n = 1;
+
+	while (n < max && n <= i && want >= (u64)(n + 1) * vm->sb_per_mb) {
+		unsigned j = i - n;
+
+		if (vm->mb_state[j] != vm->mb_state[i] ||
+		    vmem_mb_nr_plugged(vm, j) != vm->sb_per_mb || !vmem_mb_may_unplug(vm, j))
+			break;
+		n++;
 	}
-	vmem_mb_refresh_state(vm, i);	/* UNUSED, bits still set */
-	err = vmem_plug_unplug(vm, false, pa, vm->sb_per_mb);
+	return n;
+}
+
+/*
+ * Fully plugged online blocks that go away whole, from block i down: each
+ * is offlined and removed (movable pages migrate; one
+ * memory_removal_step() per block, until deadline_ns passes, at least
+ * one), then the removed ones are UNPLUGged in one request.  If the
+ * UNPLUG fails they are all added and onlined again with their old online
+ * types (memory_removal_rollback()).  A block that refuses its offline
+ * ends the batch; it stays as it was and is noted in vm->whole_refused, so
+ * the next unit unplugs it by sub-blocks.  vm->cur_i is left at the
+ * lowest block removed.  Returns 0, or 1 (block i refused: fall back to
+ * its sub-blocks), or the request's error.
+ */
+static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64 deadline_ns)
+{
+	unsigned n = vmem_whole_run(vm, i, *want, vmem_whole_batch_max(vm)), first, got;
+	struct memory_removal removal;
+	int err = memory_removal_begin(&removal, vm->name, vmem_mb_addr(vm, i + 1 - n),
+				       (u64)n * MEMORY_BLOCK_SIZE, vm->nid, vm->mgid, MHP_NONE);
+
+	if (err)
+		return 1;
+	removal.quiet = true;	/* one remove_memory line for the batch */
+	while (removal.removed < n) {
+		unsigned j = i - (unsigned)removal.removed;
+
+		err = memory_removal_step(&removal);
+		vmem_mb_refresh_state(vm, j);	/* removed: UNUSED, bits still set */
+		if (err) {
+			if (j != i)
+				vm->whole_refused = j + 1;
+			break;
+		}
+		if (ktime_ns() >= deadline_ns)
+			break;
+	}
+	got = (unsigned)removal.removed;
+	if (!got)
+		return 1;
+	memory_removal_report(&removal);
+	first = i + 1 - got;
+	vm->cur_i = first;	/* the next unit goes on below the batch */
+	err = vmem_plug_unplug(vm, false, vmem_mb_addr(vm, first), got * vm->sb_per_mb);
 	if (err == -ENODEV) {
-		/* maybe unplugged: it must not come back */
-		vmem_sb_set_plugged(vm, i, 0, vm->sb_per_mb, false);
-		pr_err("%s: memory%llu stays removed: its UNPLUG got no usable answer\n", vm->name,
+		/* maybe unplugged: they must not come back */
+		for (unsigned j = first; j <= i; j++)
+			vmem_sb_set_plugged(vm, j, 0, vm->sb_per_mb, false);
+		pr_err("%s: memory%llu-%llu stay removed: their UNPLUG got no usable answer\n",
+		       vm->name, (unsigned long long)(vm->first_mb_id + first),
 		       (unsigned long long)(vm->first_mb_id + i));
 		return err;
 	}
 	if (err) {
 		memory_removal_rollback(&removal);	/* a failure is logged with the block */
-		if (!find_memory_block_by_id(vm->first_mb_id + i)) {
-			pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
-			       (unsigned long long)(vm->first_mb_id + i));
+		for (unsigned j = first; j <= i; j++) {
+			if (!find_memory_block_by_id(vm->first_mb_id + j))
+				pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
+				       (unsigned long long)(vm->first_mb_id + j));
+			vmem_mb_refresh_state(vm, j);
 		}
-		vmem_mb_refresh_state(vm, i);
 		return err;
 	}
-	vmem_sb_set_plugged(vm, i, 0, vm->sb_per_mb, false);
-	*want -= vm->sb_per_mb;
+	for (unsigned j = first; j <= i; j++)
+		vmem_sb_set_plugged(vm, j, 0, vm->sb_per_mb, false);
+	*want -= (u64)got * vm->sb_per_mb;
 	return 0;
 }
 
@@ -402,13 +457,15 @@ static int vmem_unplug_whole_mb(struct vmem_dev *vm, unsigned i, u64 *want)
  * and pcp sizes following), then UNPLUGged.  A sub-block holding
  * unmovable pages is skipped and vm->why says which page.
  */
-static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want)
+static int vmem_unplug_online_mb(struct vmem_dev *vm, unsigned i, u64 *want, u64 deadline_ns)
 {
 	u64 sb_pages = vm->sb_size >> PAGE_SHIFT;
+	bool refused = vm->whole_refused == i + 1;	/* just now, in the batch above it */
 	int err = 0;
 
-	if (vmem_mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb) {
-		err = vmem_unplug_whole_mb(vm, i, want);
+	vm->whole_refused = 0;
+	if (!refused && vmem_mb_nr_plugged(vm, i) == vm->sb_per_mb && *want >= vm->sb_per_mb) {
+		err = vmem_unplug_whole_mbs(vm, i, want, deadline_ns);
 		if (err <= 0)
 			return err;
 	}
@@ -473,7 +530,7 @@ static const u8 unplug_passes[] = { VMEM_MB_UNUSED, VMEM_MB_OFFLINE_PARTIAL, VME
  * after a block, -EBUSY when the passes are over and want is left (a later
  * round retries), or a request's error.
  */
-static int vmem_unplug_unit(struct vmem_dev *vm, u64 want)
+static int vmem_unplug_unit(struct vmem_dev *vm, u64 want, u64 deadline_ns)
 {
 	while (vm->cur_pass < ARRAY_SIZE(unplug_passes)) {
 		u8 st = unplug_passes[vm->cur_pass];
@@ -491,7 +548,7 @@ static int vmem_unplug_unit(struct vmem_dev *vm, u64 want)
 		if (!vmem_mb_may_unplug(vm, i))
 			continue;	/* want stays: -EBUSY at the end, retried */
 		err = st <= VMEM_MB_OFFLINE_PARTIAL ? vmem_unplug_offline_mb(vm, i, &want) :
-						       vmem_unplug_online_mb(vm, i, &want);
+						       vmem_unplug_online_mb(vm, i, &want, deadline_ns);
 		return err ? err : 1;
 	}
 	return -EBUSY;
@@ -507,6 +564,7 @@ static void vmem_round_cursor(struct vmem_dev *vm, bool plug)
 	vm->cur_pass = 0;
 	vm->cur_i = plug ? 0 : vm->nr_mbs;
 	vm->cur_request = vm->requested_size;
+	vm->whole_refused = 0;
 }
 
 /* done/total of the long operation, in MiB moved since the round began. */
@@ -609,7 +667,7 @@ static bool vmem_round_step(struct longop *op, u64 deadline_ns)
 			vmem_round_cursor(vm, plug);
 		}
 		err = plug ? vmem_plug_unit(vm, target - plugged) :
-			     vmem_unplug_unit(vm, plugged - target);
+			     vmem_unplug_unit(vm, plugged - target, deadline_ns);
 		vmem_round_progress(vm);
 		if (err < 0)
 			goto end;

@@ -508,8 +508,8 @@ HTEST(virtio_mem_malformed_unplug_reply_keeps_pages_offline)
 
 /*
  * Bug: with no usable answer to a whole-block UNPLUG the driver added and
- * onlined the block again, and went on to the next block.  Now the block
- * stays removed (maybe unplugged) and the round stops.
+ * onlined the block again, and went on to the next block.  Now the blocks
+ * of the request stay removed (maybe unplugged) and the round stops.
  */
 HTEST(virtio_mem_lost_whole_block_unplug_keeps_it_removed)
 {
@@ -519,13 +519,119 @@ HTEST(virtio_mem_lost_whole_block_unplug_keeps_it_removed)
 	fvm_poll(10);
 	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 3);
 	script_set(replies, sizeof(replies));
-	fvm_request_size(0);
-	fvm_poll(10);				/* memory34 goes whole: no usable answer */
+	fvm_request_size(128 * MiB);
+	fvm_poll(10);			/* memory34-33 go whole, one UNPLUG: no usable answer */
 	CHECK(vm->vd.broken);
-	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 2);
-	CHECK(!find_memory_block_by_id(34));
-	CHECK(find_memory_block_by_id(33) && find_memory_block_by_id(32));
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 1);
+	CHECK(!find_memory_block_by_id(34) && !find_memory_block_by_id(33));
+	CHECK(find_memory_block_by_id(32));
+	CHECK_EQ(vm->plugged_sbs, 64);
+	vm_check(vm);
+	vm_down();
+}
+
+/*
+ * Whole blocks go back in batches: a run of fully plugged online blocks
+ * is offlined and removed block by block, from the top, and given back in
+ * one UNPLUG request.  The device's size, the driver's bits and the
+ * machine's counters end exactly where they were before the plug.
+ */
+HTEST(virtio_mem_whole_blocks_unplug_in_one_request)
+{
+	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
+	u64 free0 = global_free_pages(), total0 = totalram_pages(), reqs;
+	int logs;
+
+	fvm_request_size(1024 * MiB);		/* memory32-39, all of them */
+	fvm_poll(10);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 8);
+	CHECK_EQ(fvm.plugged, 1024 * MiB);
+	reqs = vm->unplug_reqs;
+	logs = host_log_count;
+	fvm_request_size(256 * MiB);
+	fvm_poll(10);
+	CHECK_EQ(vm->unplug_reqs - reqs, 1);	/* memory39 down to memory34 */
+	CHECK(host_log_seen("remove_memory: [mem 0x110000000-0x13fffffff]: 6 blocks", logs));
+	CHECK_EQ(fvm.plugged, 256 * MiB);
 	CHECK_EQ(vm->plugged_sbs, 128);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 2);
+	vm_check(vm);
+	fvm_request_size(0);
+	fvm_poll(10);
+	CHECK_EQ(fvm.plugged, 0);
+	CHECK_EQ(vm->plugged_sbs, 0);
+	CHECK_EQ(vm->mb_count[VMEM_MB_UNUSED], vm->nr_mbs);
+	vm_check(vm);
+	CHECK_EQ(global_free_pages(), free0);
+	CHECK_EQ(totalram_pages(), total0);
+	vm_down();
+}
+
+/*
+ * An ERROR reply to a batch's UNPLUG: every block of the batch is added
+ * and onlined again (memory_removal_rollback()), still plugged, and the
+ * counters are those before the round; the round stops until the
+ * requested size changes.
+ */
+HTEST(virtio_mem_refused_batch_unplug_comes_back_whole)
+{
+	static const u8 replies[] = { FVM_LIE(FVM_ERROR) };
+	struct vmem_dev *vm = vm_up(1024 * MiB, 512 * MiB);
+	u64 free1, total1;
+
+	fvm_poll(10);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 4);
+	free1 = global_free_pages();
+	total1 = totalram_pages();
+	script_set(replies, sizeof(replies));
+	fvm_request_size(0);
+	fvm_poll(10);
+	CHECK(vm->halted);
+	CHECK_EQ(vm->errors, 1);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 4);
+	for (unsigned long id = 32; id < 36; id++)
+		CHECK(find_memory_block_by_id(id) && find_memory_block_by_id(id)->state == MEM_ONLINE);
+	CHECK_EQ(vm->plugged_sbs, 256);
+	CHECK_EQ(fvm.plugged, 512 * MiB);
+	CHECK_EQ(global_free_pages(), free1);
+	CHECK_EQ(totalram_pages(), total1);
+	vm_check(vm);
+	vm_down();
+}
+
+/*
+ * A block in the middle of a batch refuses its offline (an unmovable page
+ * in memory33): the blocks above it go in one request, the refusing block
+ * is then unplugged by sub-blocks, all but the one holding the page, and
+ * its offline is tried (and logged) once, not again by the next unit.
+ */
+HTEST(virtio_mem_batch_stops_at_a_block_that_refuses)
+{
+	struct vmem_dev *vm = vm_up(1024 * MiB, 512 * MiB);
+	u64 pin = PHYS_PFN(FVM_WINDOW + 128 * MiB + 16 * MiB), reqs, refused;
+	int logs;
+
+	fvm_poll(10);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 4);
+	CHECK_EQ(alloc_contig_range(pin, pin + 1, MIGRATE_MOVABLE, 0), 0);
+	reqs = vm->unplug_reqs;
+	refused = memhp_stats.offline_failures;
+	logs = host_log_count;
+	fvm_request_size(0);
+	fvm_poll(10);
+	CHECK(host_log_seen("remove_memory: [mem 0x110000000-0x11fffffff]: 2 blocks", logs));
+	CHECK(host_log_seen("offline: memory block 33:", logs));
+	CHECK_EQ(memhp_stats.offline_failures - refused, 1);
+	CHECK_EQ(vm->plugged_sbs, 1);		/* the pinned page's sub-block */
+	CHECK_EQ(fvm.plugged, SB);
+	CHECK(vmem_sb_plugged(vm, 1, 8));
+	CHECK(find_memory_block_by_id(33) && !find_memory_block_by_id(32));
+	CHECK(vm->unplug_reqs - reqs < 64 + 2);
+	vm_check(vm);
+	free_contig_range(pin, 1);
+	fvm_poll(600);				/* the retry, 5 s later, takes the last one */
+	CHECK_EQ(vm->plugged_sbs, 0);
+	CHECK_EQ(fvm.plugged, 0);
 	vm_check(vm);
 	vm_down();
 }

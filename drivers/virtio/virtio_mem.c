@@ -155,8 +155,8 @@ int vmem_probe(struct pci_dev *pci)
 			vm->nid = nid;
 	}
 
-	/* per-block arrays: a state byte and a u64 bitmap per block */
-	u64 meta = (u64)vm->nr_mbs * 9 + 8;
+	/* per-block arrays: a u64 bitmap, a state byte and a memmap count per block */
+	u64 meta = (u64)vm->nr_mbs * 10 + 8;
 	unsigned order = 0;
 
 	while ((PAGE_SIZE << order) < meta)
@@ -170,6 +170,7 @@ int vmem_probe(struct pci_dev *pci)
 	vm->meta_order = order;
 	vm->mb_plugged = mm_phys_to_virt(page_to_phys(vm->meta_pages));
 	vm->mb_state = (u8 *)(vm->mb_plugged + vm->nr_mbs);
+	vm->mb_memmaps = vm->mb_state + vm->nr_mbs;
 	vm->mb_count[VMEM_MB_UNUSED] = vm->nr_mbs;
 
 	err = virtio_find_vq(&vm->vd, 0);

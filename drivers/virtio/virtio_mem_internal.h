@@ -93,6 +93,7 @@ _Static_assert(sizeof(struct virtio_mem_resp) == 10, "virtio-mem response is 10 
 #define VMEM_MAX_MBS		8192	/* memory blocks per device (1 TiB) */
 #define VMEM_MAX_SB_PER_MB	64	/* 128 MiB / 2 MiB: one u64 bitmap per block */
 #define VMEM_UNPLUG_BATCH_MBS	64	/* whole blocks one UNPLUG request may give back (8 GiB) */
+#define VMEM_UNPLUG_BATCH_MEMMAPS 8	/* memmaps held in one batch's blocks beyond its first */
 #define VMEM_RETRY_BUSY		(1 * HZ)
 #define VMEM_RETRY_SHORT	(5 * HZ)
 
@@ -129,6 +130,9 @@ struct vmem_dev {
 	u64 first_mb_id;		/* first memory block wholly inside the region */
 	unsigned nr_mbs;		/* memory blocks wholly inside the region (capped) */
 	u8 *mb_state;			/* enum vmem_mb_state per memory block */
+	u8 *mb_memmaps;			/* per block: memmaps of blocks it held, ever (capped at
+					 * 255), 0 again once given back: an estimate of the
+					 * memory the host backs there, which an UNPLUG frees */
 	u64 *mb_plugged;		/* plugged sub-block bitmap per memory block */
 	struct page *meta_pages;	/* the pages of both arrays */
 	unsigned meta_order;		/* their order */

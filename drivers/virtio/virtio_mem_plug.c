@@ -100,6 +100,24 @@ u64 vmem_online_count(u64 start_pfn, u64 end_pfn)
 
 /* ---- plugging ------------------------------------------------------------ */
 
+/*
+ * Count block i's memmap in the block of the region that holds it
+ * (mb_memmaps[]): that block's memory has been written, so the host backs
+ * it, and giving it back costs the host time in proportion.  Called when
+ * block i is added and before it is removed (its memmap may have moved).
+ */
+static void vmem_note_memmap(struct vmem_dev *vm, unsigned i)
+{
+	phys_addr_t pa = __pfn_to_section(PHYS_PFN(vmem_mb_addr(vm, i)))->memmap_pa;
+	u64 k;
+
+	if (!pa || pa < vmem_mb_addr(vm, 0))
+		return;
+	k = (pa - vmem_mb_addr(vm, 0)) / MEMORY_BLOCK_SIZE;
+	if (k < vm->nr_mbs && vm->mb_memmaps[k] < 255)
+		vm->mb_memmaps[k]++;
+}
+
 /* Sub-blocks of block i that lie inside the usable region. */
 static unsigned mb_usable_sbs(const struct vmem_dev *vm, unsigned i)
 {
@@ -176,6 +194,7 @@ static int vmem_plug_new_mb(struct vmem_dev *vm, unsigned i, u64 *want)
 		return err;
 	}
 	*want -= n;
+	vmem_note_memmap(vm, i);
 	vmem_mb_refresh_state(vm, i);
 	struct memory_block *mem = find_memory_block_by_id(vm->first_mb_id + i);
 
@@ -366,16 +385,22 @@ static unsigned vmem_whole_batch_max(const struct vmem_dev *vm)
  * The run of blocks a whole-block unplug from block i may take: i, i - 1,
  * ... while each is in block i's state with every sub-block plugged, may
  * be unplugged (vmem_mb_may_unplug(); block i was asked by the caller),
- * and want covers it; at most max blocks.  At least 1.
+ * and want covers it; at most max blocks.  The blocks after the first
+ * hold at most VMEM_UNPLUG_BATCH_MEMMAPS memmaps between them
+ * (mb_memmaps[]): the host frees what the guest wrote while it answers the
+ * request, with the guest waiting, and a run through memory full of
+ * memmaps (the eager plug puts them in its first blocks) would hold the
+ * CPU for a long time; such a block goes alone.  At least 1.
  */
 static unsigned vmem_whole_run(struct vmem_dev *vm, unsigned i, u64 want, unsigned max)
 {
-	unsigned n = 1;
+	unsigned n = 1, memmaps = 0;
 
 	while (n < max && n <= i && want >= (u64)(n + 1) * vm->sb_per_mb) {
 		unsigned j = i - n;
 
-		if (vm->mb_state[j] != vm->mb_state[i] ||
+		memmaps += vm->mb_memmaps[j];
+		if (vm->mb_state[j] != vm->mb_state[i] || memmaps > VMEM_UNPLUG_BATCH_MEMMAPS ||
 		    vmem_mb_nr_plugged(vm, j) != vm->sb_per_mb || !vmem_mb_may_unplug(vm, j))
 			break;
 		n++;
@@ -408,6 +433,7 @@ static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64
 	while (removal.removed < n) {
 		unsigned j = i - (unsigned)removal.removed;
 
+		vmem_note_memmap(vm, j);	/* where it is now, moved or not */
 		err = memory_removal_step(&removal);
 		vmem_mb_refresh_state(vm, j);	/* removed: UNUSED, bits still set */
 		if (err) {
@@ -444,8 +470,10 @@ static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64
 		}
 		return err;
 	}
-	for (unsigned j = first; j <= i; j++)
+	for (unsigned j = first; j <= i; j++) {
 		vmem_sb_set_plugged(vm, j, 0, vm->sb_per_mb, false);
+		vm->mb_memmaps[j] = 0;	/* the host has let go of it */
+	}
 	*want -= (u64)got * vm->sb_per_mb;
 	return 0;
 }

@@ -568,6 +568,43 @@ HTEST(virtio_mem_whole_blocks_unplug_in_one_request)
 }
 
 /*
+ * mb_memmaps[] counts, per block of the region, the memmaps of blocks that
+ * lay in it (the memory the host backs there); a batch takes at most
+ * VMEM_UNPLUG_BATCH_MEMMAPS of them beyond its first block, so a block
+ * that held many starts a batch of its own; a block given back counts 0.
+ */
+HTEST(virtio_mem_batch_ends_before_a_block_full_of_memmaps)
+{
+	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
+	unsigned counted = 0, inside = 0;
+	int logs;
+
+	fvm_request_size(1024 * MiB);
+	fvm_poll(10);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 8);
+	for (unsigned i = 0; i < vm->nr_mbs; i++) {
+		phys_addr_t pa = __pfn_to_section(PHYS_PFN(vmem_mb_addr(vm, i)))->memmap_pa;
+
+		counted += vm->mb_memmaps[i];
+		inside += pa >= vmem_mb_addr(vm, 0) && pa < vmem_mb_addr(vm, vm->nr_mbs);
+	}
+	CHECK(inside > 0);			/* later blocks take theirs from earlier ones */
+	CHECK_EQ(counted, inside);		/* each block's memmap, where it was put */
+	memset(vm->mb_memmaps, 0, vm->nr_mbs);
+	vm->mb_memmaps[4] = VMEM_UNPLUG_BATCH_MEMMAPS + 1;	/* memory36 */
+	logs = host_log_count;
+	fvm_request_size(0);
+	fvm_poll(10);
+	CHECK(host_log_seen("remove_memory: [mem 0x128000000-0x13fffffff]: 3 blocks", logs));
+	CHECK(host_log_seen("remove_memory: [mem 0x100000000-0x127ffffff]: 5 blocks", logs));
+	CHECK_EQ(fvm.plugged, 0);
+	for (unsigned i = 0; i < vm->nr_mbs; i++)
+		CHECK_EQ(vm->mb_memmaps[i], 0);
+	vm_check(vm);
+	vm_down();
+}
+
+/*
  * An ERROR reply to a batch's UNPLUG: every block of the batch is added
  * and onlined again (memory_removal_rollback()), still plugged, and the
  * counters are those before the round; the round stops until the

@@ -152,13 +152,30 @@ void console_idle(void)
 	irq_enable();
 }
 
+/*
+ * ktime_ns() of the last byte console_getc() returned inside a line (not
+ * its end), 0 when none: a line sent at once (a paste, a script) arrives
+ * in pieces, the UART's 16-byte FIFO refilled by the host only once the
+ * guest has read it, so for CONSOLE_LINE_GAP_NS after such a byte the
+ * next one is waited for without the idle point's work.  Otherwise every
+ * refill cost a slice of each long operation, several per line.  (main).
+ */
+static u64 line_byte_ns;
+
 int console_getc(void)
 {
 	for (;;) {
 		int ch = console_trygetc();
 
-		if (ch >= 0)
+		if (ch >= 0) {
+			line_byte_ns = ch == '\r' || ch == '\n' ? 0 : ktime_ns();
 			return ch;
+		}
+		if (line_byte_ns && ktime_ns() - line_byte_ns < CONSOLE_LINE_GAP_NS) {
+			cpu_relax();
+			continue;
+		}
+		line_byte_ns = 0;
 		console_idle();
 	}
 }

@@ -157,6 +157,36 @@ def test_cold_plugged_resize_sequence(boot):
     assert sh(m, "lsmem").count("online") >= 1
 
 
+def unplug_requests(m):
+    """The driver's UNPLUG requests so far (the view's `requests:` line)."""
+    out, f, _ = view(m)
+    r = re.match(r"plug (\d+), unplug (\d+),", f["requests"])
+    assert r, out
+    return int(r.group(2))
+
+
+def test_whole_blocks_unplug_in_batches(boot):
+    """6 GiB down to 1 GiB and to 0: the whole blocks go back in batches,
+    fewer UNPLUG requests than blocks, one remove_memory line per batch
+    whose block counts add up, QEMU's size and MemTotal exact each time."""
+    m = boot_vmem(boot)
+    base = memtotal_kb(m)
+    wait_size(m, base, 6 * GiB, resize(m, 6 * GiB))
+    for size, blocks in ((1 * GiB, 40), (0, 8)):
+        reqs, start = unplug_requests(m), len(m.output)
+        wait_size(m, base, size, resize(m, size))
+        m.quiesce(0.5)
+        removed = [int(n) for n in re.findall(r"remove_memory: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\]: "
+                                              r"(\d+) blocks", m.output[start:])]
+        assert sum(removed) == blocks, m.output[start:]
+        sent = unplug_requests(m) - reqs
+        assert sent == len(removed) < blocks, (sent, removed)
+        out, f, view_blocks = view(m)
+        assert f["plugged"] == f"{size // MiB} MiB (device: {size // MiB} MiB)", out
+        assert f["status"] == "converged" and len(view_blocks) == size // (128 * MiB), out
+    assert "virtio_mem" not in sh(m, "cat /proc/iomem")
+
+
 def test_partial_block_and_state_request(boot):
     m = boot_vmem(boot)
     base = memtotal_kb(m)

@@ -84,15 +84,27 @@ static struct longop **slice_at(struct longop **pp, u64 budget_ns)
 	return pp;
 }
 
+/*
+ * One round of the idle point: a slice of every operation not held.  The
+ * round together stays about LONGOP_SLICE_NS: with several operations
+ * running (a lazy plug's resize beside its deferred memmap init) each gets
+ * its share, so a line typed meanwhile waits about one slice's time
+ * (plus the units that end past their deadlines), not one per operation.
+ */
 bool longop_run_slice(void)
 {
 	struct longop **pp = &running_ops;
+	unsigned n = 0;
+	u64 budget;
 
+	for (struct longop *op = running_ops; op; op = op->next)
+		n += !held(op);
+	budget = n > 1 ? LONGOP_SLICE_NS / n : LONGOP_SLICE_NS;
 	while (*pp) {
 		if (held(*pp))
 			pp = &(*pp)->next;
 		else
-			pp = slice_at(pp, LONGOP_SLICE_NS);
+			pp = slice_at(pp, budget);
 	}
 	return running_ops != NULL;
 }

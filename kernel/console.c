@@ -172,7 +172,11 @@ int console_getc(void)
 			return ch;
 		}
 		if (line_byte_ns && ktime_ns() - line_byte_ns < CONSOLE_LINE_GAP_NS) {
-			cpu_relax();
+			/* halted, not spinning: the host's refill needs the CPU */
+			irq_disable();
+			if (!console_pending())
+				cpu_wait_for_interrupt();	/* the byte's interrupt, or the tick */
+			irq_enable();
 			continue;
 		}
 		line_byte_ns = 0;

@@ -75,7 +75,7 @@ int console_trygetc(void);
 #define CONSOLE_SUSP		0x1a
 /* After a byte inside a line, console_getc() waits this long for the next
  * one before it runs the idle point's work (console.c: line_byte_ns). */
-#define CONSOLE_LINE_GAP_NS	(2000ull * 1000)
+#define CONSOLE_LINE_GAP_NS	(10000ull * 1000)
 /* console_interrupted() looks at the devices at most this often. */
 #define CONSOLE_PEEK_NS		(1000ull * 1000)
 

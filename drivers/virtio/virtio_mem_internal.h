@@ -94,6 +94,7 @@ _Static_assert(sizeof(struct virtio_mem_resp) == 10, "virtio-mem response is 10 
 #define VMEM_MAX_SB_PER_MB	64	/* 128 MiB / 2 MiB: one u64 bitmap per block */
 #define VMEM_UNPLUG_BATCH_MBS	64	/* whole blocks one UNPLUG request may give back (8 GiB) */
 #define VMEM_UNPLUG_BATCH_MEMMAPS 8	/* memmaps held in one batch's blocks beyond its first */
+#define VMEM_UNPLUG_TAIL_SBS	8	/* sub-blocks per request of a block full of memmaps */
 #define VMEM_RETRY_BUSY		(1 * HZ)
 #define VMEM_RETRY_SHORT	(5 * HZ)
 
@@ -163,6 +164,9 @@ struct vmem_dev {
 	u64 round_from;			/* plugged_sbs when the round started */
 	u64 blocks_seen;		/* memory_blocks_generation() at the end of its last slice */
 	unsigned whole_refused;		/* block + 1 that just refused a whole-block offline, 0: none */
+	unsigned tail_mb;		/* block + 1 removed whole whose sub-blocks [0, tail_sbs) the
+					 * next units UNPLUG, a few per request; 0: none */
+	unsigned tail_sbs;
 };
 
 /* The device slots (virtio_mem.c); a slot is a device while in_use. */

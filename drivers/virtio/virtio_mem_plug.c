@@ -390,12 +390,15 @@ static unsigned vmem_whole_batch_max(const struct vmem_dev *vm)
  * (mb_memmaps[]): the host frees what the guest wrote while it answers the
  * request, with the guest waiting, and a run through memory full of
  * memmaps (the eager plug puts them in its first blocks) would hold the
- * CPU for a long time; such a block goes alone.  At least 1.
+ * CPU for a long time; such a block goes alone (and block i, if it is
+ * one, too).  At least 1.
  */
 static unsigned vmem_whole_run(struct vmem_dev *vm, unsigned i, u64 want, unsigned max)
 {
 	unsigned n = 1, memmaps = 0;
 
+	if (vm->mb_memmaps[i] > VMEM_UNPLUG_BATCH_MEMMAPS)
+		return 1;	/* alone, and in pieces (vmem_unplug_tail()) */
 	while (n < max && n <= i && want >= (u64)(n + 1) * vm->sb_per_mb) {
 		unsigned j = i - n;
 
@@ -406,6 +409,37 @@ static unsigned vmem_whole_run(struct vmem_dev *vm, unsigned i, u64 want, unsign
 		n++;
 	}
 	return n;
+}
+
+/*
+ * The next piece of a tail (vm->tail_mb): block tail_mb - 1 is removed and
+ * its sub-blocks [0, tail_sbs) are still plugged; UNPLUG the top
+ * VMEM_UNPLUG_TAIL_SBS of them (all of them with all set).  A block that
+ * held many memmaps goes back this way, over several units: the host
+ * frees what the guest wrote there while the guest waits for each answer,
+ * about 20 ms for a block full of them under TCG, too long for one slice.
+ * An error ends the tail and leaves the rest plugged in the removed block,
+ * which an unplug round's first pass (blocks not added) gives back later;
+ * no usable answer counts the piece as unplugged.  Returns 0 or the
+ * request's error.
+ */
+static int vmem_unplug_tail(struct vmem_dev *vm, bool all)
+{
+	unsigned i = vm->tail_mb - 1;
+	unsigned n = all ? vm->tail_sbs : MIN(vm->tail_sbs, (unsigned)VMEM_UNPLUG_TAIL_SBS);
+	unsigned sb = vm->tail_sbs - n;
+	int err = vmem_plug_unplug(vm, false, vmem_sb_addr(vm, i, sb), n);
+
+	if (!err || err == -ENODEV) {
+		vmem_sb_set_plugged(vm, i, sb, n, false);
+		vm->tail_sbs = sb;
+	}
+	if (!vm->tail_sbs)
+		vm->mb_memmaps[i] = 0;	/* the host has let go of it */
+	if (err || !vm->tail_sbs)
+		vm->tail_mb = 0;
+	vmem_mb_refresh_state(vm, i);
+	return err;
 }
 
 /*
@@ -450,6 +484,24 @@ static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64
 	memory_removal_report(&removal);
 	first = i + 1 - got;
 	vm->cur_i = first;	/* the next unit goes on below the batch */
+	if (got == 1 && vm->mb_memmaps[i] > VMEM_UNPLUG_BATCH_MEMMAPS) {
+		/* full of memmaps: its first piece now, the rest by the next
+		 * units (vmem_unplug_tail()); only this first one rolls back */
+		vm->tail_mb = i + 1;
+		vm->tail_sbs = vm->sb_per_mb;
+		err = vmem_unplug_tail(vm, false);
+		if (!err || err == -ENODEV) {
+			*want -= MIN(*want, (u64)VMEM_UNPLUG_TAIL_SBS);
+			return err;
+		}
+		vm->tail_mb = 0;
+		memory_removal_rollback(&removal);
+		if (!find_memory_block_by_id(vm->first_mb_id + i))
+			pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
+			       (unsigned long long)(vm->first_mb_id + i));
+		vmem_mb_refresh_state(vm, i);
+		return err;
+	}
 	err = vmem_plug_unplug(vm, false, vmem_mb_addr(vm, first), got * vm->sb_per_mb);
 	if (err == -ENODEV) {
 		/* maybe unplugged: they must not come back */
@@ -560,6 +612,11 @@ static const u8 unplug_passes[] = { VMEM_MB_UNUSED, VMEM_MB_OFFLINE_PARTIAL, VME
  */
 static int vmem_unplug_unit(struct vmem_dev *vm, u64 want, u64 deadline_ns)
 {
+	if (vm->tail_mb) {	/* a block full of memmaps, piece by piece */
+		int err = vmem_unplug_tail(vm, false);
+
+		return err ? err : 1;
+	}
 	while (vm->cur_pass < ARRAY_SIZE(unplug_passes)) {
 		u8 st = unplug_passes[vm->cur_pass];
 		unsigned i;
@@ -588,6 +645,8 @@ static int vmem_unplug_unit(struct vmem_dev *vm, u64 want, u64 deadline_ns)
  * round that plugs (plug) or unplugs; progress counts from here. */
 static void vmem_round_cursor(struct vmem_dev *vm, bool plug)
 {
+	if (vm->tail_mb)	/* a new target or direction: the tail goes back first, whole */
+		vmem_unplug_tail(vm, true);
 	vm->op_plug = plug;
 	vm->cur_pass = 0;
 	vm->cur_i = plug ? 0 : vm->nr_mbs;

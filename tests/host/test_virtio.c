@@ -25,6 +25,7 @@
  */
 #include "htest.h"
 #include <shell/shell.h>
+#include <kernel/longop.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -571,12 +572,14 @@ HTEST(virtio_mem_whole_blocks_unplug_in_one_request)
  * mb_memmaps[] counts, per block of the region, the memmaps of blocks that
  * lay in it (the memory the host backs there); a batch takes at most
  * VMEM_UNPLUG_BATCH_MEMMAPS of them beyond its first block, so a block
- * that held many starts a batch of its own; a block given back counts 0.
+ * that held many goes alone, and back in pieces of VMEM_UNPLUG_TAIL_SBS
+ * sub-blocks, one request per unit; a block given back counts 0.
  */
 HTEST(virtio_mem_batch_ends_before_a_block_full_of_memmaps)
 {
 	struct vmem_dev *vm = vm_up(1024 * MiB, 0);
 	unsigned counted = 0, inside = 0;
+	u64 reqs;
 	int logs;
 
 	fvm_request_size(1024 * MiB);
@@ -593,13 +596,53 @@ HTEST(virtio_mem_batch_ends_before_a_block_full_of_memmaps)
 	memset(vm->mb_memmaps, 0, vm->nr_mbs);
 	vm->mb_memmaps[4] = VMEM_UNPLUG_BATCH_MEMMAPS + 1;	/* memory36 */
 	logs = host_log_count;
+	reqs = vm->unplug_reqs;
 	fvm_request_size(0);
 	fvm_poll(10);
 	CHECK(host_log_seen("remove_memory: [mem 0x128000000-0x13fffffff]: 3 blocks", logs));
-	CHECK(host_log_seen("remove_memory: [mem 0x100000000-0x127ffffff]: 5 blocks", logs));
+	CHECK(host_log_seen("remove_memory: [mem 0x120000000-0x127ffffff]: 1 blocks", logs));
+	CHECK(host_log_seen("remove_memory: [mem 0x100000000-0x11fffffff]: 4 blocks", logs));
+	CHECK_EQ(vm->unplug_reqs - reqs, 1 + 64 / VMEM_UNPLUG_TAIL_SBS + 1);
+	CHECK_EQ(vm->tail_mb, 0);
 	CHECK_EQ(fvm.plugged, 0);
 	for (unsigned i = 0; i < vm->nr_mbs; i++)
 		CHECK_EQ(vm->mb_memmaps[i], 0);
+	vm_check(vm);
+	vm_down();
+}
+
+/*
+ * A new requested size while a block full of memmaps goes back in pieces:
+ * the rest of it goes back at once (one request) before the round turns
+ * round, so no sub-block stays plugged in a block the kernel no longer
+ * has; the plug then reaches the new size with MemTotal to match.
+ */
+HTEST(virtio_mem_retarget_finishes_a_tail_first)
+{
+	struct vmem_dev *vm = vm_up(1024 * MiB, 256 * MiB);
+	u64 total0;
+
+	fvm_poll(10);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 2);
+	total0 = totalram_pages();
+	vm->mb_memmaps[1] = VMEM_UNPLUG_BATCH_MEMMAPS + 1;	/* memory33 */
+	longop_pause();
+	fvm_request_size(128 * MiB);
+	vmem_poller.fn();			/* the round starts, held */
+	CHECK(vmem_resizing(vm));
+	CHECK_EQ(longop_step(1), 1);		/* memory33 removed, its first piece */
+	CHECK_EQ(vm->tail_mb, 2);
+	CHECK_EQ(vm->tail_sbs, 64 - VMEM_UNPLUG_TAIL_SBS);
+	CHECK(!find_memory_block_by_id(33));
+	vm_check(vm);
+	fvm_request_size(256 * MiB);		/* back up, while the tail is pending */
+	longop_resume();
+	fvm_poll(10);
+	CHECK_EQ(vm->tail_mb, 0);
+	CHECK_EQ(vm->plugged_sbs, 128);
+	CHECK_EQ(fvm.plugged, 256 * MiB);
+	CHECK_EQ(vm->mb_count[VMEM_MB_KERNEL], 2);
+	CHECK_EQ(totalram_pages(), total0);
 	vm_check(vm);
 	vm_down();
 }

@@ -167,8 +167,10 @@ def unplug_requests(m):
 
 def test_whole_blocks_unplug_in_batches(boot):
     """6 GiB down to 1 GiB and to 0: the whole blocks go back in batches,
-    fewer UNPLUG requests than blocks, one remove_memory line per batch
-    whose block counts add up, QEMU's size and MemTotal exact each time."""
+    one remove_memory line per batch whose block counts add up, fewer
+    UNPLUG requests than blocks from the top (the first blocks, which hold
+    the memmaps, go alone and in pieces), QEMU's size and MemTotal exact
+    each time."""
     m = boot_vmem(boot)
     base = memtotal_kb(m)
     wait_size(m, base, 6 * GiB, resize(m, 6 * GiB))
@@ -180,7 +182,9 @@ def test_whole_blocks_unplug_in_batches(boot):
                                               r"(\d+) blocks", m.output[start:])]
         assert sum(removed) == blocks, m.output[start:]
         sent = unplug_requests(m) - reqs
-        assert sent == len(removed) < blocks, (sent, removed)
+        # one request per batch, or several for a block full of memmaps
+        # (given back in pieces); from the top, far fewer than blocks
+        assert sent >= len(removed) and (size == 0 or sent < blocks), (sent, removed)
         out, f, view_blocks = view(m)
         assert f["plugged"] == f"{size // MiB} MiB (device: {size // MiB} MiB)", out
         assert f["status"] == "converged" and len(view_blocks) == size // (128 * MiB), out

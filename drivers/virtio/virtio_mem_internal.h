@@ -167,6 +167,9 @@ struct vmem_dev {
 	unsigned tail_mb;		/* block + 1 removed whole whose sub-blocks [0, tail_sbs) the
 					 * next units UNPLUG, a few per request; 0: none */
 	unsigned tail_sbs;
+	unsigned unplug_batch;		/* blocks the next whole-block batch may take, learned
+					 * from the round's UNPLUG answers: 1 at the start */
+	bool unplug_costly;		/* the last answer took long per block: pieces */
 };
 
 /* The device slots (virtio_mem.c); a slot is a device while in_use. */

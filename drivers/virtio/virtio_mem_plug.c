@@ -423,12 +423,33 @@ static unsigned vmem_whole_run(struct vmem_dev *vm, unsigned i, u64 want, unsign
  * no usable answer counts the piece as unplugged.  Returns 0 or the
  * request's error.
  */
+/*
+ * What the round learns from an UNPLUG of nr_sbs sub-blocks answered after
+ * ns: the host frees the memory the guest (or anyone) wrote there while
+ * the guest waits, from next to nothing to tens of ms per block, and the
+ * guest cannot tell beforehand beyond its own memmaps.  The next batch may
+ * take as many blocks as fit in a slice at that cost (at most twice this
+ * one), and a block costing more than half a slice goes in pieces.
+ */
+static void vmem_unplug_learn(struct vmem_dev *vm, u64 nr_sbs, u64 ns)
+{
+	u64 per_mb = ns * vm->sb_per_mb / MAX(nr_sbs, 1ULL);
+	u64 fit = LONGOP_SLICE_NS / MAX(per_mb, 1ULL);
+	u64 grow = 2 * MAX(nr_sbs / vm->sb_per_mb, 1ULL);
+
+	vm->unplug_costly = per_mb > LONGOP_SLICE_NS / 2;
+	vm->unplug_batch = (unsigned)MAX(1ULL, MIN(fit, grow));
+}
+
 static int vmem_unplug_tail(struct vmem_dev *vm, bool all)
 {
 	unsigned i = vm->tail_mb - 1;
 	unsigned n = all ? vm->tail_sbs : MIN(vm->tail_sbs, (unsigned)VMEM_UNPLUG_TAIL_SBS);
 	unsigned sb = vm->tail_sbs - n;
+	u64 t0 = ktime_ns();
 	int err = vmem_plug_unplug(vm, false, vmem_sb_addr(vm, i, sb), n);
+
+	vmem_unplug_learn(vm, n, ktime_ns() - t0);
 
 	if (!err || err == -ENODEV) {
 		vmem_sb_set_plugged(vm, i, sb, n, false);
@@ -456,7 +477,9 @@ static int vmem_unplug_tail(struct vmem_dev *vm, bool all)
  */
 static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64 deadline_ns)
 {
-	unsigned n = vmem_whole_run(vm, i, *want, vmem_whole_batch_max(vm)), first, got;
+	unsigned n = vmem_whole_run(vm, i, *want, MIN(vmem_whole_batch_max(vm),
+						      MAX(vm->unplug_batch, 1U))), first, got;
+	u64 t0;
 	struct memory_removal removal;
 	int err = memory_removal_begin(&removal, vm->name, vmem_mb_addr(vm, i + 1 - n),
 				       (u64)n * MEMORY_BLOCK_SIZE, vm->nid, vm->mgid, MHP_NONE);
@@ -484,7 +507,7 @@ static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64
 	memory_removal_report(&removal);
 	first = i + 1 - got;
 	vm->cur_i = first;	/* the next unit goes on below the batch */
-	if (got == 1 && vm->mb_memmaps[i] > VMEM_UNPLUG_BATCH_MEMMAPS) {
+	if (got == 1 && (vm->mb_memmaps[i] > VMEM_UNPLUG_BATCH_MEMMAPS || vm->unplug_costly)) {
 		/* full of memmaps: its first piece now, the rest by the next
 		 * units (vmem_unplug_tail()); only this first one rolls back */
 		vm->tail_mb = i + 1;
@@ -502,7 +525,9 @@ static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64
 		vmem_mb_refresh_state(vm, i);
 		return err;
 	}
+	t0 = ktime_ns();
 	err = vmem_plug_unplug(vm, false, vmem_mb_addr(vm, first), got * vm->sb_per_mb);
+	vmem_unplug_learn(vm, (u64)got * vm->sb_per_mb, ktime_ns() - t0);
 	if (err == -ENODEV) {
 		/* maybe unplugged: they must not come back */
 		for (unsigned j = first; j <= i; j++)
@@ -652,6 +677,8 @@ static void vmem_round_cursor(struct vmem_dev *vm, bool plug)
 	vm->cur_i = plug ? 0 : vm->nr_mbs;
 	vm->cur_request = vm->requested_size;
 	vm->whole_refused = 0;
+	vm->unplug_batch = 1;		/* nothing learned yet: one block, measured */
+	vm->unplug_costly = false;
 }
 
 /* done/total of the long operation, in MiB moved since the round began. */

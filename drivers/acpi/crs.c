@@ -116,6 +116,7 @@ struct crs_result {
 	unsigned nr;		/* windows kept */
 	unsigned dropped;	/* windows past ACPI_ROOT_WINDOWS_MAX */
 	bool bus0;		/* a bus-number range starting at bus 0 */
+	int bus_min, bus_max;	/* the first bus-number range; -1: none */
 	const char *why;	/* set when the template is malformed */
 };
 
@@ -142,6 +143,10 @@ static void crs_address(const u8 *d, u32 dlen, unsigned fw, struct crs_result *r
 	if (type == ADDR_SPACE_BUS) {
 		if (min == 0)
 			res->bus0 = true;
+		if (res->bus_min < 0 && min <= max && max <= 0xff) {
+			res->bus_min = (int)min;
+			res->bus_max = (int)max;
+		}
 		return;
 	}
 	if (type != ADDR_SPACE_MEM && type != ADDR_SPACE_IO)
@@ -171,6 +176,7 @@ static void crs_decode(const u8 *buf, size_t len, struct crs_result *res)
 	size_t i = 0;
 
 	memset(res, 0, sizeof(*res));
+	res->bus_min = res->bus_max = -1;
 	while (i < len && !res->why) {
 		u8 tag = buf[i];
 		u32 dlen;
@@ -296,6 +302,43 @@ static bool crs_from_aml(struct crs_result *out)
 	last_err = ok ? 0 : 2;
 	aml_put(ns, crs);
 	return ok;
+}
+
+/*
+ * acpi_bridge_crs() - see acpi.h.  Any root bridge, the first one included;
+ * the caller says what the windows are for and logs the reason.
+ */
+int acpi_bridge_crs(struct aml_node *dev, struct acpi_crs *out)
+{
+	struct aml_ns *ns = acpi_aml();
+	struct aml_obj *crs = NULL;
+	struct crs_result res;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->bus_min = out->bus_max = -1;
+	if (!ns || !dev || !aml_child(dev, "_CRS")) {
+		out->why = "there is no _CRS";
+		return -ENOENT;
+	}
+	err = aml_eval_at(ns, dev, "_CRS", NULL, 0, &crs);
+	if (err || !crs || crs->type != AML_BUFFER) {
+		out->why = err ? aml_last_error(ns)->reason : "_CRS is not a Buffer";
+		aml_put(ns, crs);
+		return -EINVAL;
+	}
+	crs_decode(crs->buf.data, crs->buf.len, &res);
+	aml_put(ns, crs);
+	if (res.why) {
+		out->why = res.why;
+		return -EINVAL;
+	}
+	memcpy(out->win, res.win, sizeof(out->win));
+	out->nr = res.nr;
+	out->dropped = res.dropped;
+	out->bus_min = res.bus_min;
+	out->bus_max = res.bus_max;
+	return 0;
 }
 
 /*

@@ -14,6 +14,12 @@
  *               the SRAT's for that proximity domain.  None: -1, as Linux
  *               prints it (pci_numa_node(), read by
  *               /sys/bus/pci/devices/.../numa_node);
+ *   windows     of every root bus, from its root bridge's _CRS (a Name
+ *               or a Method), re-read at every pci_resources_sync():
+ *               pci_read_root_windows().  A _CRS whose windows meet an
+ *               earlier root's, leave the physical address space, or are
+ *               none is refused with the reason logged; that root's
+ *               devices keep the firmware's addresses;
  * then PCI hotplug is chosen (pci_hotplug_init()).
  *
  * Methods are evaluated when asked (a _PXM may be a method); one that fails
@@ -27,6 +33,7 @@
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <lib/errno.h>
+#include <arch/cpu.h>
 
 #define MAX_ROOTS	PCI_MAX_ROOT_BUSES
 #define MAX_CHAIN	32	/* bridges from a root bus down to a function */
@@ -36,6 +43,30 @@
 static struct aml_ns *ns;		/* the namespace; NULL before pci_acpi_init() */
 static struct { struct aml_node *dev; unsigned bus; } roots[MAX_ROOTS];	/* root bridges, _BBN */
 static unsigned nr_roots;
+
+/*
+ * bus_from_crs() - the bus range of dev's _CRS, where it has one, is its
+ * root bus (QEMU's pxb-pcie lists WordBusNumber 0x80-0x81 beside _BBN
+ * 0x80): *bus set to its start, with a warning when that is not _BBN.
+ * Returns true when a first bus of a _CRS range is already a root's.
+ */
+static bool bus_from_crs(struct aml_node *dev, const char *path, u64 *bus)
+{
+	static struct acpi_crs crs;	/* large: not on the stack (one context) */
+
+	if (acpi_bridge_crs(dev, &crs) || crs.bus_min < 0 || (u64)crs.bus_min == *bus)
+		return false;
+	pr_warn("pci: %s: _CRS's bus range starts at %02x, _BBN says %02x; the _CRS's is used",
+		path, crs.bus_min, (unsigned)*bus);
+	*bus = (u64)crs.bus_min;
+	for (unsigned i = 0; i < nr_roots; i++)
+		if (roots[i].bus == *bus) {
+			pr_warn("pci: %s: root bus %02x is another root bridge's; ignored", path,
+				(unsigned)*bus);
+			return true;
+		}
+	return false;
+}
 
 /* add_root() - walk callback: a root bridge and its _BBN. */
 static int add_root(struct aml_ns *n, struct aml_node *dev, void *arg)
@@ -57,6 +88,8 @@ static int add_root(struct aml_ns *n, struct aml_node *dev, void *arg)
 			(unsigned long long)bbn);
 		return 0;
 	}
+	if (bus_from_crs(dev, path, &bbn))
+		return 0;
 	if (nr_roots == MAX_ROOTS) {
 		pr_warn("pci: %s: more than %u PCI root bridges; ignored", path, MAX_ROOTS);
 		return 0;
@@ -94,6 +127,150 @@ void pci_acpi_init(void)
 			pr_info("pci: %u more root bus(es) from _BBN: %d function(s)", added, pci_scan_roots());
 	}
 	pci_hotplug_init();
+}
+
+struct pci_root_windows pci_root_windows[PCI_MAX_ROOT_BUSES + 1];
+unsigned pci_nr_root_windows;
+
+
+/* windows_meet() - do a and b share an address of one space? */
+static bool windows_meet(const struct acpi_window *a, const struct acpi_window *b)
+{
+	return a->io == b->io && a->start <= b->end && b->start <= a->end;
+}
+
+/*
+ * check_root() - r->refused set (and r->nr cleared) when r's windows cannot
+ * be used: there are none, a memory window ends beyond the CPU's physical
+ * address width, or one meets a window of an earlier entry.
+ */
+static void check_root(struct pci_root_windows *r)
+{
+	unsigned bits = boot_cpu.phys_bits;
+	u64 top = bits && bits < 64 ? 1ULL << bits : 0;
+
+	if (!r->nr) {
+		ksnprintf(r->refused, sizeof(r->refused), "it lists no memory or I/O window");
+		return;
+	}
+	for (unsigned i = 0; i < r->nr && !r->refused[0]; i++) {
+		const struct acpi_window *w = &r->win[i];
+
+		if (!w->io && top && w->end >= top) {
+			ksnprintf(r->refused, sizeof(r->refused),
+				  "window %llx-%llx lies outside the %u-bit physical address space",
+				  (unsigned long long)w->start, (unsigned long long)w->end, bits);
+			break;
+		}
+		for (const struct pci_root_windows *q = pci_root_windows; q < r && !r->refused[0]; q++)
+			for (unsigned j = 0; j < q->nr; j++)
+				if (windows_meet(w, &q->win[j])) {
+					ksnprintf(r->refused, sizeof(r->refused),
+						  "%s window %llx-%llx meets %llx-%llx of root bus %02x",
+						  w->io ? "I/O" : "memory",
+						  (unsigned long long)w->start,
+						  (unsigned long long)w->end,
+						  (unsigned long long)q->win[j].start,
+						  (unsigned long long)q->win[j].end, q->bus);
+					break;
+				}
+	}
+	if (r->refused[0])
+		r->nr = 0;
+}
+
+/* log_root() - entry i's count or refusal, when it is not what was said last. */
+static void log_root(unsigned i)
+{
+	const struct pci_root_windows *r = &pci_root_windows[i];
+
+	struct pci_root_windows *m = &pci_root_windows[i];
+
+	if (m->said.valid && m->said.bus == r->bus && m->said.nr == r->nr &&
+	    !strcmp(m->said.refused, r->refused))
+		return;
+	m->said.valid = true;
+	m->said.bus = r->bus;
+	m->said.nr = r->nr;
+	strlcpy(m->said.refused, r->refused, sizeof(m->said.refused));
+	if (i == 0 && !r->refused[0])
+		pr_info("pci: root bus windows: %u from the host bridge's _CRS%s", r->nr,
+			r->nr ? "" : "; using the 32-bit hole memlab places BARs in");
+	else if (i == 0)
+		pr_warn("pci: root bus %02x: the host bridge's _CRS is refused: %s; using the 32-bit hole memlab places BARs in",
+			r->bus, r->refused);
+	else if (!r->refused[0])
+		pr_info("pci: root bus %02x windows: %u from %s", r->bus, r->nr, r->source);
+	else
+		pr_warn("pci: root bus %02x: %s is refused: %s; its devices keep the firmware's addresses",
+			r->bus, r->source, r->refused);
+}
+
+/* clear_entry() - r empty, what the log said of it kept. */
+static void clear_entry(struct pci_root_windows *r)
+{
+	typeof(r->said) said = r->said;
+
+	memset(r, 0, sizeof(*r));
+	r->said = said;
+}
+
+/*
+ * pci_read_root_windows() - see internal.h.  Entry 0 from
+ * acpi_root_windows() (which reads the tables' bytes before the namespace
+ * exists); one more for each root bridge of the namespace on another bus
+ * that has a _CRS (evaluated: a Name or a Method).  Context: (boot, main).
+ */
+void pci_read_root_windows(void)
+{
+	static struct acpi_crs crs;	/* large: not on the stack (one context) */
+	struct pci_root_windows *r = &pci_root_windows[0];
+	char path[48];
+	int n;
+
+	clear_entry(r);
+	r->bus = pci_ecam.start_bus;
+	r->bus_end = pci_ecam.end_bus;
+	strlcpy(r->source, "the host bridge's _CRS", sizeof(r->source));
+	n = acpi_root_windows(r->win, ACPI_ROOT_WINDOWS_MAX);
+	if (n >= 0) {
+		r->nr = (unsigned)n;
+		if (n > 0)
+			check_root(r);
+	}
+	pci_nr_root_windows = 1;
+	log_root(0);
+	for (unsigned i = 0; ns && ns == acpi_aml() && i < nr_roots; i++) {
+		if (roots[i].bus == pci_root_windows[0].bus ||
+		    pci_nr_root_windows == PCI_MAX_ROOT_BUSES + 1)
+			continue;
+		if (acpi_bridge_crs(roots[i].dev, &crs) == -ENOENT)
+			continue;	/* no _CRS: nothing to show or place in */
+		r = &pci_root_windows[pci_nr_root_windows];
+		clear_entry(r);
+		r->bus = r->bus_end = roots[i].bus;
+		aml_node_path(roots[i].dev, path, sizeof(path));
+		ksnprintf(r->source, sizeof(r->source), "%s._CRS", path);
+		if (crs.why) {
+			strlcpy(r->refused, crs.why, sizeof(r->refused));
+		} else {
+			if (crs.bus_min == (int)r->bus)
+				r->bus_end = (unsigned)crs.bus_max;
+			memcpy(r->win, crs.win, sizeof(r->win));
+			r->nr = crs.nr;
+			check_root(r);
+		}
+		log_root(pci_nr_root_windows++);
+	}
+}
+
+/* pci_root_windows_of() - see internal.h. */
+const struct pci_root_windows *pci_root_windows_of(unsigned bus)
+{
+	for (unsigned i = 0; i < pci_nr_root_windows; i++)
+		if (pci_root_windows[i].bus == bus && pci_root_windows[i].nr)
+			return &pci_root_windows[i];
+	return NULL;
 }
 
 struct find_adr {

@@ -93,6 +93,40 @@ extern unsigned pci_nr_devices;
 extern u8 pci_root_buses[PCI_MAX_ROOT_BUSES];
 extern unsigned pci_nr_root_buses;
 
+/*
+ * acpi.c: the windows of each root bus, from its root bridge's _CRS
+ * (pci_read_root_windows(), at every pci_resources_sync()).  Entry 0 is the
+ * first MCFG bus's (the first root bridge's _CRS, or the tables' bytes
+ * before the namespace exists); the others one per further root bridge
+ * with a _CRS.  A root whose _CRS was refused (its windows overlap an
+ * earlier root's, leave the physical address space, or there are none)
+ * has nr == 0 and `refused` says why.  Written and read in the main loop
+ * (or boot) only; no lock.
+ */
+#include <drivers/acpi.h>
+struct pci_root_windows {
+	unsigned bus, bus_end;		/* the root bus and the last bus below it */
+	struct acpi_window win[ACPI_ROOT_WINDOWS_MAX];
+	unsigned nr;			/* windows in win[] */
+	char source[64];		/* where they come from: "\\_SB_.PC80._CRS" */
+	char refused[128];		/* why none are used ("" when none was refused) */
+	struct {			/* what the log last said of this entry */
+		bool valid;
+		unsigned bus, nr;
+		char refused[128];
+	} said;
+};
+extern struct pci_root_windows pci_root_windows[PCI_MAX_ROOT_BUSES + 1];
+extern unsigned pci_nr_root_windows;
+
+/* pci_read_root_windows() - fill pci_root_windows[] (see above), logging a
+ * root's count or refusal when it changes.  Context: (boot, main). */
+void pci_read_root_windows(void);
+
+/* pci_root_windows_of() - the windows of root bus `bus` that were read and
+ * accepted, or NULL.  Context: (boot, main). */
+const struct pci_root_windows *pci_root_windows_of(unsigned bus);
+
 /* pci_add_root_bus() - another root bus for the walk: 0, -EEXIST, -ERANGE
  * (outside the MCFG) or -ENOSPC.  Context: boot. */
 int pci_add_root_bus(unsigned bus);

@@ -14,12 +14,18 @@
  *                                   which adopt the legacy ports below them.
  *                                   Without a readable _CRS: the 32-bit
  *                                   hole memlab places BARs in, alone;
+ *   PCI Bus 0000:RR                 each window of another root bus (a
+ *                                   pxb-pcie expander's, bus 80), from its
+ *                                   root bridge's _CRS (drivers/pci/acpi.c;
+ *                                   a refused _CRS shows nothing);
  *   PCI Bus 0000:NN                 each open window of a bridge (memory,
  *                                   prefetchable, I/O), inside the window
  *                                   of the bridge above;
  *   0000:BB:DD.F                    each assigned BAR, inside the window
  *                                   that holds it (I/O BARs in ioports);
  *   <driver's name>                 a BAR a driver requested, inside it.
+ * Entered from the bottom up (BARs, the deepest bridges' windows, the root
+ * buses' windows), each adopting what lies inside it.
  * Rebuilding the whole PCI part costs a few hundred list steps and cannot
  * get out of step with the table: entries of removed functions vanish,
  * windows opened for a hot-added device appear.  The resources are pool
@@ -34,14 +40,9 @@
 #include <lib/string.h>
 #include <lib/errno.h>
 
-#define PCI_OWNED_MAX	(PCI_MAX_DEVICES * 4 + 8 + ACPI_ROOT_WINDOWS_MAX)
+#define PCI_OWNED_MAX	(PCI_MAX_DEVICES * 4 + 8 + (PCI_MAX_ROOT_BUSES + 1) * ACPI_ROOT_WINDOWS_MAX)
 static struct resource *owned[PCI_OWNED_MAX];
 static unsigned nr_owned;
-
-/* The root bus's windows, read from the _CRS at each sync (a scan of a few
- * KiB of AML); the count last logged, -1 before the first. */
-static struct acpi_window root_windows[ACPI_ROOT_WINDOWS_MAX];
-static int nr_root_windows, nr_root_windows_logged = -1;
 
 /* own() - a new pool resource entered with insert_resource() under parent;
  * kept in owned[].  NULL if it could not be entered (logged once per sync). */
@@ -92,29 +93,32 @@ static void claim_windows(const struct pci_dev *d)
 		own(&ioport_resource, d->io_window_base, d->io_window_limit, name, IORESOURCE_IO);
 }
 
-/* claim_root_windows() - the root bus's windows, from the _CRS if it has any. */
+/* claim_root_windows() - each root bus's windows, from its root bridge's
+ * _CRS (pci_read_root_windows()); for the first root bus, when none could
+ * be read, the 32-bit hole memlab places BARs in. */
 static void claim_root_windows(void)
 {
-	nr_root_windows = acpi_root_windows(root_windows, ACPI_ROOT_WINDOWS_MAX);
-	if (nr_root_windows < 0)
-		nr_root_windows = 0;
-	if (nr_root_windows != nr_root_windows_logged) {
-		nr_root_windows_logged = nr_root_windows;
-		pr_info("pci: root bus windows: %d from the host bridge's _CRS%s", nr_root_windows,
-			nr_root_windows ? "" : "; using the 32-bit hole memlab places BARs in");
-	}
-	for (int i = 0; i < nr_root_windows; i++) {
-		const struct acpi_window *w = &root_windows[i];
+	char name[RESOURCE_NAME_LEN];
 
-		if (w->io)
-			own(&ioport_resource, w->start, w->end, "PCI Bus 0000:00", IORESOURCE_IO);
-		else
-			own(&iomem_resource, w->start, w->end, "PCI Bus 0000:00",
-			    IORESOURCE_MEM | (w->prefetchable ? IORESOURCE_PREFETCH : 0));
+	pci_read_root_windows();
+	for (unsigned r = 0; r < pci_nr_root_windows; r++) {
+		const struct pci_root_windows *rw = &pci_root_windows[r];
+
+		ksnprintf(name, sizeof(name), "PCI Bus 0000:%02x", rw->bus);
+		for (unsigned i = 0; i < rw->nr; i++) {
+			const struct acpi_window *w = &rw->win[i];
+
+			if (w->io)
+				own(&ioport_resource, w->start, w->end, name, IORESOURCE_IO);
+			else
+				own(&iomem_resource, w->start, w->end, name,
+				    IORESOURCE_MEM | (w->prefetchable ? IORESOURCE_PREFETCH : 0));
+		}
 	}
-	if (nr_root_windows == 0)
-		own(&iomem_resource, PCI_HOLE32_LOW, PCI_HOLE32_HIGH - 1, "PCI Bus 0000:00",
-		    IORESOURCE_MEM);
+	if (pci_root_windows[0].nr == 0) {
+		ksnprintf(name, sizeof(name), "PCI Bus 0000:%02x", pci_root_windows[0].bus);
+		own(&iomem_resource, PCI_HOLE32_LOW, PCI_HOLE32_HIGH - 1, name, IORESOURCE_MEM);
+	}
 }
 
 /* claim_bars() - d's assigned BARs, and the parts its driver requested. */
@@ -156,16 +160,19 @@ void pci_resources_sync(void)
 		own(&iomem_resource, pci_ecam.base + ((u64)pci_ecam.start_bus << 20),
 		    pci_ecam.base + (((u64)pci_ecam.end_bus + 1) << 20) - 1, name, IORESOURCE_MEM);
 	}
-	claim_root_windows();
-	/* Windows from the top down, so each goes inside the one above it. */
-	for (level = 0; level < 8; level++)
+	/* From the bottom up: each range entered adopts what lies inside it,
+	 * so a window the size of the one above it (QEMU's root bus windows
+	 * are cut around the bridges' windows) still nests under it, and a
+	 * BAR the size of its window sits inside the window, as in Linux. */
+	for (i = 0; i < pci_nr_devices; i++)
+		if (pci_devices[i].cfg)
+			claim_bars(&pci_devices[i]);
+	for (level = 8; level-- > 0;)
 		for (i = 0; i < pci_nr_devices; i++)
 			if (pci_devices[i].cfg && pci_devices[i].header_type == 1 &&
 			    depth(&pci_devices[i]) == level)
 				claim_windows(&pci_devices[i]);
-	for (i = 0; i < pci_nr_devices; i++)
-		if (pci_devices[i].cfg)
-			claim_bars(&pci_devices[i]);
+	claim_root_windows();
 }
 
 /*

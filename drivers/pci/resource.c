@@ -5,8 +5,9 @@
  * restore) and what the firmware assigned is kept.  Functions found later by
  * pci_rescan() (hot-added behind a root port) usually have no address: their
  * BARs are placed inside the windows of the bridge above them, and when that
- * bridge has no usable window one is opened in a free part of the 32-bit PCI
- * hole and programmed into the bridge.  An address a rescanned function
+ * bridge has no usable window one is opened (inside the bridge above, or
+ * for a root port inside its root bus's 32-bit _CRS windows, or without
+ * those in the 32-bit PCI hole) and programmed into the bridge.  An address a rescanned function
  * brings along is kept only when it fits (pci_distrust_bars()).
  *
  * Context: pci_size_bars, pci_read_windows (boot, main); the rest (main).
@@ -207,49 +208,24 @@ static bool window_holds_bars(const struct pci_dev *br)
 }
 
 /*
- * open_window() - give bridge `br` a non-prefetchable memory window of at
- * least `need` bytes, highest free spot first, aligned to its size (so a
- * BAR of that size fits in it), and program it.  The window must be
- * reachable: inside the memory window of the bridge above, when there is
- * one, else inside the 32-bit PCI hole.  Returns 0, -ENOSPC: a window
- * that size cannot be there, none is free, the bridge above has no
- * 32-bit memory window, or the bridge's window is already in use by BARs
- * behind it and moving it would strand them; or -EIO: the bridge's
- * registers do not read back the window written (a broken bridge; its
- * old values are written back).  The bridge is then left as it was.
- * Context: (main).
+ * open_in() - the highest free size-aligned block of at least `need` bytes
+ * (HOTPLUG_WINDOW_SIZE at least, a power of two) inside [lo, hi),
+ * programmed into br's non-prefetchable base/limit.  0, -ENOSPC (no such
+ * block: nothing logged, the caller says where it looked) or -EIO (the
+ * bridge does not keep what is written: logged, its old values written
+ * back).  Context: (main).
  */
-static int open_window(struct pci_dev *br, u64 need)
+static int open_in(struct pci_dev *br, u64 need, u64 lo, u64 hi)
 {
-	const struct pci_dev *up = br->bridge;
-	u64 size = HOTPLUG_WINDOW_SIZE, base, lo = PCI_HOLE32_LOW, hi = PCI_HOLE32_HIGH;
+	u64 size = HOTPLUG_WINDOW_SIZE, base;
 	u16 old_base = pci_read16(br, CFG_MEM_BASE), old_limit = pci_read16(br, CFG_MEM_LIMIT);
 
-	if (window_holds_bars(br)) {
-		pr_warn("pci %02x:%02x.%x: memory window %llx-%llx is too small for a %llx-byte BAR and holds BARs of the devices behind it: not moved",
-			br->bus, br->dev, br->fn, (unsigned long long)br->mem_window_base,
-			(unsigned long long)br->mem_window_limit, (unsigned long long)need);
+	if (hi <= lo)
 		return -ENOSPC;
-	}
-	if (up) {
-		if (!pci_window_open(up->mem_window_base, up->mem_window_limit) ||
-		    up->mem_window_limit >= (1ULL << 32)) {
-			pr_warn("pci %02x:%02x.%x: the bridge above (%02x:%02x.%x) has no 32-bit memory window to open one inside",
-				br->bus, br->dev, br->fn, up->bus, up->dev, up->fn);
-			return -ENOSPC;
-		}
-		lo = up->mem_window_base;
-		hi = up->mem_window_limit + 1;
-	}
 	while (size < need && size <= hi - lo)
 		size <<= 1;
-	if (size > hi - lo) {
-		pr_warn("pci %02x:%02x.%x: a %llx-byte window does not fit %s %llx-%llx",
-			br->bus, br->dev, br->fn, (unsigned long long)need,
-			up ? "the window of the bridge above" : "the 32-bit PCI hole",
-			(unsigned long long)lo, (unsigned long long)hi - 1);
+	if (size > hi - lo)
 		return -ENOSPC;
-	}
 	for (base = (hi - size) & ~(size - 1); base >= lo && base + size <= hi; base -= size) {
 		if (range_busy(base, size, br, true))
 			continue;
@@ -274,6 +250,96 @@ static int open_window(struct pci_dev *br, u64 need)
 		return 0;
 	}
 	return -ENOSPC;
+}
+
+/*
+ * open_in_root() - open_in() over the 32-bit memory windows of the root
+ * bus's _CRS, the highest window first (q35's are the 32-bit hole cut
+ * around MMCONFIG and the expanders' windows; the VGA window is too small
+ * for any).  -ENOSPC when none has room (logged).  Context: (main).
+ */
+static int open_in_root(struct pci_dev *br, u64 need, const struct pci_root_windows *rw)
+{
+	bool tried[ACPI_ROOT_WINDOWS_MAX] = { false };
+
+	for (;;) {
+		const struct acpi_window *w = NULL;
+		unsigned wi = 0;
+		int err;
+
+		for (unsigned i = 0; i < rw->nr; i++) {
+			const struct acpi_window *c = &rw->win[i];
+
+			if (!tried[i] && !c->io && c->end < (1ULL << 32) && (!w || c->start > w->start)) {
+				w = c;
+				wi = i;
+			}
+		}
+		if (!w)
+			break;
+		tried[wi] = true;
+		err = open_in(br, need, w->start, w->end + 1);
+		if (err != -ENOSPC)
+			return err;
+	}
+	pr_warn("pci %02x:%02x.%x: no free %llx-byte window in the 32-bit memory windows of root bus %02x (%s)",
+		br->bus, br->dev, br->fn, (unsigned long long)need, rw->bus, rw->source);
+	return -ENOSPC;
+}
+
+/*
+ * open_window() - give bridge `br` a non-prefetchable memory window of at
+ * least `need` bytes, highest free spot first, aligned to its size (so a
+ * BAR of that size fits in it), and program it.  The window must be
+ * reachable: inside the memory window of the bridge above, when there is
+ * one, else inside the 32-bit memory windows of its root bus's _CRS
+ * (pci_root_windows_of()), else (no _CRS read for that root, or it was
+ * refused: said once) inside the 32-bit PCI hole.  Returns 0, -ENOSPC: a
+ * window that size cannot be there, none is free, the bridge above has no
+ * 32-bit memory window, or the bridge's window is already in use by BARs
+ * behind it and moving it would strand them; or -EIO: the bridge's
+ * registers do not read back the window written (a broken bridge; its
+ * old values are written back).  The bridge is then left as it was.
+ * Context: (main).
+ */
+static int open_window(struct pci_dev *br, u64 need)
+{
+	static int fallback_said = -1;	/* root bus last told about (main loop) */
+	const struct pci_dev *up = br->bridge;
+	const struct pci_root_windows *rw;
+	u64 lo = PCI_HOLE32_LOW, hi = PCI_HOLE32_HIGH;
+	int err;
+
+	if (window_holds_bars(br)) {
+		pr_warn("pci %02x:%02x.%x: memory window %llx-%llx is too small for a %llx-byte BAR and holds BARs of the devices behind it: not moved",
+			br->bus, br->dev, br->fn, (unsigned long long)br->mem_window_base,
+			(unsigned long long)br->mem_window_limit, (unsigned long long)need);
+		return -ENOSPC;
+	}
+	if (up) {
+		if (!pci_window_open(up->mem_window_base, up->mem_window_limit) ||
+		    up->mem_window_limit >= (1ULL << 32)) {
+			pr_warn("pci %02x:%02x.%x: the bridge above (%02x:%02x.%x) has no 32-bit memory window to open one inside",
+				br->bus, br->dev, br->fn, up->bus, up->dev, up->fn);
+			return -ENOSPC;
+		}
+		lo = up->mem_window_base;
+		hi = up->mem_window_limit + 1;
+	} else if ((rw = pci_root_windows_of(br->bus)) != NULL) {
+		return open_in_root(br, need, rw);
+	} else if (fallback_said != (int)br->bus) {
+		fallback_said = (int)br->bus;
+		pr_info("pci: root bus %02x has no _CRS windows memlab uses; hot-added windows go in the 32-bit PCI hole %llx-%llx",
+			br->bus, (unsigned long long)PCI_HOLE32_LOW,
+			(unsigned long long)PCI_HOLE32_HIGH - 1);
+	}
+	err = open_in(br, need, lo, hi);
+	if (err == -ENOSPC)
+		pr_warn("pci %02x:%02x.%x: a %llx-byte window does not fit %s %llx-%llx",
+			br->bus, br->dev, br->fn, (unsigned long long)need,
+			up ? "the window of the bridge above" : "the 32-bit PCI hole",
+			(unsigned long long)lo, (unsigned long long)hi - 1);
+	return err;
 }
 
 /*

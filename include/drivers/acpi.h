@@ -208,12 +208,32 @@ struct acpi_window {
 /*
  * acpi_root_windows() - the windows of root bus 0 in the order the host
  * bridge's _CRS lists them, at most max of them into win[].  Returns how
- * many, or -ENOENT when no table holds a Name(_CRS, Buffer) with a bus
- * range from bus 0 (a _CRS Method is not evaluated: memlab has no AML
- * interpreter).  Malformed templates are logged and skipped.
+ * many, or -ENOENT when neither the first root bridge's _CRS (evaluated
+ * once the namespace exists) nor a Name(_CRS, Buffer) with a bus range
+ * from bus 0 in the tables gives one.  Malformed templates are logged and
+ * skipped.
  * Context: boot or main loop, after acpi_tables_init().
  */
 int acpi_root_windows(struct acpi_window *win, unsigned max);
+
+/* What one root bridge's _CRS says (acpi_bridge_crs()). */
+struct acpi_crs {
+	struct acpi_window win[ACPI_ROOT_WINDOWS_MAX];
+	unsigned nr;		/* windows in win[] */
+	unsigned dropped;	/* windows past ACPI_ROOT_WINDOWS_MAX */
+	int bus_min, bus_max;	/* its bus-number range; -1 when it has none */
+	const char *why;	/* why it could not be read (NULL: it was) */
+};
+
+struct aml_node;
+/*
+ * acpi_bridge_crs() - the _CRS of root bridge device `dev`, evaluated by the
+ * interpreter (a Name or a Method alike) and decoded into *out.  0, or
+ * -ENOENT (no namespace, no _CRS), -EINVAL (the evaluation failed or the
+ * template is malformed: out->why says which).  Context: boot or main
+ * loop, after acpi_aml_init().
+ */
+int acpi_bridge_crs(struct aml_node *dev, struct acpi_crs *out);
 
 /* ACPI mode, SCI and GPEs (drivers/acpi/events.c). */
 void acpi_events_init(void);

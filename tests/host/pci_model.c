@@ -4,6 +4,7 @@
  * describes, and the platform functions drivers/pci calls on the host.
  */
 #include "pci_model.h"
+#include <arch/cpu.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -11,6 +12,9 @@
 #include <drivers/aml.h>
 
 struct pm_func pm_funcs[PM_MAX_FUNCS];
+/* The CPU drivers/pci reads: its physical address width (the root
+ * windows' check), PM_PHYS_BITS after pm_reset(). */
+struct cpu_info boot_cpu;
 struct pci_model pm;
 
 
@@ -79,6 +83,10 @@ void pm_reset(u8 start_bus, u8 end_bus)
 	memset(pci_devices, 0, sizeof(pci_devices));
 	pci_nr_devices = 0;
 	pci_nr_root_buses = 0;
+	memset(pci_root_windows, 0, sizeof(pci_root_windows));
+	pci_nr_root_windows = 0;
+	memset(&boot_cpu, 0, sizeof(boot_cpu));
+	boot_cpu.phys_bits = PM_PHYS_BITS;
 	memset(pci_drivers, 0, sizeof(pci_drivers));
 	pci_nr_drivers = 0;
 	pci_ready = false;

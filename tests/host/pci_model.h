@@ -63,6 +63,7 @@
 #define PM_NR_BSEL	256		/* bus selectors, as many as QEMU numbers */
 #define PM_BSEL_NONE	(-2)		/* pci_model.bsel_bridge[]: selects no bus */
 #define PM_MAX_PXM	8		/* proximity domains the model's SRAT knows */
+#define PM_PHYS_BITS	40		/* the CPU's physical address width (QEMU's default) */
 
 struct pm_func {
 	int parent;			/* bridge function it sits behind; -1: root bus */

@@ -14,6 +14,7 @@
 #include <views/vfs.h>
 #include <views/pci_views.h>
 #include <drivers/aml.h>
+#include <kernel/resource.h>
 
 #define NUMA_DSDT	"build/aml/pci_numa.aml"
 
@@ -165,4 +166,141 @@ HTEST(pci_sysfs_devices)
 	CHECK(strstr(listing, "0000:01:05.0 ") != NULL);
 	done(ns);
 	vfs_init();
+}
+
+/* ---- each root bus's windows from its _CRS (tests/host/aml/pci_roots.asl) ---- */
+
+#define ROOTS_DSDT	"build/aml/pci_roots.aml"
+
+static int r_port, r_exp, r_xport, r_hot0, r_hot80;
+
+/*
+ * roots_machine() - 00:00.0 host bridge; 00:01.0 a root port (bus 1) with
+ * its windows closed; 00:03.0 an expander for root bus 80-8f with
+ * 80:00.0, a root port (bus 81) with its windows closed too; behind each
+ * port a function not plugged in yet (a 4 KiB BAR0, a 64-bit
+ * prefetchable 16 KiB BAR4).
+ */
+static void roots_machine(void)
+{
+	pm_reset(0, 0xff);
+	memset(&fx, 0, sizeof(fx));
+	pm_add(-1, 0, 0, 0x8086, 0x29c0, 0, 0x06, 0x00);
+	r_port = pm_add(-1, 1, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(r_port, 0, 1, 1);
+	r_exp = pm_add(-1, 3, 0, 0x1b36, 0x000b, 0, 0x06, 0x00);
+	pm_expander(r_exp, 0x80, 0x8f);
+	r_xport = pm_add(r_exp, 0, 0, 0x1b36, 0x000c, 1, 0x06, 0x04);
+	pm_buses(r_xport, 0x80, 0x81, 0x81);
+	r_hot0 = hot_function(r_port, 0);
+	r_hot80 = hot_function(r_xport, 0);
+}
+
+/* roots_iomem() - /proc/iomem as it is now (the tree only holds PCI here). */
+static const char *roots_iomem(void)
+{
+	static char out[4096];
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, out, sizeof(out));
+	resource_print_tree(&iomem_resource, 8, &bp.p);
+	return out;
+}
+
+/*
+ * Every root bridge's _CRS is read: PCI0's two windows (a Name), PC80's
+ * e0000000-e0ffffff (a Method) as "PCI Bus 0000:80"; PCA0 (meets PCI0's
+ * window), PCB0 (beyond 40 bits) and PCC0 (no window) are refused, each
+ * with its reason, and show nothing.  A function hot-added behind the
+ * expander's port gets a window opened inside PC80's window (its highest
+ * 2 MiB, e0e00000; the fixed hole would have given febfffff's block), one
+ * behind bus 0's port inside PCI0's (fea00000), and /proc/iomem nests
+ * each port window and BAR under its root's window.
+ */
+HTEST(pci_root_windows_of_every_root_bridge)
+{
+	struct aml_ns *ns;
+	struct pci_dev *d;
+	int since = host_log_count;
+
+	roots_machine();
+	printk_set_level(LOG_INFO);
+	ns = boot_aml(ROOTS_DSDT, NULL);
+	CHECK(host_log_seen("pci: root bus a0: \\_SB_.PCA0._CRS is refused: memory window d0000000-d01fffff meets c0000000-dfffffff of root bus 00", since));
+	CHECK(host_log_seen("pci: root bus b0: \\_SB_.PCB0._CRS is refused: window 20000000000-200001fffff lies outside the 40-bit physical address space", since));
+	CHECK(host_log_seen("pci: root bus c0: \\_SB_.PCC0._CRS is refused: it lists no memory or I/O window", since));
+	CHECK(pci_root_windows_of(0x80) != NULL);
+	CHECK(pci_root_windows_of(0xa0) == NULL);
+	CHECK(pci_root_windows_of(0xb0) == NULL);
+	CHECK(pci_root_windows_of(0xc0) == NULL);
+	if (pci_root_windows_of(0x80)) {
+		CHECK_EQ(pci_root_windows_of(0x80)->nr, 1);
+		CHECK_EQ(pci_root_windows_of(0x80)->bus_end, 0x8f);
+		CHECK_EQ(pci_root_windows_of(0x80)->win[0].start, 0xe0000000);
+		CHECK_EQ(pci_root_windows_of(0x80)->win[0].end, 0xe0ffffff);
+	}
+	CHECK(strstr(roots_iomem(), "c0000000-dfffffff : PCI Bus 0000:00\n"
+				    "e0000000-e0ffffff : PCI Bus 0000:80\n"
+				    "e1000000-febfffff : PCI Bus 0000:00\n") != NULL);
+	CHECK(strstr(roots_iomem(), "d0000000") == NULL);
+
+	pm.f[r_hot80].absent = false;
+	pm.f[r_hot0].absent = false;
+	printk_set_level(LOG_WARNING);
+	CHECK_EQ(pci_rescan(), 2);
+	printk_set_level(LOG_INFO);
+	d = pci_get_bdf(0x80, 0, 0);
+	CHECK(d != NULL);
+	if (d) {
+		CHECK_EQ(d->mem_window_base, 0xe0e00000);
+		CHECK_EQ(d->mem_window_limit, 0xe0ffffff);
+	}
+	d = pci_get_bdf(0x81, 0, 0);
+	CHECK(d != NULL);
+	if (d) {
+		CHECK(d->bars[0].base >= 0xe0e00000 && d->bars[0].base + 4096 - 1 <= 0xe0ffffff);
+		CHECK(d->bars[4].base >= 0xe0e00000 && d->bars[4].base + 16384 - 1 <= 0xe0ffffff);
+	}
+	d = pci_get_bdf(0, 1, 0);
+	CHECK(d != NULL);
+	if (d)
+		CHECK_EQ(d->mem_window_base, 0xfea00000);
+	CHECK(strstr(roots_iomem(), "e0000000-e0ffffff : PCI Bus 0000:80\n"
+				    "  e0e00000-e0ffffff : PCI Bus 0000:81\n"
+				    "    e0e00000-e0e03fff : 0000:81:00.0\n"
+				    "    e0e04000-e0e04fff : 0000:81:00.0\n") != NULL);
+	CHECK(strstr(roots_iomem(), "e1000000-febfffff : PCI Bus 0000:00\n"
+				    "  fea00000-febfffff : PCI Bus 0000:01\n") != NULL);
+	CHECK_EQ(pm.stray_writes, 0);
+	done(ns);
+}
+
+/*
+ * Without the namespace only the tables' bytes are read (a Name in the
+ * DSDT: PCI0's), and a port on the expander's root bus, which the walk
+ * does not reach then, is not placed; with a root whose _CRS was refused
+ * the fixed 32-bit hole is the fallback, said once.
+ */
+HTEST(pci_root_refused_falls_back_to_the_hole)
+{
+	int since;
+	struct aml_ns *ns;
+	struct pci_dev *d;
+
+	roots_machine();
+	/* the expander's root bus is a0 now: PCA0's _CRS was refused */
+	pm_expander(r_exp, 0xa0, 0xa1);
+	pm_buses(r_xport, 0xa0, 0xa1, 0xa1);
+	ns = boot_aml(ROOTS_DSDT, NULL);
+	pm.f[r_hot80].absent = false;
+	since = host_log_count;
+	printk_set_level(LOG_INFO);
+	CHECK_EQ(pci_rescan(), 1);
+	CHECK(host_log_seen("pci: root bus a0 has no _CRS windows memlab uses; hot-added windows go in the 32-bit PCI hole c0000000-febfffff", since));
+	d = pci_get_bdf(0xa0, 0, 0);
+	CHECK(d != NULL);
+	if (d)
+		CHECK_EQ(d->mem_window_base, 0xfea00000);
+	CHECK_EQ(pm.stray_writes, 0);
+	done(ns);
 }

@@ -336,3 +336,56 @@ def test_pxb_pcie_bus_and_numa_node_from_pxm(boot):
     assert m.run("cat /sys/bus/pci/devices/0000:81:00.0/vendor").strip() == "0x1af4"
     listing = m.run("ls /sys/bus/pci/devices")
     assert "0000:00:00.0" in listing and "0000:81:00.0" in listing, listing
+
+
+PXB_PORTS = ["-device", "pxb-pcie,id=pxb1,bus_nr=128,bus=pcie.0",
+             "-device", "pcie-root-port,id=rp80,bus=pxb1,chassis=9,slot=9",
+             "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1"]
+
+
+def test_expander_windows_from_its_crs_and_hot_add_inside_them(boot):
+    # QEMU's pxb-pcie is a second root bridge (PC80, _BBN 0x80) whose _CRS
+    # (a Name) lists the memory its devices were given, cut out of PCI0's.
+    # memlab reads it: /proc/iomem shows "PCI Bus 0000:80" windows holding
+    # the port's.  With the expander port's windows closed (and port1's
+    # prefetchable one, the highest free block of the fixed 32-bit hole),
+    # a device hot-added behind the expander gets a window opened inside
+    # the expander's _CRS windows, as QEMU's `info pci` confirms.  QEMU
+    # announces a device on a port behind an expander through the slot
+    # registers only (its DSDT has no slots there), so ACPI PCI hotplug is
+    # off and memlab polls the slots.
+    m = boot(mem=MEM, extra=["-global", "ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off"]
+             + PXB_PORTS)
+    assert re.search(r"pci: root bus 80 windows: \d+ from \\_SB_\.PC80\._CRS", m.boot_log), \
+        m.boot_log
+    devs = lspci(m)
+    port1 = next(b for b, d in devs.items() if b.startswith("00:") and d["name"] == "pcie-root-port")
+    rp80 = devs["80:00.0"]
+    tree = iomem_tree(m.run("cat /proc/iomem"))
+    pxb = [(s, e) for depth, s, e, n in tree if depth == 0 and n == "PCI Bus 0000:80"]
+    assert pxb, tree
+    for kind in ("mem", "pref"):
+        w = rp80[kind]
+        assert iomem_parent(tree, (w[0], w[1], "PCI Bus 0000:81"))[2] == "PCI Bus 0000:80", tree
+    m.run(f"setpci {port1} 24.L=0000fff0")
+    m.run("setpci 80:00.0 20.L=0000fff0")
+    m.run("setpci 80:00.0 24.L=0000fff0")
+    assert lspci(m)["80:00.0"]["mem"] is None
+    q = m.qmp()
+    q.cmd("device_add", driver="virtio-rng-pci", id="rngx", bus="rp80")
+    m.wait_for(re.compile(r"pci 81:00\.0: found 1af4:1044"), HOTPLUG_TIMEOUT)
+    m.wait_for("rescan found", HOTPLUG_TIMEOUT)
+    devs = lspci(m)
+    win = devs["80:00.0"]["mem"]
+    assert win and any(s <= win[0] and win[1] <= e for s, e in pxb), (win, pxb)
+    blk = qemu_pci(m)
+    assert qemu_range(blk["rp80"], "memory") == win
+    bars = devs["81:00.0"]["bars"]
+    assert bars, devs["81:00.0"]
+    for i, bar in bars.items():
+        if bar[0] == "io":
+            continue
+        assert inside(bar, win), (i, bar, win)
+        assert re.search(rf"BAR{i}: .*memory at 0x{bar[1]:x} ", blk["rngx"]), blk["rngx"]
+    tree = iomem_tree(m.run("cat /proc/iomem"))
+    assert iomem_parent(tree, (win[0], win[1], "PCI Bus 0000:81"))[2] == "PCI Bus 0000:80", tree

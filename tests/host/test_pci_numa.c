@@ -5,7 +5,11 @@
  * node from the _PXM of its companion or the nearest one above
  * (tests/host/aml/pci_numa.asl), -1 when there is none, and
  * /sys/bus/pci/devices/ in Linux's formats, hot-added and removed
- * functions included.
+ * functions included; and each root bus's windows from its root bridge's
+ * _CRS (tests/host/aml/pci_roots.asl): shown in /proc/iomem, used for the
+ * window a root port gets for a hot-added function, refused (overlapping,
+ * beyond the physical address width, empty) with the fixed hole as the
+ * fallback.
  */
 #include "htest.h"
 #include "pci_model.h"

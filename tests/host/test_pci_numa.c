@@ -308,3 +308,25 @@ HTEST(pci_root_refused_falls_back_to_the_hole)
 	CHECK_EQ(pm.stray_writes, 0);
 	done(ns);
 }
+
+/*
+ * A root bridge whose _CRS bus range (80-8f) does not start at its _BBN
+ * (90): the _CRS's is its bus, with a warning; the expander's root bus 80
+ * is walked and its windows are bus 80's.
+ */
+HTEST(pci_root_bus_from_the_crs_bus_range)
+{
+	struct aml_ns *ns;
+	int since = host_log_count;
+
+	roots_machine();
+	ns = boot_aml("build/aml/pci_roots_bbn.aml", NULL);
+	CHECK(host_log_seen("pci: \\_SB_.PC90: _CRS's bus range starts at 80, _BBN says 90; the _CRS's is used", since));
+	CHECK(pci_get_bdf(0x80, 0, 0) != NULL);
+	CHECK(pci_root_windows_of(0x80) != NULL);
+	CHECK(pci_root_windows_of(0x90) == NULL);
+	if (pci_root_windows_of(0x80))
+		CHECK_EQ(pci_root_windows_of(0x80)->win[0].start, 0xe0000000);
+	CHECK(strstr(roots_iomem(), "e0000000-e0ffffff : PCI Bus 0000:80\n") != NULL);
+	done(ns);
+}

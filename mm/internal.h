@@ -383,6 +383,14 @@ unsigned long memory_blocks_free_slots(void);
 int memory_block_range_check(phys_addr_t start, u64 size);
 
 /*
+ * remove_memory_log() - the "remove_memory: [mem A-B]: N blocks" line of a
+ * removal of nr_blocks blocks from start: remove_memory()'s, and a quiet
+ * removal's memory_removal_report(), which logs blocks removed one at a
+ * time as that one call would have.  Context: (main).
+ */
+void remove_memory_log(phys_addr_t start, unsigned long nr_blocks);
+
+/*
  * memory_block_notify_added() / memory_block_notify_removed() - tell the
  * registered memory_block_notifier (if any) that block mem was just
  * created, or block block_id just deleted.  Context: (main).

@@ -646,9 +646,15 @@ static int remove_memory_range(phys_addr_t start, u64 size, bool log)
 		if (nodes[nid])
 			try_offline_node(nid);
 	if (log)
-		pr_info("remove_memory: [mem %#llx-%#llx]: %lu blocks", (unsigned long long)start,
-			(unsigned long long)(start + size - 1), nr_blocks);
+		remove_memory_log(start, nr_blocks);
 	return 0;
+}
+
+/* Contract in mm/internal.h. */
+void remove_memory_log(phys_addr_t start, unsigned long nr_blocks)
+{
+	pr_info("remove_memory: [mem %#llx-%#llx]: %lu blocks", (unsigned long long)start,
+		(unsigned long long)(start + (u64)nr_blocks * MEMORY_BLOCK_SIZE - 1), nr_blocks);
 }
 
 int remove_memory(phys_addr_t start, u64 size)

@@ -9,6 +9,7 @@
  * Context: (main), one hotplug operation at a time; no state of its own.
  */
 #include <mm/memory_hotplug.h>
+#include "internal.h"
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <lib/printk.h>
@@ -173,7 +174,6 @@ void memory_removal_report(struct memory_removal *r)
 
 	if (!n)
 		return;
-	pr_info("remove_memory: [mem %#llx-%#llx]: %lu blocks", (unsigned long long)start,
-		(unsigned long long)(start + (u64)n * MEMORY_BLOCK_SIZE - 1), n);
+	remove_memory_log(start, n);
 	r->reported = r->removed;
 }

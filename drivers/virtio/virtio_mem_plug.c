@@ -391,18 +391,6 @@ static unsigned vmem_whole_run(struct vmem_dev *vm, unsigned i, u64 want, unsign
 }
 
 /*
- * The next piece of a tail (vm->tail_mb): block tail_mb - 1 is removed and
- * its sub-blocks [0, tail_sbs) are still plugged; UNPLUG the top
- * VMEM_UNPLUG_TAIL_SBS of them (all of them with all set).  A block that
- * held many memmaps goes back this way, over several units: the host
- * frees what the guest wrote there while the guest waits for each answer,
- * about 20 ms for a block full of them under TCG, too long for one slice.
- * An error ends the tail and leaves the rest plugged in the removed block,
- * which an unplug round's first pass (blocks not added) gives back later;
- * no usable answer counts the piece as unplugged.  Returns 0 or the
- * request's error.
- */
-/*
  * What the round learns from an UNPLUG of nr_sbs sub-blocks answered after
  * ns: the host frees the memory the guest (or anyone) wrote there while
  * the guest waits, from next to nothing to tens of ms per block, and the
@@ -420,6 +408,18 @@ static void vmem_unplug_learn(struct vmem_dev *vm, u64 nr_sbs, u64 ns)
 	vm->unplug_batch = (unsigned)MAX(1ULL, MIN(fit, grow));
 }
 
+/*
+ * The next piece of a tail (vm->tail_mb): block tail_mb - 1 is removed and
+ * its sub-blocks [0, tail_sbs) are still plugged; UNPLUG the top
+ * VMEM_UNPLUG_TAIL_SBS of them (all of them with all set).  A block that
+ * held many memmaps goes back this way, over several units: the host
+ * frees what the guest wrote there while the guest waits for each answer,
+ * about 20 ms for a block full of them under TCG, too long for one slice.
+ * An error ends the tail and leaves the rest plugged in the removed block,
+ * which an unplug round's first pass (blocks not added) gives back later;
+ * no usable answer counts the piece as unplugged.  Returns 0 or the
+ * request's error.
+ */
 static int vmem_unplug_tail(struct vmem_dev *vm, bool all)
 {
 	unsigned i = vm->tail_mb - 1;
@@ -440,6 +440,24 @@ static int vmem_unplug_tail(struct vmem_dev *vm, bool all)
 		vm->tail_mb = 0;
 	vmem_mb_refresh_state(vm, i);
 	return err;
+}
+
+/*
+ * A whole-block batch [first, last] whose UNPLUG failed: its blocks added
+ * and onlined again as they were (memory_removal_rollback(), which logs a
+ * failure with its block); one that could not come back is still plugged
+ * and says so.  Context: (main).
+ */
+static void vmem_whole_rollback(struct vmem_dev *vm, struct memory_removal *removal,
+				unsigned first, unsigned last)
+{
+	memory_removal_rollback(removal);
+	for (unsigned j = first; j <= last; j++) {
+		if (!find_memory_block_by_id(vm->first_mb_id + j))
+			pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
+			       (unsigned long long)(vm->first_mb_id + j));
+		vmem_mb_refresh_state(vm, j);
+	}
 }
 
 /*
@@ -497,11 +515,7 @@ static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64
 			return err;
 		}
 		vm->tail_mb = 0;
-		memory_removal_rollback(&removal);
-		if (!find_memory_block_by_id(vm->first_mb_id + i))
-			pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
-			       (unsigned long long)(vm->first_mb_id + i));
-		vmem_mb_refresh_state(vm, i);
+		vmem_whole_rollback(vm, &removal, i, i);
 		return err;
 	}
 	t0 = ktime_ns();
@@ -517,13 +531,7 @@ static int vmem_unplug_whole_mbs(struct vmem_dev *vm, unsigned i, u64 *want, u64
 		return err;
 	}
 	if (err) {
-		memory_removal_rollback(&removal);	/* a failure is logged with the block */
-		for (unsigned j = first; j <= i; j++) {
-			if (!find_memory_block_by_id(vm->first_mb_id + j))
-				pr_err("%s: memory%llu is removed but still plugged\n", vm->name,
-				       (unsigned long long)(vm->first_mb_id + j));
-			vmem_mb_refresh_state(vm, j);
-		}
+		vmem_whole_rollback(vm, &removal, first, i);
 		return err;
 	}
 	for (unsigned j = first; j <= i; j++) {

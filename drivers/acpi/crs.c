@@ -261,6 +261,29 @@ static int first_root(struct aml_ns *ns, struct aml_node *dev, void *arg)
 }
 
 /*
+ * eval_crs() - dev's _CRS evaluated by the interpreter (a Name or a Method
+ * alike) and decoded into *res (res->why set when the template is
+ * malformed).  0, or, with *why saying why nothing was decoded, the
+ * evaluation's error (negative) or 1 (the result is not a Buffer).
+ * Context: boot or main loop, after acpi_aml_init().
+ */
+static int eval_crs(struct aml_ns *ns, struct aml_node *dev, struct crs_result *res,
+		    const char **why)
+{
+	struct aml_obj *crs = NULL;
+	int err = aml_eval_at(ns, dev, "_CRS", NULL, 0, &crs);
+
+	if (err || !crs || crs->type != AML_BUFFER) {
+		*why = err ? aml_last_error(ns)->reason : "_CRS is not a Buffer";
+		aml_put(ns, crs);
+		return err ? err : 1;
+	}
+	crs_decode(crs->buf.data, crs->buf.len, res);
+	aml_put(ns, crs);
+	return 0;
+}
+
+/*
  * crs_from_aml() - the root bridge's _CRS evaluated by the interpreter (a
  * Name or a Method alike), decoded into *out.  False when there is no
  * namespace, no root bridge or no _CRS, the evaluation fails or the result
@@ -272,7 +295,7 @@ static bool crs_from_aml(struct crs_result *out)
 	static int last_err;	/* said once, not at every sync */
 	struct aml_ns *ns = acpi_aml();
 	struct aml_node *root = NULL;
-	struct aml_obj *crs = NULL;
+	const char *why;
 	int err;
 	bool ok;
 
@@ -282,25 +305,19 @@ static bool crs_from_aml(struct crs_result *out)
 		aml_walk_hid(ns, "PNP0A03", first_root, &root);
 	if (!root || !aml_child(root, "_CRS"))
 		return false;
-	err = aml_eval_at(ns, root, "_CRS", NULL, 0, &crs);
-	if (err || !crs || crs->type != AML_BUFFER) {
-		if (last_err != (err ? err : 1)) {
-			const struct aml_error *e = aml_last_error(ns);
-
+	err = eval_crs(ns, root, out, &why);
+	if (err) {
+		if (last_err != err)
 			pr_warn("acpi: the root bridge's _CRS %s; the tables' bytes are read instead",
-				err ? e->reason : "is not a Buffer");
-		}
-		last_err = err ? err : 1;
-		aml_put(ns, crs);
+				err > 0 ? "is not a Buffer" : why);
+		last_err = err;
 		return false;
 	}
-	crs_decode(crs->buf.data, crs->buf.len, out);
 	ok = !out->why && out->bus0;
 	if (!ok && last_err != 2)
 		pr_warn("acpi: the root bridge's _CRS (evaluated) is %s; the tables' bytes are read instead",
 			out->why ? out->why : "not for bus 0");
 	last_err = ok ? 0 : 2;
-	aml_put(ns, crs);
 	return ok;
 }
 
@@ -311,9 +328,7 @@ static bool crs_from_aml(struct crs_result *out)
 int acpi_bridge_crs(struct aml_node *dev, struct acpi_crs *out)
 {
 	struct aml_ns *ns = acpi_aml();
-	struct aml_obj *crs = NULL;
 	struct crs_result res;
-	int err;
 
 	memset(out, 0, sizeof(*out));
 	out->bus_min = out->bus_max = -1;
@@ -321,14 +336,8 @@ int acpi_bridge_crs(struct aml_node *dev, struct acpi_crs *out)
 		out->why = "there is no _CRS";
 		return -ENOENT;
 	}
-	err = aml_eval_at(ns, dev, "_CRS", NULL, 0, &crs);
-	if (err || !crs || crs->type != AML_BUFFER) {
-		out->why = err ? aml_last_error(ns)->reason : "_CRS is not a Buffer";
-		aml_put(ns, crs);
+	if (eval_crs(ns, dev, &res, &out->why))
 		return -EINVAL;
-	}
-	crs_decode(crs->buf.data, crs->buf.len, &res);
-	aml_put(ns, crs);
 	if (res.why) {
 		out->why = res.why;
 		return -EINVAL;

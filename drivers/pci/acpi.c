@@ -132,7 +132,6 @@ void pci_acpi_init(void)
 struct pci_root_windows pci_root_windows[PCI_MAX_ROOT_BUSES + 1];
 unsigned pci_nr_root_windows;
 
-
 /* windows_meet() - do a and b share an address of one space? */
 static bool windows_meet(const struct acpi_window *a, const struct acpi_window *b)
 {
@@ -182,17 +181,15 @@ static void check_root(struct pci_root_windows *r)
 /* log_root() - entry i's count or refusal, when it is not what was said last. */
 static void log_root(unsigned i)
 {
-	const struct pci_root_windows *r = &pci_root_windows[i];
+	struct pci_root_windows *r = &pci_root_windows[i];
 
-	struct pci_root_windows *m = &pci_root_windows[i];
-
-	if (m->said.valid && m->said.bus == r->bus && m->said.nr == r->nr &&
-	    !strcmp(m->said.refused, r->refused))
+	if (r->said.valid && r->said.bus == r->bus && r->said.nr == r->nr &&
+	    !strcmp(r->said.refused, r->refused))
 		return;
-	m->said.valid = true;
-	m->said.bus = r->bus;
-	m->said.nr = r->nr;
-	strlcpy(m->said.refused, r->refused, sizeof(m->said.refused));
+	r->said.valid = true;
+	r->said.bus = r->bus;
+	r->said.nr = r->nr;
+	strlcpy(r->said.refused, r->refused, sizeof(r->said.refused));
 	if (i == 0 && !r->refused[0])
 		pr_info("pci: root bus windows: %u from the host bridge's _CRS%s", r->nr,
 			r->nr ? "" : "; using the 32-bit hole memlab places BARs in");

@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 #include <stdio.h>
 #include <drivers/aml.h>
+#include <kernel/resource.h>
+#include <lib/printer.h>
 
 struct pm_func pm_funcs[PM_MAX_FUNCS];
 /* The CPU drivers/pci reads: its physical address width (the root
@@ -851,3 +853,14 @@ int pm_init(void)
 	return pci_init();
 }
 
+
+/* Contract in pci_model.h. */
+const char *pm_iomem(void)
+{
+	static char out[4096];
+	struct buf_printer bp;
+
+	buf_printer_init(&bp, out, sizeof(out));
+	resource_print_tree(&iomem_resource, 8, &bp.p);
+	return out;
+}

@@ -237,6 +237,9 @@ void pm_expander(int x, u8 bus, u8 end);
  * that fails keeps what was loaded.  NULL if no namespace could be made. */
 struct aml_limits;
 struct aml_ns *pm_load_aml(const void *table, size_t len, const struct aml_limits *lim);
+/* pm_iomem() - /proc/iomem as it is now (the tree holds only PCI in these
+ * tests), in a static buffer the next call overwrites. */
+const char *pm_iomem(void);
 /* pm_read_file() - up to max bytes of a file; its length, 0 if unreadable. */
 size_t pm_read_file(const char *path, void *buf, size_t max);
 

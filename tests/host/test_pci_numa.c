@@ -200,17 +200,6 @@ static void roots_machine(void)
 	r_hot80 = hot_function(r_xport, 0);
 }
 
-/* roots_iomem() - /proc/iomem as it is now (the tree only holds PCI here). */
-static const char *roots_iomem(void)
-{
-	static char out[4096];
-	struct buf_printer bp;
-
-	buf_printer_init(&bp, out, sizeof(out));
-	resource_print_tree(&iomem_resource, 8, &bp.p);
-	return out;
-}
-
 /*
  * Every root bridge's _CRS is read: PCI0's two windows (a Name), PC80's
  * e0000000-e0ffffff (a Method) as "PCI Bus 0000:80"; PCA0 (meets PCI0's
@@ -243,10 +232,10 @@ HTEST(pci_root_windows_of_every_root_bridge)
 		CHECK_EQ(pci_root_windows_of(0x80)->win[0].start, 0xe0000000);
 		CHECK_EQ(pci_root_windows_of(0x80)->win[0].end, 0xe0ffffff);
 	}
-	CHECK(strstr(roots_iomem(), "c0000000-dfffffff : PCI Bus 0000:00\n"
+	CHECK(strstr(pm_iomem(), "c0000000-dfffffff : PCI Bus 0000:00\n"
 				    "e0000000-e0ffffff : PCI Bus 0000:80\n"
 				    "e1000000-febfffff : PCI Bus 0000:00\n") != NULL);
-	CHECK(strstr(roots_iomem(), "d0000000") == NULL);
+	CHECK(strstr(pm_iomem(), "d0000000") == NULL);
 
 	pm.f[r_hot80].absent = false;
 	pm.f[r_hot0].absent = false;
@@ -269,11 +258,11 @@ HTEST(pci_root_windows_of_every_root_bridge)
 	CHECK(d != NULL);
 	if (d)
 		CHECK_EQ(d->mem_window_base, 0xfea00000);
-	CHECK(strstr(roots_iomem(), "e0000000-e0ffffff : PCI Bus 0000:80\n"
+	CHECK(strstr(pm_iomem(), "e0000000-e0ffffff : PCI Bus 0000:80\n"
 				    "  e0e00000-e0ffffff : PCI Bus 0000:81\n"
 				    "    e0e00000-e0e03fff : 0000:81:00.0\n"
 				    "    e0e04000-e0e04fff : 0000:81:00.0\n") != NULL);
-	CHECK(strstr(roots_iomem(), "e1000000-febfffff : PCI Bus 0000:00\n"
+	CHECK(strstr(pm_iomem(), "e1000000-febfffff : PCI Bus 0000:00\n"
 				    "  fea00000-febfffff : PCI Bus 0000:01\n") != NULL);
 	CHECK_EQ(pm.stray_writes, 0);
 	done(ns);
@@ -327,6 +316,6 @@ HTEST(pci_root_bus_from_the_crs_bus_range)
 	CHECK(pci_root_windows_of(0x90) == NULL);
 	if (pci_root_windows_of(0x80))
 		CHECK_EQ(pci_root_windows_of(0x80)->win[0].start, 0xe0000000);
-	CHECK(strstr(roots_iomem(), "e0000000-e0ffffff : PCI Bus 0000:80\n") != NULL);
+	CHECK(strstr(pm_iomem(), "e0000000-e0ffffff : PCI Bus 0000:80\n") != NULL);
 	done(ns);
 }

@@ -330,17 +330,6 @@ HTEST(pci_hotplug_switch_below_a_configured_port_is_numbered_and_its_device_plac
 	CHECK_EQ(pm.stray_writes, 0);
 }
 
-/* iomem_text() - /proc/iomem as it is now (the tree only holds PCI here). */
-static const char *iomem_text(void)
-{
-	static char out[4096];
-	struct buf_printer bp;
-
-	buf_printer_init(&bp, out, sizeof(out));
-	resource_print_tree(&iomem_resource, 8, &bp.p);
-	return out;
-}
-
 /*
  * /proc/iomem follows the device table (drivers/pci/iomem.c): MMCONFIG,
  * the root bus window, each bridge's windows with the BARs behind it nested
@@ -354,7 +343,7 @@ HTEST(pci_iomem_tree_follows_hotplug)
 
 	q35();
 	CHECK_EQ(init_quiet(), 0);
-	CHECK_STREQ(iomem_text(),
+	CHECK_STREQ(pm_iomem(),
 		"b0000000-bfffffff : PCI MMCONFIG 0000 [bus 00-ff]\n"
 		"c0000000-febfffff : PCI Bus 0000:00\n"
 		"  fc000000-fc1fffff : PCI Bus 0000:01\n"
@@ -366,16 +355,16 @@ HTEST(pci_iomem_tree_follows_hotplug)
 	hot = pm_add(q_rp2, 0, 0, 0x1af4, 0x1058, 0, 0x05, 0x00);
 	pm_bar(hot, 0, 16384, 0, 0);
 	CHECK_EQ(rescan_quiet(), 1);
-	CHECK(strstr(iomem_text(), "  fe600000-fe7fffff : PCI Bus 0000:02\n"
+	CHECK(strstr(pm_iomem(), "  fe600000-fe7fffff : PCI Bus 0000:02\n"
 				   "    fe600000-fe603fff : 0000:02:00.0\n"));
 	d = bdf(2, 0, 0);
 	CHECK(d != NULL);
 	if (d)
 		CHECK_EQ(pci_request_bar(d, 0, "virtio-pci-modern"), 0);
-	CHECK(strstr(iomem_text(), "    fe600000-fe603fff : 0000:02:00.0\n"
+	CHECK(strstr(pm_iomem(), "    fe600000-fe603fff : 0000:02:00.0\n"
 				   "      fe600000-fe603fff : virtio-pci-modern\n"));
 	if (d)
 		pci_remove_device(d);
-	CHECK(!strstr(iomem_text(), "0000:02:00.0"));
-	CHECK(!strstr(iomem_text(), "virtio-pci-modern"));
+	CHECK(!strstr(pm_iomem(), "0000:02:00.0"));
+	CHECK(!strstr(pm_iomem(), "virtio-pci-modern"));
 }

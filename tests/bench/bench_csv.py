@@ -10,13 +10,19 @@ what the kernel printed, in the formats of the host benchmarks
 
 Written into $BENCH_OUT (make bench: build/bench); nothing without it.
 stats() is the median and spread the kernel's benchmarks print, for the
-figures the scripts measure themselves."""
+figures the scripts measure themselves.  Below them, what the virtio-mem
+benchmarks (vmem_bench.py, lazyplug_bench.py) share: the guest, a
+mechanism's design switch, the `bench touch` floor and the verdict word.
+The scripts put tests/qemu on sys.path before importing this."""
 
 import csv
 import os
+import re
 import subprocess
 import sys
 import time
+
+import memlab
 
 
 def _open(name):
@@ -101,3 +107,35 @@ def tee(name, script):
         sys.stdout = out
         f.close()
     return close
+
+
+def vmem_machine(iso, name, top_gib):
+    """A 2 GiB q35 guest (maxmem top + 10 GiB) with one virtio-mem device
+    vmem1 of top_gib GiB (a reserve=off backend) behind root port port1,
+    not started."""
+    return memlab.Machine(iso, name=name, mem=f"2G,maxmem={top_gib + 10}G", extra=[
+        "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
+        "-object", f"memory-backend-ram,id=hotmem0,size={top_gib}G,share=on,reserve=off",
+        "-device", "virtio-mem-pci,id=vmem1,memdev=hotmem0,bus=port1,requested-size=0"])
+
+
+def set_design(m, mech, design):
+    """`mech MECH DESIGN`, checked: MachineError unless the switch says so."""
+    out = m.run(f"mech {mech} {design}")
+    if not re.search(rf"{mech}: {design}\s*$", out):
+        raise memlab.MachineError(f"mech {mech} {design}: {out}")
+
+
+def bench_touch_ms(m, nbytes, addr):
+    """`bench touch NBYTES ADDR` (printed with its output): the ms it took."""
+    cmd = f"bench touch {nbytes} {addr:#x}"
+    out = m.run(cmd, timeout=600 * memlab.SCALE)
+    print(f"memlab> {cmd}\n{out}", end="", flush=True)
+    t = re.search(r"in (\d+)\.(\d+) ms", out)
+    if not t:
+        raise memlab.MachineError(f"bench touch: {out}")
+    return int(t.group(1)) + int(t.group(2)) / 1000
+
+
+def verdict(ok):
+    return "met" if ok else "NOT met"

@@ -131,33 +131,13 @@ def floor_ms(m, size):
     memmap = size // 4096 * 64
     div = 4 if size >= FLOOR_QUARTER_FROM_GIB * GiB else 1
     nbytes = memmap // div
-    cmd = f"bench touch {nbytes} {REGION + size - nbytes:#x}"
-    out = m.run(cmd, timeout=600 * memlab.SCALE)
-    print(f"memlab> {cmd}\n{out}", end="", flush=True)
-    t = re.search(r"in (\d+)\.(\d+) ms", out)
-    if not t:
-        raise memlab.MachineError(f"bench touch: {out}")
-    return (int(t.group(1)) + int(t.group(2)) / 1000) * div
-
-
-def design(m, name):
-    """mech deferred_init old (hot-added memmaps eager) or new (lazy)."""
-    out = m.run(f"mech deferred_init {name}")
-    if not re.search(rf"deferred_init: {name}\s*$", out):
-        raise memlab.MachineError(f"mech deferred_init {name}: {out}")
-
-
-def verdict(ok):
-    return "met" if ok else "NOT met"
+    return bench_csv.bench_touch_ms(m, nbytes, REGION + size - nbytes) * div
 
 
 def main():
     iso = memlab.make_iso(memlab.build_kernel(), "")
     top = max(SIZES_GIB)
-    m = memlab.Machine(iso, name="lazyplug-bench", mem=f"2G,maxmem={top + 10}G", extra=[
-        "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
-        "-object", f"memory-backend-ram,id=hotmem0,size={top}G,share=on,reserve=off",
-        "-device", "virtio-mem-pci,id=vmem1,memdev=hotmem0,bus=port1,requested-size=0"])
+    m = bench_csv.vmem_machine(iso, "lazyplug-bench", top)
     results, csv_rows = {}, []
     t_start = time.monotonic()
     try:
@@ -171,7 +151,7 @@ def main():
         for gib in SIZES_GIB:
             size = gib * GiB
             for name, mech in (("eager", "old"), ("lazy", "new")):
-                design(m, mech)
+                bench_csv.set_design(m, "deferred_init", mech)
                 idle_med, idle_worst = idle(m)
                 plug = move(m, size, base + size // 1024)
                 floor = floor_ms(m, size)
@@ -208,16 +188,16 @@ def main():
         if gib != 512:
             continue
         print(f"    online and MemTotal +512 GiB <= {TARGET_ONLINE_S:g} s: "
-              f"{verdict(max(plug['online_s'], plug['memtotal_s']) <= TARGET_ONLINE_S)} "
+              f"{bench_csv.verdict(max(plug['online_s'], plug['memtotal_s']) <= TARGET_ONLINE_S)} "
               f"({plug['online_s']:.2f} s online, {plug['memtotal_s']:.2f} s MemTotal)")
         print(f"    memmap complete within {TARGET_FLOOR_RATIO:g}x of the floor: "
-              f"{verdict(ratio <= TARGET_FLOOR_RATIO)} ({ratio:.2f}x)")
+              f"{bench_csv.verdict(ratio <= TARGET_FLOOR_RATIO)} ({ratio:.2f}x)")
         print(f"    unplug of 512 GiB <= {TARGET_UNPLUG_S:g} s: "
-              f"{verdict(unplug['kernel_ms'] / 1000 <= TARGET_UNPLUG_S)} "
+              f"{bench_csv.verdict(unplug['kernel_ms'] / 1000 <= TARGET_UNPLUG_S)} "
               f"({unplug['kernel_ms'] / 1000:.2f} s)")
         worst = max(plug["worst_ms"], unplug["worst_ms"]) - idle_med
         print(f"    console worst within {TARGET_CONSOLE_MS:g} ms of idle: "
-              f"{verdict(worst <= TARGET_CONSOLE_MS)} (+{worst:.0f} ms)")
+              f"{bench_csv.verdict(worst <= TARGET_CONSOLE_MS)} (+{worst:.0f} ms)")
     return 0
 
 

@@ -95,35 +95,16 @@ def move(m, size):
         time.sleep(PROBE_PERIOD)
 
 
-def touch(m, nbytes, addr):
-    cmd = f"bench touch {nbytes} {addr:#x}"
-    out = m.run(cmd, timeout=600 * memlab.SCALE)
-    print(f"memlab> {cmd}\n{out}", end="", flush=True)
-    t = re.search(r"in (\d+)\.(\d+) ms", out)
-    if not t:
-        raise memlab.MachineError(f"bench touch: {out}")
-    return int(t.group(1)) + int(t.group(2)) / 1000
-
-
-def verdict(ok):
-    return "met" if ok else "NOT met"
-
-
 def main():
     iso = memlab.make_iso(memlab.build_kernel(), "")
     top = max(SIZES_GIB)
-    m = memlab.Machine(iso, name="vmem-bench", mem=f"2G,maxmem={top + 10}G", extra=[
-        "-device", "pcie-root-port,id=port1,bus=pcie.0,slot=1",
-        "-object", f"memory-backend-ram,id=hotmem0,size={top}G,share=on,reserve=off",
-        "-device", "virtio-mem-pci,id=vmem1,memdev=hotmem0,bus=port1,requested-size=0"])
+    m = bench_csv.vmem_machine(iso, "vmem-bench", top)
     rows, csv_rows = [], []
     try:
         m.start()
         m.wait_boot()
         m.qmp()
-        out = m.run("mech deferred_init old")       # eager onlines (see above)
-        if not re.search(r"deferred_init: old\s*$", out):
-            raise memlab.MachineError(f"mech deferred_init old: {out}")
+        bench_csv.set_design(m, "deferred_init", "old")     # eager onlines (see above)
         print(f"memlab virtio-mem benchmarks (TCG, -m 2G,maxmem={top + 10}G, a {top} GiB "
               f"reserve=off backend), console probed every {PROBE_PERIOD * 1000:.0f} ms, "
               f"{REPS} plug/unplug rounds per size\n", flush=True)
@@ -133,7 +114,7 @@ def main():
             plugs, floors, unplugs = [], [], []
             for r in range(REPS):
                 plugs.append(move(m, size))
-                floors.append(touch(m, memmap, REGION + size - memmap))
+                floors.append(bench_csv.bench_touch_ms(m, memmap, REGION + size - memmap))
                 unplugs.append(move(m, 0))
                 print(f"{gib:4} GiB round {r + 1}: plug {plugs[-1][0]} ms, floor "
                       f"{floors[-1]:.0f} ms, unplug {unplugs[-1][0]} ms", flush=True)
@@ -169,14 +150,14 @@ def main():
     print("virtio-mem targets, this run (TCG; medians of the rounds):")
     for gib, plug, floor_ms, unplug, worst_plug, worst_unplug in rows:
         print(f"  plug {gib} GiB: {plug[0] / 1000:.2f} s (target <= {TARGET_PLUG_S[gib]:g} s: "
-              f"{verdict(plug[0] / 1000 <= TARGET_PLUG_S[gib])}); {plug[0] / floor_ms[0]:.2f}x its "
+              f"{bench_csv.verdict(plug[0] / 1000 <= TARGET_PLUG_S[gib])}); {plug[0] / floor_ms[0]:.2f}x its "
               f"floor {floor_ms[0] / 1000:.2f} s (target <= {TARGET_FLOOR_RATIO:g}x: "
-              f"{verdict(plug[0] <= TARGET_FLOOR_RATIO * floor_ms[0])})")
+              f"{bench_csv.verdict(plug[0] <= TARGET_FLOOR_RATIO * floor_ms[0])})")
         print(f"  unplug {gib} GiB: {unplug[0] / 1000:.2f} s (target <= {TARGET_UNPLUG_S:g} s: "
-              f"{verdict(unplug[0] / 1000 <= TARGET_UNPLUG_S)})")
+              f"{bench_csv.verdict(unplug[0] / 1000 <= TARGET_UNPLUG_S)})")
         for what, worst in (("plug", worst_plug), ("unplug", worst_unplug)):
             print(f"  console during {what} {gib} GiB: worst {worst:.0f} ms of every round "
-                  f"(target <= {TARGET_LATENCY_MS:g} ms: {verdict(worst <= TARGET_LATENCY_MS)})")
+                  f"(target <= {TARGET_LATENCY_MS:g} ms: {bench_csv.verdict(worst <= TARGET_LATENCY_MS)})")
     return 0
 
 

@@ -482,14 +482,13 @@ static void prep_compound_head(struct page *head, unsigned order)
 	head[1].compound_info = order;
 }
 
-/* Linux's memmap_init_compound: the head's flag, then each tail in order,
- * the compound's order written right after the first tail. */
-static void init_compound_old(struct page *head, u64 head_pfn, int nid, void *pgmap,
-			      unsigned order)
+/* The tails of Linux's memmap_init_compound: each tail in order, the
+ * compound's order written right after the first tail.  Context: (main). */
+static void init_compound_tails_old(struct page *head, u64 head_pfn, int nid, void *pgmap,
+				    unsigned order)
 {
 	u64 end_pfn = head_pfn + (1ULL << order);
 
-	page_flag_set(head, PG_head);
 	for (u64 pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
@@ -498,6 +497,14 @@ static void init_compound_old(struct page *head, u64 head_pfn, int nid, void *pg
 		if (pfn == head_pfn + 1)
 			prep_compound_head(head, order);
 	}
+}
+
+/* Linux's memmap_init_compound: the head's flag, then the tails. */
+static void init_compound_old(struct page *head, u64 head_pfn, int nid, void *pgmap,
+			      unsigned order)
+{
+	page_flag_set(head, PG_head);
+	init_compound_tails_old(head, head_pfn, nid, pgmap, order);
 }
 
 static void init_zone_device_old(u64 start_pfn, u64 end_pfn, int nid, unsigned order,
@@ -624,9 +631,40 @@ int memmap_init_zone_device_design(u64 start_pfn, u64 nr_pages, int nid,
 }
 
 /*
+ * head_copy() - one compound head from the head template t: the pageblock
+ * Movable first if the head starts one (so no pointer lives across that
+ * call), then the template's eight words straight to the page, the lru
+ * pointed at the page itself (an empty list).  Eight stores of registers
+ * against the old design's eleven stores and a read-modify-write
+ * (init_zone_device_page() and page_flag_set()), and no per-call set-up
+ * (template_fill()'s pageblock chunking and loop).  Returns the head.
+ * Context: the caller's, (main).
+ */
+static inline struct page *head_copy(u64 head_pfn, const struct page_template *t)
+{
+	struct page *head;
+	u64 self;
+
+	if (IS_ALIGNED(head_pfn, pageblock_nr_pages))
+		set_pageblock_migratetype(head_pfn, MIGRATE_MOVABLE);
+	head = pfn_to_page(head_pfn);
+	self = (u64)(uintptr_t)&head->lru;
+	page_store(head, t->w[0], self, self, t->w[3], t->w[4], t->w[5], t->w[6], t->w[7]);
+	return head;
+}
+
+/*
  * The seed's first step alone ("speed up ZONE_DEVICE memmap
  * initialization"): heads and 4 KiB pages copied from a template, every
- * tail still initialised the old way (Linux's memmap_init_compound()).
+ * tail still initialised the old way (the tails of Linux's
+ * memmap_init_compound(); the template already holds PG_head).  4 KiB
+ * pages: per section, the first page by the slow path, the rest
+ * template_fill(), as the template design.  Compounds: the first head of
+ * the range by the slow path becomes the head template, and every later
+ * head, in any section, is head_copy()'d from it (nothing in a head's
+ * words depends on its section with a vmemmap; with 1 GiB compounds each
+ * section chunk is one compound, so a template per chunk would cost a
+ * slow head plus the template's copy for every head).  Context: (main).
  */
 static void init_zone_device_head_template(u64 start_pfn, u64 end_pfn, int nid, unsigned order,
 					   void *pgmap)
@@ -635,22 +673,27 @@ static void init_zone_device_head_template(u64 start_pfn, u64 end_pfn, int nid, 
 	struct page_template head_t;
 
 	for (u64 s = start_pfn, e; s < end_pfn; s = e) {
-		struct page *head = pfn_to_page(s);
+		u64 h = s;
 
 		e = device_chunk_end(s, end_pfn, order);
-		init_zone_device_page(head, s, nid, pgmap);
-		if (order)
-			page_flag_set(head, PG_head);
-		template_from_page(&head_t, head);
+		if (!order || s == start_pfn) {
+			struct page *head = pfn_to_page(s);
+
+			init_zone_device_page(head, s, nid, pgmap);
+			if (order)
+				page_flag_set(head, PG_head);
+			template_from_page(&head_t, head);
+		}
 		if (!order) {
 			template_fill(s + 1, e, &head_t, true, false, MIGRATE_MOVABLE);
 			continue;
 		}
-		init_compound_old(head, s, nid, pgmap, order);
-		for (u64 h = s + nr; h < e; h += nr) {
-			template_fill(h, h + 1, &head_t, true, false, MIGRATE_MOVABLE);
-			init_compound_old(pfn_to_page(h), h, nid, pgmap, order);
+		if (s == start_pfn) {
+			init_compound_tails_old(pfn_to_page(s), s, nid, pgmap, order);
+			h += nr;
 		}
+		for (; h < e; h += nr)
+			init_compound_tails_old(head_copy(h, &head_t), h, nid, pgmap, order);
 		mech_trace(MECH_MEMMAP_INIT,
 			   "pfn %#llx +%llu pages: device, compound order %u: head template, %llu heads copied, %llu tails field by field",
 			   (unsigned long long)s, (unsigned long long)(e - s), order,

@@ -727,7 +727,7 @@ $(B)/bench-obj/%.o: %.c | $(DEPS_FIRST)
 -include $(BENCH_LIB_OBJS:.o=.d)
 
 BENCHES := $(addprefix $(B)/,bench-memory_core bench-zone_contig bench-memmap_init \
-	bench-free_contig_range bench-automovable)
+	bench-free_contig_range bench-automovable bench-pmem_init)
 $(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) | $(DEPS_FIRST)
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
@@ -755,6 +755,7 @@ bench-run:
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-memmap_init
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-free_contig_range
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-automovable
+	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-pmem_init
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/vmem_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/memhp_bench.py

@@ -15,6 +15,8 @@
 #          acpiexec is the reference its results are compared with)
 #   bench  test + python3-matplotlib (make bench draws its CSV series as
 #          SVG plots with tools/bench_plot.py; make test never needs it)
+#          and valgrind (build/bench-pmem_init counts instructions under
+#          its callgrind tool)
 #          (make test: host tests use gcc's ASan/UBSan runtimes, which come
 #          with gcc on Debian; the fuzz tier links -fsanitize=fuzzer, which
 #          needs libclang-rt-NN-dev, only a Recommends of clang)
@@ -44,7 +46,7 @@ for v in $(dpkg-query -W -f='${Package}\n' 'clang-[0-9]*' 2>/dev/null | sed -n '
 	[ "$(dpkg-query -W -f='${Status}' "clang-$v" 2>/dev/null)" = "install ok installed" ] && clang_ver=$v
 done
 test_pkgs="$run_pkgs grub-efi-amd64-bin ovmf python3 python3-pytest python3-pytest-xdist clang libclang-rt-$clang_ver-dev gdb chromium nodejs acpica-tools"
-bench_pkgs="$test_pkgs python3-matplotlib"
+bench_pkgs="$test_pkgs python3-matplotlib valgrind"
 
 usage() {
 	echo "usage: $prog build|run|test|bench [EXTRA-PACKAGE ...]" >&2
@@ -58,7 +60,7 @@ run)   want=$run_pkgs ;;
 test)  want=$test_pkgs ;;
 bench) want=$bench_pkgs ;;
 -h|--help)
-	sed -n '2,31s/^# \{0,1\}//p' "$0"
+	sed -n '2,35s/^# \{0,1\}//p' "$0"
 	exit 0 ;;
 *)     usage ;;
 esac

@@ -31,7 +31,16 @@ cycles become ms through the TSC frequency the kernel measured at boot
 ("tsc: N MHz").  Printed per design: median, mean and spread (half of
 max - min, % of the median) over the cycles, the ratio of per page's
 median to its, and its ratio to the floor of its bytes; then the seed's
-figures beside memlab's.  Under TCG a cycle is a host TSC tick spent
+figures beside memlab's.  Then the same comparisons paired: each cycle
+runs every design back to back, so the ratio of two designs' times in one
+cycle cancels the host's load drift between cycles; printed per pair, the
+median of the per-cycle ratios and in how many cycles the faster design
+won, with a one-sided sign test (p < 0.05: "faster"; otherwise "not
+significantly faster").  The timing target (head+tail templates faster
+than the head template faster than per page) is judged on these pairs.
+Beside it, the deterministic verdict in instructions of the host half,
+build/bench-pmem_init (tests/bench/bench_pmem_init.c), read from
+$BENCH_OUT/pmem_init-host.csv when make bench ran it first.  Under TCG a cycle is a host TSC tick spent
 emulating: the ratios mean "work the guest needed", not what real
 hardware takes; the seed's milliseconds are printed for reference, not
 compared.  It never fails on a number; it exits non-zero only if the
@@ -47,6 +56,8 @@ docs/bench with the rest of the run.
 Usage: tests/bench/pmem_bench.py
 """
 
+import csv
+import math
 import os
 import re
 import statistics
@@ -84,6 +95,45 @@ def run(m, cmd, pattern):
 def stats(values):
     med, spread = bench_csv.stats(values)
     return med, statistics.fmean(values), spread
+
+
+def sign_p(k, n):
+    """One-sided sign test: the chance of k or more of n paired cycles going
+    one way if neither design were faster."""
+    return sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n
+
+
+def paired(slow, fast):
+    """The cycles' times of two designs, cycle by cycle: (median of
+    slow[c] / fast[c], cycles in which fast took less time, cycles, word):
+    word "faster" (fast won significantly), "SLOWER" (it lost
+    significantly) or "not significantly faster"."""
+    r = [a / b for a, b in zip(slow, fast)]
+    won, n = sum(1 for x in r if x > 1), len(r)
+    lost = sum(1 for x in r if x < 1)
+    med = statistics.median(r)
+    word = ("faster" if med > 1 and sign_p(won, n) < 0.05 else
+            "SLOWER" if med < 1 and sign_p(lost, n) < 0.05 else "not significantly faster")
+    return med, won, n, word
+
+
+def host_instructions():
+    """The host half's verdict in instructions (bench_pmem_init.c's figures
+    in $BENCH_OUT/pmem_init-host.csv, compound order 9), or where to get it."""
+    path = os.path.join(os.environ.get("BENCH_OUT", ""), "pmem_init-host.csv")
+    if not os.environ.get("BENCH_OUT") or not os.path.exists(path):
+        return ("not in this run's BENCH_OUT (make bench runs build/bench-pmem_init before this "
+                "script; or run it: make build/bench-pmem_init && build/bench-pmem_init)")
+    with open(path, newline="") as f:
+        per = {r["design"]: float(r["median"]) for r in csv.DictReader(f)
+               if r["figure"] == "order 9, instructions per compound"}
+    if not all(d in per for d in ("old", "head-template", "new")):
+        return f"{path} has no order 9 instructions per compound"
+    ok = per["new"] < per["head-template"] < per["old"]
+    return (f"{'holds' if ok else 'does NOT hold'} (instructions per 2 MiB compound: old "
+            f"{per['old']:.1f}, head-template {per['head-template']:.1f}, new {per['new']:.1f}; "
+            f"the head template {per['old'] - per['head-template']:.1f} fewer per head, "
+            f"{(per['old'] - per['head-template']) / per['old'] * 100:.3f}% of a compound)")
 
 
 def main():
@@ -165,8 +215,18 @@ def run_bench():
           f"{'less' if gain >= 0 else 'more'} time than per page, per page taking "
           f"{base / fl['full'][0]:.2f}x its floor's time, shared vmemmap {base / ms['shared'][0]:.2f}x faster than per page "
           f"writing {kib['old'] / kib['shared']:.0f}x fewer bytes")
-    print("targets, this run: head+tail templates faster than head template faster than per "
-          f"page: {'met' if ms['new'][0] < ms['head-template'][0] < base else 'NOT met'}; "
+    print(f"\npaired, cycle by cycle ({CYCLES} cycles, every design back to back in each):")
+    pairs = {}
+    for slow, fast in (("old", "head-template"), ("head-template", "new"), ("old", "new"),
+                       ("new", "template-nt"), ("old", "shared")):
+        med, won, n, word = paired(cycles[slow], cycles[fast])
+        pairs[(slow, fast)] = word
+        print(f"  {slow + ' / ' + fast:28} median {med:.4f}x; {fast} took less time in {won} of "
+              f"{n} cycles (sign test p {sign_p(won, n):.3g}): {fast} {word} than {slow}")
+    timing_ok = pairs[("old", "head-template")] == pairs[("head-template", "new")] == "faster"
+    print("\ntargets, this run: head+tail templates faster than head template faster than per "
+          f"page (paired cycles): {'met' if timing_ok else 'NOT met'}; in instructions on the "
+          f"host (deterministic): {host_instructions()}; "
           f"shared >= 3x per page: {'met' if base >= 3 * ms['shared'][0] else 'NOT met'}")
     return 0
 

@@ -40,10 +40,10 @@ significantly faster").  The timing target (head+tail templates faster
 than the head template faster than per page) is judged on these pairs.
 Beside it, the deterministic verdict in instructions of the host half,
 build/bench-pmem_init (tests/bench/bench_pmem_init.c), read from
-$BENCH_OUT/pmem_init-host.csv when make bench ran it first.  Under TCG a cycle is a host TSC tick spent
-emulating: the ratios mean "work the guest needed", not what real
-hardware takes; the seed's milliseconds are printed for reference, not
-compared.  It never fails on a number; it exits non-zero only if the
+$BENCH_OUT/pmem_init_compound-host.csv when make bench ran it first.
+Under TCG a cycle is a host TSC tick spent emulating: the ratios mean
+"work the guest needed", not what real hardware takes; the seed's
+milliseconds are printed for reference, not compared.  It never fails on a number; it exits non-zero only if the
 guest or a command failed.
 
 Environment: PMEM_BENCH_GIB (default 100), PMEM_BENCH_CYCLES (default 30),
@@ -119,8 +119,9 @@ def paired(slow, fast):
 
 def host_instructions():
     """The host half's verdict in instructions (bench_pmem_init.c's figures
-    in $BENCH_OUT/pmem_init-host.csv, compound order 9), or where to get it."""
-    path = os.path.join(os.environ.get("BENCH_OUT", ""), "pmem_init-host.csv")
+    in $BENCH_OUT/pmem_init_compound-host.csv, compound order 9), or where
+    to get it."""
+    path = os.path.join(os.environ.get("BENCH_OUT", ""), "pmem_init_compound-host.csv")
     if not os.environ.get("BENCH_OUT") or not os.path.exists(path):
         return ("not in this run's BENCH_OUT (make bench runs build/bench-pmem_init before this "
                 "script; or run it: make build/bench-pmem_init && build/bench-pmem_init)")

@@ -58,6 +58,8 @@ TITLES = {
     "vmem-qemu": "virtio-mem plug and unplug vs the first-touch floor (QEMU/TCG)",
     "pmem-qemu": "devdax rebind of 100 GiB, align 2M: memmap init per design vs floors (QEMU/TCG)",
     "pmem_bytes-qemu": "devdax rebind of 100 GiB, align 2M: memmap bytes each design writes",
+    "pmem_init-host": "devdax memmap init: instructions per struct page, per design (host, callgrind)",
+    "pmem_init_compound-host": "devdax memmap init, 2 MiB compounds: instructions per compound (host, callgrind)",
     "boot-qemu": "Boot: to the prompt and to all memory initialised, per design (QEMU/TCG)",
     "bigboot-qemu": "Boot of large guests to the prompt, no command line (QEMU/TCG)",
 }

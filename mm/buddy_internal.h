@@ -110,10 +110,11 @@ long buddy_isolate_pageblock(struct zone *zone, u64 pfn, bool isolate);
 /* zone_isolated_free_pages() - free buddy pages on the MIGRATE_ISOLATE lists. */
 unsigned long zone_isolated_free_pages(const struct zone *zone);
 
-/* zone_buddy_free_pages() - free pages in the buddy only (Linux's NR_FREE_PAGES). */
+/* zone_buddy_free_pages() - free pages in the buddy only (NR_FREE_PAGES
+ * without the pending ones, zone->nr_free_pending). */
 static inline unsigned long zone_buddy_free_pages(const struct zone *zone)
 {
-	return zone_nr_free_pages(zone);
+	return MM_READ_ONCE(zone->nr_free_buddy);
 }
 
 /* ---- mm/pcp.c: per-CPU page lists ----------------------------------------- */
@@ -172,7 +173,8 @@ void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool pois
 
 /*
  * zone_watermark_ok() - may an allocation of 2^order pages be taken from z?
- * Linux's __zone_watermark_ok(): the zone's free buddy pages (not pcp, not
+ * Linux's __zone_watermark_ok(): the zone's free buddy pages and pending
+ * ones (nr_free_pending: the allocator grows the zone into them; not pcp, not
  * isolated, not CMA unless ALLOC_CMA) minus 2^order - 1 must stay above
  * mark (halved by ALLOC_HIGH) plus z->lowmem_reserve[highest_zoneidx], and
  * for order > 0 a free block of at least that order must exist on a list

@@ -79,30 +79,42 @@ static u64 node_cursor[MAX_NUMNODES];	/* [n] the same, per node, for its workers
 #define NO_CLAIM	(~0ULL)
 static u64 claim_of_cpu[MM_NR_CPUS];	/* [n] the section each CPU initialises now, or NO_CLAIM */
 static u64 inflight_sections;	/* [n] sections claimed and not yet initialised */
+static bool wmarks_stale;	/* [n] a boot section's pages became managed since the watermarks */
 u64 deferred_init_cpu_sections[MM_NR_CPUS];	/* [n] sections each CPU initialised */
 u64 deferred_init_cpu_cycles[MM_NR_CPUS];	/* [n] and the cycles it spent on them */
 
 /*
- * Hot-added sections whose memmap waits (deferred_init_hotplug=1): the
- * section and the zone its block was onlined into, which the boot's
+ * Hot-added sections whose memmap waits (deferred_init_hotplug=1), indexed
+ * by section number: the zone its block was onlined into, which the boot's
  * sections take from the zone spans but a hot-added one cannot (spans of
- * Normal and Movable may overlap).  A full table makes the next online
- * eager, it refuses nothing.
+ * Normal and Movable may overlap), and the pages counted at its online as
+ * managed and free (zone->nr_free_pending until the hand-over).  The table
+ * covers every section up to the end of the firmware's map (boot RAM or
+ * the highest SRAT hotplug range): HP_TABLE_STATIC sections (1 TiB) in a
+ * static table, more from memblock at boot (deferred_init_hotplug_size(),
+ * as the memory block pool is sized), so every section a correct map can
+ * hot-add has its entry.  A section past it is onlined eagerly (logged):
+ * nothing is refused.
  */
-#define HP_PENDING_MAX	8192	/* 1 TiB of sections */
+#define HP_TABLE_STATIC	8192	/* sections: 1 TiB */
 struct hp_pending {
-	u64 nr;		/* [n] section number */
+	u64 free;	/* [n] pages counted as managed and free at the online (nr_free_pending) */
 	int zone;	/* [n] enum zone_type of its block */
+	bool used;	/* [n] the section is pending and hot-added: the rest is valid */
 	bool ready;	/* [n] its online finished: claimable (deferred_init_hotplug_publish()) */
 	bool driver_cb;	/* [n] onlined under a driver's deferrable callback (virtio-mem's), not the default */
 };
-static struct hp_pending hp_pending[HP_PENDING_MAX];	/* [n] the first nr_hp_pending used */
-static unsigned nr_hp_pending;	/* [n] */
+static struct hp_pending hp_static[HP_TABLE_STATIC];	/* [n] the table unless the map needs more */
+static struct hp_pending *hp_table = hp_static;	/* [c] entry nr: section nr */
+static u64 hp_table_size = HP_TABLE_STATIC;	/* [c] sections it covers */
+static unsigned nr_hp_pending;	/* [n] entries used */
 static unsigned nr_hp_unready;	/* [n] entries not ready yet: pending, not claimable */
+static u64 nr_hp_past_table;	/* [n] blocks onlined eagerly: past the table */
 static bool hotplug_lazy = true;	/* [m] deferred_init_hotplug=: on by default */
 static void (*hotplug_kick)(void);	/* [c] deferred_init_set_kick(): the background work */
 
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
+_Static_assert(sizeof(struct hp_pending) == 16, "the hot-add table: 16 bytes a section (deferred_init.h)");
 
 /* Contract in include/mm/deferred_init.h. */
 enum mech_design deferred_init_get_design(void)
@@ -240,31 +252,77 @@ static u64 section_pending_pages(u64 nr)
 	return free_pages_of(NUMA_NO_NODE, section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1));
 }
 
-/* The entry of hot-added section nr in hp_pending[], or -1.  Context:
- * mem_resize_lock, or a snapshot for the views. */
-static int hp_find(u64 nr)
+/* The entry of pending hot-added section nr, or NULL: O(1), the table is
+ * indexed by section.  Context: mem_resize_lock, or a snapshot for the
+ * views. */
+static struct hp_pending *hp_find(u64 nr)
 {
-	for (unsigned i = 0; i < MM_READ_ONCE(nr_hp_pending) && i < HP_PENDING_MAX; i++)
-		if (hp_pending[i].nr == nr)
-			return (int)i;
-	return -1;
+	return nr < hp_table_size && hp_table[nr].used ? &hp_table[nr] : NULL;
 }
 
 /* Is nr a hot-added section whose online has not finished (not claimable)? */
 static bool hp_unready(u64 nr)
 {
-	int i = nr_hp_unready ? hp_find(nr) : -1;
+	const struct hp_pending *e = nr_hp_unready ? hp_find(nr) : NULL;
 
-	return i >= 0 && !hp_pending[i].ready;
+	return e && !e->ready;
 }
 
 /* The zone (enum zone_type) of pending hot-added section nr, or -1.
  * Context: mem_resize_lock, or a snapshot for the views. */
 static int hp_zone_of(u64 nr)
 {
-	int i = hp_find(nr);
+	const struct hp_pending *e = hp_find(nr);
 
-	return i < 0 ? -1 : hp_pending[i].zone;
+	return e ? e->zone : -1;
+}
+
+/* Contract in include/mm/deferred_init.h. */
+int deferred_init_hotplug_size(u64 end, void *(*alloc)(u64 bytes))
+{
+	u64 sections = end / ((u64)PAGES_PER_SECTION << PAGE_SHIFT) +
+		       (end % ((u64)PAGES_PER_SECTION << PAGE_SHIFT) != 0);
+	struct hp_pending *t;
+
+	hp_table = hp_static;
+	hp_table_size = HP_TABLE_STATIC;
+	if (sections <= HP_TABLE_STATIC)
+		return 0;
+	if (sections > NR_MEM_SECTIONS)
+		sections = NR_MEM_SECTIONS;
+	t = alloc(sections * sizeof(*t));
+	if (!t) {
+		pr_warn("deferred init: no %llu KiB for the hot-add table of %llu sections; %u sections (%llu GiB) at most onlined lazily",
+			(unsigned long long)(sections * sizeof(*t) >> 10), (unsigned long long)sections,
+			HP_TABLE_STATIC, (unsigned long long)((u64)HP_TABLE_STATIC * PAGES_PER_SECTION >> (30 - PAGE_SHIFT)));
+		return -ENOMEM;
+	}
+	memset(t, 0, sections * sizeof(*t));
+	hp_table = t;
+	hp_table_size = sections;
+	pr_info("deferred init: a hot-add table of %llu sections (%llu GiB) from the map, %llu KiB",
+		(unsigned long long)sections,
+		(unsigned long long)(sections * PAGES_PER_SECTION >> (30 - PAGE_SHIFT)),
+		(unsigned long long)(sections * sizeof(*t) >> 10));
+	return 0;
+}
+
+/* Contract in include/mm/deferred_init.h. */
+u64 deferred_init_zone_pending_free(const struct zone *zone)
+{
+	u64 pages = 0;
+
+	if (!zone->zone_pgdat || zone_is_empty(zone) || !MM_READ_ONCE(nr_hp_pending))
+		return 0;
+	for (u64 nr = pfn_to_section_nr(zone->zone_start_pfn);
+	     nr <= pfn_to_section_nr(zone_end_pfn(zone) - 1) && nr < hp_table_size; nr++) {
+		const struct hp_pending *e = hp_find(nr);
+
+		if (e && e->zone == (int)zone->idx &&
+		    __nr_to_section(nr)->nid == zone->zone_pgdat->node_id)
+			pages += e->free;
+	}
+	return pages;
 }
 
 u64 deferred_init_zone_pending_pages(const struct zone *zone)
@@ -340,6 +398,8 @@ void deferred_init_plan(void)
 		claim_of_cpu[c] = NO_CLAIM;
 	pending_sections = next_section = inflight_sections = 0;
 	nr_hp_pending = nr_hp_unready = 0;
+	nr_hp_past_table = 0;
+	memset(hp_table, 0, hp_table_size * sizeof(*hp_table));
 	mech_set(MECH_DEFERRED_INIT, deferred_init_param == DESIGN_NEW ? DESIGN_NEW : DESIGN_OLD);
 	if (deferred_init_param != DESIGN_NEW)
 		return;
@@ -503,55 +563,73 @@ static u64 hotplug_memmap_init(u64 nr, struct zone *zone, bool born_free)
  * zone's managed pages meanwhile); the section's other pages are
  * PageOffline.  Context: mem_resize_lock held (zone->lock inside).
  */
-static u64 hotplug_handover_locked(u64 nr, struct zone *zone, bool born_free)
+static u64 hotplug_handover_locked(u64 nr, struct zone *zone, bool born_free, u64 *counted)
 {
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
 	u64 freed0 = online_pages_freed_here();
-	int i = hp_find(nr);
-	online_page_callback_t cb = i >= 0 && hp_pending[i].driver_cb ? online_page_callback_get() :
-									generic_online_pages;
+	struct hp_pending *e = hp_find(nr);
+	online_page_callback_t cb = e && e->driver_cb ? online_page_callback_get() :
+							generic_online_pages;
 
+	MM_BUG_ON(!e, "hot-added section %llu pending without its entry", (unsigned long long)nr);
 	/* the driver keeps its callback while it has blocks (it offlines them,
 	 * which initialises them, before it restores the default) */
-	MM_BUG_ON(cb == generic_online_pages && i >= 0 && hp_pending[i].driver_cb,
+	MM_BUG_ON(cb == generic_online_pages && e->driver_cb,
 		  "hot-added section %llu was onlined under a driver's callback, none is set now",
 		  (unsigned long long)nr);
 
 	zone_online_memmap_add(zone, lo, hi);
 	sparse_set_deferred(nr, false);
 	online_pages_born_free(born_free);
+	online_pages_counted(true);	/* managed and free since the online */
 	cb(lo, hi);
+	online_pages_counted(false);
 	online_pages_born_free(false);
-	if (i >= 0) {
-		hp_pending[i] = hp_pending[nr_hp_pending - 1];
-		MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
-	}
+	*counted = e->free;
+	memset(e, 0, sizeof(*e));
+	MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
 	return online_pages_freed_here() - freed0;
 }
 
 /* Contract in mm/internal.h. */
 bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
-				 online_page_callback_t online_cb)
+				 online_page_callback_t online_cb, online_page_count_t online_count)
 {
-	u64 nr = pfn_to_section_nr(start_pfn);
+	u64 nr = pfn_to_section_nr(start_pfn), free;
 	struct mem_section *ms = __nr_to_section(nr);
 	int nid = zone->zone_pgdat->node_id;
+	bool driver_cb = online_cb != generic_online_pages;
 
 	if (!deferred_init_hotplug_enabled() || nr_pages != PAGES_PER_SECTION ||
 	    start_pfn % PAGES_PER_SECTION || !valid_section(ms) || early_section(ms) ||
 	    ms->nr_present_pages != PAGES_PER_SECTION || ms->nid != nid ||
-	    page_poison_enabled())
+	    page_poison_enabled() || (driver_cb && !online_count))
 		return false;
+	if (nr >= hp_table_size) {	/* past the map: not with a correct one */
+		if (!nr_hp_past_table++)
+			pr_warn("deferred init: section %llu [mem %#llx] lies past the hot-add table (%llu sections, sized from the map): onlined eagerly",
+				(unsigned long long)nr, (unsigned long long)PFN_PHYS(start_pfn),
+				(unsigned long long)hp_table_size);
+		return false;
+	}
+	/* what the eager online would give to the buddy; the callback's
+	 * promise keeps it so until the hand-over */
+	free = driver_cb ? online_count(start_pfn, start_pfn + nr_pages) : nr_pages;
+	MM_BUG_ON(free > nr_pages, "section %llu: the online callback would free %llu of %llu pages",
+		  (unsigned long long)nr, (unsigned long long)free, (unsigned long long)nr_pages);
 	mem_resize_lock();
-	if (nr_hp_pending == HP_PENDING_MAX || deferred_section(ms)) {
+	if (deferred_section(ms)) {
 		mem_resize_unlock();
 		return false;
 	}
-	hp_pending[nr_hp_pending] = (struct hp_pending){ nr, zone->idx, false,
-							  online_cb != generic_online_pages };
+	hp_table[nr] = (struct hp_pending){ free, zone->idx, true, false, driver_cb };
 	MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending + 1);
 	nr_hp_unready++;
 	sparse_set_deferred(nr, true);
+	spin_lock(&zone->lock);	/* as the eager online's hand-over counts them */
+	MM_WRITE_ONCE(zone->managed_pages, zone->managed_pages + free);	/* read unlocked */
+	zone_nr_free_pending_add(zone, (long)free);
+	spin_unlock(&zone->lock);
 	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] + 1);
 	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] + nr_pages);
 	MM_WRITE_ONCE(pending_sections, pending_sections + 1);
@@ -559,25 +637,26 @@ bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
 	node_cursor[nid] = MIN(node_cursor[nid], nr);
 	deferred_init_stats.hotplug_sections++;
 	mem_resize_unlock();
-	mech_trace(MECH_DEFERRED_INIT, "hotplug: section %llu [mem %#llx-%#llx] node %d zone %s: online, memmap pending",
+	mech_trace(MECH_DEFERRED_INIT, "hotplug: section %llu [mem %#llx-%#llx] node %d zone %s: online, %llu pages managed and free, memmap pending",
 		   (unsigned long long)nr, (unsigned long long)PFN_PHYS(start_pfn),
-		   (unsigned long long)PFN_PHYS(start_pfn + nr_pages) - 1, nid, zone->name);
+		   (unsigned long long)PFN_PHYS(start_pfn + nr_pages) - 1, nid, zone->name,
+		   (unsigned long long)free);
 	return true;
 }
 
 /* Contract in mm/internal.h. */
 void deferred_init_hotplug_publish(u64 start_pfn)
 {
-	int i;
+	struct hp_pending *e;
 
 	mem_resize_lock();
-	i = hp_find(pfn_to_section_nr(start_pfn));
-	if (i >= 0 && !hp_pending[i].ready) {
-		hp_pending[i].ready = true;
+	e = hp_find(pfn_to_section_nr(start_pfn));
+	if (e && !e->ready) {
+		e->ready = true;
 		nr_hp_unready--;
 	}
 	mem_resize_unlock();
-	if (i >= 0 && hotplug_kick)
+	if (e && hotplug_kick)
 		hotplug_kick();
 }
 
@@ -603,7 +682,7 @@ static void init_claimed(u64 nr, const char *why)
 {
 	struct mem_section *ms = __nr_to_section(nr);
 	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
-	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt, waiting, left;
+	u64 t0 = mm_cycles(), holes = 0, pages, freed, dt, waiting, left, counted = 0;
 	bool born_free = !page_poison_enabled();
 	struct zone *hot_zone = NULL;
 	struct memmap_acct acct;
@@ -624,7 +703,7 @@ static void init_claimed(u64 nr, const char *why)
 		  "section %llu: pending %d, CPU %u's claim %llu", (unsigned long long)nr,
 		  deferred_section(ms), cpu, (unsigned long long)claim_of_cpu[cpu]);
 	if (hot_zone) {
-		freed = hotplug_handover_locked(nr, hot_zone, born_free);
+		freed = hotplug_handover_locked(nr, hot_zone, born_free, &counted);
 	} else if (acct.overflow) {	/* more pieces than acct holds: the same bytes again, counted */
 		holes = 0;
 		pages = boot_memmap_init_window(lo, hi, &holes, born_free, NULL);
@@ -634,12 +713,15 @@ static void init_claimed(u64 nr, const char *why)
 	if (!hot_zone) {
 		sparse_set_deferred(nr, false);
 		freed = boot_handover_window(lo, hi, born_free);
+		wmarks_stale = true;	/* managed grew */
 	}
-	/* a hot-added section counts all its pages as pending; an online
-	 * callback such as virtio-mem's keeps some of them PageOffline */
-	MM_BUG_ON(hot_zone ? freed > waiting : freed != waiting,
-		  "section %llu: %llu pages handed over, %llu counted as pending",
-		  (unsigned long long)nr, (unsigned long long)freed, (unsigned long long)waiting);
+	/* a hot-added section counts all its pages as pending, and those its
+	 * online callback frees (virtio-mem's keeps some PageOffline) as
+	 * managed and free since its online: exactly those must have come */
+	MM_BUG_ON(hot_zone ? freed != counted || freed > waiting : freed != waiting,
+		  "section %llu: %llu pages handed over, %llu counted as pending, %llu as free at the online",
+		  (unsigned long long)nr, (unsigned long long)freed, (unsigned long long)waiting,
+		  (unsigned long long)counted);
 	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] - 1);
 	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] -
 		      MIN(waiting, node_pending_pages[nid]));
@@ -685,13 +767,28 @@ static bool need_section(u64 nr, const char *why)
 	return true;
 }
 
+/* Watermarks from the new managed pages, as the boot computes them, if a
+ * boot section was initialised since the last time (a hot-added one was
+ * counted at its online, whose watermarks stand).  Context: no lock held. */
+static void refresh_wmarks(void)
+{
+	bool stale;
+
+	mem_resize_lock();
+	stale = wmarks_stale;
+	wmarks_stale = false;
+	mem_resize_unlock();
+	if (stale)
+		setup_per_zone_wmarks_as_boot();
+}
+
 /* After sections were initialised: watermarks from the new managed pages,
  * and each zone's contiguity (a zone is contiguous once nothing waits). */
 static void settle(void)
 {
 	struct zone *zone;
 
-	setup_per_zone_wmarks_as_boot();
+	refresh_wmarks();
 	mem_resize_lock();
 	for_each_zone(zone)
 		if (zone->zone_pgdat && zone->zone_pgdat->online && zone->idx != ZONE_DEVICE)
@@ -809,7 +906,7 @@ static bool zone_grown_enough(void *ctx)
 {
 	struct grow_ctx *g = ctx;
 
-	setup_per_zone_wmarks_as_boot();
+	refresh_wmarks();
 	return zone_watermark_ok(g->zone, g->order, zone_wmark(g->zone, WMARK_LOW), g->zone->idx,
 				 ALLOC_CMA);
 }
@@ -948,11 +1045,21 @@ static void dump_hotplug(struct printer *p)
 {
 	const struct deferred_init_stats *s = &deferred_init_stats;
 
-	if (hotplug_lazy && !s->hotplug_sections)
+	unsigned long pending_free = 0;
+	struct zone *zone;
+
+	if (hotplug_lazy && !s->hotplug_sections && !MM_READ_ONCE(nr_hp_past_table))
 		return;
-	pr_printf(p, "  hot-added: deferred_init_hotplug=%d%s: %llu sections onlined with their memmap pending, %u pending now\n",
+	for_each_zone(zone)
+		pending_free += MM_READ_ONCE(zone->nr_free_pending);
+	pr_printf(p, "  hot-added: deferred_init_hotplug=%d%s: %llu sections onlined with their memmap pending, %u pending now (%lu pages free, counted in MemTotal and MemFree)\n",
 		  hotplug_lazy ? 1 : 0, deferred_init_hotplug_enabled() ? "" : " (inactive: mechanism 5 is old)",
-		  (unsigned long long)s->hotplug_sections, (unsigned)MM_READ_ONCE(nr_hp_pending));
+		  (unsigned long long)s->hotplug_sections, (unsigned)MM_READ_ONCE(nr_hp_pending),
+		  pending_free);
+	if (MM_READ_ONCE(nr_hp_past_table))
+		pr_printf(p, "  hot-added: %llu blocks past the table (%llu sections, from the map) onlined eagerly\n",
+			  (unsigned long long)MM_READ_ONCE(nr_hp_past_table),
+			  (unsigned long long)hp_table_size);
 }
 
 void deferred_init_dump(struct printer *p)

@@ -97,11 +97,16 @@ void sparse_remove_present(u64 start_pfn, u64 end_pfn);
  * caller asks only when it is generic_online_pages() or was set with
  * set_online_page_callback_deferrable() (virtio-mem's, whose plan for a
  * pending section stays until the section is initialised); the hand-over
- * calls it then (online_page_callback_get()), or the default.
+ * calls it then (online_page_callback_get()), or the default.  The pages
+ * it will give to the buddy (online_count's answer for a driver's
+ * callback, the whole block for the default) are counted now, as the
+ * eager online counts them: zone managed_pages (MemTotal) and free, the
+ * free ones as zone->nr_free_pending until the hand-over.  A section past
+ * the table (sized from the map at boot) is onlined eagerly and logged.
  * Context: (main), mem_hotplug_lock held.
  */
 bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
-				 online_page_callback_t online_cb);
+				 online_page_callback_t online_cb, online_page_count_t online_count);
 
 /*
  * online_pages_freed_here() - the pages generic_online_pages() gave to
@@ -121,6 +126,17 @@ u64 online_pages_freed_here(void);
  * an online callback it runs itself.
  */
 void online_pages_born_free(bool on);
+
+/*
+ * online_pages_counted() - on: until it is switched off again, the pages
+ * generic_online_pages() frees on this CPU were counted as managed and
+ * free at a lazy online (deferred_init_hotplug_defer()): they go to the
+ * buddy with FREE_RANGE_PENDING (nr_free_pending down, managed as it is).
+ * Deferred init's hand-over of a hot-added section sets it around the
+ * online callback.  Context: any CPU, around an online callback it runs
+ * itself.
+ */
+void online_pages_counted(bool on);
 
 /*
  * online_page_callback_get() - the online callback set now
@@ -262,6 +278,7 @@ int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_desig
 #define FREE_RANGE_NEW		0x1u	/* never free before: reset, counted as managed, list tail */
 #define FREE_RANGE_POISON	0x2u	/* with FREE_RANGE_NEW: poison each page (page_poison=on) */
 #define FREE_RANGE_BORN_FREE	0x4u	/* with FREE_RANGE_NEW: memmap_init_free_range() pages: no reset */
+#define FREE_RANGE_PENDING	0x8u	/* with FREE_RANGE_NEW: counted at a lazy online: from nr_free_pending, managed unchanged */
 #define FREE_RANGE_PREPARED	0x0u	/* already free as far as the counters go: only inserted */
 
 /*
@@ -278,7 +295,11 @@ int free_contig_range_design(u64 pfn, u64 nr_pages, bool frozen, enum mech_desig
  *     with FREE_RANGE_POISON each page is poisoned first; with
  *     FREE_RANGE_BORN_FREE (not with POISON) the pages were initialised
  *     in that reset state by memmap_init_free_range() and are not visited
- *     again: only the chunks' heads are written, the counters grow the same.
+ *     again: only the chunks' heads are written, the counters grow the same;
+ *     with FREE_RANGE_PENDING the range was counted as managed and free
+ *     when its block was onlined lazily (zone->nr_free_pending): managed
+ *     stays, nr_free_pending goes down as the buddy goes up, the zone's
+ *     free count (zone_nr_free()) unchanged.
  *   FREE_RANGE_PREPARED: pages prepared by the caller (refcount 0, clean)
  *     and already counted (free_contig_range, the parts of a taken free
  *     block outside an alloc_contig_range): only inserted, FPI_NONE.

@@ -29,6 +29,7 @@
 
 static online_page_callback_t online_page_callback = generic_online_pages;	/* [m] */
 static bool online_page_deferrable = true;	/* [m] the callback may run at a pending section's hand-over */
+static online_page_count_t online_page_count;	/* [m] a deferrable callback's count op, NULL for the default */
 
 /* ---- spans --------------------------------------------------------------- */
 
@@ -268,6 +269,9 @@ static u64 online_pages_freed[MM_NR_CPUS];	/* [c] per CPU, that CPU only */
 /* Per CPU: the pages being onlined were initialised born free
  * (online_pages_born_free()): the hand-over only links them. */
 static bool online_born_free[MM_NR_CPUS];	/* [c] per CPU, that CPU only */
+/* Per CPU: the pages being onlined were counted as managed and free at a
+ * lazy online (online_pages_counted()): from nr_free_pending to the buddy. */
+static bool online_counted[MM_NR_CPUS];	/* [c] per CPU, that CPU only */
 
 /* Contract in memory_hotplug.h. */
 void generic_online_pages(u64 start_pfn, u64 end_pfn)
@@ -276,8 +280,8 @@ void generic_online_pages(u64 start_pfn, u64 end_pfn)
 
 	if (start_pfn < end_pfn) {
 		free_pfn_range_to_buddy(page_zone(pfn_to_page(start_pfn)), start_pfn, end_pfn,
-					FREE_RANGE_NEW | (online_born_free[cpu] ? FREE_RANGE_BORN_FREE : 0),
-					NULL);
+					FREE_RANGE_NEW | (online_born_free[cpu] ? FREE_RANGE_BORN_FREE : 0) |
+					(online_counted[cpu] ? FREE_RANGE_PENDING : 0), NULL);
 		online_pages_freed[cpu] += end_pfn - start_pfn;
 	}
 }
@@ -292,6 +296,12 @@ online_page_callback_t online_page_callback_get(void)
 void online_pages_born_free(bool on)
 {
 	online_born_free[mm_this_cpu()] = on;
+}
+
+/* Contract in mm/internal.h. */
+void online_pages_counted(bool on)
+{
+	online_counted[mm_this_cpu()] = on;
 }
 
 /* Contract in mm/internal.h. */
@@ -338,16 +348,19 @@ int set_online_page_callback(online_page_callback_t cb)
 		return -EINVAL;
 	online_page_callback = cb;
 	online_page_deferrable = false;
+	online_page_count = NULL;
 	return 0;
 }
 
 /* Contract in memory_hotplug.h. */
-int set_online_page_callback_deferrable(online_page_callback_t cb)
+int set_online_page_callback_deferrable(online_page_callback_t cb, online_page_count_t count)
 {
-	int err = set_online_page_callback(cb);
+	int err = count ? set_online_page_callback(cb) : -EINVAL;
 
-	if (!err)
+	if (!err) {
 		online_page_deferrable = true;
+		online_page_count = count;
+	}
 	return err;
 }
 
@@ -357,6 +370,7 @@ int restore_online_page_callback(online_page_callback_t cb)
 		return -EINVAL;
 	online_page_callback = generic_online_pages;
 	online_page_deferrable = true;
+	online_page_count = NULL;
 	return 0;
 }
 
@@ -402,9 +416,11 @@ static int block_online_locked(struct memory_block *mem, enum mmop online_type)
 
 	was_populated = populated_zone(zone);
 	move_spans_to_zone(zone, start_pfn, nr_pages);
-	/* lazy (deferred_init_hotplug=1): the memmap and the hand-over later */
+	/* lazy (deferred_init_hotplug=1): the memmap and the hand-over later,
+	 * managed and free counted now (what the callback will give the buddy) */
 	if (nr_vmemmap || !online_page_deferrable ||
-	    !deferred_init_hotplug_defer(start_pfn, nr_pages, zone, online_page_callback)) {
+	    !deferred_init_hotplug_defer(start_pfn, nr_pages, zone, online_page_callback,
+					 online_page_count)) {
 		init_block_memmap(zone, start_pfn, nr_pages, nr_vmemmap);
 		mem_resize_lock();
 		zone_online_memmap_add(zone, start_pfn, start_pfn + nr_pages);	/* memmap is initialised */

@@ -82,7 +82,8 @@ static void *boot_pool_alloc(u64 bytes)
 /*
  * The block pool from the map: one slot per memory block up to the end of
  * boot RAM or of the highest SRAT hotplug range, whichever is higher (a
- * block id is its address / 128 MiB, so that many ids can exist).
+ * block id is its address / 128 MiB, so that many ids can exist); and
+ * deferred init's hot-add table, one entry per section up to the same end.
  */
 static void size_block_pool(void)
 {
@@ -91,6 +92,7 @@ static void size_block_pool(void)
 	for (u32 i = 0; i < nr_numa_hotplug_blks; i++)
 		end = MAX(end, (u64)numa_hotplug_blks[i].end);
 	memory_blocks_size_pool(ALIGN_UP(end, MEMORY_BLOCK_SIZE) / MEMORY_BLOCK_SIZE, boot_pool_alloc);
+	deferred_init_hotplug_size(end, boot_pool_alloc);	/* the same sections, lazily onlined */
 }
 
 static void *boot_root_alloc(void *ctx)

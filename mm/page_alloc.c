@@ -133,6 +133,7 @@ void zone_init_free_lists(struct zone *z)
 	spin_lock_init(&z->lock, "zone->lock");
 	z->nr_free_buddy = 0;
 	z->nr_free_cma = 0;
+	z->nr_free_pending = 0;
 	z->managed_pages = 0;	/* grows with buddy_free_boot_pages() */
 	memset(&z->ev, 0, sizeof(z->ev));
 	pcp_init_lists(z);
@@ -383,19 +384,35 @@ int free_pages_nopcp(struct page *page, unsigned order)
 	return free_pages_via(page, order, false);
 }
 
-/* A boot block whose pages are already reset: counted as managed, to the
- * tail of its free list.  The one place boot hand-over grows managed_pages.
- * Context: zone lock, and (boot) or mem_hotplug_lock (managed_pages). */
-static void link_boot_block(struct zone *zone, u64 pfn, unsigned order)
+/* Contract in mmzone.h. */
+void zone_nr_free_pending_add(struct zone *zone, long delta)
 {
 	spin_assert_held(&zone->lock);
-	MM_WRITE_ONCE(zone->managed_pages, zone->managed_pages + (1ULL << order));	/* read unlocked */
+	MM_BUG_ON(delta < 0 && zone->nr_free_pending < (unsigned long)-delta,
+		  "zone %s: %lu pending free pages, removing %ld", zone->name,
+		  zone->nr_free_pending, -delta);
+	MM_WRITE_ONCE(zone->nr_free_pending, zone->nr_free_pending + (unsigned long)delta);
+}
+
+/* A boot block whose pages are already reset: counted as managed, to the
+ * tail of its free list.  The one place boot hand-over grows managed_pages;
+ * pending (FREE_RANGE_PENDING): counted at a lazy online already, so it
+ * leaves nr_free_pending instead.  Context: zone lock, and (boot) or
+ * mem_hotplug_lock or mem_resize_lock (managed_pages). */
+static void link_boot_block(struct zone *zone, u64 pfn, unsigned order, bool pending)
+{
+	spin_assert_held(&zone->lock);
+	if (pending)
+		zone_nr_free_pending_add(zone, -(long)(1UL << order));
+	else
+		MM_WRITE_ONCE(zone->managed_pages, zone->managed_pages + (1ULL << order));	/* read unlocked */
 	buddy_free_one(zone, pfn, order, buddy_list_mt(pfn), FPI_TO_TAIL);
 }
 
 /* buddy_free_boot_pages() with zone->lock held (its contract is in
  * buddy_internal.h). */
-static void free_boot_pages_locked(struct zone *zone, u64 pfn, unsigned order, bool poison)
+static void free_boot_pages_locked(struct zone *zone, u64 pfn, unsigned order, bool poison,
+				   bool pending)
 {
 	u64 nr = 1ULL << order;
 
@@ -415,13 +432,13 @@ static void free_boot_pages_locked(struct zone *zone, u64 pfn, unsigned order, b
 		if (poison)
 			poison_page(p);
 	}
-	link_boot_block(zone, pfn, order);
+	link_boot_block(zone, pfn, order, pending);
 }
 
 void buddy_free_boot_pages(struct zone *zone, u64 pfn, unsigned order, bool poison)
 {
 	spin_lock(&zone->lock);
-	free_boot_pages_locked(zone, pfn, order, poison);
+	free_boot_pages_locked(zone, pfn, order, poison, false);
 	spin_unlock(&zone->lock);
 }
 
@@ -436,6 +453,9 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 		  "[%#llx, %#llx) is not a range of zone %s [%#lx, %#lx)",
 		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, zone->name,
 		  zone->zone_start_pfn, zone_end_pfn(zone));
+	MM_BUG_ON((flags & FREE_RANGE_PENDING) && !(flags & FREE_RANGE_NEW),
+		  "[%#llx, %#llx): pending needs FREE_RANGE_NEW, flags %#x",
+		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, flags);
 	MM_BUG_ON((flags & FREE_RANGE_BORN_FREE) && (flags & (FREE_RANGE_POISON | FREE_RANGE_NEW)) !=
 		  FREE_RANGE_NEW, "[%#llx, %#llx): born free needs FREE_RANGE_NEW without poison, flags %#x",
 		  (unsigned long long)start_pfn, (unsigned long long)end_pfn, flags);
@@ -449,9 +469,10 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 			if (buddy_list_mt(pb) != mt)
 				order = pageblock_order;
 		if (flags & FREE_RANGE_BORN_FREE) {	/* with NEW (checked above) */
-			link_boot_block(zone, pfn, order);
+			link_boot_block(zone, pfn, order, flags & FREE_RANGE_PENDING);
 		} else if (flags & FREE_RANGE_NEW) {
-			free_boot_pages_locked(zone, pfn, order, flags & FREE_RANGE_POISON);
+			free_boot_pages_locked(zone, pfn, order, flags & FREE_RANGE_POISON,
+					       flags & FREE_RANGE_PENDING);
 		} else {
 			buddy_free_one(zone, pfn, order, mt, FPI_NONE);
 		}
@@ -472,7 +493,10 @@ void free_pfn_range_to_buddy(struct zone *zone, u64 start_pfn, u64 end_pfn, unsi
 bool zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
 		       int highest_zoneidx, unsigned alloc_flags)
 {
-	long free_pages = (long)zone_buddy_free_pages(z) - (long)zone_isolated_free_pages(z);
+	/* pending free pages count: the allocator grows the zone into them
+	 * (get_page_from_freelist(): deferred_grow_zone() before it falls back) */
+	long free_pages = (long)zone_buddy_free_pages(z) + (long)MM_READ_ONCE(z->nr_free_pending) -
+			  (long)zone_isolated_free_pages(z);
 	long min = (long)mark;
 
 	if (!(alloc_flags & ALLOC_CMA))

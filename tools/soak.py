@@ -29,8 +29,11 @@ The invariants (docs/testing.md, "Soak", says the same):
                 virtio-mem size - the memory of offline blocks (a boot
                 block: its present pages; a DIMM block: 128 MiB; a
                 virtio-mem block: its plugged sub-blocks)
-  I3 zones      per zone: pages free = buddyinfo sum (Linux's
-                NR_FREE_PAGES: pcp pages count as allocated); the
+  I3 zones      per zone: pages free = buddyinfo sum + its pending free
+                pages (nr_free_pending of /sys/kernel/mm/memlab/zoneinfo:
+                a lazily onlined section's pages are free before they
+                reach the buddy) (Linux's NR_FREE_PAGES: pcp pages count
+                as allocated); the
                 zones' free pages sum to MemFree, their managed pages to
                 MemTotal
   I4 patterns   `check all` finds every filled handle intact
@@ -210,15 +213,18 @@ class Soak:
         """Guest and QEMU state, read with QEMU's side unchanged around it
         (an asynchronous virtio-mem round may run between commands)."""
         # hot-added memory goes online before its memmap is written
-        # (deferred_init_hotplug=1) and MemTotal grows as the sections are
-        # written: the invariants are those of the finished picture, so the
-        # pending memmaps are finished first (the operations in between
-        # still meet pending sections)
+        # (deferred_init_hotplug=1), counted in MemTotal and free at once,
+        # its free pages outside the buddy until then (nr_free_pending):
+        # the pending memmaps are finished first, for the finished picture
+        # (the operations in between still meet pending sections), and a
+        # virtio-mem round that onlines more meanwhile is read with its
+        # pending free pages
         self.sh("meminit finish")
         for _ in range(5):
             before = self.qemu_devices()
             st = {"qemu_dimms": before[0], "qemu_vmem": before[1]}
-            text = self.sh("cat /proc/meminfo /proc/zoneinfo /proc/buddyinfo")
+            text = self.sh("cat /proc/meminfo /proc/zoneinfo /proc/buddyinfo "
+                           "/sys/kernel/mm/memlab/zoneinfo")
             st.update(parse_mm(text))
             st["vmem_text"] = self.sh("virtio-mem")
             st["vmem_plugged"], st["vmem_blocks"] = parse_vmem(st["vmem_text"])
@@ -267,7 +273,7 @@ class Soak:
             free_sum += z["free"]
             managed_sum += z["managed"]
             bud = st["buddy"].get(key, 0)
-            want, how = zone_free_want(bud, z["pcp"])
+            want, how = zone_free_want(bud, z["pcp"], st["pending"].get(key, 0))
             if z["free"] != want:
                 errs.append(f"I3 zone {key}: pages free {z['free']} != {how}")
         if free_sum * 4 != st["MemFree"]:
@@ -801,11 +807,15 @@ def _dead(m, e):
     return _Dead(str(e).splitlines()[0], crashed=not m.alive())
 
 
-def zone_free_want(buddy, pcp):
+def zone_free_want(buddy, pcp, pending=0):
     """What a zone's `pages free` (and so MemFree) must be given its
-    buddyinfo sum and its pcp count, and how that reads in a violation.
-    The views count only the buddy, as Linux's NR_FREE_PAGES does: pages
-    on the per-CPU lists are allocated as far as MemFree is concerned."""
+    buddyinfo sum, its pcp count and its pending free pages, and how that
+    reads in a violation.  The views count the buddy, as Linux's
+    NR_FREE_PAGES does (pages on the per-CPU lists are allocated as far as
+    MemFree is concerned), plus the free pages of lazily onlined sections
+    whose memmap is still pending (nr_free_pending)."""
+    if pending:
+        return buddy + pending, f"buddy {buddy} + pending {pending} (pcp {pcp} not counted)"
     return buddy, f"buddy {buddy} (pcp {pcp} not counted)"
 
 
@@ -820,9 +830,12 @@ def parse_mm(text):
     st = {}
     for name in ("MemTotal", "MemFree"):
         st[name] = int(re.search(rf"^{name}:\s+(\d+) kB$", text, re.M).group(1))
-    zones, buddy = {}, {}
+    zones, buddy, pending = {}, {}, {}
     for sect in re.split(r"(?m)^(?=Node \d+, zone)", text):
         h = re.match(r"Node (\d+), zone\s+(\w+)\s*\n", sect)
+        p = re.search(r"^  nr_free_pending:\s+(\d+)$", sect, re.M)
+        if h and p:         # /sys/kernel/mm/memlab/zoneinfo
+            pending[(int(h.group(1)), h.group(2))] = int(p.group(1))
         if h and "pages free" in sect:
             pcp = sum(int(c) for c in re.findall(r"^\s+count:\s+(\d+)$", sect, re.M))
             zones[(int(h.group(1)), h.group(2))] = {
@@ -831,7 +844,7 @@ def parse_mm(text):
                 "pcp": pcp}
     for nid, zone, counts in re.findall(r"^Node (\d+), zone\s+(\w+)((?:\s+\d+){11})\s*$", text, re.M):
         buddy[(int(nid), zone)] = sum(int(c) << o for o, c in enumerate(counts.split()))
-    st["zones"], st["buddy"] = zones, buddy
+    st["zones"], st["buddy"], st["pending"] = zones, buddy, pending
     return st
 
 

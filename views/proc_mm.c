@@ -27,7 +27,10 @@
  *                the lists are drained.  zoneinfo's "pages free" and
  *                "nr_free_pages" are the same number per zone, and for
  *                every zone
- *                  pages free = sum of buddyinfo[k] * 2^k
+ *                  pages free = sum of buddyinfo[k] * 2^k + nr_free_pending
+ *                (nr_free_pending: free pages of lazily onlined hot-added
+ *                sections whose memmap is not written yet, counted free
+ *                as the eager online counts them; memlab's zoneinfo)
  *   MemAvailable MemFree minus totalreserve_pages (each zone's high
  *                watermark plus its largest lowmem reserve), clipped at 0:
  *                Linux's si_mem_available() without page cache and
@@ -454,6 +457,11 @@ static int zoneinfo_show(struct printer *p, void *data)
  *   Node 0, zone    DMA32
  *    contiguous:               1
  *    pages_with_online_memmap: 520160
+ *    nr_free_pending:          1048576
+ * (the last line only while hot-added sections of the zone are pending:
+ * their free pages, counted in "pages free" and MemFree but not in the
+ * buddy, zone->nr_free_pending; zoneinfo's pages free is buddyinfo's sum
+ * plus it)
  */
 static int memlab_zoneinfo_show(struct printer *p, void *data)
 {
@@ -470,6 +478,9 @@ static int memlab_zoneinfo_show(struct printer *p, void *data)
 				     "  pages_with_online_memmap: %lu\n",
 				  nid, zone_names[z], (unsigned)zone->contiguous,
 				  zone->pages_with_online_memmap);
+			if (MM_READ_ONCE(zone->nr_free_pending))	/* lazily onlined, pending */
+				pr_printf(p, "  nr_free_pending:          %lu\n",
+					  MM_READ_ONCE(zone->nr_free_pending));
 		}
 	}
 	return 0;

@@ -200,7 +200,7 @@ int vmem_probe(struct pci_dev *pci)
 	}
 	memory_group_set_ops(vm->mgid, &vmem_group_ops, vm);
 	if (!vmem_callback_set) {
-		err = set_online_page_callback_deferrable(vmem_online_page);
+		err = set_online_page_callback_deferrable(vmem_online_page, vmem_online_count);
 		if (err) {
 			pr_err("%s: another online_page_callback is set\n", vm->name);
 			memory_group_unregister(vm->mgid);

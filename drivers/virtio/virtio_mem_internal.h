@@ -281,6 +281,14 @@ extern u32 vmem_inject_count;
 void vmem_online_page(u64 start_pfn, u64 end_pfn);
 
 /*
+ * vmem_online_count() - the count op of vmem_online_page(): the pages of
+ * [start_pfn, end_pfn) it would give to the buddy now (those of plugged
+ * sub-blocks), which a lazy online counts as managed and free at once.
+ * Context: (main).
+ */
+u64 vmem_online_count(u64 start_pfn, u64 end_pfn);
+
+/*
  * vmem_resize() - start a resize round that brings plugged memory to
  * requested_size (rounded down to sub-blocks), or let the running round
  * retarget: the round is a long operation (vm->op) that plugs or unplugs

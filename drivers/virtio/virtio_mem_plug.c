@@ -77,6 +77,27 @@ void vmem_online_page(u64 start_pfn, u64 end_pfn)
 	}
 }
 
+/* Contract in virtio_mem_internal.h. */
+u64 vmem_online_count(u64 start_pfn, u64 end_pfn)
+{
+	struct vmem_dev *vm = vmem_dev_of_pfn(start_pfn);
+	u64 sb_pages, pages = 0;
+
+	if (!vm)
+		return end_pfn - start_pfn;	/* vmem_online_page() gives it all */
+	sb_pages = vm->sb_size >> PAGE_SHIFT;
+	for (u64 pfn = start_pfn; pfn < end_pfn; ) {
+		u64 off = PFN_PHYS(pfn) - vmem_mb_addr(vm, 0);
+		u64 next = MIN(end_pfn, (pfn / sb_pages + 1) * sb_pages);
+
+		if (vmem_sb_plugged(vm, (unsigned)(off / MEMORY_BLOCK_SIZE),
+				    (unsigned)((off % MEMORY_BLOCK_SIZE) / vm->sb_size)))
+			pages += next - pfn;
+		pfn = next;
+	}
+	return pages;
+}
+
 /* ---- plugging ------------------------------------------------------------ */
 
 /*

@@ -192,13 +192,28 @@ void deferred_init_finish(void);
 
 /*
  * The queries: pages still pending on node nid (NUMA_NO_NODE: all nodes),
- * in zone (the free pages of pending sections: what they will add to
- * managed_pages), pending sections in all; pfn_pending(): is pfn in a
- * pending section (its struct page not initialised yet).  Context: (any).
+ * in zone (a boot section's free pages: what it will add to
+ * managed_pages; a hot-added section's every page), pending sections in
+ * all; pfn_pending(): is pfn in a pending section (its struct page not
+ * initialised yet).  deferred_init_zone_pending_free(): the pages zone's
+ * pending hot-added sections counted as managed and free at their online,
+ * summed from the table (what zone->nr_free_pending must be; the host
+ * tests compare them).  Context: (any).
  */
 u64 deferred_init_pending_pages(int nid);
 u64 deferred_init_zone_pending_pages(const struct zone *zone);
 u64 deferred_init_pending_sections(void);
+u64 deferred_init_zone_pending_free(const struct zone *zone);
+
+/*
+ * deferred_init_hotplug_size() - size the hot-add table (the pending
+ * hot-added sections, indexed by section number) to cover [0, end), the
+ * end of the firmware's map with its hotplug ranges: the static table
+ * (1 TiB of sections) when that is enough, else end / 128 MiB entries
+ * from alloc (memblock at boot), 16 bytes each.  -ENOMEM (logged) keeps
+ * the static table.  Context: (boot), before deferred_init_plan().
+ */
+int deferred_init_hotplug_size(u64 end, void *(*alloc)(u64 bytes));
 
 /*
  * deferred_init_hotplug_enabled() - are hot-added blocks onlined with

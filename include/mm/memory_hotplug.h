@@ -498,6 +498,16 @@ struct zone *zone_for_pfn_range(enum mmop online_type, int nid, struct memory_gr
 typedef void (*online_page_callback_t)(u64 start_pfn, u64 end_pfn);
 
 /*
+ * online_page_count_t - a deferrable callback's count op: how many pages
+ * of [start_pfn, end_pfn) the callback would give to the buddy if it ran
+ * now (virtio-mem: those of plugged sub-blocks).  Asked when a block is
+ * onlined lazily, to count them as managed and free at once; the
+ * callback's promise (below) keeps the answer true until it runs.
+ * Context: (main), mem_hotplug_lock held.
+ */
+typedef u64 (*online_page_count_t)(u64 start_pfn, u64 end_pfn);
+
+/*
  * set_online_page_callback() - let a driver (virtio-mem) decide what
  * happens to onlined pages; only one at a time: -EINVAL if another one is
  * set (or cb is NULL).  restore_online_page_callback() puts the default
@@ -516,9 +526,12 @@ int restore_online_page_callback(online_page_callback_t cb);
  * promises that what cb decides for a pending section does not change
  * until the section is initialised: before it changes its plan there
  * (virtio-mem's plug or unplug of a sub-block) it calls
- * deferred_init_pfn_range() on the range.  Context: (main).
+ * deferred_init_pfn_range() on the range.  count (required: -EINVAL
+ * without it) says at the lazy online how many pages cb will give to the
+ * buddy, which are counted as managed and free from then on
+ * (zone->nr_free_pending until the hand-over).  Context: (main).
  */
-int set_online_page_callback_deferrable(online_page_callback_t cb);
+int set_online_page_callback_deferrable(online_page_callback_t cb, online_page_count_t count);
 
 /*
  * generic_online_pages() - the default online_page_callback: [start_pfn,

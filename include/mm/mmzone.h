@@ -12,12 +12,20 @@
  *   spanned_pages  = zone_end_pfn - zone_start_pfn, holes included
  *   present_pages  = pages with memory in the span
  *   managed_pages  = present minus reserved: what the buddy manages
- *   zone_nr_free() = pages free in the buddy + on pcp lists (NR_FREE_PAGES,
- *                    what the views print, is zone_nr_free_pages(): the
- *                    buddy only, zone->nr_free_buddy)
+ *   zone_nr_free() = pages free in the buddy + on pcp lists + pending
+ *                    (NR_FREE_PAGES, what the views print, is
+ *                    zone_nr_free_pages(): the buddy + pending, without
+ *                    the pcp lists)
+ *   nr_free_pending = free pages of hot-added sections onlined lazily
+ *                    (deferred_init_hotplug=1) whose memmap is not written
+ *                    yet: counted in managed_pages and free at the online,
+ *                    as the eager online counts them, but not in the buddy
+ *                    until their section is initialised (an allocation
+ *                    grows the zone into them: deferred_grow_zone())
  * Invariant checked by the tests: for every zone,
  *   nr_free + allocated + reserved == present_pages
- * where allocated counts pages handed out by the allocator.
+ * where allocated counts pages handed out by the allocator, and
+ *   nr_free == buddy lists + pcp lists + nr_free_pending.
  *
  * Locks (include/lib/lock.h: real spinning locks; in the kernel only CPU 0
  * runs mm's operations, the other CPUs allocate and free only in `stress`
@@ -157,6 +165,7 @@ struct zone {
 	unsigned long cma_pages;	/* [h] of which in CMA pageblocks */
 	unsigned long nr_free_buddy;	/* [z] free pages in the buddy (zone_nr_free() adds the pcp lists) */
 	unsigned long nr_free_cma;	/* [z] of which in CMA pageblocks */
+	unsigned long nr_free_pending;	/* [z] free, managed, not in the buddy yet: pending hot-added sections (zone_nr_free_pending_add(); MM_WRITE_ONCE, read unlocked) */
 	unsigned long watermark[NR_WMARK]; /* [w] min, low, high free pages */
 	unsigned long lowmem_reserve[MAX_NR_ZONES]; /* [w] pages kept from allocations that could use higher zones */
 	bool contiguous;		/* [n] every pageblock of the span has a valid, same-zone memmap */
@@ -422,16 +431,26 @@ extern unsigned long zone_contig_counter_checks; /* O(1) decisions of the new on
 unsigned long totalram_pages(void);	/* managed pages of all zones */
 /*
  * zone_nr_free_pages() - Linux's NR_FREE_PAGES of the zone: pages in the
- * buddy only.  Pages on the per-CPU lists count as allocated here, as in
- * Linux, so every view (MemFree, zoneinfo "pages free", vmstat
- * nr_free_pages, node meminfo) shows this number and a pcp drain raises it
- * by exactly the pages drained.  zone_nr_free() (buddy + pcp) is mm's own
- * bookkeeping.  Context: (main).
+ * buddy, plus the free pages of its pending hot-added sections
+ * (nr_free_pending: free as the eager online would have made them, handed
+ * to the buddy when their memmap is written).  Pages on the per-CPU lists
+ * count as allocated here, as in Linux, so every view (MemFree, zoneinfo
+ * "pages free", vmstat nr_free_pages, node meminfo) shows this number and
+ * a pcp drain raises it by exactly the pages drained.  zone_nr_free()
+ * (buddy + pcp + pending) is mm's own bookkeeping.  Context: (main).
  */
 static inline unsigned long zone_nr_free_pages(const struct zone *zone)
 {
-	return MM_READ_ONCE(zone->nr_free_buddy);	/* a snapshot without zone->lock */
+	/* a snapshot without zone->lock */
+	return MM_READ_ONCE(zone->nr_free_buddy) + MM_READ_ONCE(zone->nr_free_pending);
 }
+
+/*
+ * zone_nr_free_pending_add() - the one setter of zone->nr_free_pending:
+ * delta pages (negative: fewer) counted as free while their section is
+ * pending.  Context: zone->lock held.
+ */
+void zone_nr_free_pending_add(struct zone *zone, long delta);
 
 /* zone_pcp() - CPU cpu's lists of zone (const if zone is); this_cpu_pcp():
  * the running CPU's. */
@@ -477,12 +496,13 @@ static inline unsigned long zone_pcp_count(const struct zone *zone)
 
 /*
  * zone_nr_free() - mm's own count of the zone's free pages: the buddy's
- * plus every pcp list's (the invariant nr_free + allocated + reserved ==
- * present_pages holds for it).  Context: (main).
+ * plus every pcp list's plus the pending ones (nr_free_pending; the
+ * invariant nr_free + allocated + reserved == present_pages holds for
+ * it).  Context: (main).
  */
 static inline unsigned long zone_nr_free(const struct zone *zone)
 {
-	return zone->nr_free_buddy + zone_pcp_count(zone);
+	return zone->nr_free_buddy + zone_pcp_count(zone) + MM_READ_ONCE(zone->nr_free_pending);
 }
 
 unsigned long global_free_pages(void);	/* nr_free of all zones */

@@ -70,12 +70,19 @@ unsigned long long hotplug_check_memblock_pages(unsigned long long start_pfn,
 static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline, u64 allocated)
 {
 	u64 free = 0, bad_free = 0, pending = deferred_init_zone_pending_pages(zone);
+	u64 pending_free = zone->nr_free_pending;
 
 	if (hotplug_check_frozen_pages)
 		allocated += hotplug_check_frozen_pages(zone);
+	/* pending hot-added sections: their free pages (what the online
+	 * callback will free) counted as managed and free since the online,
+	 * the same in the table; their other pages stay PageOffline */
+	CHECK_EQ(pending_free, deferred_init_zone_pending_free(zone));
+	CHECK(pending_free <= pending);
 	CHECK_EQ(zone->present_pages, present + pending);
-	CHECK_EQ(zone->managed_pages + reserved + offline + pending, zone->present_pages);
+	CHECK_EQ(zone->managed_pages + reserved + offline + (pending - pending_free), zone->present_pages);
 	CHECK_EQ(zone_nr_free(zone) + allocated, zone->managed_pages);	/* no page lost */
+	CHECK_EQ(zone_nr_free_pages(zone), zone->nr_free_buddy + pending_free);
 	for (unsigned o = 0; o < NR_PAGE_ORDERS; o++)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			struct page *p;
@@ -90,7 +97,7 @@ static void check_zone(struct zone *zone, u64 present, u64 reserved, u64 offline
 			}
 		}
 	CHECK_EQ(bad_free, 0);
-	CHECK_EQ(free + (u64)zone_pcp_count(zone), zone_nr_free(zone));
+	CHECK_EQ(free + (u64)zone_pcp_count(zone) + pending_free, zone_nr_free(zone));
 	if (zone->idx == ZONE_DEVICE) {
 		/* device ranges (memremap.h): spanned, never present or
 		 * managed, their sections offline; the span ends on them */

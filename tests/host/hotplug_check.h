@@ -10,15 +10,19 @@
  * memory_hotplug.c):
  *   - present_pages == the pages of memory in online blocks whose struct
  *     page says this zone (a recount);
- *   - present_pages == managed_pages + reserved + offline + pending, where
- *     reserved counts the PG_reserved pages among them (boot reservations,
- *     memmap_on_memory pages), offline the PageOffline ones and pending the
- *     free pages of boot sections whose memmap init is still deferred
- *     (deferred_init=new; their struct pages are not read, so their
- *     reserved pages, the memmap they may hold, come from memblock);
- *   - nr_free == pages of the buddy free lists + pcp count, and every free
- *     block lies in online memory of the zone, in a pageblock that is not
- *     isolated;
+ *   - present_pages == managed_pages + reserved + offline + pending -
+ *     pending_free, where reserved counts the PG_reserved pages among them
+ *     (boot reservations, memmap_on_memory pages), offline the PageOffline
+ *     ones, pending the free pages of boot sections whose memmap init is
+ *     still deferred (deferred_init=new; their struct pages are not read,
+ *     so their reserved pages, the memmap they may hold, come from
+ *     memblock) and every page of hot-added sections onlined lazily
+ *     (deferred_init_hotplug=1), and pending_free (zone->nr_free_pending)
+ *     those of the latter counted as managed and free at their online,
+ *     which must equal the sum the hot-add table keeps per section;
+ *   - nr_free == pages of the buddy free lists + pcp count + pending_free,
+ *     NR_FREE_PAGES == buddy + pending_free, and every free block lies in
+ *     online memory of the zone, in a pageblock that is not isolated;
  *   - no page is lost: managed_pages == nr_free + allocated, where
  *     allocated counts the online, untyped, unreserved pages with a
  *     refcount >= 1 (what the buddy handed out);

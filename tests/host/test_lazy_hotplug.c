@@ -5,9 +5,10 @@
  * result after completion must be the eager online's: every struct page
  * byte-identical, every section, the zone counters, and the free lists as
  * sets of (pfn, order, migratetype); while it runs the counters follow
- * the rule of docs/deferred-init.md (present counts pending pages,
- * managed and MemTotal do not).  Random plug sizes and positions, random
- * interleavings, seeded.
+ * the rule of docs/deferred-init.md (present, managed, MemTotal and free
+ * grow at the online as with the eager online; the free pages wait in
+ * zone->nr_free_pending, not in the buddy).  Random plug sizes and
+ * positions, random interleavings, seeded.
  */
 #include "htest.h"
 #include "mm_host.h"
@@ -246,14 +247,16 @@ static void lh_run(const struct lh_plan *p, bool lazy, struct lh_snap *s)
 
 		switch (e->op) {
 		case OP_ONLINE: {
-			unsigned long total = totalram_pages();
+			unsigned long total = totalram_pages(), free = global_free_pages();
 			u64 present = NODE_DATA(0)->node_present_pages;
 
 			CHECK_EQ(memory_block_online(mem, (enum mmop)e->arg), 0);
 			CHECK_EQ(pfn_pending(memory_block_start_pfn(mem)), lazy);
-			/* present at once; managed (MemTotal) when initialised */
+			/* present, managed (MemTotal) and free at once, lazy or not */
 			CHECK_EQ(NODE_DATA(0)->node_present_pages, present + BLOCK_PAGES);
-			CHECK_EQ(totalram_pages(), lazy ? total : total + BLOCK_PAGES);
+			CHECK_EQ(totalram_pages(), total + BLOCK_PAGES);
+			CHECK_EQ(global_free_pages(), free + BLOCK_PAGES);
+			CHECK_EQ(mem->zone->nr_free_pending >= BLOCK_PAGES, lazy);
 			break;
 		}
 		case OP_STEP:
@@ -282,7 +285,8 @@ static void lh_run(const struct lh_plan *p, bool lazy, struct lh_snap *s)
 	deferred_init_finish();
 	CHECK_EQ(deferred_init_pending_sections(), 0);
 	CHECK_EQ(deferred_init_pending_pages(NUMA_NO_NODE), 0);
-	setup_per_zone_wmarks();
+	/* the watermarks are compared as they are: the lazy online set them
+	 * from the final managed pages, as the eager one */
 	hotplug_check_invariants();
 	lh_take(s);
 }
@@ -328,6 +332,16 @@ static bool vm_sb_plugged(u64 pfn)
 	u64 b = pfn / BLOCK_PAGES - BASE_BLOCK;
 
 	return (vm_plugged[b] >> ((pfn % BLOCK_PAGES) / VM_SB_PAGES)) & 1;
+}
+
+/* The model's count op: the pages its callback would free. */
+static u64 vm_online_count(u64 start_pfn, u64 end_pfn)
+{
+	u64 pages = 0;
+
+	for (u64 pfn = start_pfn; pfn < end_pfn; pfn += VM_SB_PAGES)
+		pages += vm_sb_plugged(pfn) ? VM_SB_PAGES : 0;
+	return pages;
 }
 
 /* The model's online callback: runs of sub-blocks in the same state. */
@@ -419,7 +433,7 @@ static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
 {
 	lh_boot(lazy);
 	memset(vm_plugged, 0, sizeof(vm_plugged));
-	CHECK_EQ(set_online_page_callback_deferrable(vm_online_page), 0);
+	CHECK_EQ(set_online_page_callback_deferrable(vm_online_page, vm_online_count), 0);
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE + (u64)p->first * MEMORY_BLOCK_SIZE,
 			    p->nr * MEMORY_BLOCK_SIZE, -1, MHP_NONE), 0);
 	for (unsigned e = 0; e < p->nr_ev; e++) {
@@ -436,7 +450,7 @@ static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
 			vm_plugged[ev->block] = p->bits[ev->block];
 			CHECK_EQ(memory_block_online(mem, (enum mmop)ev->arg), 0);
 			CHECK_EQ(pfn_pending(mb), lazy);
-			CHECK_EQ(totalram_pages(), lazy ? total :
+			CHECK_EQ(totalram_pages(),
 				 total + __builtin_popcount(p->bits[ev->block]) * VM_SB_PAGES);
 			break;
 		}
@@ -470,7 +484,6 @@ static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
 		lh_left += deferred_init_pending_sections();
 	deferred_init_finish();
 	CHECK_EQ(deferred_init_pending_sections(), 0);
-	setup_per_zone_wmarks();
 	hotplug_check_invariants();
 	/* every sub-block as its bit says: PageOffline exactly where unplugged */
 	for (unsigned i = p->first; i < p->first + p->nr; i++)
@@ -484,8 +497,8 @@ static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
 /* ---- allocation, removal, and when it stays eager ---------------------------- */
 
 /*
- * 2 GiB added and onlined movable on a 512 MiB machine: MemTotal stays,
- * present grows by all of it; an allocation of 1 GiB movable succeeds by
+ * 2 GiB added and onlined movable on a 512 MiB machine: MemTotal, free and
+ * present grow by all of it at once; an allocation of 1 GiB movable succeeds by
  * growing the zone on demand; freed, then offline_and_remove_memory() of
  * all of it (its pending blocks initialised first) leaves every counter as
  * before the add: nothing lost.
@@ -493,7 +506,7 @@ static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
 HTEST(lazy_hotplug_allocate_then_remove_exact_counters)
 {
 	static struct page *pages[1024];
-	unsigned long total0, free0;
+	unsigned long total0, free0, free_added;
 	u64 present0;
 	unsigned n = 0;
 
@@ -502,12 +515,15 @@ HTEST(lazy_hotplug_allocate_then_remove_exact_counters)
 	free0 = global_free_pages();
 	present0 = NODE_DATA(0)->node_present_pages;
 	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 2 * GiB, -1, MHP_NONE), 0);
+	free_added = global_free_pages();	/* less the added memory's memmap */
 	for (unsigned long b = BASE_BLOCK; b < BASE_BLOCK + 16; b++)
 		CHECK_EQ(memory_block_online(block(b), MMOP_ONLINE_MOVABLE), 0);
 	CHECK_EQ(deferred_init_pending_sections(), 16);
 	CHECK_EQ(deferred_init_pending_pages(0), 16 * BLOCK_PAGES);
 	CHECK_EQ(deferred_init_zone_pending_pages(zone_of(0, ZONE_MOVABLE)), 16 * BLOCK_PAGES);
-	CHECK_EQ(totalram_pages(), total0);
+	CHECK_EQ(zone_of(0, ZONE_MOVABLE)->nr_free_pending, 16 * BLOCK_PAGES);
+	CHECK_EQ(totalram_pages(), total0 + 16 * BLOCK_PAGES);
+	CHECK_EQ(global_free_pages(), free_added + 16 * BLOCK_PAGES);
 	CHECK_EQ(NODE_DATA(0)->node_present_pages, present0 + 16 * BLOCK_PAGES);
 	hotplug_check_invariants();
 	for (; n < 1024; n++) {
@@ -533,6 +549,120 @@ HTEST(lazy_hotplug_allocate_then_remove_exact_counters)
 	CHECK_EQ(global_free_pages(), free0);
 	CHECK_EQ(NODE_DATA(0)->node_present_pages, present0);
 	hotplug_check_invariants();
+	lh_restore();
+}
+
+/*
+ * All of a pending zone: 1 GiB onlined movable, all of it pending and
+ * counted free; 2 MiB movable allocations are taken until one lands
+ * outside ZONE_MOVABLE.  None may fail or fall back while the zone still
+ * has pending free pages (the watermark check counts them and the
+ * allocator grows the zone into them), so at the first fallback nothing
+ * of Movable is pending and its free pages are below its watermark; the
+ * Movable allocations are then the zone's free pages less that reserve.
+ * Freed and removed, every counter is back.
+ */
+HTEST(lazy_hotplug_allocate_all_of_a_pending_zone)
+{
+	static struct page *pages[1024];
+	struct zone *movable;
+	unsigned long total0, free0, zone_free;
+	unsigned n = 0, in_movable = 0;
+	u64 present0;
+
+	lh_boot(true);
+	movable = zone_of(0, ZONE_MOVABLE);
+	total0 = totalram_pages();
+	free0 = global_free_pages();
+	present0 = NODE_DATA(0)->node_present_pages;
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, GiB, -1, MHP_NONE), 0);
+	for (unsigned long b = BASE_BLOCK; b < BASE_BLOCK + 8; b++)
+		CHECK_EQ(memory_block_online(block(b), MMOP_ONLINE_MOVABLE), 0);
+	CHECK_EQ(deferred_init_pending_sections(), 8);
+	zone_free = zone_nr_free_pages(movable);
+	CHECK_EQ(zone_free, 8 * BLOCK_PAGES);
+	CHECK_EQ(movable->nr_free_pending, 8 * BLOCK_PAGES);
+	CHECK_EQ(movable->nr_free_buddy, 0);
+	CHECK(zone_watermark_ok(movable, 0, zone_wmark(movable, WMARK_LOW), ZONE_MOVABLE, 0));
+	hotplug_check_invariants();
+	for (; n < ARRAY_SIZE(pages); n++) {
+		pages[n] = alloc_pages(GFP_MOVABLE | __GFP_NOWARN, 9);
+		CHECK(pages[n] != NULL);
+		if (!pages[n] || page_zone(pages[n]) != movable)
+			break;
+		in_movable++;
+	}
+	CHECK(n < ARRAY_SIZE(pages));
+	CHECK_EQ(movable->nr_free_pending, 0);
+	CHECK_EQ(deferred_init_zone_pending_pages(movable), 0);
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	CHECK(zone_nr_free(movable) < zone_wmark(movable, WMARK_LOW) + 512);
+	CHECK_EQ((u64)in_movable * 512 + zone_nr_free(movable), zone_free);
+	hotplug_check_invariants();
+	for (unsigned i = 0; i <= n && i < ARRAY_SIZE(pages); i++)
+		if (pages[i])
+			CHECK_EQ(free_pages(pages[i], 9), 0);
+	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, GiB), 0);
+	{
+		struct zone *zone;
+
+		for_each_zone(zone)
+			pcp_drain_zone(zone);
+	}
+	CHECK_EQ(totalram_pages(), total0);
+	CHECK_EQ(global_free_pages(), free0);
+	CHECK_EQ(NODE_DATA(0)->node_present_pages, present0);
+	hotplug_check_invariants();
+	lh_restore();
+}
+
+/*
+ * The hot-add table: the static one covers the first 1 TiB of sections; a
+ * map that reaches further gets one from the allocator, end / 128 MiB
+ * entries of 16 bytes, and without that memory the static one stays
+ * (logged).  A boot sizes it again and starts it empty.
+ */
+static u64 lh_alloc_bytes;
+static void *lh_allocated;
+
+static void *lh_alloc(u64 bytes)
+{
+	lh_alloc_bytes = bytes;
+	free(lh_allocated);
+	return lh_allocated = malloc(bytes);	/* not zeroed: the sizing clears it */
+}
+
+static void *lh_alloc_none(u64 bytes)
+{
+	(void)bytes;
+	return NULL;
+}
+
+HTEST(lazy_hotplug_table_sized_from_the_map)
+{
+	lh_boot(true);
+	CHECK_EQ(deferred_init_hotplug_size(512ULL << 30, lh_alloc), 0);
+	CHECK_EQ(lh_alloc_bytes, 0);		/* static: 1 TiB of sections */
+	CHECK_EQ(deferred_init_hotplug_size(1ULL << 40, lh_alloc), 0);
+	CHECK_EQ(lh_alloc_bytes, 0);
+	CHECK_EQ(deferred_init_hotplug_size((2ULL << 40) + 1, lh_alloc), 0);
+	CHECK_EQ(lh_alloc_bytes, (16384 + 1) * 16);	/* 2 TiB and a bit: one section more */
+	/* the sized table in use: a lazy online, its entry, the hand-over */
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, 2 * MEMORY_BLOCK_SIZE, -1, MHP_NONE), 0);
+	CHECK_EQ(memory_block_online(block(BASE_BLOCK), MMOP_ONLINE_MOVABLE), 0);
+	CHECK(pfn_pending(memory_block_start_pfn(block(BASE_BLOCK))));
+	CHECK_EQ(deferred_init_zone_pending_free(zone_of(0, ZONE_MOVABLE)), BLOCK_PAGES);
+	hotplug_check_invariants();
+	deferred_init_finish();
+	CHECK_EQ(deferred_init_zone_pending_free(zone_of(0, ZONE_MOVABLE)), 0);
+	hotplug_check_invariants();
+	CHECK_EQ(offline_and_remove_memory(HOTPLUG_BASE, 2 * MEMORY_BLOCK_SIZE), 0);
+	lh_alloc_bytes = 0;
+	CHECK_EQ(deferred_init_hotplug_size(2ULL << 40, lh_alloc_none), -ENOMEM);	/* static kept */
+	lh_boot(true);
+	CHECK_EQ(deferred_init_zone_pending_free(zone_of(0, ZONE_MOVABLE)), 0);
+	free(lh_allocated);
+	lh_allocated = NULL;
 	lh_restore();
 }
 

@@ -1,8 +1,10 @@
 """deferred_init_hotplug=1 (the default): DIMM and virtio-mem blocks online
-before their memmap is written (docs/deferred-init.md, "Hot-added memory").  With the background
-work held, the pending sections stay until an allocation grows the zone
-or `meminit finish`; with it on, they go by themselves.  Then device_del
-gives every counter back."""
+before their memmap is written (docs/deferred-init.md, "Hot-added memory").  MemTotal and
+MemFree grow at the online, as with the eager online (the free pages of
+a pending section wait in its zone's nr_free_pending, not in the buddy).
+With the background work held, the pending sections stay until an
+allocation grows the zone or `meminit finish`; with it on, they go by
+themselves.  Then device_del gives every counter back."""
 
 import re
 import time
@@ -28,6 +30,13 @@ def pending_sections(m):
     return int(hot.group(1)), int(hot.group(2))
 
 
+def pending_free_kb(m):
+    """The free pages of pending hot-added sections (`meminit`), in kB."""
+    out = sh(m, "meminit")
+    f = re.search(r"pending now \((\d+) pages free, counted in MemTotal and MemFree\)", out)
+    return int(f.group(1)) * 4 if f else 0
+
+
 def test_dimm_online_at_once_memmap_on_demand_then_eject(boot):
     m = boot_lazy(boot, "deferred_init_hotplug=1 deferred_init_background=0")
     sh(m, "meminit finish")             # boot memory waits too: done first
@@ -36,19 +45,27 @@ def test_dimm_online_at_once_memmap_on_demand_then_eject(boot):
     plug(m, "d1", 4 * GiB)
     assert sh(m, "lsmem").count("online") >= 2
     assert pending_sections(m) == (32, 32)
-    # present at once, MemTotal when initialised: nothing yet
-    assert meminfo(m)["MemTotal"] == base["MemTotal"]
+    # present, MemTotal and MemFree at once: all of it pending, counted free
+    plugged = meminfo(m)
+    assert plugged["MemTotal"] == base["MemTotal"] + 4 * GiB // 1024
+    assert pending_free_kb(m) == 4 * GiB // 1024
+    assert plugged["MemFree"] >= base["MemFree"] + 4 * GiB // 1024 - 64 * MiB // 1024
     out = sh(m, "alloc 10 1024 movable quiet")      # 4 GiB: more than boot memory
     assert "1024 blocks of order 10" in out, out
     done, left = pending_sections(m)
     assert done == 32 and left < 32, (done, left)
     sh(m, "free all")
+    sh(m, "drain")
     out = sh(m, "meminit finish")
     assert pending_sections(m) == (32, 0)
-    assert meminfo(m)["MemTotal"] == base["MemTotal"] + 4 * GiB // 1024
+    assert pending_free_kb(m) == 0
+    # the same counters once the memmap is written: nothing counted twice
+    assert meminfo(m)["MemTotal"] == plugged["MemTotal"]
+    assert meminfo(m)["MemFree"] == plugged["MemFree"]
     unplug(m, "d1", timeout=120 * SCALE)
     after = meminfo(m)
     assert after["MemTotal"] == base["MemTotal"]
+    assert after["MemFree"] == base["MemFree"]
     assert memory_devices(m) == {}
 
 
@@ -57,11 +74,13 @@ def test_dimm_memmap_in_background_then_eject_pending(boot):
     set_auto_online(m, "online")
     base = meminfo(m)
     plug(m, "d1", 2 * GiB)
+    assert meminfo(m)["MemTotal"] == base["MemTotal"] + 2 * GiB // 1024    # at once
     deadline = time.monotonic() + 60 * SCALE
-    while meminfo(m)["MemTotal"] != base["MemTotal"] + 2 * GiB // 1024:
+    while pending_sections(m)[1]:
         assert time.monotonic() < deadline, sh(m, "meminit")
         time.sleep(0.2)
     assert pending_sections(m) == (16, 0)
+    assert meminfo(m)["MemTotal"] == base["MemTotal"] + 2 * GiB // 1024
     # a second DIMM, ejected at once, most of it still pending
     plug(m, "d2", 2 * GiB)
     unplug(m, "d2", timeout=120 * SCALE)
@@ -87,11 +106,13 @@ def test_dimm_memmap_on_four_cpus_then_eject(boot):
     base = meminfo(m)
     ap_before = ap_sections(sh(m, "meminit"))   # the boot's share
     plug(m, "d1", 8 * GiB)
+    assert meminfo(m)["MemTotal"] == base["MemTotal"] + 8 * GiB // 1024    # at once
     deadline = time.monotonic() + 120 * SCALE
-    while meminfo(m)["MemTotal"] != base["MemTotal"] + 8 * GiB // 1024:
+    while pending_sections(m)[1]:
         assert time.monotonic() < deadline, sh(m, "meminit")
         time.sleep(0.2)
     assert pending_sections(m) == (64, 0)
+    assert meminfo(m)["MemTotal"] == base["MemTotal"] + 8 * GiB // 1024
     out = sh(m, "meminit")
     assert ap_sections(out) > ap_before, out     # the APs took hot-added sections
     unplug(m, "d1", timeout=120 * SCALE)
@@ -124,10 +145,11 @@ def vmem_plugged(m):
 
 def test_virtio_mem_online_at_once_plug_unplug_while_pending(boot):
     """virtio-mem onlines lazily too: its blocks are online with the
-    memmap pending, MemTotal grows as sections are initialised (here only
-    on demand: the memmap of each new block is allocated in ZONE_NORMAL,
+    memmap pending and MemTotal grows at once by the plugged sub-blocks
+    (the driver's count op), while the sections are initialised only on
+    demand (the memmap of each new block is allocated in ZONE_NORMAL,
     which holds only plugged memory, so the zone grows by a section when
-    that allocation finds it empty); a plug into a pending block
+    that allocation finds its buddy empty); a plug into a pending block
     initialises it first (under the old bits), an unplug of pending blocks
     too; the end is exact."""
     m = boot(cmdline="deferred_init_background=0", mem="2G,maxmem=16G", settle=True,
@@ -144,18 +166,21 @@ def test_virtio_mem_online_at_once_plug_unplug_while_pending(boot):
     vmem_resize(m, 2 * GiB - 2 * MiB)
     done, left = pending_sections(m)
     assert done == 16 and 14 <= left <= 16, (done, left)
-    assert meminfo(m)["MemTotal"] == base + (16 - left) * block_kb
+    assert meminfo(m)["MemTotal"] == base + 16 * block_kb - 2 * MiB // 1024
+    assert pending_free_kb(m) == left * block_kb - 2 * MiB // 1024
     # the missing sub-block: its pending block is initialised first (63
     # sub-blocks to the buddy), then the sub-block is fake-onlined
     vmem_resize(m, 2 * GiB)
     assert pending_sections(m) == (16, left - 1)
     left -= 1
-    assert meminfo(m)["MemTotal"] == base + (16 - left) * block_kb
+    assert meminfo(m)["MemTotal"] == base + 16 * block_kb
+    assert pending_free_kb(m) == left * block_kb
     # the top 8 blocks unplugged, pending ones initialised first, all removed
     vmem_resize(m, 1 * GiB)
     done, left = pending_sections(m)
     assert done == 16 and left <= 8, (done, left)
-    assert meminfo(m)["MemTotal"] == base + (8 - left) * block_kb
+    assert meminfo(m)["MemTotal"] == base + 8 * block_kb
+    assert pending_free_kb(m) == left * block_kb
     out = sh(m, "meminit finish")
     assert pending_sections(m) == (16, 0), out
     assert meminfo(m)["MemTotal"] == base + 1 * GiB // 1024

@@ -78,8 +78,15 @@ def test_parsers_read_the_views():
 
 def test_free_accounting_is_one_function():
     """I3 and I6 ask zone_free_want() what a zone's free count must be:
-    the buddy only (Linux's NR_FREE_PAGES), pcp pages not counted."""
+    the buddy (Linux's NR_FREE_PAGES) plus the zone's pending free pages,
+    pcp pages not counted."""
     assert soak.zone_free_want(100, 7) == (100, "buddy 100 (pcp 7 not counted)")
+    assert soak.zone_free_want(100, 7, 32768) == (32868, "buddy 100 + pending 32768 "
+                                                  "(pcp 7 not counted)")
+    st = soak.parse_mm("MemTotal:        2058080 kB\nMemFree:         2058068 kB\n"
+                       "Node 0, zone   Normal\n  contiguous:               0\n"
+                       "  pages_with_online_memmap: 32768\n  nr_free_pending:          65536\n")
+    assert st["pending"] == {(0, "Normal"): 65536}
     assert soak.memlab_pool_room({"pool": 143, "mm": 0, "pdpt": 2}) == 369
 
 

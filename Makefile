@@ -238,6 +238,7 @@ MM_OBJS := \
 	mm/debug.o \
 	mm/mechanisms.o \
 	mm/deferred_init.o \
+	mm/deferred_hotplug.o \
 	mm/memblock.o \
 	mm/sparse.o \
 	mm/memmap_init.o \

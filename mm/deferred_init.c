@@ -51,6 +51,12 @@
  * ends.  The order in which sections arrive changes only the order of
  * blocks on the free lists; the struct pages are the same bytes.
  *
+ * Hot-added memory onlined before its memmap is written
+ * (deferred_init_hotplug=1) becomes pending here too; what differs for such
+ * a section (its zone, how its memmap is written and its pages reach the
+ * buddy, the table and the counting at its online) is in
+ * mm/deferred_hotplug.c, through mm/deferred_internal.h.
+ *
  * Context: (boot) for the plan; the rest on any CPU, locks as each says.
  */
 #include <mm/deferred_init.h>
@@ -61,6 +67,7 @@
 #include <mm/mechanisms.h>
 #include <mm/platform.h>
 #include "buddy_internal.h"
+#include "deferred_internal.h"
 #include "internal.h"
 #include <lib/errno.h>
 #include <lib/params.h>
@@ -83,38 +90,7 @@ static bool wmarks_stale;	/* [n] a boot section's pages became managed since the
 u64 deferred_init_cpu_sections[MM_NR_CPUS];	/* [n] sections each CPU initialised */
 u64 deferred_init_cpu_cycles[MM_NR_CPUS];	/* [n] and the cycles it spent on them */
 
-/*
- * Hot-added sections whose memmap waits (deferred_init_hotplug=1), indexed
- * by section number: the zone its block was onlined into, which the boot's
- * sections take from the zone spans but a hot-added one cannot (spans of
- * Normal and Movable may overlap), and the pages counted at its online as
- * managed and free (zone->nr_free_pending until the hand-over).  The table
- * covers every section up to the end of the firmware's map (boot RAM or
- * the highest SRAT hotplug range): HP_TABLE_STATIC sections (1 TiB) in a
- * static table, more from memblock at boot (deferred_init_hotplug_size(),
- * as the memory block pool is sized), so every section a correct map can
- * hot-add has its entry.  A section past it is onlined eagerly (logged):
- * nothing is refused.
- */
-#define HP_TABLE_STATIC	8192	/* sections: 1 TiB */
-struct hp_pending {
-	u64 free;	/* [n] pages counted as managed and free at the online (nr_free_pending) */
-	int zone;	/* [n] enum zone_type of its block */
-	bool used;	/* [n] the section is pending and hot-added: the rest is valid */
-	bool ready;	/* [n] its online finished: claimable (deferred_init_hotplug_publish()) */
-	bool driver_cb;	/* [n] onlined under a driver's deferrable callback (virtio-mem's), not the default */
-};
-static struct hp_pending hp_static[HP_TABLE_STATIC];	/* [n] the table unless the map needs more */
-static struct hp_pending *hp_table = hp_static;	/* [c] entry nr: section nr */
-static u64 hp_table_size = HP_TABLE_STATIC;	/* [c] sections it covers */
-static unsigned nr_hp_pending;	/* [n] entries used */
-static unsigned nr_hp_unready;	/* [n] entries not ready yet: pending, not claimable */
-static u64 nr_hp_past_table;	/* [n] blocks onlined eagerly: past the table */
-static bool hotplug_lazy = true;	/* [m] deferred_init_hotplug=: on by default */
-static void (*hotplug_kick)(void);	/* [c] deferred_init_set_kick(): the background work */
-
 _Static_assert(DESIGN_OLD == 0 && DESIGN_NEW == 1, "deferred_init= takes the first two names");
-_Static_assert(sizeof(struct hp_pending) == 16, "the hot-add table: 16 bytes a section (deferred_init.h)");
 
 /* Contract in include/mm/deferred_init.h. */
 enum mech_design deferred_init_get_design(void)
@@ -166,35 +142,6 @@ KERNEL_PARAM(deferred_init_early,
 	.set = deferred_init_set_early, .get = deferred_init_get_early,
 	.min = 0, .max = ~0ULL, .def = (256ULL << 20),
 	.help = "deferred_init=new: memory of each node initialised at boot (whole sections, at least one)");
-
-KERNEL_PARAM(deferred_init_hotplug,
-	.name = "deferred_init_hotplug", .type = PARAM_BOOL, .value = &hotplug_lazy,
-	.max = 1, .def = 1,
-	.help = "with deferred_init (mech 5) new: online hot-added blocks at once, their memmap after (0: eager)");
-
-/* Contract in include/mm/deferred_init.h. */
-bool deferred_init_hotplug_enabled(void)
-{
-	return hotplug_lazy && mech_design(MECH_DEFERRED_INIT) == DESIGN_NEW;
-}
-
-/* Contract in include/mm/deferred_init.h. */
-bool deferred_init_hotplug_get(void)
-{
-	return hotplug_lazy;
-}
-
-/* Contract in include/mm/deferred_init.h. */
-void deferred_init_hotplug_set(bool on)
-{
-	hotplug_lazy = on;
-}
-
-/* Contract in include/mm/deferred_init.h. */
-void deferred_init_set_kick(void (*kick)(void))
-{
-	hotplug_kick = kick;
-}
 
 /* ---- the queries ---------------------------------------------------------- */
 
@@ -252,79 +199,6 @@ static u64 section_pending_pages(u64 nr)
 	return free_pages_of(NUMA_NO_NODE, section_nr_to_pfn(nr), section_nr_to_pfn(nr + 1));
 }
 
-/* The entry of pending hot-added section nr, or NULL: O(1), the table is
- * indexed by section.  Context: mem_resize_lock, or a snapshot for the
- * views. */
-static struct hp_pending *hp_find(u64 nr)
-{
-	return nr < hp_table_size && hp_table[nr].used ? &hp_table[nr] : NULL;
-}
-
-/* Is nr a hot-added section whose online has not finished (not claimable)? */
-static bool hp_unready(u64 nr)
-{
-	const struct hp_pending *e = nr_hp_unready ? hp_find(nr) : NULL;
-
-	return e && !e->ready;
-}
-
-/* The zone (enum zone_type) of pending hot-added section nr, or -1.
- * Context: mem_resize_lock, or a snapshot for the views. */
-static int hp_zone_of(u64 nr)
-{
-	const struct hp_pending *e = hp_find(nr);
-
-	return e ? e->zone : -1;
-}
-
-/* Contract in include/mm/deferred_init.h. */
-int deferred_init_hotplug_size(u64 end, void *(*alloc)(u64 bytes))
-{
-	u64 sections = end / ((u64)PAGES_PER_SECTION << PAGE_SHIFT) +
-		       (end % ((u64)PAGES_PER_SECTION << PAGE_SHIFT) != 0);
-	struct hp_pending *t;
-
-	hp_table = hp_static;
-	hp_table_size = HP_TABLE_STATIC;
-	if (sections <= HP_TABLE_STATIC)
-		return 0;
-	if (sections > NR_MEM_SECTIONS)
-		sections = NR_MEM_SECTIONS;
-	t = alloc(sections * sizeof(*t));
-	if (!t) {
-		pr_warn("deferred init: no %llu KiB for the hot-add table of %llu sections; %u sections (%llu GiB) at most onlined lazily",
-			(unsigned long long)(sections * sizeof(*t) >> 10), (unsigned long long)sections,
-			HP_TABLE_STATIC, (unsigned long long)((u64)HP_TABLE_STATIC * PAGES_PER_SECTION >> (30 - PAGE_SHIFT)));
-		return -ENOMEM;
-	}
-	memset(t, 0, sections * sizeof(*t));
-	hp_table = t;
-	hp_table_size = sections;
-	pr_info("deferred init: a hot-add table of %llu sections (%llu GiB) from the map, %llu KiB",
-		(unsigned long long)sections,
-		(unsigned long long)(sections * PAGES_PER_SECTION >> (30 - PAGE_SHIFT)),
-		(unsigned long long)(sections * sizeof(*t) >> 10));
-	return 0;
-}
-
-/* Contract in include/mm/deferred_init.h. */
-u64 deferred_init_zone_pending_free(const struct zone *zone)
-{
-	u64 pages = 0;
-
-	if (!zone->zone_pgdat || zone_is_empty(zone) || !MM_READ_ONCE(nr_hp_pending))
-		return 0;
-	for (u64 nr = pfn_to_section_nr(zone->zone_start_pfn);
-	     nr <= pfn_to_section_nr(zone_end_pfn(zone) - 1) && nr < hp_table_size; nr++) {
-		const struct hp_pending *e = hp_find(nr);
-
-		if (e && e->zone == (int)zone->idx &&
-		    __nr_to_section(nr)->nid == zone->zone_pgdat->node_id)
-			pages += e->free;
-	}
-	return pages;
-}
-
 u64 deferred_init_zone_pending_pages(const struct zone *zone)
 {
 	u64 nr, last, pages = 0;
@@ -343,12 +217,23 @@ u64 deferred_init_zone_pending_pages(const struct zone *zone)
 		const struct mem_section *ms = __nr_to_section(nr);
 
 		if (deferred_section(ms) && !early_section(ms))
-			pages += hp_zone_of(nr) == (int)zone->idx ? ms->nr_present_pages : 0;
+			pages += deferred_hotplug_zone_of(nr) == (int)zone->idx ? ms->nr_present_pages : 0;
 		else if (deferred_section(ms))
 			pages += free_pages_of(nid, MAX(lo, (u64)zone->zone_start_pfn),
 					       MIN(hi, (u64)zone_end_pfn(zone)));
 	}
 	return pages;
+}
+
+/* Contract in mm/deferred_internal.h. */
+void deferred_pending_add_locked(u64 nr, int nid, u64 pages)
+{
+	mem_resize_assert_held();
+	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] + 1);
+	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] + pages);
+	MM_WRITE_ONCE(pending_sections, pending_sections + 1);
+	next_section = MIN(next_section, nr);
+	node_cursor[nid] = MIN(node_cursor[nid], nr);
 }
 
 /* ---- the plan, at boot ---------------------------------------------------- */
@@ -397,9 +282,7 @@ void deferred_init_plan(void)
 	for (unsigned c = 0; c < MM_NR_CPUS; c++)
 		claim_of_cpu[c] = NO_CLAIM;
 	pending_sections = next_section = inflight_sections = 0;
-	nr_hp_pending = nr_hp_unready = 0;
-	nr_hp_past_table = 0;
-	memset(hp_table, 0, hp_table_size * sizeof(*hp_table));
+	deferred_hotplug_reset();
 	mech_set(MECH_DEFERRED_INIT, deferred_init_param == DESIGN_NEW ? DESIGN_NEW : DESIGN_OLD);
 	if (deferred_init_param != DESIGN_NEW)
 		return;
@@ -459,7 +342,7 @@ static bool claim_locked(u64 nr)
 
 	MM_BUG_ON(cpu >= MM_NR_CPUS, "CPU %u claims section %llu: only CPUs below %u run mm", cpu,
 		  (unsigned long long)nr, (unsigned)MM_NR_CPUS);
-	if (!deferred_section(__nr_to_section(nr)) || section_claimed(nr) || hp_unready(nr))
+	if (!deferred_section(__nr_to_section(nr)) || section_claimed(nr) || deferred_hotplug_unready(nr))
 		return false;
 	MM_BUG_ON(claim_of_cpu[cpu] != NO_CLAIM, "CPU %u claims section %llu holding %llu", cpu,
 		  (unsigned long long)nr, (unsigned long long)claim_of_cpu[cpu]);
@@ -488,7 +371,7 @@ static u64 claim_next(int nid, u64 *cursor, u64 last)
 				*cursor = nr + 1;
 			continue;
 		}
-		if ((nid != NUMA_NO_NODE && ms->nid != nid) || hp_unready(nr))
+		if ((nid != NUMA_NO_NODE && ms->nid != nid) || deferred_hotplug_unready(nr))
 			continue;	/* an unready one stays above the cursor */
 		claim_locked(nr);
 		if (nr == *cursor)
@@ -496,168 +379,6 @@ static u64 claim_next(int nid, u64 *cursor, u64 last)
 		return nr;
 	}
 	return NO_CLAIM;
-}
-
-/* Contract in mm/internal.h. */
-int deferred_init_hotplug_zone(u64 pfn)
-{
-	u64 nr = pfn_to_section_nr(pfn);
-	const struct mem_section *ms = __nr_to_section(nr);
-
-	if (!deferred_section(ms) || early_section(ms))
-		return -1;
-	return hp_zone_of(nr);
-}
-
-/* ---- hot-added sections ---------------------------------------------------- */
-
-/* The zone of claimed hot-added section nr (its entry stays while the claim
- * is held: only hotplug_handover_locked() removes it).  Context: no lock
- * held, holding the claim on nr. */
-static struct zone *hp_zone_claimed(u64 nr)
-{
-	struct zone *zone;
-	int z;
-
-	mem_resize_lock();
-	z = hp_zone_of(nr);
-	MM_BUG_ON(z < 0 || z >= MAX_NR_ZONES, "hot-added section %llu pending without a zone (%d)",
-		  (unsigned long long)nr, z);
-	zone = &NODE_DATA(__nr_to_section(nr)->nid)->node_zones[z];
-	mem_resize_unlock();
-	return zone;
-}
-
-/*
- * hotplug_memmap_init() - the struct pages of claimed hot-added section nr,
- * as the eager online writes them (block_online_locked()'s
- * init_block_memmap(): memmap_init_range(), Movable pageblocks), but born
- * free as the boot's pending sections are (init_claimed()): refcount 0,
- * the state the hand-over's reset would leave, so that the hand-over only
- * links the blocks; with page_poison=on (never deferred, checked again)
- * refcount 1 as the eager online.  Returns the pages written.  Context:
- * no lock held, holding the claim (nobody reads them: pfn_valid() is
- * false).
- */
-static u64 hotplug_memmap_init(u64 nr, struct zone *zone, bool born_free)
-{
-	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
-
-	if (born_free)
-		memmap_init_free_range(lo, hi, zone->idx, zone->zone_pgdat->node_id, MIGRATE_MOVABLE);
-	else
-		memmap_init_range(lo, hi, zone->idx, zone->zone_pgdat->node_id, MIGRATE_MOVABLE);
-	return hi - lo;
-}
-
-/*
- * hotplug_handover_locked() - the rest of the eager online for claimed
- * section nr, whose struct pages are written: the zone's memmap counter,
- * pfn_valid() on, the pages to the buddy through the online callback the
- * block was onlined under (generic_online_pages(), or virtio-mem's, which
- * gives the plugged sub-blocks to the buddy and keeps the others
- * PageOffline: its plan for the section has not changed since, see
- * set_online_page_callback_deferrable()), the table entry dropped.
- * Returns the pages given to the buddy (this CPU's
- * online_pages_freed_here() around the callback: other CPUs may change the
- * zone's managed pages meanwhile); the section's other pages are
- * PageOffline.  Context: mem_resize_lock held (zone->lock inside).
- */
-static u64 hotplug_handover_locked(u64 nr, struct zone *zone, bool born_free, u64 *counted)
-{
-	u64 lo = section_nr_to_pfn(nr), hi = section_nr_to_pfn(nr + 1);
-	u64 freed0 = online_pages_freed_here();
-	struct hp_pending *e = hp_find(nr);
-	online_page_callback_t cb = e && e->driver_cb ? online_page_callback_get() :
-							generic_online_pages;
-
-	MM_BUG_ON(!e, "hot-added section %llu pending without its entry", (unsigned long long)nr);
-	/* the driver keeps its callback while it has blocks (it offlines them,
-	 * which initialises them, before it restores the default) */
-	MM_BUG_ON(cb == generic_online_pages && e->driver_cb,
-		  "hot-added section %llu was onlined under a driver's callback, none is set now",
-		  (unsigned long long)nr);
-
-	zone_online_memmap_add(zone, lo, hi);
-	sparse_set_deferred(nr, false);
-	online_pages_born_free(born_free);
-	online_pages_counted(true);	/* managed and free since the online */
-	cb(lo, hi);
-	online_pages_counted(false);
-	online_pages_born_free(false);
-	*counted = e->free;
-	memset(e, 0, sizeof(*e));
-	MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
-	return online_pages_freed_here() - freed0;
-}
-
-/* Contract in mm/internal.h. */
-bool deferred_init_hotplug_defer(u64 start_pfn, u64 nr_pages, struct zone *zone,
-				 online_page_callback_t online_cb, online_page_count_t online_count)
-{
-	u64 nr = pfn_to_section_nr(start_pfn), free;
-	struct mem_section *ms = __nr_to_section(nr);
-	int nid = zone->zone_pgdat->node_id;
-	bool driver_cb = online_cb != generic_online_pages;
-
-	if (!deferred_init_hotplug_enabled() || nr_pages != PAGES_PER_SECTION ||
-	    start_pfn % PAGES_PER_SECTION || !valid_section(ms) || early_section(ms) ||
-	    ms->nr_present_pages != PAGES_PER_SECTION || ms->nid != nid ||
-	    page_poison_enabled() || (driver_cb && !online_count))
-		return false;
-	if (nr >= hp_table_size) {	/* past the map: not with a correct one */
-		if (!nr_hp_past_table++)
-			pr_warn("deferred init: section %llu [mem %#llx] lies past the hot-add table (%llu sections, sized from the map): onlined eagerly",
-				(unsigned long long)nr, (unsigned long long)PFN_PHYS(start_pfn),
-				(unsigned long long)hp_table_size);
-		return false;
-	}
-	/* what the eager online would give to the buddy; the callback's
-	 * promise keeps it so until the hand-over */
-	free = driver_cb ? online_count(start_pfn, start_pfn + nr_pages) : nr_pages;
-	MM_BUG_ON(free > nr_pages, "section %llu: the online callback would free %llu of %llu pages",
-		  (unsigned long long)nr, (unsigned long long)free, (unsigned long long)nr_pages);
-	mem_resize_lock();
-	if (deferred_section(ms)) {
-		mem_resize_unlock();
-		return false;
-	}
-	hp_table[nr] = (struct hp_pending){ free, zone->idx, true, false, driver_cb };
-	MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending + 1);
-	nr_hp_unready++;
-	sparse_set_deferred(nr, true);
-	spin_lock(&zone->lock);	/* as the eager online's hand-over counts them */
-	MM_WRITE_ONCE(zone->managed_pages, zone->managed_pages + free);	/* read unlocked */
-	zone_nr_free_pending_add(zone, (long)free);
-	spin_unlock(&zone->lock);
-	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] + 1);
-	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] + nr_pages);
-	MM_WRITE_ONCE(pending_sections, pending_sections + 1);
-	next_section = MIN(next_section, nr);
-	node_cursor[nid] = MIN(node_cursor[nid], nr);
-	deferred_init_stats.hotplug_sections++;
-	mem_resize_unlock();
-	mech_trace(MECH_DEFERRED_INIT, "hotplug: section %llu [mem %#llx-%#llx] node %d zone %s: online, %llu pages managed and free, memmap pending",
-		   (unsigned long long)nr, (unsigned long long)PFN_PHYS(start_pfn),
-		   (unsigned long long)PFN_PHYS(start_pfn + nr_pages) - 1, nid, zone->name,
-		   (unsigned long long)free);
-	return true;
-}
-
-/* Contract in mm/internal.h. */
-void deferred_init_hotplug_publish(u64 start_pfn)
-{
-	struct hp_pending *e;
-
-	mem_resize_lock();
-	e = hp_find(pfn_to_section_nr(start_pfn));
-	if (e && !e->ready) {
-		e->ready = true;
-		nr_hp_unready--;
-	}
-	mem_resize_unlock();
-	if (e && hotplug_kick)
-		hotplug_kick();
 }
 
 /*
@@ -693,8 +414,8 @@ static void init_claimed(u64 nr, const char *why)
 	acct.overflow = false;
 	waiting = section_pending_pages(nr);	/* memblock: constant after boot */
 	if (!early_section(ms)) {
-		hot_zone = hp_zone_claimed(nr);
-		pages = hotplug_memmap_init(nr, hot_zone, born_free);
+		hot_zone = deferred_hotplug_claimed_zone(nr);
+		pages = deferred_hotplug_memmap_init(nr, hot_zone, born_free);
 	} else {
 		pages = boot_memmap_init_window(lo, hi, &holes, born_free, &acct);
 	}
@@ -703,7 +424,7 @@ static void init_claimed(u64 nr, const char *why)
 		  "section %llu: pending %d, CPU %u's claim %llu", (unsigned long long)nr,
 		  deferred_section(ms), cpu, (unsigned long long)claim_of_cpu[cpu]);
 	if (hot_zone) {
-		freed = hotplug_handover_locked(nr, hot_zone, born_free, &counted);
+		freed = deferred_hotplug_handover_locked(nr, hot_zone, born_free, &counted);
 	} else if (acct.overflow) {	/* more pieces than acct holds: the same bytes again, counted */
 		holes = 0;
 		pages = boot_memmap_init_window(lo, hi, &holes, born_free, NULL);
@@ -806,7 +527,7 @@ static u64 claim_from_cursor(int nid)
 	mem_resize_lock();
 	nr = claim_next(nid, nid == NUMA_NO_NODE ? &next_section : &node_cursor[nid], ~0ULL);
 	MM_BUG_ON(nr == NO_CLAIM && nid == NUMA_NO_NODE &&
-		  pending_sections > inflight_sections + nr_hp_unready,
+		  pending_sections > inflight_sections + deferred_hotplug_nr_unready(),
 		  "deferred init: %llu sections pending (%llu claimed), none found from section %llu",
 		  (unsigned long long)pending_sections, (unsigned long long)inflight_sections,
 		  (unsigned long long)next_section);
@@ -1039,29 +760,6 @@ static void dump_by_cpu(struct printer *p)
 				  (unsigned long long)(cycles[cpu] / MAX(by_cpu[cpu], 1ULL)));
 }
 
-/* deferred_init_hotplug=: the line of hot-added memory, once it did work
- * or when the knob is off (not the default). */
-static void dump_hotplug(struct printer *p)
-{
-	const struct deferred_init_stats *s = &deferred_init_stats;
-
-	unsigned long pending_free = 0;
-	struct zone *zone;
-
-	if (hotplug_lazy && !s->hotplug_sections && !MM_READ_ONCE(nr_hp_past_table))
-		return;
-	for_each_zone(zone)
-		pending_free += MM_READ_ONCE(zone->nr_free_pending);
-	pr_printf(p, "  hot-added: deferred_init_hotplug=%d%s: %llu sections onlined with their memmap pending, %u pending now (%lu pages free, counted in MemTotal and MemFree)\n",
-		  hotplug_lazy ? 1 : 0, deferred_init_hotplug_enabled() ? "" : " (inactive: mechanism 5 is old)",
-		  (unsigned long long)s->hotplug_sections, (unsigned)MM_READ_ONCE(nr_hp_pending),
-		  pending_free);
-	if (MM_READ_ONCE(nr_hp_past_table))
-		pr_printf(p, "  hot-added: %llu blocks past the table (%llu sections, from the map) onlined eagerly\n",
-			  (unsigned long long)MM_READ_ONCE(nr_hp_past_table),
-			  (unsigned long long)hp_table_size);
-}
-
 void deferred_init_dump(struct printer *p)
 {
 	const struct deferred_init_stats *s = &deferred_init_stats;
@@ -1071,7 +769,7 @@ void deferred_init_dump(struct printer *p)
 		pr_printf(p, "deferred init: none, the boot ran deferred_init=old (all boot memory before the prompt)%s\n",
 			  mech_design(MECH_DEFERRED_INIT) == DESIGN_NEW ?
 			  "; the switch says new: deferred_init=new on the command line does it at boot" : "");
-		dump_hotplug(p);
+		deferred_hotplug_dump(p);
 		return;
 	}
 	pr_printf(p, "deferred init: deferred_init=new at boot, %llu MiB per node early: %llu sections at boot, %llu waited (%llu pages)\n",
@@ -1092,6 +790,6 @@ void deferred_init_dump(struct printer *p)
 		  (unsigned long long)s->grows, (unsigned long long)s->grow_sections,
 		  (unsigned long long)s->range_sections, (unsigned long long)s->cycles,
 		  MM_READ_ONCE(pending_sections) ? "in progress" : "done");
-	dump_hotplug(p);
+	deferred_hotplug_dump(p);
 	dump_by_cpu(p);
 }

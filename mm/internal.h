@@ -79,8 +79,10 @@ void sparse_set_offline(u64 start_pfn, u64 end_pfn);
 
 /*
  * sparse_set_deferred() - set or clear SECTION_MEMMAP_DEFERRED of a section
- * with a memmap: only mm/deferred_init.c calls it, setting it at boot before
- * the memmap is initialised and clearing it once it is.  Context: (boot)/(main).
+ * with a memmap: only mechanism 5 calls it (mm/deferred_init.c at boot,
+ * mm/deferred_hotplug.c at a lazy online; both under mem_resize_lock after
+ * boot), setting it before the memmap is initialised and clearing it once
+ * it is.  Context: (boot)/(main).
  */
 void sparse_set_deferred(u64 section_nr, bool deferred);
 void sparse_remove_present(u64 start_pfn, u64 end_pfn);

@@ -346,6 +346,59 @@ void deferred_init_hotplug_publish(u64 start_pfn)
 		hotplug_kick();
 }
 
+/*
+ * A pending hot-added section may be dropped unwritten when its block goes
+ * offline if its online finished (ready), it belongs to the zone the block
+ * is offlined from and no CPU initialises it now.  Context: mem_resize_lock.
+ */
+static bool hp_discardable(u64 nr, const struct zone *zone)
+{
+	const struct hp_pending *e = hp_find(nr);
+
+	return e && e->ready && e->zone == (int)zone->idx && deferred_section(__nr_to_section(nr)) &&
+	       !deferred_section_claimed_locked(nr);
+}
+
+/* Contract in mm/internal.h. */
+bool deferred_init_hotplug_discard(u64 start_pfn, u64 end_pfn, struct zone *zone, u64 *counted)
+{
+	u64 first = pfn_to_section_nr(start_pfn), last = pfn_to_section_nr(end_pfn - 1), free = 0;
+
+	*counted = 0;
+	if (!MM_READ_ONCE(nr_hp_pending) || start_pfn % PAGES_PER_SECTION || end_pfn % PAGES_PER_SECTION)
+		return false;
+	mem_resize_lock();
+	for (u64 nr = first; nr <= last; nr++) {
+		if (!hp_discardable(nr, zone)) {
+			mem_resize_unlock();
+			return false;
+		}
+	}
+	for (u64 nr = first; nr <= last; nr++) {
+		struct mem_section *ms = __nr_to_section(nr);
+		struct hp_pending *e = hp_find(nr);
+
+		deferred_pending_drop_locked(nr, ms->nid, ms->nr_present_pages);
+		free += e->free;
+		memset(e, 0, sizeof(*e));
+		MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
+		sparse_set_deferred(nr, false);
+		deferred_init_stats.hotplug_discarded++;
+	}
+	spin_lock(&zone->lock);	/* as the online counted them: managed and nr_free_pending */
+	MM_BUG_ON(zone->managed_pages < free, "zone %s: %lu managed pages, %llu counted pending",
+		  zone->name, zone->managed_pages, (unsigned long long)free);
+	MM_WRITE_ONCE(zone->managed_pages, zone->managed_pages - free);	/* read unlocked */
+	zone_nr_free_pending_add(zone, -(long)free);
+	spin_unlock(&zone->lock);
+	mem_resize_unlock();
+	mech_trace(MECH_DEFERRED_INIT, "hotplug: [mem %#llx-%#llx] zone %s: offline with its memmap pending, %llu pages uncounted, memmap never written",
+		   (unsigned long long)PFN_PHYS(start_pfn), (unsigned long long)PFN_PHYS(end_pfn) - 1,
+		   zone->name, (unsigned long long)free);
+	*counted = free;
+	return true;
+}
+
 /* deferred_init_hotplug=: the line of hot-added memory, once it did work
  * or when the knob is off (not the default). */
 void deferred_hotplug_dump(struct printer *p)
@@ -363,6 +416,9 @@ void deferred_hotplug_dump(struct printer *p)
 		  hotplug_lazy ? 1 : 0, deferred_init_hotplug_enabled() ? "" : " (inactive: mechanism 5 is old)",
 		  (unsigned long long)s->hotplug_sections, (unsigned)MM_READ_ONCE(nr_hp_pending),
 		  pending_free);
+	if (s->hotplug_discarded)
+		pr_printf(p, "  hot-added: %llu of them offlined before their memmap was written (never written)\n",
+			  (unsigned long long)s->hotplug_discarded);
 	if (MM_READ_ONCE(nr_hp_past_table))
 		pr_printf(p, "  hot-added: %llu blocks past the table (%llu sections, from the map) onlined eagerly\n",
 			  (unsigned long long)MM_READ_ONCE(nr_hp_past_table),

@@ -335,6 +335,30 @@ static bool section_claimed(u64 nr)
 	return false;
 }
 
+/* Contract in mm/deferred_internal.h. */
+bool deferred_section_claimed_locked(u64 nr)
+{
+	mem_resize_assert_held();
+	return section_claimed(nr);
+}
+
+/* Contract in mm/deferred_internal.h. */
+void deferred_pending_drop_locked(u64 nr, int nid, u64 pages)
+{
+	mem_resize_assert_held();
+	MM_BUG_ON(section_claimed(nr), "pending section %llu dropped while a CPU initialises it",
+		  (unsigned long long)nr);
+	MM_BUG_ON(!node_pending_sections[nid] || !pending_sections,
+		  "section %llu of node %d leaves the pending ones: %llu pending on the node, %llu in all",
+		  (unsigned long long)nr, nid, (unsigned long long)node_pending_sections[nid],
+		  (unsigned long long)pending_sections);
+	MM_WRITE_ONCE(node_pending_sections[nid], node_pending_sections[nid] - 1);
+	MM_WRITE_ONCE(node_pending_pages[nid], node_pending_pages[nid] - MIN(pages, node_pending_pages[nid]));
+	MM_WRITE_ONCE(pending_sections, pending_sections - 1);
+	if (!pending_sections)
+		deferred_init_stats.done_cycles = mm_cycles();
+}
+
 /* Section nr ours if it is pending and nobody's.  Context: mem_resize_lock. */
 static bool claim_locked(u64 nr)
 {

@@ -21,6 +21,16 @@
  */
 void deferred_pending_add_locked(u64 nr, int nid, u64 pages);
 
+/*
+ * deferred_section_claimed_locked() - does a CPU initialise section nr
+ * now (hold its claim)?  deferred_pending_drop_locked() - pending section
+ * nr of node nid (pages present pages), which nobody claims, leaves the
+ * pending counters without being initialised: its block goes offline
+ * first (deferred_init_hotplug_discard()).  Context: mem_resize_lock held.
+ */
+bool deferred_section_claimed_locked(u64 nr);
+void deferred_pending_drop_locked(u64 nr, int nid, u64 pages);
+
 /* ---- mm/deferred_hotplug.c, for the machinery -------------------------------- */
 
 /* deferred_hotplug_reset() - an empty table, for a new boot's plan.

@@ -150,6 +150,24 @@ void online_pages_counted(bool on);
 online_page_callback_t online_page_callback_get(void);
 
 /*
+ * deferred_init_hotplug_discard() - the offline of block [start_pfn,
+ * end_pfn) of zone without writing its memmap, when every section of it is
+ * a pending hot-added section (deferred_init_hotplug_defer()) whose online
+ * finished and which no CPU initialises: nothing can have been allocated
+ * from it (an allocation, a pfn walker or an isolation initialises a
+ * section first), so its pages are exactly those its online counted.
+ * They leave the zone's managed pages and nr_free_pending, the sections
+ * leave the table and the pending counters, pfn_valid() stays false; *counted
+ * is the pages uncounted.  The caller does the rest of the offline (present
+ * pages, the section offline, spans) and skips the isolation, the
+ * migration and the memmap counter (a pending section never joined it).
+ * False, and nothing changed, otherwise (the caller initialises the range
+ * and offlines it as any other).  Context: (main), mem_hotplug_lock held
+ * for writing, no mem_resize_lock.
+ */
+bool deferred_init_hotplug_discard(u64 start_pfn, u64 end_pfn, struct zone *zone, u64 *counted);
+
+/*
  * deferred_init_hotplug_publish() - the end of the online of the block at
  * start_pfn that deferred_init_hotplug_defer() made pending: from now on
  * its section may be claimed (before, a worker on another CPU could hand

@@ -84,6 +84,29 @@ static bool pfn_online_in_zone(u64 pfn, const struct zone *zone)
 }
 
 /*
+ * block_in_zone() - is [start_pfn, end_pfn), pageblock aligned, online
+ * memory of zone only?  The memmap says so (zone_range_online_in_zone()),
+ * or, for sections still pending after a lazy online, the table of
+ * deferred init (pfn_online_in_zone()): their memmap is not written.
+ * Context: (main), mem_hotplug_lock held.
+ */
+static bool block_in_zone(struct zone *zone, u64 start_pfn, u64 end_pfn)
+{
+	bool ok = true;
+
+	if (deferred_init_hotplug_zone(start_pfn) < 0)
+		return zone_range_online_in_zone(zone, start_pfn, end_pfn);
+	mem_resize_lock();
+	for (u64 pfn = start_pfn, next; pfn < end_pfn && ok; pfn = next) {
+		next = MIN(end_pfn, section_nr_to_pfn(pfn_to_section_nr(pfn) + 1));
+		ok = deferred_init_hotplug_zone(pfn) >= 0 ? pfn_online_in_zone(pfn, zone) :
+		     zone_range_online_in_zone(zone, pfn, next);
+	}
+	mem_resize_unlock();
+	return ok;
+}
+
+/*
  * shrink_zone_span() - after [start_pfn, end_pfn) left zone: if it was at
  * the start of the span, the span now starts at the first online pfn of the
  * zone after it; if at the end, it ends after the last one before it.
@@ -479,17 +502,21 @@ static int block_offline_locked(struct memory_block *mem)
 	struct migrate_dests dests;	/* where this offline's migrated pages went */
 	bool counted = false;		/* in memhp_stats.offlines_migrated */
 	unsigned long taken;
+	u64 pending;			/* pages a pending block's online counted */
+	bool lazy;			/* the block's memmap was pending: never written */
 	int err, tries;
 
 	if (range_claim_check(start_pfn, end_pfn))
 		return -EBUSY;	/* another holder changes this memory: range_claim.h */
 
-	/* boot memory still waiting for its memmap: initialise it first */
-	deferred_init_pfn_range(start_pfn, end_pfn);
+	/* boot memory still waiting for its memmap: initialised first (a
+	 * hot-added block's pending memmap may never need it, below) */
+	if (deferred_init_hotplug_zone(start_pfn) < 0)
+		deferred_init_pfn_range(start_pfn, end_pfn);
 
 	if (mem->state != MEM_ONLINE)
 		return -EINVAL;
-	if (mem->zones_mixed || !zone || !zone_range_online_in_zone(zone, range_start, end_pfn)) {
+	if (mem->zones_mixed || !zone || !block_in_zone(zone, range_start, end_pfn)) {
 		pr_warn("offline: memory block %lu: failed due to spanning more than one zone",
 			mem->block_id);
 		return -EINVAL;
@@ -506,6 +533,14 @@ static int block_offline_locked(struct memory_block *mem)
 			mem->block_id, err);
 		goto failed;
 	}
+	/* a hot-added block whose memmap is still pending: nothing in it is
+	 * used, so it goes without its memmap ever being written */
+	lazy = range_start == start_pfn &&
+	       deferred_init_hotplug_discard(start_pfn, end_pfn, zone, &pending);
+	if (lazy)
+		goto offline_pending;	/* pending pages uncounted: managed is down */
+	/* a hot-added section another CPU initialises now: waited for */
+	deferred_init_pfn_range(start_pfn, end_pfn);
 	err = start_isolate_page_range(range_start, end_pfn, ISOLATE_MEMORY_OFFLINE, &failed_pfn);
 	if (err) {
 		offline_report(mem, failed_pfn, "");
@@ -541,13 +576,16 @@ static int block_offline_locked(struct memory_block *mem)
 	taken = offline_isolated_pages_retire(range_start, end_pfn);	/* memmap retired below */
 	retire_isolated_range(range_start, end_pfn);	/* clean pageblock flags for next time */
 	zone_managed_pages_sub(zone, taken);
+offline_pending:
 	adjust_present_page_count(zone, mem->group, start_pfn, -(long)nr_pages);
 	sparse_set_offline(start_pfn, end_pfn);
 	mem_resize_lock();
-	zone_online_memmap_sub(zone, start_pfn, end_pfn);	/* before the memmap is retired */
+	if (!lazy)	/* a pending section never joined the memmap counter */
+		zone_online_memmap_sub(zone, start_pfn, end_pfn);	/* before the memmap is retired */
 	clear_zone_contiguous(zone);
 	mem_resize_unlock();
-	memmap_poison(start_pfn, end_pfn);
+	if (!lazy)	/* a never-written memmap stays as it was while pending */
+		memmap_poison(start_pfn, end_pfn);
 	mem_resize_lock();
 	shrink_zone_span(zone, start_pfn, end_pfn);
 	update_pgdat_span(zone->zone_pgdat);

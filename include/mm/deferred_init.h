@@ -95,6 +95,7 @@ struct deferred_init_stats {
 	u64 cycles;			/* [n] spent initialising pending sections, all CPUs */
 	u64 done_cycles;		/* [n] mm_cycles() when the last one finished, 0 before */
 	u64 hotplug_sections;		/* [n] hot-added sections onlined with their memmap pending */
+	u64 hotplug_discarded;		/* [n] of them offlined before their memmap was written */
 };
 extern struct deferred_init_stats deferred_init_stats;
 

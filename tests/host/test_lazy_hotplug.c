@@ -230,8 +230,8 @@ static void lh_make_plan(struct lh_plan *p, unsigned seed)
 	}
 }
 
-/* Over all lazy runs: sections each path initialised, and left to the end. */
-static u64 lh_steps, lh_grows, lh_ranges, lh_left;
+/* Over all lazy runs: sections each path initialised (or offlined unwritten), and left to the end. */
+static u64 lh_steps, lh_grows, lh_ranges, lh_discards, lh_left;
 
 /* Run plan p on a machine booted lazy or eager; the snapshot after every
  * pending section was initialised. */
@@ -280,6 +280,7 @@ static void lh_run(const struct lh_plan *p, bool lazy, struct lh_snap *s)
 		lh_steps += deferred_init_stats.step_sections;
 		lh_grows += deferred_init_stats.grow_sections;
 		lh_ranges += deferred_init_stats.range_sections;
+		lh_discards += deferred_init_stats.hotplug_discarded;
 		lh_left += deferred_init_pending_sections();
 	}
 	deferred_init_finish();
@@ -306,7 +307,7 @@ HTEST(lazy_hotplug_random_plugs_equal_eager)
 		lh_put(&lazy);
 	}
 	/* every path ran on some seed */
-	CHECK(lh_steps > 0 && lh_grows > 0 && lh_ranges > 0 && lh_left > 0);
+	CHECK(lh_steps > 0 && lh_grows > 0 && lh_discards > 0 && lh_left > 0);
 	lh_restore();
 }
 
@@ -547,6 +548,85 @@ HTEST(lazy_hotplug_allocate_then_remove_exact_counters)
 	}
 	CHECK_EQ(totalram_pages(), total0);
 	CHECK_EQ(global_free_pages(), free0);
+	CHECK_EQ(NODE_DATA(0)->node_present_pages, present0);
+	hotplug_check_invariants();
+	lh_restore();
+}
+
+/*
+ * A pending block offlined before anything initialised it: it goes without
+ * its memmap ever being written (deferred_init_hotplug_discard()).  1 GiB
+ * added, its struct pages filled with a pattern, onlined lazily (nothing
+ * written), then block by block offlined and removed: every counter
+ * (MemTotal, free, present, nr_free_pending, the pending sections) comes
+ * back to its value before the add, the offlines count as discarded, no
+ * range init ran, and until the removal the offlined block's struct pages
+ * still hold the pattern in every field the offline's poison leaves alone.
+ * A block initialised in part first (an allocation from it) is offlined the
+ * usual way: isolation and migration, not discarded.
+ */
+HTEST(lazy_hotplug_offline_of_a_pending_block_writes_no_memmap)
+{
+	const unsigned nr = 8;
+	unsigned long total0, free0;
+	u64 present0, pending_free0;
+	struct zone *movable;
+
+	lh_boot(true);
+	movable = zone_of(0, ZONE_MOVABLE);
+	total0 = totalram_pages();
+	present0 = NODE_DATA(0)->node_present_pages;
+	pending_free0 = movable->nr_free_pending;
+	CHECK_EQ(add_memory(0, HOTPLUG_BASE, (u64)nr * MEMORY_BLOCK_SIZE, -1, MHP_NONE), 0);
+	free0 = global_free_pages();	/* less the added memory's memmap */
+	for (unsigned b = 0; b < nr; b++) {
+		struct page *first = pfn_to_page((BASE_BLOCK + b) * BLOCK_PAGES);
+
+		memset(first, 0xa5, BLOCK_PAGES * sizeof(struct page));
+		CHECK_EQ(memory_block_online(block(BASE_BLOCK + b), MMOP_ONLINE_MOVABLE), 0);
+	}
+	CHECK_EQ(deferred_init_pending_sections(), nr);
+	CHECK_EQ(totalram_pages(), total0 + nr * BLOCK_PAGES);
+	/* the first block's memmap written by an allocation from it */
+	CHECK_EQ(deferred_init_pfn_range(BASE_BLOCK * BLOCK_PAGES, (BASE_BLOCK + 1) * BLOCK_PAGES), 1);
+	CHECK_EQ(deferred_init_pending_sections(), nr - 1);
+	for (unsigned b = nr; b-- > 0;) {
+		struct memory_block *mem = block(BASE_BLOCK + b);
+		u64 pfn0 = (BASE_BLOCK + b) * BLOCK_PAGES;
+		u64 discarded = deferred_init_stats.hotplug_discarded;
+		bool pending = pfn_pending(pfn0);
+
+		CHECK_EQ(pending, b != 0);
+		CHECK_EQ(memory_block_offline(mem), 0);
+		CHECK_EQ(mem->state, MEM_OFFLINE);
+		CHECK(!pfn_pending(pfn0));
+		CHECK_EQ(deferred_init_stats.hotplug_discarded, discarded + pending);
+		CHECK_EQ(totalram_pages(), total0 + b * BLOCK_PAGES);
+		CHECK_EQ(global_free_pages(), free0 + b * BLOCK_PAGES);
+		CHECK_EQ(NODE_DATA(0)->node_present_pages, present0 + (u64)b * BLOCK_PAGES);
+		if (pending) {
+			for (u64 pfn = pfn0; pfn < pfn0 + BLOCK_PAGES; pfn += 4099) {
+				const struct page *pg = pfn_to_page(pfn);
+
+				CHECK_EQ(pg->private, 0xa5a5a5a5a5a5a5a5UL);
+				CHECK_EQ(pg->index, 0xa5a5a5a5a5a5a5a5UL);
+				CHECK_EQ(pg->memlab_debug, 0xa5a5a5a5a5a5a5a5UL);
+			}
+		}
+		hotplug_check_invariants();
+	}
+	CHECK_EQ(deferred_init_stats.range_sections, 1);
+	CHECK_EQ(deferred_init_pending_sections(), 0);
+	CHECK_EQ(deferred_init_pending_pages(NUMA_NO_NODE), 0);
+	CHECK_EQ(movable->nr_free_pending, pending_free0);
+	CHECK_EQ(remove_memory(HOTPLUG_BASE, (u64)nr * MEMORY_BLOCK_SIZE), 0);
+	{
+		struct zone *zone;
+
+		for_each_zone(zone)
+			pcp_drain_zone(zone);
+	}
+	CHECK_EQ(totalram_pages(), total0);
 	CHECK_EQ(NODE_DATA(0)->node_present_pages, present0);
 	hotplug_check_invariants();
 	lh_restore();

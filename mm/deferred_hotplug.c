@@ -383,6 +383,7 @@ bool deferred_init_hotplug_discard(u64 start_pfn, u64 end_pfn, struct zone *zone
 		memset(e, 0, sizeof(*e));
 		MM_WRITE_ONCE(nr_hp_pending, nr_hp_pending - 1);
 		sparse_set_deferred(nr, false);
+		sparse_set_unwritten(nr);
 		deferred_init_stats.hotplug_discarded++;
 	}
 	spin_lock(&zone->lock);	/* as the online counted them: managed and nr_free_pending */

@@ -85,6 +85,14 @@ void sparse_set_offline(u64 start_pfn, u64 end_pfn);
  * it is.  Context: (boot)/(main).
  */
 void sparse_set_deferred(u64 section_nr, bool deferred);
+
+/*
+ * sparse_set_unwritten() - mark an offline section with a memmap as never
+ * written (SECTION_MEMMAP_UNWRITTEN): mm/deferred_hotplug.c's offline of a
+ * pending block; sparse_set_online() and sparse_clear_memmap() clear it.
+ * Context: (main), mem_hotplug_lock held, under mem_resize_lock.
+ */
+void sparse_set_unwritten(u64 section_nr);
 void sparse_remove_present(u64 start_pfn, u64 end_pfn);
 
 /*

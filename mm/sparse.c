@@ -134,7 +134,7 @@ void sparse_clear_memmap(u64 section_nr)
 
 	MM_BUG_ON(online_section(ms), "section %llu is still online", (unsigned long long)section_nr);
 	if (ms) {
-		ms->flags &= ~SECTION_HAS_MEM_MAP;
+		ms->flags &= ~(SECTION_HAS_MEM_MAP | SECTION_MEMMAP_UNWRITTEN);
 		ms->memmap_pa = 0;
 	}
 }
@@ -152,6 +152,17 @@ void sparse_set_deferred(u64 section_nr, bool deferred)
 		__atomic_fetch_and(&ms->flags, ~SECTION_MEMMAP_DEFERRED, __ATOMIC_RELEASE);
 }
 
+/* Contract in mm/internal.h. */
+void sparse_set_unwritten(u64 section_nr)
+{
+	struct mem_section *ms = __nr_to_section(section_nr);
+
+	MM_BUG_ON(!valid_section(ms) || deferred_section(ms),
+		  "section %llu: memmap %d, pending %d", (unsigned long long)section_nr,
+		  valid_section(ms), deferred_section(ms));
+	__atomic_fetch_or(&ms->flags, SECTION_MEMMAP_UNWRITTEN, __ATOMIC_RELAXED);
+}
+
 /* Online/offline work on whole sections: a section is online when any of
  * its memory is (Linux sets the bit per section, memory blocks are whole
  * sections).  The range is rounded to sections. */
@@ -161,8 +172,8 @@ void sparse_set_online(u64 start_pfn, u64 end_pfn)
 	     nr <= pfn_to_section_nr(end_pfn - 1); nr++) {
 		struct mem_section *ms = __nr_to_section(nr);
 
-		if (valid_section(ms))
-			ms->flags |= SECTION_IS_ONLINE;
+		if (valid_section(ms))	/* the online writes it or defers it */
+			ms->flags = (ms->flags | SECTION_IS_ONLINE) & ~SECTION_MEMMAP_UNWRITTEN;
 	}
 }
 

@@ -38,10 +38,11 @@ static const char *section_state(const struct mem_section *ms, char *buf, size_t
 		strlcpy(buf, "absent", size);
 		return buf;
 	}
-	ksnprintf(buf, size, "present%s%s%s%s", ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
+	ksnprintf(buf, size, "present%s%s%s%s%s", ms->flags & SECTION_HAS_MEM_MAP ? ",memmap" : "",
 		  ms->flags & SECTION_IS_ONLINE ? ",online" : "",
 		  ms->flags & SECTION_IS_EARLY ? ",early" : "",
-		  ms->flags & SECTION_MEMMAP_DEFERRED ? ",deferred" : "");
+		  ms->flags & SECTION_MEMMAP_DEFERRED ? ",deferred" : "",
+		  ms->flags & SECTION_MEMMAP_UNWRITTEN ? ",unwritten" : "");
 	return buf;
 }
 
@@ -77,8 +78,9 @@ static const char *pfn_invalid_reason(u64 pfn, char *buf, size_t size)
 	else if (!online_section(ms) && !devmem_intersects(pfn, 1))
 		/* the section says so; the struct pages hold the poison only with memmap_poison=1 */
 		ksnprintf(buf, size, "memmap not initialised: memory block %lu is offline (online it first)%s",
-			  pfn_to_block_id(pfn), page_memmap_poisoned(pfn_to_page(pfn)) ?
-			  "; its struct pages hold the poison" : "");
+			  pfn_to_block_id(pfn),
+			  memmap_unwritten_section(ms) ? "; its struct pages were never written (it went offline while they were pending)" :
+			  page_memmap_poisoned(pfn_to_page(pfn)) ? "; its struct pages hold the poison" : "");
 	else
 		return NULL;
 	return buf;

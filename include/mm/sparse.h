@@ -18,6 +18,11 @@
  *                           yet (deferred_init=new, mm/deferred_init.c): the
  *                           memmap is mapped but says nothing, so pfn_valid()
  *                           is false until deferred init clears the bit
+ *   SECTION_MEMMAP_UNWRITTEN an offline hot-added section whose memmap was
+ *                           never written: it went offline while still
+ *                           pending (deferred_init_hotplug_discard()), so
+ *                           it holds neither struct pages nor the offline
+ *                           poison; the next online or the removal clears it
  * Transitions: absent -> present -> has-memmap -> online, and back in
  * reverse order on removal; sparse_* functions are the only writers, and
  * they are mm's own (mm/internal.h).
@@ -35,6 +40,7 @@
 #define SECTION_IS_ONLINE	(1UL << 2)
 #define SECTION_IS_EARLY	(1UL << 3)
 #define SECTION_MEMMAP_DEFERRED	(1UL << 4)
+#define SECTION_MEMMAP_UNWRITTEN	(1UL << 5)
 
 /* Pageblock flags: 4 bits each, migratetype in bits 0-2, isolate in bit 3. */
 #define PB_MIGRATETYPE_BITS	3
@@ -113,6 +119,11 @@ static inline bool deferred_section(const struct mem_section *ms)
 {
 	/* read without mem_resize_lock by pfn_valid() on any CPU */
 	return ms && (MM_READ_ONCE(ms->flags) & SECTION_MEMMAP_DEFERRED);
+}
+
+static inline bool memmap_unwritten_section(const struct mem_section *ms)
+{
+	return ms && (MM_READ_ONCE(ms->flags) & SECTION_MEMMAP_UNWRITTEN);
 }
 
 /*

@@ -201,9 +201,10 @@ void hotplug_check_invariants(void)
 			CHECK(!online_section(ms));
 			CHECK(mem->zone == NULL);
 			/* a device range's blocks carry its initialised memmap;
-			 * without memmap_poison= nothing is written at all */
+			 * without memmap_poison= nothing is written at all, nor
+			 * for a block that went offline while pending */
 			if (!mem->early && !devmem_intersects(start, BLOCK_PAGES) &&
-			    memmap_poison_enabled()) {
+			    memmap_poison_enabled() && !memmap_unwritten_section(ms)) {
 				CHECK(page_memmap_poisoned(pfn_to_page(start)));
 				CHECK(page_memmap_poisoned(pfn_to_page(end - 1)));
 			}

@@ -362,7 +362,7 @@ static void vm_online_page(u64 start_pfn, u64 end_pfn)
 	}
 }
 
-enum vm_op { VM_ONLINE, VM_STEP, VM_GROW, VM_PLUG, VM_UNPLUG };
+enum vm_op { VM_ONLINE, VM_STEP, VM_GROW, VM_PLUG, VM_UNPLUG, VM_OFFLINE_ONLINE };
 
 struct vm_event { enum vm_op op; unsigned block; unsigned arg; };
 
@@ -375,7 +375,8 @@ struct vm_plan {
 
 /* A random plan: one range of blocks, random bitmaps (runs of plugged and
  * unplugged sub-blocks, at least one plugged), random plugs and unplugs
- * (before and after each section's init), steps and grows.  No
+ * (before and after each section's init), offlines and onlines of whole
+ * blocks (a pending one goes unwritten), steps and grows.  No
  * allocations: they would take different pages in the two runs, and an
  * unplug of a page in use fails (test_lazy_hotplug_allocate_* allocates). */
 static void vm_make_plan(struct vm_plan *p, unsigned seed)
@@ -413,9 +414,11 @@ static void vm_make_plan(struct vm_plan *p, unsigned seed)
 	}
 	for (unsigned k = 0; k < 40 && p->nr_ev < 250; k++) {
 		unsigned i = p->first + (unsigned)rand() % p->nr, sb = (unsigned)rand() % VM_SB_PER_MB;
-		int r = rand() % 5;
+		int r = rand() % 6;
 
-		if (r == 0)
+		if (r == 5)	/* a whole block out and in (pending: offlined unwritten) */
+			p->ev[p->nr_ev++] = (struct vm_event){ VM_OFFLINE_ONLINE, i, 0 };
+		else if (r == 0)
 			p->ev[p->nr_ev++] = (struct vm_event){ VM_STEP, 0, 1 };
 		else if (r == 1)
 			p->ev[p->nr_ev++] = (struct vm_event){ VM_GROW, 0, rand() % 2 ? ZONE_NORMAL : ZONE_MOVABLE };
@@ -426,8 +429,8 @@ static void vm_make_plan(struct vm_plan *p, unsigned seed)
 	}
 }
 
-/* Over all lazy runs: plugs and unplugs that met a pending section. */
-static u64 vm_pending_plugs, vm_pending_unplugs;
+/* Over all lazy runs: plugs, unplugs and offlines that met a pending section. */
+static u64 vm_pending_plugs, vm_pending_unplugs, vm_pending_offlines;
 
 /* Run plan p, lazy or eager; the snapshot after completion. */
 static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
@@ -439,7 +442,8 @@ static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
 			    p->nr * MEMORY_BLOCK_SIZE, -1, MHP_NONE), 0);
 	for (unsigned e = 0; e < p->nr_ev; e++) {
 		const struct vm_event *ev = &p->ev[e];
-		bool on_block = ev->op == VM_ONLINE || ev->op == VM_PLUG || ev->op == VM_UNPLUG;
+		bool on_block = ev->op == VM_ONLINE || ev->op == VM_PLUG || ev->op == VM_UNPLUG ||
+				ev->op == VM_OFFLINE_ONLINE;
 		struct memory_block *mem = on_block ? block(BASE_BLOCK + ev->block) : NULL;
 		u64 mb = mem ? memory_block_start_pfn(mem) : 0, sb = mb + (u64)ev->arg * VM_SB_PAGES;
 		struct contig_alloc_report rep;
@@ -478,6 +482,25 @@ static void vm_run(const struct vm_plan *p, bool lazy, struct lh_snap *s)
 			fake_offline_pages(sb, sb + VM_SB_PAGES);
 			vm_plugged[ev->block] &= ~(1u << ev->arg);
 			break;
+		case VM_OFFLINE_ONLINE: {
+			enum mmop type = mem->online_type;
+			unsigned long total = totalram_pages();
+			u64 plugged = (u64)__builtin_popcount(vm_plugged[ev->block]) * VM_SB_PAGES;
+			u64 discarded = deferred_init_stats.hotplug_discarded;
+			bool pending = lazy && pfn_pending(mb);
+
+			vm_pending_offlines += pending;
+			CHECK_EQ(memory_block_offline(mem), 0);
+			CHECK_EQ(deferred_init_stats.hotplug_discarded, discarded + pending);
+			CHECK_EQ(totalram_pages(), total - plugged);
+			hotplug_check_invariants();
+			CHECK_EQ(memmap_unwritten_section(__pfn_to_section(mb)), pending);
+			CHECK_EQ(memory_block_online(mem, type), 0);
+			CHECK(!memmap_unwritten_section(__pfn_to_section(mb)));
+			CHECK_EQ(pfn_pending(mb), lazy);
+			CHECK_EQ(totalram_pages(), total);
+			break;
+		}
 		}
 		hotplug_check_invariants();
 	}
@@ -601,6 +624,7 @@ HTEST(lazy_hotplug_offline_of_a_pending_block_writes_no_memmap)
 		CHECK_EQ(mem->state, MEM_OFFLINE);
 		CHECK(!pfn_pending(pfn0));
 		CHECK_EQ(deferred_init_stats.hotplug_discarded, discarded + pending);
+		CHECK_EQ(memmap_unwritten_section(__pfn_to_section(pfn0)), pending);
 		CHECK_EQ(totalram_pages(), total0 + b * BLOCK_PAGES);
 		CHECK_EQ(global_free_pages(), free0 + b * BLOCK_PAGES);
 		CHECK_EQ(NODE_DATA(0)->node_present_pages, present0 + (u64)b * BLOCK_PAGES);
@@ -790,7 +814,7 @@ HTEST(lazy_hotplug_virtio_mem_random_plugs_equal_eager)
 {
 	static struct vm_plan plan;
 
-	vm_pending_plugs = vm_pending_unplugs = 0;
+	vm_pending_plugs = vm_pending_unplugs = vm_pending_offlines = 0;
 	for (unsigned seed = 1; seed <= 16; seed++) {
 		struct lh_snap eager, lazy;
 
@@ -801,6 +825,6 @@ HTEST(lazy_hotplug_virtio_mem_random_plugs_equal_eager)
 		lh_put(&eager);
 		lh_put(&lazy);
 	}
-	CHECK(vm_pending_plugs > 0 && vm_pending_unplugs > 0);
+	CHECK(vm_pending_plugs > 0 && vm_pending_unplugs > 0 && vm_pending_offlines > 0);
 	lh_restore();
 }

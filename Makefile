@@ -290,7 +290,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 --build-id=none \
 	-z noexecstack -T linker.ld
 LIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-.PHONY: all iso run view debug test test-host test-view test-qemu test-big test-fuzz check-tree bench bench-run bench-docs clean \
+.PHONY: all iso run view debug test test-host test-view test-qemu test-big test-fuzz check-tree bench bench-run bench-docs bench-aml-insns clean \
 	deps deps-run deps-test deps-bench soak fuzz-long FORCE
 .DELETE_ON_ERROR:
 
@@ -509,7 +509,7 @@ HOST_SUITE_nd_label := tests/host/test_nd_label.c tests/host/test_nd_dsm.c \
 # Memory hotplug through the AML: QEMU's DSDT in the real interpreter, the
 # real memhp driver and mm, QEMU's device emulated by the test.
 HOST_SUITES += memhp_aml
-HOST_SUITE_memhp_aml := tests/host/test_memhp_aml.c tests/host/hotplug_fixture.c \
+HOST_SUITE_memhp_aml := tests/host/test_memhp_aml.c tests/host/memhp_qemu.c tests/host/hotplug_fixture.c \
 	drivers/acpi/memhp.c drivers/acpi/memhp_aml.c $(AML_SRCS) kernel/longop.c
 HOST_SUITES += nfit
 HOST_SUITE_nfit := tests/host/test_nfit.c drivers/acpi/tables.c drivers/acpi/srat.c \
@@ -733,6 +733,20 @@ $(BENCHES): $(B)/bench-%: tests/bench/bench_%.c $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT
 	@mkdir -p $(B)
 	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
 
+# The AML interpreter's cost of one DIMM add (QEMU's DSDT, memhp_aml.c's
+# calls, QEMU's registers modelled): its own figures, and under callgrind
+# its instructions per add and per opcode (make bench-aml-insns; the
+# same count on every run).
+BENCH_AML_SRCS := tests/host/memhp_qemu.c drivers/acpi/memhp_aml.c $(AML_SRCS)
+BENCH_AML_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BENCH_AML_SRCS))
+-include $(BENCH_AML_OBJS:.o=.d)
+BENCHES += $(B)/bench-memhp_aml
+$(B)/bench-memhp_aml: tests/bench/bench_memhp_aml.c $(BENCH_AML_OBJS) $(BENCH_LIB_OBJS) \
+		$(FUZZ_SUPPORT) | $(DEPS_FIRST)
+	$(HOSTCC) $(BENCH_CFLAGS) $< $(BENCH_AML_OBJS) $(BENCH_LIB_OBJS) $(FUZZ_SUPPORT) -o $@
+bench-aml-insns: $(B)/bench-memhp_aml
+	$(PYTHON) tests/bench/aml_insns.py $(B)/bench-memhp_aml
+
 # The QEMU half boots the ISO and runs the in-kernel bench commands.
 # Every benchmark also writes its figures and per-block series as CSV into
 # build/bench (BENCH_OUT), drawn as SVG at the end (tools/bench_plot.py,
@@ -757,6 +771,7 @@ bench-run:
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-free_contig_range
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-automovable
 	BENCH_OUT=$(BENCH_OUT) ./$(B)/bench-pmem_init
+	./$(B)/bench-memhp_aml
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/qemu_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/vmem_bench.py
 	BENCH_OUT=$(BENCH_OUT) MEMLAB_NO_BUILD=1 $(PYTHON) tests/bench/memhp_bench.py

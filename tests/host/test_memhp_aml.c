@@ -5,12 +5,13 @@
  * DIMM slots, \_SB.MHPC, \_GPE._E03) and the real mm (hotplug_fixture.c).
  *
  * The kernel knows nothing of QEMU's memory hotplug registers; this test
- * does: it plays QEMU's device behind the I/O ports the DSDT's MHPC methods
- * read and write (the 24-byte block at 0xa00: MSEL selects a slot; base,
- * size and proximity read back; the status byte's enabled, insert and
- * remove bits; MOEV/MOSC for _OST, MEJ for _EJ0), so a DIMM insert is the
- * GPE method noticing the insert bit and notifying the device, as under
- * QEMU.  Every _OST the methods write is recorded and checked.
+ * does: it plays QEMU's device (tests/host/memhp_qemu.c) behind the I/O
+ * ports the DSDT's MHPC methods read and write (the 24-byte block at
+ * 0xa00: MSEL selects a slot; base, size and proximity read back; the
+ * status byte's enabled, insert and remove bits; MOEV/MOSC for _OST, MEJ
+ * for _EJ0), so a DIMM insert is the GPE method noticing the insert bit
+ * and notifying the device, as under QEMU.  Every _OST the methods write
+ * is recorded and checked.
  *
  * Context: host test (suite memhp_aml).
  */
@@ -26,135 +27,13 @@
 #include <lib/string.h>
 #include <mm/memory_hotplug.h>
 #include "../../drivers/acpi/memhp_aml.h"
+#include "memhp_qemu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#define DSDT		"tests/host/fixtures/acpi/dimms/dsdt.dat"
-#define PORT		0xa00
-#define NSLOTS		8
-
-/* ---- QEMU's memory hotplug device, as the test's emulation --------------- */
-
-struct qdimm {
-	bool present, ins, rmv;
-	u64 base, size;
-	u32 pxm;
-	unsigned ejects;
-};
-
-static struct {
-	struct qdimm d[NSLOTS];
-	u32 sel;
-	u32 ost_ev;
-	struct { u32 slot, ev, st; } ost[64];
-	unsigned nost;
-	bool garbage_crs;	/* base/size read back as 0xffffffff */
-	bool io_fails;		/* every access to the block is refused */
-	unsigned nio;		/* accesses to the block */
-} q;
-
-/* The 24 register bytes QEMU shows for the selected slot. */
-static u8 reg_byte(unsigned off)
-{
-	const struct qdimm *d = q.sel < NSLOTS ? &q.d[q.sel] : NULL;
-	u64 v = 0;
-
-	if (!d)
-		return 0;
-	if (off < 0x10) {
-		v = off < 8 ? d->base : d->size;
-		if (q.garbage_crs)
-			v = ~0ull;
-		return (u8)(v >> (8 * (off & 7)));
-	}
-	if (off < 0x14)
-		return (u8)(d->pxm >> (8 * (off - 0x10)));
-	if (off == 0x14)
-		return (u8)(d->present | d->ins << 1 | d->rmv << 2);
-	return 0;
-}
-
-static int io_read(void *ctx, u32 port, unsigned width, u64 *val)
-{
-	(void)ctx;
-	*val = 0;
-	if (port < PORT || port >= PORT + 0x18)
-		return 0;	/* other devices' ports: nothing there */
-	if (q.io_fails)
-		return -1;
-	q.nio++;
-	for (unsigned i = 0; i < width && port - PORT + i < 0x18; i++)
-		*val |= (u64)reg_byte(port - PORT + i) << (8 * i);
-	return 0;
-}
-
-static int io_write(void *ctx, u32 port, unsigned width, u64 val)
-{
-	struct qdimm *d;
-
-	(void)ctx;
-	(void)width;
-	if (port < PORT || port >= PORT + 0x18)
-		return 0;
-	if (q.io_fails)
-		return -1;
-	q.nio++;
-	d = q.sel < NSLOTS ? &q.d[q.sel] : NULL;
-	switch (port - PORT) {
-	case 0x00:
-		q.sel = (u32)val;
-		break;
-	case 0x04:
-		q.ost_ev = (u32)val;
-		break;
-	case 0x08:		/* the status write makes QEMU report the _OST */
-		if (q.nost < ARRAY_SIZE(q.ost))
-			q.ost[q.nost++] = (typeof(q.ost[0])){ q.sel, q.ost_ev, (u32)val };
-		break;
-	case 0x14:		/* one control bit per write, the first that is set */
-		if (!d)
-			break;
-		if (val & 2)
-			d->ins = false;
-		else if (val & 4)
-			d->rmv = false;
-		else if (val & 8) {
-			d->present = false;
-			d->ejects++;
-		}
-		break;
-	}
-	return 0;
-}
-
-static int pci_read(void *ctx, u16 seg, u8 bus, u8 dev, u8 fn, u16 off, unsigned width,
-		    u64 *val)
-{
-	(void)ctx, (void)seg, (void)bus, (void)dev, (void)fn, (void)off;
-	*val = width == 4 ? 0xffffffffu : width == 2 ? 0xffff : 0xff;
-	return 0;
-}
-
-static int pci_write(void *ctx, u16 seg, u8 bus, u8 dev, u8 fn, u16 off, unsigned width,
-		     u64 val)
-{
-	(void)ctx, (void)seg, (void)bus, (void)dev, (void)fn, (void)off, (void)width, (void)val;
-	return 0;
-}
-
-static int mem_read(void *ctx, u64 phys, unsigned width, u64 *val)
-{
-	(void)ctx, (void)phys, (void)width;
-	*val = 0;
-	return 0;
-}
-
-static int mem_write(void *ctx, u64 phys, unsigned width, u64 val)
-{
-	(void)ctx, (void)phys, (void)width, (void)val;
-	return 0;
-}
+#define DSDT		MEMHP_QEMU_DSDT
+#define NSLOTS		MEMHP_QEMU_SLOTS
 
 static u64 fake_ns;
 static u64 time_ns(void *ctx) { (void)ctx; return fake_ns += 1000; }
@@ -194,15 +73,14 @@ u64 ktime_ns(void) { return 0; }
 /* Load QEMU's DSDT into a fresh namespace on the emulated device. */
 static bool load_dsdt(void)
 {
-	static const struct aml_platform plat = {
-		.io_read = io_read, .io_write = io_write, .mem_read = mem_read,
-		.mem_write = mem_write, .pci_read = pci_read, .pci_write = pci_write,
+	static struct aml_platform plat = {
 		.stall_us = no_wait, .sleep_ms = no_wait, .time_ns = time_ns, .log = aml_log,
 		.notify = aml_notify, .global_lock = glock,
 	};
 	FILE *f = fopen(DSDT, "rb");
 	size_t len;
 
+	memhp_qemu_platform(&plat);
 	if (!f)
 		return false;
 	table = malloc(1 << 20);
@@ -236,7 +114,7 @@ static void machine(void)
 
 static void plug(unsigned slot, u64 base, u64 size)
 {
-	q.d[slot] = (struct qdimm){ .present = true, .ins = true, .base = base, .size = size };
+	memhp_qemu_plug(slot, base, size);
 }
 
 /* The SCI raised GPE 3: the work runs \_GPE._E03, then the long operations. */

@@ -282,13 +282,20 @@ void memhp_aml_scan_began(u64 *when_ns, struct memhp_aml_cost *then)
 	*then = scan_began_spent;
 }
 
+/* The paths of the GPE's methods, made once per GPE number (formatting
+ * them took more than the lookups).  Main loop only: no lock. */
+static unsigned paths_gpe = ~0u;
+static char edge[12], level[12];
+
 unsigned memhp_aml_scan(unsigned gpe, void (*event)(unsigned slot, u64 value))
 {
-	char edge[12], level[12];
 	unsigned delivered = 0;
 
-	ksnprintf(edge, sizeof(edge), "\\_GPE._E%02X", gpe);
-	ksnprintf(level, sizeof(level), "\\_GPE._L%02X", gpe);
+	if (gpe != paths_gpe) {
+		ksnprintf(edge, sizeof(edge), "\\_GPE._E%02X", gpe);
+		ksnprintf(level, sizeof(level), "\\_GPE._L%02X", gpe);
+		paths_gpe = gpe;
+	}
 	const char *m = aml_lookup(ns, NULL, edge) ? edge : aml_lookup(ns, NULL, level) ? level : NULL;
 	if (!m) {
 		pr_warn("acpi-memhp: no \\_GPE._E%02X or _L%02X method", gpe, gpe);

@@ -44,11 +44,11 @@ static u64 parse_digits(const u8 *s, u32 len, bool hex)
 }
 
 /*
- * aml_to_integer() - o as an Integer: itself, a String's hex digits, a
+ * aml_to_integer_any() - o as an Integer: itself, a String's hex digits, a
  * Buffer's first 8 (4 for 32-bit tables) bytes little endian.  AML_ETYPE for
  * any other type or no value, with at as the place.
  */
-int aml_to_integer(struct aml_ctx *c, const struct aml_obj *o, u64 *v, const u8 *at)
+int aml_to_integer_any(struct aml_ctx *c, const struct aml_obj *o, u64 *v, const u8 *at)
 {
 	if (!o)
 		return aml_fail(c, at, AML_ETYPE, "operand has no value");

@@ -106,7 +106,11 @@ static void ctx_init(struct aml_ns *ns, struct aml_ctx *c)
 	memset(c, 0, sizeof(*c));
 	c->ns = ns;
 	c->start_ns = ns->plat.time_ns ? ns->plat.time_ns(ns->plat.ctx) : 0;
-	memset(&ns->err, 0, sizeof(ns->err));
+	/* no failure yet: what aml_last_error() shows as empty (aml_fail()
+	 * fills every field of the next one) */
+	ns->err.code = 0;
+	ns->err.path[0] = ns->err.reason[0] = 0;
+	ns->err.offset = 0;
 }
 
 int aml_load_table(struct aml_ns *ns, const void *table, size_t len)

@@ -639,6 +639,23 @@ int aml_eval_term(struct aml_ctx *c, struct aml_state *st, struct aml_obj **out)
 	if (r)
 		return r;
 	u16 op = *st->p;
+	/* the commonest terms, without the operator's frame: a Local or an
+	 * Arg holding a plain value, Zero, One, Ones (aml_op_expr() does the
+	 * rest, and the cases here that fail) */
+	if (op >= 0x60 && op <= 0x6e && c->frame) {
+		struct aml_obj *v = op < 0x68 ? c->frame->locals[op - 0x60] : c->frame->args[op - 0x68];
+		if (v && (op < 0x68 || v->type != AML_REFERENCE)) {
+			st->p++;
+			*out = aml_get(v);
+			return AML_OK;
+		}
+	} else if (op == 0x00 || op == 0x01 || op == 0xff) {
+		*out = aml_int_shared(c->ns, op == 0x00 ? 0 : op == 0x01 ? 1 : ~0ull);
+		if (*out) {
+			st->p++;
+			return AML_OK;
+		}
+	}
 	if (aml_is_name_start((u8)op)) {
 		c->nest++;
 		r = name_term(c, st, at, out);

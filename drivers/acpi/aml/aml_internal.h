@@ -114,7 +114,22 @@ struct aml_obj *aml_new_buffer(struct aml_ns *ns, u8 type, const void *data, u32
 struct aml_obj *aml_new_package(struct aml_ns *ns, u32 count);
 struct aml_obj *aml_copy(struct aml_ns *ns, const struct aml_obj *o, u32 depth);
 u64 aml_int_mask(const struct aml_ns *ns);
-struct aml_obj *aml_int_shared(struct aml_ns *ns, u64 v);
+struct aml_obj *aml_int_shared_any(struct aml_ns *ns, u64 v);
+/* aml_int_shared() - see aml_int_shared_any() (aml_object.c); inline for
+ * a value whose shared Integer exists. */
+static inline struct aml_obj *aml_int_shared(struct aml_ns *ns, u64 v)
+{
+	u64 mask = ns->int32 ? 0xffffffffull : ~0ull;
+	unsigned k;
+
+	v &= mask;
+	k = v == 0 ? 0 : v == 1 ? 1 : v == mask ? 2 : 3;
+	if (k < 3 && ns->k_int[k] && ns->k_int[k]->integer == v) {
+		ns->k_int[k]->refs++;
+		return ns->k_int[k];
+	}
+	return aml_int_shared_any(ns, v);
+}
 
 /* aml_namespace.c */
 struct aml_node *aml_node_child(struct aml_node *parent, u32 name);
@@ -137,7 +152,17 @@ int aml_osi(struct aml_ctx *c, struct aml_obj *arg, struct aml_obj **out);
 
 /* aml_ops.c: the expression operators */
 int aml_eval_term(struct aml_ctx *c, struct aml_state *st, struct aml_obj **out);
-int aml_to_integer(struct aml_ctx *c, const struct aml_obj *o, u64 *v, const u8 *at);
+int aml_to_integer_any(struct aml_ctx *c, const struct aml_obj *o, u64 *v, const u8 *at);
+/* aml_to_integer() - o as an Integer (aml_to_integer_any(), aml_convert.c);
+ * inline for the common case, an Integer already. */
+static inline int aml_to_integer(struct aml_ctx *c, const struct aml_obj *o, u64 *v, const u8 *at)
+{
+	if (o && o->type == AML_INTEGER) {
+		*v = o->integer;
+		return AML_OK;
+	}
+	return aml_to_integer_any(c, o, v, at);
+}
 int aml_to_buffer(struct aml_ctx *c, struct aml_obj *o, struct aml_obj **out, const u8 *at);
 int aml_to_string(struct aml_ctx *c, struct aml_obj *o, struct aml_obj **out, const u8 *at);
 int aml_op_expr(struct aml_ctx *c, struct aml_state *st, const u8 *at, u16 op, struct aml_obj **out);
@@ -183,6 +208,14 @@ int aml_def_field(struct aml_ctx *c, struct aml_state *st, const u8 *at, u8 op);
 /* aml_parse.c: byte stream helpers */
 int aml_pkglen(const u8 **p, const u8 *end, u32 *len);
 int aml_pkglen_raw(const u8 **p, const u8 *end, u32 *len);
-bool aml_is_name_start(u8 b);
+
+/* aml_is_name_start() - a byte that begins a NameString: a lead name
+ * character, '\\', '^', DualNamePrefix or MultiNamePrefix.  Inline: the
+ * dispatcher asks it of every term. */
+static inline bool aml_is_name_start(u8 b)
+{
+	return (u8)(b - 'A') <= 'Z' - 'A' || b == '_' || b == '\\' || b == '^' ||
+	       b == 0x2e || b == 0x2f;
+}
 
 #endif

@@ -258,8 +258,13 @@ static u64 name_gen_of(const struct aml_ns *ns, const struct aml_node *node, u32
 
 static bool slot_hit(const struct aml_ns *ns, const struct aml_name_slot *e, const struct aml_state *st)
 {
-	return e->p == st->p && e->scope == st->scope && e->gen == name_gen_of(ns, e->node, e->last) &&
-	       (size_t)(st->end - st->p) >= e->len && !memcmp(e->bytes, st->p, e->len);
+	if (e->p != st->p || e->scope != st->scope || e->gen != name_gen_of(ns, e->node, e->last) ||
+	    (size_t)(st->end - st->p) < e->len)
+		return false;
+	for (unsigned i = 0; i < e->len; i++)	/* at most AML_NAME_BYTES: no call */
+		if (e->bytes[i] != st->p[i])
+			return false;
+	return true;
 }
 
 /* name_forget() - drop the kept lookups that hold n (as their node or

@@ -20,15 +20,15 @@ struct aml_block { u64 cls; };
 void *aml_alloc(struct aml_ns *ns, size_t n)
 {
 	struct aml_arena *a = &ns->arena;
-	unsigned cls = 0;
-	size_t size = 16;
+	unsigned cls;
+	size_t size;
 
 	if (n > ((size_t)16 << (AML_NR_CLASSES - 1)) - sizeof(struct aml_block))
 		return NULL;
-	while (size < n + sizeof(struct aml_block)) {
-		size <<= 1;
-		cls++;
-	}
+	/* the smallest 16 << cls that holds n and the header */
+	size_t units = (n + sizeof(struct aml_block) + 15) >> 4;	/* >= 1 */
+	cls = units <= 1 ? 0 : 64 - (unsigned)__builtin_clzll((u64)units - 1);
+	size = (size_t)16 << cls;
 	struct aml_block *b = a->free[cls];
 	if (b) {
 		a->free[cls] = *(void **)(b + 1);
@@ -96,7 +96,7 @@ struct aml_obj *aml_new_integer(struct aml_ns *ns, u64 v)
 }
 
 /*
- * aml_int_shared() - an Integer of value v (masked to the integer width)
+ * aml_int_shared_any() - an Integer of value v (masked to the integer width)
  * with a reference for the caller: for 0, 1 and Ones the namespace's own
  * (ns->k_int, put by aml_destroy()), else a new one.  Only for values
  * nobody changes afterwards: the interpreter never changes an Integer
@@ -104,7 +104,7 @@ struct aml_obj *aml_new_integer(struct aml_ns *ns, u64 v)
  * and the results of comparisons can be one object each, not one per
  * evaluation.  NULL when out of arena.
  */
-struct aml_obj *aml_int_shared(struct aml_ns *ns, u64 v)
+struct aml_obj *aml_int_shared_any(struct aml_ns *ns, u64 v)
 {
 	u64 mask = aml_int_mask(ns);
 	unsigned k;
@@ -196,9 +196,11 @@ static void drop(struct aml_obj *o, struct aml_obj **dead)
  * thousand deep costs no C stack. */
 void aml_put(struct aml_ns *ns, struct aml_obj *o)
 {
-	struct aml_obj *dead = NULL;
+	struct aml_obj *dead = o;
 
-	drop(o, &dead);
+	if (!o || --o->refs)
+		return;		/* the common case: not the last reference */
+	o->dead_next = NULL;
 	while (dead) {
 		o = dead;
 		dead = o->dead_next;
@@ -230,21 +232,17 @@ void aml_put(struct aml_ns *ns, struct aml_obj *o)
 }
 
 /*
- * aml_copy() - a new object with o's value: Integer, String and Buffer by
- * value, a Package element by element (nested packages up to `depth`
- * levels; deeper ones fail), anything else shares o (a new reference).
- * NULL when out of arena or too deep.
+ * aml_copy() - an object with o's value: String and Buffer by value, a
+ * Package element by element (nested packages up to `depth` levels;
+ * deeper ones fail), anything else shares o (a new reference).  An Integer
+ * is shared too: none changes once made (see aml_int_shared()), so a copy
+ * could not be told from it.  NULL when out of arena or too deep.
  */
 struct aml_obj *aml_copy(struct aml_ns *ns, const struct aml_obj *o, u32 depth)
 {
 	struct aml_obj *n;
 
 	switch (o->type) {
-	case AML_INTEGER:
-		n = aml_obj_new(ns, AML_INTEGER);
-		if (n)
-			n->integer = o->integer;
-		return n;
 	case AML_STRING:
 	case AML_BUFFER:
 		return aml_new_buffer(ns, o->type, o->buf.data, o->buf.len);

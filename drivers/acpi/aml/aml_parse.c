@@ -1,6 +1,6 @@
 /*
- * aml_parse.c - the encodings every opcode shares: PkgLength and the
- * lead bytes of names.  Bounds are checked against the end of the
+ * aml_parse.c - the encodings every opcode shares: PkgLength (the lead
+ * bytes of names are aml_is_name_start(), inline in aml_internal.h).  Bounds are checked against the end of the
  * enclosing block, so a length that points outside fails here.
  */
 #include "aml_internal.h"
@@ -51,12 +51,4 @@ int aml_pkglen(const u8 **p, const u8 *end, u32 *len)
 	}
 	*len = v;
 	return AML_OK;
-}
-
-/* aml_is_name_start() - a byte that begins a NameString: a lead name
- * character, '\\', '^', DualNamePrefix or MultiNamePrefix. */
-bool aml_is_name_start(u8 b)
-{
-	return (b >= 'A' && b <= 'Z') || b == '_' || b == '\\' || b == '^' ||
-	       b == 0x2e || b == 0x2f;
 }

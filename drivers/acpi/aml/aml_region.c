@@ -207,17 +207,16 @@ static u64 low_bits(unsigned n)
 }
 
 /* A field read whose bits fit one Integer: each unit's share shifted into
- * place, no byte arrays.  Same units, same order as the general case. */
+ * place, no byte arrays.  Same units, same order as the general case.
+ * The value is a shared Integer (aml_int_shared(): a bit reads as the
+ * namespace's 0 or 1, nothing allocated). */
 static int field_read_int(struct aml_ctx *c, struct aml_obj *f, struct aml_obj **out, const u8 *at)
 {
 	unsigned w = access_bytes(f);
 	u64 unit_bits = w * 8, off = f->field.bit_off, end = off + f->field.bit_len;
 	u64 acc = 0;
 	int r = AML_OK;
-	struct aml_obj *o = aml_new_integer(c->ns, 0);
 
-	if (!o)
-		return aml_fail(c, at, AML_ENOMEM, "out of arena");
 	bool held = lock_field(c, f);
 	for (u64 u = off / unit_bits; u <= (end - 1) / unit_bits && !r; u++) {
 		u64 v = 0;
@@ -226,13 +225,10 @@ static int field_read_int(struct aml_ctx *c, struct aml_obj *f, struct aml_obj *
 		acc |= ((v >> (lo - u * unit_bits)) & low_bits((unsigned)(hi - lo))) << (lo - off);
 	}
 	unlock_field(c, held);
-	if (r) {
-		aml_put(c->ns, o);
+	if (r)
 		return r;
-	}
-	o->integer = acc & aml_int_mask(c->ns);
-	*out = o;
-	return AML_OK;
+	*out = aml_int_shared(c->ns, acc);
+	return *out ? AML_OK : aml_fail(c, at, AML_ENOMEM, "out of arena");
 }
 
 /* aml_field_read() - read field unit f: each access unit it touches, its
@@ -371,9 +367,53 @@ int aml_field_write(struct aml_ctx *c, struct aml_obj *f, struct aml_obj *v, con
 	return r;
 }
 
-/* aml_bfield_read()/aml_bfield_write() - a buffer field's bits. */
+/* The bits [off, off + n) of bytes d as an Integer (n <= 64): whole
+ * bytes at once where they are aligned. */
+static u64 bits_get(const u8 *d, u64 off, u32 n)
+{
+	u64 v = 0;
+
+	for (u32 i = 0; i < n;) {
+		u64 b = off + i;
+		if (!(b & 7) && n - i >= 8) {
+			v |= (u64)d[b >> 3] << i;
+			i += 8;
+		} else {
+			v |= (u64)(d[b >> 3] >> (b & 7) & 1) << i;
+			i++;
+		}
+	}
+	return v;
+}
+
+/* Set the bits [off, off + n) of bytes d to the low n bits of v (n <= 64). */
+static void bits_put(u8 *d, u64 off, u32 n, u64 v)
+{
+	for (u32 i = 0; i < n;) {
+		u64 b = off + i;
+		if (!(b & 7) && n - i >= 8) {
+			d[b >> 3] = (u8)(v >> i);
+			i += 8;
+		} else {
+			if (v >> i & 1)
+				d[b >> 3] |= (u8)(1u << (b & 7));
+			else
+				d[b >> 3] &= (u8)~(1u << (b & 7));
+			i++;
+		}
+	}
+}
+
+/* aml_bfield_read()/aml_bfield_write() - a buffer field's bits.  A sized
+ * field (Create*Field) that fits an Integer, and an Integer written into
+ * one of at most 64 bits, go without a byte array (the same bits). */
 int aml_bfield_read(struct aml_ctx *c, struct aml_obj *f, struct aml_obj **out, const u8 *at)
 {
+	if (!f->flags && f->bfield.bit_len <= (c->ns->int32 ? 32u : 64u)) {
+		*out = aml_int_shared(c->ns, bits_get(f->bfield.buf->buf.data, f->bfield.bit_off,
+						      f->bfield.bit_len));
+		return *out ? AML_OK : aml_fail(c, at, AML_ENOMEM, "out of arena");
+	}
 	/* CreateField's fields read as a Buffer whatever their size (as
 	 * ACPICA does); the sized Create*Field ones as Integers */
 	struct aml_obj *o = f->flags ? aml_new_buffer(c->ns, AML_BUFFER, NULL, (f->bfield.bit_len + 7) / 8)
@@ -395,6 +435,11 @@ int aml_bfield_read(struct aml_ctx *c, struct aml_obj *f, struct aml_obj **out, 
 int aml_bfield_write(struct aml_ctx *c, struct aml_obj *f, struct aml_obj *v, const u8 *at)
 {
 	int r;
+
+	if (v->type == AML_INTEGER && f->bfield.bit_len <= 64) {
+		bits_put(f->bfield.buf->buf.data, f->bfield.bit_off, f->bfield.bit_len, v->integer);
+		return AML_OK;
+	}
 	u8 *bytes = value_bytes(c, v, (f->bfield.bit_len + 7) / 8, at, &r);
 
 	if (!bytes)

@@ -107,7 +107,7 @@ struct dimm_slot {
 static unsigned nr_slots;	/* PNP0C80 devices; slot numbers are their _UID */
 static struct dimm_slot slots[MEMHP_MAX_SLOTS];
 static struct work memhp_work;
-static u64 scans;
+static u64 scans;	/* GPE work runs (a deferred pass is part of its run) */
 static int eject_running = -1;	/* slot of the running eject, or -1 */
 /*
  * Adds run one at a time too, in the order their Device Checks came: where
@@ -119,6 +119,12 @@ static int eject_running = -1;	/* slot of the running eject, or -1 */
  */
 static int add_running = -1;	/* slot of the running add, or -1 */
 static u64 last_add_seq;		/* the last add_seq handed out */
+/* The GPE work's next pass, put off while an add runs (memhp_scan()):
+ * due once no add runs; scheduled for that, not by a GPE; and the passes
+ * run since the last GPE, the deferred ones counted.  Main loop only. */
+static bool scan_deferred;
+static bool scan_resumed;
+static unsigned scan_passes;
 
 /* Eject the DIMM in slot: its _EJ0 (QEMU unplugs it and sends
  * DEVICE_DELETED).  Context: (main). */
@@ -372,7 +378,8 @@ static void dimm_add_start(unsigned slot)
 	dimm_op_start(s);
 }
 
-/* The running add ended (done or failed): start the add that waited longest. */
+/* The running add ended (done or failed): start the add that waited
+ * longest; when none waits, the GPE work's deferred pass is due. */
 static void dimm_add_next(void)
 {
 	int next = -1;
@@ -381,8 +388,14 @@ static void dimm_add_next(void)
 	for (unsigned k = 0; k < MEMHP_MAX_SLOTS; k++)
 		if (slots[k].add_queued && (next < 0 || slots[k].add_seq < slots[next].add_seq))
 			next = (int)k;
-	if (next < 0)
+	if (next < 0) {
+		if (scan_deferred) {
+			scan_deferred = false;
+			scan_resumed = true;
+			schedule_work(&memhp_work);
+		}
 		return;
+	}
 	slots[next].add_queued = false;
 	slots[next].t0_ns = ktime_ns();
 	add_running = next;
@@ -605,23 +618,42 @@ static void aml_event(unsigned slot, u64 value)
  * before the remove bit), and QEMU raises the GPE once per event, so a
  * device_del that comes before the guest scanned its device_add leaves the
  * remove bit set behind one GPE that the insert used up.  A pass that
- * notifies nothing means every bit the method looks at is clear.  Bounded,
- * for firmware that notifies forever.  Context: (main).
+ * notifies nothing means every bit the method looks at is clear.
+ *
+ * What a later pass can find is only a second event of a device the pass
+ * notified (the GPE's status bit is cleared before the work runs, so an
+ * event that comes after a device was looked at raises the GPE again).
+ * While an add runs, such an event can wait for it: an eject request of
+ * the DIMM being added waits for the add anyway, another add queues
+ * behind it, and anything else is handled a little later, never lost.  So
+ * the next pass is put off until no add runs (dimm_add_next() schedules
+ * it): the add's memory comes online without a second run of the method
+ * in its way.  Bounded, for
+ * firmware that notifies forever: MEMHP_SCAN_PASSES since the last GPE,
+ * the deferred passes counted.  Context: (main).
  */
 #define MEMHP_SCAN_PASSES	8
 
 static void memhp_scan(struct work *w)
 {
-	unsigned pass;
-
 	(void)w;
-	scans++;
-	for (pass = 0; pass < MEMHP_SCAN_PASSES; pass++) {
+	if (!scan_resumed) {	/* a GPE: its passes start anew */
+		scans++;
+		scan_passes = 0;
+	}
+	scan_resumed = false;
+	scan_deferred = false;
+	while (scan_passes < MEMHP_SCAN_PASSES) {
+		scan_passes++;
 		if (!memhp_aml_scan(GPE_MEMORY_HOTPLUG, aml_event))
 			return;
+		if (add_running >= 0) {
+			scan_deferred = true;	/* the next pass once the add is done */
+			return;
+		}
 	}
 	pr_warn("acpi-memhp: the GPE method still notified after %u passes: the rest waits for the next GPE",
-		pass);
+		scan_passes);
 }
 
 /*
@@ -636,6 +668,8 @@ void acpi_memhp_init(void)
 	/* start over: no slot until the AML names one */
 	nr_slots = 0;
 	scans = 0;
+	scan_deferred = scan_resumed = false;
+	scan_passes = 0;
 	memset(slots, 0, sizeof(slots));
 
 	n = memhp_aml_init();	/* the PNP0C80 devices of the AML, slots by _UID */

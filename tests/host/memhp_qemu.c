@@ -67,7 +67,7 @@ static int io_write(void *ctx, u32 port, unsigned width, u64 val)
 		break;
 	case 0x08:		/* the status write makes QEMU report the _OST */
 		if (q.nost < ARRAY_SIZE(q.ost))
-			q.ost[q.nost++] = (typeof(q.ost[0])){ q.sel, q.ost_ev, (u32)val };
+			q.ost[q.nost++] = (typeof(q.ost[0])){ q.sel, q.ost_ev, (u32)val, q.nio };
 		break;
 	case 0x14:		/* one control bit per write, the first that is set */
 		if (!d)

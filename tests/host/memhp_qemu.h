@@ -30,7 +30,7 @@ struct memhp_qemu {
 	struct qdimm d[MEMHP_QEMU_SLOTS];
 	u32 sel;
 	u32 ost_ev;
-	struct { u32 slot, ev, st; } ost[64];
+	struct { u32 slot, ev, st, nio; } ost[64];	/* nio: accesses up to it, its own included */
 	unsigned nost;
 	bool garbage_crs;	/* base/size read back as 0xffffffff */
 	bool io_fails;		/* every access to the block is refused */

@@ -295,22 +295,35 @@ static void name_forget(struct aml_ns *ns, const struct aml_node *n)
  * Each site has two slots; a new result goes into the first, pushing the
  * first's into the second.
  */
+static __noinline int name_miss(struct aml_ns *ns, struct aml_state *st, struct aml_name_slot *e,
+				struct aml_node **node, u32 *last);
+
 __noinline int aml_name_at(struct aml_ns *ns, struct aml_state *st, struct aml_node **node, u32 *last)
 {
 	struct aml_name_slot *e = name_slots(ns, st->p, st->scope);
+
+	for (unsigned i = 0; i < 2; i++)
+		if (slot_hit(ns, &e[i], st)) {
+			st->p += e[i].len;
+			*node = e[i].node;
+			*last = e[i].last;
+			return AML_OK;
+		}
+	return name_miss(ns, st, e, node, last);
+}
+
+/* aml_name_at() without a kept result: decode, resolve, keep it when it
+ * may be kept (e: the site's pair of slots).  Out of line: its segment
+ * array stays off the hit path's frame. */
+static __noinline int name_miss(struct aml_ns *ns, struct aml_state *st, struct aml_name_slot *e,
+				struct aml_node **node, u32 *last)
+{
 	struct aml_node *ps;
 	u32 segs[AML_MAX_SEGS];
 	unsigned nseg;
 	bool search;
 	const u8 *p = st->p;
 
-	for (unsigned i = 0; i < 2; i++)
-		if (slot_hit(ns, &e[i], st)) {
-			st->p = p + e[i].len;
-			*node = e[i].node;
-			*last = e[i].last;
-			return AML_OK;
-		}
 	if (aml_name_parse(&st->p, st->end, st->scope, &ps, segs, &nseg, &search))
 		return AML_EPARSE;
 	*last = nseg ? segs[nseg - 1] : 0;

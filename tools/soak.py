@@ -48,14 +48,11 @@ The invariants (docs/testing.md, "Soak", says the same):
                 MemTotal equals the boot value; the page tables are back
                 to their boot count exactly (`pagetables`: pool pages in
                 use and pages from the page allocator; unmapping frees the
-                PT and PD pages it empties), apart from PDPT pages made
-                meanwhile; and MemFree and the buddy sum are the boot
-                values minus exactly the permanent allocations
-                (docs/hotplug.md, "What stays after removal"): 4 KiB per
-                PDPT page made after boot if it came from the page
-                allocator (one per 512 GiB of direct map or 32 TiB of
-                memmap: none below 512 GiB); section roots of hot-added
-                windows go back with their last block (mm/sparse.c)
+                PT, PD and PDPT pages it empties); and MemFree and the
+                buddy sum are the boot values exactly (docs/hotplug.md,
+                "What stays after removal"): section roots of hot-added
+                windows go back with their last block (mm/sparse.c), PDPT
+                pages with the last mapping of their 512 GiB
 
 Refusals the kernel is right to make (offlining memory in use, ejecting
 a DIMM with unmovable pages, a devmem range that is not offline...) are
@@ -238,10 +235,10 @@ class Soak:
 
     def page_tables(self):
         """`pagetables`: {"pool": pool pages in use, "mm": pages from the
-        page allocator in use, "pdpt": PDPT pages (never freed)}."""
+        page allocator in use, "pdpt": PDPT pages in use (freed when empty)}."""
         text = self.sh("pagetables")
         mt = re.search(r"(\d+) of \d+ used \(pool in \.bss\), (\d+) from the page allocator", text)
-        up = re.search(r"(\d+) PDPT pages \(kept for good\)", text)
+        up = re.search(r"(\d+) PDPT pages in use", text)
         if not mt or not up:
             raise Violation(f"`pagetables` lacks its table counts: {text.strip()!r}")
         return {"pool": int(mt.group(1)), "mm": int(mt.group(2)), "pdpt": int(up.group(1))}

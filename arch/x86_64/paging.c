@@ -18,13 +18,14 @@
  * map until paging_init() switches tables, any other one through the
  * direct map (pt_virt()).
  *
- * Unmapping frees the tables it empties: a page table (PT) or page
- * directory (PD) whose 512 entries are all clear afterwards goes back where
+ * Unmapping frees the tables it empties: a page table (PT), page
+ * directory (PD) or PDPT (the level the PML4 points to, 512 GiB of virtual
+ * space each) whose 512 entries are all clear afterwards goes back where
  * it came from (the pool's free list, or the page allocator) and its entry
- * in the level above is cleared.  PDPT pages, the ones the PML4 points to,
- * stay for good (each covers 512 GiB of virtual space; the PML4 is the root
- * every mapping hangs from), as Linux keeps its top levels: `pagetables`
- * counts them, and the soak takes the ones made after boot as permanent.
+ * in the level above is cleared.  Only the PML4 stays, the root every
+ * mapping hangs from.  Linux keeps its PDPT level with 4-level paging (its
+ * kernel PGD entries are copied into every process's page tables); memlab
+ * has one PML4 and no copies, so it can give them back.
  */
 #include <arch/paging.h>
 #include <arch/cpu.h>
@@ -84,7 +85,7 @@ static phys_addr_t (*pt_page_source)(void);	/* after the pool: mm's allocator */
 static bool (*pt_page_release)(phys_addr_t pa);	/* and back to it */
 static u64 pt_pages_from_mm;			/* from mm, in use as tables now */
 static u64 pt_pages_freed;			/* tables freed by unmapping, ever */
-static u64 pt_upper_pages;			/* PDPT pages: made, never freed */
+static u64 pt_upper_pages;			/* PDPT pages in use (made, less freed) */
 
 /* Whether table page va is one of pt_pool's. */
 static bool pt_in_pool(const void *va)
@@ -363,14 +364,17 @@ static bool pt_empty(const u64 *table)
 }
 
 /*
- * After an entry of the table at `level` (1 = PT, 2 = PD) on va's path was
- * cleared: free that table if it is empty now and clear its entry one level
- * up, then look at the PD the same way.  path[lvl] is the table of level
- * lvl on va's path (path[4] the PML4).  PDPT pages and the PML4 stay.
+ * After an entry of the table at `level` (1 = PT, 2 = PD, 3 = PDPT) on
+ * va's path was cleared: free that table if it is empty now and clear its
+ * entry one level up, then look at the next level up the same way.
+ * path[lvl] is the table of level lvl on va's path (path[4] the PML4,
+ * which stays).  invlpg also drops this CPU's cached upper-level entries
+ * of every address (the paging-structure caches); paging_unmap() then
+ * flushes the other CPUs.  Context: (main).
  */
 static void pt_prune(u64 *const path[5], int level, u64 va)
 {
-	for (int lvl = level; lvl <= 2; lvl++) {
+	for (int lvl = level; lvl <= 3; lvl++) {
 		u64 *parent_e = &path[lvl + 1][pt_index(va, lvl + 1)];
 
 		if (!pt_empty(path[lvl]))
@@ -378,6 +382,8 @@ static void pt_prune(u64 *const path[5], int level, u64 va)
 		*parent_e = 0;
 		invlpg((void *)(uintptr_t)va);	/* also drops cached upper entries */
 		pt_free(path[lvl]);
+		if (lvl == 3)
+			pt_upper_pages--;
 	}
 }
 
@@ -419,7 +425,7 @@ static int unmap_range(u64 va, u64 size)
 		if (!(*e & PTE_P)) {		/* already unmapped: skip this level's span */
 			next = ALIGN_DOWN(va, psize) + psize;
 			/* an earlier part of the range may have emptied this table */
-			if (lvl <= 2 && (next >= end || !pt_index(next, lvl)))
+			if (lvl <= 3 && (next >= end || !pt_index(next, lvl)))
 				pt_prune(path, lvl, va);
 			va = next;
 			continue;
@@ -430,7 +436,7 @@ static int unmap_range(u64 va, u64 size)
 		invlpg((void *)(uintptr_t)va);
 		next = va + psize;
 		/* Last entry of this table in the range: is the table empty now? */
-		if (lvl <= 2 && (next >= end || !pt_index(next, lvl)))
+		if (lvl <= 3 && (next >= end || !pt_index(next, lvl)))
 			pt_prune(path, lvl, va);
 		va = next;
 	}
@@ -666,7 +672,7 @@ void paging_dump(struct printer *p)
 		pr_printf(p, "boot area:    %llu of %llu pages used at %#llx (RAM below 4 GiB)\n",
 			  (unsigned long long)(pt_area_used - pt_area_nr_free),
 			  (unsigned long long)pt_area_pages, (unsigned long long)pt_area_start);
-	pr_printf(p, "freed tables: %llu by unmapping; %llu PDPT pages (kept for good)\n",
+	pr_printf(p, "freed tables: %llu by unmapping; %llu PDPT pages in use\n",
 		  (unsigned long long)pt_pages_freed, (unsigned long long)pt_upper_pages);
 	pr_printf(p, "1 GiB pages:  %s; NX: %s\n", boot_cpu.has_pdpe1gb ? "yes" : "no",
 		  boot_cpu.has_nx ? "yes" : "no");

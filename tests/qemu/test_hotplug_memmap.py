@@ -19,7 +19,7 @@ from hotplug import (MiB, GiB, BLOCK, MEMDIR, OST_DEVICE_CHECK, OST_SUCCESS, HOT
 
 def pagetables(m):
     """(pool pages in use, pages from the page allocator, tables freed,
-    PDPT pages made after boot) from `pagetables`."""
+    PDPT pages in use) from `pagetables`."""
     text = sh(m, "pagetables")
     mt = re.search(r"table pages:\s+(\d+) of \d+ used \(pool in \.bss\), (\d+) from the page "
                    r"allocator\n.*freed tables: (\d+) by unmapping; (\d+) PDPT", text, re.S)

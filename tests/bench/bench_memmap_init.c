@@ -55,6 +55,7 @@
 #include <lib/printk.h>
 #include "../host/mm_host.h"
 #include "bench_out.h"
+#include "bench_sections.h"
 
 static void stdout_write(struct printer *p, const char *s, size_t len)
 {
@@ -63,21 +64,6 @@ static void stdout_write(struct printer *p, const char *s, size_t len)
 }
 
 static struct printer out = { stdout_write };
-
-/*
- * Sections that exist only for the benchmark: present, with a populated
- * vmemmap, no RAM and no allocator state (like a hot-added range before it
- * is onlined), far above the simulated RAM.
- */
-static int bench_sections(u64 start_pfn, u64 nr_pages)
-{
-	if (sparse_add_present(start_pfn, start_pfn + nr_pages, 0, false, host_root_alloc, NULL) ||
-	    mm_vmemmap_populate(start_pfn, start_pfn + nr_pages, 0))
-		return -1;
-	for (u64 sec = pfn_to_section_nr(start_pfn); sec < pfn_to_section_nr(start_pfn + nr_pages); sec++)
-		sparse_set_memmap(sec, 0);
-	return 0;
-}
 
 /*
  * verdict() - the target per kind, for the better of the two

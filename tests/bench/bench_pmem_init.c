@@ -58,6 +58,7 @@
 #include <lib/printk.h>
 #include "../host/mm_host.h"
 #include "bench_out.h"
+#include "bench_sections.h"
 
 #define RANGE_START_PFN	((64ULL << 30) >> PAGE_SHIFT)
 #define RANGE_PAGES	((4ULL << 30) >> PAGE_SHIFT)
@@ -72,20 +73,6 @@ static const unsigned orders[] = { 9, 0, 18 };
 
 /* The owner every device page gets: any address will do on the host. */
 static struct dev_pagemap bench_pgmap;
-
-/*
- * The benchmark's sections: present, a populated vmemmap, no RAM and no
- * allocator state, far above the simulated RAM (as bench_memmap_init.c).
- */
-static int bench_sections(u64 start_pfn, u64 nr_pages)
-{
-	if (sparse_add_present(start_pfn, start_pfn + nr_pages, 0, false, host_root_alloc, NULL) ||
-	    mm_vmemmap_populate(start_pfn, start_pfn + nr_pages, 0))
-		return -1;
-	for (u64 sec = pfn_to_section_nr(start_pfn); sec < pfn_to_section_nr(start_pfn + nr_pages); sec++)
-		sparse_set_memmap(sec, 0);
-	return 0;
-}
 
 /* Can design d initialise compounds of this order? (shared needs more
  * struct pages per compound than it writes) */

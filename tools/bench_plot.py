@@ -56,7 +56,7 @@ TITLES = {
     "automovable-qemu": "auto-movable online check (QEMU/TCG, 8 nodes)",
     "memory_core-host": "memory core (host)",
     "vmem-qemu": "virtio-mem plug and unplug vs the first-touch floor (QEMU/TCG)",
-    "pmem-qemu": "devdax rebind of 100 GiB, align 2M: memmap init per design vs floors (QEMU/TCG)",
+    "pmem-qemu": "devdax rebind of 100 GiB, align 2M and 4K: memmap init per design vs floors (QEMU/TCG)",
     "pmem_bytes-qemu": "devdax rebind of 100 GiB, align 2M: memmap bytes each design writes",
     "pmem_init-host": "devdax memmap init: instructions per struct page, per design (host, callgrind)",
     "pmem_init_compound-host": "devdax memmap init, 2 MiB compounds: instructions per compound (host, callgrind)",

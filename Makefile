@@ -280,7 +280,14 @@ KTEST_OBJS := \
 KOBJS := $(addprefix $(B)/,$(BOOT_OBJS) $(INIT_OBJS) $(ARCH_OBJS) $(DRIVER_OBJS) \
 	$(KERNEL_OBJS) $(LIB_OBJS) $(SHELL_OBJS) $(VIEWS_OBJS) $(MM_OBJS) $(KTEST_OBJS))
 
-KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+# What C itself forbids and gcc 12 only warns about (gcc 14 refuses it too):
+# a call to an undeclared function, a missing type, pointers of unrelated
+# types mixed, integers and pointers converted silently.  An undeclared
+# macro used as a function would otherwise fail only at link time.
+C_ERRORS := -Werror=implicit-function-declaration -Werror=implicit-int \
+	-Werror=incompatible-pointer-types -Werror=int-conversion
+
+KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter $(C_ERRORS) \
 	-ffreestanding -fno-builtin-printf -fno-pie -fno-pic -mno-red-zone \
 	-mgeneral-regs-only -mno-sse -mno-mmx -mno-sse2 -fno-stack-protector \
 	-fcf-protection=none -mcmodel=kernel -fno-omit-frame-pointer \
@@ -456,7 +463,7 @@ HOST_SRCS := \
 	drivers/nvdimm/info.c \
 	$(addsuffix .c,$(basename $(MM_OBJS)))
 
-HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
+HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter $(C_ERRORS) \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
@@ -608,7 +615,7 @@ test-host: deps-test $(HOST_RESULTS)
 
 comma := ,
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+FUZZ_CFLAGS := -std=gnu11 -g -O1 $(C_ERRORS) -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 FUZZ_SUPPORT := tests/host/platform_stub.c tests/host/mm_platform_host.c
@@ -715,7 +722,7 @@ test-big: deps-test $(B)/memlab.elf
 
 # Benchmarks: never part of `make test`.  Old vs new measured in one run,
 # beside the physical limit (see each benchmark's header comment).
-BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter $(C_ERRORS) \
 	-Iinclude -Itests/host -idirafter arch/x86_64/include -DHOST_TEST
 
 # The kernel's sources are built for the benchmarks with the kernel's own

@@ -21,6 +21,7 @@
 #include <mm/memblock.h>
 #include <mm/mm_init.h>
 #include <mm/memory_hotplug.h>
+#include <mm/gfp.h>
 #include "mm_host.h"
 #include "platform_stub.h"
 
@@ -282,6 +283,10 @@ void host_mm_reset(u64 ram_bytes)
 	memset(numa_distance, 0, sizeof(numa_distance));
 	memset(&mm_boot_stats, 0, sizeof(mm_boot_stats));
 	nr_numa_hotplug_blks = 0;
+	/* the options of a boot without a command line, whatever the test
+	 * before this one set and did not put back (a failed CHECK skips that) */
+	page_poison_enable(false);
+	memmap_poison_enable(true);
 	memblock_init(&memblock);
 	for (unsigned i = 0; i < nr_roots; i++)
 		free(roots[i]);

@@ -129,6 +129,18 @@ def paired(slow, fast):
     return med, won, n, word
 
 
+def print_pairs(cycles, pairs):
+    """paired() of each (slow, fast) of PAIRS over CYCLES, one line each;
+    returns the word of each pair."""
+    words = {}
+    for slow, fast in pairs:
+        med, won, n, word = paired(cycles[slow], cycles[fast])
+        words[(slow, fast)] = word
+        print(f"  {slow + ' / ' + fast:28} median {med:.4f}x; {fast} took less time in {won} of "
+              f"{n} cycles (sign test p {sign_p(won, n):.3g}): {fast} {word} than {slow}")
+    return words
+
+
 def host_instructions():
     """The host half's verdict in instructions (bench_pmem_init.c's figures
     in $BENCH_OUT/pmem_init_compound-host.csv, compound order 9), or where
@@ -240,13 +252,8 @@ def run_bench():
           f"{base / fl['full'][0]:.2f}x its floor's time, shared vmemmap {base / ms['shared'][0]:.2f}x faster than per page "
           f"writing {kib['old'] / kib['shared']:.0f}x fewer bytes")
     print(f"\npaired, cycle by cycle ({CYCLES} cycles, every design back to back in each):")
-    pairs = {}
-    for slow, fast in (("old", "head-template"), ("head-template", "new"), ("old", "new"),
-                       ("new", "template-nt"), ("old", "shared")):
-        med, won, n, word = paired(cycles[slow], cycles[fast])
-        pairs[(slow, fast)] = word
-        print(f"  {slow + ' / ' + fast:28} median {med:.4f}x; {fast} took less time in {won} of "
-              f"{n} cycles (sign test p {sign_p(won, n):.3g}): {fast} {word} than {slow}")
+    pairs = print_pairs(cycles, (("old", "head-template"), ("head-template", "new"), ("old", "new"),
+                                 ("new", "template-nt"), ("old", "shared")))
     ms4 = {d: stats(cycles4k[d]) for d in DESIGNS_4K}
     fl4 = stats([c for c, _ in floors4k["full"]])
     base4 = ms4["old"][0]
@@ -268,12 +275,8 @@ def run_bench():
     rows.append((f"{GIB} GiB rebind, align 4K", "floor full", round(med / mhz / 1000, 2),
                  round(spread, 1), "ms"))
     bench_csv.figures("pmem-qemu", rows)
-    pairs4 = {}
-    for slow, fast in (("old", "head-template"), ("old", "new"), ("head-template", "new")):
-        med, won, n, word = paired(cycles4k[slow], cycles4k[fast])
-        pairs4[(slow, fast)] = word
-        print(f"  {slow + ' / ' + fast:28} median {med:.4f}x; {fast} took less time in {won} of "
-              f"{n} cycles (sign test p {sign_p(won, n):.3g}): {fast} {word} than {slow}")
+    pairs4 = print_pairs(cycles4k, (("old", "head-template"), ("old", "new"),
+                                    ("head-template", "new")))
     tails_ok = pairs[("head-template", "new")] == "faster"
     head2m_ok = pairs[("old", "head-template")] == "faster"
     head4k_ok = pairs4[("old", "head-template")] == "faster"
